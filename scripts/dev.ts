@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../src/config';
+import { createDb } from '../src/db/create-db';
+import { migrateToLatest } from '../src/db/migrator';
+import { seedDev } from '../db/seeds/dev.seed';
+import { isPortOpen } from './lib/free-port';
+import { ensureDevDatabase, type DevDatabase } from './lib/dev-database';
+import { resolveTemporalCli, startTemporalDevServer, type DevServer } from './lib/temporal-dev-server';
+
+// `make dev`: everything on one machine, no Docker. PostgreSQL (yours, the local server, or an
+// embedded one), migrations and the dev seed, the Temporal dev server with its Web UI, then the
+// API and the worker. Ctrl-C stops every process this started.
+
+const ROOT = path.resolve(__dirname, '..');
+const DEV_DIR = path.join(ROOT, '.dev');
+const CREDENTIALS_FILE = path.join(DEV_DIR, 'credentials.json');
+
+const step = (message: string) => process.stdout.write(`[dev] ${message}\n`);
+/** Set once main() can stop what it started; a failure during start-up calls it too. */
+let stopAll: (code: number) => Promise<void> = async (code) => process.exit(code);
+
+function previousKey(): string | null {
+  try {
+    return (JSON.parse(readFileSync(CREDENTIALS_FILE, 'utf8')) as { api_key?: string }).api_key ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function startService(name: string, script: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const prefix = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) => {
+    let buffered = '';
+    stream.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) out.write(`[${name}] ${line}\n`);
+    });
+  };
+  prefix(child.stdout!, process.stdout);
+  prefix(child.stderr!, process.stderr);
+  return child;
+}
+
+async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  mkdirSync(DEV_DIR, { recursive: true });
+  const children: ChildProcess[] = [];
+  let temporal: DevServer | null = null;
+  let database: DevDatabase | null = null;
+
+  let stopping = false;
+  stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    step('stopping...');
+    await Promise.all(children.map((child) => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), config.http.shutdownTimeoutMs).unref();
+    })));
+    await temporal?.stop();
+    await database?.stop();
+    step('all stopped');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  database = await ensureDevDatabase(config, DEV_DIR, step);
+  const db = createDb({ url: database.url, poolMax: 2, applicationName: 'dubbing-dev' });
+  const applied = await migrateToLatest(db);
+  step(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema up to date');
+  const seed = await seedDev(db, { fixedKey: config.dev.apiKey, previousKey: previousKey(), creditsPerSecond: config.billing.defaultCreditsPerSecond });
+  await db.destroy();
+
+  const temporalPort = Number(config.temporal.address.split(':').pop());
+  if (await isPortOpen(temporalPort)) {
+    step(`a Temporal server already answers on ${config.temporal.address}; using it`);
+  } else {
+    step('starting the Temporal dev server...');
+    const cli = resolveTemporalCli();
+    temporal = await startTemporalDevServer({
+      cli,
+      port: temporalPort,
+      uiPort: config.temporal.uiPort,
+      dbFile: path.join(DEV_DIR, 'temporal.sqlite'),
+      logFile: path.join(DEV_DIR, 'temporal.log'),
+    });
+  }
+
+  const env = { ...process.env, DATABASE_URL: database.url, TEMPORAL_ADDRESS: config.temporal.address };
+  children.push(startService('api', 'src/api/server.ts', env), startService('worker', 'src/worker/main.ts', env));
+  for (const child of children) {
+    child.once('exit', (code, signal) => {
+      if (!stopping) {
+        step(`a service exited unexpectedly (code ${code}, signal ${signal}); stopping everything`);
+        void stopAll(1);
+      }
+    });
+  }
+
+  const baseUrl = config.http.publicBaseUrl;
+  await waitForHttp(`http://127.0.0.1:${config.http.port}/healthz`, 60_000);
+  writeFileSync(CREDENTIALS_FILE, `${JSON.stringify({ base_url: baseUrl, api_key: seed.apiKey }, null, 2)}\n`, { mode: 0o600 });
+
+  const uiUrl = `http://localhost:${config.temporal.uiPort}`;
+  process.stdout.write(
+    [
+      '',
+      '  Dubbing service is running',
+      `  API            ${baseUrl}`,
+      `  Temporal UI    ${temporal ? uiUrl : '(external server: see its own UI)'}`,
+      `  API key        ${seed.apiKey}`,
+      `  (saved to ${path.relative(ROOT, CREDENTIALS_FILE)})`,
+      '',
+      `  try: curl -s ${baseUrl}/v1/dubbing/locales`,
+      `       curl -s -H "Authorization: Bearer ${seed.apiKey}" ${baseUrl}/v1/usage`,
+      '',
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+main().catch((err) => {
+  process.stderr.write(`[dev] failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  void stopAll(1);
+});

@@ -1,0 +1,165 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Db } from '../db/create-db';
+import { captureFromHold, releaseHold } from '../db/credits';
+import { replaceTranscript } from '../db/deliverables';
+import { updateProject, type Project, type ProjectPhase, type UsageState } from '../db/projects';
+import { blobKeys, findUploadByProject, listUploadParts } from '../db/uploads';
+import { InvalidMediaError, type Engines } from '../engines';
+import type { BlobStore } from '../storage/blob-store';
+import { failUnchargedProject } from './fail-uncharged-project';
+import { requireProject } from './require-project';
+import type { FailureCode } from '../shared/error-codes';
+
+// Project-level steps of the project workflow. Each is idempotent: a retry, or a second worker
+// after the first was killed, finds the step's effects already recorded and changes nothing.
+
+export interface ProjectActivityDeps {
+  db: Db;
+  blobStore: BlobStore;
+  engines: Engines;
+  /** Test-only: stay inside settleCharges this long after committing (to kill a worker there). */
+  pauseAfterCaptureMs?: number;
+}
+
+export interface ProjectStart {
+  sourceType: 'upload' | 'youtube';
+  status: Project['status'];
+  targetLocales: string[];
+  workspaceId: string;
+}
+
+export type ChargeOutcome = { outcome: 'charged'; billableSeconds: number } | { outcome: 'limit_exceeded'; billableSeconds: number };
+
+export const sourceKeys = {
+  speech: (projectId: string) => `projects/${projectId}/speech-16k.wav`,
+  background: (projectId: string) => `projects/${projectId}/background.wav`,
+};
+
+const heartbeat = () => Context.current().heartbeat();
+
+export function createProjectActivities({ db, blobStore, engines, pauseAfterCaptureMs }: ProjectActivityDeps) {
+  return {
+    async loadProjectStart(projectId: string): Promise<ProjectStart> {
+      const project = await requireProject(db, projectId);
+      return {
+        sourceType: project.source_type,
+        status: project.status,
+        targetLocales: project.target_locales,
+        workspaceId: project.workspace_id,
+      };
+    },
+
+    /** Ends a project before any charge: the hold goes back to the workspace. */
+    async failProject(input: { projectId: string; code: FailureCode; message: string; usageState: UsageState }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const project = await requireProject(trx, input.projectId);
+        await failUnchargedProject(trx, project, input);
+      });
+    },
+
+    /** Joins the uploaded parts into the source file and measures it with ffprobe. */
+    async prepareSource(projectId: string): Promise<{ ok: true; durationSeconds: number; hasVideo: boolean } | { ok: false; message: string }> {
+      const project = await requireProject(db, projectId);
+      const upload = await findUploadByProject(db, projectId);
+      if (!upload?.completed_at) throw ApplicationFailure.nonRetryable('upload not completed', 'internal_error');
+      const parts = await listUploadParts(db, upload.id);
+      const sourceKey = blobKeys.source(projectId);
+      await blobStore.concat(parts.map((p) => blobKeys.storedPart(p)), sourceKey, heartbeat);
+      const workDir = await mkdtemp(path.join(os.tmpdir(), 'dub-probe-'));
+      try {
+        const file = await blobStore.toLocalFile(sourceKey, workDir);
+        const probe = await engines.media.probe(file, { onTick: heartbeat });
+        if (!probe.hasAudio && !probe.hasVideo) return { ok: false, message: `${project.source_file_name} has no audio or video stream.` };
+        await updateProject(db, projectId, { source_duration_seconds: probe.durationSeconds, source_has_video: probe.hasVideo });
+        return { ok: true, durationSeconds: probe.durationSeconds, hasVideo: probe.hasVideo };
+      } catch (err) {
+        if (err instanceof InvalidMediaError) {
+          return { ok: false, message: `${project.source_file_name} is not a readable audio or video file.` };
+        }
+        throw err;
+      } finally {
+        await rm(workDir, { recursive: true, force: true });
+      }
+    },
+
+    /**
+     * The spend ceiling and the charge, in one transaction: either the ceiling is exceeded
+     * (hold released, nothing charged) or billable × languages is captured and the rest of
+     * the hold released. Ledger references make a retry a no-op.
+     */
+    async settleCharges(input: { projectId: string; durationSeconds: number }): Promise<ChargeOutcome> {
+      const billableSeconds = Math.max(1, Math.ceil(input.durationSeconds - 1e-9));
+      const outcome = await db.transaction().execute(async (trx): Promise<ChargeOutcome> => {
+        const project = await trx.selectFrom('projects').selectAll().where('id', '=', input.projectId).forUpdate().executeTakeFirstOrThrow();
+        if (project.usage_state === 'charged') return { outcome: 'charged', billableSeconds: project.billable_seconds ?? billableSeconds };
+        if (project.usage_state === 'limit_exceeded') return { outcome: 'limit_exceeded', billableSeconds: project.billable_seconds ?? billableSeconds };
+        const base = { workspaceId: project.workspace_id, holdReference: project.hold_reference, projectId: project.id };
+
+        if (billableSeconds > project.max_billable_seconds) {
+          await releaseHold(trx, { ...base, reference: `${project.id}:release` });
+          await updateProject(trx, project.id, {
+            billable_seconds: billableSeconds,
+            status: 'failed',
+            phase: 'failed',
+            usage_state: 'limit_exceeded',
+            failure_code: 'max_billable_seconds_exceeded',
+            failure_message: `The source is ${billableSeconds} billable seconds, above max_billable_seconds (${project.max_billable_seconds}); nothing was charged.`,
+            validated_at: new Date(),
+            completed_at: new Date(),
+          });
+          return { outcome: 'limit_exceeded', billableSeconds };
+        }
+
+        const languages = project.target_locales.length;
+        await captureFromHold(trx, { ...base, reference: `${project.id}:capture`, amount: billableSeconds * languages * project.credits_per_second, description: `${billableSeconds} s × ${languages} languages` });
+        await releaseHold(trx, { ...base, reference: `${project.id}:release` });
+        await updateProject(trx, project.id, {
+          billable_seconds: billableSeconds,
+          charged_seconds: billableSeconds * languages,
+          usage_state: 'charged',
+          status: 'processing',
+          phase: 'transcribing',
+          validated_at: new Date(),
+        });
+        await trx
+          .insertInto('project_languages')
+          .values(project.target_locales.map((locale) => ({ project_id: project.id, locale, status: 'queued' as const, phase_message: null, failure_code: null, failure_message: null, title: null, description: null, drift_seconds: null, completed_at: null, charged_seconds: billableSeconds })))
+          .onConflict((oc) => oc.columns(['project_id', 'locale']).doNothing())
+          .execute();
+        return { outcome: 'charged', billableSeconds };
+      });
+      if (pauseAfterCaptureMs) await new Promise((resolve) => setTimeout(resolve, pauseAfterCaptureMs));
+      return outcome;
+    },
+
+    /** Recognizes the source speech once per project; every language translates this. */
+    async transcribeSource(projectId: string): Promise<{ segments: number }> {
+      const workDir = await mkdtemp(path.join(os.tmpdir(), 'dub-asr-'));
+      try {
+        const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir);
+        const speech = path.join(workDir, 'speech-16k.wav');
+        const background = path.join(workDir, 'background.wav');
+        await engines.media.extractAudio(source, speech, { onTick: heartbeat });
+        const hasBackground = await engines.media.extractBackground(source, background, { onTick: heartbeat });
+        const transcript = await engines.asr.transcribe(speech, { onTick: heartbeat });
+        await blobStore.putFile(sourceKeys.speech(projectId), speech);
+        if (hasBackground) await blobStore.putFile(sourceKeys.background(projectId), background);
+        await db.transaction().execute((trx) =>
+          replaceTranscript(trx, projectId, transcript.segments.map((s, position) => ({ position, start_seconds: s.startSeconds, end_seconds: s.endSeconds, text: s.text }))),
+        );
+        return { segments: transcript.segments.length };
+      } finally {
+        await rm(workDir, { recursive: true, force: true });
+      }
+    },
+
+    async setProjectPhase(input: { projectId: string; phase: ProjectPhase }): Promise<void> {
+      await updateProject(db, input.projectId, { phase: input.phase });
+    },
+  };
+}
+
+export type ProjectActivities = ReturnType<typeof createProjectActivities>;

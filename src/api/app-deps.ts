@@ -1,0 +1,21 @@
+import type { Client } from '@temporalio/client';
+import type { ApiKeyCache } from '../auth/api-key-cache';
+import type { Config } from '../config';
+import type { Db } from '../db/create-db';
+import type { EngineCapabilities } from '../engines/capabilities';
+import type { Logger } from '../logger';
+import type { BlobStore } from '../storage/blob-store';
+import type { UrlSigner } from '../storage/url-signer';
+
+/** Everything the HTTP app needs, passed in so tests build the same app on real services. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  temporal: Client;
+  capabilities: EngineCapabilities;
+  logger: Logger;
+  blobStore: BlobStore;
+  urlSigner: UrlSigner;
+  /** Optional: without it every request reads its key from the database. */
+  keyCache?: ApiKeyCache;
+}

@@ -1,0 +1,34 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { AppDeps } from './app-deps';
+import { healthRoutes } from './health/health.routes';
+import { localesRoutes } from './locales/locales.routes';
+import { filesRoutes } from './files/files.routes';
+import { errorHandler } from './middleware/error-handler';
+import { jsonBody } from './middleware/json-body';
+import { requestId } from './middleware/request-id';
+import { notesRoutes } from './notes/notes.routes';
+import { projectsRoutes } from './projects/projects.routes';
+import { uploadPartsRoutes } from './uploads/upload-parts.routes';
+import { usageRoutes } from './usage/usage.routes';
+
+/** Builds the HTTP app; the server and the integration tests both use this. */
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa();
+  app.proxy = deps.config.env === 'production';
+  app.silent = true; // the error middleware logs; Koa's default stderr dump would duplicate it
+
+  app.use(requestId());
+  app.use(errorHandler(deps.logger));
+  const json = jsonBody(deps.config.http.bodyLimitBytes);
+  // Upload parts are raw bytes streamed to storage; the JSON reader must not touch them.
+  app.use((ctx, next) => (ctx.path.startsWith('/v1/uploads/') ? next() : json(ctx, next)));
+
+  const root = new Router();
+  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), notesRoutes(deps), uploadPartsRoutes(deps), filesRoutes(deps)]) {
+    root.use(resource.routes());
+  }
+  app.use(root.routes());
+  app.use(root.allowedMethods({ throw: true }));
+  return app;
+}

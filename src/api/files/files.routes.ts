@@ -1,0 +1,46 @@
+import path from 'node:path';
+import Router from '@koa/router';
+import { BlobNotFoundError, InvalidBlobKeyError } from '../../storage/blob-store';
+import { ApiError } from '../api-error';
+import type { AppDeps } from '../app-deps';
+import { contentTypeFor } from './content-type';
+import { requireSignedUrl } from './require-signed-url';
+
+/**
+ * GET /v1/files/{key}?expires=…&signature=… — a signed, expiring download of one blob (the
+ * redirect target for dubbed audio and thumbnails). No API key: the signature is the credential.
+ */
+export function filesRoutes({ blobStore, urlSigner }: AppDeps): Router {
+  const router = new Router();
+  router.get('/v1/files/*key', requireSignedUrl(urlSigner), async (ctx) => {
+    const key = ctx.params.key ?? '';
+    let found: { sizeBytes: number } | null;
+    try {
+      found = await blobStore.stat(key);
+    } catch (err) {
+      // Only this service signs these paths, so a bad key is a URL that names nothing.
+      if (err instanceof InvalidBlobKeyError) throw ApiError.notFound('file');
+      throw err;
+    }
+    if (!found) throw ApiError.notFound('file');
+
+    ctx.set('Content-Type', contentTypeFor(key));
+    ctx.set('Content-Disposition', `attachment; filename="${path.posix.basename(key)}"`);
+    // Signed URLs are per-caller and short-lived; shared caches must not keep them.
+    ctx.set('Cache-Control', 'private, no-store');
+    if (ctx.method === 'HEAD') {
+      ctx.length = found.sizeBytes;
+      ctx.status = 200;
+      return;
+    }
+    try {
+      ctx.body = await blobStore.get(key);
+    } catch (err) {
+      if (err instanceof BlobNotFoundError) throw ApiError.notFound('file'); // deleted since the stat
+      throw err;
+    }
+    // Set after the body: replacing a body makes Koa drop Content-Length.
+    ctx.length = found.sizeBytes;
+  });
+  return router;
+}

@@ -1,0 +1,47 @@
+import Router from '@koa/router';
+import { sql } from 'kysely';
+import type { AppDeps } from '../app-deps';
+
+const CHECK_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function check(work: () => Promise<unknown>): Promise<{ ok: boolean; error?: string }> {
+  try {
+    await withTimeout(work(), CHECK_TIMEOUT_MS);
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** /healthz says the process is alive; /readyz says it can serve (Postgres and Temporal answer). */
+export function healthRoutes({ db, temporal, logger }: AppDeps): Router {
+  const router = new Router();
+  router.get('/healthz', (ctx) => {
+    ctx.body = { data: { status: 'ok' } };
+  });
+  router.get('/readyz', async (ctx) => {
+    const [postgres, temporalCheck] = await Promise.all([
+      check(() => sql`select 1`.execute(db)),
+      // A gRPC deadline, not just a race: the SDK stops retrying when it passes.
+      check(() =>
+        temporal.connection.withDeadline(Date.now() + CHECK_TIMEOUT_MS, () =>
+          temporal.connection.workflowService.getSystemInfo({}),
+        ),
+      ),
+    ]);
+    const ready = postgres.ok && temporalCheck.ok;
+    if (!ready) logger.warn('not ready', { postgres, temporal: temporalCheck });
+    ctx.status = ready ? 200 : 503;
+    // Only up/down reaches the caller; the reasons stay in the log.
+    ctx.body = { data: { status: ready ? 'ready' : 'not_ready', checks: { postgres: postgres.ok, temporal: temporalCheck.ok } } };
+  });
+  return router;
+}

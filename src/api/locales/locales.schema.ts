@@ -1,0 +1,5 @@
+export const listLocalesQuerySchema = {
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+} as const;

@@ -1,0 +1,88 @@
+import type { Middleware } from 'koa';
+import type { ApiKeyCache } from '../../auth/api-key-cache';
+import { parseApiKey, secretMatches } from '../../auth/api-key-secret';
+import { findApiKeyWithWorkspace, touchApiKey } from '../../db/api-keys';
+import type { Db } from '../../db/create-db';
+import type { KeyKind, Permission } from '../../shared/permissions';
+import { ApiError } from '../api-error';
+
+/** Who is calling; set on ctx.state.auth for every authenticated route. */
+export interface AuthContext {
+  keyId: string;
+  keyKind: KeyKind;
+  workspaceId: string;
+  workspaceKind: 'personal' | 'team';
+  /** The workspace's rate, carried here so paid writes need not read the workspace again. */
+  creditsPerSecond: number;
+  /** The user a personal key is bound to, or the owner of a personal workspace. */
+  userId: string | null;
+  permissions: ReadonlySet<Permission>;
+}
+
+function presentedKey(authorization: string, headerKey: string): string {
+  let bearer = '';
+  if (authorization !== '') {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) throw ApiError.unauthenticated('The Authorization header must be "Bearer <API key>".');
+    bearer = match[1]!;
+  }
+  if (bearer && headerKey && bearer !== headerKey) {
+    throw ApiError.unauthenticated('Authorization and x-api-key carry different keys; send one.');
+  }
+  const key = bearer || headerKey;
+  if (!key) {
+    throw ApiError.unauthenticated('No API key provided. Send "Authorization: Bearer <key>" or "x-api-key: <key>".');
+  }
+  return key;
+}
+
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** Accepts both header forms on every authenticated endpoint (DESIGN.md §3). */
+export function authenticate(db: Db, cache?: ApiKeyCache): Middleware {
+  // last_used_at changes at most once a minute anyway; remembering when this process last
+  // wrote it saves a database round trip on almost every request.
+  const lastTouched = new Map<string, number>();
+  return async (ctx, next) => {
+    const key = presentedKey(ctx.get('authorization').trim(), ctx.get('x-api-key').trim());
+    const parsed = parseApiKey(key);
+    let row = parsed ? cache?.get(parsed.keyId) : undefined;
+    if (parsed && !row) {
+      row = await findApiKeyWithWorkspace(db, parsed.keyId);
+      if (row) cache?.set(row);
+    }
+    if (!parsed || !row || !secretMatches(parsed.secret, row.secret_sha256)) {
+      throw ApiError.unauthenticated('Invalid API key provided.');
+    }
+    if (row.revoked_at !== null) throw ApiError.unauthenticated('This API key has been revoked.');
+
+    const auth: AuthContext = {
+      keyId: row.id,
+      keyKind: row.kind,
+      workspaceId: row.workspace_id,
+      workspaceKind: row.workspace_kind,
+      creditsPerSecond: row.workspace_credits_per_second,
+      userId: row.user_id ?? (row.workspace_kind === 'personal' ? row.workspace_owner_user_id : null),
+      permissions: new Set(row.permissions),
+    };
+    ctx.state.auth = auth;
+    const now = Date.now();
+    if (now - (lastTouched.get(row.id) ?? 0) >= TOUCH_INTERVAL_MS) {
+      if (lastTouched.size > 10_000) lastTouched.clear();
+      lastTouched.set(row.id, now);
+      await touchApiKey(db, row.id);
+    }
+    await next();
+  };
+}
+
+export function requirePermission(permission: Permission): Middleware {
+  return async (ctx, next) => {
+    const auth = ctx.state.auth as AuthContext | undefined;
+    if (!auth) throw new Error('requirePermission used without authenticate');
+    if (!auth.permissions.has(permission)) {
+      throw ApiError.permissionDenied(`This API key lacks the "${permission}" permission.`);
+    }
+    await next();
+  };
+}

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import type { Middleware, ParameterizedContext } from 'koa';
+import { sql } from 'kysely';
+import type { Db } from '../../db/create-db';
+import { ApiError } from '../api-error';
+import type { AuthContext } from './authenticate';
+
+// Idempotency-Key handling (DESIGN.md §3). The first request with a key takes a lock row; a
+// retry with the same body gets the stored response byte for byte, a different body gets 422,
+// and a retry while the first is still running gets 409. A request that crashed part-way leaves
+// its recovery point, so the retry resumes where it stopped instead of paying twice.
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** A lock older than this belongs to a request that died; a retry may take it over. */
+const LOCK_TIMEOUT_MS = 60_000;
+
+export interface IdempotencyState {
+  key: string;
+  recoveryPoint: string;
+  recoveryData: Record<string, unknown> | null;
+  /** Records progress inside the caller's transaction, so it commits with the work it marks. */
+  setRecoveryPoint(db: Db, point: string, data: Record<string, unknown>): Promise<void>;
+}
+
+/** Canonical JSON: keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function fingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method}\n${path}\n${canonicalJson(body)}`).digest('hex');
+}
+
+/**
+ * @param required when it returns false for a request (e.g. a preview), the key is optional
+ * and, if absent, the request runs without idempotency.
+ */
+export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boolean = () => true): Middleware {
+  return async (ctx, next) => {
+    const key = ctx.get('idempotency-key');
+    if (!key) {
+      if (!required(ctx)) return next();
+      throw new ApiError(400, 'invalid_request_error', 'idempotency_key_missing', 'This request needs an Idempotency-Key header; reuse the same key when you retry it.', 'Idempotency-Key');
+    }
+    if (!KEY_PATTERN.test(key)) {
+      throw ApiError.invalid('invalid_parameter', 'Idempotency-Key must be 1-255 visible ASCII characters.', 'Idempotency-Key');
+    }
+    const auth = ctx.state.auth as AuthContext;
+    const requestHash = fingerprint(ctx.method, ctx.path, ctx.state.body ?? {});
+
+    const claimed = await claim(db, auth.workspaceId, key, ctx.method, ctx.path, requestHash);
+    if (claimed.kind === 'replay') {
+      ctx.status = claimed.status;
+      ctx.type = 'application/json';
+      ctx.set('idempotent-replayed', 'true');
+      ctx.body = claimed.body;
+      return;
+    }
+
+    const state: IdempotencyState = {
+      key,
+      recoveryPoint: claimed.recoveryPoint,
+      recoveryData: claimed.recoveryData,
+      async setRecoveryPoint(trx, point, data) {
+        await trx
+          .updateTable('idempotency_keys')
+          .set({ recovery_point: point, recovery_data: JSON.stringify(data) })
+          .where('workspace_id', '=', auth.workspaceId)
+          .where('key', '=', key)
+          .execute();
+        state.recoveryPoint = point;
+        state.recoveryData = data;
+      },
+    };
+    ctx.state.idempotency = state;
+
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof ApiError && err.status < 500) {
+        // Refused requests changed nothing; forget the key so a corrected retry can use it.
+        await forget(db, auth.workspaceId, key);
+      } else {
+        // Unexpected failure: keep the recovery point, release the lock so a retry resumes now.
+        await db.updateTable('idempotency_keys').set({ locked_at: null }).where('workspace_id', '=', auth.workspaceId).where('key', '=', key).execute();
+      }
+      throw err;
+    }
+
+    // Serialize once and store exactly these bytes, so a replay is identical.
+    const text = typeof ctx.body === 'string' ? ctx.body : JSON.stringify(ctx.body);
+    ctx.type = 'application/json';
+    ctx.body = text;
+    await db
+      .updateTable('idempotency_keys')
+      .set({ response_status: ctx.status, response_body: text, locked_at: null, recovery_point: 'finished' })
+      .where('workspace_id', '=', auth.workspaceId)
+      .where('key', '=', key)
+      .execute();
+  };
+}
+
+type Claim =
+  | { kind: 'owner'; recoveryPoint: string; recoveryData: Record<string, unknown> | null }
+  | { kind: 'replay'; status: number; body: string };
+
+async function claim(db: Db, workspaceId: string, key: string, method: string, path: string, requestHash: string): Promise<Claim> {
+  const inserted = await db
+    .insertInto('idempotency_keys')
+    .values({ workspace_id: workspaceId, key, method, path, request_sha256: requestHash, locked_at: new Date() })
+    .onConflict((oc) => oc.columns(['workspace_id', 'key']).doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  if (inserted) return { kind: 'owner', recoveryPoint: 'started', recoveryData: null };
+
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('key', '=', key)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) {
+      // The holder forgot it between our insert and select (its request was refused): retry.
+      throw ApiError.conflict('idempotency_request_in_progress', 'A request with this Idempotency-Key just finished; retry.', { 'retry-after': '1' });
+    }
+    if (row.method !== method || row.path !== path || row.request_sha256 !== requestHash) {
+      throw new ApiError(422, 'invalid_request_error', 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request; use a new key for a new request.', 'Idempotency-Key');
+    }
+    if (row.response_status !== null && row.response_body !== null) {
+      return { kind: 'replay', status: row.response_status, body: row.response_body };
+    }
+    if (row.locked_at !== null && Date.now() - row.locked_at.getTime() < LOCK_TIMEOUT_MS) {
+      throw ApiError.conflict('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress; retry shortly.', { 'retry-after': '1' });
+    }
+    await trx.updateTable('idempotency_keys').set({ locked_at: sql<Date>`now()` as any }).where('workspace_id', '=', workspaceId).where('key', '=', key).execute();
+    return { kind: 'owner', recoveryPoint: row.recovery_point, recoveryData: row.recovery_data };
+  });
+}
+
+async function forget(db: Db, workspaceId: string, key: string): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('workspace_id', '=', workspaceId).where('key', '=', key).execute();
+}

@@ -1,0 +1,22 @@
+import type { EngineCapabilities } from '../../engines/capabilities';
+import { ApiError } from '../api-error';
+
+/**
+ * Refuses, at request time, any language pair the installed engines cannot serve; a project
+ * never discovers mid-dub that a locale is impossible.
+ */
+export function checkLocales(capabilities: EngineCapabilities, sourceLocale: string, targets: string[], targetParam = 'target_locales'): void {
+  const source = capabilities.locales.find((l) => l.locale === sourceLocale);
+  if (!source?.canBeSource) {
+    throw ApiError.invalid('unsupported_locale', `"${sourceLocale}" is not a supported source locale; see GET /v1/dubbing/locales.`, 'source_locale');
+  }
+  targets.forEach((locale, index) => {
+    const target = capabilities.locales.find((l) => l.locale === locale);
+    if (!target?.canBeTarget) {
+      throw ApiError.invalid('unsupported_locale', `"${locale}" is not a supported target locale; see GET /v1/dubbing/locales.`, `${targetParam}[${index}]`);
+    }
+    if (locale === sourceLocale) {
+      throw ApiError.invalid('invalid_parameter', `Target locale "${locale}" is the source locale.`, `${targetParam}[${index}]`);
+    }
+  });
+}

@@ -1,0 +1,63 @@
+import { text } from 'node:stream/consumers';
+import type { Context } from 'koa';
+import { findDeliverable } from '../../db/deliverables';
+import { ApiError } from '../api-error';
+import type { AppDeps } from '../app-deps';
+import { signFileUrl } from '../files/file-url';
+import type { AuthContext } from '../middleware/authenticate';
+import { loadOwnProject } from './load-own-project';
+
+export const downloadQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['locale', 'type'],
+  properties: {
+    locale: { type: 'string', minLength: 1, maxLength: 20 },
+    type: { enum: ['audio', 'subtitles', 'thumbnail'] },
+    format: { enum: ['mp3', 'wav', 'srt', 'vtt', 'png'] },
+  },
+} as const;
+
+interface DownloadQuery {
+  locale: string;
+  type: 'audio' | 'subtitles' | 'thumbnail';
+  format?: string;
+}
+
+const FORMATS: Record<DownloadQuery['type'], { allowed: string[]; fallback: string }> = {
+  audio: { allowed: ['mp3', 'wav'], fallback: 'mp3' },
+  subtitles: { allowed: ['srt', 'vtt'], fallback: 'vtt' },
+  thumbnail: { allowed: ['png'], fallback: 'png' },
+};
+
+/**
+ * GET /v1/dubbing/projects/{id}/download (spec 4.9): a stable, authenticated URL. Audio and
+ * thumbnails redirect to a short-lived signed storage URL; subtitles come back in the body.
+ */
+export async function download(deps: AppDeps, ctx: Context): Promise<void> {
+  const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+  const query = ctx.state.query as DownloadQuery;
+  const { allowed, fallback } = FORMATS[query.type];
+  const format = query.format ?? fallback;
+  if (!allowed.includes(format)) {
+    throw ApiError.invalid('invalid_parameter', `format for type=${query.type} must be one of ${allowed.join(', ')}.`, 'format');
+  }
+  if (!project.target_locales.includes(query.locale)) {
+    throw ApiError.invalid('invalid_parameter', `This project has no target locale "${query.locale}"; it has ${project.target_locales.join(', ')}.`, 'locale');
+  }
+  const language = await deps.db.selectFrom('project_languages').select(['status']).where('project_id', '=', project.id).where('locale', '=', query.locale).executeTakeFirst();
+  const deliverable = language?.status === 'completed' ? await findDeliverable(deps.db, project.id, query.locale, query.type, format) : undefined;
+  if (!deliverable) {
+    throw ApiError.conflict('language_not_completed', `The ${query.locale} dub is ${language?.status ?? 'not started'}; its files are downloadable once it is completed.`);
+  }
+
+  ctx.set('Cache-Control', 'private, no-store');
+  if (query.type === 'subtitles') {
+    ctx.type = deliverable.content_type;
+    ctx.set('Content-Disposition', `inline; filename="${project.id}.${query.locale}.${format}"`);
+    ctx.body = await text(await deps.blobStore.get(deliverable.storage_key));
+    return;
+  }
+  ctx.status = 302;
+  ctx.redirect(signFileUrl(deps.urlSigner, deliverable.storage_key, deps.config.storage.urlTtlSeconds).url);
+}

@@ -1,0 +1,81 @@
+import type { Project, ProjectLanguageSummary as ProjectLanguage } from '../../db/projects';
+
+// The progress object (spec 2.5, plus percent) is derived only from what the workflows have
+// recorded, so it never claims more than has happened.
+
+export interface Progress {
+  phase: string;
+  waiting_on: 'upload' | 'service' | 'caller';
+  can_advance_without_user: boolean;
+  poll_after_seconds: number;
+  message: string;
+  percent: number;
+}
+
+const working = (phase: string, message: string, percent: number, poll = 10): Progress => ({
+  phase,
+  waiting_on: 'service',
+  can_advance_without_user: true,
+  poll_after_seconds: poll,
+  message,
+  percent: Math.max(0, Math.min(99, Math.round(percent))),
+});
+
+const settled = (phase: string, message: string, percent: number): Progress => ({
+  phase,
+  waiting_on: 'caller',
+  can_advance_without_user: false,
+  poll_after_seconds: 0,
+  message,
+  percent,
+});
+
+export function languageProgress(language: ProjectLanguage): Progress {
+  switch (language.status) {
+    case 'queued':
+      return working('queued', language.phase_message ?? 'Waiting for the source transcript.', 0);
+    case 'translating':
+      return working('translating', language.phase_message ?? 'Translating the transcript.', Math.max(language.percent, 5));
+    case 'dubbing':
+      return working('dubbing', language.phase_message ?? 'Synthesizing and aligning speech.', Math.max(language.percent, 25));
+    case 'publishing':
+      return working('publishing', language.phase_message ?? 'Encoding audio, captions and thumbnail.', Math.max(language.percent, 85));
+    case 'completed':
+      return settled('completed', 'Dubbed; the files are ready to download.', 100);
+    case 'failed':
+      return settled('failed', language.failure_message ?? 'This language failed.', language.percent);
+  }
+}
+
+export function projectProgress(project: Project, languages: ProjectLanguage[], upload?: { received: number; total: number }): Progress {
+  const total = project.target_locales.length;
+  const done = languages.filter((l) => l.status === 'completed').length;
+  const failed = languages.filter((l) => l.status === 'failed').length;
+  switch (project.status) {
+    case 'awaiting_upload': {
+      const received = upload?.received ?? 0;
+      const parts = upload?.total ?? 0;
+      return {
+        phase: 'uploading',
+        waiting_on: 'upload',
+        can_advance_without_user: false,
+        poll_after_seconds: 30,
+        message: `Waiting for the upload: ${received} of ${parts} parts received. Send the missing parts, then complete the upload.`,
+        percent: parts ? Math.round((5 * received) / parts) : 0,
+      };
+    }
+    case 'validating':
+      return working('validating', 'Checking the source media and its duration.', 5, 5);
+    case 'processing': {
+      if (project.phase === 'transcribing') return working('transcribing', 'Transcribing the source speech.', 10);
+      const languagePercent = languages.reduce((sum, l) => sum + languageProgress(l).percent, 0) / Math.max(total, 1);
+      return working('dubbing', `Dubbing ${total} language${total === 1 ? '' : 's'}: ${done} completed${failed ? `, ${failed} failed` : ''}.`, 20 + 0.8 * languagePercent);
+    }
+    case 'completed':
+      return settled('completed', `All ${total} language${total === 1 ? ' is' : 's are'} dubbed; download the files.`, 100);
+    case 'partially_completed':
+      return settled('completed', `${done} of ${total} languages dubbed; ${failed} failed and ${failed === 1 ? 'was' : 'were'} refunded.`, 100);
+    case 'failed':
+      return settled('failed', project.failure_message ?? 'The project failed.', 100);
+  }
+}

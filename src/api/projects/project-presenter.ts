@@ -1,0 +1,107 @@
+import type { Project, ProjectLanguageSummary as ProjectLanguage } from '../../db/projects';
+import { languageProgress, projectProgress } from './progress';
+
+// The public shape of a project (spec 2.2 / 2.4 / 2.5 plus DESIGN.md §3). Create, get and list
+// all use these functions, so the three can never disagree about a field.
+
+export interface DeliverableRef {
+  locale: string;
+  type: 'audio' | 'subtitles' | 'thumbnail';
+  format: string;
+}
+
+export interface PresentOptions {
+  publicBaseUrl: string;
+  languages: ProjectLanguage[];
+  deliverables?: DeliverableRef[];
+  uploadProgress?: { received: number; total: number };
+  /** The transfer block, present only while awaiting the upload and when asked for. */
+  transfer?: Record<string, unknown>;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const failure = (code: string | null, message: string | null) => (code ? { code, message: message ?? code } : null);
+
+export function downloadUrl(publicBaseUrl: string, projectId: string, ref: DeliverableRef): string {
+  const query = new URLSearchParams({ locale: ref.locale, type: ref.type });
+  if (ref.type !== 'thumbnail') query.set('format', ref.format);
+  return `${publicBaseUrl}/v1/dubbing/projects/${projectId}/download?${query.toString()}`;
+}
+
+function presentSource(project: Project) {
+  const base = { type: project.source_type, duration_seconds: project.source_duration_seconds };
+  return project.source_type === 'youtube'
+    ? { ...base, url: project.source_url, youtube_video_id: project.youtube_video_id }
+    : { ...base, file_name: project.source_file_name, size_bytes: project.source_size_bytes };
+}
+
+export function presentUsage(project: Project) {
+  return {
+    max_billable_seconds: project.max_billable_seconds,
+    billable_seconds: project.billable_seconds,
+    charged_seconds: project.charged_seconds,
+    refunded_seconds: project.refunded_seconds,
+    state: project.usage_state,
+  };
+}
+
+function presentLanguage(project: Project, language: ProjectLanguage, options: PresentOptions) {
+  // Files appear the moment the language is completed, never before.
+  const deliverables = language.status === 'completed'
+    ? (options.deliverables ?? [])
+        .filter((d) => d.locale === language.locale)
+        .map((d) => ({ type: d.type, format: d.format, download_url: downloadUrl(options.publicBaseUrl, project.id, d) }))
+    : [];
+  return {
+    locale: language.locale,
+    status: language.status,
+    progress: languageProgress(language),
+    publishing: { title: language.title, description: language.description },
+    deliverables,
+    failure: failure(language.failure_code, language.failure_message),
+    usage: { charged_seconds: language.charged_seconds, refunded_seconds: language.refunded_seconds },
+    alignment: { drift_seconds: language.drift_seconds },
+    created_at: iso(language.created_at),
+    completed_at: iso(language.completed_at),
+  };
+}
+
+export function presentProject(project: Project, options: PresentOptions) {
+  return {
+    id: project.id,
+    name: project.name,
+    external_id: project.external_id,
+    status: project.status,
+    source: presentSource(project),
+    source_locale: project.source_locale,
+    target_locales: project.target_locales,
+    usage: presentUsage(project),
+    progress: projectProgress(project, options.languages, options.uploadProgress),
+    transcript_review: {
+      requested: project.transcript_review_status !== 'not_requested',
+      status: project.transcript_review_status,
+      requested_at: iso(project.transcript_review_requested_at),
+      verified_at: iso(project.transcript_review_verified_at),
+    },
+    publishing: { title: project.title ?? project.name, description: project.description ?? '' },
+    languages: options.languages.map((l) => presentLanguage(project, l, options)),
+    failure: failure(project.failure_code, project.failure_message),
+    created_at: iso(project.created_at),
+    updated_at: iso(project.updated_at),
+    ...(options.transfer ? { transfer: options.transfer } : {}),
+  };
+}
+
+export function presentProjectListItem(project: Project, languages: ProjectLanguage[], uploadProgress?: { received: number; total: number }) {
+  return {
+    id: project.id,
+    name: project.name,
+    external_id: project.external_id,
+    status: project.status,
+    progress: projectProgress(project, languages, uploadProgress),
+    source_locale: project.source_locale,
+    target_locales: project.target_locales,
+    usage: presentUsage(project),
+    created_at: iso(project.created_at),
+  };
+}

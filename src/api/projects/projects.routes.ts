@@ -1,0 +1,79 @@
+import Router from '@koa/router';
+import { findProjectViewVersion, listProjectLanguages, listProjects } from '../../db/projects';
+import { uploadProgressByProject } from '../../db/uploads';
+import type { AppDeps } from '../app-deps';
+import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
+import { idempotency } from '../middleware/idempotency';
+import { validateBody, validateQuery } from '../middleware/validate';
+import { completeUpload } from './complete-upload';
+import { createProject } from './create-project';
+import { download, downloadQuerySchema } from './download';
+import { decodeCursor, encodeCursor } from './cursor';
+import { isUuid, loadOwnProject } from './load-own-project';
+import { ProjectViewCache } from './project-view-cache';
+import { ApiError } from '../api-error';
+import { loadProjectView } from './load-project-view';
+import { presentProjectListItem } from './project-presenter';
+import {
+  completeUploadBodySchema,
+  createProjectBodySchema,
+  getProjectQuerySchema,
+  listProjectsQuerySchema,
+  type ListProjectsQuery,
+} from './projects.schema';
+
+export function projectsRoutes(deps: AppDeps): Router {
+  const { db } = deps;
+  const router = new Router({ prefix: '/v1/dubbing/projects' });
+  const auth = authenticate(db, deps.keyCache);
+
+  router.post('/', auth, requirePermission('dubbing:write'), validateBody(createProjectBodySchema), idempotency(db), (ctx) => createProject(deps, ctx));
+
+  router.get('/', auth, requirePermission('dubbing:read'), validateQuery(listProjectsQuerySchema), async (ctx) => {
+    const caller = ctx.state.auth as AuthContext;
+    const query = ctx.state.query as ListProjectsQuery;
+    const secret = deps.config.storage.signingSecret;
+    const rows = await listProjects(db, {
+      workspaceId: caller.workspaceId,
+      limit: query.limit,
+      beforeSeq: query.cursor ? decodeCursor(secret, query.cursor, caller.workspaceId) : undefined,
+      externalId: query.external_id,
+      youtubeVideoId: query.youtube_video_id,
+      query: query.query,
+    });
+    const page = rows.slice(0, query.limit);
+    const hasMore = rows.length > query.limit;
+    const ids = page.map((p) => p.id);
+    const [languages, uploads] = await Promise.all([listProjectLanguages(db, ids), uploadProgressByProject(db, ids)]);
+    ctx.body = {
+      data: page.map((p) => presentProjectListItem(p, languages.filter((l) => l.project_id === p.id), uploads.get(p.id))),
+      page: { has_more: hasMore, next_cursor: hasMore ? encodeCursor(secret, { seq: page[page.length - 1]!.seq, workspaceId: caller.workspaceId }) : null },
+    };
+  });
+
+  const views = new ProjectViewCache();
+  router.get('/:project_id', auth, requirePermission('dubbing:read'), validateQuery(getProjectQuerySchema), async (ctx) => {
+    const caller = ctx.state.auth as AuthContext;
+    const projectId = ctx.params.project_id!.toLowerCase();
+    const { include_transfer: includeTransfer } = ctx.state.query as { include_transfer: boolean };
+    const version = isUuid(projectId) ? await findProjectViewVersion(db, caller.workspaceId, projectId) : undefined;
+    if (version === undefined) throw ApiError.notFound('project', 'project_id');
+    ctx.type = 'application/json';
+    const cached = views.get(projectId, includeTransfer, version);
+    if (cached !== undefined) {
+      ctx.body = cached;
+      return;
+    }
+    // Every read below happens after the version read, so the body is at least that fresh.
+    const project = await loadOwnProject(deps, caller, projectId);
+    const body = JSON.stringify({ data: await loadProjectView(deps, project, { includeTransfer }) });
+    views.set(projectId, includeTransfer, project.view_version, body);
+    ctx.body = body;
+  });
+
+  router.post('/:project_id/upload/complete', auth, requirePermission('dubbing:write'), validateBody(completeUploadBodySchema), (ctx) => completeUpload(deps, ctx));
+
+  router.get('/:project_id/download', auth, requirePermission('dubbing:read'), validateQuery(downloadQuerySchema), (ctx) => download(deps, ctx));
+
+  return router;
+}

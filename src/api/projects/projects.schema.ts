@@ -1,0 +1,115 @@
+// JSON schemas for the projects endpoints. Semantic checks that need runtime data (which
+// locales the engines serve, the configured upload maximum) happen in the handlers.
+
+const LOCALE = { type: 'string', minLength: 1, maxLength: 20 } as const;
+
+export const createProjectBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'source_locale', 'target_locales', 'max_billable_seconds', 'source'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    external_id: { type: 'string', minLength: 1, maxLength: 255 },
+    source_locale: LOCALE,
+    target_locales: { type: 'array', minItems: 1, maxItems: 20, uniqueItems: true, items: LOCALE },
+    max_billable_seconds: { type: 'integer', minimum: 1, maximum: 86_400 },
+    source: {
+      type: 'object',
+      discriminator: { propertyName: 'type' },
+      required: ['type'],
+      properties: { type: { enum: ['upload', 'youtube'] } },
+      oneOf: [
+        {
+          additionalProperties: false,
+          required: ['type', 'file_name', 'size_bytes'],
+          properties: {
+            type: { const: 'upload' },
+            file_name: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[^/\\\\\\u0000]+$' },
+            size_bytes: { type: 'integer', minimum: 1 },
+          },
+        },
+        {
+          additionalProperties: false,
+          required: ['type', 'url'],
+          properties: {
+            type: { const: 'youtube' },
+            url: { type: 'string', minLength: 1, maxLength: 2048 },
+          },
+        },
+      ],
+    },
+    // Source title and description to localize per language; the name is used when absent.
+    publishing: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        title: { type: 'string', minLength: 1, maxLength: 200 },
+        description: { type: 'string', maxLength: 5000 },
+      },
+    },
+  },
+} as const;
+
+export interface CreateProjectBody {
+  name: string;
+  external_id?: string;
+  source_locale: string;
+  target_locales: string[];
+  max_billable_seconds: number;
+  source: { type: 'upload'; file_name: string; size_bytes: number } | { type: 'youtube'; url: string };
+  publishing?: { title?: string; description?: string };
+}
+
+export const listProjectsQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 50, default: 20 },
+    cursor: { type: 'string', minLength: 1, maxLength: 200 },
+    external_id: { type: 'string', minLength: 1, maxLength: 255 },
+    youtube_video_id: { type: 'string', minLength: 1, maxLength: 64 },
+    query: { type: 'string', minLength: 1, maxLength: 200 },
+  },
+} as const;
+
+export interface ListProjectsQuery {
+  limit: number;
+  cursor?: string;
+  external_id?: string;
+  youtube_video_id?: string;
+  query?: string;
+}
+
+export const getProjectQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    include_transfer: { type: 'boolean', default: true },
+  },
+} as const;
+
+export const completeUploadBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['parts'],
+  properties: {
+    parts: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 10_000,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['part_number', 'etag'],
+        properties: {
+          part_number: { type: 'integer', minimum: 1, maximum: 10_000 },
+          etag: { type: 'string', minLength: 1, maxLength: 128 },
+        },
+      },
+    },
+  },
+} as const;
+
+export interface CompleteUploadBody {
+  parts: { part_number: number; etag: string }[];
+}

@@ -1,0 +1,55 @@
+import type { Server } from 'node:http';
+import { loadConfig } from '../config';
+import { createDb } from '../db/create-db';
+import { databaseUrl } from '../db/database-url';
+import { detectCapabilities } from '../engines/capabilities';
+import { createLogger } from '../logger';
+import { createBlobStore } from '../storage/create-blob-store';
+import { UrlSigner } from '../storage/url-signer';
+import { createTemporalClient } from '../temporal/connection';
+import { ApiKeyCache } from '../auth/api-key-cache';
+import { createApp } from './app';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel, { service: 'api' });
+  const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, applicationName: 'dubbing-api' });
+  const temporal = createTemporalClient(config);
+  const capabilities = await detectCapabilities();
+  if (capabilities.missing.length > 0) logger.warn('engines missing; their locales are not offered', { missing: capabilities.missing });
+
+  const blobStore = createBlobStore(config.storage);
+  const urlSigner = UrlSigner.fromConfig(config);
+  const keyCache = new ApiKeyCache(databaseUrl(config), logger);
+  await keyCache.start();
+  const app = createApp({ config, db, temporal, capabilities, logger, blobStore, urlSigner, keyCache });
+  const server: Server = app.listen(config.http.port, config.http.host, () => {
+    logger.info('api listening', { url: `http://${config.http.host}:${config.http.port}`, publicBaseUrl: config.http.publicBaseUrl });
+  });
+  server.keepAliveTimeout = 65_000; // longer than common load balancer idle timeouts
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    // Stop accepting, let in-flight requests finish, then close pools; force-exit if stuck.
+    const force = setTimeout(() => {
+      logger.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.http.shutdownTimeoutMs);
+    force.unref();
+    // Node 20's close() also drops idle keep-alive sockets; active ones finish their request.
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await Promise.allSettled([keyCache.close(), db.destroy(), temporal.connection.close()]);
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

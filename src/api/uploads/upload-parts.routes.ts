@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { blobKeys, expectedPartSize, findUpload, upsertUploadPart, type Upload } from '../../db/uploads';
+import { ERROR_TYPES } from '../../shared/error-codes';
+import { ApiError } from '../api-error';
+import type { AppDeps } from '../app-deps';
+import { requireSignedUrl } from '../files/require-signed-url';
+import { BodyLengthMismatchError, exactLengthBody } from './exact-length-body';
+
+/** Errors a request stream raises when the client goes away mid-body. */
+const CLIENT_GONE_CODES = new Set(['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED']);
+
+function assertAcceptsParts(upload: Upload, now: Date): void {
+  if (upload.completed_at) {
+    throw ApiError.conflict('upload_already_completed', 'This upload has been completed; it accepts no more parts.');
+  }
+  if (upload.expires_at.getTime() <= now.getTime()) {
+    throw ApiError.conflict('upload_expired', 'The upload window has closed; create a new project.');
+  }
+}
+
+function parsePartNumber(raw: string | undefined, partCount: number): number {
+  const n = /^[1-9]\d{0,5}$/.test(raw ?? '') ? Number(raw) : NaN;
+  if (!(n >= 1 && n <= partCount)) {
+    throw ApiError.invalid('invalid_parameter', `part_number must be an integer from 1 to ${partCount} for this upload.`, 'part_number');
+  }
+  return n;
+}
+
+/**
+ * The size is checked from the header before a byte is read: a wrong part is refused up front,
+ * and storage can stream with a known length (what an S3 PutObject needs too).
+ */
+function checkDeclaredLength(ctx: Context, expected: number, partNumber: number): void {
+  const raw = ctx.get('content-length');
+  if (!/^\d+$/.test(raw)) {
+    throw new ApiError(400, ERROR_TYPES.invalid_request_error, 'content_length_required', 'Send the part with a Content-Length header (chunked bodies are not accepted).');
+  }
+  const declared = Number(raw);
+  if (declared > expected) {
+    throw new ApiError(413, ERROR_TYPES.invalid_request_error, 'body_too_large', `Part ${partNumber} must be exactly ${expected} bytes; got ${declared}.`);
+  }
+  if (declared < expected) {
+    throw ApiError.invalid('part_size_mismatch', `Part ${partNumber} must be exactly ${expected} bytes; got ${declared}.`);
+  }
+}
+
+function isClientGone(err: unknown): boolean {
+  return err instanceof BodyLengthMismatchError || CLIENT_GONE_CODES.has((err as { code?: string } | null)?.code ?? '');
+}
+
+/**
+ * PUT /v1/uploads/{upload_id}/parts/{part_number}?expires=…&signature=… — one part of a
+ * multipart upload, straight from the client to storage. No API key: the signed URL from the
+ * project's `transfer` block is the credential. The body is raw bytes (app.ts keeps the JSON
+ * reader off this path) and is streamed, never buffered, so memory stays flat for large parts.
+ */
+export function uploadPartsRoutes({ db, blobStore, urlSigner }: AppDeps): Router {
+  const router = new Router();
+  router.put('/v1/uploads/:uploadId/parts/:partNumber', requireSignedUrl(urlSigner), async (ctx) => {
+    const upload = await findUpload(db, ctx.params.uploadId!);
+    if (!upload) throw ApiError.notFound('upload', 'upload_id');
+    assertAcceptsParts(upload, new Date());
+    const partNumber = parsePartNumber(ctx.params.partNumber, upload.part_count);
+    const expected = expectedPartSize(upload, partNumber);
+    checkDeclaredLength(ctx, expected, partNumber);
+
+    let stored: { sizeBytes: number; md5: string };
+    // A key of its own per PUT: concurrent re-sends of one part never overwrite each other's
+    // bytes, so whichever row wins points at exactly the bytes its etag was computed from.
+    const key = blobKeys.partAttempt(upload.id, partNumber, randomUUID());
+    try {
+      stored = await blobStore.put(key, exactLengthBody(ctx.req, expected), { maxBytes: expected });
+    } catch (err) {
+      if (isClientGone(err)) throw ApiError.invalid('incomplete_body', `The body ended before all ${expected} bytes of part ${partNumber} arrived.`);
+      throw err;
+    }
+
+    const replaced = await db.transaction().execute(async (trx) => {
+      // Shares the row lock upload/complete takes, so a part never lands after a completion.
+      const current = await trx.selectFrom('uploads').select('completed_at').where('id', '=', upload.id).forShare().executeTakeFirst();
+      if (current?.completed_at) {
+        throw ApiError.conflict('upload_already_completed', 'This upload has been completed; it accepts no more parts.');
+      }
+      return upsertUploadPart(trx, { upload_id: upload.id, part_number: partNumber, etag: stored.md5, size_bytes: stored.sizeBytes, storage_key: key });
+    }).catch(async (err: unknown) => {
+      await blobStore.deletePrefix(key);
+      throw err;
+    });
+    if (replaced && replaced !== key) await blobStore.deletePrefix(replaced);
+
+    ctx.etag = stored.md5; // Koa quotes it: ETag: "<md5>"
+    ctx.body = { data: { part_number: partNumber, etag: stored.md5, size_bytes: stored.sizeBytes } };
+  });
+  return router;
+}

@@ -1,0 +1,29 @@
+import Router from '@koa/router';
+import { getWorkspaceUsage } from '../../db/usage';
+import { ApiError } from '../api-error';
+import type { AppDeps } from '../app-deps';
+import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
+import { validateQuery } from '../middleware/validate';
+import { getUsageQuerySchema } from './usage.schema';
+
+/** GET /v1/usage — credits the workspace holds, what is reserved, and what is free to spend. */
+export function usageRoutes({ db, keyCache }: AppDeps): Router {
+  const router = new Router();
+  router.get('/v1/usage', authenticate(db, keyCache), requirePermission('usage:read'), validateQuery(getUsageQuerySchema), async (ctx) => {
+    const auth = ctx.state.auth as AuthContext;
+    const usage = await getWorkspaceUsage(db, auth.workspaceId);
+    if (!usage) throw ApiError.notFound('workspace');
+    const total = usage.granted - usage.captured;
+    const available = total - usage.reserved;
+    const seconds = (credits: number) => Math.floor(credits / usage.creditsPerSecond);
+    ctx.body = {
+      data: {
+        credits_per_second: usage.creditsPerSecond,
+        credits: { total, reserved: usage.reserved, available },
+        billable_seconds: { total: seconds(total), reserved: seconds(usage.reserved), available: seconds(available) },
+        as_of: usage.asOf.toISOString(),
+      },
+    };
+  });
+  return router;
+}

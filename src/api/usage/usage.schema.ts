@@ -1,0 +1,5 @@
+export const getUsageQuerySchema = {
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+} as const;

@@ -1,0 +1,190 @@
+import { DEFAULT_TASK_QUEUE } from './shared/task-queues';
+
+// The one place that reads process.env. Every variable is validated once at start; all problems
+// are reported together so an operator fixes a bad deployment in one pass, not one restart each.
+
+export interface Config {
+  readonly env: 'development' | 'test' | 'production';
+  readonly http: {
+    readonly host: string;
+    readonly port: number;
+    /** Origin used to build absolute URLs (signed upload/download links, download_url). */
+    readonly publicBaseUrl: string;
+    readonly bodyLimitBytes: number;
+    readonly shutdownTimeoutMs: number;
+  };
+  readonly database: {
+    /** Null means "find one": the local server on 127.0.0.1:5432, else embedded (dev only). */
+    readonly url: string | null;
+    readonly poolMax: number;
+  };
+  readonly temporal: {
+    readonly address: string;
+    readonly namespace: string;
+    readonly taskQueue: string;
+    readonly uiPort: number;
+    /** Path to a pre-bundled workflow file; when null the worker bundles src/workflows itself. */
+    readonly workflowBundlePath: string | null;
+  };
+  readonly billing: {
+    /** Rate given to new workspaces; each workspace keeps its own afterwards. */
+    readonly defaultCreditsPerSecond: number;
+  };
+  readonly storage: {
+    readonly driver: 'local';
+    readonly localDir: string;
+    readonly signingSecret: string;
+    readonly urlTtlSeconds: number;
+  };
+  readonly uploads: {
+    readonly maxBytes: number;
+    /** Preferred part size; a huge file gets bigger parts so it never needs over 10,000. */
+    readonly partSizeBytes: number;
+  };
+  readonly dev: {
+    /** Fixes the dev seed's API key so scripts and docs can rely on it. */
+    readonly apiKey: string | null;
+  };
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  readonly testing: {
+    /** Fault injection for the killed-worker test; refused outside NODE_ENV=test. */
+    readonly pauseAfterCaptureMs: number;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const API_KEY_PATTERN = /^dk_[a-z0-9]{16}_[A-Za-z0-9]{32,128}$/;
+const DEV_SIGNING_SECRET = 'dev-only-signing-secret-change-me-in-production';
+
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  string(name: string, fallback: string): string {
+    const raw = this.env[name];
+    return raw === undefined || raw === '' ? fallback : raw;
+  }
+
+  optional(name: string): string | null {
+    const raw = this.env[name];
+    return raw === undefined || raw === '' ? null : raw;
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  }
+
+  url(name: string, fallback: string | null, protocols: string[]): string | null {
+    const raw = this.optional(name);
+    if (raw === null) return fallback;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
+      return raw.replace(/\/$/, '');
+    } catch {
+      this.problems.push(`${name} must be a URL using ${protocols.join(' or ')} (got "${raw}")`);
+      return fallback;
+    }
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const read = new Reader(env);
+  const nodeEnv = read.oneOf('NODE_ENV', 'development', ['development', 'test', 'production'] as const);
+  const port = read.int('PORT', 3000, 0, 65535);
+
+  const signingSecret = read.string('URL_SIGNING_SECRET', DEV_SIGNING_SECRET);
+  if (nodeEnv === 'production' && signingSecret === DEV_SIGNING_SECRET) {
+    read.problems.push('URL_SIGNING_SECRET must be set in production');
+  } else if (signingSecret.length < 32) {
+    read.problems.push('URL_SIGNING_SECRET must be at least 32 characters');
+  }
+
+  const devApiKey = read.optional('DUBBING_DEV_API_KEY');
+  if (devApiKey !== null && !API_KEY_PATTERN.test(devApiKey)) {
+    read.problems.push(
+      'DUBBING_DEV_API_KEY must look like dk_<16 lowercase letters or digits>_<32-128 letters or digits>',
+    );
+  }
+
+  const partSizeBytes = read.int('UPLOAD_PART_SIZE_BYTES', 8 * 1024 * 1024, 64 * 1024, 512 * 1024 * 1024);
+  const maxBytes = read.int('UPLOAD_MAX_BYTES', 5 * 1024 ** 3, 1, 5 * 1024 ** 4);
+
+  const pauseAfterCaptureMs = read.int('DUBBING_TEST_PAUSE_AFTER_CAPTURE_MS', 0, 0, 3_600_000);
+  if (pauseAfterCaptureMs > 0 && nodeEnv !== 'test') read.problems.push('DUBBING_TEST_PAUSE_AFTER_CAPTURE_MS is only allowed with NODE_ENV=test');
+
+  const config: Config = {
+    env: nodeEnv,
+    http: {
+      host: read.string('HOST', '127.0.0.1'),
+      port,
+      publicBaseUrl:
+        read.url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']) ??
+        `http://localhost:${port}`,
+      bodyLimitBytes: read.int('API_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+      shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    },
+    database: {
+      url: read.url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
+      poolMax: read.int('DATABASE_POOL_MAX', 10, 1, 1000),
+    },
+    temporal: {
+      address: read.string('TEMPORAL_ADDRESS', '127.0.0.1:7233'),
+      namespace: read.string('TEMPORAL_NAMESPACE', 'default'),
+      taskQueue: read.string('TEMPORAL_TASK_QUEUE', DEFAULT_TASK_QUEUE),
+      uiPort: read.int('TEMPORAL_UI_PORT', 8233, 1, 65535),
+      workflowBundlePath: read.optional('WORKFLOW_BUNDLE_PATH'),
+    },
+    billing: {
+      defaultCreditsPerSecond: read.int('CREDITS_PER_SECOND', 10, 1, 1_000_000),
+    },
+    storage: {
+      driver: read.oneOf('STORAGE_DRIVER', 'local', ['local'] as const),
+      localDir: read.string('STORAGE_DIR', '.dev/storage'),
+      signingSecret,
+      urlTtlSeconds: read.int('SIGNED_URL_TTL_SECONDS', 900, 10, 7 * 24 * 3600),
+    },
+    uploads: { maxBytes, partSizeBytes },
+    dev: { apiKey: devApiKey },
+    logLevel: read.oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
+    testing: { pauseAfterCaptureMs },
+  };
+
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+export const DEFAULT_LOCAL_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/dubbing';

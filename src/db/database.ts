@@ -1,0 +1,27 @@
+import type { ApiKeyTable } from './api-keys';
+import type { CreditBalanceTable, CreditHoldTable, CreditLedgerTable } from './credits';
+import type { MeetingShareTable, MeetingTable } from './meetings';
+import type { DeliverableTable, TranscriptSegmentTable } from './deliverables';
+import type { IdempotencyKeyTable } from './idempotency';
+import type { ProjectLanguageTable, ProjectTable } from './projects';
+import type { UploadPartTable, UploadTable } from './uploads';
+import type { UserTable, WorkspaceTable } from './workspaces';
+
+/** Every table the app reads or writes; each table's type lives beside its query functions. */
+export interface Database {
+  users: UserTable;
+  workspaces: WorkspaceTable;
+  api_keys: ApiKeyTable;
+  credit_balances: CreditBalanceTable;
+  credit_ledger: CreditLedgerTable;
+  credit_holds: CreditHoldTable;
+  projects: ProjectTable;
+  project_languages: ProjectLanguageTable;
+  uploads: UploadTable;
+  upload_parts: UploadPartTable;
+  idempotency_keys: IdempotencyKeyTable;
+  deliverables: DeliverableTable;
+  transcript_segments: TranscriptSegmentTable;
+  meetings: MeetingTable;
+  meeting_shares: MeetingShareTable;
+}

@@ -1,0 +1,155 @@
+import { sql, type ColumnType, type Generated, type Selectable } from 'kysely';
+import type { Db } from './create-db';
+
+export type ProjectStatus = 'awaiting_upload' | 'validating' | 'processing' | 'completed' | 'partially_completed' | 'failed';
+export type ProjectPhase = 'uploading' | 'validating' | 'transcribing' | 'dubbing' | 'completed' | 'failed';
+export type UsageState = 'pending_validation' | 'charged' | 'limit_exceeded' | 'insufficient_credits' | 'refunded' | 'released';
+export type LanguageStatus = 'queued' | 'translating' | 'dubbing' | 'publishing' | 'completed' | 'failed';
+
+export interface ProjectTable {
+  id: string;
+  seq: Generated<number>;
+  workspace_id: string;
+  name: string;
+  external_id: string | null;
+  source_type: 'upload' | 'youtube';
+  source_url: string | null;
+  youtube_video_id: string | null;
+  source_file_name: string | null;
+  source_size_bytes: number | null;
+  source_duration_seconds: number | null;
+  source_has_video: boolean | null;
+  source_locale: string;
+  target_locales: string[];
+  title: string | null;
+  description: string | null;
+  status: ProjectStatus;
+  phase: ProjectPhase;
+  failure_code: string | null;
+  failure_message: string | null;
+  max_billable_seconds: number;
+  credits_per_second: number;
+  billable_seconds: number | null;
+  charged_seconds: Generated<number>;
+  refunded_seconds: Generated<number>;
+  usage_state: UsageState;
+  hold_reference: string;
+  transcript_review_status: Generated<string>;
+  transcript_review_requested_at: Date | null;
+  transcript_review_verified_at: Date | null;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
+  validated_at: Date | null;
+  completed_at: Date | null;
+  /** Bumped by triggers whenever anything the project's API representation shows changes. */
+  view_version: Generated<number>;
+}
+
+export interface ProjectLanguageTable {
+  project_id: string;
+  locale: string;
+  status: LanguageStatus;
+  phase_message: string | null;
+  percent: Generated<number>;
+  failure_code: string | null;
+  failure_message: string | null;
+  title: string | null;
+  description: string | null;
+  charged_seconds: Generated<number>;
+  refunded_seconds: Generated<number>;
+  drift_seconds: number | null;
+  attempt: Generated<number>;
+  /** Written by the translate step as JSON text, read back parsed. */
+  translated_segments: ColumnType<TranslatedSegment[] | null, string | null | undefined, string | null>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
+  completed_at: Date | null;
+}
+
+export interface TranslatedSegment {
+  startSeconds: number;
+  endSeconds: number;
+  text: string;
+}
+
+export type Project = Selectable<ProjectTable>;
+export type ProjectLanguage = Selectable<ProjectLanguageTable>;
+
+export const holdReferenceFor = (projectId: string) => `${projectId}:hold`;
+
+/** Scoped to the workspace: another tenant's project is indistinguishable from a missing one. */
+export async function findProject(db: Db, workspaceId: string, projectId: string): Promise<Project | undefined> {
+  return db.selectFrom('projects').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', projectId).executeTakeFirst();
+}
+
+/** The one primary-key read a cached GET needs: does the project exist here, and which version. */
+export async function findProjectViewVersion(db: Db, workspaceId: string, projectId: string): Promise<number | undefined> {
+  const row = await db.selectFrom('projects').select('view_version').where('id', '=', projectId).where('workspace_id', '=', workspaceId).executeTakeFirst();
+  return row?.view_version;
+}
+
+export async function findProjectById(db: Db, projectId: string): Promise<Project | undefined> {
+  return db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
+}
+
+/** Everything but the translated segments, which can be large and no response shows. */
+export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments'>;
+
+export async function listProjectLanguages(db: Db, projectIds: string[]): Promise<ProjectLanguageSummary[]> {
+  if (projectIds.length === 0) return [];
+  return db
+    .selectFrom('project_languages')
+    .select(['project_id', 'locale', 'status', 'phase_message', 'percent', 'failure_code', 'failure_message', 'title', 'description', 'charged_seconds', 'refunded_seconds', 'drift_seconds', 'attempt', 'created_at', 'updated_at', 'completed_at'])
+    .where('project_id', 'in', projectIds)
+    .orderBy('project_id')
+    .orderBy('created_at')
+    .orderBy('locale')
+    .execute();
+}
+
+export interface ProjectListFilter {
+  workspaceId: string;
+  limit: number;
+  /** Only projects older (smaller seq) than this one. */
+  beforeSeq?: number;
+  externalId?: string;
+  youtubeVideoId?: string;
+  query?: string;
+}
+
+/** Newest first; fetches one extra row so the caller knows whether another page exists. */
+export async function listProjects(db: Db, filter: ProjectListFilter): Promise<Project[]> {
+  let q = db.selectFrom('projects').selectAll().where('workspace_id', '=', filter.workspaceId);
+  if (filter.beforeSeq !== undefined) q = q.where('seq', '<', filter.beforeSeq);
+  if (filter.externalId !== undefined) q = q.where('external_id', '=', filter.externalId);
+  if (filter.youtubeVideoId !== undefined) q = q.where('youtube_video_id', '=', filter.youtubeVideoId);
+  if (filter.query !== undefined) {
+    const pattern = `%${filter.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb('name', 'ilike', pattern),
+        eb('external_id', '=', filter.query!),
+        eb('youtube_video_id', '=', filter.query!),
+      ]),
+    );
+  }
+  return q.orderBy('seq', 'desc').limit(filter.limit + 1).execute();
+}
+
+export async function updateProject(db: Db, projectId: string, changes: Partial<Omit<Project, 'id' | 'seq' | 'created_at' | 'view_version'>>): Promise<void> {
+  await db.updateTable('projects').set({ ...changes, updated_at: sql<Date>`now()` as any }).where('id', '=', projectId).execute();
+}
+
+export async function updateLanguage(
+  db: Db,
+  projectId: string,
+  locale: string,
+  changes: Partial<Omit<ProjectLanguage, 'project_id' | 'locale' | 'created_at' | 'translated_segments'>> & { translated_segments?: string | null },
+): Promise<void> {
+  await db
+    .updateTable('project_languages')
+    .set({ ...changes, updated_at: sql<Date>`now()` as any })
+    .where('project_id', '=', projectId)
+    .where('locale', '=', locale)
+    .execute();
+}

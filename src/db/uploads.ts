@@ -1,0 +1,106 @@
+import { sql, type ColumnType, type Selectable } from 'kysely';
+import type { Db } from './create-db';
+
+export interface UploadTable {
+  id: string;
+  project_id: string;
+  file_name: string;
+  size_bytes: number;
+  part_size_bytes: number;
+  part_count: number;
+  expires_at: Date;
+  completed_at: Date | null;
+  completed_parts: ColumnType<CompletedPart[] | null, string | null, string | null>;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface UploadPartTable {
+  upload_id: string;
+  part_number: number;
+  etag: string;
+  size_bytes: number;
+  /** The blob holding exactly these bytes; null for parts stored under blobKeys.part. */
+  storage_key: string | null;
+  uploaded_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface CompletedPart {
+  part_number: number;
+  etag: string;
+}
+
+export type Upload = Selectable<UploadTable>;
+export type UploadPart = Selectable<UploadPartTable>;
+
+export const MAX_PARTS = 10_000;
+
+/** The preferred part size, grown in 64 KiB steps when a file would otherwise need over 10,000 parts. */
+export function partSizeFor(sizeBytes: number, preferred: number): number {
+  const step = 64 * 1024;
+  const needed = Math.ceil(sizeBytes / MAX_PARTS / step) * step;
+  return Math.max(preferred, needed);
+}
+
+/** Size a given part must have: every part is part_size_bytes except a shorter last one. */
+export function expectedPartSize(upload: Pick<Upload, 'size_bytes' | 'part_size_bytes' | 'part_count'>, partNumber: number): number {
+  if (partNumber < upload.part_count) return upload.part_size_bytes;
+  return upload.size_bytes - upload.part_size_bytes * (upload.part_count - 1);
+}
+
+export const blobKeys = {
+  part: (uploadId: string, partNumber: number) => `uploads/${uploadId}/parts/${String(partNumber).padStart(5, '0')}`,
+  /** A fresh key per PUT of a part, recorded in its row. */
+  partAttempt: (uploadId: string, partNumber: number, attemptId: string) => `uploads/${uploadId}/parts/${String(partNumber).padStart(5, '0')}-${attemptId}`,
+  storedPart: (part: Pick<UploadPart, 'upload_id' | 'part_number' | 'storage_key'>) => part.storage_key ?? blobKeys.part(part.upload_id, part.part_number),
+  source: (projectId: string) => `projects/${projectId}/source`,
+};
+
+export async function findUpload(db: Db, uploadId: string): Promise<Upload | undefined> {
+  return db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();
+}
+
+export async function findUploadByProject(db: Db, projectId: string): Promise<Upload | undefined> {
+  return db.selectFrom('uploads').selectAll().where('project_id', '=', projectId).executeTakeFirst();
+}
+
+export async function listUploadParts(db: Db, uploadId: string): Promise<UploadPart[]> {
+  return db.selectFrom('upload_parts').selectAll().where('upload_id', '=', uploadId).orderBy('part_number').execute();
+}
+
+/**
+ * A re-sent part replaces the earlier one. Returns the blob key the row pointed at before, so
+ * the caller can delete those bytes. Must run inside a transaction (the lock is per transaction).
+ */
+export async function upsertUploadPart(
+  db: Db,
+  part: { upload_id: string; part_number: number; etag: string; size_bytes: number; storage_key: string },
+): Promise<string | null> {
+  // Serializes writers of one part for this short transaction (a row lock cannot: the first
+  // writers find no row to lock), so each learns exactly which blob it replaced.
+  await sql`select pg_advisory_xact_lock(hashtext(${part.upload_id}), ${part.part_number})`.execute(db);
+  const previous = await db
+    .selectFrom('upload_parts')
+    .select(['upload_id', 'part_number', 'storage_key'])
+    .where('upload_id', '=', part.upload_id)
+    .where('part_number', '=', part.part_number)
+    .executeTakeFirst();
+  await db
+    .insertInto('upload_parts')
+    .values(part)
+    .onConflict((oc) => oc.columns(['upload_id', 'part_number']).doUpdateSet({ etag: part.etag, size_bytes: part.size_bytes, storage_key: part.storage_key, uploaded_at: new Date() }))
+    .execute();
+  return previous ? blobKeys.storedPart(previous) : null;
+}
+
+/** Parts received per project, for the progress of many projects in one query. */
+export async function uploadProgressByProject(db: Db, projectIds: string[]): Promise<Map<string, { received: number; total: number }>> {
+  if (projectIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('uploads')
+    .leftJoin('upload_parts', 'upload_parts.upload_id', 'uploads.id')
+    .select((eb) => ['uploads.project_id', 'uploads.part_count', eb.fn.count<string>('upload_parts.part_number').as('received')])
+    .where('uploads.project_id', 'in', projectIds)
+    .groupBy(['uploads.project_id', 'uploads.part_count'])
+    .execute();
+  return new Map(rows.map((r) => [r.project_id, { received: Number(r.received), total: r.part_count }]));
+}

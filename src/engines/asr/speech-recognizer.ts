@@ -1,0 +1,20 @@
+import type { EngineCallOptions } from '../engine-call';
+
+// Speech recognition behind an interface so a better recognizer can replace pocketsphinx
+// without touching the dubbing workflow.
+
+export interface RecognizedSegment {
+  startSeconds: number;
+  endSeconds: number;
+  /** A sentence-like chunk: capitalized, ending in a period. */
+  text: string;
+}
+
+export interface Transcript {
+  segments: RecognizedSegment[];
+}
+
+export interface SpeechRecognizer {
+  /** Input: 16 kHz mono 16-bit PCM WAV (see MediaEngine.extractAudio). Silence → no segments. */
+  transcribe(wav16k: string, options?: EngineCallOptions): Promise<Transcript>;
+}

@@ -1,0 +1,226 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { timeoutFor, type EngineCallOptions } from '../engine-call';
+import { ProcessError, runProcess } from '../run-process';
+import { filterValue } from './filter-escape';
+import { InvalidMediaError } from './invalid-media-error';
+import type { MediaEngine, MediaProbe, ThumbnailSpec, TimelineSpec } from './media-engine';
+import { interpretFfprobeJson } from './probe-result';
+import { buildTimelineFilter, TIMELINE_SAMPLE_RATE } from './timeline-filter';
+import { layoutTitle } from './title-layout';
+
+export const DEFAULT_FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+
+export interface FfmpegMediaEngineOptions {
+  ffmpegPath?: string;
+  ffprobePath?: string;
+  /** TrueType font for thumbnail titles; when absent ffmpeg asks fontconfig for its default. */
+  fontFile?: string;
+  /** Card colour for audio-only thumbnails, as ffmpeg colour syntax. */
+  cardColor?: string;
+}
+
+// -nostdin: ffmpeg otherwise treats its stdin as an interactive console and can stall on it.
+const QUIET = ['-hide_banner', '-nostdin', '-v', 'error', '-y'];
+const ASR_RATE = 16_000;
+const MIN_STRETCH = 0.5;
+const MAX_STRETCH = 2;
+
+/** Forces the local-file protocol, so a stored name like `pipe:1` or `http:x` stays a file name. */
+function local(file: string): string {
+  return `file:${file}`;
+}
+
+export class FfmpegMediaEngine implements MediaEngine {
+  private readonly ffmpeg: string;
+  private readonly ffprobe: string;
+  private readonly fontFile: string | undefined;
+  private readonly cardColor: string;
+
+  constructor(options: FfmpegMediaEngineOptions = {}) {
+    this.ffmpeg = options.ffmpegPath ?? 'ffmpeg';
+    this.ffprobe = options.ffprobePath ?? 'ffprobe';
+    this.fontFile = options.fontFile ?? (existsSync(DEFAULT_FONT_FILE) ? DEFAULT_FONT_FILE : undefined);
+    this.cardColor = options.cardColor ?? '0x1e293b';
+  }
+
+  async probe(file: string, options?: EngineCallOptions): Promise<MediaProbe> {
+    return (await this.inspect(file, options)).probe;
+  }
+
+  private async inspect(file: string, options?: EngineCallOptions): Promise<{ probe: MediaProbe; audioChannels: number }> {
+    // A missing file is a storage bug, not a bad upload: let ENOENT surface as itself.
+    await stat(file);
+    let stdout: Buffer;
+    try {
+      ({ stdout } = await runProcess(
+        this.ffprobe,
+        ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', local(file)],
+        { timeoutMs: timeoutFor(options, 30_000), onTick: options?.onTick },
+      ));
+    } catch (err) {
+      if (err instanceof ProcessError && !err.timedOut && !err.notFound) {
+        throw new InvalidMediaError(`${path.basename(file)} is not a readable audio or video file`, file, err.stderr.trim());
+      }
+      throw err;
+    }
+    const result = interpretFfprobeJson(stdout.toString('utf8'));
+    if (!result.ok) throw new InvalidMediaError(`${path.basename(file)} is not dubbable media: ${result.reason}`, file, result.reason);
+    return result;
+  }
+
+  async extractAudio(input: string, outWav: string, options?: EngineCallOptions): Promise<void> {
+    const info = await this.probe(input, options);
+    const output = ['-ac', '1', '-ar', String(ASR_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)];
+    if (info.hasAudio) {
+      await this.run(['-i', local(input), '-vn', '-sn', '-dn', ...output], options, 60_000, info.durationSeconds);
+      return;
+    }
+    // A silent video still gets a track of its own length, so recognition finds no speech
+    // instead of the pipeline needing a special case.
+    await this.run(
+      ['-f', 'lavfi', '-i', `anullsrc=r=${ASR_RATE}:cl=mono`, '-t', info.durationSeconds.toFixed(6), ...output],
+      options,
+      60_000,
+      info.durationSeconds,
+    );
+  }
+
+  async extractBackground(input: string, outWav: string, options?: EngineCallOptions): Promise<string | null> {
+    const { probe: info, audioChannels } = await this.inspect(input, options);
+    if (!info.hasAudio) return null;
+    // ffmpeg's own mono→stereo upmix puts the signal 3 dB down on each side, which would make the
+    // background of a mono source quieter than the volume asked for; copy it to both instead.
+    const channels = audioChannels === 1 ? ['-af', 'pan=stereo|c0=c0|c1=c0'] : ['-ac', '2'];
+    await this.run(
+      ['-i', local(input), '-vn', '-sn', '-dn', ...channels, '-ar', String(TIMELINE_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
+      options,
+      60_000,
+      info.durationSeconds,
+    );
+    return outWav;
+  }
+
+  async timeStretch(inWav: string, outWav: string, factor: number, options?: EngineCallOptions): Promise<void> {
+    if (!Number.isFinite(factor) || factor < MIN_STRETCH || factor > MAX_STRETCH) {
+      throw new RangeError(`time-stretch factor must be within ${MIN_STRETCH}–${MAX_STRETCH}, got ${factor}`);
+    }
+    // atempo keeps the pitch, unlike resampling, so a sped-up voice does not sound like a chipmunk.
+    const { durationSeconds } = await this.probe(inWav, options);
+    await this.run(
+      ['-i', local(inWav), '-vn', '-filter:a', `atempo=${factor.toFixed(6)}`, '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
+      options,
+      60_000,
+      durationSeconds,
+    );
+  }
+
+  async renderTimeline(spec: TimelineSpec, outWav: string, options?: EngineCallOptions): Promise<void> {
+    const filter = buildTimelineFilter(spec);
+    // The graph goes through a script file: with hundreds of clips it can outgrow the kernel's
+    // limit for a single argument.
+    const work = await mkdtemp(path.join(os.tmpdir(), 'timeline-'));
+    try {
+      const script = path.join(work, 'graph.txt');
+      await writeFile(script, filter.graph, 'utf8');
+      const inputs = filter.inputs.flatMap((file) => ['-i', local(file)]);
+      await this.run(
+        [...inputs, '-filter_complex_script', local(script), '-map', filter.outputLabel, '-ac', '2', '-ar', String(TIMELINE_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
+        options,
+        60_000,
+        spec.durationSeconds,
+      );
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+
+  async encodeMp3(inWav: string, outMp3: string, options?: EngineCallOptions): Promise<void> {
+    const { durationSeconds } = await this.probe(inWav, options);
+    await this.run(['-i', local(inWav), '-vn', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', local(outMp3)], options, 60_000, durationSeconds);
+  }
+
+  async encodeWav(inWav: string, outWav: string, options?: EngineCallOptions): Promise<void> {
+    const { durationSeconds } = await this.probe(inWav, options);
+    await this.run(
+      ['-i', local(inWav), '-vn', '-ar', String(TIMELINE_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
+      options,
+      60_000,
+      durationSeconds,
+    );
+  }
+
+  async thumbnail(spec: ThumbnailSpec, outPng: string, options?: EngineCallOptions): Promise<void> {
+    const width = spec.width ?? 1280;
+    const height = spec.height ?? 720;
+    const work = await mkdtemp(path.join(os.tmpdir(), 'thumbnail-'));
+    try {
+      const onVideo = spec.hasVideo;
+      const titleFilters = await this.titleFilters(spec.title, width, height, onVideo, work);
+      const output = ['-frames:v', '1', '-update', '1', '-c:v', 'png', '-f', 'image2', local(outPng)];
+      if (!onVideo) {
+        const vf = titleFilters.length > 0 ? titleFilters.join(',') : 'null';
+        await this.run(['-f', 'lavfi', '-i', `color=c=${this.cardColor}:s=${width}x${height}:d=1`, '-vf', vf, ...output], options, 30_000);
+        return;
+      }
+      const info = await this.probe(spec.source, options);
+      const fit = `scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1`;
+      const vf = [fit, ...titleFilters].join(',');
+      // Seeking past the last frame yields no picture, so stay a little before the end.
+      const at = Math.min(Math.max(0, spec.atSeconds), Math.max(0, info.durationSeconds - 0.5));
+      for (const seek of at > 0 ? [at, 0] : [0]) {
+        await this.run(['-ss', seek.toFixed(3), '-i', local(spec.source), '-an', '-vf', vf, ...output], options, 30_000);
+        if (await nonEmpty(outPng)) return;
+      }
+      throw new InvalidMediaError(`${path.basename(spec.source)} has no decodable video frame`, spec.source);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * One drawtext per line, each centred on its own: drawtext left-aligns the lines of a
+   * multi-line text. Text goes through textfile= with expansion=none, so quotes, colons,
+   * backslashes and % in titles are drawn as they are instead of being parsed.
+   */
+  private async titleFilters(title: string, width: number, height: number, onVideo: boolean, work: string): Promise<string[]> {
+    const fontSize = Math.round(height / (onVideo ? 16 : 11));
+    const { lines } = layoutTitle(title, width * 0.86, fontSize);
+    const lineHeight = Math.round(fontSize * 1.5);
+    const blockHeight = lines.length * lineHeight;
+    // Video: a band near the bottom, like a lower third. Card: centred.
+    const top = onVideo ? height - blockHeight - Math.round(height / 12) : Math.round((height - blockHeight) / 2);
+    const filters: string[] = [];
+    for (const [i, line] of lines.entries()) {
+      const file = path.join(work, `line-${i}.txt`);
+      await writeFile(file, line, 'utf8');
+      const parts = [
+        ...(this.fontFile ? [`fontfile=${filterValue(this.fontFile)}`] : []),
+        `textfile=${filterValue(file)}`,
+        'expansion=none',
+        'fontcolor=white',
+        `fontsize=${fontSize}`,
+        'x=(w-text_w)/2',
+        `y=${top + i * lineHeight}+(${lineHeight}-text_h)/2`,
+        ...(onVideo ? ['box=1', 'boxcolor=black@0.6', `boxborderw=${Math.round(fontSize / 4)}`] : []),
+      ];
+      filters.push(`drawtext=${parts.join(':')}`);
+    }
+    return filters;
+  }
+
+  private async run(args: string[], options: EngineCallOptions | undefined, baseMs: number, mediaSeconds = 0): Promise<void> {
+    // ffmpeg works far faster than real time; a second per media second is a generous ceiling.
+    await runProcess(this.ffmpeg, [...QUIET, ...args], { timeoutMs: timeoutFor(options, baseMs, mediaSeconds, 1000), onTick: options?.onTick });
+  }
+}
+
+async function nonEmpty(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).size > 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,52 @@
+import type { EngineCallOptions } from '../engine-call';
+
+// The media operations a dub needs, behind an interface so the workflow activities can be tested
+// with a fake and a remote implementation can replace the local ffmpeg one.
+
+export interface MediaProbe {
+  durationSeconds: number;
+  hasAudio: boolean;
+  hasVideo: boolean;
+  /** ffprobe's demuxer name, e.g. 'wav' or 'mov,mp4,m4a,3gp,3g2,mj2'. */
+  formatName: string;
+}
+
+export interface TimelineClip {
+  file: string;
+  startSeconds: number;
+}
+
+export interface TimelineSpec {
+  clips: readonly TimelineClip[];
+  /** The output is exactly this long: clips past the end are cut, gaps are silence. */
+  durationSeconds: number;
+  /** Source audio under the dub; volume is a linear gain, e.g. 0.15. */
+  background?: { file: string; volume: number };
+}
+
+export interface ThumbnailSpec {
+  source: string;
+  hasVideo: boolean;
+  atSeconds: number;
+  title: string;
+  /** Output size; defaults to 1280×720. */
+  width?: number;
+  height?: number;
+}
+
+export interface MediaEngine {
+  /** Throws InvalidMediaError when the file holds no decodable audio or video. */
+  probe(file: string, options?: EngineCallOptions): Promise<MediaProbe>;
+  /** 16 kHz mono PCM for speech recognition; silence of the source length when it has no audio. */
+  extractAudio(input: string, outWav: string, options?: EngineCallOptions): Promise<void>;
+  /** The source audio to lay under the dub, or null (nothing written) when it has no audio. */
+  extractBackground(input: string, outWav: string, options?: EngineCallOptions): Promise<string | null>;
+  /** factor > 1 speeds up (shorter output); supported range 0.5–2. */
+  timeStretch(inWav: string, outWav: string, factor: number, options?: EngineCallOptions): Promise<void>;
+  renderTimeline(spec: TimelineSpec, outWav: string, options?: EngineCallOptions): Promise<void>;
+  encodeMp3(inWav: string, outMp3: string, options?: EngineCallOptions): Promise<void>;
+  /** 48 kHz 16-bit PCM. */
+  encodeWav(inWav: string, outWav: string, options?: EngineCallOptions): Promise<void>;
+  /** A PNG: a video frame with the title drawn on it, or a solid card with the title. */
+  thumbnail(spec: ThumbnailSpec, outPng: string, options?: EngineCallOptions): Promise<void>;
+}

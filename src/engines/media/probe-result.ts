@@ -1,0 +1,54 @@
+import type { MediaProbe } from './media-engine';
+
+// Turns `ffprobe -print_format json -show_format -show_streams` output into a MediaProbe, or a
+// reason why the file is not dubbable media. Pure, so the rules are testable without ffprobe.
+
+interface FfprobeStream {
+  codec_type?: string;
+  channels?: number;
+  duration?: string;
+  disposition?: { attached_pic?: number };
+}
+
+interface FfprobeOutput {
+  streams?: FfprobeStream[];
+  format?: { format_name?: string; duration?: string };
+}
+
+export type ProbeInterpretation =
+  | { ok: true; probe: MediaProbe; /** Channels of the first audio stream, 0 without audio. */ audioChannels: number }
+  | { ok: false; reason: string };
+
+function seconds(value: string | undefined): number {
+  const parsed = value === undefined ? NaN : Number(value);
+  return Number.isFinite(parsed) ? parsed : NaN;
+}
+
+export function interpretFfprobeJson(json: string): ProbeInterpretation {
+  let parsed: FfprobeOutput;
+  try {
+    parsed = JSON.parse(json) as FfprobeOutput;
+  } catch {
+    return { ok: false, reason: 'ffprobe output is not JSON' };
+  }
+  const streams = parsed.streams ?? [];
+  const formatName = parsed.format?.format_name ?? '';
+  const hasAudio = streams.some((s) => s.codec_type === 'audio');
+  // Cover art inside an mp3/m4a shows up as a one-frame video stream; it is not a video to frame.
+  const hasVideo = streams.some((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
+  if (!hasAudio && !hasVideo) {
+    // Random bytes are sometimes "detected" as a subtitle or data format; that is still not media.
+    return { ok: false, reason: formatName ? `no audio or video stream (detected as ${formatName})` : 'no audio or video stream' };
+  }
+  let durationSeconds = seconds(parsed.format?.duration);
+  if (!(durationSeconds > 0)) {
+    const streamDurations = streams.map((s) => seconds(s.duration)).filter((d) => d > 0);
+    durationSeconds = streamDurations.length > 0 ? Math.max(...streamDurations) : NaN;
+  }
+  if (!(durationSeconds > 0)) {
+    // A still image probes as one video frame with no duration; nothing to dub.
+    return { ok: false, reason: `no measurable duration (detected as ${formatName || 'unknown'})` };
+  }
+  const audioChannels = streams.find((s) => s.codec_type === 'audio')?.channels ?? 0;
+  return { ok: true, probe: { durationSeconds, hasAudio, hasVideo, formatName }, audioChannels };
+}

@@ -1,0 +1,110 @@
+import { formatTimestamp, parseSrtTimestamp, parseVttTimestamp } from './caption-timestamps';
+
+// Subtitle files for a finished dub, and strict parsers so tests can check what was published.
+// A blank line ends a cue in both formats, so cue text is flattened to its non-blank lines.
+
+export interface Cue {
+  startSeconds: number;
+  endSeconds: number;
+  text: string;
+}
+
+export class CaptionParseError extends Error {
+  constructor(message: string, readonly block: number) {
+    super(`caption block ${block}: ${message}`);
+    this.name = 'CaptionParseError';
+  }
+}
+
+function cueLines(text: string): string[] {
+  return text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.trim()).filter(Boolean);
+}
+
+function checkTimes(cue: Cue, index: number): void {
+  if (!(cue.endSeconds >= cue.startSeconds)) {
+    throw new RangeError(`cue ${index}: end ${cue.endSeconds} is before start ${cue.startSeconds}`);
+  }
+}
+
+export function toSrt(cues: readonly Cue[]): string {
+  return cues
+    .map((cue, i) => {
+      checkTimes(cue, i);
+      const lines = cueLines(cue.text);
+      const timing = `${formatTimestamp(cue.startSeconds, ',')} --> ${formatTimestamp(cue.endSeconds, ',')}`;
+      return `${i + 1}\n${timing}\n${lines.join('\n')}\n`;
+    })
+    .join('\n');
+}
+
+export function toVtt(cues: readonly Cue[]): string {
+  const blocks = cues.map((cue, i) => {
+    checkTimes(cue, i);
+    // WebVTT cue text is markup: &, < and > must be escaped, and "-->" would read as a timing line.
+    const lines = cueLines(cue.text).map((l) => escapeVtt(l).replace(/-->/g, '--&gt;'));
+    const timing = `${formatTimestamp(cue.startSeconds, '.')} --> ${formatTimestamp(cue.endSeconds, '.')}`;
+    return `${timing}\n${lines.join('\n')}\n`;
+  });
+  // The signature line and a blank line come first even with no cues: that is a valid empty file.
+  return `WEBVTT\n\n${blocks.join('\n')}`;
+}
+
+function escapeVtt(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function unescapeVtt(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&nbsp;/g, '\u00a0')
+    .replace(/&amp;/g, '&');
+}
+
+/** Splits on blank lines, dropping a byte-order mark and normalizing line ends. */
+function blocksOf(content: string): string[][] {
+  return content
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split(/\n[ \t]*\n/)
+    .map((block) => block.split('\n').filter((line) => line.trim() !== ''))
+    .filter((lines) => lines.length > 0);
+}
+
+function parseTiming(line: string, parse: (t: string) => number | null, block: number): { start: number; end: number } {
+  const [left, right] = line.split('-->');
+  if (left === undefined || right === undefined) throw new CaptionParseError(`expected a timing line, got "${line}"`, block);
+  // WebVTT allows cue settings (position, align…) after the end time.
+  const start = parse(left);
+  const end = parse(right.trim().split(/\s+/)[0] ?? '');
+  if (start === null || end === null) throw new CaptionParseError(`malformed timestamp in "${line}"`, block);
+  if (end < start) throw new CaptionParseError(`cue ends before it starts: "${line}"`, block);
+  return { start, end };
+}
+
+export function parseSrt(content: string): Cue[] {
+  return blocksOf(content).map((lines, block) => {
+    const [counter, timing, ...text] = lines;
+    if (!/^\d+$/.test(counter?.trim() ?? '')) throw new CaptionParseError(`expected a cue number, got "${counter}"`, block);
+    const { start, end } = parseTiming(timing ?? '', parseSrtTimestamp, block);
+    return { startSeconds: start, endSeconds: end, text: text.join('\n') };
+  });
+}
+
+export function parseVtt(content: string): Cue[] {
+  const blocks = blocksOf(content);
+  const header = blocks.shift();
+  // The signature may be followed by a space or tab and a title on the same line.
+  if (!header || !/^WEBVTT([ \t].*)?$/.test(header[0] ?? '')) throw new CaptionParseError('missing WEBVTT signature', 0);
+  const cues: Cue[] = [];
+  blocks.forEach((lines, i) => {
+    const block = i + 1;
+    const first = lines[0] ?? '';
+    if (/^(NOTE|STYLE|REGION)([ \t]|$)/.test(first)) return;
+    // An optional cue identifier precedes the timing line.
+    const timingIndex = first.includes('-->') ? 0 : 1;
+    const { start, end } = parseTiming(lines[timingIndex] ?? '', parseVttTimestamp, block);
+    cues.push({ startSeconds: start, endSeconds: end, text: unescapeVtt(lines.slice(timingIndex + 1).join('\n')) });
+  });
+  return cues;
+}

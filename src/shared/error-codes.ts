@@ -1,0 +1,70 @@
+// Stable, snake_case error ids shared by the API and the workflows. Clients branch on these, so
+// a code is never renamed once published; add new ones instead.
+
+export const ERROR_TYPES = {
+  invalid_request_error: 'invalid_request_error',
+  authentication_error: 'authentication_error',
+  permission_error: 'permission_error',
+  not_found_error: 'not_found_error',
+  conflict_error: 'conflict_error',
+  payment_required_error: 'payment_required_error',
+  rate_limit_error: 'rate_limit_error',
+  api_error: 'api_error',
+} as const;
+
+export type ErrorType = keyof typeof ERROR_TYPES;
+
+export const API_ERROR_CODES = [
+  // 400 / 413 / 415 / 422
+  'invalid_request',
+  'invalid_json',
+  'unknown_parameter',
+  'missing_parameter',
+  'invalid_parameter',
+  'unsupported_content_type',
+  'body_too_large',
+  'idempotency_key_missing',
+  'idempotency_key_reused',
+  'unsupported_locale',
+  'invalid_cursor',
+  'upload_incomplete',
+  // Upload part PUTs: the body must be exactly the part's size, announced up front, so a part is
+  // streamed to storage without buffering and a short or long body is refused before it lands.
+  'content_length_required',
+  'part_size_mismatch',
+  'incomplete_body',
+  'upload_already_completed',
+  'upload_expired',
+  // 401 / 403 / 404
+  'unauthenticated',
+  'permission_denied',
+  // 403 on signed URLs (upload parts, file downloads): the URL is the credential, so a tampered
+  // one and an out-of-date one are told apart — the latter just needs a fresh URL.
+  'invalid_signature',
+  'signature_expired',
+  'not_found',
+  'route_not_found',
+  'method_not_allowed',
+  // 402 / 409
+  'insufficient_credits',
+  'idempotency_request_in_progress',
+  'project_not_completed',
+  'language_not_completed',
+  // 5xx
+  'internal_error',
+  'service_unavailable',
+] as const;
+
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/** Why a project or a language stopped; recorded as `failure.code` and used by workflows. */
+export const FAILURE_CODES = [
+  'invalid_media',
+  'source_unavailable',
+  'max_billable_seconds_exceeded',
+  'insufficient_credits',
+  'engine_failed',
+  'internal_error',
+] as const;
+
+export type FailureCode = (typeof FAILURE_CODES)[number];

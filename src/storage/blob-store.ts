@@ -1,0 +1,71 @@
+// Driver-neutral blob storage. The API, activities and the CLI only see this interface, so the
+// local-disk driver (dev, tests, single-host) and a later S3 driver are interchangeable.
+
+export interface BlobStore {
+  /**
+   * Streams body into key without buffering it whole; fails with BlobTooLargeError past maxBytes
+   * (nothing left behind). Returns size and MD5 hex. Writes atomically: a reader sees the old
+   * blob or the new one, never a half-written one.
+   */
+  put(key: string, body: NodeJS.ReadableStream, options?: { maxBytes?: number }): Promise<{ sizeBytes: number; md5: string }>;
+  putFile(key: string, filePath: string): Promise<{ sizeBytes: number }>;
+  /** Concatenates sourceKeys in order into destKey, streaming; optional onProgress for heartbeats. */
+  concat(sourceKeys: string[], destKey: string, onProgress?: () => void): Promise<{ sizeBytes: number }>;
+  /** Throws BlobNotFoundError. */
+  get(key: string): Promise<NodeJS.ReadableStream>;
+  stat(key: string): Promise<{ sizeBytes: number } | null>;
+  /** A local file path with the blob's bytes: the local driver returns its own file; a remote driver downloads into tempDir. */
+  toLocalFile(key: string, tempDir: string): Promise<string>;
+  /** Deletes every blob whose key starts with prefix (S3 semantics: "a/b" also matches "a/bc"; pass "a/b/" for a folder). */
+  deletePrefix(prefix: string): Promise<void>;
+}
+
+export class BlobNotFoundError extends Error {
+  constructor(readonly key: string) {
+    super(`No blob at key "${key}"`);
+    this.name = 'BlobNotFoundError';
+  }
+}
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`Blob exceeds ${maxBytes} bytes`);
+    this.name = 'BlobTooLargeError';
+  }
+}
+
+export class InvalidBlobKeyError extends Error {
+  constructor(readonly key: string, reason: string) {
+    super(`Invalid blob key "${key}": ${reason}`);
+    this.name = 'InvalidBlobKeyError';
+  }
+}
+
+const KEY_CHARS = /^[A-Za-z0-9._/-]+$/;
+
+/**
+ * Keys are `a/b/c`. They map onto file paths in the local driver, so anything that could climb
+ * out of the root (`..`, absolute paths) or hide from listings (dot segments) is refused by every
+ * driver alike: a key valid on disk stays valid on S3 and the other way round.
+ */
+export function assertValidKey(key: string): void {
+  checkKeyOrPrefix(key, false);
+}
+
+/** Like a key, but may end with "/" (a folder). Empty prefixes are refused: they would mean "everything". */
+export function assertValidPrefix(prefix: string): void {
+  checkKeyOrPrefix(prefix, true);
+}
+
+function checkKeyOrPrefix(value: string, isPrefix: boolean): void {
+  if (value === '') throw new InvalidBlobKeyError(value, 'empty');
+  if (!KEY_CHARS.test(value)) throw new InvalidBlobKeyError(value, 'only A-Z a-z 0-9 . _ / - are allowed');
+  if (value.includes('..')) throw new InvalidBlobKeyError(value, '".." is not allowed');
+  if (value.startsWith('/')) throw new InvalidBlobKeyError(value, 'must be relative');
+  const segments = value.split('/');
+  if (isPrefix && segments[segments.length - 1] === '') segments.pop();
+  for (const segment of segments) {
+    if (segment === '') throw new InvalidBlobKeyError(value, 'empty path segment');
+    if (segment.startsWith('.')) throw new InvalidBlobKeyError(value, 'segments cannot start with "."');
+  }
+}

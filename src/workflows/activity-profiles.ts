@@ -1,0 +1,17 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+
+// Named timeout profiles, so every workflow step says what kind of work it is instead of
+// repeating numbers. Activities are idempotent, so retrying generously is safe.
+
+/** A short database step: quick to time out, retried until the database is back. */
+export const SHORT_DB_STEP: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
+
+/** A long media step (ffmpeg, speech, translation): heartbeats so a dead worker is noticed fast. */
+export const LONG_MEDIA_STEP: ActivityOptions = {
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 5 },
+};

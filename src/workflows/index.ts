@@ -1,0 +1,5 @@
+// Bundle entry: every workflow the worker runs. Workflow files import activity *types* only.
+export { creditGrantWorkflow } from './credit-grant.workflow';
+export { languageWorkflow } from './language.workflow';
+export { projectWorkflow } from './project.workflow';
+export { uploadExpiryWorkflow } from './upload-expiry.workflow';

@@ -1,0 +1,203 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { getBalance } from '../../src/db/credits';
+import { parseSrt, parseVtt } from '../../src/publish/captions';
+import { languageWorkflowId, projectWorkflowId } from '../../src/shared/workflow-ids';
+import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
+import { ffmpeg, ffprobe, makeTempDir, removeTempDir, speak } from '../helpers/media-fixtures';
+import { request, startTestApi, type TestApi } from '../helpers/test-api';
+import { startTestWorker, type TestWorker } from '../helpers/test-worker';
+import { md5, putPart, putPartAndDropConnection, splitParts } from '../helpers/upload-client';
+import { waitFor } from '../helpers/wait-for';
+
+// The whole product on real parts: the Koa app over HTTP, PostgreSQL, the Temporal dev server, a
+// worker, and the real engines dubbing a real video made here with espeak-ng and ffmpeg.
+
+const PART_SIZE = 64 * 1024;
+const CPS = 10;
+const TARGETS = ['es_es', 'ca_es'];
+const ENGLISH = 'Hello everyone and welcome to the kitchen. Today we cook rice with fresh vegetables. The water is hot and the house is quiet.';
+
+let api: TestApi;
+let worker: TestWorker;
+let tenant: TestTenant;
+let dir: string;
+let video: Buffer;
+let projectId: string;
+
+const get = (p: string) => request(api.baseUrl, 'GET', p, { headers: bearer(tenant.key) });
+
+beforeAll(async () => {
+  dir = makeTempDir('e2e-');
+  const speech = await speak(ENGLISH, path.join(dir, 'speech.wav'));
+  const seconds = (await ffprobe(speech)).durationSeconds + 1;
+  // A busy test pattern (not a flat colour) so the file spans several upload parts.
+  await ffmpeg(['-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=25:duration=${seconds}`, '-i', speech, '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest', path.join(dir, 'source.mp4')]);
+  video = readFileSync(path.join(dir, 'source.mp4'));
+  api = await startTestApi({ UPLOAD_PART_SIZE_BYTES: String(PART_SIZE) });
+  worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue });
+  tenant = await createTenant(api.db, { credits: 100_000, creditsPerSecond: CPS });
+}, 120_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await api?.close();
+  removeTempDir(dir);
+});
+
+// One customer journey in steps: each `it` continues from the state the one before left, so
+// they run in file order (jest's default; not meant for --randomize).
+describe('an upload project from create to dubbed deliverables', () => {
+  it('creates the project awaiting its upload and holds the ceiling', async () => {
+    expect(video.length).toBeGreaterThan(2 * PART_SIZE); // so the upload really has several parts
+    const res = await request(api.baseUrl, 'POST', '/v1/dubbing/projects', {
+      headers: { ...bearer(tenant.key), 'idempotency-key': 'e2e-create-1' },
+      body: {
+        name: 'Cooking rice',
+        external_id: 'ext-e2e-1',
+        source_locale: 'en_us',
+        target_locales: TARGETS,
+        max_billable_seconds: 60,
+        source: { type: 'upload', file_name: 'rice.mp4', size_bytes: video.length },
+        publishing: { title: 'How to cook rice', description: 'A short lesson about rice and vegetables.' },
+      },
+    });
+    expect(res.status).toBe(201);
+    const data = res.body.data;
+    projectId = data.id;
+    expect(data).toMatchObject({
+      name: 'Cooking rice',
+      external_id: 'ext-e2e-1',
+      status: 'awaiting_upload',
+      source_locale: 'en_us',
+      target_locales: TARGETS,
+      usage: { max_billable_seconds: 60, billable_seconds: null, charged_seconds: 0, state: 'pending_validation' },
+      languages: [],
+      progress: { phase: 'uploading', waiting_on: 'upload', can_advance_without_user: false },
+    });
+    expect(data.transfer.part_count).toBe(Math.ceil(video.length / PART_SIZE));
+    expect(data.transfer.parts.every((p: any) => p.uploaded === false)).toBe(true);
+
+    const hold = 60 * TARGETS.length * CPS;
+    expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 100_000, captured: 0, reserved: hold });
+    const usage = await get('/v1/usage');
+    expect(usage.body.data.credits).toEqual({ total: 100_000, reserved: hold, available: 100_000 - hold });
+  });
+
+  it('uploads parts, survives a dropped connection, and resumes from include_transfer', async () => {
+    const parts = splitParts(video, PART_SIZE);
+    const first = (await get(`/v1/dubbing/projects/${projectId}`)).body.data.transfer;
+    for (const n of [1, 2]) {
+      const res = await putPart(first.parts[n - 1].url, parts[n - 1]!);
+      expect(res.status).toBe(200);
+      expect(res.etag).toBe(`"${md5(parts[n - 1]!)}"`);
+    }
+    await putPartAndDropConnection(first.parts[2].url, parts[2]!);
+
+    const resumed = (await get(`/v1/dubbing/projects/${projectId}?include_transfer=true`)).body.data;
+    expect(resumed.status).toBe('awaiting_upload');
+    expect(resumed.transfer.parts.slice(0, 3).map((p: any) => [p.uploaded, p.etag])).toEqual([
+      [true, md5(parts[0]!)],
+      [true, md5(parts[1]!)],
+      [false, undefined],
+    ]);
+    const rows = await api.db.selectFrom('upload_parts').select('part_number').where('upload_id', '=', resumed.transfer.upload_id).orderBy('part_number').execute();
+    expect(rows.map((r) => r.part_number)).toEqual([1, 2]);
+
+    for (const part of resumed.transfer.parts.filter((p: any) => !p.uploaded)) {
+      expect((await putPart(part.url, parts[part.part_number - 1]!)).status).toBe(200);
+    }
+    const withoutTransfer = (await get(`/v1/dubbing/projects/${projectId}?include_transfer=false`)).body.data;
+    expect(withoutTransfer.transfer).toBeUndefined();
+  });
+
+  it('completes the upload, validates, captures exactly, and starts one workflow per language', async () => {
+    const transfer = (await get(`/v1/dubbing/projects/${projectId}`)).body.data.transfer;
+    const body = { parts: transfer.parts.map((p: any) => ({ part_number: p.part_number, etag: p.etag })) };
+    const complete = await request(api.baseUrl, 'POST', `/v1/dubbing/projects/${projectId}/upload/complete`, { headers: bearer(tenant.key), body });
+    expect(complete.status).toBe(200);
+    expect(complete.body.data).toEqual({ id: projectId, status: 'validating', source: { type: 'upload', file_name: 'rice.mp4' } });
+    const again = await request(api.baseUrl, 'POST', `/v1/dubbing/projects/${projectId}/upload/complete`, { headers: bearer(tenant.key), body });
+    expect(again.status).toBe(200);
+    expect(again.body.data.id).toBe(projectId);
+
+    const charged = await waitFor('capture', async () => {
+      const p = (await get(`/v1/dubbing/projects/${projectId}`)).body.data;
+      return p.usage.state === 'charged' ? p : undefined;
+    }, 60_000);
+    const duration = (await ffprobe(path.join(dir, 'source.mp4'))).durationSeconds;
+    const billable = Math.ceil(duration);
+    expect(charged.usage).toMatchObject({ billable_seconds: billable, charged_seconds: billable * TARGETS.length, state: 'charged' });
+    expect(charged.source.duration_seconds).toBeCloseTo(duration, 1);
+
+    const ledger = await api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute();
+    const hold = 60 * TARGETS.length * CPS;
+    const capture = billable * TARGETS.length * CPS;
+    expect(ledger.map((e) => [e.kind, e.amount])).toEqual([['hold', hold], ['capture', capture], ['release', hold - capture]]);
+    expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 100_000, captured: capture, reserved: 0 });
+
+    for (const locale of TARGETS) {
+      const description = await waitFor(`language workflow ${locale}`, async () => {
+        try {
+          return await api.temporal.workflow.getHandle(languageWorkflowId(projectId, locale)).describe();
+        } catch {
+          return undefined;
+        }
+      }, 60_000);
+      expect(description.typedSearchAttributes.get({ name: 'Locale', type: 'KEYWORD' } as any)).toBe(locale);
+    }
+    const parent = await api.temporal.workflow.getHandle(projectWorkflowId(projectId)).describe();
+    expect(parent.typedSearchAttributes.get({ name: 'ProjectId', type: 'KEYWORD' } as any)).toBe(projectId);
+  }, 90_000);
+
+  it('dubs every language and publishes checked deliverables', async () => {
+    const done = await waitFor('project completed', async () => {
+      const p = (await get(`/v1/dubbing/projects/${projectId}`)).body.data;
+      if (p.status === 'failed' || p.status === 'partially_completed') throw new Error(`project ended ${p.status}: ${JSON.stringify(p.languages.map((l: any) => l.failure))}`);
+      return p.status === 'completed' ? p : undefined;
+    }, 240_000, 1000);
+    const duration = (await ffprobe(path.join(dir, 'source.mp4'))).durationSeconds;
+    expect(done.progress).toMatchObject({ phase: 'completed', percent: 100 });
+
+    for (const language of done.languages) {
+      expect(language.status).toBe('completed');
+      expect(language.deliverables.map((d: any) => `${d.type}/${d.format}`).sort()).toEqual(['audio/mp3', 'audio/wav', 'subtitles/srt', 'subtitles/vtt', 'thumbnail/png']);
+      expect(language.publishing.title).not.toBe('How to cook rice');
+      expect(language.publishing.title.length).toBeGreaterThan(3);
+      expect(language.publishing.description).not.toBe('A short lesson about rice and vegetables.');
+
+      for (const format of ['mp3', 'wav']) {
+        const redirect = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${projectId}/download?locale=${language.locale}&type=audio&format=${format}`, { headers: bearer(tenant.key) });
+        expect(redirect.status).toBe(302);
+        const file = path.join(dir, `${language.locale}.${format}`);
+        const audio = await fetch(redirect.headers.get('location')!);
+        expect(audio.status).toBe(200);
+        writeFileSync(file, Buffer.from(await audio.arrayBuffer()));
+        const probe = await ffprobe(file);
+        expect(Math.abs(probe.durationSeconds - duration) / duration).toBeLessThan(0.05);
+      }
+
+      const vtt = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${projectId}/download?locale=${language.locale}&type=subtitles`, { headers: bearer(tenant.key) });
+      expect(vtt.status).toBe(200);
+      expect(vtt.headers.get('content-type')).toContain('text/vtt');
+      expect(String(vtt.body).startsWith('WEBVTT')).toBe(true);
+      const srt = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${projectId}/download?locale=${language.locale}&type=subtitles&format=srt`, { headers: bearer(tenant.key) });
+      expect(srt.headers.get('content-type')).toContain('application/x-subrip');
+      for (const cues of [parseVtt(String(vtt.body)), parseSrt(String(srt.body))]) {
+        expect(cues.length).toBeGreaterThan(0);
+        for (const cue of cues) {
+          expect(cue.startSeconds).toBeGreaterThanOrEqual(0);
+          expect(cue.endSeconds).toBeLessThanOrEqual(duration + 0.01);
+        }
+        const text = cues.map((c) => c.text).join(' ').toLowerCase();
+        // Not the English source: the transcript's English words are translated away.
+        expect(text).not.toMatch(/\b(the|and|with|today)\b/);
+      }
+
+      const thumb = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${projectId}/download?locale=${language.locale}&type=thumbnail`, { headers: bearer(tenant.key) });
+      expect(thumb.status).toBe(302);
+      const png = Buffer.from(await (await fetch(thumb.headers.get('location')!)).arrayBuffer());
+      expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    }
+  }, 300_000);
+});

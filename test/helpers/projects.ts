@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { bearer, type TestTenant } from './fixtures';
+import { request, type TestApi } from './test-api';
+import { putPart, splitParts } from './upload-client';
+
+export function projectBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Test project',
+    source_locale: 'en_us',
+    target_locales: ['es_es'],
+    max_billable_seconds: 60,
+    source: { type: 'upload', file_name: 'clip.mp4', size_bytes: 1000 },
+    ...overrides,
+  };
+}
+
+export async function createProject(api: TestApi, tenant: TestTenant, body: Record<string, unknown>, key = randomUUID()) {
+  return request(api.baseUrl, 'POST', '/v1/dubbing/projects', { headers: { ...bearer(tenant.key), 'idempotency-key': key }, body });
+}
+
+/** Uploads every part through the signed URLs of the transfer block, then completes. */
+export async function uploadAndComplete(api: TestApi, tenant: TestTenant, project: { id: string; transfer: any }, bytes: Buffer) {
+  const parts = splitParts(bytes, project.transfer.part_size_bytes);
+  const completed = [];
+  for (const part of project.transfer.parts) {
+    const res = await putPart(part.url, parts[part.part_number - 1]!);
+    if (res.status !== 200) throw new Error(`part ${part.part_number} upload failed: ${res.status} ${JSON.stringify(res.body)}`);
+    completed.push({ part_number: part.part_number, etag: res.etag! });
+  }
+  return request(api.baseUrl, 'POST', `/v1/dubbing/projects/${project.id}/upload/complete`, { headers: bearer(tenant.key), body: { parts: completed } });
+}
+
+/** Counts what a workspace has written, to prove a refused request changed nothing. */
+export async function workspaceRowCounts(api: TestApi, workspaceId: string) {
+  const count = async (table: 'projects' | 'credit_ledger' | 'idempotency_keys' | 'credit_holds') => {
+    const row = await api.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  const balance = await api.db.selectFrom('credit_balances').select(['granted', 'captured', 'reserved']).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
+  return { projects: await count('projects'), ledger: await count('credit_ledger'), idempotency: await count('idempotency_keys'), holds: await count('credit_holds'), balance };
+}

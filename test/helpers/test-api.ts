@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { createApp } from '../../src/api/app';
+import { ApiKeyCache } from '../../src/auth/api-key-cache';
+import { loadConfig, type Config } from '../../src/config';
+import { createDb, type Db } from '../../src/db/create-db';
+import { detectCapabilities, type EngineCapabilities } from '../../src/engines/capabilities';
+import { createLogger } from '../../src/logger';
+import type { BlobStore } from '../../src/storage/blob-store';
+import { createBlobStore } from '../../src/storage/create-blob-store';
+import { UrlSigner } from '../../src/storage/url-signer';
+import { createTemporalClient } from '../../src/temporal/connection';
+import type { Client } from '@temporalio/client';
+
+// The real Koa app over real HTTP (port 0), on the run's real PostgreSQL and Temporal server.
+
+export interface TestApi {
+  baseUrl: string;
+  config: Config;
+  db: Db;
+  temporal: Client;
+  capabilities: EngineCapabilities;
+  blobStore: BlobStore;
+  urlSigner: UrlSigner;
+  close(): Promise<void>;
+}
+
+let cachedCapabilities: Promise<EngineCapabilities> | undefined;
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ ...process.env, LOG_LEVEL: 'error', ...overrides });
+}
+
+export async function startTestApi(overrides: Record<string, string> = {}): Promise<TestApi> {
+  // Listen first, so signed URLs (built from PUBLIC_BASE_URL) point at this very server.
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  let config: Config;
+  try {
+    // A task queue of its own: a worker started by another test file never runs this file's workflows.
+    config = testConfig({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, ...overrides });
+  } catch (err) {
+    server.close();
+    throw err;
+  }
+  const db = createDb({ url: config.database.url!, poolMax: 5, applicationName: 'dubbing-test' });
+  const temporal = createTemporalClient(config);
+  const capabilities = await (cachedCapabilities ??= detectCapabilities());
+  const blobStore = createBlobStore(config.storage);
+  const urlSigner = UrlSigner.fromConfig(config);
+  // The same key cache as production: revocations must reach it through LISTEN/NOTIFY.
+  const keyCache = new ApiKeyCache(config.database.url!, createLogger('error'));
+  await keyCache.start();
+  const app = createApp({ config, db, temporal, capabilities, logger: createLogger('error'), blobStore, urlSigner, keyCache });
+  server.on('request', app.callback());
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    config,
+    db,
+    temporal,
+    capabilities,
+    blobStore,
+    urlSigner,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(() => r(undefined)));
+      await keyCache.close();
+      await db.destroy();
+      await temporal.connection.close();
+    },
+  };
+}
+
+export interface JsonResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** fetch + JSON, with a plain object of headers; `body` objects are sent as JSON. */
+export async function request<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: unknown; rawBody?: string | Buffer; redirect?: 'manual' | 'follow' } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | Buffer | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: options.redirect ?? 'manual' });
+  const text = await response.text();
+  let parsed: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed as T };
+}

@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { runConsole } from '../../src/cli/console';
+import { getBalance } from '../../src/db/credits';
+import { createLocalEngines, type Translator } from '../../src/engines';
+import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
+import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
+import { makeTempDir, makeVideo, removeTempDir, speak } from '../helpers/media-fixtures';
+import { createProject, projectBody, uploadAndComplete } from '../helpers/projects';
+import { request, startTestApi, type TestApi } from '../helpers/test-api';
+import { startTestWorker, type TestWorker } from '../helpers/test-worker';
+import { waitFor } from '../helpers/wait-for';
+
+// One engine fails permanently for one language (its translator binary is missing). That
+// language fails with a reason and is refunded once; the other completes; the console retry,
+// with the engine fixed, completes it with no second charge.
+
+const CPS = 10;
+let api: TestApi;
+let worker: TestWorker | undefined;
+let tenant: TestTenant;
+let dir: string;
+
+/** The real translator, except that Catalan goes to an apertium that is not installed. */
+function brokenForCatalan(): Translator {
+  const real = createLocalEngines().translator;
+  const missing = new ApertiumTranslator({ command: '/nonexistent/apertium' });
+  return { translate: (texts, modes, opts) => (modes.includes('eng-cat') ? missing : real).translate(texts, modes, opts) };
+}
+
+beforeAll(async () => {
+  dir = makeTempDir('lang-fail-');
+  api = await startTestApi();
+  tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+});
+afterAll(async () => {
+  await worker?.stop();
+  await api.close();
+  removeTempDir(dir);
+});
+
+const getProject = async (id: string) => (await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) })).body.data;
+const ledgerKinds = async (projectId: string) =>
+  (await api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}`);
+
+it('fails and refunds one language, then the console retry completes it without charging again', async () => {
+  worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue, overrides: { engines: { ...createLocalEngines(), translator: brokenForCatalan() } } });
+  const speech = await speak('The garden is green and the sky is blue today.', path.join(dir, 'speech.wav'));
+  const clip = readFileSync(await makeVideo(path.join(dir, 'clip.mp4'), 4, speech));
+  const created = await createProject(api, tenant, projectBody({ target_locales: ['es_es', 'ca_es'], source: { type: 'upload', file_name: 'garden.mp4', size_bytes: clip.length } }));
+  const projectId: string = created.body.data.id;
+  expect((await uploadAndComplete(api, tenant, created.body.data, clip)).status).toBe(200);
+
+  const partial = await waitFor('partially_completed', async () => {
+    const p = await getProject(projectId);
+    return p.status === 'partially_completed' ? p : undefined;
+  }, 120_000, 500);
+  const billable: number = partial.usage.billable_seconds;
+  const [catalan, spanish] = ['ca_es', 'es_es'].map((l) => partial.languages.find((x: any) => x.locale === l));
+  expect(spanish).toMatchObject({ status: 'completed' });
+  expect(catalan).toMatchObject({ status: 'failed', deliverables: [], failure: { code: 'engine_failed' }, usage: { refunded_seconds: billable } });
+  expect(catalan.failure.message).toContain('not installed');
+  expect(partial.usage).toMatchObject({ state: 'charged', charged_seconds: billable, refunded_seconds: billable });
+  expect(partial.progress.message).toContain('1 of 2 languages dubbed; 1 failed');
+  expect(await ledgerKinds(projectId)).toEqual([`hold:${60 * 2 * CPS}`, `capture:${billable * 2 * CPS}`, `release:${(60 - billable) * 2 * CPS}`, `refund:${billable * CPS}`]);
+  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * CPS, reserved: 0 });
+
+  // The engine is fixed: a worker with the real engines, then the operator's retry.
+  await worker.stop();
+  worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue });
+  const printed: string[] = [];
+  process.env.TEMPORAL_TASK_QUEUE = api.config.temporal.taskQueue;
+  try {
+    expect(await runConsole(['languages:retry', projectId, 'ca_es'], (line) => printed.push(line))).toBe(0);
+  } finally {
+    delete process.env.TEMPORAL_TASK_QUEUE;
+  }
+  expect(printed.join('\n')).toContain('ca_es: completed');
+
+  const done = await getProject(projectId);
+  expect(done.status).toBe('completed');
+  expect(done.languages.find((l: any) => l.locale === 'ca_es')).toMatchObject({ status: 'completed', failure: null });
+  expect(done.languages.find((l: any) => l.locale === 'ca_es').deliverables).toHaveLength(5);
+  // No second charge and no second refund: the ledger is exactly as it was.
+  expect(await ledgerKinds(projectId)).toEqual([`hold:${60 * 2 * CPS}`, `capture:${billable * 2 * CPS}`, `release:${(60 - billable) * 2 * CPS}`, `refund:${billable * CPS}`]);
+  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * CPS, reserved: 0 });
+
+  // Retrying a language that is not failed is refused.
+  const refused: string[] = [];
+  expect(await runConsole(['languages:retry', projectId, 'es_es'], (line) => refused.push(line))).toBe(2);
+  expect(refused.join('\n')).toContain('only a failed language can be retried');
+}, 240_000);

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { Kysely, PostgresDialect } from 'kysely';
+import { Client, Pool } from 'pg';
+import { freePort } from '../../scripts/lib/free-port';
+import { resolveTemporalCli, startTemporalDevServer } from '../../scripts/lib/temporal-dev-server';
+import { migrateToLatest } from '../../src/db/migrator';
+import { testState } from './test-state';
+
+// Runs once per `jest` run, in the parent process. What it sets in process.env reaches every
+// test worker, which are forked afterwards.
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const TMP = path.join(ROOT, '.test-tmp');
+
+async function createTestDatabase(): Promise<{ url: string; name: string; adminUrl: string }> {
+  // TEST_DATABASE_ADMIN_URL points at a server where we may CREATE DATABASE; the machine's
+  // local server is the default. Each run gets its own database, so two clones never collide.
+  const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `dubbing_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), name, adminUrl };
+}
+
+export default async function globalSetup(): Promise<void> {
+  mkdirSync(TMP, { recursive: true });
+  const started = Date.now();
+
+  const database = await createTestDatabase();
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new Pool({ connectionString: database.url }) }) });
+  await migrateToLatest(db);
+  await db.destroy();
+
+  const cli = resolveTemporalCli();
+  const port = await freePort();
+  const [server, bundle] = await Promise.all([
+    startTemporalDevServer({ cli, port, uiPort: null, dbFile: null, logFile: path.join(TMP, `temporal-${port}.log`) }),
+    bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietLogger }),
+  ]);
+  const bundlePath = path.join(TMP, `workflow-bundle-${port}.js`);
+  writeFileSync(bundlePath, bundle.code);
+
+  testState.temporal = server;
+  testState.database = database;
+  process.env.NODE_ENV = 'test';
+  process.env.DATABASE_URL = database.url;
+  process.env.TEMPORAL_ADDRESS = server.address;
+  process.env.WORKFLOW_BUNDLE_PATH = bundlePath;
+  process.env.STORAGE_DIR = path.join(TMP, `storage-${port}`);
+  process.stdout.write(
+    `\n[global-setup] postgres db ${database.name}, temporal dev server ${server.address} ` +
+      `(${cli}), ready in ${Date.now() - started} ms\n`,
+  );
+}
+
+const quietLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => process.stderr.write(`[bundle] ${message}\n`),
+  error: (message: string) => process.stderr.write(`[bundle] ${message}\n`),
+};

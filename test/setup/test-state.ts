@@ -1,0 +1,7 @@
+import type { DevServer } from '../../scripts/lib/temporal-dev-server';
+
+/** Shared between global setup and teardown, which jest runs in the same parent process. */
+export const testState: {
+  temporal?: DevServer;
+  database?: { name: string; adminUrl: string };
+} = ((globalThis as any).__dubbingTestState ??= {});

@@ -1,0 +1,163 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { BlobNotFoundError, BlobTooLargeError, InvalidBlobKeyError } from '../../../src/storage/blob-store';
+import { LocalBlobStore } from '../../../src/storage/local-blob-store';
+
+let root: string;
+let store: LocalBlobStore;
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'blob-store-'));
+  store = new LocalBlobStore(root);
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+const md5 = (data: Buffer) => createHash('md5').update(data).digest('hex');
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** Bytes in several chunks, as a network body would arrive. */
+const chunked = (data: Buffer, size = 1000) =>
+  Readable.from((function* () { for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size); })());
+
+/** Files left in the store's temp folder: every failed write must clean up after itself. */
+const leftovers = async () => (existsSync(path.join(root, '.tmp')) ? readdir(path.join(root, '.tmp')) : []);
+
+describe('LocalBlobStore', () => {
+  it('puts a stream and reports its size and MD5; get and stat read it back', async () => {
+    const data = randomBytes(10_001);
+    const result = await store.put('uploads/u1/parts/00001', chunked(data));
+    expect(result).toEqual({ sizeBytes: 10_001, md5: md5(data) });
+    expect(await readAll(await store.get('uploads/u1/parts/00001'))).toEqual(data);
+    expect(await store.stat('uploads/u1/parts/00001')).toEqual({ sizeBytes: 10_001 });
+    expect(await readFile(path.join(root, 'uploads', 'u1', 'parts', '00001'))).toEqual(data);
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it('replaces a blob atomically on a second put', async () => {
+    await store.put('a/b', chunked(Buffer.from('first version')));
+    const second = Buffer.from('second');
+    expect(await store.put('a/b', chunked(second))).toEqual({ sizeBytes: 6, md5: md5(second) });
+    expect((await readAll(await store.get('a/b'))).toString()).toBe('second');
+  });
+
+  it('refuses a body past maxBytes and leaves nothing behind (not even the old blob changes)', async () => {
+    await store.put('a/big', chunked(Buffer.from('old')));
+    await expect(store.put('a/big', chunked(randomBytes(5000), 100), { maxBytes: 4999 })).rejects.toBeInstanceOf(BlobTooLargeError);
+    await expect(store.put('a/new', chunked(randomBytes(5000), 100), { maxBytes: 10 })).rejects.toBeInstanceOf(BlobTooLargeError);
+    expect((await readAll(await store.get('a/big'))).toString()).toBe('old');
+    expect(await store.stat('a/new')).toBeNull();
+    expect(await leftovers()).toEqual([]);
+    // Exactly at the limit is fine.
+    expect((await store.put('a/exact', chunked(randomBytes(5000)), { maxBytes: 5000 })).sizeBytes).toBe(5000);
+  });
+
+  it('cleans up when the body stream fails midway', async () => {
+    const failing = Readable.from((async function* () {
+      yield Buffer.from('some bytes');
+      throw new Error('connection reset');
+    })());
+    await expect(store.put('a/broken', failing)).rejects.toThrow('connection reset');
+    expect(await store.stat('a/broken')).toBeNull();
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it('putFile copies a local file in', async () => {
+    const source = path.join(root, 'outside.bin');
+    const data = randomBytes(3333);
+    await writeFile(source, data);
+    expect(await store.putFile('projects/p1/audio.mp3', source)).toEqual({ sizeBytes: 3333 });
+    expect(await readAll(await store.get('projects/p1/audio.mp3'))).toEqual(data);
+  });
+
+  it('concatenates sources in order, reporting progress per source', async () => {
+    const parts = [randomBytes(100), randomBytes(2000), randomBytes(1)];
+    for (const [i, part] of parts.entries()) await store.put(`up/parts/0000${i + 1}`, chunked(part));
+    let progress = 0;
+    const result = await store.concat(['up/parts/00001', 'up/parts/00002', 'up/parts/00003'], 'projects/p/source', () => progress++);
+    expect(result).toEqual({ sizeBytes: 2101 });
+    expect(await readAll(await store.get('projects/p/source'))).toEqual(Buffer.concat(parts));
+    expect(progress).toBeGreaterThanOrEqual(3);
+  });
+
+  it('concat fails with BlobNotFoundError for a missing source and writes nothing', async () => {
+    await store.put('up/parts/00001', chunked(Buffer.from('x')));
+    const err = await store.concat(['up/parts/00001', 'up/parts/00002'], 'projects/p/source').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BlobNotFoundError);
+    expect((err as BlobNotFoundError).key).toBe('up/parts/00002');
+    expect(await store.stat('projects/p/source')).toBeNull();
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it('get throws BlobNotFoundError and stat returns null for a missing blob or a folder', async () => {
+    await store.put('dir/file', chunked(Buffer.from('x')));
+    await expect(store.get('dir/missing')).rejects.toBeInstanceOf(BlobNotFoundError);
+    await expect(store.get('dir')).rejects.toBeInstanceOf(BlobNotFoundError);
+    expect(await store.stat('dir/missing')).toBeNull();
+    expect(await store.stat('dir')).toBeNull();
+    expect(await store.stat('dir/file/deeper')).toBeNull();
+  });
+
+  it('toLocalFile returns its own file for the local driver', async () => {
+    await store.put('a/b.wav', chunked(Buffer.from('RIFF')));
+    const file = await store.toLocalFile('a/b.wav', os.tmpdir());
+    expect(file).toBe(path.join(root, 'a', 'b.wav'));
+    expect((await readFile(file)).toString()).toBe('RIFF');
+    await expect(store.toLocalFile('a/none.wav', os.tmpdir())).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
+
+  it('deletePrefix removes every key with the prefix and nothing else (S3 semantics)', async () => {
+    for (const key of ['uploads/u1/parts/00001', 'uploads/u1/parts/00002', 'uploads/u10/parts/00001', 'uploads/u2/parts/00001', 'projects/u1/source']) {
+      await store.put(key, chunked(Buffer.from(key)));
+    }
+    await store.deletePrefix('uploads/u1/');
+    expect(await store.stat('uploads/u1/parts/00001')).toBeNull();
+    expect(await store.stat('uploads/u1/parts/00002')).toBeNull();
+    expect(existsSync(path.join(root, 'uploads', 'u1'))).toBe(false);
+    expect(await store.stat('uploads/u10/parts/00001')).not.toBeNull();
+
+    // Without the slash, "u1" also covers "u10", as an S3 prefix would.
+    await store.deletePrefix('uploads/u1');
+    expect(await store.stat('uploads/u10/parts/00001')).toBeNull();
+    expect(await store.stat('uploads/u2/parts/00001')).not.toBeNull();
+    expect(await store.stat('projects/u1/source')).not.toBeNull();
+
+    await expect(store.deletePrefix('nothing/here/')).resolves.toBeUndefined();
+  });
+
+  it.each([
+    ['', 'empty'],
+    ['../etc/passwd', 'parent'],
+    ['a/../../b', 'parent inside'],
+    ['a..b', 'double dot'],
+    ['/abs/path', 'absolute'],
+    ['a//b', 'empty segment'],
+    ['a/b/', 'trailing slash'],
+    ['a/.hidden', 'dot segment'],
+    ['.tmp/x', 'the temp folder'],
+    ['a b', 'space'],
+    ['a\\b', 'backslash'],
+    ['ünïcode', 'non-ASCII'],
+    ['a?b', 'query character'],
+  ])('rejects the key %p (%s) everywhere', async (key) => {
+    await expect(store.put(key, chunked(Buffer.from('x')))).rejects.toBeInstanceOf(InvalidBlobKeyError);
+    await expect(store.get(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+    await expect(store.stat(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+    await expect(store.concat(['ok/key'], key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+  });
+
+  it('accepts ordinary keys and refuses dangerous prefixes', async () => {
+    await expect(store.put('Projects/p-1/lang_es/audio.v2.mp3', chunked(Buffer.from('x')))).resolves.toMatchObject({ sizeBytes: 1 });
+    await expect(store.deletePrefix('')).rejects.toBeInstanceOf(InvalidBlobKeyError);
+    await expect(store.deletePrefix('../')).rejects.toBeInstanceOf(InvalidBlobKeyError);
+    await expect(store.deletePrefix('/')).rejects.toBeInstanceOf(InvalidBlobKeyError);
+    expect(await store.stat('Projects/p-1/lang_es/audio.v2.mp3')).toEqual({ sizeBytes: 1 });
+  });
+});
