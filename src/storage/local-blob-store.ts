@@ -158,10 +158,10 @@ export class LocalBlobStore implements BlobStore {
 }
 
 /**
- * Streams into a file that must not exist yet. The file is created before any byte flows: with
- * a lazily opened write stream, a body that fails early can reject the pipeline before the
- * file appears, so the caller's cleanup would run first and the file would appear afterwards
- * and be left behind.
+ * Streams into a file that must not exist yet. CI once found a temp file left behind after a
+ * body was refused at its first chunk: a lazily opened write stream can still be creating the
+ * file when the caller's cleanup runs. Creating it first, and closing it before this settles,
+ * leaves the cleanup nothing to race.
  */
 async function pipeToNewFile(file: string, source: NodeJS.ReadableStream, ...transforms: NodeJS.ReadWriteStream[]): Promise<void> {
   const handle = await open(file, 'wx');

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -67,6 +67,27 @@ describe('LocalBlobStore', () => {
     await expect(store.put('a/broken', failing)).rejects.toThrow('connection reset');
     expect(await store.stat('a/broken')).toBeNull();
     expect(await leftovers()).toEqual([]);
+  });
+
+  it('creates its temp file before reading the body, so cleanup after an early failure cannot miss it', async () => {
+    // CI once found a .part file left after a body refused at its first chunk: the lazily opened
+    // write stream could still be creating the file when cleanup ran. The store now creates the
+    // file before any byte flows, and this pins that order (the race itself is too rare to
+    // reproduce on demand).
+    const seenAtFirstRead: string[][] = [];
+    const failsAtOnce = new Readable({
+      read() {
+        // Looked at synchronously: the check must not give a pending open time to finish.
+        const tmp = path.join(root, '.tmp');
+        seenAtFirstRead.push(existsSync(tmp) ? readdirSync(tmp) : []);
+        this.destroy(new Error('connection reset'));
+      },
+    });
+    await expect(store.put('a/early', failsAtOnce)).rejects.toThrow('connection reset');
+    expect(seenAtFirstRead).toHaveLength(1);
+    expect(seenAtFirstRead[0]).toEqual([expect.stringMatching(/\.part$/)]);
+    expect(await leftovers()).toEqual([]);
+    expect(await store.stat('a/early')).toBeNull();
   });
 
   it('putFile copies a local file in', async () => {
