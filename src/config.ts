@@ -25,6 +25,12 @@ export interface Config {
     readonly uiPort: number;
     /** Path to a pre-bundled workflow file; when null the worker bundles src/workflows itself. */
     readonly workflowBundlePath: string | null;
+    /** How long an API request waits for Temporal before answering 503 service_unavailable. */
+    readonly callTimeoutMs: number;
+  };
+  readonly reconciler: {
+    /** Only state unchanged for this long is judged stuck, so work in flight is never "repaired". */
+    readonly graceSeconds: number;
   };
   readonly billing: {
     /** Rate given to new workspaces; each workspace keeps its own afterwards. */
@@ -159,6 +165,10 @@ export function loadConfig(env: Env = process.env): Config {
       taskQueue: read.string('TEMPORAL_TASK_QUEUE', DEFAULT_TASK_QUEUE),
       uiPort: read.int('TEMPORAL_UI_PORT', 8233, 1, 65535),
       workflowBundlePath: read.optional('WORKFLOW_BUNDLE_PATH'),
+      callTimeoutMs: read.int('TEMPORAL_CALL_TIMEOUT_MS', 5000, 100, 120_000),
+    },
+    reconciler: {
+      graceSeconds: read.int('RECONCILE_GRACE_SECONDS', 300, 0, 7 * 24 * 3600),
     },
     billing: {
       defaultCreditsPerSecond: read.int('CREDITS_PER_SECOND', 10, 1, 1_000_000),

@@ -10,7 +10,7 @@ import { updateProject, type Project, type UsageState } from '../db/projects';
 export async function failUnchargedProject(
   trx: Transaction<Database>,
   project: Pick<Project, 'id' | 'workspace_id' | 'hold_reference'>,
-  failure: { code: string; message: string; usageState: UsageState },
+  failure: { code: string; message: string; usageState: UsageState; detail?: string },
 ): Promise<void> {
   await releaseHold(trx, { workspaceId: project.workspace_id, holdReference: project.hold_reference, reference: `${project.id}:release`, projectId: project.id, description: failure.code });
   await updateProject(trx, project.id, {
@@ -18,6 +18,7 @@ export async function failUnchargedProject(
     phase: 'failed',
     failure_code: failure.code,
     failure_message: failure.message,
+    failure_detail: failure.detail ?? null,
     usage_state: failure.usageState,
     completed_at: new Date(),
   });

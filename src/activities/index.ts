@@ -2,10 +2,12 @@ import type { Db } from '../db/create-db';
 import type { EngineCapabilities } from '../engines/capabilities';
 import type { Engines } from '../engines';
 import type { BlobStore } from '../storage/blob-store';
+import type { Client } from '@temporalio/client';
 import { createBillingActivities } from './billing.activities';
 import { createLanguageActivities } from './language.activities';
 import { createOutcomeActivities } from './outcome.activities';
 import { createProjectActivities } from './project.activities';
+import { createReconcilerActivities } from './reconciler.activities';
 import { createUploadExpiryActivities } from './upload-expiry.activities';
 
 export interface ActivityDeps {
@@ -13,6 +15,10 @@ export interface ActivityDeps {
   blobStore: BlobStore;
   engines: Engines;
   capabilities: EngineCapabilities;
+  /** The reconciler asks Temporal which workflows run, and starts lost ones. */
+  temporal: Client;
+  taskQueue: string;
+  reconcileGraceSeconds: number;
   /** Test-only fault injection; see createProjectActivities. */
   pauseAfterCaptureMs?: number;
 }
@@ -25,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createLanguageActivities(deps),
     ...createOutcomeActivities(deps),
     ...createUploadExpiryActivities(deps),
+    ...createReconcilerActivities(deps),
   };
 }
 

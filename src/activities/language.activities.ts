@@ -4,11 +4,13 @@ import path from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { listTranscript, upsertDeliverable } from '../db/deliverables';
-import { updateLanguage, type TranslatedSegment } from '../db/projects';
+import { updateLanguage, updateOpenAttempt, type TranslatedSegment } from '../db/projects';
+import type { RetryBilling } from '../shared/project-contracts';
+import { claimAttempt, recomputeProjectOutcome } from './language-settlement';
 import { blobKeys } from '../db/uploads';
-import { fitSegments, InvalidMediaError, TranslationMismatchError, type Engines } from '../engines';
+import { fitSegments, type Engines } from '../engines';
+import { classifyingEngineErrors } from './classify-engine-error';
 import type { EngineCapabilities } from '../engines/capabilities';
-import { ProcessError } from '../engines/run-process';
 import { toSrt, toVtt, type Cue } from '../publish/captions';
 import type { BlobStore } from '../storage/blob-store';
 import { requireProject } from './require-project';
@@ -28,7 +30,13 @@ export interface LanguageActivityDeps {
 export interface LanguageStep {
   projectId: string;
   locale: string;
+  /** The attempt this run works for; a run whose attempt is no longer current changes nothing. */
+  attempt: number;
+  billing?: RetryBilling;
 }
+
+/** A step either ran for `attempt` (which a reset may have moved on), or found nothing to do. */
+export type StepOutcome<T> = ({ ran: true; attempt: number } & T) | { ran: false; status: 'completed' | 'failed' };
 
 export interface PublishedFile {
   type: 'audio' | 'subtitles' | 'thumbnail';
@@ -43,58 +51,56 @@ const BACKGROUND_VOLUME = 0.15;
 
 const heartbeat = () => Context.current().heartbeat();
 
-/**
- * Engine failures that will not heal by retrying (a missing engine, unreadable media, a
- * translation that lost segments) fail the language at once instead of after five attempts.
- */
-async function classifyEngineErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    const permanent = err instanceof InvalidMediaError || err instanceof TranslationMismatchError || (err instanceof ProcessError && err.notFound);
-    if (permanent) throw ApplicationFailure.nonRetryable((err as Error).message, 'engine_failed');
-    throw err;
-  }
-}
-
 export function createLanguageActivities({ db, blobStore, engines, capabilities }: LanguageActivityDeps) {
   const modesFor = (locale: string): string[] => {
     const entry = capabilities.locales.find((l) => l.locale === locale);
     if (!entry?.translationModes) throw ApplicationFailure.nonRetryable(`no installed translation route to ${locale}`, 'engine_failed');
     return entry.translationModes;
   };
+  /** Claims the attempt in its own transaction before a long step starts. */
+  const claimStep = async (step: LanguageStep): Promise<{ ran: true; attempt: number } | { ran: false; status: 'completed' | 'failed' }> => {
+    const claim = await db.transaction().execute((trx) => claimAttempt(trx, step));
+    if (claim.state === 'open') return { ran: true, attempt: claim.attempt };
+    return { ran: false, status: claim.state === 'completed' ? 'completed' : 'failed' };
+  };
   const voiceFor = (locale: string) => capabilities.locales.find((l) => l.locale === locale)?.voice ?? locale.split('_')[0]!;
 
   return {
-    async translateLanguage(step: LanguageStep): Promise<{ segments: number }> {
-      await updateLanguage(db, step.projectId, step.locale, { status: 'translating', percent: 5, phase_message: 'Translating the transcript.' });
+    async translateLanguage(step: LanguageStep): Promise<StepOutcome<{ segments: number }>> {
+      const claim = await claimStep(step);
+      if (!claim.ran) return claim;
+      const attempt = { ...step, attempt: claim.attempt };
+      await updateOpenAttempt(db, attempt, { status: 'translating', percent: 5, phase_message: 'Translating the transcript.' });
       const project = await requireProject(db, step.projectId);
       const transcript = await listTranscript(db, step.projectId);
       const title = project.title ?? project.name;
       const description = project.description ?? '';
       // One batch: the segments, then the title and description, through the same route.
       const texts = [...transcript.map((s) => s.text), title, description];
-      const translated = await classifyEngineErrors(() => engines.translator.translate(texts, modesFor(step.locale), { onTick: heartbeat }));
+      const translated = await classifyingEngineErrors(() => engines.translator.translate(texts, modesFor(step.locale), { onTick: heartbeat }));
       const segments: TranslatedSegment[] = transcript.map((s, i) => ({ startSeconds: s.start_seconds, endSeconds: s.end_seconds, text: translated[i] ?? '' }));
-      await updateLanguage(db, step.projectId, step.locale, {
+      await updateOpenAttempt(db, attempt, {
         translated_segments: JSON.stringify(segments),
         title: translated[transcript.length] || title,
         description: description ? translated[transcript.length + 1] ?? description : '',
         percent: 20,
       });
-      return { segments: segments.length };
+      return { ran: true, attempt: claim.attempt, segments: segments.length };
     },
 
-    async dubLanguage(step: LanguageStep): Promise<{ files: PublishedFile[]; driftSeconds: number }> {
+    async dubLanguage(input: LanguageStep): Promise<StepOutcome<{ files: PublishedFile[]; driftSeconds: number }>> {
+      const claim = await claimStep(input);
+      if (!claim.ran) return claim;
+      const step = { ...input, attempt: claim.attempt };
       const project = await requireProject(db, step.projectId);
       const language = await db.selectFrom('project_languages').selectAll().where('project_id', '=', step.projectId).where('locale', '=', step.locale).executeTakeFirstOrThrow();
       const segments: TranslatedSegment[] = language.translated_segments ?? [];
       const duration = project.source_duration_seconds ?? 0;
-      await updateLanguage(db, step.projectId, step.locale, { status: 'dubbing', percent: 25, phase_message: `Synthesizing ${segments.length} segments.` });
+      await updateOpenAttempt(db, step, { status: 'dubbing', percent: 25, phase_message: `Synthesizing ${segments.length} segments.` });
 
       const workDir = await mkdtemp(path.join(os.tmpdir(), `dub-${step.locale}-`));
       try {
-        return await classifyEngineErrors(async () => {
+        return await classifyingEngineErrors(async () => {
           const voice = voiceFor(step.locale);
           const spoken = segments.filter((s) => s.text.trim() !== '');
           const clips: { file: string; seconds: number; segment: TranslatedSegment }[] = [];
@@ -104,7 +110,7 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
             clips.push({ file, seconds: durationSeconds, segment });
             heartbeat();
           }
-          await updateLanguage(db, step.projectId, step.locale, { percent: 55, phase_message: 'Fitting speech to the source timing.' });
+          await updateOpenAttempt(db, step, { percent: 55, phase_message: 'Fitting speech to the source timing.' });
 
           const fit = fitSegments(clips.map((c) => ({ startSeconds: c.segment.startSeconds, endSeconds: c.segment.endSeconds, synthesizedSeconds: c.seconds })), { timelineSeconds: duration });
           const placed: { file: string; startSeconds: number }[] = [];
@@ -125,7 +131,7 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
             : undefined;
           const mixed = path.join(workDir, 'mixed.wav');
           await engines.media.renderTimeline({ clips: placed, durationSeconds: duration, background }, mixed, { onTick: heartbeat });
-          await updateLanguage(db, step.projectId, step.locale, { status: 'publishing', percent: 85, phase_message: 'Encoding audio, captions and thumbnail.' });
+          await updateOpenAttempt(db, step, { status: 'publishing', percent: 85, phase_message: 'Encoding audio, captions and thumbnail.' });
 
           const out = (name: string) => path.join(workDir, name);
           await engines.media.encodeMp3(mixed, out('dub.mp3'), { onTick: heartbeat });
@@ -148,20 +154,28 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
             await blobStore.putFile(key, out(name));
             files.push({ type, format, key, contentType, sizeBytes: (await stat(out(name))).size });
           }
-          return { files, driftSeconds: fit.totalDriftSeconds };
+          return { ran: true as const, attempt: step.attempt, files, driftSeconds: fit.totalDriftSeconds };
         });
       } finally {
         await rm(workDir, { recursive: true, force: true });
       }
     },
 
-    /** Deliverables and `completed` in one transaction: files are visible exactly when done. */
-    async publishLanguage(input: LanguageStep & { files: PublishedFile[]; driftSeconds: number }): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+    /**
+     * Deliverables, `completed` and the project's recomputed status in one transaction: files are
+     * visible exactly when done. A reset run that reaches here for a language that meanwhile
+     * failed reopens it first, paid like a console retry; a completed language stays as it was.
+     */
+    async publishLanguage(input: LanguageStep & { files: PublishedFile[]; driftSeconds: number }): Promise<{ status: 'completed' | 'failed' }> {
+      return db.transaction().execute(async (trx) => {
+        const claim = await claimAttempt(trx, input);
+        if (claim.state !== 'open') return { status: claim.state === 'completed' ? 'completed' : 'failed' };
         for (const file of input.files) {
           await upsertDeliverable(trx, { project_id: input.projectId, locale: input.locale, type: file.type, format: file.format, storage_key: file.key, content_type: file.contentType, size_bytes: file.sizeBytes });
         }
-        await updateLanguage(trx, input.projectId, input.locale, { status: 'completed', percent: 100, phase_message: null, failure_code: null, failure_message: null, drift_seconds: input.driftSeconds, completed_at: new Date() });
+        await updateLanguage(trx, input.projectId, input.locale, { status: 'completed', percent: 100, phase_message: null, failure_code: null, failure_message: null, failure_detail: null, drift_seconds: input.driftSeconds, completed_at: new Date() });
+        await recomputeProjectOutcome(trx, input.projectId);
+        return { status: 'completed' };
       });
     },
   };

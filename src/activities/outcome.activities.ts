@@ -1,74 +1,72 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { activityLog } from './activity-log';
 import type { Db } from '../db/create-db';
-import { refundCredits } from '../db/credits';
-import { updateLanguage, updateProject, type ProjectStatus } from '../db/projects';
+import type { ProjectStatus } from '../db/projects';
+import type { RetryBilling } from '../shared/project-contracts';
+import { failUnchargedProject } from './fail-uncharged-project';
+import { PROJECT_FAILURE_MESSAGES, type LanguageFailureCode, type ProjectFailureCode } from './failure-messages';
+import { claimAttempt, failAttempt, isFinalLanguage, recomputeProjectOutcome, type AttemptClaim } from './language-settlement';
 
-// How languages end and what that means for the project: failure with exactly one refund,
-// and the project's final status recomputed from its languages (idempotent, order-free).
+// How languages and projects end, whatever ends them: a failure, an operator's cancel or
+// terminate, a Web UI reset, or the reconciler. Each ends in a final status with the money
+// settled (released or refunded), exactly once.
 
 export function createOutcomeActivities({ db }: { db: Db }) {
   return {
-    /** Opens an attempt; a console retry also reopens a project that had already finished. */
-    async beginLanguageAttempt(input: { projectId: string; locale: string; attempt: number }): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        const language = await trx.selectFrom('project_languages').selectAll().where('project_id', '=', input.projectId).where('locale', '=', input.locale).forUpdate().executeTakeFirst();
-        if (!language) throw ApplicationFailure.nonRetryable(`no language ${input.locale} on project ${input.projectId}`, 'internal_error');
-        if (language.status === 'completed') return;
-        // A failed language runs again from the console (attempt + 1) or from a Web UI reset
-        // (the same attempt replayed): either way it is reopened, and so is its project.
-        if (language.status === 'failed' || input.attempt > language.attempt) {
-          await updateLanguage(trx, input.projectId, input.locale, { status: 'queued', percent: 0, failure_code: null, failure_message: null, phase_message: 'Retrying.', attempt: Math.max(input.attempt, language.attempt), completed_at: null });
-          await trx
-            .updateTable('projects')
-            .set({ status: 'processing', phase: 'dubbing', failure_code: null, failure_message: null, completed_at: null, updated_at: new Date() })
-            .where('id', '=', input.projectId)
-            .where('status', 'in', ['completed', 'partially_completed', 'failed'])
-            .execute();
-        }
-      });
+    /** Opens an attempt; a failed language is reopened (and paid for) like a console retry. */
+    async beginLanguageAttempt(input: { projectId: string; locale: string; attempt: number; billing?: RetryBilling }): Promise<AttemptClaim> {
+      return db.transaction().execute((trx) => claimAttempt(trx, input));
+    },
+
+    /** Fails this attempt of a language and refunds what it was charged, once. */
+    async failLanguage(input: { projectId: string; locale: string; attempt: number; code: LanguageFailureCode; detail: string }): Promise<void> {
+      activityLog().warn('language failed', { ...input });
+      await db.transaction().execute((trx) => failAttempt(trx, input));
     },
 
     /**
-     * Marks the language failed and refunds its share once: the refund's ledger reference is
-     * per project and locale, so neither a retried activity nor a failed retry refunds twice.
+     * A language whose workflow ended without settling (terminated, timed out, cancelled before
+     * it could clean up): fail whatever attempt is current and refund it, once.
      */
-    async failLanguage(input: { projectId: string; locale: string; code: string; message: string }): Promise<void> {
+    async settleInterruptedLanguage(input: { projectId: string; locale: string; code: LanguageFailureCode; detail: string }): Promise<void> {
+      activityLog().warn('language workflow ended without settling', { ...input });
       await db.transaction().execute(async (trx) => {
-        const project = await trx.selectFrom('projects').selectAll().where('id', '=', input.projectId).forUpdate().executeTakeFirstOrThrow();
-        const language = await trx.selectFrom('project_languages').selectAll().where('project_id', '=', input.projectId).where('locale', '=', input.locale).executeTakeFirstOrThrow();
-        await updateLanguage(trx, input.projectId, input.locale, { status: 'failed', failure_code: input.code, failure_message: input.message, phase_message: null });
-        if (language.charged_seconds <= 0) return;
-        const refunded = await refundCredits(trx, {
-          workspaceId: project.workspace_id,
-          reference: `${project.id}:${input.locale}:refund`,
-          amount: language.charged_seconds * project.credits_per_second,
-          projectId: project.id,
-          description: `language ${input.locale} failed`,
-        });
-        if (!refunded) return;
-        await updateLanguage(trx, input.projectId, input.locale, { refunded_seconds: language.charged_seconds });
-        await updateProject(trx, project.id, {
-          charged_seconds: project.charged_seconds - language.charged_seconds,
-          refunded_seconds: project.refunded_seconds + language.charged_seconds,
-        });
+        await failAttempt(trx, { ...input, attempt: 'current' });
+        await recomputeProjectOutcome(trx, input.projectId);
       });
     },
 
     /** completed / partially_completed / failed once every language has ended; else unchanged. */
     async recordProjectOutcome(projectId: string): Promise<ProjectStatus> {
+      return db.transaction().execute((trx) => recomputeProjectOutcome(trx, projectId));
+    },
+
+    /**
+     * Ends a project whatever state it is in, with its money settled: before the charge the whole
+     * hold is released; after it every language that has not ended is failed and refunded. The
+     * project workflow's last word on every way out that is not a normal end.
+     */
+    async settleProject(input: { projectId: string; code: ProjectFailureCode; detail: string; skipLocales?: string[] }): Promise<ProjectStatus> {
+      activityLog().warn('settling a project that could not finish', { ...input });
       return db.transaction().execute(async (trx) => {
-        const project = await trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow();
-        const languages = await trx.selectFrom('project_languages').select(['status']).where('project_id', '=', projectId).execute();
-        if (project.status !== 'processing' || languages.some((l) => l.status !== 'completed' && l.status !== 'failed')) return project.status;
-        const completed = languages.filter((l) => l.status === 'completed').length;
-        const status: ProjectStatus = completed === languages.length ? 'completed' : completed > 0 ? 'partially_completed' : 'failed';
-        await updateProject(trx, projectId, {
-          status,
-          phase: status === 'failed' ? 'failed' : 'completed',
-          completed_at: new Date(),
-          ...(status === 'failed' ? { failure_code: 'engine_failed', failure_message: 'Every language failed; all charges were refunded.', usage_state: 'refunded' as const } : {}),
-        });
-        return status;
+        const project = await trx.selectFrom('projects').selectAll().where('id', '=', input.projectId).forUpdate().executeTakeFirstOrThrow();
+        const failure = { code: input.code, message: PROJECT_FAILURE_MESSAGES[input.code] };
+        if (project.usage_state === 'pending_validation') {
+          if (project.status === 'failed' || project.status === 'completed' || project.status === 'partially_completed') return project.status;
+          await failUnchargedProject(trx, project, { ...failure, message: `${failure.message} The credit hold was released; nothing was charged.`, usageState: 'released', detail: input.detail });
+          return 'failed';
+        }
+        if (project.usage_state !== 'charged' && project.usage_state !== 'refunded') return project.status;
+        const languages = await trx.selectFrom('project_languages').select(['locale', 'status']).where('project_id', '=', project.id).execute();
+        const open = languages.filter((l) => !isFinalLanguage(l.status) && !(input.skipLocales ?? []).includes(l.locale));
+        const languageCode: LanguageFailureCode = input.code === 'engine_failed' ? 'source_failed' : input.code;
+        for (const language of open) {
+          await failAttempt(trx, { projectId: project.id, locale: language.locale, attempt: 'current', code: languageCode, detail: input.detail });
+        }
+        if (open.length > 0 && languages.every((l) => open.includes(l) || l.status === 'failed')) {
+          // Nothing was delivered: the project failed for the project-level reason.
+          await trx.updateTable('projects').set({ failure_code: failure.code, failure_message: `${failure.message} Every charge was refunded.`, failure_detail: input.detail }).where('id', '=', project.id).execute();
+        }
+        return recomputeProjectOutcome(trx, project.id);
       });
     },
   };

@@ -9,6 +9,7 @@ import { updateProject, type Project, type ProjectPhase, type UsageState } from 
 import { blobKeys, findUploadByProject, listUploadParts } from '../db/uploads';
 import { InvalidMediaError, type Engines } from '../engines';
 import type { BlobStore } from '../storage/blob-store';
+import { classifyEngineError, classifyingEngineErrors } from './classify-engine-error';
 import { failUnchargedProject } from './fail-uncharged-project';
 import { requireProject } from './require-project';
 import type { FailureCode } from '../shared/error-codes';
@@ -27,11 +28,19 @@ export interface ProjectActivityDeps {
 export interface ProjectStart {
   sourceType: 'upload' | 'youtube';
   status: Project['status'];
+  usageState: Project['usage_state'];
+  /** The source was transcribed (a restarted workflow goes straight to the languages). */
+  transcribed: boolean;
   targetLocales: string[];
+  /** Languages that have not ended: the ones a (re)started workflow still has to run. */
+  openLocales: string[];
   workspaceId: string;
 }
 
-export type ChargeOutcome = { outcome: 'charged'; billableSeconds: number } | { outcome: 'limit_exceeded'; billableSeconds: number };
+/** billable_seconds is a 32-bit column; nothing near this is dubbable (probe refuses > 24 h). */
+const MAX_BILLABLE_SECONDS = 2_147_483_647;
+
+export type ChargeOutcome = { outcome: 'charged' | 'limit_exceeded' | 'not_billable'; billableSeconds: number };
 
 export const sourceKeys = {
   speech: (projectId: string) => `projects/${projectId}/speech-16k.wav`,
@@ -44,16 +53,21 @@ export function createProjectActivities({ db, blobStore, engines, pauseAfterCapt
   return {
     async loadProjectStart(projectId: string): Promise<ProjectStart> {
       const project = await requireProject(db, projectId);
+      const languages = await db.selectFrom('project_languages').select(['locale', 'status']).where('project_id', '=', projectId).execute();
+      const ended = new Set(languages.filter((l) => l.status === 'completed' || l.status === 'failed').map((l) => l.locale));
       return {
         sourceType: project.source_type,
         status: project.status,
+        usageState: project.usage_state,
+        transcribed: project.phase === 'dubbing' || project.phase === 'completed',
         targetLocales: project.target_locales,
+        openLocales: project.target_locales.filter((l) => !ended.has(l)),
         workspaceId: project.workspace_id,
       };
     },
 
     /** Ends a project before any charge: the hold goes back to the workspace. */
-    async failProject(input: { projectId: string; code: FailureCode; message: string; usageState: UsageState }): Promise<void> {
+    async failProject(input: { projectId: string; code: FailureCode; message: string; usageState: UsageState; detail?: string }): Promise<void> {
       await db.transaction().execute(async (trx) => {
         const project = await requireProject(trx, input.projectId);
         await failUnchargedProject(trx, project, input);
@@ -73,13 +87,15 @@ export function createProjectActivities({ db, blobStore, engines, pauseAfterCapt
         const file = await blobStore.toLocalFile(sourceKey, workDir);
         const probe = await engines.media.probe(file, { onTick: heartbeat });
         if (!probe.hasAudio && !probe.hasVideo) return { ok: false, message: `${project.source_file_name} has no audio or video stream.` };
+        // Nothing to transcribe or dub: refused before any charge, not billed as silence.
+        if (!probe.hasAudio) return { ok: false, message: `${project.source_file_name} has no audio track; there is no speech to dub.` };
         await updateProject(db, projectId, { source_duration_seconds: probe.durationSeconds, source_has_video: probe.hasVideo });
         return { ok: true, durationSeconds: probe.durationSeconds, hasVideo: probe.hasVideo };
       } catch (err) {
         if (err instanceof InvalidMediaError) {
-          return { ok: false, message: `${project.source_file_name} is not a readable audio or video file.` };
+          return { ok: false, message: `${project.source_file_name} is not a readable audio or video file, or declares an impossible duration.` };
         }
-        throw err;
+        throw classifyEngineError(err);
       } finally {
         await rm(workDir, { recursive: true, force: true });
       }
@@ -91,11 +107,13 @@ export function createProjectActivities({ db, blobStore, engines, pauseAfterCapt
      * the hold released. Ledger references make a retry a no-op.
      */
     async settleCharges(input: { projectId: string; durationSeconds: number }): Promise<ChargeOutcome> {
-      const billableSeconds = Math.max(1, Math.ceil(input.durationSeconds - 1e-9));
+      const billableSeconds = Math.min(MAX_BILLABLE_SECONDS, Math.max(1, Math.ceil(input.durationSeconds - 1e-9)));
       const outcome = await db.transaction().execute(async (trx): Promise<ChargeOutcome> => {
         const project = await trx.selectFrom('projects').selectAll().where('id', '=', input.projectId).forUpdate().executeTakeFirstOrThrow();
         if (project.usage_state === 'charged') return { outcome: 'charged', billableSeconds: project.billable_seconds ?? billableSeconds };
         if (project.usage_state === 'limit_exceeded') return { outcome: 'limit_exceeded', billableSeconds: project.billable_seconds ?? billableSeconds };
+        // Ended meanwhile (e.g. its upload expired): its hold is gone, there is nothing to charge.
+        if (project.status !== 'validating') return { outcome: 'not_billable', billableSeconds };
         const base = { workspaceId: project.workspace_id, holdReference: project.hold_reference, projectId: project.id };
 
         if (billableSeconds > project.max_billable_seconds) {
@@ -126,7 +144,7 @@ export function createProjectActivities({ db, blobStore, engines, pauseAfterCapt
         });
         await trx
           .insertInto('project_languages')
-          .values(project.target_locales.map((locale) => ({ project_id: project.id, locale, status: 'queued' as const, phase_message: null, failure_code: null, failure_message: null, title: null, description: null, drift_seconds: null, completed_at: null, charged_seconds: billableSeconds })))
+          .values(project.target_locales.map((locale) => ({ project_id: project.id, locale, status: 'queued' as const, phase_message: null, failure_code: null, failure_message: null, title: null, description: null, drift_seconds: null, completed_at: null, charged_seconds: billableSeconds, attempt_charged_seconds: billableSeconds })))
           .onConflict((oc) => oc.columns(['project_id', 'locale']).doNothing())
           .execute();
         return { outcome: 'charged', billableSeconds };
@@ -142,9 +160,11 @@ export function createProjectActivities({ db, blobStore, engines, pauseAfterCapt
         const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir);
         const speech = path.join(workDir, 'speech-16k.wav');
         const background = path.join(workDir, 'background.wav');
-        await engines.media.extractAudio(source, speech, { onTick: heartbeat });
-        const hasBackground = await engines.media.extractBackground(source, background, { onTick: heartbeat });
-        const transcript = await engines.asr.transcribe(speech, { onTick: heartbeat });
+        const { hasBackground, transcript } = await classifyingEngineErrors(async () => {
+          await engines.media.extractAudio(source, speech, { onTick: heartbeat });
+          const hasBackground = await engines.media.extractBackground(source, background, { onTick: heartbeat });
+          return { hasBackground, transcript: await engines.asr.transcribe(speech, { onTick: heartbeat }) };
+        });
         await blobStore.putFile(sourceKeys.speech(projectId), speech);
         if (hasBackground) await blobStore.putFile(sourceKeys.background(projectId), background);
         await db.transaction().execute((trx) =>

@@ -1,4 +1,5 @@
 import { log } from '@temporalio/activity';
+import { sql } from 'kysely';
 import type { Db } from '../db/create-db';
 import { failUnchargedProject } from './fail-uncharged-project';
 
@@ -21,7 +22,7 @@ export function createUploadExpiryActivities({ db }: { db: Db }) {
         .innerJoin('projects', 'projects.id', 'uploads.project_id')
         .select('uploads.project_id')
         .where('uploads.completed_at', 'is', null)
-        .where('uploads.expires_at', '<', new Date())
+        .where('uploads.expires_at', '<', sql<Date>`now()`)
         .where('projects.status', '=', 'awaiting_upload')
         .orderBy('uploads.expires_at')
         .limit(BATCH)
@@ -46,7 +47,7 @@ export function createUploadExpiryActivities({ db }: { db: Db }) {
         .select('id')
         .where('project_id', '=', projectId)
         .where('completed_at', 'is', null)
-        .where('expires_at', '<', new Date())
+        .where('expires_at', '<', sql<Date>`now()`)
         .forUpdate()
         .skipLocked()
         .executeTakeFirst();

@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { API_KEY_CHANNEL, type ApiKeyWithWorkspace } from '../db/api-keys';
 import type { Logger } from '../logger';
+
+/** Payload prefix of sync() markers; key ids never contain ":", so a marker never names a key. */
+const SYNC_MARKER = 'sync:';
 
 /**
  * Key rows cached in process, so an authenticated request does not pay a database round trip
@@ -10,6 +14,14 @@ import type { Logger } from '../logger';
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, { row: ApiKeyWithWorkspace; at: number }>();
+  /**
+   * Bumped by every eviction and by losing the listener. A row read from the database is cached
+   * only if this did not move while it was read: otherwise the read may predate a revocation
+   * whose NOTIFY has already come and gone, evicting nothing, and caching the row would revive
+   * the key until the TTL.
+   */
+  private generation = 0;
+  private readonly pendingSyncs = new Map<string, () => void>();
   private client: Client | null = null;
   private listening = false;
   private closed = false;
@@ -37,24 +49,75 @@ export class ApiKeyCache {
     return entry.row;
   }
 
-  set(row: ApiKeyWithWorkspace, now = Date.now()): void {
-    if (!this.listening) return;
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(row.id, { row, at: now });
+  /**
+   * The cached row, else the row `load` reads, which is cached only when no eviction happened
+   * during the read (see `generation`). There is no other way in, so no caller can skip the guard.
+   */
+  async getOrLoad(keyId: string, load: () => Promise<ApiKeyWithWorkspace | undefined>): Promise<ApiKeyWithWorkspace | undefined> {
+    const cached = this.get(keyId);
+    if (cached) return cached;
+    const generation = this.generation;
+    const row = await load();
+    if (row && row.id === keyId && generation === this.generation && this.listening) {
+      if (this.entries.size >= this.maxEntries) this.entries.clear();
+      this.entries.set(keyId, { row, at: Date.now() });
+    }
+    return row;
+  }
+
+  /**
+   * Resolves once every key change committed before the call has reached this cache. PostgreSQL
+   * delivers notifications in commit order, so when our own marker arrives on the channel, every
+   * revocation committed earlier has been applied. Lets an operator tool or a test wait for
+   * "revoked" to be true here, instead of sleeping and hoping.
+   */
+  async sync(): Promise<void> {
+    const client = this.client;
+    // Not listening: the cache is bypassed, so every request already reads the database.
+    if (!this.listening || !client) return;
+    const marker = `${SYNC_MARKER}${randomUUID()}`;
+    const arrived = new Promise<void>((resolve) => this.pendingSyncs.set(marker, resolve));
+    try {
+      await client.query('select pg_notify($1, $2)', [API_KEY_CHANNEL, marker]);
+    } catch (err) {
+      // The listener failed with it (lost() released every waiter); it is bypassed until back.
+      this.pendingSyncs.delete(marker);
+      if (this.listening) throw err;
+    }
+    await arrived;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);
     this.listening = false;
-    this.entries.clear();
+    this.evictAll();
     await this.client?.end().catch(() => undefined);
+  }
+
+  private onNotification(payload: string): void {
+    if (payload.startsWith(SYNC_MARKER)) {
+      // Markers of other API processes pass by too; only ours have a waiter.
+      this.pendingSyncs.get(payload)?.();
+      this.pendingSyncs.delete(payload);
+      return;
+    }
+    this.generation++;
+    this.entries.delete(payload);
+  }
+
+  /** Forgets every row and releases sync() waiters: with nothing cached, nothing is stale. */
+  private evictAll(): void {
+    this.generation++;
+    this.entries.clear();
+    for (const resolve of this.pendingSyncs.values()) resolve();
+    this.pendingSyncs.clear();
   }
 
   private async connect(): Promise<void> {
     const client = new Client({ connectionString: this.databaseUrl, application_name: 'dubbing-api-key-cache' });
     client.on('notification', (message) => {
-      if (message.channel === API_KEY_CHANNEL && message.payload) this.entries.delete(message.payload);
+      if (message.channel === API_KEY_CHANNEL && message.payload) this.onNotification(message.payload);
     });
     client.on('error', (err) => this.lost(err));
     client.on('end', () => this.lost(new Error('connection ended')));
@@ -73,7 +136,7 @@ export class ApiKeyCache {
     if (this.closed) return;
     if (this.listening) this.logger.warn('api key cache lost its listener; bypassing the cache', { err });
     this.listening = false;
-    this.entries.clear();
+    this.evictAll();
     this.client = null;
     clearTimeout(this.retry);
     this.retry = setTimeout(() => void this.connect(), 2000);

@@ -189,6 +189,32 @@ export async function releaseHold(trx: Trx, entry: Entry & { holdReference: stri
   return hold.remaining;
 }
 
+/**
+ * Spends credits directly, without a hold (a retry of a failed language). The conditional UPDATE
+ * is the guard: it never takes more than the workspace has available, so a balance cannot go
+ * negative and credits held for other projects stay untouched. Returns false for a repeat of
+ * the same reference. When the credits do not fit it throws InsufficientCreditsError having
+ * written nothing, so a caller may catch it and carry on in the same transaction.
+ */
+export async function chargeCredits(trx: Trx, entry: Entry & { amount: number }): Promise<boolean> {
+  assertPositiveInteger(entry.amount);
+  const repeat = await trx.selectFrom('credit_ledger').select('id').where('reference', '=', entry.reference).executeTakeFirst();
+  if (repeat) return false;
+  const charged = await trx
+    .updateTable('credit_balances')
+    .set((eb) => ({ captured: eb('captured', '+', entry.amount), updated_at: sql`now()` }))
+    .where('workspace_id', '=', entry.workspaceId)
+    .where(sql<boolean>`granted - captured - reserved >= ${entry.amount}`)
+    .executeTakeFirst();
+  if (charged.numUpdatedRows === 0n) {
+    const balance = await getBalance(trx, entry.workspaceId);
+    throw new InsufficientCreditsError(entry.amount, balance.granted - balance.captured - balance.reserved);
+  }
+  // A concurrent charge with this reference won the race: fail, so this transaction rolls back.
+  if (!(await appendEntry(trx, { ...entry, kind: 'capture' }))) throw new Error(`concurrent charge ${entry.reference}`);
+  return true;
+}
+
 /** Returns spent credits, e.g. for a language that finally failed. */
 export async function refundCredits(trx: Trx, entry: Entry & { amount: number }): Promise<boolean> {
   assertPositiveInteger(entry.amount);

@@ -4,6 +4,7 @@ import type { MeetingShareTable, MeetingTable } from './meetings';
 import type { DeliverableTable, TranscriptSegmentTable } from './deliverables';
 import type { IdempotencyKeyTable } from './idempotency';
 import type { ProjectLanguageTable, ProjectTable } from './projects';
+import type { ReconcilerRepairTable } from './reconciler-repairs';
 import type { UploadPartTable, UploadTable } from './uploads';
 import type { UserTable, WorkspaceTable } from './workspaces';
 
@@ -24,4 +25,5 @@ export interface Database {
   transcript_segments: TranscriptSegmentTable;
   meetings: MeetingTable;
   meeting_shares: MeetingShareTable;
+  reconciler_repairs: ReconcilerRepairTable;
 }

@@ -27,6 +27,8 @@ export interface ProjectTable {
   phase: ProjectPhase;
   failure_code: string | null;
   failure_message: string | null;
+  /** Internal reason for operators (logs, console); never shown to clients. */
+  failure_detail: string | null;
   max_billable_seconds: number;
   credits_per_second: number;
   billable_seconds: number | null;
@@ -59,6 +61,12 @@ export interface ProjectLanguageTable {
   refunded_seconds: Generated<number>;
   drift_seconds: number | null;
   attempt: Generated<number>;
+  /** What the current attempt was charged: refunded exactly once if that attempt fails. */
+  attempt_charged_seconds: Generated<number>;
+  /** Seconds an operator delivered free with a goodwill retry. */
+  goodwill_seconds: Generated<number>;
+  /** Internal reason for operators; clients see failure_code and a safe failure_message. */
+  failure_detail: string | null;
   /** Written by the translate step as JSON text, read back parsed. */
   translated_segments: ColumnType<TranslatedSegment[] | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, never, never>;
@@ -93,13 +101,13 @@ export async function findProjectById(db: Db, projectId: string): Promise<Projec
 }
 
 /** Everything but the translated segments, which can be large and no response shows. */
-export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments'>;
+export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments' | 'failure_detail' | 'attempt_charged_seconds'>;
 
 export async function listProjectLanguages(db: Db, projectIds: string[]): Promise<ProjectLanguageSummary[]> {
   if (projectIds.length === 0) return [];
   return db
     .selectFrom('project_languages')
-    .select(['project_id', 'locale', 'status', 'phase_message', 'percent', 'failure_code', 'failure_message', 'title', 'description', 'charged_seconds', 'refunded_seconds', 'drift_seconds', 'attempt', 'created_at', 'updated_at', 'completed_at'])
+    .select(['project_id', 'locale', 'status', 'phase_message', 'percent', 'failure_code', 'failure_message', 'title', 'description', 'charged_seconds', 'refunded_seconds', 'drift_seconds', 'attempt', 'goodwill_seconds', 'created_at', 'updated_at', 'completed_at'])
     .where('project_id', 'in', projectIds)
     .orderBy('project_id')
     .orderBy('created_at')
@@ -152,4 +160,25 @@ export async function updateLanguage(
     .where('project_id', '=', projectId)
     .where('locale', '=', locale)
     .execute();
+}
+
+/**
+ * Progress of one language attempt: written only while that attempt is still the open one, so a
+ * stale run (an old attempt replayed by a Web UI reset) never flips a completed or failed
+ * language back to work in progress. Returns whether the row was written.
+ */
+export async function updateOpenAttempt(
+  db: Db,
+  step: { projectId: string; locale: string; attempt: number },
+  changes: Parameters<typeof updateLanguage>[3],
+): Promise<boolean> {
+  const result = await db
+    .updateTable('project_languages')
+    .set({ ...changes, updated_at: sql<Date>`now()` as any })
+    .where('project_id', '=', step.projectId)
+    .where('locale', '=', step.locale)
+    .where('attempt', '=', step.attempt)
+    .where('status', 'not in', ['completed', 'failed'])
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

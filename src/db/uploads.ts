@@ -69,7 +69,9 @@ export async function listUploadParts(db: Db, uploadId: string): Promise<UploadP
 
 /**
  * A re-sent part replaces the earlier one. Returns the blob key the row pointed at before, so
- * the caller can delete those bytes. Must run inside a transaction (the lock is per transaction).
+ * the caller can delete those bytes, by that exact key (BlobStore.delete, never a prefix: a
+ * legacy key is a prefix of the new ones). Must run inside a transaction (the lock is per
+ * transaction).
  */
 export async function upsertUploadPart(
   db: Db,

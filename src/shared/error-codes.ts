@@ -65,6 +65,10 @@ export const FAILURE_CODES = [
   'insufficient_credits',
   'engine_failed',
   'internal_error',
+  'upload_expired',
+  // An operator cancelled or terminated the work (Temporal Web UI or CLI); the money was settled.
+  'cancelled',
+  'terminated',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

@@ -16,6 +16,11 @@ export interface BlobStore {
   stat(key: string): Promise<{ sizeBytes: number } | null>;
   /** A local file path with the blob's bytes: the local driver returns its own file; a remote driver downloads into tempDir. */
   toLocalFile(key: string, tempDir: string): Promise<string>;
+  /**
+   * Deletes exactly one blob; no error when there is none. Use it, not deletePrefix, for one
+   * key: a key is often the prefix of others (a legacy part "…/00001" of "…/00001-<attempt>").
+   */
+  delete(key: string): Promise<void>;
   /** Deletes every blob whose key starts with prefix (S3 semantics: "a/b" also matches "a/bc"; pass "a/b/" for a folder). */
   deletePrefix(prefix: string): Promise<void>;
 }

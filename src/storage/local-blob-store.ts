@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -113,6 +113,15 @@ export class LocalBlobStore implements BlobStore {
     const file = this.pathOf(key);
     if (!(await this.isFile(file))) throw new BlobNotFoundError(key);
     return file;
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = this.pathOf(key);
+    // A folder is not a blob (it only holds longer keys), so it is left alone like a missing key.
+    if (!(await this.isFile(file))) return;
+    await unlink(file).catch((err: unknown) => {
+      if (!isNotFound(err)) throw err;
+    });
   }
 
   async deletePrefix(prefix: string): Promise<void> {

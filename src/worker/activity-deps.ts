@@ -4,14 +4,21 @@ import type { Db } from '../db/create-db';
 import { createLocalEngines } from '../engines';
 import { detectCapabilities } from '../engines/capabilities';
 import { createBlobStore } from '../storage/create-blob-store';
+import { createTemporalClient } from '../temporal/connection';
 
-/** The real dependencies of every activity: database, blob store, local engines. */
+/**
+ * The real dependencies of every activity: database, blob store, local engines, and a Temporal
+ * client (lazily connected) for the reconciler. The caller closes `temporal.connection`.
+ */
 export async function createActivityDeps(config: Config, db: Db): Promise<ActivityDeps> {
   return {
     db,
     blobStore: createBlobStore(config.storage),
     engines: createLocalEngines(),
     capabilities: await detectCapabilities(),
+    temporal: createTemporalClient(config),
+    taskQueue: config.temporal.taskQueue,
+    reconcileGraceSeconds: config.reconciler.graceSeconds,
     pauseAfterCaptureMs: config.testing.pauseAfterCaptureMs || undefined,
   };
 }

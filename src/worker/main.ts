@@ -5,7 +5,7 @@ import { databaseUrl } from '../db/database-url';
 import { createLogger } from '../logger';
 import { createActivityDeps } from './activity-deps';
 import { createWorker } from './create-worker';
-import { createTemporalClient } from '../temporal/connection';
+import { ensureReconcilerSchedule } from '../temporal/ensure-reconciler-schedule';
 import { ensureUploadExpirySchedule } from '../temporal/ensure-upload-expiry-schedule';
 import { installTemporalRuntime } from './runtime';
 
@@ -27,13 +27,14 @@ async function main(): Promise<void> {
   installTemporalRuntime(config.logLevel);
   const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, applicationName: 'dubbing-worker' });
   const connection = await connectWithRetry(config.temporal.address, (m) => logger.warn(m));
-  const worker = await createWorker({ config, connection, deps: await createActivityDeps(config, db) });
-  const client = createTemporalClient(config);
-  await ensureUploadExpirySchedule(client, config.temporal.taskQueue);
-  await client.connection.close();
+  const deps = await createActivityDeps(config, db);
+  const worker = await createWorker({ config, connection, deps });
+  await ensureUploadExpirySchedule(deps.temporal, config.temporal.taskQueue);
+  await ensureReconcilerSchedule(deps.temporal, config.temporal.taskQueue);
   logger.info('worker running', { taskQueue: config.temporal.taskQueue, address: config.temporal.address });
   // Worker.run resolves after SIGINT/SIGTERM, once in-flight tasks are done or handed back.
   await worker.run();
+  await deps.temporal.connection.close();
   await connection.close();
   await db.destroy();
   logger.info('worker stopped');

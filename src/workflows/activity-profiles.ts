@@ -13,5 +13,7 @@ export const SHORT_DB_STEP: ActivityOptions = {
 export const LONG_MEDIA_STEP: ActivityOptions = {
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 5 },
+  // Five attempts over about 30 s: long enough to ride out a worker restart, short enough that a
+  // broken engine fails the step (and settles the money) promptly. Permanent errors skip this.
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 5 },
 };

@@ -2,4 +2,5 @@
 export { creditGrantWorkflow } from './credit-grant.workflow';
 export { languageWorkflow } from './language.workflow';
 export { projectWorkflow } from './project.workflow';
+export { reconcilerWorkflow } from './reconciler.workflow';
 export { uploadExpiryWorkflow } from './upload-expiry.workflow';

@@ -1,36 +1,55 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, CancellationScope, isCancellation, log, proxyActivities } from '@temporalio/workflow';
 import type { LanguageActivities } from '../activities/language.activities';
 import type { OutcomeActivities } from '../activities/outcome.activities';
 import type { LanguageWorkflowInput, LanguageWorkflowResult } from '../shared/project-contracts';
 import { LONG_MEDIA_STEP, SHORT_DB_STEP } from './activity-profiles';
+import { applicationFailureType, failureDetail } from './failure-detail';
 
 const media = proxyActivities<LanguageActivities>(LONG_MEDIA_STEP);
 const db = proxyActivities<LanguageActivities & OutcomeActivities>(SHORT_DB_STEP);
 
-function failureMessage(err: unknown): string {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure || cause instanceof Error) return cause.message;
-  return 'the dubbing engines failed';
-}
-
 /**
- * One target language: `project/<id>/lang/<locale>`. Translate, dub, publish; a language that
- * finally fails is refunded and the project carries on with the others. Ends by recomputing
- * the project's status, so a console retry of one language also settles the project.
+ * One target language: `project/<id>/lang/<locale>`. Translate, dub, publish. Every way out
+ * settles: a failure or an operator's cancel fails the attempt and refunds it once, and the
+ * project's status is recomputed, so a console retry or a Web UI reset also settles the project.
+ * A completed language is never re-run; a failed one is reopened like a console retry.
  */
 export async function languageWorkflow(input: LanguageWorkflowInput): Promise<LanguageWorkflowResult> {
-  const step = { projectId: input.projectId, locale: input.locale };
-  await db.beginLanguageAttempt(input);
-  let status: LanguageWorkflowResult['status'] = 'completed';
-  try {
-    await media.translateLanguage(step);
-    const dubbed = await media.dubLanguage(step);
-    await db.publishLanguage({ ...step, files: dubbed.files, driftSeconds: dubbed.driftSeconds });
-  } catch (err) {
-    if (!(err instanceof ActivityFailure)) throw err;
-    status = 'failed';
-    await db.failLanguage({ ...step, code: 'engine_failed', message: failureMessage(err) });
+  const { projectId, locale, billing } = input;
+  const ended = (status: 'completed' | 'failed', reason?: string): LanguageWorkflowResult => ({ locale, status, ...(reason ? { reason } : {}) });
+
+  const claim = await db.beginLanguageAttempt(input);
+  if (claim.state !== 'open') {
+    if (claim.state === 'refused') log.warn('retry refused', { projectId, locale, reason: claim.message });
+    await db.recordProjectOutcome(projectId);
+    return claim.state === 'completed' ? ended('completed') : ended('failed', claim.message);
   }
-  await db.recordProjectOutcome(input.projectId);
-  return { locale: input.locale, status };
+
+  // A reset may replay this run from any point: each step re-claims the attempt and says which
+  // one it worked for, so the settling steps below always name the current attempt.
+  let attempt = claim.attempt;
+  try {
+    const translated = await media.translateLanguage({ projectId, locale, attempt, billing });
+    if (!translated.ran) return ended(translated.status);
+    attempt = translated.attempt;
+    const dubbed = await media.dubLanguage({ projectId, locale, attempt, billing });
+    if (!dubbed.ran) return ended(dubbed.status);
+    attempt = dubbed.attempt;
+    const published = await db.publishLanguage({ projectId, locale, attempt, billing, files: dubbed.files, driftSeconds: dubbed.driftSeconds });
+    return ended(published.status);
+  } catch (err) {
+    if (isCancellation(err)) {
+      // Cancelled from the Web UI or by the parent: settle before reporting the cancellation.
+      await CancellationScope.nonCancellable(async () => {
+        await db.failLanguage({ projectId, locale, attempt, code: 'cancelled', detail: failureDetail(err) });
+        await db.recordProjectOutcome(projectId);
+      });
+      throw err;
+    }
+    if (!(err instanceof ActivityFailure)) throw err;
+    const code = applicationFailureType(err) === 'internal_error' ? 'internal_error' : 'engine_failed';
+    await db.failLanguage({ projectId, locale, attempt, code, detail: failureDetail(err) });
+    await db.recordProjectOutcome(projectId);
+    return ended('failed');
+  }
 }

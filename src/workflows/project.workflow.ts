@@ -1,24 +1,58 @@
-import { executeChild, ParentClosePolicy, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  ChildWorkflowFailure,
+  executeChild,
+  isCancellation,
+  ParentClosePolicy,
+  proxyActivities,
+  setHandler,
+  TemporalFailure,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { OutcomeActivities } from '../activities/outcome.activities';
 import type { ProjectActivities } from '../activities/project.activities';
 import { uploadCompletedSignal, type ProjectWorkflowInput } from '../shared/project-contracts';
 import { languageSearchAttributes } from '../shared/search-attributes';
 import { languageWorkflowId } from '../shared/workflow-ids';
 import { LONG_MEDIA_STEP, SHORT_DB_STEP } from './activity-profiles';
+import { applicationFailureType, failureDetail } from './failure-detail';
 import { languageWorkflow } from './language.workflow';
 
 const db = proxyActivities<ProjectActivities & OutcomeActivities>(SHORT_DB_STEP);
 const media = proxyActivities<ProjectActivities>(LONG_MEDIA_STEP);
 
+type ProjectResult = { status: string };
+
 /**
  * One dubbing project: `project/<id>`. Validates the source, enforces the spend ceiling,
  * charges once, transcribes once, then runs one child per language.
+ *
+ * Every way out leaves the project in a final state with its money settled: a source step that
+ * fails releases the hold (before the charge) or refunds every language (after it); an
+ * operator's cancel or a bug settles the same way before the workflow reports it. Termination
+ * runs no code at all: the reconciler schedule finds those projects and settles them.
+ * The workflow is re-entrant: started again (by the reconciler, or a repeated upload/complete)
+ * it picks up from what the database says is done.
  */
-export async function projectWorkflow({ projectId }: ProjectWorkflowInput): Promise<{ status: string }> {
+export async function projectWorkflow({ projectId }: ProjectWorkflowInput): Promise<ProjectResult> {
   // Upload projects are started by upload/complete through signalWithStart; the signal only
   // says so. Abandoned uploads never get a workflow: the upload-expiry schedule settles them.
   setHandler(uploadCompletedSignal, () => undefined);
+  try {
+    return await runProject(projectId);
+  } catch (err) {
+    const code = isCancellation(err) ? 'cancelled' : 'internal_error';
+    await CancellationScope.nonCancellable(() => db.settleProject({ projectId, code, detail: failureDetail(err) }));
+    // A plain Error here is a bug: fail the workflow (visible in the UI) instead of retrying its
+    // task forever, now that the money is settled.
+    if (err instanceof TemporalFailure) throw err;
+    throw ApplicationFailure.nonRetryable(failureDetail(err), 'internal_error');
+  }
+}
 
+async function runProject(projectId: string): Promise<ProjectResult> {
   const start = await db.loadProjectStart(projectId);
   if (start.status === 'failed' || start.status === 'completed' || start.status === 'partially_completed') return { status: start.status };
 
@@ -26,34 +60,69 @@ export async function projectWorkflow({ projectId }: ProjectWorkflowInput): Prom
     await db.failProject({ projectId, code: 'source_unavailable', message: 'Fetching media from YouTube is not available yet; upload the video file instead. The credit hold was released.', usageState: 'released' });
     return { status: 'failed' };
   }
+  // Only reachable if someone starts this workflow by hand before the upload completed.
+  if (start.status === 'awaiting_upload') return { status: start.status };
 
-  if (start.status === 'awaiting_upload') {
-    // Only reachable if someone starts this workflow by hand before the upload completed.
-    return { status: start.status };
+  if (start.usageState === 'pending_validation') {
+    const source = await sourceStep(() => media.prepareSource(projectId));
+    if ('failed' in source || !source.ok) {
+      const message = 'failed' in source ? sourceFailureMessage(source.failed) : source.message;
+      const code = 'failed' in source && applicationFailureType(source.failed) !== 'invalid_media' ? 'engine_failed' : 'invalid_media';
+      await db.failProject({ projectId, code, message, usageState: 'released', detail: 'failed' in source ? failureDetail(source.failed) : undefined });
+      return { status: 'failed' };
+    }
+    const charge = await db.settleCharges({ projectId, durationSeconds: source.durationSeconds });
+    if (charge.outcome !== 'charged') return { status: 'failed' };
   }
 
-  const source = await media.prepareSource(projectId);
-  if (!source.ok) {
-    await db.failProject({ projectId, code: 'invalid_media', message: source.message, usageState: 'released' });
-    return { status: 'failed' };
+  if (!start.transcribed) {
+    const transcribed = await sourceStep(() => media.transcribeSource(projectId));
+    if ('failed' in transcribed) {
+      // Every language was charged: fail and refund each of them, once.
+      const code = applicationFailureType(transcribed.failed) === 'internal_error' ? 'internal_error' : 'engine_failed';
+      return { status: await db.settleProject({ projectId, code, detail: failureDetail(transcribed.failed) }) };
+    }
+    await db.setProjectPhase({ projectId, phase: 'dubbing' });
   }
 
-  const charge = await db.settleCharges({ projectId, durationSeconds: source.durationSeconds });
-  if (charge.outcome === 'limit_exceeded') return { status: 'failed' };
-
-  await media.transcribeSource(projectId);
-  await db.setProjectPhase({ projectId, phase: 'dubbing' });
-
-  await Promise.all(
-    start.targetLocales.map((locale) =>
-      executeChild(languageWorkflow, {
-        workflowId: languageWorkflowId(projectId, locale),
-        args: [{ projectId, locale, attempt: 1 }],
-        // A language keeps running if the project workflow is terminated by an operator.
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        typedSearchAttributes: languageSearchAttributes(projectId, start.workspaceId, locale),
-      }),
-    ),
-  );
+  await Promise.all(start.openLocales.map((locale) => runLanguage(projectId, start.workspaceId, locale)));
   return { status: await db.recordProjectOutcome(projectId) };
+}
+
+/** A source step that exhausted its attempts or failed permanently, as a value to settle. */
+async function sourceStep<T>(step: () => Promise<T>): Promise<T | { failed: ActivityFailure }> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof ActivityFailure && !isCancellation(err)) return { failed: err };
+    throw err;
+  }
+}
+
+function sourceFailureMessage(failure: ActivityFailure): string {
+  return applicationFailureType(failure) === 'invalid_media'
+    ? 'The source is not readable audio or video; the credit hold was released and nothing was charged.'
+    : 'The source could not be processed by the dubbing engines; the credit hold was released and nothing was charged.';
+}
+
+/**
+ * Runs one language as a child. A child that ends without settling itself (terminated from the
+ * Web UI, timed out) is settled here: failed and refunded once, so the project still ends.
+ */
+async function runLanguage(projectId: string, workspaceId: string, locale: string): Promise<void> {
+  try {
+    await executeChild(languageWorkflow, {
+      workflowId: languageWorkflowId(projectId, locale),
+      args: [{ projectId, locale, attempt: 1 }],
+      // A language keeps running if the project workflow is terminated by an operator.
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      typedSearchAttributes: languageSearchAttributes(projectId, workspaceId, locale),
+    });
+  } catch (err) {
+    // Already running on its own (this project workflow was restarted): it settles itself.
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+    if (!(err instanceof ChildWorkflowFailure) && !isCancellation(err)) throw err;
+    const code = isCancellation(err) ? 'cancelled' : 'terminated';
+    await CancellationScope.nonCancellable(() => db.settleInterruptedLanguage({ projectId, locale, code, detail: failureDetail(err) }));
+  }
 }

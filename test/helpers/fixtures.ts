@@ -7,6 +7,9 @@ import { PERMISSIONS, type KeyKind, type Permission } from '../../src/shared/per
 
 // Each test makes its own workspaces, so test files run in parallel on one database.
 
+/** Every workspace this test file created: the ledger invariant is checked for each after every test. */
+export const createdWorkspaceIds = new Set<string>();
+
 export interface TestTenant {
   user: User;
   workspace: Workspace;
@@ -36,6 +39,7 @@ export async function createTenant(
       credits_per_second: options.creditsPerSecond ?? 10,
     }),
   );
+  createdWorkspaceIds.add(workspace.id);
   if (options.credits && options.credits > 0) {
     await db.transaction().execute((trx) =>
       grantCredits(trx, { workspaceId: workspace.id, reference: `test-grant:${randomUUID()}`, amount: options.credits! }),

@@ -12,6 +12,7 @@ import { createBlobStore } from '../../src/storage/create-blob-store';
 import { UrlSigner } from '../../src/storage/url-signer';
 import { createTemporalClient } from '../../src/temporal/connection';
 import type { Client } from '@temporalio/client';
+import type { KyselyPlugin } from 'kysely';
 
 // The real Koa app over real HTTP (port 0), on the run's real PostgreSQL and Temporal server.
 
@@ -23,6 +24,8 @@ export interface TestApi {
   capabilities: EngineCapabilities;
   blobStore: BlobStore;
   urlSigner: UrlSigner;
+  /** The app's key cache, e.g. to sync() with revocations before asserting on them. */
+  keyCache: ApiKeyCache;
   close(): Promise<void>;
 }
 
@@ -32,7 +35,11 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({ ...process.env, LOG_LEVEL: 'error', ...overrides });
 }
 
-export async function startTestApi(overrides: Record<string, string> = {}): Promise<TestApi> {
+/**
+ * @param plugins Kysely plugins for the app's queries only (e.g. a QueryHook); `TestApi.db`,
+ * which the tests use to arrange and inspect, goes without them.
+ */
+export async function startTestApi(overrides: Record<string, string> = {}, plugins: KyselyPlugin[] = []): Promise<TestApi> {
   // Listen first, so signed URLs (built from PUBLIC_BASE_URL) point at this very server.
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -53,7 +60,8 @@ export async function startTestApi(overrides: Record<string, string> = {}): Prom
   // The same key cache as production: revocations must reach it through LISTEN/NOTIFY.
   const keyCache = new ApiKeyCache(config.database.url!, createLogger('error'));
   await keyCache.start();
-  const app = createApp({ config, db, temporal, capabilities, logger: createLogger('error'), blobStore, urlSigner, keyCache });
+  const appDb = plugins.reduce((wrapped, plugin) => wrapped.withPlugin(plugin), db);
+  const app = createApp({ config, db: appDb, temporal, capabilities, logger: createLogger('error'), blobStore, urlSigner, keyCache });
   server.on('request', app.callback());
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -63,6 +71,7 @@ export async function startTestApi(overrides: Record<string, string> = {}): Prom
     capabilities,
     blobStore,
     urlSigner,
+    keyCache,
     async close() {
       server.closeAllConnections();
       await new Promise((r) => server.close(() => r(undefined)));

@@ -32,6 +32,7 @@ export async function startTestWorker(
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await connection.close();
+      await deps.temporal.connection.close();
     },
   };
 }

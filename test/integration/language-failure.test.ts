@@ -43,7 +43,7 @@ const getProject = async (id: string) => (await request(api.baseUrl, 'GET', `/v1
 const ledgerKinds = async (projectId: string) =>
   (await api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}`);
 
-it('fails and refunds one language, then the console retry completes it without charging again', async () => {
+it('item 11 + item 5: fails and refunds one language with a safe message, then the console retry charges it again and completes it', async () => {
   worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue, overrides: { engines: { ...createLocalEngines(), translator: brokenForCatalan() } } });
   const speech = await speak('The garden is green and the sky is blue today.', path.join(dir, 'speech.wav'));
   const clip = readFileSync(await makeVideo(path.join(dir, 'clip.mp4'), 4, speech));
@@ -59,7 +59,12 @@ it('fails and refunds one language, then the console retry completes it without 
   const [catalan, spanish] = ['ca_es', 'es_es'].map((l) => partial.languages.find((x: any) => x.locale === l));
   expect(spanish).toMatchObject({ status: 'completed' });
   expect(catalan).toMatchObject({ status: 'failed', deliverables: [], failure: { code: 'engine_failed' }, usage: { refunded_seconds: billable } });
-  expect(catalan.failure.message).toContain('not installed');
+  // Item 11: the client reads a code and a safe sentence; the engine's own words (a path here)
+  // stay in failure_detail for operators.
+  expect(catalan.failure.message).toBe('The dubbing engines could not produce ca_es; what it was charged was refunded.');
+  expect(JSON.stringify(partial)).not.toContain('/nonexistent');
+  const detail = await api.db.selectFrom('project_languages').select('failure_detail').where('project_id', '=', projectId).where('locale', '=', 'ca_es').executeTakeFirstOrThrow();
+  expect(detail.failure_detail).toContain('/nonexistent/apertium: not installed');
   expect(partial.usage).toMatchObject({ state: 'charged', charged_seconds: billable, refunded_seconds: billable });
   expect(partial.progress.message).toContain('1 of 2 languages dubbed; 1 failed');
   expect(await ledgerKinds(projectId)).toEqual([`hold:${60 * 2 * CPS}`, `capture:${billable * 2 * CPS}`, `release:${(60 - billable) * 2 * CPS}`, `refund:${billable * CPS}`]);
@@ -81,9 +86,14 @@ it('fails and refunds one language, then the console retry completes it without 
   expect(done.status).toBe('completed');
   expect(done.languages.find((l: any) => l.locale === 'ca_es')).toMatchObject({ status: 'completed', failure: null });
   expect(done.languages.find((l: any) => l.locale === 'ca_es').deliverables).toHaveLength(5);
-  // No second charge and no second refund: the ledger is exactly as it was.
-  expect(await ledgerKinds(projectId)).toEqual([`hold:${60 * 2 * CPS}`, `capture:${billable * 2 * CPS}`, `release:${(60 - billable) * 2 * CPS}`, `refund:${billable * CPS}`]);
-  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * CPS, reserved: 0 });
+  // Item 5: the retry is charged again, once, through the ledger (a reference per attempt); the
+  // first attempt's refund stands, and usage tells the truth about both.
+  expect(await ledgerKinds(projectId)).toEqual([`hold:${60 * 2 * CPS}`, `capture:${billable * 2 * CPS}`, `release:${(60 - billable) * 2 * CPS}`, `refund:${billable * CPS}`, `capture:${billable * CPS}`]);
+  const charge = await api.db.selectFrom('credit_ledger').select('reference').where('project_id', '=', projectId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  expect(charge.reference).toBe(`${projectId}:ca_es:charge:2`);
+  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * 2 * CPS, reserved: 0 });
+  expect(done.usage).toMatchObject({ state: 'charged', charged_seconds: billable * 2, refunded_seconds: billable });
+  expect(done.languages.find((l: any) => l.locale === 'ca_es').usage).toMatchObject({ charged_seconds: billable * 2, refunded_seconds: billable });
 
   // Retrying a language that is not failed is refused.
   const refused: string[] = [];

@@ -31,7 +31,7 @@ async function chargedProject() {
     await holdCredits(trx, { workspaceId: workspace.id, reference: `${id}:hold`, amount: 200, projectId: id });
     await captureFromHold(trx, { workspaceId: workspace.id, holdReference: `${id}:hold`, reference: `${id}:capture`, amount: 200, projectId: id });
     for (const locale of ['es_es', 'ca_es']) {
-      await trx.insertInto('project_languages').values({ project_id: id, locale, status: 'queued', phase_message: null, failure_code: null, failure_message: null, title: null, description: null, drift_seconds: null, completed_at: null, charged_seconds: 10 }).execute();
+      await trx.insertInto('project_languages').values({ project_id: id, locale, status: 'queued', phase_message: null, failure_code: null, failure_message: null, title: null, description: null, drift_seconds: null, completed_at: null, charged_seconds: 10, attempt_charged_seconds: 10 }).execute();
     }
   });
   return { id, workspaceId: workspace.id };
@@ -39,10 +39,11 @@ async function chargedProject() {
 
 const languages = (id: string) => db.selectFrom('project_languages').select(['locale', 'status', 'attempt', 'refunded_seconds']).where('project_id', '=', id).orderBy('locale').execute();
 const project = (id: string) => db.selectFrom('projects').select(['status', 'charged_seconds', 'refunded_seconds', 'usage_state']).where('id', '=', id).executeTakeFirstOrThrow();
+const ledger = async (id: string) => (await db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', id).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}:${r.reference.slice(id.length + 1)}`);
 
 it('refunds a failed language once, however often the failure is recorded', async () => {
   const { id, workspaceId } = await chargedProject();
-  for (let i = 0; i < 3; i++) await outcome.failLanguage({ projectId: id, locale: 'ca_es', code: 'engine_failed', message: 'boom' });
+  for (let i = 0; i < 3; i++) await outcome.failLanguage({ projectId: id, locale: 'ca_es', attempt: 1, code: 'engine_failed', detail: 'boom' });
   expect(await getBalance(db, workspaceId)).toEqual({ granted: 1000, captured: 100, reserved: 0 });
   expect(await project(id)).toMatchObject({ charged_seconds: 10, refunded_seconds: 10 });
   const refunds = await db.selectFrom('credit_ledger').select('amount').where('project_id', '=', id).where('kind', '=', 'refund').execute();
@@ -51,7 +52,7 @@ it('refunds a failed language once, however often the failure is recorded', asyn
 
 it('settles the project only when every language has ended', async () => {
   const { id } = await chargedProject();
-  await outcome.failLanguage({ projectId: id, locale: 'ca_es', code: 'engine_failed', message: 'boom' });
+  await outcome.failLanguage({ projectId: id, locale: 'ca_es', attempt: 1, code: 'engine_failed', detail: 'boom' });
   expect(await outcome.recordProjectOutcome(id)).toBe('processing'); // es_es still queued
   await db.updateTable('project_languages').set({ status: 'completed' }).where('project_id', '=', id).where('locale', '=', 'es_es').execute();
   expect(await outcome.recordProjectOutcome(id)).toBe('partially_completed');
@@ -60,29 +61,66 @@ it('settles the project only when every language has ended', async () => {
 
 it('marks a project whose every language failed as failed and refunded', async () => {
   const { id, workspaceId } = await chargedProject();
-  for (const locale of ['es_es', 'ca_es']) await outcome.failLanguage({ projectId: id, locale, code: 'engine_failed', message: 'boom' });
+  for (const locale of ['es_es', 'ca_es']) await outcome.failLanguage({ projectId: id, locale, attempt: 1, code: 'engine_failed', detail: 'boom' });
   expect(await outcome.recordProjectOutcome(id)).toBe('failed');
   expect(await project(id)).toMatchObject({ status: 'failed', usage_state: 'refunded', charged_seconds: 0, refunded_seconds: 20 });
   expect(await getBalance(db, workspaceId)).toEqual({ granted: 1000, captured: 0, reserved: 0 });
 });
 
-it('reopens a failed language and its finished project, for a console retry and for a Web UI reset', async () => {
-  const { id } = await chargedProject();
-  await outcome.failLanguage({ projectId: id, locale: 'ca_es', code: 'engine_failed', message: 'boom' });
+it('item 5: a retry of a refunded language charges it again (reset or console), or delivers it free with goodwill, refunding each attempt once', async () => {
+  const { id, workspaceId } = await chargedProject();
+  await outcome.failLanguage({ projectId: id, locale: 'ca_es', attempt: 1, code: 'engine_failed', detail: 'boom' });
   await db.updateTable('project_languages').set({ status: 'completed' }).where('project_id', '=', id).where('locale', '=', 'es_es').execute();
-  await outcome.recordProjectOutcome(id);
+  expect(await outcome.recordProjectOutcome(id)).toBe('partially_completed');
+  expect(await getBalance(db, workspaceId)).toEqual({ granted: 1000, captured: 100, reserved: 0 });
 
-  // A Web UI reset replays attempt 1.
-  await outcome.beginLanguageAttempt({ projectId: id, locale: 'ca_es', attempt: 1 });
-  expect((await languages(id)).find((l) => l.locale === 'ca_es')).toMatchObject({ status: 'queued', attempt: 1, refunded_seconds: 10 });
-  expect((await project(id)).status).toBe('processing');
+  // A Web UI reset replays attempt 1: it becomes attempt 2, charged again like a console retry.
+  expect(await outcome.beginLanguageAttempt({ projectId: id, locale: 'ca_es', attempt: 1 })).toEqual({ state: 'open', attempt: 2 });
+  expect((await languages(id)).find((l) => l.locale === 'ca_es')).toMatchObject({ status: 'queued', attempt: 2, refunded_seconds: 10 });
+  expect(await project(id)).toMatchObject({ status: 'processing', usage_state: 'charged', charged_seconds: 20, refunded_seconds: 10 });
+  expect(await getBalance(db, workspaceId)).toEqual({ granted: 1000, captured: 200, reserved: 0 });
 
-  // A console retry bumps the attempt; a completed language is never reopened.
-  await outcome.failLanguage({ projectId: id, locale: 'ca_es', code: 'engine_failed', message: 'again' });
-  await outcome.beginLanguageAttempt({ projectId: id, locale: 'ca_es', attempt: 2 });
-  await outcome.beginLanguageAttempt({ projectId: id, locale: 'es_es', attempt: 2 });
+  // Attempt 2 fails too: refunded once, however often the failure is recorded.
+  for (let i = 0; i < 2; i++) await outcome.failLanguage({ projectId: id, locale: 'ca_es', attempt: 2, code: 'engine_failed', detail: 'again' });
+  expect(await getBalance(db, workspaceId)).toEqual({ granted: 1000, captured: 100, reserved: 0 });
+
+  // A goodwill console retry: free, and on the record. A completed language is never reopened.
+  expect(await outcome.beginLanguageAttempt({ projectId: id, locale: 'ca_es', attempt: 3, billing: 'goodwill' })).toEqual({ state: 'open', attempt: 3 });
+  expect(await outcome.beginLanguageAttempt({ projectId: id, locale: 'es_es', attempt: 2 })).toEqual({ state: 'completed' });
+  expect(await getBalance(db, workspaceId)).toEqual({ granted: 1000, captured: 100, reserved: 0 });
+  const rows = await db.selectFrom('project_languages').select(['locale', 'status', 'attempt', 'charged_seconds', 'refunded_seconds', 'goodwill_seconds']).where('project_id', '=', id).orderBy('locale').execute();
+  expect(rows).toEqual([
+    { locale: 'ca_es', status: 'queued', attempt: 3, charged_seconds: 20, refunded_seconds: 20, goodwill_seconds: 10 },
+    { locale: 'es_es', status: 'completed', attempt: 1, charged_seconds: 10, refunded_seconds: 0, goodwill_seconds: 0 },
+  ]);
+  // A goodwill attempt that fails has nothing to refund.
+  await outcome.failLanguage({ projectId: id, locale: 'ca_es', attempt: 3, code: 'engine_failed', detail: 'third' });
+  expect(await ledger(id)).toEqual(['hold:200:hold', 'capture:200:capture', 'refund:100:ca_es:refund', 'capture:100:ca_es:charge:2', 'refund:100:ca_es:refund:2']);
+  expect(await project(id)).toMatchObject({ charged_seconds: 10, refunded_seconds: 20 });
+});
+
+it('item 5: a charged retry the workspace cannot pay for is refused and changes nothing', async () => {
+  const { id, workspaceId } = await chargedProject();
+  await outcome.failLanguage({ projectId: id, locale: 'ca_es', attempt: 1, code: 'engine_failed', detail: 'boom' });
+  // Spend everything else the workspace has.
+  await db.updateTable('credit_balances').set({ granted: 100 }).where('workspace_id', '=', workspaceId).execute();
+  await db.updateTable('credit_ledger').set({ amount: 100 }).where('workspace_id', '=', workspaceId).where('kind', '=', 'grant').execute();
+  const claim = await outcome.beginLanguageAttempt({ projectId: id, locale: 'ca_es', attempt: 2, billing: 'charge' });
+  expect(claim).toMatchObject({ state: 'refused', code: 'insufficient_credits' });
+  expect((claim as { message: string }).message).toContain('--goodwill');
+  expect((await languages(id)).find((l) => l.locale === 'ca_es')).toMatchObject({ status: 'failed', attempt: 1 });
+  expect(await ledger(id)).toEqual(['hold:200:hold', 'capture:200:capture', 'refund:100:ca_es:refund']);
+  expect(await getBalance(db, workspaceId)).toEqual({ granted: 100, captured: 100, reserved: 0 });
+});
+
+it('item 4: a stale attempt never fails or refunds a completed language', async () => {
+  const { id, workspaceId } = await chargedProject();
+  await db.updateTable('project_languages').set({ status: 'completed' }).where('project_id', '=', id).execute();
+  await outcome.failLanguage({ projectId: id, locale: 'ca_es', attempt: 1, code: 'engine_failed', detail: 'replayed failure' });
+  await outcome.settleInterruptedLanguage({ projectId: id, locale: 'es_es', code: 'terminated', detail: 'terminated' });
   expect(await languages(id)).toEqual([
-    { locale: 'ca_es', status: 'queued', attempt: 2, refunded_seconds: 10 },
+    { locale: 'ca_es', status: 'completed', attempt: 1, refunded_seconds: 0 },
     { locale: 'es_es', status: 'completed', attempt: 1, refunded_seconds: 0 },
   ]);
+  expect(await getBalance(db, workspaceId)).toEqual({ granted: 1000, captured: 200, reserved: 0 });
 });

@@ -5,7 +5,7 @@ import type { UploadExpiryResult } from '../../src/activities/upload-expiry.acti
 import { getBalance } from '../../src/db/credits';
 import { ensureUploadExpirySchedule, UPLOAD_EXPIRY_SCHEDULE_ID } from '../../src/temporal/ensure-upload-expiry-schedule';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
-import { makeTempDir, makeVideo, removeTempDir, speak } from '../helpers/media-fixtures';
+import { makeTempDir, makeTone, makeVideo, removeTempDir, speak } from '../helpers/media-fixtures';
 import { createProject, projectBody, uploadAndComplete, workspaceRowCounts } from '../helpers/projects';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 import { startTestWorker, type TestWorker } from '../helpers/test-worker';
@@ -145,14 +145,30 @@ describe('abandoned uploads', () => {
   });
 });
 
-describe('a source with no speech', () => {
-  it('still completes, with silent audio and captions that hold no cues', async () => {
+describe('sources without speech', () => {
+  it('item 19: fails a video with no audio track as invalid_media, releasing the hold and charging nothing', async () => {
     const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
     const silent = readFileSync(await makeVideo(path.join(dir, 'silent.mp4'), 3)); // video only, no audio stream
     const created = await createProject(api, tenant, projectBody({ name: 'Silent film', source: { type: 'upload', file_name: 'silent.mp4', size_bytes: silent.length } }));
     expect((await uploadAndComplete(api, tenant, created.body.data, silent)).status).toBe(200);
+    const failed = await waitForStatus(tenant, created.body.data.id, 'failed');
+    expect(failed.failure).toEqual({ code: 'invalid_media', message: 'silent.mp4 has no audio track; there is no speech to dub.' });
+    expect(failed.usage).toMatchObject({ state: 'released', billable_seconds: null, charged_seconds: 0 });
+    expect(failed.languages).toEqual([]);
+    const ledger = await api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', created.body.data.id).orderBy('id').execute();
+    expect(ledger).toEqual([{ kind: 'hold', amount: 600 }, { kind: 'release', amount: 600 }]);
+    expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
+  }, 90_000);
+
+  it('still completes audio without speech, with silent audio and captions that hold no cues', async () => {
+    const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+    const quiet = await makeTone(path.join(dir, 'quiet.wav'), 3, 20); // a 20 Hz hum: audio, but no words
+    const film = readFileSync(await makeVideo(path.join(dir, 'quiet.mp4'), 3, quiet));
+    const created = await createProject(api, tenant, projectBody({ name: 'Quiet film', source: { type: 'upload', file_name: 'quiet.mp4', size_bytes: film.length } }));
+    expect((await uploadAndComplete(api, tenant, created.body.data, film)).status).toBe(200);
     const done = await waitForStatus(tenant, created.body.data.id, 'completed');
     expect(done.languages[0].deliverables).toHaveLength(5);
+    expect(done.usage).toMatchObject({ state: 'charged', billable_seconds: 3, charged_seconds: 3 });
     const transcript = await api.db.selectFrom('transcript_segments').selectAll().where('project_id', '=', created.body.data.id).execute();
     expect(transcript).toEqual([]);
     const vtt = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${created.body.data.id}/download?locale=es_es&type=subtitles`, { headers: bearer(tenant.key) });

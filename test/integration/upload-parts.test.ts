@@ -10,8 +10,9 @@ import vm from 'node:vm';
 import { signFileUrl } from '../../src/api/files/file-url';
 import { buildTransferBlock, uploadPartPath } from '../../src/api/uploads/transfer-block';
 import { holdCredits } from '../../src/db/credits';
-import { blobKeys, findUpload, listUploadParts, type Upload } from '../../src/db/uploads';
-import { createTenant } from '../helpers/fixtures';
+import { blobKeys, findUpload, findUploadByProject, listUploadParts, type Upload } from '../../src/db/uploads';
+import { bearer, createTenant } from '../helpers/fixtures';
+import { projectBody } from '../helpers/projects';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 
 let api: TestApi;
@@ -166,6 +167,25 @@ describe('PUT /v1/uploads/:id/parts/:n (signed, no API key)', () => {
     expect(await partBlobs(upload, 2)).toHaveLength(1); // the replaced bytes are gone
   });
 
+  it('item 14: replacing a part stored before migration 0005 (legacy key) keeps the new copy', async () => {
+    const upload = await createUpload({ sizeBytes: 2000, partSizeBytes: 1000 });
+    // As the API stored parts before per-attempt keys: the blob at blobKeys.part, storage_key null.
+    const legacyKey = blobKeys.part(upload.id, 1);
+    const old = randomBytes(1000);
+    await api.blobStore.put(legacyKey, Readable.from([old]));
+    await api.db.insertInto('upload_parts').values({ upload_id: upload.id, part_number: 1, etag: md5(old), size_bytes: 1000, storage_key: null }).execute();
+
+    const fresh = randomBytes(1000);
+    const res = await putPart((await transferFor(upload)).parts[0]!.url, fresh);
+    expect(res.status).toBe(200);
+    const [row] = await listUploadParts(api.db, upload.id);
+    expect(row).toMatchObject({ part_number: 1, etag: md5(fresh) });
+    expect(row!.storage_key).toMatch(new RegExp(`^${legacyKey}-`)); // the legacy key is its prefix
+    expect(await readBlob(blobKeys.storedPart(row!))).toEqual(fresh);
+    expect(await api.blobStore.stat(legacyKey)).toBeNull(); // only the replaced bytes are gone
+    expect(await partBlobs(upload, 1)).toEqual([path.basename(row!.storage_key!)]);
+  });
+
   it('keeps the row and its bytes in agreement when the same part is sent concurrently', async () => {
     for (let round = 0; round < 5; round++) {
       const upload = await createUpload({ sizeBytes: 200_000, partSizeBytes: 100_000 });
@@ -314,11 +334,44 @@ describe('PUT /v1/uploads/:id/parts/:n (signed, no API key)', () => {
     const upload = await createUpload({ sizeBytes: 1000, partSizeBytes: 1000, expiresAt: soon });
     const url = new URL((await transferFor(upload)).parts[0]!.url);
     expect(Number(url.searchParams.get('expires'))).toBe(Math.floor(soon.getTime() / 1000));
+  });
 
-    const later = await createUpload({ sizeBytes: 1000, partSizeBytes: 1000 });
-    const now = new Date();
-    const block = buildTransferBlock({ upload: later, parts: [], signer: api.urlSigner, ttlSeconds: 900, now });
-    expect(Number(new URL(block.parts[0]!.url).searchParams.get('expires'))).toBe(Math.floor(now.getTime() / 1000) + 900);
+  it('item 17: part URLs from create and GET live until transfer.expires_at (24 h), not SIGNED_URL_TTL_SECONDS', async () => {
+    expect(api.config.storage.urlTtlSeconds).toBe(900);
+    const tenant = await createTenant(api.db, { credits: 10_000 });
+    const created = await request(api.baseUrl, 'POST', '/v1/dubbing/projects', {
+      headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() },
+      body: projectBody({ source: { type: 'upload', file_name: 'clip.mp4', size_bytes: 1000 } }),
+    });
+    expect(created.status).toBe(201);
+    const fetched = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${created.body.data.id}?include_transfer=true`, { headers: bearer(tenant.key) });
+    const upload = (await findUploadByProject(api.db, created.body.data.id))!;
+    expect(upload.expires_at.getTime() - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
+    for (const transfer of [created.body.data.transfer, fetched.body.data.transfer]) {
+      expect(transfer.expires_at).toBe(upload.expires_at.toISOString());
+      const expires = Number(new URL(transfer.parts[0].url).searchParams.get('expires'));
+      expect(expires).toBe(Math.floor(upload.expires_at.getTime() / 1000));
+    }
+    // Still good after the 900 s TTL would have passed: a slow upload does not die half way.
+    const body = randomBytes(1000);
+    expect((await putPart(fetched.body.data.transfer.parts[0].url, body)).status).toBe(200);
+  });
+
+  it('item 17: an expired part URL says to GET the project with include_transfer=true, or that the upload is over', async () => {
+    const open = await createUpload({ sizeBytes: 1000, partSizeBytes: 1000 });
+    const stale = api.urlSigner.signPathUntil('PUT', uploadPartPath(open.id, 1), new Date(Date.now() - 60_000)).url;
+    const res = await putPart(stale, randomBytes(1000));
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'signature_expired' });
+    expect(res.body.error.message).toContain('include_transfer=true');
+    await expectNothingStored(open, 1);
+
+    // Its URL expired with the upload window: fresh URLs would not help, so it says why.
+    const over = await createUpload({ sizeBytes: 1000, partSizeBytes: 1000, expiresAt: new Date(Date.now() - 60_000) });
+    const late = await putPart(api.urlSigner.signPathUntil('PUT', uploadPartPath(over.id, 1), over.expires_at).url, randomBytes(1000));
+    expect(late.status).toBe(409);
+    expect(late.body.error).toMatchObject({ type: 'conflict_error', code: 'upload_expired' });
+    await expectNothingStored(over, 1);
   });
 
   it('streams a 64 MiB part with flat memory', async () => {

@@ -4,7 +4,7 @@ import { BlobNotFoundError, InvalidBlobKeyError } from '../../storage/blob-store
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { contentTypeFor } from './content-type';
-import { requireSignedUrl } from './require-signed-url';
+import { requireSignedUrl, signatureExpired } from './require-signed-url';
 
 /**
  * GET /v1/files/{key}?expires=…&signature=… — a signed, expiring download of one blob (the
@@ -12,7 +12,9 @@ import { requireSignedUrl } from './require-signed-url';
  */
 export function filesRoutes({ blobStore, urlSigner }: AppDeps): Router {
   const router = new Router();
-  router.get('/v1/files/*key', requireSignedUrl(urlSigner), async (ctx) => {
+  // Download URLs are minted by the download endpoint, one short-lived URL per redirect.
+  const expired = () => signatureExpired('request GET /v1/dubbing/projects/{project_id}/download again for a fresh URL.');
+  router.get('/v1/files/*key', requireSignedUrl(urlSigner, expired), async (ctx) => {
     const key = ctx.params.key ?? '';
     let found: { sizeBytes: number } | null;
     try {

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { ApiKeyCache } from '../../auth/api-key-cache';
 import { parseApiKey, secretMatches } from '../../auth/api-key-secret';
-import { findApiKeyWithWorkspace, touchApiKey } from '../../db/api-keys';
+import { findApiKeyWithWorkspace, touchApiKey, type ApiKeyWithWorkspace } from '../../db/api-keys';
 import type { Db } from '../../db/create-db';
 import type { KeyKind, Permission } from '../../shared/permissions';
 import { ApiError } from '../api-error';
@@ -46,10 +46,10 @@ export function authenticate(db: Db, cache?: ApiKeyCache): Middleware {
   return async (ctx, next) => {
     const key = presentedKey(ctx.get('authorization').trim(), ctx.get('x-api-key').trim());
     const parsed = parseApiKey(key);
-    let row = parsed ? cache?.get(parsed.keyId) : undefined;
-    if (parsed && !row) {
-      row = await findApiKeyWithWorkspace(db, parsed.keyId);
-      if (row) cache?.set(row);
+    let row: ApiKeyWithWorkspace | undefined;
+    if (parsed) {
+      const load = () => findApiKeyWithWorkspace(db, parsed.keyId);
+      row = cache ? await cache.getOrLoad(parsed.keyId, load) : await load();
     }
     if (!parsed || !row || !secretMatches(parsed.secret, row.secret_sha256)) {
       throw ApiError.unauthenticated('Invalid API key provided.');

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { ERROR_TYPES } from '../../shared/error-codes';
 import type { Logger } from '../../logger';
+import { TemporalUnavailableError } from '../../temporal/temporal-unavailable';
 import { ApiError } from '../api-error';
 
 /**
@@ -36,6 +37,10 @@ export function errorHandler(logger: Logger): Middleware {
 
 function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof TemporalUnavailableError) {
+    // Whatever committed before the outage is safe: a retry (the same request) picks it up.
+    return new ApiError(503, ERROR_TYPES.api_error, 'service_unavailable', 'The workflow service is briefly unavailable; nothing was lost. Retry the same request shortly.', undefined, { 'retry-after': '5' });
+  }
   // koa-router's allowedMethods throws plain http-errors for 405/501.
   const status = (err as { status?: number }).status;
   if (status === 405 || status === 501) {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { sql } from 'kysely';
 import type { Db } from '../../db/create-db';
@@ -9,6 +9,11 @@ import type { AuthContext } from './authenticate';
 // retry with the same body gets the stored response byte for byte, a different body gets 422,
 // and a retry while the first is still running gets 409. A request that crashed part-way leaves
 // its recovery point, so the retry resumes where it stopped instead of paying twice.
+//
+// A lock can be taken over while its first holder still runs (it stalled past LOCK_TIMEOUT_MS).
+// Each holder therefore gets a fencing token, and every write it makes to the row requires that
+// token: the recovery point (written inside the work's own transaction, so a holder that lost
+// the lock rolls its work back), the final response, and the cleanup on failure.
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** A lock older than this belongs to a request that died; a retry may take it over. */
@@ -18,7 +23,11 @@ export interface IdempotencyState {
   key: string;
   recoveryPoint: string;
   recoveryData: Record<string, unknown> | null;
-  /** Records progress inside the caller's transaction, so it commits with the work it marks. */
+  /**
+   * Records progress inside the caller's transaction, so it commits with the work it marks.
+   * Throws (a 409) when a retry has taken the lock over: the caller's transaction must then roll
+   * back, leaving the work to the retry, which owns the key now.
+   */
   setRecoveryPoint(db: Db, point: string, data: Record<string, unknown>): Promise<void>;
 }
 
@@ -62,17 +71,20 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
       return;
     }
 
+    // Every write below touches the row only while this request still holds its lock.
+    const ownRow = (trx: Db) => ({
+      update: () => trx.updateTable('idempotency_keys').where('workspace_id', '=', auth.workspaceId).where('key', '=', key).where('lock_token', '=', claimed.token),
+      delete: () => trx.deleteFrom('idempotency_keys').where('workspace_id', '=', auth.workspaceId).where('key', '=', key).where('lock_token', '=', claimed.token),
+    });
     const state: IdempotencyState = {
       key,
       recoveryPoint: claimed.recoveryPoint,
       recoveryData: claimed.recoveryData,
       async setRecoveryPoint(trx, point, data) {
-        await trx
-          .updateTable('idempotency_keys')
-          .set({ recovery_point: point, recovery_data: JSON.stringify(data) })
-          .where('workspace_id', '=', auth.workspaceId)
-          .where('key', '=', key)
-          .execute();
+        const written = await ownRow(trx).update().set({ recovery_point: point, recovery_data: JSON.stringify(data) }).executeTakeFirst();
+        if (written.numUpdatedRows === 0n) {
+          throw ApiError.conflict('idempotency_request_in_progress', 'This request stalled and a retry with the same Idempotency-Key took it over; nothing was done here. Retry to get the result.', { 'retry-after': '1' });
+        }
         state.recoveryPoint = point;
         state.recoveryData = data;
       },
@@ -84,10 +96,10 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
     } catch (err) {
       if (err instanceof ApiError && err.status < 500) {
         // Refused requests changed nothing; forget the key so a corrected retry can use it.
-        await forget(db, auth.workspaceId, key);
+        await ownRow(db).delete().execute();
       } else {
         // Unexpected failure: keep the recovery point, release the lock so a retry resumes now.
-        await db.updateTable('idempotency_keys').set({ locked_at: null }).where('workspace_id', '=', auth.workspaceId).where('key', '=', key).execute();
+        await ownRow(db).update().set({ locked_at: null, lock_token: null }).execute();
       }
       throw err;
     }
@@ -96,27 +108,26 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
     const text = typeof ctx.body === 'string' ? ctx.body : JSON.stringify(ctx.body);
     ctx.type = 'application/json';
     ctx.body = text;
-    await db
-      .updateTable('idempotency_keys')
-      .set({ response_status: ctx.status, response_body: text, locked_at: null, recovery_point: 'finished' })
-      .where('workspace_id', '=', auth.workspaceId)
-      .where('key', '=', key)
-      .execute();
+    // No row updated: a retry took the lock over after this request's work had committed. The
+    // retry resumes from the committed recovery point and stores the response; this one is
+    // still a true answer for the caller.
+    await ownRow(db).update().set({ response_status: ctx.status, response_body: text, locked_at: null, lock_token: null, recovery_point: 'finished' }).execute();
   };
 }
 
 type Claim =
-  | { kind: 'owner'; recoveryPoint: string; recoveryData: Record<string, unknown> | null }
+  | { kind: 'owner'; token: string; recoveryPoint: string; recoveryData: Record<string, unknown> | null }
   | { kind: 'replay'; status: number; body: string };
 
 async function claim(db: Db, workspaceId: string, key: string, method: string, path: string, requestHash: string): Promise<Claim> {
+  const token = randomUUID();
   const inserted = await db
     .insertInto('idempotency_keys')
-    .values({ workspace_id: workspaceId, key, method, path, request_sha256: requestHash, locked_at: new Date() })
+    .values({ workspace_id: workspaceId, key, method, path, request_sha256: requestHash, locked_at: new Date(), lock_token: token })
     .onConflict((oc) => oc.columns(['workspace_id', 'key']).doNothing())
     .returning('key')
     .executeTakeFirst();
-  if (inserted) return { kind: 'owner', recoveryPoint: 'started', recoveryData: null };
+  if (inserted) return { kind: 'owner', token, recoveryPoint: 'started', recoveryData: null };
 
   return db.transaction().execute(async (trx) => {
     const row = await trx
@@ -139,11 +150,8 @@ async function claim(db: Db, workspaceId: string, key: string, method: string, p
     if (row.locked_at !== null && Date.now() - row.locked_at.getTime() < LOCK_TIMEOUT_MS) {
       throw ApiError.conflict('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress; retry shortly.', { 'retry-after': '1' });
     }
-    await trx.updateTable('idempotency_keys').set({ locked_at: sql<Date>`now()` as any }).where('workspace_id', '=', workspaceId).where('key', '=', key).execute();
-    return { kind: 'owner', recoveryPoint: row.recovery_point, recoveryData: row.recovery_data };
+    // A new token fences off the previous holder, should it still be running.
+    await trx.updateTable('idempotency_keys').set({ locked_at: sql<Date>`now()` as any, lock_token: token }).where('workspace_id', '=', workspaceId).where('key', '=', key).execute();
+    return { kind: 'owner', token, recoveryPoint: row.recovery_point, recoveryData: row.recovery_data };
   });
-}
-
-async function forget(db: Db, workspaceId: string, key: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('workspace_id', '=', workspaceId).where('key', '=', key).execute();
 }

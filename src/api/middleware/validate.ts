@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject, type JSONSchemaType, type ValidateFunction } fro
 import addFormats from 'ajv-formats';
 import type { Middleware } from 'koa';
 import { ApiError } from '../api-error';
+import { rejectNulCharacters } from './reject-nul';
 
 // Bodies are validated as sent (no coercion, unknown fields rejected). Query strings are text,
 // so their validator coerces "20" to 20 but still rejects "1.5" for an integer.
@@ -48,6 +49,7 @@ export function validateBody<T>(schema: object): Middleware {
   return async (ctx, next) => {
     const body = ctx.state.body ?? {};
     if (!validate(body)) throw describeAjvError(validate.errors![0]!, 'body');
+    rejectNulCharacters(body, 'body');
     ctx.state.input = body as T;
     await next();
   };
@@ -75,6 +77,7 @@ export function validateQuery<T>(schema: object): Middleware {
     const query: Record<string, unknown> = { ...ctx.query };
     rejectLooseScalars(schema as { properties?: Record<string, { type?: string }> }, query);
     if (!validate(query)) throw describeAjvError(validate.errors![0]!, 'query');
+    rejectNulCharacters(query, 'query');
     ctx.state.query = query as T;
     await next();
   };

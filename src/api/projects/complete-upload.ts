@@ -1,9 +1,9 @@
 import type { Context } from 'koa';
 import type { Project } from '../../db/projects';
+import { sql } from 'kysely';
+import { findProjectById } from '../../db/projects';
 import { findUploadByProject, listUploadParts, type CompletedPart, type Upload, type UploadPart } from '../../db/uploads';
-import { uploadCompletedSignal, type ProjectWorkflowInput } from '../../shared/project-contracts';
-import { projectSearchAttributes } from '../../shared/search-attributes';
-import { projectWorkflowId } from '../../shared/workflow-ids';
+import { startOrSignalProjectWorkflow } from '../../temporal/start-project-workflow';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import type { AuthContext } from '../middleware/authenticate';
@@ -44,7 +44,17 @@ function completionResult(project: Project) {
   return { data: { id: project.id, status: project.status, source: { type: 'upload', file_name: project.source_file_name } } };
 }
 
-/** POST /v1/dubbing/projects/{id}/upload/complete (spec 4.10). Safe to repeat. */
+type Completion = { kind: 'completed'; project: Project } | { kind: 'repeat' } | { kind: 'conflict'; error: ApiError } | { kind: 'invalid'; problems: string[] };
+
+/**
+ * POST /v1/dubbing/projects/{id}/upload/complete (spec 4.10). Safe to repeat.
+ *
+ * The commit (upload completed, project validating) and the workflow start are two writes to
+ * two systems. The start is idempotent (signalWithStart on the project's workflow id), so every
+ * call that finds the upload completed issues it again: a retry after a 503 or a crash between
+ * the two never leaves a project waiting for a workflow that was never started. The reconciler
+ * schedule starts it for a client that never retries.
+ */
 export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void> {
   const { db } = deps;
   const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
@@ -53,57 +63,44 @@ export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void>
   if (!upload) throw ApiError.invalid('invalid_request', "This project's source is not an upload.", 'project_id');
   const given = body.parts.map((p) => ({ part_number: p.part_number, etag: normalizeEtag(p.etag) }));
 
-  if (upload.completed_at) {
-    if (!sameParts(upload.completed_parts ?? [], given)) {
-      throw ApiError.conflict('upload_already_completed', 'This upload was already completed with a different parts list.');
-    }
-    ctx.body = completionResult(project);
-    return;
-  }
-  if (project.status !== 'awaiting_upload') {
-    throw ApiError.conflict('upload_expired', `This project no longer accepts an upload (status ${project.status}).`);
-  }
-  if (upload.expires_at.getTime() < Date.now()) {
-    throw ApiError.conflict('upload_expired', 'The upload window has closed; create a new project.');
-  }
-
-  const problems = findProblems(upload, await listUploadParts(db, upload.id), given);
-  if (problems.length) throw ApiError.invalid('upload_incomplete', `The upload cannot be completed: ${problems.join('; ')}.`, 'parts');
-
-  const updated = await db.transaction().execute(async (trx) => {
-    const marked = await trx
-      .updateTable('uploads')
-      .set({ completed_at: new Date(), completed_parts: JSON.stringify(given) })
+  const outcome = await db.transaction().execute(async (trx): Promise<Completion> => {
+    // The lock orders this against part uploads (they hold it shared), so the parts checked
+    // below are the parts that stay; `now()` is the database's clock, the same one the expiry
+    // schedule uses, so no machine's drift can reopen a window the other side closed.
+    const locked = await trx
+      .selectFrom('uploads')
+      .select(['id', 'completed_at', 'completed_parts', sql<boolean>`expires_at <= now()`.as('expired')])
       .where('id', '=', upload.id)
-      .where('completed_at', 'is', null)
-      .where('expires_at', '>', new Date())
-      .executeTakeFirst();
-    // Either a concurrent complete won (answer as a repeat) or the window just closed.
-    if (marked.numUpdatedRows === 0n) return null;
-    return trx
-      .updateTable('projects')
-      .set({ status: 'validating', phase: 'validating', updated_at: new Date() })
-      .where('id', '=', project.id)
-      .returningAll()
+      .forUpdate()
       .executeTakeFirstOrThrow();
+    if (locked.completed_at) {
+      return sameParts(locked.completed_parts ?? [], given)
+        ? { kind: 'repeat' }
+        : { kind: 'conflict', error: ApiError.conflict('upload_already_completed', 'This upload was already completed with a different parts list.') };
+    }
+    if (locked.expired) return { kind: 'conflict', error: ApiError.conflict('upload_expired', 'The upload window has closed; create a new project.') };
+    const problems = findProblems(upload, await listUploadParts(trx, upload.id), given);
+    if (problems.length) return { kind: 'invalid', problems };
+    const validating = await trx
+      .updateTable('projects')
+      .set({ status: 'validating', phase: 'validating', updated_at: sql<Date>`now()` as any })
+      .where('id', '=', project.id)
+      .where('status', '=', 'awaiting_upload')
+      .returningAll()
+      .executeTakeFirst();
+    if (!validating) {
+      return { kind: 'conflict', error: ApiError.conflict('upload_expired', `This project no longer accepts an upload (status ${project.status}).`) };
+    }
+    await trx.updateTable('uploads').set({ completed_at: sql<Date>`now()` as any, completed_parts: JSON.stringify(given) }).where('id', '=', upload.id).execute();
+    return { kind: 'completed', project: validating };
   });
-  if (!updated) {
-    const again = await findUploadByProject(db, project.id);
-    if (!again?.completed_at) throw ApiError.conflict('upload_expired', 'The upload window has closed; create a new project.');
-    if (!sameParts(again?.completed_parts ?? [], given)) throw ApiError.conflict('upload_already_completed', 'This upload was already completed with a different parts list.');
-    ctx.body = completionResult({ ...project, status: 'validating' });
-    return;
-  }
 
-  // signalWithStart: if the create-time start was lost, this starts it; otherwise it signals.
-  const input: ProjectWorkflowInput = { projectId: project.id };
-  await deps.temporal.workflow.signalWithStart('projectWorkflow', {
-    taskQueue: deps.config.temporal.taskQueue,
-    workflowId: projectWorkflowId(project.id),
-    args: [input],
-    signal: uploadCompletedSignal,
-    signalArgs: [],
-    typedSearchAttributes: projectSearchAttributes(project.id, project.workspace_id),
-  });
-  ctx.body = completionResult(updated);
+  if (outcome.kind === 'conflict') throw outcome.error;
+  if (outcome.kind === 'invalid') throw ApiError.invalid('upload_incomplete', `The upload cannot be completed: ${outcome.problems.join('; ')}.`, 'parts');
+  const current = outcome.kind === 'completed' ? outcome.project : (await findProjectById(db, project.id)) ?? project;
+  // A finished project's workflow has done its work; starting it again would only be noise.
+  if (current.status === 'validating' || current.status === 'processing') {
+    await startOrSignalProjectWorkflow(deps.temporal, { taskQueue: deps.config.temporal.taskQueue, timeoutMs: deps.config.temporal.callTimeoutMs }, current);
+  }
+  ctx.body = completionResult(current);
 }

@@ -98,8 +98,10 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
       await holdCredits(trx, { workspaceId: auth.workspaceId, reference: holdReferenceFor(id), amount: holdAmount, projectId: id, description: 'project ceiling hold' });
     } catch (err) {
       if (err instanceof InsufficientCreditsError) {
+        // The balance is what usage:read guards; a key without it learns only that it falls short.
+        const available = auth.permissions.has('usage:read') ? `; ${err.available} are available` : '';
         throw new ApiError(402, 'payment_required_error', 'insufficient_credits',
-          `This project needs ${err.requested} credits held (max_billable_seconds × target locales × ${creditsPerSecond} credits per second); ${err.available} are available.`);
+          `This project needs ${err.requested} credits held (max_billable_seconds × target locales × ${creditsPerSecond} credits per second)${available}.`);
       }
       throw err;
     }

@@ -51,7 +51,7 @@ export function projectsRoutes(deps: AppDeps): Router {
     };
   });
 
-  const views = new ProjectViewCache();
+  const views = new ProjectViewCache({ signedUrlTtlSeconds: deps.config.storage.urlTtlSeconds });
   router.get('/:project_id', auth, requirePermission('dubbing:read'), validateQuery(getProjectQuerySchema), async (ctx) => {
     const caller = ctx.state.auth as AuthContext;
     const projectId = ctx.params.project_id!.toLowerCase();

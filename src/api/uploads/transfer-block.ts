@@ -1,8 +1,13 @@
 import type { Upload, UploadPart } from '../../db/uploads';
 import type { UrlSigner } from '../../storage/url-signer';
 
-// The `transfer` object of a project awaiting its upload (DESIGN.md §3): one fresh signed PUT URL
-// per part, and which parts already arrived, so a dropped client re-sends only what is missing.
+// The `transfer` object of a project awaiting its upload (DESIGN.md §3): one signed PUT URL per
+// part, and which parts already arrived, so a dropped client re-sends only what is missing.
+//
+// A part URL lives exactly as long as the upload (`expires_at`, 24 h), not SIGNED_URL_TTL_SECONDS:
+// a slow upload must not find its URLs dead half way, and `expires_at` is then the whole truth
+// about when the URLs stop working. Each URL still writes only its own part of its own upload,
+// and nothing once the upload is completed or expired.
 
 export interface TransferPart {
   part_number: number;
@@ -29,13 +34,11 @@ export function buildTransferBlock(input: {
   upload: Pick<Upload, 'id' | 'part_size_bytes' | 'part_count' | 'expires_at'>;
   parts: Pick<UploadPart, 'part_number' | 'etag'>[];
   signer: UrlSigner;
-  ttlSeconds: number;
-  now?: Date;
+  /** Ignored: part URLs live until the upload expires (see above). Kept so callers still compile. */
+  ttlSeconds?: number;
 }): TransferBlock {
   const { upload, signer } = input;
-  const now = input.now ?? new Date();
-  // A URL never outlives the upload it writes to.
-  const until = new Date(Math.min(now.getTime() + input.ttlSeconds * 1000, upload.expires_at.getTime()));
+  const until = upload.expires_at;
   const etags = new Map(input.parts.map((p) => [p.part_number, p.etag]));
   const parts: TransferPart[] = [];
   for (let n = 1; n <= upload.part_count; n++) {

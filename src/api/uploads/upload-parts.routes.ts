@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type { Db } from '../../db/create-db';
 import { blobKeys, expectedPartSize, findUpload, upsertUploadPart, type Upload } from '../../db/uploads';
 import { ERROR_TYPES } from '../../shared/error-codes';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import { requireSignedUrl } from '../files/require-signed-url';
+import { requireSignedUrl, signatureExpired, type ExpiredUrlAnswer } from '../files/require-signed-url';
 import { BodyLengthMismatchError, exactLengthBody } from './exact-length-body';
 
 /** Errors a request stream raises when the client goes away mid-body. */
@@ -19,6 +20,17 @@ function assertAcceptsParts(upload: Upload, now: Date): void {
     throw ApiError.conflict('upload_expired', 'The upload window has closed; create a new project.');
   }
 }
+
+/**
+ * A part URL lives as long as its upload (transfer-block.ts), so an expired one usually means the
+ * upload itself is over, and fresh URLs would not help: say that instead. The signature is
+ * authentic by now, so the caller was given this upload id and may learn its state.
+ */
+const expiredPartUrl = (db: Db): ExpiredUrlAnswer => async (ctx) => {
+  const upload = await findUpload(db, ctx.params.uploadId ?? '');
+  if (upload) assertAcceptsParts(upload, new Date()); // throws upload_already_completed / upload_expired
+  return signatureExpired('GET /v1/dubbing/projects/{project_id}?include_transfer=true for fresh part URLs.');
+};
 
 function parsePartNumber(raw: string | undefined, partCount: number): number {
   const n = /^[1-9]\d{0,5}$/.test(raw ?? '') ? Number(raw) : NaN;
@@ -58,7 +70,7 @@ function isClientGone(err: unknown): boolean {
  */
 export function uploadPartsRoutes({ db, blobStore, urlSigner }: AppDeps): Router {
   const router = new Router();
-  router.put('/v1/uploads/:uploadId/parts/:partNumber', requireSignedUrl(urlSigner), async (ctx) => {
+  router.put('/v1/uploads/:uploadId/parts/:partNumber', requireSignedUrl(urlSigner, expiredPartUrl(db)), async (ctx) => {
     const upload = await findUpload(db, ctx.params.uploadId!);
     if (!upload) throw ApiError.notFound('upload', 'upload_id');
     assertAcceptsParts(upload, new Date());
@@ -85,10 +97,12 @@ export function uploadPartsRoutes({ db, blobStore, urlSigner }: AppDeps): Router
       }
       return upsertUploadPart(trx, { upload_id: upload.id, part_number: partNumber, etag: stored.md5, size_bytes: stored.sizeBytes, storage_key: key });
     }).catch(async (err: unknown) => {
-      await blobStore.deletePrefix(key);
+      await blobStore.delete(key);
       throw err;
     });
-    if (replaced && replaced !== key) await blobStore.deletePrefix(replaced);
+    // The exact key: a part stored before per-attempt keys lives at a key that is a prefix of
+    // the new one ("…/00001" of "…/00001-<attempt>"), so a prefix delete would take both.
+    if (replaced && replaced !== key) await blobStore.delete(replaced);
 
     ctx.etag = stored.md5; // Koa quotes it: ETag: "<md5>"
     ctx.body = { data: { part_number: partNumber, etag: stored.md5, size_bytes: stored.sizeBytes } };

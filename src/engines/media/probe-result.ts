@@ -15,6 +15,12 @@ interface FfprobeOutput {
   format?: { format_name?: string; duration?: string };
 }
 
+/**
+ * A source may last at most this long. Longer is a broken or hostile header (a WAV that declares
+ * a byte rate of 1 claims billions of seconds), refused as invalid media before any charge.
+ */
+export const MAX_SOURCE_SECONDS = 24 * 3600;
+
 export type ProbeInterpretation =
   | { ok: true; probe: MediaProbe; /** Channels of the first audio stream, 0 without audio. */ audioChannels: number }
   | { ok: false; reason: string };
@@ -48,6 +54,9 @@ export function interpretFfprobeJson(json: string): ProbeInterpretation {
   if (!(durationSeconds > 0)) {
     // A still image probes as one video frame with no duration; nothing to dub.
     return { ok: false, reason: `no measurable duration (detected as ${formatName || 'unknown'})` };
+  }
+  if (durationSeconds > MAX_SOURCE_SECONDS) {
+    return { ok: false, reason: `declares a duration of ${Math.round(durationSeconds)} s, above the ${MAX_SOURCE_SECONDS} s a source may last` };
   }
   const audioChannels = streams.find((s) => s.codec_type === 'audio')?.channels ?? 0;
   return { ok: true, probe: { durationSeconds, hasAudio, hasVideo, formatName }, audioChannels };

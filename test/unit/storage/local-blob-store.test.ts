@@ -134,6 +134,21 @@ describe('LocalBlobStore', () => {
     await expect(store.toLocalFile('a/none.wav', os.tmpdir())).rejects.toBeInstanceOf(BlobNotFoundError);
   });
 
+  it('item 14: delete removes exactly one key, not the keys it is a prefix of', async () => {
+    for (const key of ['uploads/u1/parts/00001', 'uploads/u1/parts/00001-attempt', 'uploads/u1/parts/00002']) {
+      await store.put(key, chunked(Buffer.from(key)));
+    }
+    await store.delete('uploads/u1/parts/00001');
+    expect(await store.stat('uploads/u1/parts/00001')).toBeNull();
+    expect(await store.stat('uploads/u1/parts/00001-attempt')).not.toBeNull();
+    expect(await store.stat('uploads/u1/parts/00002')).not.toBeNull();
+    // Nothing there, or only a folder of longer keys: nothing to delete, no error.
+    await expect(store.delete('uploads/u1/parts/00001')).resolves.toBeUndefined();
+    await expect(store.delete('uploads/u1/parts')).resolves.toBeUndefined();
+    expect(await store.stat('uploads/u1/parts/00002')).not.toBeNull();
+    await expect(store.delete('../escape')).rejects.toBeInstanceOf(InvalidBlobKeyError);
+  });
+
   it('deletePrefix removes every key with the prefix and nothing else (S3 semantics)', async () => {
     for (const key of ['uploads/u1/parts/00001', 'uploads/u1/parts/00002', 'uploads/u10/parts/00001', 'uploads/u2/parts/00001', 'projects/u1/source']) {
       await store.put(key, chunked(Buffer.from(key)));

@@ -1,0 +1,171 @@
+import type { Transaction } from 'kysely';
+import { chargeCredits, InsufficientCreditsError, refundCredits } from '../db/credits';
+import type { Database } from '../db/database';
+import { updateLanguage, updateProject, type Project, type ProjectLanguage, type ProjectStatus } from '../db/projects';
+import type { RetryBilling } from '../shared/project-contracts';
+import { publicFailureMessage, type LanguageFailureCode } from './failure-messages';
+
+// How a language attempt opens, fails and settles, and what that means for its project. Every
+// function takes the caller's transaction and is idempotent: ledger references are per project,
+// locale and attempt, so a retried activity, a Web UI reset or the reconciler settles once.
+
+type Trx = Transaction<Database>;
+
+export type AttemptClaim =
+  | { state: 'open'; attempt: number }
+  /** Already delivered: never re-run, never refunded. */
+  | { state: 'completed' }
+  /** A retry that could not be paid for; the language stays failed. */
+  | { state: 'refused'; code: 'insufficient_credits'; message: string };
+
+const FINAL = ['completed', 'failed'] as const;
+export const isFinalLanguage = (status: string) => (FINAL as readonly string[]).includes(status);
+
+export const chargeReference = (projectId: string, locale: string, attempt: number) => `${projectId}:${locale}:charge:${attempt}`;
+/** Attempt 1 keeps the reference it always had, so languages refunded before attempts existed stay refunded once. */
+export const refundReference = (projectId: string, locale: string, attempt: number) =>
+  attempt === 1 ? `${projectId}:${locale}:refund` : `${projectId}:${locale}:refund:${attempt}`;
+
+async function lockProject(trx: Trx, projectId: string): Promise<Project> {
+  return trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow(() => new Error(`project ${projectId} not found`));
+}
+
+async function lockLanguage(trx: Trx, projectId: string, locale: string): Promise<ProjectLanguage> {
+  return trx
+    .selectFrom('project_languages')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('locale', '=', locale)
+    .forUpdate()
+    .executeTakeFirstOrThrow(() => new Error(`project ${projectId} has no language ${locale}`));
+}
+
+/**
+ * Claims the right to work on a language for `attempt`. An open attempt carries on; a completed
+ * language is left alone; a failed one is reopened as a new attempt, paid like a console retry
+ * (charged again, or free and recorded for goodwill). That last case covers the console retry
+ * and a Web UI reset of a failed language, wherever in the history the reset points.
+ */
+export async function claimAttempt(trx: Trx, input: { projectId: string; locale: string; attempt: number; billing?: RetryBilling }): Promise<AttemptClaim> {
+  const project = await lockProject(trx, input.projectId);
+  const language = await lockLanguage(trx, input.projectId, input.locale);
+  if (language.status === 'completed') return { state: 'completed' };
+  if (language.status !== 'failed') return { state: 'open', attempt: language.attempt };
+
+  const attempt = Math.max(input.attempt, language.attempt + 1);
+  const billable = project.billable_seconds ?? 0;
+  const goodwill = input.billing === 'goodwill';
+  if (!goodwill && billable > 0) {
+    try {
+      await chargeCredits(trx, {
+        workspaceId: project.workspace_id,
+        reference: chargeReference(project.id, input.locale, attempt),
+        amount: billable * project.credits_per_second,
+        projectId: project.id,
+        description: `retry of ${input.locale}, attempt ${attempt}`,
+      });
+    } catch (err) {
+      if (!(err instanceof InsufficientCreditsError)) throw err;
+      return { state: 'refused', code: 'insufficient_credits', message: `Retrying ${input.locale} costs ${err.requested} credits; the workspace has ${err.available} available. Grant credits or retry with --goodwill.` };
+    }
+  }
+  const charged = goodwill ? 0 : billable;
+  await updateLanguage(trx, project.id, input.locale, {
+    status: 'queued',
+    percent: 0,
+    phase_message: 'Retrying.',
+    failure_code: null,
+    failure_message: null,
+    failure_detail: null,
+    completed_at: null,
+    attempt,
+    attempt_charged_seconds: charged,
+    charged_seconds: language.charged_seconds + charged,
+    goodwill_seconds: language.goodwill_seconds + (goodwill ? billable : 0),
+  });
+  await updateProject(trx, project.id, {
+    status: 'processing',
+    phase: 'dubbing',
+    failure_code: null,
+    failure_message: null,
+    failure_detail: null,
+    completed_at: null,
+    charged_seconds: project.charged_seconds + charged,
+    ...(charged > 0 ? { usage_state: 'charged' as const } : {}),
+  });
+  return { state: 'open', attempt };
+}
+
+/** Is `attempt` still the one working on this language? Progress of a stale run is ignored. */
+export async function isAttemptOpen(trx: Trx | Parameters<typeof lockLanguage>[0], projectId: string, locale: string, attempt: number): Promise<boolean> {
+  const row = await trx.selectFrom('project_languages').select(['status', 'attempt']).where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirst();
+  return !!row && !isFinalLanguage(row.status) && row.attempt === attempt;
+}
+
+/**
+ * Fails a language and refunds what its attempt was charged, once. `attempt: 'current'` is for
+ * callers that only know the language ended (a terminated child, the reconciler). A completed
+ * language, or a newer attempt than the caller's, is left alone.
+ */
+export async function failAttempt(
+  trx: Trx,
+  input: { projectId: string; locale: string; attempt: number | 'current'; code: LanguageFailureCode; detail: string },
+): Promise<{ failed: boolean; refundedSeconds: number }> {
+  const project = await lockProject(trx, input.projectId);
+  const language = await lockLanguage(trx, input.projectId, input.locale);
+  const attempt = input.attempt === 'current' ? language.attempt : input.attempt;
+  if (language.status === 'completed' || language.attempt !== attempt) return { failed: false, refundedSeconds: 0 };
+  if (language.status !== 'failed') {
+    await updateLanguage(trx, project.id, input.locale, {
+      status: 'failed',
+      phase_message: null,
+      failure_code: input.code,
+      failure_message: publicFailureMessage(input.code, input.locale),
+      failure_detail: input.detail,
+    });
+  }
+  const amount = language.attempt_charged_seconds;
+  if (amount <= 0) return { failed: true, refundedSeconds: 0 };
+  const refunded = await refundCredits(trx, {
+    workspaceId: project.workspace_id,
+    reference: refundReference(project.id, input.locale, attempt),
+    amount: amount * project.credits_per_second,
+    projectId: project.id,
+    description: `language ${input.locale} failed (attempt ${attempt})`,
+  });
+  if (!refunded) return { failed: true, refundedSeconds: 0 };
+  await updateLanguage(trx, project.id, input.locale, { refunded_seconds: language.refunded_seconds + amount });
+  await updateProject(trx, project.id, {
+    charged_seconds: project.charged_seconds - amount,
+    refunded_seconds: project.refunded_seconds + amount,
+  });
+  return { failed: true, refundedSeconds: amount };
+}
+
+/**
+ * The project's status from its languages, once every language has ended: completed,
+ * partially_completed or failed, with usage `refunded` when nothing stays charged. Recomputed
+ * whenever a language ends, so a retry or reset that completes a language also fixes the
+ * project. A project that was never charged (failed before validation) is left as it is.
+ */
+export async function recomputeProjectOutcome(trx: Trx, projectId: string): Promise<ProjectStatus> {
+  const project = await lockProject(trx, projectId);
+  if (project.usage_state !== 'charged' && project.usage_state !== 'refunded') return project.status;
+  const languages = await trx.selectFrom('project_languages').select(['status']).where('project_id', '=', projectId).execute();
+  if (languages.length === 0 || languages.some((l) => !isFinalLanguage(l.status))) return project.status;
+  const completed = languages.filter((l) => l.status === 'completed').length;
+  const status: ProjectStatus = completed === languages.length ? 'completed' : completed > 0 ? 'partially_completed' : 'failed';
+  const usageState = project.charged_seconds > 0 ? 'charged' : 'refunded';
+  const keepFailure = status === 'failed' && project.failure_code !== null;
+  if (project.status === status && project.usage_state === usageState && project.completed_at && (status !== 'failed' || keepFailure)) return status;
+  await updateProject(trx, projectId, {
+    status,
+    phase: status === 'failed' ? 'failed' : 'completed',
+    usage_state: usageState,
+    completed_at: project.completed_at ?? new Date(),
+    ...(status === 'failed'
+      ? keepFailure ? {} : { failure_code: 'engine_failed', failure_message: 'Every language failed; all charges were refunded.' }
+      : { failure_code: null, failure_message: null, failure_detail: null }),
+  });
+  return status;
+}

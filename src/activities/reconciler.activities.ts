@@ -1,0 +1,155 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { sql } from 'kysely';
+import type { Db } from '../db/create-db';
+import { releaseHold } from '../db/credits';
+import { recordRepairOnce } from '../db/reconciler-repairs';
+import { languageWorkflowId, projectWorkflowId } from '../shared/workflow-ids';
+import { startOrSignalProjectWorkflow } from '../temporal/start-project-workflow';
+import { activityLog } from './activity-log';
+import { createOutcomeActivities } from './outcome.activities';
+
+// The safety net behind every money path: a scheduled pass that finds what should not exist and
+// repairs it, once, logging each repair and recording it in `reconciler_repairs`:
+// - a project in `validating`/`processing` whose workflow is not running (a start lost between
+//   commit and Temporal, a terminated run): started again once; if it stops again without
+//   ending, its money is settled (hold released, or open languages failed and refunded);
+// - a language that has not ended while neither its workflow nor its project's is running:
+//   failed and refunded once, so it can be retried;
+// - a hold still reserved for a project in a final state: released.
+// Only state unchanged for `graceSeconds` is judged, so work in flight is never touched.
+
+export interface ReconcilerDeps {
+  db: Db;
+  temporal: Client;
+  taskQueue: string;
+  reconcileGraceSeconds: number;
+}
+
+export interface ReconcileInput {
+  /** Limit the pass to one workspace (tests; an operator looking at one customer). */
+  workspaceId?: string;
+  graceSeconds?: number;
+}
+
+export interface Repair {
+  subject: string;
+  kind: string;
+  detail: string;
+}
+
+export interface ReconcileResult {
+  repairs: Repair[];
+  /** Subjects that could not be repaired this pass (logged with the reason); the next pass retries. */
+  failed: string[];
+}
+
+const BATCH = 200;
+const FINAL_PROJECT = ['completed', 'partially_completed', 'failed'] as const;
+
+export function createReconcilerActivities({ db, temporal, taskQueue, reconcileGraceSeconds }: ReconcilerDeps) {
+  const outcome = createOutcomeActivities({ db });
+
+  async function isRunning(workflowId: string): Promise<boolean> {
+    try {
+      const description = await temporal.workflow.getHandle(workflowId).describe();
+      return description.status.name === 'RUNNING';
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return false;
+      throw err;
+    }
+  }
+
+  const recordOnce = (repair: Repair) => recordRepairOnce(db, repair);
+
+  return {
+    async reconcile(input: ReconcileInput = {}): Promise<ReconcileResult> {
+      const grace = input.graceSeconds ?? reconcileGraceSeconds;
+      const staleBefore = sql<Date>`now() - make_interval(secs => ${grace})`;
+      const result: ReconcileResult = { repairs: [], failed: [] };
+      const log = activityLog();
+      const attempt = async (subject: string, work: () => Promise<Repair | undefined>) => {
+        try {
+          const repair = await work();
+          if (repair) {
+            result.repairs.push(repair);
+            log.warn('reconciler repaired', { ...repair });
+          }
+        } catch (error) {
+          result.failed.push(subject);
+          log.error('reconciler could not repair', { subject, error: error instanceof Error ? error.message : String(error) });
+        }
+      };
+
+      // 1. Projects in flight whose workflow is gone.
+      let stuck = db.selectFrom('projects').select(['id', 'workspace_id', 'status']).where('status', 'in', ['validating', 'processing']).where('updated_at', '<', staleBefore);
+      if (input.workspaceId) stuck = stuck.where('workspace_id', '=', input.workspaceId);
+      for (const project of await stuck.orderBy('updated_at').limit(BATCH).execute()) {
+        const subject = projectWorkflowId(project.id);
+        await attempt(subject, async () => {
+          if (await isRunning(subject)) return undefined;
+          const open = await db.selectFrom('project_languages').select('locale').where('project_id', '=', project.id).where('status', 'not in', ['completed', 'failed']).execute();
+          const running: string[] = [];
+          for (const { locale } of open) if (await isRunning(languageWorkflowId(project.id, locale))) running.push(locale);
+          // Languages still running settle the project themselves when they end.
+          if (running.length > 0 && running.length === open.length) return undefined;
+          const restart = { subject, kind: 'restart_project_workflow', detail: `${project.status} with no running workflow; started it again` };
+          if (await recordOnce(restart)) {
+            await startOrSignalProjectWorkflow(temporal, { taskQueue, timeoutMs: 10_000 }, project);
+            return restart;
+          }
+          const settle = { subject, kind: 'settle_project', detail: `${project.status} again after a restart; settled its money` };
+          if (!(await recordOnce(settle))) return undefined;
+          await outcome.settleProject({ projectId: project.id, code: 'terminated', detail: 'reconciler: the project workflow stopped twice without ending the project', skipLocales: running });
+          return settle;
+        });
+      }
+
+      // 2. Languages that have not ended, with nothing running that would end them.
+      let languages = db
+        .selectFrom('project_languages')
+        .innerJoin('projects', 'projects.id', 'project_languages.project_id')
+        .select(['project_languages.project_id', 'project_languages.locale', 'project_languages.attempt', 'project_languages.status'])
+        .where('project_languages.status', 'not in', ['completed', 'failed'])
+        .where('project_languages.updated_at', '<', staleBefore)
+        .where('projects.status', 'not in', ['validating']);
+      if (input.workspaceId) languages = languages.where('projects.workspace_id', '=', input.workspaceId);
+      for (const language of await languages.orderBy('project_languages.updated_at').limit(BATCH).execute()) {
+        const subject = languageWorkflowId(language.project_id, language.locale);
+        await attempt(subject, async () => {
+          if (await isRunning(subject)) return undefined;
+          if (await isRunning(projectWorkflowId(language.project_id))) return undefined;
+          const settle = { subject, kind: `settle_language:${language.attempt}`, detail: `${language.status} with no running workflow; failed and refunded attempt ${language.attempt}` };
+          if (!(await recordOnce(settle))) return undefined;
+          await outcome.settleInterruptedLanguage({ projectId: language.project_id, locale: language.locale, code: 'terminated', detail: 'reconciler: the language workflow ended without settling' });
+          return settle;
+        });
+      }
+
+      // 3. Holds still reserved for projects that have ended.
+      let holds = db
+        .selectFrom('projects')
+        .innerJoin('credit_holds', 'credit_holds.reference', 'projects.hold_reference')
+        .select(['projects.id', 'projects.workspace_id', 'projects.hold_reference', 'projects.status', 'credit_holds.remaining'])
+        .where('projects.status', 'in', [...FINAL_PROJECT])
+        .where('credit_holds.remaining', '>', 0);
+      if (input.workspaceId) holds = holds.where('projects.workspace_id', '=', input.workspaceId);
+      for (const hold of await holds.limit(BATCH).execute()) {
+        const subject = hold.hold_reference;
+        await attempt(subject, async () => {
+          const released = await db.transaction().execute(async (trx) => {
+            const base = { workspaceId: hold.workspace_id, holdReference: hold.hold_reference, projectId: hold.id, description: 'reconciler: project ended with credits still held' };
+            // The usual release reference, or (if that was used for part of it) a reconciler one.
+            return (await releaseHold(trx, { ...base, reference: `${hold.id}:release` })) || releaseHold(trx, { ...base, reference: `${hold.id}:release:reconciler` });
+          });
+          if (released === 0) return undefined;
+          const repair = { subject, kind: 'release_hold', detail: `project ${hold.status} with ${released} credits still held; released them` };
+          await recordOnce(repair);
+          return repair;
+        });
+      }
+      return result;
+    },
+  };
+}
+
+export type ReconcilerActivities = ReturnType<typeof createReconcilerActivities>;

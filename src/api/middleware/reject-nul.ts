@@ -1,0 +1,37 @@
+import { ApiError } from '../api-error';
+
+// PostgreSQL text cannot hold U+0000: a NUL that reaches a query fails it with a 500, and JSON
+// and query strings both carry one happily ("\u0000", "%00"). Every validated body and query goes
+// through here, so no stored or queried string can carry one, whatever field or route it is on.
+// Checked after the schema, on the value the handler will use (defaults included), so a
+// semantic check later (a URL parser that strips a trailing control character, say) cannot let
+// the raw string through.
+
+/** Throws 400 invalid_parameter naming the first string (value or key) holding U+0000. */
+export function rejectNulCharacters(value: unknown, where: 'body' | 'query'): void {
+  const param = findNul(value, '');
+  if (param !== undefined) {
+    throw ApiError.invalid('invalid_parameter', `Invalid ${param || `the ${where}`}: must not contain the NUL character (U+0000).`, param || undefined);
+  }
+}
+
+/** The dotted path (`publishing.title`, `target_locales[1]`) of the first NUL, if any. */
+function findNul(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findNul(value[i], `${path}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      const childPath = path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) return childPath;
+      const found = findNul(child, childPath);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}

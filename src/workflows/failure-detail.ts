@@ -1,0 +1,22 @@
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, TemporalFailure } from '@temporalio/workflow';
+
+// Turns a failure caught in workflow code into what the settling activities record: a code the
+// client may see, and the full chain of messages for operators only.
+
+/** Every message down the cause chain: the engine's own words end up in `failure_detail`. */
+export function failureDetail(err: unknown): string {
+  const messages: string[] = [];
+  let current: unknown = err;
+  for (let depth = 0; current && depth < 6; depth++) {
+    if (current instanceof Error && current.message) messages.push(current.message);
+    current = current instanceof TemporalFailure ? current.cause : undefined;
+  }
+  return messages.join(': ') || 'unknown failure';
+}
+
+/** The ApplicationFailure type an activity failed with, if any (e.g. `invalid_media`). */
+export function applicationFailureType(err: unknown): string | undefined {
+  let current: unknown = err;
+  while (current instanceof ActivityFailure || current instanceof ChildWorkflowFailure) current = current.cause;
+  return current instanceof ApplicationFailure ? current.type ?? undefined : undefined;
+}
