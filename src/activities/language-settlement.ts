@@ -96,12 +96,6 @@ export async function claimAttempt(trx: Trx, input: { projectId: string; locale:
   return { state: 'open', attempt };
 }
 
-/** Is `attempt` still the one working on this language? Progress of a stale run is ignored. */
-export async function isAttemptOpen(trx: Trx | Parameters<typeof lockLanguage>[0], projectId: string, locale: string, attempt: number): Promise<boolean> {
-  const row = await trx.selectFrom('project_languages').select(['status', 'attempt']).where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirst();
-  return !!row && !isFinalLanguage(row.status) && row.attempt === attempt;
-}
-
 /**
  * Fails a language and refunds what its attempt was charged, once. `attempt: 'current'` is for
  * callers that only know the language ended (a terminated child, the reconciler). A completed

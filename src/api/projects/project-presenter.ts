@@ -59,7 +59,8 @@ function presentLanguage(project: Project, language: ProjectLanguage, options: P
     publishing: { title: language.title, description: language.description },
     deliverables,
     failure: failure(language.failure_code, language.failure_message),
-    usage: { charged_seconds: language.charged_seconds, refunded_seconds: language.refunded_seconds },
+    // goodwill_seconds: delivered free by an operator's goodwill retry (see README, Money).
+    usage: { charged_seconds: language.charged_seconds, refunded_seconds: language.refunded_seconds, goodwill_seconds: language.goodwill_seconds },
     alignment: { drift_seconds: language.drift_seconds },
     created_at: iso(language.created_at),
     completed_at: iso(language.completed_at),

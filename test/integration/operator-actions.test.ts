@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { runConsole } from '../../src/cli/console';
+import { getBalance } from '../../src/db/credits';
+import { createLocalEngines, type Engines, type SpeechSynthesizer, type Translator } from '../../src/engines';
+import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
+import { languageWorkflowId } from '../../src/shared/workflow-ids';
+import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
+import { makeTempDir, makeVideo, removeTempDir, speak } from '../helpers/media-fixtures';
+import { createProject, projectBody, uploadAndComplete } from '../helpers/projects';
+import { request, startTestApi, type TestApi } from '../helpers/test-api';
+import { startTestWorker, type TestWorker } from '../helpers/test-worker';
+import { waitFor } from '../helpers/wait-for';
+
+// What an operator does from the Temporal Web UI (terminate, cancel, reset), done through the
+// real client against the real dev server and worker: the project still ends, each language is
+// refunded at most once, a completed language is never re-run, and a reset of a failed language
+// behaves like the console retry.
+
+const CPS = 10;
+let api: TestApi;
+let worker: TestWorker | undefined;
+let dir: string;
+let clip: Buffer;
+
+beforeAll(async () => {
+  dir = makeTempDir('operator-');
+  const speech = await speak('The garden is green and the sky is blue today.', path.join(dir, 'speech.wav'));
+  clip = readFileSync(await makeVideo(path.join(dir, 'clip.mp4'), 4, speech));
+  api = await startTestApi({ UPLOAD_PART_SIZE_BYTES: String(64 * 1024) });
+}, 60_000);
+afterEach(async () => {
+  gate?.open();
+  await worker?.stop();
+  worker = undefined;
+});
+afterAll(async () => {
+  await api.close();
+  removeTempDir(dir);
+});
+
+const useWorker = async (engines: Partial<Engines> = {}) => {
+  await worker?.stop();
+  worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue, overrides: { engines: { ...createLocalEngines(), ...engines } } });
+};
+const getProject = async (tenant: TestTenant, id: string) => (await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) })).body.data;
+const waitForProject = (tenant: TestTenant, id: string, what: string, test: (p: any) => boolean) =>
+  waitFor(what, async () => {
+    const project = await getProject(tenant, id);
+    return test(project) ? project : undefined;
+  }, 90_000, 300);
+const language = (project: any, locale: string) => project.languages.find((l: any) => l.locale === locale);
+const ledger = async (projectId: string) =>
+  (await api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}:${r.reference.slice(projectId.length + 1)}`);
+
+/** Catalan's speech waits at a gate the test opens: the language is caught mid-dub. */
+let gate: { open(): void; reached: Promise<void> } | undefined;
+function gatedSpeech(): SpeechSynthesizer {
+  const real = createLocalEngines().tts;
+  let opened = false;
+  let markReached!: () => void;
+  const reached = new Promise<void>((resolve) => { markReached = resolve; });
+  gate = { open: () => { opened = true; }, reached };
+  return {
+    async synthesize(text, voice, out, options) {
+      if (out.includes(`${path.sep}dub-ca_es-`)) {
+        markReached();
+        for (let waited = 0; !opened && waited < 120_000; waited += 200) {
+          options?.onTick?.();
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
+      return real.synthesize(text, voice, out, options);
+    },
+  };
+}
+
+async function startDub(tenant: TestTenant) {
+  const created = await createProject(api, tenant, projectBody({ target_locales: ['es_es', 'ca_es'], source: { type: 'upload', file_name: 'garden.mp4', size_bytes: clip.length } }));
+  expect((await uploadAndComplete(api, tenant, created.body.data, clip)).status).toBe(200);
+  return created.body.data.id as string;
+}
+
+async function retryFromConsole(projectId: string, locale: string): Promise<{ code: number; out: string }> {
+  const printed: string[] = [];
+  process.env.TEMPORAL_TASK_QUEUE = api.config.temporal.taskQueue;
+  try {
+    const code = await runConsole(['languages:retry', projectId, locale], (line) => printed.push(line));
+    return { code, out: printed.join('\n') };
+  } finally {
+    delete process.env.TEMPORAL_TASK_QUEUE;
+  }
+}
+
+it('item 3: terminating a language mid-dub still ends the project, refunds that language once, and leaves it retryable', async () => {
+  await useWorker({ tts: gatedSpeech() });
+  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const id = await startDub(tenant);
+  await gate!.reached;
+  await waitForProject(tenant, id, 'es_es completed', (p) => language(p, 'es_es')?.status === 'completed');
+
+  await api.temporal.workflow.getHandle(languageWorkflowId(id, 'ca_es')).terminate('operator terminated it from the Web UI');
+  const ended = await waitForProject(tenant, id, 'project partially_completed', (p) => p.status === 'partially_completed');
+  const billable: number = ended.usage.billable_seconds;
+  expect(language(ended, 'ca_es')).toMatchObject({ status: 'failed', failure: { code: 'terminated' }, usage: { charged_seconds: billable, refunded_seconds: billable } });
+  expect(ended.usage).toMatchObject({ state: 'charged', charged_seconds: billable, refunded_seconds: billable });
+  expect(await ledger(id)).toEqual([`hold:${60 * 2 * CPS}:hold`, `capture:${billable * 2 * CPS}:capture`, `release:${(60 - billable) * 2 * CPS}:release`, `refund:${billable * CPS}:ca_es:refund`]);
+
+  // Retryable: the console retry charges the new attempt and completes it.
+  gate!.open();
+  const retried = await retryFromConsole(id, 'ca_es');
+  expect(retried).toMatchObject({ code: 0 });
+  expect(retried.out).toContain('ca_es: completed');
+  const done = await getProject(tenant, id);
+  expect(done.status).toBe('completed');
+  expect(await ledger(id)).toEqual([`hold:${60 * 2 * CPS}:hold`, `capture:${billable * 2 * CPS}:capture`, `release:${(60 - billable) * 2 * CPS}:release`, `refund:${billable * CPS}:ca_es:refund`, `capture:${billable * CPS}:ca_es:charge:2`]);
+  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * 2 * CPS, reserved: 0 });
+}, 180_000);
+
+it('item 3: cancelling a language mid-dub fails it as cancelled, refunded once, and the project ends', async () => {
+  await useWorker({ tts: gatedSpeech() });
+  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const id = await startDub(tenant);
+  await gate!.reached;
+  await waitForProject(tenant, id, 'es_es completed', (p) => language(p, 'es_es')?.status === 'completed');
+
+  await api.temporal.workflow.getHandle(languageWorkflowId(id, 'ca_es')).cancel();
+  const ended = await waitForProject(tenant, id, 'project partially_completed', (p) => p.status === 'partially_completed');
+  const billable: number = ended.usage.billable_seconds;
+  expect(language(ended, 'ca_es')).toMatchObject({ status: 'failed', failure: { code: 'cancelled' }, usage: { refunded_seconds: billable } });
+  const refunds = (await ledger(id)).filter((entry) => entry.startsWith('refund:'));
+  expect(refunds).toEqual([`refund:${billable * CPS}:ca_es:refund`]);
+  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * CPS, reserved: 0 });
+}, 180_000);
+
+/** Resets a workflow's latest run to a workflow-task-completed event the picker chooses; returns the new run id. */
+async function reset(client: Client, workflowId: string, pick: (events: any[]) => any): Promise<string> {
+  const handle = client.workflow.getHandle(workflowId);
+  const { runId } = await handle.describe();
+  const events = (await handle.fetchHistory()).events ?? [];
+  const target = pick(events);
+  const response = await client.workflowService.resetWorkflowExecution({
+    namespace: api.config.temporal.namespace,
+    workflowExecution: { workflowId, runId },
+    reason: 'operator reset from the Web UI',
+    workflowTaskFinishEventId: target.eventId,
+    requestId: randomUUID(),
+  });
+  return response.runId!;
+}
+const firstTaskCompleted = (events: any[]) => events.find((e) => e.workflowTaskCompletedEventAttributes);
+const activityNames = async (client: Client, workflowId: string, runId: string) =>
+  ((await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [])
+    .filter((e: any) => e.activityTaskScheduledEventAttributes)
+    .map((e: any) => e.activityTaskScheduledEventAttributes.activityType.name);
+
+it('item 4: resetting a completed language never re-runs or refunds it', async () => {
+  await useWorker();
+  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const id = await startDub(tenant);
+  const done = await waitForProject(tenant, id, 'project completed', (p) => p.status === 'completed');
+  const before = { ledger: await ledger(id), spanish: language(done, 'es_es') };
+
+  const workflowId = languageWorkflowId(id, 'es_es');
+  const runId = await reset(api.temporal, workflowId, firstTaskCompleted);
+  expect(await api.temporal.workflow.getHandle(workflowId, runId).result()).toEqual({ locale: 'es_es', status: 'completed' });
+  expect(await activityNames(api.temporal, workflowId, runId)).toEqual(['beginLanguageAttempt', 'recordProjectOutcome']);
+  const after = await getProject(tenant, id);
+  expect(after.status).toBe('completed');
+  expect(language(after, 'es_es')).toEqual(before.spanish);
+  expect(await ledger(id)).toEqual(before.ledger);
+}, 180_000);
+
+it('item 4: resetting a failed language past its start behaves like the console retry: charged again, completed, project completed', async () => {
+  const real = createLocalEngines().translator;
+  const missing = new ApertiumTranslator({ command: '/nonexistent/apertium' });
+  const brokenCatalan: Translator = { translate: (texts, modes, options) => (modes.includes('eng-cat') ? missing : real).translate(texts, modes, options) };
+  await useWorker({ translator: brokenCatalan });
+  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const id = await startDub(tenant);
+  const partial = await waitForProject(tenant, id, 'project partially_completed', (p) => p.status === 'partially_completed');
+  const billable: number = partial.usage.billable_seconds;
+
+  // The engine is fixed; the operator resets the failed language to just after it started.
+  await useWorker();
+  const workflowId = languageWorkflowId(id, 'ca_es');
+  const runId = await reset(api.temporal, workflowId, (events) => {
+    const begun = events.findIndex((e) => e.activityTaskCompletedEventAttributes && events.some((s) => s.eventId?.toString() === e.activityTaskCompletedEventAttributes.scheduledEventId?.toString() && s.activityTaskScheduledEventAttributes?.activityType?.name === 'beginLanguageAttempt'));
+    return events.slice(begun).find((e) => e.workflowTaskCompletedEventAttributes);
+  });
+  expect(await api.temporal.workflow.getHandle(workflowId, runId).result()).toEqual({ locale: 'ca_es', status: 'completed' });
+
+  const done = await getProject(tenant, id);
+  expect(done.status).toBe('completed');
+  expect(done.usage).toMatchObject({ state: 'charged', charged_seconds: billable * 2, refunded_seconds: billable });
+  expect(language(done, 'ca_es')).toMatchObject({ status: 'completed', failure: null });
+  expect(language(done, 'ca_es').deliverables).toHaveLength(5);
+  expect(await ledger(id)).toEqual([`hold:${60 * 2 * CPS}:hold`, `capture:${billable * 2 * CPS}:capture`, `release:${(60 - billable) * 2 * CPS}:release`, `refund:${billable * CPS}:ca_es:refund`, `capture:${billable * CPS}:ca_es:charge:2`]);
+}, 180_000);
