@@ -94,7 +94,14 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
           if (running.length > 0 && running.length === open.length) return undefined;
           const restart = { subject, kind: 'restart_project_workflow', detail: `${project.status} with no running workflow; started it again` };
           if (await recordOnce(restart)) {
-            await startOrSignalProjectWorkflow(temporal, { taskQueue, timeoutMs: 10_000 }, project);
+            try {
+              await startOrSignalProjectWorkflow(temporal, { taskQueue, timeoutMs: 10_000 }, project);
+            } catch (err) {
+              // Not started: forget the record, or the next pass would take a project that never
+              // ran for one that stopped twice and settle (fail) it. The next pass starts it again.
+              await db.deleteFrom('reconciler_repairs').where('subject', '=', restart.subject).where('kind', '=', restart.kind).execute();
+              throw err;
+            }
             return restart;
           }
           const settle = { subject, kind: 'settle_project', detail: `${project.status} again after a restart; settled its money` };

@@ -1,43 +1,43 @@
 import type { Client } from '@temporalio/client';
-import type { Config } from '../config';
-import type { Db } from '../db/create-db';
+import { loadConfig, type Config } from '../config';
+import { createDb, type Db } from '../db/create-db';
+import { databaseUrl } from '../db/database-url';
+import { createTemporalClient } from '../temporal/connection';
 
-/** What a console command gets: parsed flags plus lazily created clients. */
+/**
+ * What a console command gets. Everything is created on first use, so a command refused while
+ * parsing (or `help`) never reads the configuration, opens a pool or dials Temporal.
+ */
 export interface CliContext {
-  config: Config;
-  args: string[];
-  flags: Record<string, string | true>;
+  readonly config: Config;
   db(): Db;
   temporal(): Client;
   print(line: string): void;
 }
 
-export interface CliCommand {
-  name: string;
-  usage: string;
-  summary: string;
-  run(ctx: CliContext): Promise<void>;
-}
-
+/**
+ * A command's input is wrong in a way only its action can tell (a missing pair of flags, a
+ * language that is not failed): the console prints the command's usage and exits 2.
+ */
 export class UsageError extends Error {}
 
-export function requireFlag(ctx: CliContext, name: string): string {
-  const value = ctx.flags[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-}
-
-/** Splits argv into positional args and --flag value / --flag=value / --switch. */
-export function parseArgv(argv: string[]): { args: string[]; flags: Record<string, string | true> } {
-  const args: string[] = [];
-  const flags: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    if (!token.startsWith('--')) { args.push(token); continue; }
-    const [name, inline] = token.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (inline !== undefined) flags[name] = inline;
-    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) flags[name] = argv[++i]!;
-    else flags[name] = true;
-  }
-  return { args, flags };
+export function createCliContext(print: (line: string) => void): { ctx: CliContext; close(): Promise<void> } {
+  let config: Config | undefined;
+  let db: Db | undefined;
+  let temporal: Client | undefined;
+  const ctx: CliContext = {
+    get config() {
+      return (config ??= loadConfig());
+    },
+    db: () => (db ??= createDb({ url: databaseUrl(ctx.config), poolMax: 2, applicationName: 'dubbing-console' })),
+    temporal: () => (temporal ??= createTemporalClient(ctx.config)),
+    print,
+  };
+  return {
+    ctx,
+    async close() {
+      await db?.destroy();
+      await temporal?.connection.close();
+    },
+  };
 }

@@ -1,51 +1,30 @@
-import type { Client } from '@temporalio/client';
-import { loadConfig } from '../config';
-import { createDb, type Db } from '../db/create-db';
-import { databaseUrl } from '../db/database-url';
-import { createTemporalClient } from '../temporal/connection';
-import { parseArgv, UsageError, type CliContext } from './cli-context';
-import { COMMANDS } from './commands';
+import { CommanderError } from 'commander';
+import { createCliContext, UsageError } from './cli-context';
+import { buildProgram } from './program';
 
-// Operator console: `npm run console -- <command> [flags]`. Reads the same environment as the
+// Operator console: `npm run console -- <command> [options]`. Reads the same environment as the
 // API and the worker (DATABASE_URL, TEMPORAL_ADDRESS, ...).
 
-function help(): string {
-  const lines = COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`);
-  return `usage: npm run console -- <command> [flags]\n\ncommands:\n${lines.join('\n')}`;
-}
-
+/** Exit codes: 0 done, 1 the command failed while running, 2 the command line was refused. */
 export async function runConsole(argv: string[], print: (line: string) => void = console.log): Promise<number> {
-  const [name, ...rest] = argv;
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    print(name && name !== 'help' ? `unknown command "${name}"\n\n${help()}` : help());
-    return name && name !== 'help' ? 2 : 0;
-  }
-  const config = loadConfig();
-  let db: Db | undefined;
-  let temporal: Client | undefined;
-  const { args, flags } = parseArgv(rest);
-  const ctx: CliContext = {
-    config,
-    args,
-    flags,
-    print,
-    db: () => (db ??= createDb({ url: databaseUrl(config), poolMax: 2, applicationName: 'dubbing-console' })),
-    temporal: () => (temporal ??= createTemporalClient(config)),
-  };
+  const { ctx, close } = createCliContext(print);
+  const { program, activeCommand } = buildProgram(ctx);
   try {
-    await command.run(ctx);
+    await program.parseAsync(argv.length === 0 ? ['help'] : argv, { from: 'user' });
     return 0;
   } catch (err) {
+    // Commander has already printed its message and the command's help.
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     if (err instanceof UsageError) {
-      print(`${err.message}\nusage: ${command.usage}`);
+      print(`error: ${err.message}\n`);
+      const command = activeCommand();
+      if (command) print(command.helpInformation().replace(/\n$/, ''));
       return 2;
     }
     print(`error: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   } finally {
-    await db?.destroy();
-    await temporal?.connection.close();
+    await close();
   }
 }
 

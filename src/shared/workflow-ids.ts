@@ -1,7 +1,11 @@
 // Workflow ids are business ids: starting the same business operation twice maps to the same
 // workflow, which Temporal refuses to run twice. Pure functions, safe to import from workflows.
 
-export const creditGrantWorkflowId = (reference: string): string => `credit-grant/${reference}`;
+/**
+ * Takes the grant's ledger reference, which the console scopes to its workspace
+ * (`grant:<workspace id>:<operator reference>`), so the workflow id is per workspace too.
+ */
+export const creditGrantWorkflowId = (ledgerReference: string): string => `credit-grant/${ledgerReference}`;
 export const projectWorkflowId = (projectId: string): string => `project/${projectId}`;
 export const languageWorkflowId = (projectId: string, locale: string): string =>
   `project/${projectId}/lang/${locale}`;

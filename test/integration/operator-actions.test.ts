@@ -6,7 +6,7 @@ import { runConsole } from '../../src/cli/console';
 import { getBalance } from '../../src/db/credits';
 import { createLocalEngines, type Engines, type SpeechSynthesizer, type Translator } from '../../src/engines';
 import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
-import { languageWorkflowId } from '../../src/shared/workflow-ids';
+import { languageWorkflowId, projectWorkflowId } from '../../src/shared/workflow-ids';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { makeTempDir, makeVideo, removeTempDir, speak } from '../helpers/media-fixtures';
 import { createProject, projectBody, uploadAndComplete } from '../helpers/projects';
@@ -133,6 +133,36 @@ it('item 3: cancelling a language mid-dub fails it as cancelled, refunded once, 
   const refunds = (await ledger(id)).filter((entry) => entry.startsWith('refund:'));
   expect(refunds).toEqual([`refund:${billable * CPS}:ca_es:refund`]);
   expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * CPS, reserved: 0 });
+}, 180_000);
+
+it('item 3: cancelling the project workflow mid-dub cancels its open languages, refunds them once, and ends the project', async () => {
+  await useWorker({ tts: gatedSpeech() });
+  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const id = await startDub(tenant);
+  await gate!.reached;
+  await waitForProject(tenant, id, 'es_es completed', (p) => language(p, 'es_es')?.status === 'completed');
+
+  await api.temporal.workflow.getHandle(projectWorkflowId(id)).cancel();
+  const ended = await waitForProject(tenant, id, 'project partially_completed', (p) => p.status === 'partially_completed');
+  const billable: number = ended.usage.billable_seconds;
+  expect(language(ended, 'ca_es')).toMatchObject({ status: 'failed', failure: { code: 'cancelled' }, usage: { refunded_seconds: billable } });
+  expect(language(ended, 'es_es')).toMatchObject({ status: 'completed' });
+  expect((await ledger(id)).filter((entry) => entry.startsWith('refund:'))).toEqual([`refund:${billable * CPS}:ca_es:refund`]);
+  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * CPS, reserved: 0 });
+}, 180_000);
+
+it('guard: terminating the project workflow leaves its languages running; they finish and settle the project', async () => {
+  await useWorker({ tts: gatedSpeech() });
+  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const id = await startDub(tenant);
+  await gate!.reached;
+
+  await api.temporal.workflow.getHandle(projectWorkflowId(id)).terminate('operator terminated the project workflow');
+  gate!.open();
+  const done = await waitForProject(tenant, id, 'project completed', (p) => p.status === 'completed');
+  const billable: number = done.usage.billable_seconds;
+  expect(done.usage).toMatchObject({ state: 'charged', charged_seconds: billable * 2, refunded_seconds: 0 });
+  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * 2 * CPS, reserved: 0 });
 }, 180_000);
 
 /** Resets a workflow's latest run to a workflow-task-completed event the picker chooses; returns the new run id. */

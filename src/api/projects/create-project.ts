@@ -47,7 +47,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
     // A retry after a crash between commit and workflow start: only the start is left to do.
     const project = await findProjectById(db, resumedId);
     if (!project) throw new Error(`project ${resumedId} vanished after creation`);
-    if (project.source_type === 'youtube') await startProjectWorkflow(deps.temporal, config.temporal.taskQueue, project);
+    if (project.source_type === 'youtube') await startProjectWorkflow(deps.temporal, config.temporal.taskQueue, project, config.temporal.callTimeoutMs);
     ctx.status = 201;
     ctx.body = { data: await loadProjectView(deps, project, { includeTransfer: true }) };
     return;
@@ -131,7 +131,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
   // An upload project's workflow starts when upload/complete signals it (signalWithStart):
   // until then there is nothing to run, and abandoned uploads are settled by the expiry
   // schedule. A YouTube project has its source now, so its workflow starts now.
-  if (!upload) await startProjectWorkflow(deps.temporal, config.temporal.taskQueue, project);
+  if (!upload) await startProjectWorkflow(deps.temporal, config.temporal.taskQueue, project, config.temporal.callTimeoutMs);
   ctx.status = 201;
   // Built from the rows just written: a new project has no languages, parts or files yet.
   ctx.body = {

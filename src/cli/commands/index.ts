@@ -1,11 +1,16 @@
-import type { CliCommand } from '../cli-context';
+import type { Command } from 'commander';
+import type { CliContext } from '../cli-context';
+import { creditsGrant } from './credits.commands';
 import { keysCreate, keysList, keysRevoke } from './keys.commands';
 import { languagesRetry } from './languages.commands';
 import { meetingsImport } from './meetings.commands';
-import { creditsGrant, workspacesCreate, workspacesList } from './workspaces.commands';
+import { workspacesCreate, workspacesList } from './workspaces.commands';
 
-/** Every console command; a new command is one file plus one entry here. */
-export const COMMANDS: CliCommand[] = [
+/** Adds one command (its name, arguments, options and action) to the console. */
+export type RegisterCommand = (program: Command, ctx: CliContext) => void;
+
+/** Every console command, in the order `help` lists them; a new command is one entry here. */
+export const COMMANDS: RegisterCommand[] = [
   workspacesCreate,
   workspacesList,
   keysCreate,

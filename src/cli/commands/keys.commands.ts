@@ -1,57 +1,62 @@
+import { Option } from 'commander';
 import { issueApiKey } from '../../auth/issue-api-key';
 import { listApiKeys, revokeApiKey } from '../../db/api-keys';
-import { isPermission, KEY_KINDS, PERMISSIONS, type KeyKind, type Permission } from '../../shared/permissions';
-import { requireFlag, UsageError, type CliCommand } from '../cli-context';
+import { KEY_KINDS, type KeyKind, type Permission } from '../../shared/permissions';
+import { keyId, permissions, text, uuid } from '../arguments';
+import { UsageError } from '../cli-context';
+import type { RegisterCommand } from './index';
 
-function parsePermissions(raw: string): Permission[] {
-  if (raw === 'all') return [...PERMISSIONS];
-  const list = raw.split(',').map((p) => p.trim()).filter(Boolean);
-  const bad = list.filter((p) => !isPermission(p));
-  if (bad.length || list.length === 0) throw new UsageError(`--permissions takes a comma list of ${PERMISSIONS.join(', ')} (or "all"); bad: ${bad.join(', ') || '(empty)'}`);
-  return list as Permission[];
+interface CreateOptions {
+  workspace: string;
+  name: string;
+  permissions: Permission[];
+  kind: KeyKind;
+  user?: string;
 }
 
-export const keysCreate: CliCommand = {
-  name: 'keys:create',
-  usage: 'keys:create --workspace <id> --name <label> --permissions <a,b|all> [--kind project|personal] [--user <id>]',
-  summary: 'create an API key; the secret is printed once',
-  async run(ctx) {
-    const kind = (ctx.flags.kind ?? 'project') as KeyKind;
-    if (!KEY_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${KEY_KINDS.join(', ')}`);
-    const { key, row } = await issueApiKey(ctx.db(), {
-      workspaceId: requireFlag(ctx, 'workspace'),
-      kind,
-      userId: typeof ctx.flags.user === 'string' ? ctx.flags.user : null,
-      name: requireFlag(ctx, 'name'),
-      permissions: parsePermissions(requireFlag(ctx, 'permissions')),
+export const keysCreate: RegisterCommand = (program, ctx) =>
+  program
+    .command('keys:create')
+    .description('create an API key; the secret is printed once')
+    .requiredOption('--workspace <id>', 'workspace id', uuid)
+    .requiredOption('--name <label>', 'label shown by keys:list', text)
+    .requiredOption('--permissions <list>', 'comma list of permissions, or "all"', permissions)
+    .addOption(new Option('--kind <kind>', 'key kind').choices(KEY_KINDS).default('project'))
+    .option('--user <id>', 'the user a personal key acts as (required with --kind personal)', uuid)
+    .action(async (options: CreateOptions) => {
+      if (options.kind === 'personal' && !options.user) throw new UsageError('--kind personal needs --user <id>');
+      if (options.kind === 'project' && options.user) throw new UsageError('--user applies only to --kind personal');
+      const { key, row } = await issueApiKey(ctx.db(), {
+        workspaceId: options.workspace,
+        kind: options.kind,
+        userId: options.user ?? null,
+        name: options.name,
+        permissions: options.permissions,
+      });
+      ctx.print(`created key ${row.id} (${row.kind}; ${row.permissions.join(', ')})`);
+      ctx.print(`secret (shown once): ${key}`);
     });
-    ctx.print(`created key ${row.id} (${row.kind}; ${row.permissions.join(', ')})`);
-    ctx.print(`secret (shown once): ${key}`);
-  },
-};
 
-export const keysList: CliCommand = {
-  name: 'keys:list',
-  usage: 'keys:list [--workspace <id>]',
-  summary: 'list keys (never their secrets)',
-  async run(ctx) {
-    const rows = await listApiKeys(ctx.db(), typeof ctx.flags.workspace === 'string' ? ctx.flags.workspace : undefined);
-    for (const r of rows) {
-      const state = r.revoked_at ? `revoked ${r.revoked_at.toISOString()}` : 'active';
-      ctx.print(`${r.id}  ${r.kind.padEnd(8)} ${state.padEnd(34)} ws=${r.workspace_id}  ${r.permissions.join(',')}  "${r.name}"`);
-    }
-    if (rows.length === 0) ctx.print('no keys');
-  },
-};
+export const keysList: RegisterCommand = (program, ctx) =>
+  program
+    .command('keys:list')
+    .description('list keys (never their secrets)')
+    .option('--workspace <id>', 'only this workspace', uuid)
+    .action(async (options: { workspace?: string }) => {
+      const rows = await listApiKeys(ctx.db(), options.workspace);
+      for (const r of rows) {
+        const state = r.revoked_at ? `revoked ${r.revoked_at.toISOString()}` : 'active';
+        ctx.print(`${r.id}  ${r.kind.padEnd(8)} ${state.padEnd(34)} ws=${r.workspace_id}  ${r.permissions.join(',')}  "${r.name}"`);
+      }
+      if (rows.length === 0) ctx.print('no keys');
+    });
 
-export const keysRevoke: CliCommand = {
-  name: 'keys:revoke',
-  usage: 'keys:revoke <key id>',
-  summary: 'revoke a key at once',
-  async run(ctx) {
-    const keyId = ctx.args[0];
-    if (!keyId) throw new UsageError('give the key id to revoke');
-    const revoked = await ctx.db().transaction().execute((trx) => revokeApiKey(trx, keyId));
-    ctx.print(revoked ? `revoked ${keyId}` : `no active key ${keyId}`);
-  },
-};
+export const keysRevoke: RegisterCommand = (program, ctx) =>
+  program
+    .command('keys:revoke')
+    .description('revoke a key at once')
+    .argument('<key-id>', 'the key id keys:list prints', keyId)
+    .action(async (id: string) => {
+      const revoked = await ctx.db().transaction().execute((trx) => revokeApiKey(trx, id));
+      ctx.print(revoked ? `revoked ${id}` : `no active key ${id}`);
+    });

@@ -1,39 +1,66 @@
+import { getBalance } from '../../db/credits';
 import type { LanguageWorkflowInput, LanguageWorkflowResult } from '../../shared/project-contracts';
 import { languageSearchAttributes } from '../../shared/search-attributes';
 import { languageWorkflowId } from '../../shared/workflow-ids';
-import { UsageError, type CliCommand } from '../cli-context';
+import { locale, uuid } from '../arguments';
+import { UsageError, type CliContext } from '../cli-context';
+import type { RegisterCommand } from './index';
 
-export const languagesRetry: CliCommand = {
-  name: 'languages:retry',
-  usage: 'languages:retry <project id> <locale> [--no-wait]',
-  summary: 'run a failed language again (no second charge); waits for the result unless --no-wait',
-  async run(ctx) {
-    const [projectId, locale] = ctx.args;
-    if (!projectId || !locale) throw new UsageError('give the project id and the locale');
-    const row = await ctx
-      .db()
-      .selectFrom('project_languages')
-      .innerJoin('projects', 'projects.id', 'project_languages.project_id')
-      .select(['project_languages.status', 'project_languages.attempt', 'projects.workspace_id'])
-      .where('project_languages.project_id', '=', projectId)
-      .where('project_languages.locale', '=', locale)
-      .executeTakeFirst();
-    if (!row) throw new UsageError(`project ${projectId} has no language ${locale}`);
-    if (row.status !== 'failed') throw new UsageError(`${locale} is ${row.status}; only a failed language can be retried`);
+interface RetryOptions {
+  /** False with --no-wait. */
+  wait: boolean;
+  goodwill?: boolean;
+}
 
-    const input: LanguageWorkflowInput = { projectId, locale, attempt: row.attempt + 1 };
-    // Same workflow id: the Web UI shows every attempt as a run of the one language workflow.
-    const handle = await ctx.temporal().workflow.start('languageWorkflow', {
-      taskQueue: ctx.config.temporal.taskQueue,
-      workflowId: languageWorkflowId(projectId, locale),
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-      args: [input],
-      typedSearchAttributes: languageSearchAttributes(projectId, row.workspace_id, locale),
-    });
-    ctx.print(`started attempt ${input.attempt} of ${handle.workflowId} (run ${handle.firstExecutionRunId})`);
-    if (ctx.flags['no-wait']) return;
-    const result = (await handle.result()) as LanguageWorkflowResult;
-    ctx.print(`${locale}: ${result.status}`);
-    if (result.status !== 'completed') throw new Error(`${locale} failed again; see the workflow history`);
-  },
-};
+export const languagesRetry: RegisterCommand = (program, ctx) =>
+  program
+    .command('languages:retry')
+    .description('run a failed language again; waits for the result unless --no-wait')
+    .argument('<project-id>', 'project id', uuid)
+    .argument('<locale>', 'the failed language, e.g. ca_es', locale)
+    .option('--no-wait', 'start the retry and return at once')
+    .option('--goodwill', 'deliver the retry free of charge (recorded as goodwill) instead of charging it')
+    .action((projectId: string, lang: string, options: RetryOptions) => retryLanguage(ctx, projectId, lang, options));
+
+/** Starts the next attempt of a failed language workflow. */
+async function retryLanguage(ctx: CliContext, projectId: string, locale: string, options: RetryOptions): Promise<void> {
+  const row = await ctx
+    .db()
+    .selectFrom('project_languages')
+    .innerJoin('projects', 'projects.id', 'project_languages.project_id')
+    .select(['project_languages.status', 'project_languages.attempt', 'projects.workspace_id', 'projects.billable_seconds', 'projects.credits_per_second'])
+    .where('project_languages.project_id', '=', projectId)
+    .where('project_languages.locale', '=', locale)
+    .executeTakeFirst();
+  if (!row) throw new UsageError(`project ${projectId} has no language ${locale}`);
+  if (row.status !== 'failed') throw new UsageError(`${locale} is ${row.status}; only a failed language can be retried`);
+  if (!options.goodwill) {
+    // Refuse early with the figures; the workflow's charge is the atomic check that decides.
+    const cost = (row.billable_seconds ?? 0) * row.credits_per_second;
+    const { granted, captured, reserved } = await getBalance(ctx.db(), row.workspace_id);
+    const available = granted - captured - reserved;
+    if (cost > available) {
+      throw new Error(`retrying ${locale} costs ${cost} credits (${row.billable_seconds} s × ${row.credits_per_second}); the workspace has ${available} available. Grant credits, or retry with --goodwill to deliver it free.`);
+    }
+  }
+
+  const input: LanguageWorkflowInput = {
+    projectId,
+    locale,
+    attempt: row.attempt + 1,
+    billing: options.goodwill ? 'goodwill' : 'charge',
+  };
+  // Same workflow id: the Web UI shows every attempt as a run of the one language workflow.
+  const handle = await ctx.temporal().workflow.start('languageWorkflow', {
+    taskQueue: ctx.config.temporal.taskQueue,
+    workflowId: languageWorkflowId(projectId, locale),
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    args: [input],
+    typedSearchAttributes: languageSearchAttributes(projectId, row.workspace_id, locale),
+  });
+  ctx.print(`started attempt ${input.attempt} of ${handle.workflowId} (run ${handle.firstExecutionRunId})`);
+  if (!options.wait) return;
+  const result = (await handle.result()) as LanguageWorkflowResult;
+  ctx.print(`${locale}: ${result.status}${result.reason ? ` (${result.reason})` : ''}`);
+  if (result.status !== 'completed') throw new Error(result.reason ?? `${locale} failed again; see the workflow history`);
+}

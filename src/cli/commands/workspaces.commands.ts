@@ -1,59 +1,50 @@
-import { randomUUID } from 'node:crypto';
+import { Option } from 'commander';
 import { getBalance } from '../../db/credits';
 import { findUserByEmail, insertUser, insertWorkspace, listWorkspaces } from '../../db/workspaces';
-import { creditGrantWorkflowId } from '../../shared/workflow-ids';
-import { requireFlag, UsageError, type CliCommand } from '../cli-context';
+import { email, positiveInteger, text } from '../arguments';
+import { UsageError } from '../cli-context';
+import type { RegisterCommand } from './index';
 
-export const workspacesCreate: CliCommand = {
-  name: 'workspaces:create',
-  usage: 'workspaces:create --name <name> [--kind team|personal --owner-email <email>] [--credits-per-second N]',
-  summary: 'create a team workspace, or a personal one for a user (created if new)',
-  async run(ctx) {
-    const kind = ctx.flags.kind === 'personal' ? 'personal' : 'team';
-    const cps = Number(ctx.flags['credits-per-second'] ?? ctx.config.billing.defaultCreditsPerSecond);
-    if (!Number.isSafeInteger(cps) || cps <= 0) throw new UsageError('--credits-per-second must be a positive integer');
-    const workspace = await ctx.db().transaction().execute(async (trx) => {
-      let ownerId: string | null = null;
-      if (kind === 'personal') {
-        const email = requireFlag(ctx, 'owner-email');
-        ownerId = (await findUserByEmail(trx, email))?.id ?? (await insertUser(trx, { email, name: email.split('@')[0]! })).id;
+const WORKSPACE_KINDS = ['team', 'personal'] as const;
+
+interface CreateOptions {
+  name: string;
+  kind: (typeof WORKSPACE_KINDS)[number];
+  ownerEmail?: string;
+  creditsPerSecond?: number;
+}
+
+export const workspacesCreate: RegisterCommand = (program, ctx) =>
+  program
+    .command('workspaces:create')
+    .description('create a team workspace, or a personal one for a user (created if new)')
+    .requiredOption('--name <name>', 'workspace name', text)
+    .addOption(new Option('--kind <kind>', 'workspace kind').choices(WORKSPACE_KINDS).default('team'))
+    .option('--owner-email <email>', 'owner of a personal workspace (required with --kind personal)', email)
+    .option('--credits-per-second <n>', 'credit rate (default: the configured rate)', positiveInteger)
+    .action(async (options: CreateOptions) => {
+      // A team workspace has no owner: an owner given anyway means the operator meant personal.
+      if (options.kind === 'personal' && !options.ownerEmail) throw new UsageError('--kind personal needs --owner-email <email>');
+      if (options.kind === 'team' && options.ownerEmail) throw new UsageError('--owner-email applies only to --kind personal');
+      const cps = options.creditsPerSecond ?? ctx.config.billing.defaultCreditsPerSecond;
+      const workspace = await ctx.db().transaction().execute(async (trx) => {
+        let ownerId: string | null = null;
+        if (options.ownerEmail) {
+          const address = options.ownerEmail;
+          ownerId = (await findUserByEmail(trx, address))?.id ?? (await insertUser(trx, { email: address, name: address.split('@')[0]! })).id;
+        }
+        return insertWorkspace(trx, { name: options.name, kind: options.kind, owner_user_id: ownerId, credits_per_second: cps });
+      });
+      ctx.print(`created ${workspace.kind} workspace ${workspace.id} "${workspace.name}"`);
+    });
+
+export const workspacesList: RegisterCommand = (program, ctx) =>
+  program
+    .command('workspaces:list')
+    .description('list workspaces with their credit balances')
+    .action(async () => {
+      for (const ws of await listWorkspaces(ctx.db())) {
+        const b = await getBalance(ctx.db(), ws.id);
+        ctx.print(`${ws.id}  ${ws.kind.padEnd(8)} total=${b.granted - b.captured} reserved=${b.reserved}  "${ws.name}"`);
       }
-      return insertWorkspace(trx, { name: requireFlag(ctx, 'name'), kind, owner_user_id: ownerId, credits_per_second: cps });
     });
-    ctx.print(`created ${workspace.kind} workspace ${workspace.id} "${workspace.name}"`);
-  },
-};
-
-export const workspacesList: CliCommand = {
-  name: 'workspaces:list',
-  usage: 'workspaces:list',
-  summary: 'list workspaces with their credit balances',
-  async run(ctx) {
-    for (const ws of await listWorkspaces(ctx.db())) {
-      const b = await getBalance(ctx.db(), ws.id);
-      ctx.print(`${ws.id}  ${ws.kind.padEnd(8)} total=${b.granted - b.captured} reserved=${b.reserved}  "${ws.name}"`);
-    }
-  },
-};
-
-export const creditsGrant: CliCommand = {
-  name: 'credits:grant',
-  usage: 'credits:grant --workspace <id> --credits N [--reference <unique id>] [--description <text>]',
-  summary: 'grant credits through a durable workflow (exactly once per reference)',
-  async run(ctx) {
-    const credits = Number(requireFlag(ctx, 'credits'));
-    if (!Number.isSafeInteger(credits) || credits <= 0) throw new UsageError('--credits must be a positive integer');
-    const reference = typeof ctx.flags.reference === 'string' ? ctx.flags.reference : `grant-${randomUUID()}`;
-    const result = await ctx.temporal().workflow.execute('creditGrantWorkflow', {
-      taskQueue: ctx.config.temporal.taskQueue,
-      workflowId: creditGrantWorkflowId(reference),
-      args: [{
-        workspaceId: requireFlag(ctx, 'workspace'),
-        credits,
-        reference,
-        description: typeof ctx.flags.description === 'string' ? ctx.flags.description : undefined,
-      }],
-    });
-    ctx.print(result.applied ? `granted ${credits} credits (reference ${reference})` : `reference ${reference} was already applied; nothing changed`);
-  },
-};

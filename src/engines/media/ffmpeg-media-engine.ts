@@ -33,6 +33,18 @@ function local(file: string): string {
   return `file:${file}`;
 }
 
+/**
+ * Input files are uploads: a playlist (HLS, DASH, concat) or an SDP file names further URLs that
+ * the demuxer would open, sockets included. Only local files (and pipes) may be opened, whatever
+ * the ffmpeg build's own default, so probing an upload never reaches the network or hangs on it.
+ */
+const PROTOCOL_WHITELIST = ['-protocol_whitelist', 'file,pipe'];
+
+/** `-i` for a file we read: the whitelist must come before the `-i` it applies to. */
+function inputFile(file: string): string[] {
+  return [...PROTOCOL_WHITELIST, '-i', local(file)];
+}
+
 export class FfmpegMediaEngine implements MediaEngine {
   private readonly ffmpeg: string;
   private readonly ffprobe: string;
@@ -57,7 +69,7 @@ export class FfmpegMediaEngine implements MediaEngine {
     try {
       ({ stdout } = await runProcess(
         this.ffprobe,
-        ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', local(file)],
+        ['-v', 'error', ...PROTOCOL_WHITELIST, '-print_format', 'json', '-show_format', '-show_streams', local(file)],
         { timeoutMs: timeoutFor(options, 30_000), onTick: options?.onTick },
       ));
     } catch (err) {
@@ -75,7 +87,7 @@ export class FfmpegMediaEngine implements MediaEngine {
     const info = await this.probe(input, options);
     const output = ['-ac', '1', '-ar', String(ASR_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)];
     if (info.hasAudio) {
-      await this.run(['-i', local(input), '-vn', '-sn', '-dn', ...output], options, 60_000, info.durationSeconds);
+      await this.run([...inputFile(input), '-vn', '-sn', '-dn', ...output], options, 60_000, info.durationSeconds);
       return;
     }
     // A silent video still gets a track of its own length, so recognition finds no speech
@@ -95,7 +107,7 @@ export class FfmpegMediaEngine implements MediaEngine {
     // background of a mono source quieter than the volume asked for; copy it to both instead.
     const channels = audioChannels === 1 ? ['-af', 'pan=stereo|c0=c0|c1=c0'] : ['-ac', '2'];
     await this.run(
-      ['-i', local(input), '-vn', '-sn', '-dn', ...channels, '-ar', String(TIMELINE_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
+      [...inputFile(input), '-vn', '-sn', '-dn', ...channels, '-ar', String(TIMELINE_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
       options,
       60_000,
       info.durationSeconds,
@@ -110,7 +122,7 @@ export class FfmpegMediaEngine implements MediaEngine {
     // atempo keeps the pitch, unlike resampling, so a sped-up voice does not sound like a chipmunk.
     const { durationSeconds } = await this.probe(inWav, options);
     await this.run(
-      ['-i', local(inWav), '-vn', '-filter:a', `atempo=${factor.toFixed(6)}`, '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
+      [...inputFile(inWav), '-vn', '-filter:a', `atempo=${factor.toFixed(6)}`, '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
       options,
       60_000,
       durationSeconds,
@@ -125,7 +137,7 @@ export class FfmpegMediaEngine implements MediaEngine {
     try {
       const script = path.join(work, 'graph.txt');
       await writeFile(script, filter.graph, 'utf8');
-      const inputs = filter.inputs.flatMap((file) => ['-i', local(file)]);
+      const inputs = filter.inputs.flatMap((file) => inputFile(file));
       await this.run(
         [...inputs, '-filter_complex_script', local(script), '-map', filter.outputLabel, '-ac', '2', '-ar', String(TIMELINE_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
         options,
@@ -139,13 +151,13 @@ export class FfmpegMediaEngine implements MediaEngine {
 
   async encodeMp3(inWav: string, outMp3: string, options?: EngineCallOptions): Promise<void> {
     const { durationSeconds } = await this.probe(inWav, options);
-    await this.run(['-i', local(inWav), '-vn', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', local(outMp3)], options, 60_000, durationSeconds);
+    await this.run([...inputFile(inWav), '-vn', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', local(outMp3)], options, 60_000, durationSeconds);
   }
 
   async encodeWav(inWav: string, outWav: string, options?: EngineCallOptions): Promise<void> {
     const { durationSeconds } = await this.probe(inWav, options);
     await this.run(
-      ['-i', local(inWav), '-vn', '-ar', String(TIMELINE_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
+      [...inputFile(inWav), '-vn', '-ar', String(TIMELINE_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
       options,
       60_000,
       durationSeconds,
@@ -171,7 +183,7 @@ export class FfmpegMediaEngine implements MediaEngine {
       // Seeking past the last frame yields no picture, so stay a little before the end.
       const at = Math.min(Math.max(0, spec.atSeconds), Math.max(0, info.durationSeconds - 0.5));
       for (const seek of at > 0 ? [at, 0] : [0]) {
-        await this.run(['-ss', seek.toFixed(3), '-i', local(spec.source), '-an', '-vf', vf, ...output], options, 30_000);
+        await this.run(['-ss', seek.toFixed(3), ...inputFile(spec.source), '-an', '-vf', vf, ...output], options, 30_000);
         if (await nonEmpty(outPng)) return;
       }
       throw new InvalidMediaError(`${path.basename(spec.source)} has no decodable video frame`, spec.source);

@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { sql } from 'kysely';
+import { createReconcilerActivities } from '../../src/activities/reconciler.activities';
+import { captureFromHold, getBalance, holdCredits, releaseHold } from '../../src/db/credits';
+import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
+import { makeTempDir, makeVideo, removeTempDir, speak } from '../helpers/media-fixtures';
+import { createProject, projectBody } from '../helpers/projects';
+import { withReconcilerSchedule } from '../helpers/reconciler-schedule';
+import { request, startTestApi, type TestApi } from '../helpers/test-api';
+import { startTestWorker, type TestWorker } from '../helpers/test-worker';
+import { putPart, splitParts } from '../helpers/upload-client';
+import { waitFor } from '../helpers/wait-for';
+
+// The safety net: each inconsistency is written straight into the database for a fresh tenant,
+// then the reconciler runs the way production runs it, from a real Temporal Schedule (one of this
+// test's own, triggered by hand) executed by a real worker, and the project ends healed.
+
+let api: TestApi;
+let worker: TestWorker;
+let dir: string;
+let clip: Buffer;
+const CPS = 10;
+const GRACE = 60;
+const TEN_MINUTES_AGO = sql<Date>`now() - interval '10 minutes'`;
+
+beforeAll(async () => {
+  dir = makeTempDir('reconciler-');
+  const speech = await speak('This clip is five seconds long or a little more than that.', path.join(dir, 'speech.wav'));
+  clip = readFileSync(await makeVideo(path.join(dir, 'clip.mp4'), 5.5, speech));
+  api = await startTestApi({ UPLOAD_PART_SIZE_BYTES: String(64 * 1024) });
+  worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue });
+}, 60_000);
+afterAll(async () => {
+  await worker?.stop();
+  await api?.close();
+  if (dir) removeTempDir(dir);
+});
+
+const scheduleInput = (tenant: TestTenant) => ({ workspaceId: tenant.workspace.id, graceSeconds: GRACE });
+/** One pass of the reconciler, from a schedule of this test's own, triggered by hand. */
+const reconcile = (tenant: TestTenant) => withReconcilerSchedule(api, scheduleInput(tenant), (pass) => pass());
+const getProject = async (tenant: TestTenant, id: string) => {
+  const res = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) });
+  expect(res.status).toBe(200);
+  return res.body.data;
+};
+const repairs = (projectId: string) =>
+  api.db.selectFrom('reconciler_repairs').select(['subject', 'kind', 'detail']).where('subject', 'like', `%${projectId}%`).orderBy('id').execute();
+const ledger = async (projectId: string) =>
+  (await api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute()).map(
+    (r) => `${r.kind}:${r.amount}:${r.reference.slice(projectId.length + 1)}`,
+  );
+const normalizeEtag = (etag: string) => etag.replace(/^W\//, '').replace(/^"(.*)"$/, '$1').toLowerCase();
+
+/**
+ * A charged project written directly: 10 billable seconds in es_es and ca_es, a hold of the
+ * ceiling (60 s × 2 languages), 20 s captured from it and the rest released, as validation does.
+ * Its rows are backdated past the reconciler's grace period.
+ */
+async function chargedProject(tenant: TestTenant, state: { status: 'processing' | 'partially_completed'; languages: Record<'es_es' | 'ca_es', 'completed' | 'dubbing'> }) {
+  const id = randomUUID();
+  const workspaceId = tenant.workspace.id;
+  const final = state.status !== 'processing';
+  await api.db.transaction().execute(async (trx) => {
+    await trx.insertInto('projects').values({
+      id, workspace_id: workspaceId, name: 'Stuck project', external_id: null, source_type: 'upload', source_url: null, youtube_video_id: null,
+      source_file_name: 'a.mp4', source_size_bytes: 10, source_duration_seconds: 9.5, source_has_video: true, source_locale: 'en_us',
+      target_locales: ['es_es', 'ca_es'], title: null, description: null, status: state.status, phase: final ? 'completed' : 'dubbing', failure_code: null,
+      failure_message: null, failure_detail: null, max_billable_seconds: 60, credits_per_second: CPS, billable_seconds: 10, charged_seconds: 20, usage_state: 'charged',
+      hold_reference: `${id}:hold`, transcript_review_requested_at: null, transcript_review_verified_at: null, validated_at: new Date(), completed_at: final ? new Date() : null,
+    }).execute();
+    await holdCredits(trx, { workspaceId, reference: `${id}:hold`, amount: 60 * 2 * CPS, projectId: id });
+    await captureFromHold(trx, { workspaceId, holdReference: `${id}:hold`, reference: `${id}:capture`, amount: 20 * CPS, projectId: id });
+    await releaseHold(trx, { workspaceId, holdReference: `${id}:hold`, reference: `${id}:release`, projectId: id });
+    for (const [locale, status] of Object.entries(state.languages)) {
+      await trx.insertInto('project_languages').values({
+        project_id: id, locale, status, phase_message: null, failure_code: null, failure_message: null, failure_detail: null, title: null, description: null,
+        drift_seconds: null, completed_at: status === 'completed' ? new Date() : null, charged_seconds: 10, attempt_charged_seconds: 10,
+      }).execute();
+    }
+    await trx.updateTable('project_languages').set({ updated_at: TEN_MINUTES_AGO }).where('project_id', '=', id).execute();
+    await trx.updateTable('projects').set({ updated_at: TEN_MINUTES_AGO }).where('id', '=', id).execute();
+  });
+  expect(await ledger(id)).toEqual(['hold:1200:hold', 'capture:200:capture', 'release:1000:release']);
+  return id;
+}
+
+/**
+ * An upload project with every part PUT and the upload marked completed exactly as
+ * upload/complete commits it (backdated), but whose workflow start never happened.
+ */
+async function validatingProjectWithoutWorkflow(tenant: TestTenant): Promise<{ id: string }> {
+  const created = await createProject(api, tenant, projectBody({ source: { type: 'upload', file_name: 'clip.mp4', size_bytes: clip.length } }));
+  expect(created.status).toBe(201);
+  const project = created.body.data;
+  const bytes = splitParts(clip, project.transfer.part_size_bytes);
+  const completed: { part_number: number; etag: string }[] = [];
+  for (const part of project.transfer.parts) {
+    const res = await putPart(part.url, bytes[part.part_number - 1]!);
+    expect(res.status).toBe(200);
+    completed.push({ part_number: part.part_number, etag: normalizeEtag(res.etag!) });
+  }
+  // What upload/complete commits, without the workflow start that follows it (lost in a crash).
+  await api.db.transaction().execute(async (trx) => {
+    await trx.updateTable('uploads').set({ completed_at: sql<Date>`now()`, completed_parts: JSON.stringify(completed) }).where('project_id', '=', project.id).execute();
+    await trx.updateTable('projects').set({ status: 'validating', phase: 'validating', updated_at: TEN_MINUTES_AGO }).where('id', '=', project.id).execute();
+  });
+  expect((await getProject(tenant, project.id)).status).toBe('validating');
+  return { id: project.id };
+}
+
+const waitForCompleted = (tenant: TestTenant, id: string) =>
+  waitFor('the restarted project to complete', async () => {
+    const current = await getProject(tenant, id);
+    if (current.status === 'failed') throw new Error(`the restarted project failed: ${JSON.stringify(current.failure)}`);
+    return current.status === 'completed' ? current : undefined;
+  }, 150_000, 500);
+
+/** The reconciler's Temporal client with every workflow start refused, as in a Temporal outage. */
+function refusingStarts(client: Client): Client {
+  const workflow = new Proxy(client.workflow, {
+    get(target, prop) {
+      if (prop === 'signalWithStart' || prop === 'start') return () => Promise.reject(new Error('injected: Temporal refused the start'));
+      const value: unknown = Reflect.get(target, prop);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return new Proxy(client, { get: (target, prop) => (prop === 'workflow' ? workflow : Reflect.get(target, prop)) });
+}
+
+describe('the reconciler schedule (the safety net)', () => {
+  // Old code (a25b1f9) had no reconciler at all (no activity, workflow or schedule): nothing ever started this workflow.
+  it('item 1 safety net: a validating upload project whose workflow was never started is started and dubbed', async () => {
+    const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+    const project = await validatingProjectWithoutWorkflow(tenant);
+
+    const pass = await reconcile(tenant);
+    expect(pass.failed).toEqual([]);
+    expect(pass.repairs).toEqual([expect.objectContaining({ subject: `project/${project.id}`, kind: 'restart_project_workflow' })]);
+    expect(await repairs(project.id)).toEqual([expect.objectContaining({ subject: `project/${project.id}`, kind: 'restart_project_workflow' })]);
+
+    const done = await waitForCompleted(tenant, project.id);
+    expect(done.usage).toMatchObject({ state: 'charged', billable_seconds: 6, charged_seconds: 6, refunded_seconds: 0 });
+    expect(done.languages).toEqual([expect.objectContaining({ locale: 'es_es', status: 'completed', failure: null })]);
+    expect(await ledger(project.id)).toEqual(['hold:600:hold', 'capture:60:capture', 'release:540:release']);
+    expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 60, reserved: 0 });
+  }, 240_000);
+
+  // Old code (a25b1f9) had no reconciler; an earlier version of it recorded the restart before starting, so a refused start made the next pass settle (fail) a project that never ran.
+  it('a restart Temporal refuses is tried again on the next pass, never taken for a second stop', async () => {
+    const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+    const project = await validatingProjectWithoutWorkflow(tenant);
+    // The activity called directly, with starts refused: the schedule cannot inject that fault.
+    const refused = createReconcilerActivities({ db: api.db, temporal: refusingStarts(api.temporal), taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE });
+    for (let i = 0; i < 2; i++) {
+      expect(await refused.reconcile(scheduleInput(tenant))).toEqual({ repairs: [], failed: [`project/${project.id}`] });
+    }
+    expect(await repairs(project.id)).toEqual([]);
+    expect(await getProject(tenant, project.id)).toMatchObject({ status: 'validating', failure: null, usage: { state: 'pending_validation' } });
+    expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 600 });
+
+    // Once Temporal takes starts again, the schedule's pass starts it, and it is dubbed.
+    const pass = await reconcile(tenant);
+    expect(pass).toEqual({ repairs: [expect.objectContaining({ subject: `project/${project.id}`, kind: 'restart_project_workflow' })], failed: [] });
+    const done = await waitForCompleted(tenant, project.id);
+    expect(done.usage).toMatchObject({ state: 'charged', billable_seconds: 6, charged_seconds: 6 });
+    expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 60, reserved: 0 });
+  }, 240_000);
+
+  // Old code (a25b1f9) had no reconciler: a hold left reserved for an ended project stayed reserved forever.
+  it('a hold still reserved for a project in a final state is released', async () => {
+    const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+    const created = await createProject(api, tenant, projectBody());
+    expect(created.status).toBe(201);
+    const id: string = created.body.data.id;
+    expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 600 });
+    // Failed as an expired upload, but the release that goes with it never happened.
+    await api.db
+      .updateTable('projects')
+      .set({ status: 'failed', phase: 'failed', failure_code: 'upload_expired', failure_message: 'The upload was not completed in time.', usage_state: 'released', completed_at: new Date(), updated_at: TEN_MINUTES_AGO })
+      .where('id', '=', id)
+      .execute();
+
+    const pass = await reconcile(tenant);
+    expect(pass).toEqual({ repairs: [expect.objectContaining({ subject: `${id}:hold`, kind: 'release_hold' })], failed: [] });
+    expect(await repairs(id)).toEqual([expect.objectContaining({ subject: `${id}:hold`, kind: 'release_hold' })]);
+    expect(await ledger(id)).toEqual(['hold:600:hold', 'release:600:release']);
+    expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
+    const hold = await api.db.selectFrom('credit_holds').select('remaining').where('reference', '=', `${id}:hold`).executeTakeFirstOrThrow();
+    expect(hold.remaining).toBe(0);
+    expect(await getProject(tenant, id)).toMatchObject({ status: 'failed', failure: { code: 'upload_expired' }, usage: { state: 'released', charged_seconds: 0 } });
+  });
+
+  // Old code (a25b1f9) had no reconciler and no settle_project: a project whose workflow died stayed `processing` with its money charged.
+  it('a project whose workflow stopped twice is settled: languages failed and refunded once', async () => {
+    const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+    const id = await chargedProject(tenant, { status: 'processing', languages: { es_es: 'completed', ca_es: 'dubbing' } });
+    // An earlier pass already started it again once; its workflow has stopped again since.
+    await api.db.insertInto('reconciler_repairs').values({ subject: `project/${id}`, kind: 'restart_project_workflow', detail: 'earlier' }).execute();
+    expect((await getProject(tenant, id)).status).toBe('processing');
+
+    const pass = await reconcile(tenant);
+    expect(pass).toEqual({ repairs: [expect.objectContaining({ subject: `project/${id}`, kind: 'settle_project' })], failed: [] });
+    expect(await repairs(id)).toEqual([
+      { subject: `project/${id}`, kind: 'restart_project_workflow', detail: 'earlier' },
+      expect.objectContaining({ subject: `project/${id}`, kind: 'settle_project' }),
+    ]);
+    const settled = await getProject(tenant, id);
+    expect(settled).toMatchObject({ status: 'partially_completed', failure: null, usage: { state: 'charged', charged_seconds: 10, refunded_seconds: 10 } });
+    const byLocale = Object.fromEntries(settled.languages.map((l: any) => [l.locale, l]));
+    expect(byLocale.ca_es).toMatchObject({ status: 'failed', failure: { code: 'terminated' }, usage: { charged_seconds: 10, refunded_seconds: 10 } });
+    expect(byLocale.es_es).toMatchObject({ status: 'completed', failure: null, usage: { charged_seconds: 10, refunded_seconds: 0 } });
+    expect(await ledger(id)).toEqual(['hold:1200:hold', 'capture:200:capture', 'release:1000:release', 'refund:100:ca_es:refund']);
+    expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 100, reserved: 0 });
+  });
+
+  // Old code (a25b1f9) had no reconciler: a language whose workflow vanished stayed open and charged forever.
+  it('a language stuck with no workflow is failed and refunded once', async () => {
+    const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+    // Inconsistent on purpose: the project says it ended, one of its languages never did.
+    const id = await chargedProject(tenant, { status: 'partially_completed', languages: { es_es: 'completed', ca_es: 'dubbing' } });
+
+    const settle = { subject: `project/${id}/lang/ca_es`, kind: 'settle_language:1' };
+    const expectedLedger = ['hold:1200:hold', 'capture:200:capture', 'release:1000:release', 'refund:100:ca_es:refund'];
+    await withReconcilerSchedule(api, scheduleInput(tenant), async (pass) => {
+      expect(await pass()).toEqual({ repairs: [expect.objectContaining(settle)], failed: [] });
+      const settled = await getProject(tenant, id);
+      expect(settled).toMatchObject({ status: 'partially_completed', usage: { state: 'charged', charged_seconds: 10, refunded_seconds: 10 } });
+      const byLocale = Object.fromEntries(settled.languages.map((l: any) => [l.locale, l]));
+      expect(byLocale.ca_es).toMatchObject({ status: 'failed', failure: { code: 'terminated' }, usage: { refunded_seconds: 10 } });
+      expect(byLocale.es_es).toMatchObject({ status: 'completed', failure: null });
+      expect(await repairs(id)).toEqual([expect.objectContaining(settle)]);
+      expect(await ledger(id)).toEqual(expectedLedger);
+      expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 100, reserved: 0 });
+
+      // The same schedule triggered again finds nothing to repair: a repair happens once.
+      expect(await pass()).toEqual({ repairs: [], failed: [] });
+      expect(await repairs(id)).toEqual([expect.objectContaining(settle)]);
+      expect(await ledger(id)).toEqual(expectedLedger);
+      expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 100, reserved: 0 });
+      expect(await getProject(tenant, id)).toEqual(settled);
+    });
+  });
+});
