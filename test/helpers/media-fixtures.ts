@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runProcess } from '../../src/engines/run-process';
@@ -81,4 +81,10 @@ export function rms(samples: Int16Array, rate: number, fromSeconds: number, toSe
   let sum = 0;
   for (let i = from; i < to; i++) sum += (samples[i]! / 32768) ** 2;
   return Math.sqrt(sum / (to - from));
+}
+
+/** A video of `seconds` whose audio is `text` spoken by espeak-ng: the usual source to dub. */
+export async function spokenClip(dir: string, text: string, seconds: number): Promise<Buffer> {
+  const speech = await speak(text, path.join(dir, 'speech.wav'));
+  return readFileSync(await makeVideo(path.join(dir, 'clip.mp4'), seconds, speech));
 }

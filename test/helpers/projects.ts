@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { bearer, type TestTenant } from './fixtures';
 import { request, type TestApi } from './test-api';
 import { putPart, splitParts } from './upload-client';
+import { waitFor } from './wait-for';
 
 export function projectBody(overrides: Record<string, unknown> = {}) {
   return {
@@ -38,4 +39,17 @@ export async function workspaceRowCounts(api: TestApi, workspaceId: string) {
   };
   const balance = await api.db.selectFrom('credit_balances').select(['granted', 'captured', 'reserved']).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
   return { projects: await count('projects'), ledger: await count('credit_ledger'), idempotency: await count('idempotency_keys'), holds: await count('credit_holds'), balance };
+}
+
+/** GET /v1/dubbing/projects/{id} as the tenant sees it. */
+export async function getProjectView(api: TestApi, tenant: TestTenant, id: string): Promise<any> {
+  return (await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) })).body.data;
+}
+
+/** Polls the project until `test` holds, and returns that view. */
+export function waitForProjectView(api: TestApi, tenant: TestTenant, id: string, what: string, test: (project: any) => boolean, timeoutMs = 90_000): Promise<any> {
+  return waitFor(what, async () => {
+    const project = await getProjectView(api, tenant, id);
+    return test(project) ? project : undefined;
+  }, timeoutMs, 300);
 }

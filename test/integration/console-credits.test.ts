@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { runConsole } from '../../src/cli/console';
+import { consoleRun } from '../helpers/console-run';
 import { getBalance } from '../../src/db/credits';
 import { createTenant } from '../helpers/fixtures';
 import { startTestApi, type TestApi } from '../helpers/test-api';
@@ -20,11 +20,6 @@ afterAll(async () => {
   await api.close();
 });
 
-async function consoleRun(...argv: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const code = await runConsole(argv, (line) => lines.push(line));
-  return { code, out: lines.join('\n') };
-}
 
 const grants = async (workspaceId: string) =>
   api.db.selectFrom('credit_ledger').select(['reference', 'amount']).where('workspace_id', '=', workspaceId).where('kind', '=', 'grant').execute();

@@ -1,4 +1,4 @@
-import { runConsole } from '../../src/cli/console';
+import { consoleRun } from '../helpers/console-run';
 import { bearer, createTenant } from '../helpers/fixtures';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 
@@ -6,11 +6,6 @@ let api: TestApi;
 beforeAll(async () => { api = await startTestApi(); });
 afterAll(() => api.close());
 
-async function consoleRun(...argv: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const code = await runConsole(argv, (line) => lines.push(line));
-  return { code, out: lines.join('\n') };
-}
 
 describe('console: keys', () => {
   it('item 21: creates a key that works once, lists it without its secret, and revokes it (deterministically 401 after)', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { runConsole } from '../../src/cli/console';
+import { consoleRun } from '../helpers/console-run';
 import { languageWorkflowId } from '../../src/shared/workflow-ids';
 import { createTenant } from '../helpers/fixtures';
 import { startTestApi, type TestApi } from '../helpers/test-api';
@@ -18,11 +18,6 @@ afterAll(async () => {
   await api.close();
 });
 
-async function consoleRun(...argv: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const code = await runConsole(argv, (line) => lines.push(line));
-  return { code, out: lines.join('\n') };
-}
 
 /** A project whose languages all failed on their first attempt. */
 async function projectWithFailedLanguages(locales: string[], credits = 10_000): Promise<string> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { runConsole } from '../../src/cli/console';
+import { consoleRun } from '../helpers/console-run';
 import { createTenant } from '../helpers/fixtures';
 import { startTestApi, type TestApi } from '../helpers/test-api';
 
@@ -10,11 +10,6 @@ let api: TestApi;
 beforeAll(async () => { api = await startTestApi(); });
 afterAll(() => api.close());
 
-async function consoleRun(...argv: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const code = await runConsole(argv, (line) => lines.push(line));
-  return { code, out: lines.join('\n') };
-}
 
 const workspacesNamed = async (name: string) => api.db.selectFrom('workspaces').selectAll().where('name', '=', name).execute();
 const usersWithEmail = async (email: string) => api.db.selectFrom('users').select('id').where('email', '=', email).execute();

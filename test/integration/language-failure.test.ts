@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+
 import { runConsole } from '../../src/cli/console';
 import { getBalance } from '../../src/db/credits';
 import { createLocalEngines, type Translator } from '../../src/engines';
 import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
-import { makeTempDir, makeVideo, removeTempDir, speak } from '../helpers/media-fixtures';
+import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
 import { createProject, projectBody, uploadAndComplete } from '../helpers/projects';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 import { startTestWorker, type TestWorker } from '../helpers/test-worker';
@@ -45,8 +44,7 @@ const ledgerKinds = async (projectId: string) =>
 
 it('item 11 + item 5: fails and refunds one language with a safe message, then the console retry charges it again and completes it', async () => {
   worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue, overrides: { engines: { ...createLocalEngines(), translator: brokenForCatalan() } } });
-  const speech = await speak('The garden is green and the sky is blue today.', path.join(dir, 'speech.wav'));
-  const clip = readFileSync(await makeVideo(path.join(dir, 'clip.mp4'), 4, speech));
+  const clip = await spokenClip(dir, 'The garden is green and the sky is blue today.', 4);
   const created = await createProject(api, tenant, projectBody({ target_locales: ['es_es', 'ca_es'], source: { type: 'upload', file_name: 'garden.mp4', size_bytes: clip.length } }));
   const projectId: string = created.body.data.id;
   expect((await uploadAndComplete(api, tenant, created.body.data, clip)).status).toBe(200);

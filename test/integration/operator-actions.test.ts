@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { runConsole } from '../../src/cli/console';
@@ -7,12 +6,11 @@ import { getBalance } from '../../src/db/credits';
 import { createLocalEngines, type Engines, type SpeechSynthesizer, type Translator } from '../../src/engines';
 import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
 import { languageWorkflowId, projectWorkflowId } from '../../src/shared/workflow-ids';
-import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
-import { makeTempDir, makeVideo, removeTempDir, speak } from '../helpers/media-fixtures';
-import { createProject, projectBody, uploadAndComplete } from '../helpers/projects';
-import { request, startTestApi, type TestApi } from '../helpers/test-api';
-import { startTestWorker, type TestWorker } from '../helpers/test-worker';
-import { waitFor } from '../helpers/wait-for';
+import { createTenant, type TestTenant } from '../helpers/fixtures';
+import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
+import { createProject, getProjectView, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
+import { swappableWorker } from '../helpers/swappable-worker';
+import { startTestApi, type TestApi } from '../helpers/test-api';
 
 // What an operator does from the Temporal Web UI (terminate, cancel, reset), done through the
 // real client against the real dev server and worker: the project still ends, each language is
@@ -21,36 +19,27 @@ import { waitFor } from '../helpers/wait-for';
 
 const CPS = 10;
 let api: TestApi;
-let worker: TestWorker | undefined;
+const worker = swappableWorker(() => api);
 let dir: string;
 let clip: Buffer;
 
 beforeAll(async () => {
   dir = makeTempDir('operator-');
-  const speech = await speak('The garden is green and the sky is blue today.', path.join(dir, 'speech.wav'));
-  clip = readFileSync(await makeVideo(path.join(dir, 'clip.mp4'), 4, speech));
+  clip = await spokenClip(dir, 'The garden is green and the sky is blue today.', 4);
   api = await startTestApi({ UPLOAD_PART_SIZE_BYTES: String(64 * 1024) });
 }, 60_000);
 afterEach(async () => {
   gate?.open();
-  await worker?.stop();
-  worker = undefined;
+  await worker.stop();
 });
 afterAll(async () => {
   await api.close();
   removeTempDir(dir);
 });
 
-const useWorker = async (engines: Partial<Engines> = {}) => {
-  await worker?.stop();
-  worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue, overrides: { engines: { ...createLocalEngines(), ...engines } } });
-};
-const getProject = async (tenant: TestTenant, id: string) => (await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) })).body.data;
-const waitForProject = (tenant: TestTenant, id: string, what: string, test: (p: any) => boolean) =>
-  waitFor(what, async () => {
-    const project = await getProject(tenant, id);
-    return test(project) ? project : undefined;
-  }, 90_000, 300);
+const useWorker = (engines: Partial<Engines> = {}) => worker.use(engines);
+const getProject = (tenant: TestTenant, id: string) => getProjectView(api, tenant, id);
+const waitForProject = (tenant: TestTenant, id: string, what: string, test: (p: any) => boolean) => waitForProjectView(api, tenant, id, what, test);
 const language = (project: any, locale: string) => project.languages.find((l: any) => l.locale === locale);
 const ledger = async (projectId: string) =>
   (await api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}:${r.reference.slice(projectId.length + 1)}`);
@@ -83,6 +72,16 @@ async function startDub(tenant: TestTenant) {
   return created.body.data.id as string;
 }
 
+/** A project dubbing es_es and ca_es, caught with Catalan mid-dub (and, by default, Spanish done). */
+async function caughtMidDub({ waitForSpanish = true } = {}) {
+  await useWorker({ tts: gatedSpeech() });
+  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const id = await startDub(tenant);
+  await gate!.reached;
+  if (waitForSpanish) await waitForProject(tenant, id, 'es_es completed', (p) => language(p, 'es_es')?.status === 'completed');
+  return { tenant, id };
+}
+
 async function retryFromConsole(projectId: string, locale: string): Promise<{ code: number; out: string }> {
   const printed: string[] = [];
   process.env.TEMPORAL_TASK_QUEUE = api.config.temporal.taskQueue;
@@ -95,11 +94,7 @@ async function retryFromConsole(projectId: string, locale: string): Promise<{ co
 }
 
 it('item 3: terminating a language mid-dub still ends the project, refunds that language once, and leaves it retryable', async () => {
-  await useWorker({ tts: gatedSpeech() });
-  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
-  const id = await startDub(tenant);
-  await gate!.reached;
-  await waitForProject(tenant, id, 'es_es completed', (p) => language(p, 'es_es')?.status === 'completed');
+  const { tenant, id } = await caughtMidDub();
 
   await api.temporal.workflow.getHandle(languageWorkflowId(id, 'ca_es')).terminate('operator terminated it from the Web UI');
   const ended = await waitForProject(tenant, id, 'project partially_completed', (p) => p.status === 'partially_completed');
@@ -120,11 +115,7 @@ it('item 3: terminating a language mid-dub still ends the project, refunds that 
 }, 180_000);
 
 it('item 3: cancelling a language mid-dub fails it as cancelled, refunded once, and the project ends', async () => {
-  await useWorker({ tts: gatedSpeech() });
-  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
-  const id = await startDub(tenant);
-  await gate!.reached;
-  await waitForProject(tenant, id, 'es_es completed', (p) => language(p, 'es_es')?.status === 'completed');
+  const { tenant, id } = await caughtMidDub();
 
   await api.temporal.workflow.getHandle(languageWorkflowId(id, 'ca_es')).cancel();
   const ended = await waitForProject(tenant, id, 'project partially_completed', (p) => p.status === 'partially_completed');
@@ -136,11 +127,7 @@ it('item 3: cancelling a language mid-dub fails it as cancelled, refunded once, 
 }, 180_000);
 
 it('item 3: cancelling the project workflow mid-dub cancels its open languages, refunds them once, and ends the project', async () => {
-  await useWorker({ tts: gatedSpeech() });
-  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
-  const id = await startDub(tenant);
-  await gate!.reached;
-  await waitForProject(tenant, id, 'es_es completed', (p) => language(p, 'es_es')?.status === 'completed');
+  const { tenant, id } = await caughtMidDub();
 
   await api.temporal.workflow.getHandle(projectWorkflowId(id)).cancel();
   const ended = await waitForProject(tenant, id, 'project partially_completed', (p) => p.status === 'partially_completed');
@@ -152,10 +139,7 @@ it('item 3: cancelling the project workflow mid-dub cancels its open languages, 
 }, 180_000);
 
 it('guard: terminating the project workflow leaves its languages running; they finish and settle the project', async () => {
-  await useWorker({ tts: gatedSpeech() });
-  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
-  const id = await startDub(tenant);
-  await gate!.reached;
+  const { tenant, id } = await caughtMidDub({ waitForSpanish: false });
 
   await api.temporal.workflow.getHandle(projectWorkflowId(id)).terminate('operator terminated the project workflow');
   gate!.open();

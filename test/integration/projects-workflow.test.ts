@@ -5,7 +5,7 @@ import type { UploadExpiryResult } from '../../src/activities/upload-expiry.acti
 import { getBalance } from '../../src/db/credits';
 import { ensureUploadExpirySchedule, UPLOAD_EXPIRY_SCHEDULE_ID } from '../../src/temporal/ensure-upload-expiry-schedule';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
-import { makeTempDir, makeTone, makeVideo, removeTempDir, speak } from '../helpers/media-fixtures';
+import { makeTempDir, makeTone, makeVideo, removeTempDir, spokenClip } from '../helpers/media-fixtures';
 import { createProject, projectBody, uploadAndComplete, workspaceRowCounts } from '../helpers/projects';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 import { startTestWorker, type TestWorker } from '../helpers/test-worker';
@@ -22,8 +22,7 @@ const CPS = 10;
 
 beforeAll(async () => {
   dir = makeTempDir('projects-wf-');
-  const speech = await speak('This clip is five seconds long or a little more than that.', path.join(dir, 'speech.wav'));
-  clip = readFileSync(await makeVideo(path.join(dir, 'clip.mp4'), 5.5, speech));
+  clip = await spokenClip(dir, 'This clip is five seconds long or a little more than that.', 5.5);
   api = await startTestApi({ UPLOAD_PART_SIZE_BYTES: String(64 * 1024) });
   worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue });
 }, 60_000);

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+
 import type { Client } from '@temporalio/client';
 import { sql } from 'kysely';
 import { createReconcilerActivities } from '../../src/activities/reconciler.activities';
 import { captureFromHold, getBalance, holdCredits, releaseHold } from '../../src/db/credits';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
-import { makeTempDir, makeVideo, removeTempDir, speak } from '../helpers/media-fixtures';
+import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
 import { createProject, projectBody } from '../helpers/projects';
 import { withReconcilerSchedule } from '../helpers/reconciler-schedule';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
@@ -28,8 +27,7 @@ const TEN_MINUTES_AGO = sql<Date>`now() - interval '10 minutes'`;
 
 beforeAll(async () => {
   dir = makeTempDir('reconciler-');
-  const speech = await speak('This clip is five seconds long or a little more than that.', path.join(dir, 'speech.wav'));
-  clip = readFileSync(await makeVideo(path.join(dir, 'clip.mp4'), 5.5, speech));
+  clip = await spokenClip(dir, 'This clip is five seconds long or a little more than that.', 5.5);
   api = await startTestApi({ UPLOAD_PART_SIZE_BYTES: String(64 * 1024) });
   worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue });
 }, 60_000);

@@ -4,12 +4,11 @@ import { createProjectActivities } from '../../src/activities/project.activities
 import { getBalance } from '../../src/db/credits';
 import { createLocalEngines, type Engines } from '../../src/engines';
 import { PocketsphinxRecognizer } from '../../src/engines/asr/pocketsphinx-recognizer';
-import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
-import { ffmpeg, makeTempDir, makeVideo, removeTempDir, speak } from '../helpers/media-fixtures';
-import { createProject, projectBody, uploadAndComplete } from '../helpers/projects';
-import { request, startTestApi, type TestApi } from '../helpers/test-api';
-import { startTestWorker, type TestWorker } from '../helpers/test-worker';
-import { waitFor } from '../helpers/wait-for';
+import { createTenant, type TestTenant } from '../helpers/fixtures';
+import { ffmpeg, makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
+import { createProject, getProjectView, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
+import { swappableWorker } from '../helpers/swappable-worker';
+import { startTestApi, type TestApi } from '../helpers/test-api';
 
 // Every way out of the project workflow's source steps ends the project with its money settled:
 // before the charge the hold is released, after it every language is refunded. Real worker,
@@ -17,34 +16,25 @@ import { waitFor } from '../helpers/wait-for';
 
 const CPS = 10;
 let api: TestApi;
-let worker: TestWorker | undefined;
+const worker = swappableWorker(() => api);
 let dir: string;
 let clip: Buffer;
 
 beforeAll(async () => {
   dir = makeTempDir('source-fail-');
-  const speech = await speak('The river runs past the old mill every morning.', path.join(dir, 'speech.wav'));
-  clip = readFileSync(await makeVideo(path.join(dir, 'clip.mp4'), 4, speech));
+  clip = await spokenClip(dir, 'The river runs past the old mill every morning.', 4);
   api = await startTestApi({ UPLOAD_PART_SIZE_BYTES: String(64 * 1024) });
 }, 60_000);
-afterEach(async () => {
-  await worker?.stop();
-  worker = undefined;
-});
+afterEach(() => worker.stop());
 afterAll(async () => {
   await api.close();
   removeTempDir(dir);
 });
 
-const useWorker = async (engines: Partial<Engines>) => {
-  worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue, overrides: { engines: { ...createLocalEngines(), ...engines } } });
-};
-const getProject = async (tenant: TestTenant, id: string) => (await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) })).body.data;
+const useWorker = (engines: Partial<Engines>) => worker.use(engines);
+const getProject = (tenant: TestTenant, id: string) => getProjectView(api, tenant, id);
 const waitForStatus = (tenant: TestTenant, id: string, status: string, timeoutMs = 60_000) =>
-  waitFor(`project ${status}`, async () => {
-    const project = await getProject(tenant, id);
-    return project.status === status ? project : undefined;
-  }, timeoutMs, 500);
+  waitForProjectView(api, tenant, id, `project ${status}`, (p) => p.status === status, timeoutMs);
 const ledger = async (projectId: string) =>
   (await api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}`);
 

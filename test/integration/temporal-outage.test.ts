@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+
 import { getBalance } from '../../src/db/credits';
 import { bearer, createTenant } from '../helpers/fixtures';
-import { makeTempDir, makeVideo, removeTempDir, speak } from '../helpers/media-fixtures';
+import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
 import { createProject, projectBody } from '../helpers/projects';
 import { startCuttableProxy, type CuttableProxy } from '../helpers/tcp-proxy';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
@@ -33,8 +32,7 @@ afterAll(async () => {
 });
 
 it('item 1: with Temporal unreachable, complete answers 503 with Retry-After; the retried complete starts the workflow and the project is dubbed and settled', async () => {
-  const speech = await speak('Bread is baked early in the morning.', path.join(dir, 'speech.wav'));
-  const clip = readFileSync(await makeVideo(path.join(dir, 'clip.mp4'), 3, speech));
+  const clip = await spokenClip(dir, 'Bread is baked early in the morning.', 3);
   const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
   const created = await createProject(api, tenant, projectBody({ source: { type: 'upload', file_name: 'bread.mp4', size_bytes: clip.length } }));
   expect(created.status).toBe(201);

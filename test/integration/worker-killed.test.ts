@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+
 import path from 'node:path';
 import { getBalance } from '../../src/db/credits';
 import { bearer, createTenant } from '../helpers/fixtures';
-import { makeTempDir, makeVideo, removeTempDir, speak } from '../helpers/media-fixtures';
+import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
 import { createProject, projectBody, uploadAndComplete } from '../helpers/projects';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 import { startTestWorker, type TestWorker } from '../helpers/test-worker';
@@ -31,8 +31,7 @@ afterAll(async () => {
 });
 
 it('charges exactly once when a worker dies mid-workflow and another resumes it', async () => {
-  const speech = await speak('A worker dies here, and another one finishes the job.', path.join(dir, 'speech.wav'));
-  const clip = readFileSync(await makeVideo(path.join(dir, 'clip.mp4'), 4, speech));
+  const clip = await spokenClip(dir, 'A worker dies here, and another one finishes the job.', 4);
   const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: 10 });
 
   doomed = spawn(process.execPath, ['--import', 'tsx', 'src/worker/main.ts'], {

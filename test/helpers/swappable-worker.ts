@@ -1,0 +1,21 @@
+import { createLocalEngines, type Engines } from '../../src/engines';
+import type { TestApi } from './test-api';
+import { startTestWorker, type TestWorker } from './test-worker';
+
+/**
+ * One real worker at a time on the API's task queue, with some engines replaced (a broken one, a
+ * gated one). `use` swaps it, the way an operator deploys a fixed worker between two steps.
+ */
+export function swappableWorker(api: () => TestApi) {
+  let worker: TestWorker | undefined;
+  return {
+    async use(engines: Partial<Engines> = {}): Promise<void> {
+      await worker?.stop();
+      worker = await startTestWorker(api().db, { taskQueue: api().config.temporal.taskQueue, overrides: { engines: { ...createLocalEngines(), ...engines } } });
+    },
+    async stop(): Promise<void> {
+      await worker?.stop();
+      worker = undefined;
+    },
+  };
+}
