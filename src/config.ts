@@ -47,6 +47,19 @@ export interface Config {
     /** Preferred part size; a huge file gets bigger parts so it never needs over 10,000. */
     readonly partSizeBytes: number;
   };
+  readonly youtube: {
+    /** Data API v3 key; null disables connecting channels (and exact-id lookups). */
+    readonly apiKey: string | null;
+    /** Data API v3 base URL (the public one by default; tests point it at a local double). */
+    readonly apiBaseUrl: string;
+    /** Where yt-dlp fetches a video from; `{id}` is the validated 11-character id. */
+    readonly watchUrlTemplate: string;
+    /** The yt-dlp binary: operators run a newer one than the distribution's against the real site. */
+    readonly ytdlpPath: string;
+    readonly downloadTimeoutMs: number;
+    /** How often each connected channel's mirror is refreshed. */
+    readonly syncIntervalMinutes: number;
+  };
   readonly dev: {
     /** Fixes the dev seed's API key so scripts and docs can rely on it. */
     readonly apiKey: string | null;
@@ -180,6 +193,14 @@ export function loadConfig(env: Env = process.env): Config {
       urlTtlSeconds: read.int('SIGNED_URL_TTL_SECONDS', 900, 10, 7 * 24 * 3600),
     },
     uploads: { maxBytes, partSizeBytes },
+    youtube: {
+      apiKey: read.optional('YOUTUBE_API_KEY'),
+      apiBaseUrl: read.url('YOUTUBE_API_BASE_URL', 'https://www.googleapis.com/youtube/v3', ['http:', 'https:']) ?? 'https://www.googleapis.com/youtube/v3',
+      watchUrlTemplate: read.string('YOUTUBE_WATCH_URL_TEMPLATE', 'https://www.youtube.com/watch?v={id}'),
+      ytdlpPath: read.string('YTDLP_PATH', 'yt-dlp'),
+      downloadTimeoutMs: read.int('YOUTUBE_DOWNLOAD_TIMEOUT_MS', 30 * 60_000, 1000, 24 * 3600_000),
+      syncIntervalMinutes: read.int('YOUTUBE_SYNC_INTERVAL_MINUTES', 15, 1, 7 * 24 * 60),
+    },
     dev: { apiKey: devApiKey },
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
     testing: { pauseAfterCaptureMs },

@@ -5,6 +5,7 @@ import type { Db } from '../db/create-db';
 import type { EngineCapabilities } from '../engines/capabilities';
 import type { Logger } from '../logger';
 import type { BlobStore } from '../storage/blob-store';
+import type { VideoLookup } from '../sources/youtube/video-lookup';
 import type { UrlSigner } from '../storage/url-signer';
 
 /** Everything the HTTP app needs, passed in so tests build the same app on real services. */
@@ -18,4 +19,6 @@ export interface AppDeps {
   urlSigner: UrlSigner;
   /** Optional: without it every request reads its key from the database. */
   keyCache?: ApiKeyCache;
+  /** The YouTube Data API, for video ids the mirror does not have yet; null without a key. */
+  youtube?: VideoLookup | null;
 }

@@ -11,6 +11,7 @@ import { notesRoutes } from './notes/notes.routes';
 import { projectsRoutes } from './projects/projects.routes';
 import { uploadPartsRoutes } from './uploads/upload-parts.routes';
 import { usageRoutes } from './usage/usage.routes';
+import { youtubeRoutes } from './youtube/youtube.routes';
 
 /** Builds the HTTP app; the server and the integration tests both use this. */
 export function createApp(deps: AppDeps): Koa {
@@ -25,7 +26,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use((ctx, next) => (ctx.path.startsWith('/v1/uploads/') ? next() : json(ctx, next)));
 
   const root = new Router();
-  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), notesRoutes(deps), uploadPartsRoutes(deps), filesRoutes(deps)]) {
+  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), youtubeRoutes(deps), notesRoutes(deps), uploadPartsRoutes(deps), filesRoutes(deps)]) {
     root.use(resource.routes());
   }
   app.use(root.routes());

@@ -5,6 +5,7 @@ import type { DeliverableTable, TranscriptSegmentTable } from './deliverables';
 import type { IdempotencyKeyTable } from './idempotency';
 import type { ProjectLanguageTable, ProjectTable } from './projects';
 import type { ReconcilerRepairTable } from './reconciler-repairs';
+import type { WorkspaceChannelTable, YoutubeChannelTable, YoutubeVideoTable } from './youtube';
 import type { UploadPartTable, UploadTable } from './uploads';
 import type { UserTable, WorkspaceTable } from './workspaces';
 
@@ -26,4 +27,7 @@ export interface Database {
   meetings: MeetingTable;
   meeting_shares: MeetingShareTable;
   reconciler_repairs: ReconcilerRepairTable;
+  youtube_channels: YoutubeChannelTable;
+  workspace_channels: WorkspaceChannelTable;
+  youtube_videos: YoutubeVideoTable;
 }

@@ -1,0 +1,18 @@
+// GET /v1/dubbing/youtube/videos (spec 4.2). Strict like every query: unknown parameters and
+// out-of-range limits are 400s naming the parameter.
+
+export const listVideosQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    channel_id: { type: 'string', minLength: 1, maxLength: 64 },
+    query: { type: 'string', minLength: 1, maxLength: 200 },
+    limit: { type: 'integer', minimum: 1, maximum: 50, default: 20 },
+  },
+} as const;
+
+export interface ListVideosQuery {
+  channel_id?: string;
+  query?: string;
+  limit: number;
+}

@@ -1,0 +1,168 @@
+import { sql, type ColumnType, type Selectable } from 'kysely';
+import type { Db } from './create-db';
+
+// Connected YouTube channels and the mirror of their uploads. The video list is served from here,
+// so searching costs no Data API quota.
+
+export type VideoAvailability = 'available' | 'private' | 'unavailable' | 'live';
+
+export interface YoutubeChannelTable {
+  id: string;
+  title: string;
+  handle: string | null;
+  uploads_playlist_id: string;
+  last_synced_at: Date | null;
+  last_sync_error: string | null;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface WorkspaceChannelTable {
+  workspace_id: string;
+  channel_id: string;
+  is_primary: ColumnType<boolean, boolean | undefined, boolean>;
+  connected_at: ColumnType<Date, never, never>;
+}
+
+export interface YoutubeVideoTable {
+  id: string;
+  channel_id: string;
+  title: string;
+  description: string;
+  published_at: Date;
+  duration_seconds: number | null;
+  availability: VideoAvailability;
+  unavailable_reason: string | null;
+  updated_at: ColumnType<Date, never, Date>;
+}
+
+export type YoutubeChannel = Selectable<YoutubeChannelTable>;
+export type YoutubeVideo = Selectable<YoutubeVideoTable>;
+export type ConnectedChannel = YoutubeChannel & { is_primary: boolean; workspace_id: string };
+
+export const VIDEO_ID_PATTERN = /^[A-Za-z0-9_-]{11}$/;
+
+/** The channel a workspace asks for, or its primary when it names none; undefined if not connected. */
+export async function findConnectedChannel(db: Db, workspaceId: string, channelId?: string): Promise<ConnectedChannel | undefined> {
+  let q = db
+    .selectFrom('workspace_channels')
+    .innerJoin('youtube_channels', 'youtube_channels.id', 'workspace_channels.channel_id')
+    .selectAll('youtube_channels')
+    .select(['workspace_channels.is_primary', 'workspace_channels.workspace_id'])
+    .where('workspace_channels.workspace_id', '=', workspaceId);
+  q = channelId === undefined ? q.where('workspace_channels.is_primary', '=', true) : q.where('workspace_channels.channel_id', '=', channelId);
+  return q.executeTakeFirst();
+}
+
+export async function listConnectedChannels(db: Db, workspaceId?: string): Promise<ConnectedChannel[]> {
+  let q = db
+    .selectFrom('workspace_channels')
+    .innerJoin('youtube_channels', 'youtube_channels.id', 'workspace_channels.channel_id')
+    .selectAll('youtube_channels')
+    .select(['workspace_channels.is_primary', 'workspace_channels.workspace_id']);
+  if (workspaceId) q = q.where('workspace_channels.workspace_id', '=', workspaceId);
+  return q.orderBy('workspace_channels.workspace_id').orderBy('workspace_channels.connected_at').execute();
+}
+
+/**
+ * Connects a channel to a workspace. The first channel of a workspace becomes its primary, and
+ * `primary: true` moves the primary here; the partial unique index makes two primaries
+ * impossible even for concurrent connects. The caller owns the transaction.
+ */
+export async function connectChannel(
+  trx: Db,
+  input: { workspaceId: string; channel: Pick<YoutubeChannel, 'id' | 'title' | 'handle' | 'uploads_playlist_id'>; primary: boolean },
+): Promise<{ isPrimary: boolean; alreadyConnected: boolean }> {
+  await trx
+    .insertInto('youtube_channels')
+    .values(input.channel)
+    .onConflict((oc) => oc.column('id').doUpdateSet({ title: input.channel.title, handle: input.channel.handle, uploads_playlist_id: input.channel.uploads_playlist_id }))
+    .execute();
+  // Serialize connects of one workspace, so "first channel is primary" holds under concurrency.
+  await sql`select pg_advisory_xact_lock(hashtext(${`workspace-channels:${input.workspaceId}`}))`.execute(trx);
+  const existing = await trx.selectFrom('workspace_channels').select(['channel_id', 'is_primary']).where('workspace_id', '=', input.workspaceId).execute();
+  const already = existing.find((c) => c.channel_id === input.channel.id);
+  // Primary when asked, when the workspace has none yet, or when it already was.
+  const isPrimary = input.primary || !existing.some((c) => c.is_primary) || already?.is_primary === true;
+  if (input.primary) {
+    await trx.updateTable('workspace_channels').set({ is_primary: false }).where('workspace_id', '=', input.workspaceId).where('channel_id', '!=', input.channel.id).where('is_primary', '=', true).execute();
+  }
+  await trx
+    .insertInto('workspace_channels')
+    .values({ workspace_id: input.workspaceId, channel_id: input.channel.id, is_primary: isPrimary })
+    .onConflict((oc) => oc.columns(['workspace_id', 'channel_id']).doUpdateSet({ is_primary: isPrimary }))
+    .execute();
+  return { isPrimary, alreadyConnected: already !== undefined };
+}
+
+/**
+ * Disconnects a channel from a workspace. If it was the primary, the oldest remaining connection
+ * becomes primary. The mirror stays: other workspaces and existing projects may use it.
+ */
+export async function disconnectChannel(trx: Db, workspaceId: string, channelId: string): Promise<boolean> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`workspace-channels:${workspaceId}`}))`.execute(trx);
+  const removed = await trx.deleteFrom('workspace_channels').where('workspace_id', '=', workspaceId).where('channel_id', '=', channelId).returning('is_primary').executeTakeFirst();
+  if (!removed) return false;
+  if (removed.is_primary) {
+    const next = await trx.selectFrom('workspace_channels').select('channel_id').where('workspace_id', '=', workspaceId).orderBy('connected_at').limit(1).executeTakeFirst();
+    if (next) await trx.updateTable('workspace_channels').set({ is_primary: true }).where('workspace_id', '=', workspaceId).where('channel_id', '=', next.channel_id).execute();
+  }
+  return true;
+}
+
+export interface VideoSearch {
+  channelId: string;
+  limit: number;
+  /** Case-insensitive title substring, or an exact 11-character video id. */
+  query?: string;
+}
+
+/** Newest first. A query that is a video id matches that id as well as titles containing it. */
+export async function searchVideos(db: Db, search: VideoSearch): Promise<YoutubeVideo[]> {
+  let q = db.selectFrom('youtube_videos').selectAll().where('channel_id', '=', search.channelId);
+  if (search.query !== undefined) {
+    const pattern = `%${search.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = VIDEO_ID_PATTERN.test(search.query)
+      ? q.where((eb) => eb.or([eb('id', '=', search.query!), eb('title', 'ilike', pattern)]))
+      : q.where('title', 'ilike', pattern);
+  }
+  return q.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(search.limit).execute();
+}
+
+export async function upsertVideos(db: Db, videos: Omit<YoutubeVideo, 'updated_at'>[]): Promise<void> {
+  if (videos.length === 0) return;
+  await db
+    .insertInto('youtube_videos')
+    .values(videos)
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        channel_id: eb.ref('excluded.channel_id'),
+        title: eb.ref('excluded.title'),
+        description: eb.ref('excluded.description'),
+        published_at: eb.ref('excluded.published_at'),
+        duration_seconds: eb.ref('excluded.duration_seconds'),
+        availability: eb.ref('excluded.availability'),
+        unavailable_reason: eb.ref('excluded.unavailable_reason'),
+        updated_at: sql<Date>`now()`,
+      })),
+    )
+    .execute();
+}
+
+export interface MatchingProjectRow {
+  id: string;
+  youtube_video_id: string;
+  target_locales: string[];
+  status: string;
+  usage_state: string;
+}
+
+/** The newest project of this workspace for each video: only the caller's own projects. */
+export async function newestProjectsForVideos(db: Db, workspaceId: string, videoIds: string[]): Promise<MatchingProjectRow[]> {
+  if (videoIds.length === 0) return [];
+  const { rows } = await sql<MatchingProjectRow>`
+    select distinct on (youtube_video_id) id, youtube_video_id, target_locales, status, usage_state
+    from projects
+    where workspace_id = ${workspaceId} and youtube_video_id = any(${videoIds}::text[])
+    order by youtube_video_id, seq desc`.execute(db);
+  return rows;
+}
