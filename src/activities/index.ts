@@ -3,12 +3,16 @@ import type { EngineCapabilities } from '../engines/capabilities';
 import type { Engines } from '../engines';
 import type { BlobStore } from '../storage/blob-store';
 import type { Client } from '@temporalio/client';
+import type { SourceDownloader } from '../sources/youtube/source-downloader';
+import type { ChannelUploadsSource } from '../sources/youtube/video-lookup';
 import { createBillingActivities } from './billing.activities';
+import { createChannelSyncActivities } from './channel-sync.activities';
 import { createLanguageActivities } from './language.activities';
 import { createOutcomeActivities } from './outcome.activities';
 import { createProjectActivities } from './project.activities';
 import { createReconcilerActivities } from './reconciler.activities';
 import { createUploadExpiryActivities } from './upload-expiry.activities';
+import { createYoutubeSourceActivities } from './youtube-source.activities';
 
 export interface ActivityDeps {
   db: Db;
@@ -19,6 +23,10 @@ export interface ActivityDeps {
   temporal: Client;
   taskQueue: string;
   reconcileGraceSeconds: number;
+  /** The YouTube Data API client; null when no YOUTUBE_API_KEY is configured. */
+  youtube: ChannelUploadsSource | null;
+  /** yt-dlp; null only where YouTube sources are not wanted. */
+  downloader: SourceDownloader | null;
   /** Test-only fault injection; see createProjectActivities. */
   pauseAfterCaptureMs?: number;
 }
@@ -32,6 +40,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createOutcomeActivities(deps),
     ...createUploadExpiryActivities(deps),
     ...createReconcilerActivities(deps),
+    ...createChannelSyncActivities(deps),
+    ...createYoutubeSourceActivities(deps),
   };
 }
 

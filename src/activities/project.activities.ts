@@ -11,6 +11,7 @@ import { InvalidMediaError, type Engines } from '../engines';
 import type { BlobStore } from '../storage/blob-store';
 import { classifyEngineError, classifyingEngineErrors } from './classify-engine-error';
 import { failUnchargedProject } from './fail-uncharged-project';
+import { billableSecondsFor, stopOverCeiling } from './spend-ceiling';
 import { requireProject } from './require-project';
 import type { FailureCode } from '../shared/error-codes';
 
@@ -37,8 +38,6 @@ export interface ProjectStart {
   workspaceId: string;
 }
 
-/** billable_seconds is a 32-bit column; nothing near this is dubbable (probe refuses > 24 h). */
-const MAX_BILLABLE_SECONDS = 2_147_483_647;
 
 export type ChargeOutcome = { outcome: 'charged' | 'limit_exceeded' | 'not_billable'; billableSeconds: number };
 
@@ -77,23 +76,28 @@ export function createProjectActivities({ db, blobStore, engines, pauseAfterCapt
     /** Joins the uploaded parts into the source file and measures it with ffprobe. */
     async prepareSource(projectId: string): Promise<{ ok: true; durationSeconds: number; hasVideo: boolean } | { ok: false; message: string }> {
       const project = await requireProject(db, projectId);
-      const upload = await findUploadByProject(db, projectId);
-      if (!upload?.completed_at) throw ApplicationFailure.nonRetryable('upload not completed', 'internal_error');
-      const parts = await listUploadParts(db, upload.id);
       const sourceKey = blobKeys.source(projectId);
-      await blobStore.concat(parts.map((p) => blobKeys.storedPart(p)), sourceKey, heartbeat);
+      const sourceName = project.source_file_name ?? 'The YouTube video';
+      if (project.source_type === 'upload') {
+        const upload = await findUploadByProject(db, projectId);
+        if (!upload?.completed_at) throw ApplicationFailure.nonRetryable('upload not completed', 'internal_error');
+        const parts = await listUploadParts(db, upload.id);
+        await blobStore.concat(parts.map((p) => blobKeys.storedPart(p)), sourceKey, heartbeat);
+      } else if (!(await blobStore.stat(sourceKey))) {
+        throw ApplicationFailure.nonRetryable('the YouTube source was not downloaded', 'internal_error');
+      }
       const workDir = await mkdtemp(path.join(os.tmpdir(), 'dub-probe-'));
       try {
         const file = await blobStore.toLocalFile(sourceKey, workDir);
         const probe = await engines.media.probe(file, { onTick: heartbeat });
-        if (!probe.hasAudio && !probe.hasVideo) return { ok: false, message: `${project.source_file_name} has no audio or video stream.` };
+        if (!probe.hasAudio && !probe.hasVideo) return { ok: false, message: `${sourceName} has no audio or video stream.` };
         // Nothing to transcribe or dub: refused before any charge, not billed as silence.
-        if (!probe.hasAudio) return { ok: false, message: `${project.source_file_name} has no audio track; there is no speech to dub.` };
+        if (!probe.hasAudio) return { ok: false, message: `${sourceName} has no audio track; there is no speech to dub.` };
         await updateProject(db, projectId, { source_duration_seconds: probe.durationSeconds, source_has_video: probe.hasVideo });
         return { ok: true, durationSeconds: probe.durationSeconds, hasVideo: probe.hasVideo };
       } catch (err) {
         if (err instanceof InvalidMediaError) {
-          return { ok: false, message: `${project.source_file_name} is not a readable audio or video file, or declares an impossible duration.` };
+          return { ok: false, message: `${sourceName} is not a readable audio or video file, or declares an impossible duration.` };
         }
         throw classifyEngineError(err);
       } finally {
@@ -107,7 +111,7 @@ export function createProjectActivities({ db, blobStore, engines, pauseAfterCapt
      * the hold released. Ledger references make a retry a no-op.
      */
     async settleCharges(input: { projectId: string; durationSeconds: number }): Promise<ChargeOutcome> {
-      const billableSeconds = Math.min(MAX_BILLABLE_SECONDS, Math.max(1, Math.ceil(input.durationSeconds - 1e-9)));
+      const billableSeconds = billableSecondsFor(input.durationSeconds);
       const outcome = await db.transaction().execute(async (trx): Promise<ChargeOutcome> => {
         const project = await trx.selectFrom('projects').selectAll().where('id', '=', input.projectId).forUpdate().executeTakeFirstOrThrow();
         if (project.usage_state === 'charged') return { outcome: 'charged', billableSeconds: project.billable_seconds ?? billableSeconds };
@@ -117,17 +121,7 @@ export function createProjectActivities({ db, blobStore, engines, pauseAfterCapt
         const base = { workspaceId: project.workspace_id, holdReference: project.hold_reference, projectId: project.id };
 
         if (billableSeconds > project.max_billable_seconds) {
-          await releaseHold(trx, { ...base, reference: `${project.id}:release` });
-          await updateProject(trx, project.id, {
-            billable_seconds: billableSeconds,
-            status: 'failed',
-            phase: 'failed',
-            usage_state: 'limit_exceeded',
-            failure_code: 'max_billable_seconds_exceeded',
-            failure_message: `The source is ${billableSeconds} billable seconds, above max_billable_seconds (${project.max_billable_seconds}); nothing was charged.`,
-            validated_at: new Date(),
-            completed_at: new Date(),
-          });
+          await stopOverCeiling(trx, project, billableSeconds);
           return { outcome: 'limit_exceeded', billableSeconds };
         }
 

@@ -8,6 +8,7 @@ import { createBlobStore } from '../storage/create-blob-store';
 import { UrlSigner } from '../storage/url-signer';
 import { createTemporalClient } from '../temporal/connection';
 import { ApiKeyCache } from '../auth/api-key-cache';
+import { youTubeDataApiFromConfig } from '../sources/youtube/data-api-client';
 import { createApp } from './app';
 
 async function main(): Promise<void> {
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
   const urlSigner = UrlSigner.fromConfig(config);
   const keyCache = new ApiKeyCache(databaseUrl(config), logger);
   await keyCache.start();
-  const app = createApp({ config, db, temporal, capabilities, logger, blobStore, urlSigner, keyCache });
+  const app = createApp({ config, db, temporal, capabilities, logger, blobStore, urlSigner, keyCache, youtube: youTubeDataApiFromConfig(config.youtube) });
   const server: Server = app.listen(config.http.port, config.http.host, () => {
     logger.info('api listening', { url: `http://${config.http.host}:${config.http.port}`, publicBaseUrl: config.http.publicBaseUrl });
   });

@@ -3,6 +3,7 @@ import { loadConfig, type Config } from '../config';
 import { createDb, type Db } from '../db/create-db';
 import { databaseUrl } from '../db/database-url';
 import { createTemporalClient } from '../temporal/connection';
+import { createYouTubeClient, type YouTubeClient } from '../sources/youtube/create-youtube-client';
 
 /**
  * What a console command gets. Everything is created on first use, so a command refused while
@@ -12,6 +13,8 @@ export interface CliContext {
   readonly config: Config;
   db(): Db;
   temporal(): Client;
+  /** The YouTube Data API client; throws a clear error when YOUTUBE_API_KEY is not set. */
+  youtube(): YouTubeClient;
   print(line: string): void;
 }
 
@@ -25,12 +28,14 @@ export function createCliContext(print: (line: string) => void): { ctx: CliConte
   let config: Config | undefined;
   let db: Db | undefined;
   let temporal: Client | undefined;
+  let youtube: YouTubeClient | undefined;
   const ctx: CliContext = {
     get config() {
       return (config ??= loadConfig());
     },
     db: () => (db ??= createDb({ url: databaseUrl(ctx.config), poolMax: 2, applicationName: 'dubbing-console' })),
     temporal: () => (temporal ??= createTemporalClient(ctx.config)),
+    youtube: () => (youtube ??= createYouTubeClient(ctx.config)),
     print,
   };
   return {

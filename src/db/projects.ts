@@ -2,7 +2,7 @@ import { sql, type ColumnType, type Generated, type Selectable } from 'kysely';
 import type { Db } from './create-db';
 
 export type ProjectStatus = 'awaiting_upload' | 'validating' | 'processing' | 'completed' | 'partially_completed' | 'failed';
-export type ProjectPhase = 'uploading' | 'validating' | 'transcribing' | 'dubbing' | 'completed' | 'failed';
+export type ProjectPhase = 'uploading' | 'fetching' | 'validating' | 'transcribing' | 'dubbing' | 'completed' | 'failed';
 export type UsageState = 'pending_validation' | 'charged' | 'limit_exceeded' | 'insufficient_credits' | 'refunded' | 'released';
 export type LanguageStatus = 'queued' | 'translating' | 'dubbing' | 'publishing' | 'completed' | 'failed';
 
@@ -19,6 +19,8 @@ export interface ProjectTable {
   source_size_bytes: number | null;
   source_duration_seconds: number | null;
   source_has_video: boolean | null;
+  /** How much of a YouTube source has been downloaded, while phase is `fetching`. */
+  fetch_percent: number | null;
   source_locale: string;
   target_locales: string[];
   title: string | null;

@@ -9,3 +9,5 @@ export const creditGrantWorkflowId = (ledgerReference: string): string => `credi
 export const projectWorkflowId = (projectId: string): string => `project/${projectId}`;
 export const languageWorkflowId = (projectId: string, locale: string): string =>
   `project/${projectId}/lang/${locale}`;
+export const channelWorkflowId = (channelId: string): string => `channel/${channelId}`;
+export const channelScheduleId = (channelId: string): string => `channel-sync/${channelId}`;

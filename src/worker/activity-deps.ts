@@ -3,6 +3,8 @@ import type { Config } from '../config';
 import type { Db } from '../db/create-db';
 import { createLocalEngines } from '../engines';
 import { detectCapabilities } from '../engines/capabilities';
+import { youTubeDataApiFromConfig } from '../sources/youtube/data-api-client';
+import { YtDlpDownloader } from '../sources/youtube/ytdlp-downloader';
 import { createBlobStore } from '../storage/create-blob-store';
 import { createTemporalClient } from '../temporal/connection';
 
@@ -19,6 +21,8 @@ export async function createActivityDeps(config: Config, db: Db): Promise<Activi
     temporal: createTemporalClient(config),
     taskQueue: config.temporal.taskQueue,
     reconcileGraceSeconds: config.reconciler.graceSeconds,
+    youtube: youTubeDataApiFromConfig(config.youtube),
+    downloader: new YtDlpDownloader({ command: config.youtube.ytdlpPath, watchUrlTemplate: config.youtube.watchUrlTemplate, maxBytes: config.uploads.maxBytes, timeoutMs: config.youtube.downloadTimeoutMs }),
     pauseAfterCaptureMs: config.testing.pauseAfterCaptureMs || undefined,
   };
 }

@@ -17,3 +17,13 @@ export const LONG_MEDIA_STEP: ActivityOptions = {
   // broken engine fails the step (and settles the money) promptly. Permanent errors skip this.
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 5 },
 };
+
+/**
+ * A step that spends YouTube Data API quota: a quota error (daily units, rate limits) heals only
+ * with time, so it backs off steeply and keeps trying for a day; permanent errors skip this.
+ */
+export const QUOTA_BOUND_STEP: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 4, maximumInterval: '1 hour', maximumAttempts: 30 },
+};

@@ -20,3 +20,10 @@ export function applicationFailureType(err: unknown): string | undefined {
   while (current instanceof ActivityFailure || current instanceof ChildWorkflowFailure) current = current.cause;
   return current instanceof ApplicationFailure ? current.type ?? undefined : undefined;
 }
+
+/** The message of the ApplicationFailure an activity failed with (activities craft these to be safe). */
+export function applicationFailureMessage(err: unknown): string | undefined {
+  let current: unknown = err;
+  while (current instanceof ActivityFailure || current instanceof ChildWorkflowFailure) current = current.cause;
+  return current instanceof ApplicationFailure ? current.message : undefined;
+}

@@ -1,4 +1,5 @@
 // Bundle entry: every workflow the worker runs. Workflow files import activity *types* only.
+export { channelSyncWorkflow } from './channel-sync.workflow';
 export { creditGrantWorkflow } from './credit-grant.workflow';
 export { languageWorkflow } from './language.workflow';
 export { projectWorkflow } from './project.workflow';

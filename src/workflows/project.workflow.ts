@@ -13,15 +13,17 @@ import {
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { OutcomeActivities } from '../activities/outcome.activities';
 import type { ProjectActivities } from '../activities/project.activities';
+import type { YoutubeSourceActivities } from '../activities/youtube-source.activities';
 import { uploadCompletedSignal, type ProjectWorkflowInput } from '../shared/project-contracts';
 import { languageSearchAttributes } from '../shared/search-attributes';
 import { languageWorkflowId } from '../shared/workflow-ids';
-import { LONG_MEDIA_STEP, SHORT_DB_STEP } from './activity-profiles';
-import { applicationFailureType, failureDetail } from './failure-detail';
+import { LONG_MEDIA_STEP, QUOTA_BOUND_STEP, SHORT_DB_STEP } from './activity-profiles';
+import { applicationFailureMessage, applicationFailureType, failureDetail } from './failure-detail';
 import { languageWorkflow } from './language.workflow';
 
 const db = proxyActivities<ProjectActivities & OutcomeActivities>(SHORT_DB_STEP);
-const media = proxyActivities<ProjectActivities>(LONG_MEDIA_STEP);
+const media = proxyActivities<ProjectActivities & YoutubeSourceActivities>(LONG_MEDIA_STEP);
+const youtube = proxyActivities<YoutubeSourceActivities>(QUOTA_BOUND_STEP);
 
 type ProjectResult = { status: string };
 
@@ -56,9 +58,9 @@ async function runProject(projectId: string): Promise<ProjectResult> {
   const start = await db.loadProjectStart(projectId);
   if (start.status === 'failed' || start.status === 'completed' || start.status === 'partially_completed') return { status: start.status };
 
-  if (start.sourceType === 'youtube') {
-    await db.failProject({ projectId, code: 'source_unavailable', message: 'Fetching media from YouTube is not available yet; upload the video file instead. The credit hold was released.', usageState: 'released' });
-    return { status: 'failed' };
+  if (start.sourceType === 'youtube' && start.usageState === 'pending_validation') {
+    const fetched = await fetchYoutubeSource(projectId);
+    if (!fetched) return { status: 'failed' };
   }
   // Only reachable if someone starts this workflow by hand before the upload completed.
   if (start.status === 'awaiting_upload') return { status: start.status };
@@ -87,6 +89,27 @@ async function runProject(projectId: string): Promise<ProjectResult> {
 
   await Promise.all(start.openLocales.map((locale) => runLanguage(projectId, start.workspaceId, locale)));
   return { status: await db.recordProjectOutcome(projectId) };
+}
+
+/**
+ * A YouTube source: metadata first (unavailable or over the ceiling ends the project before any
+ * byte is downloaded), then the download. False when the project has ended, its hold released.
+ */
+async function fetchYoutubeSource(projectId: string): Promise<boolean> {
+  const checked = await sourceStep(() => youtube.checkYoutubeSource(projectId));
+  if ('failed' in checked) {
+    await db.failProject({ projectId, code: 'source_unavailable', message: 'YouTube could not be reached to read the video. The credit hold was released; nothing was charged. Try again later.', usageState: 'released', detail: failureDetail(checked.failed) });
+    return false;
+  }
+  if (!checked.ok) return false;
+  const downloaded = await sourceStep(() => media.downloadYoutubeSource(projectId));
+  if ('failed' in downloaded) {
+    const permanent = applicationFailureType(downloaded.failed) === 'source_unavailable';
+    const reason = permanent ? applicationFailureMessage(downloaded.failed) : 'The video could not be downloaded from YouTube after several attempts.';
+    await db.failProject({ projectId, code: 'source_unavailable', message: `${reason} The credit hold was released; nothing was charged.`, usageState: 'released', detail: failureDetail(downloaded.failed) });
+    return false;
+  }
+  return true;
 }
 
 /** A source step that exhausted its attempts or failed permanently, as a value to settle. */

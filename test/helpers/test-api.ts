@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { createApp } from '../../src/api/app';
+import { youTubeDataApiFromConfig } from '../../src/sources/youtube/data-api-client';
 import { ApiKeyCache } from '../../src/auth/api-key-cache';
 import { loadConfig, type Config } from '../../src/config';
 import { createDb, type Db } from '../../src/db/create-db';
@@ -61,7 +62,7 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
   const keyCache = new ApiKeyCache(config.database.url!, createLogger('error'));
   await keyCache.start();
   const appDb = plugins.reduce((wrapped, plugin) => wrapped.withPlugin(plugin), db);
-  const app = createApp({ config, db: appDb, temporal, capabilities, logger: createLogger('error'), blobStore, urlSigner, keyCache });
+  const app = createApp({ config, db: appDb, temporal, capabilities, logger: createLogger('error'), blobStore, urlSigner, keyCache, youtube: youTubeDataApiFromConfig(config.youtube) });
   server.on('request', app.callback());
   return {
     baseUrl: `http://127.0.0.1:${port}`,

@@ -65,6 +65,10 @@ export function projectProgress(project: Project, languages: ProjectLanguage[], 
       };
     }
     case 'validating':
+      if (project.phase === 'fetching') {
+        const fetched = project.fetch_percent ?? 0;
+        return working('fetching', `Fetching the video from YouTube: ${fetched}% downloaded.`, (5 * fetched) / 100, 5);
+      }
       return working('validating', 'Checking the source media and its duration.', 5, 5);
     case 'processing': {
       if (project.phase === 'transcribing') return working('transcribing', 'Transcribing the source speech.', 10);

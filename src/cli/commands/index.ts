@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
+import { channelsConnect, channelsDisconnect, channelsList } from './channels.commands';
 import { creditsGrant } from './credits.commands';
 import { keysCreate, keysList, keysRevoke } from './keys.commands';
 import { languagesRetry } from './languages.commands';
@@ -19,4 +20,7 @@ export const COMMANDS: RegisterCommand[] = [
   creditsGrant,
   languagesRetry,
   meetingsImport,
+  channelsConnect,
+  channelsList,
+  channelsDisconnect,
 ];

@@ -17,4 +17,14 @@ export interface LookedUpVideo {
   durationSeconds: number | null;
   availability: VideoAvailability;
   unavailableReason: string | null;
+  /** yt-dlp cannot fetch an age-restricted video without signing in. */
+  ageRestricted?: boolean;
 }
+
+/** What the mirror needs from the Data API (the real client implements it; 1 quota unit a call). */
+export interface ChannelUploadsSource extends VideoLookup {
+  listUploads(playlistId: string, pageToken?: string): Promise<{ videoIds: { id: string; publishedAt: string }[]; nextPageToken: string | null }>;
+}
+
+/** Data API errors say whether a retry can help (quota, 5xx, network) or not (bad key, gone). */
+export const isRetryableSourceError = (err: unknown): boolean => (err as { retryable?: unknown } | null)?.retryable !== false;
