@@ -109,13 +109,35 @@ it('syncs incrementally, and retries a quota error until it succeeds', async () 
 it('finds a video by exact id before the mirror has it, with one videos.list call', async () => {
   const unseen = publish('Steaming dumplings');
   expect(await mirrored()).not.toContain(unseen);
+  const before = youtube.calls.length;
   const found = await videos(owner, `?query=${unseen}`);
+  expect(youtube.calls.slice(before).map((c) => c.endpoint)).toEqual(['videos']);
   expect(found.status).toBe(200);
   expect(found.body.data.items).toEqual([expect.objectContaining({ youtube_video_id: unseen, title: 'Steaming dumplings', duration_seconds: 4 })]);
   expect(await mirrored()).toContain(unseen);
+  await videos(owner, `?query=${unseen}`);
+  expect(youtube.calls.length).toBe(before + 1); // mirrored now: the second search costs nothing
 });
 
-it('dubs a project from a pasted YouTube URL: fetched with yt-dlp, title localized, matching_project pending → verified', async () => {
+it('marks a video that turned private or was removed, never deleting it', async () => {
+  const hidden = publish('Pickling cucumbers', { daysAgo: 5 });
+  const gone = publish('Grilling corn', { daysAgo: 6 });
+  await syncNow();
+  expect(await mirrored()).toEqual(expect.arrayContaining([hidden, gone]));
+  youtube.updateVideo(hidden, { privacyStatus: 'private' });
+  youtube.removeVideo(gone);
+  await syncNow();
+  const rows = await api.db.selectFrom('youtube_videos').select(['id', 'availability', 'unavailable_reason']).where('id', 'in', [hidden, gone]).orderBy('title').execute();
+  expect(rows).toEqual([
+    { id: gone, availability: 'unavailable', unavailable_reason: 'removed from YouTube' },
+    { id: hidden, availability: 'private', unavailable_reason: 'private' },
+  ]);
+  const listed = (await videos(owner)).body.data.items.find((v: any) => v.youtube_video_id === hidden);
+  expect(listed).toMatchObject({ availability: 'private' });
+});
+
+it('dubs a project from a pasted YouTube URL: fetched with yt-dlp (a transient origin error retried), title localized, matching_project pending → verified', async () => {
+  origin.failNext(rice, 3, 503); // the origin stumbles: the download step retries and succeeds
   const created = await createProject(api, owner, projectBody({ name: 'Rice', target_locales: ['es_es'], max_billable_seconds: 30, source: { type: 'youtube', url: `https://m.youtube.com/watch?v=${rice}&t=10s&feature=share` } }));
   expect(created.status).toBe(201);
   const id: string = created.body.data.id;
@@ -131,7 +153,7 @@ it('dubs a project from a pasted YouTube URL: fetched with yt-dlp, title localiz
   expect(spanish.publishing.title).toBeTruthy();
   expect(spanish.publishing.title).not.toBe('Cooking rice at home');
   expect(done.usage).toMatchObject({ state: 'charged', billable_seconds: 4, charged_seconds: 4 });
-  expect(origin.downloads(rice)).toBeGreaterThan(0);
+  expect(origin.downloads(rice)).toBeGreaterThan(3);
   const verified = (await videos(owner)).body.data.items.find((v: any) => v.youtube_video_id === rice);
   expect(verified.matching_project).toEqual({ project_id: id, state: 'verified', target_locales: ['es_es'] });
 

@@ -2,7 +2,10 @@
 // "private" whatever its upload state, and a live or upcoming broadcast has no finished file yet
 // even though its upload status may already read "processed".
 
-export type VideoAvailability = 'available' | 'private' | 'unavailable' | 'live';
+import type { VideoAvailability } from '../../db/youtube';
+
+// Stored as is in youtube_videos.availability.
+export type { VideoAvailability };
 
 export interface VideoStatusFields {
   privacyStatus: string;

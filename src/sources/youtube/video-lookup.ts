@@ -1,4 +1,4 @@
-import type { VideoAvailability } from '../../db/youtube';
+import type { YouTubeVideo } from './data-api-resources';
 
 /**
  * What the API needs from the Data API: metadata for a few video ids (`videos.list`, 1 quota
@@ -8,18 +8,9 @@ export interface VideoLookup {
   getVideos(ids: string[]): Promise<LookedUpVideo[]>;
 }
 
-export interface LookedUpVideo {
-  id: string;
-  channelId: string;
-  title: string;
-  description: string;
-  publishedAt: string;
-  durationSeconds: number | null;
-  availability: VideoAvailability;
-  unavailableReason: string | null;
-  /** yt-dlp cannot fetch an age-restricted video without signing in. */
-  ageRestricted?: boolean;
-}
+/** The fields of a Data API video the product reads (the real client returns more). */
+export type LookedUpVideo = Pick<YouTubeVideo, 'id' | 'channelId' | 'title' | 'description' | 'publishedAt' | 'durationSeconds' | 'availability' | 'unavailableReason'> &
+  Partial<Pick<YouTubeVideo, 'ageRestricted'>>;
 
 /** What the mirror needs from the Data API (the real client implements it; 1 quota unit a call). */
 export interface ChannelUploadsSource extends VideoLookup {

@@ -1,0 +1,19 @@
+import { projectProgress } from '../../../src/api/projects/progress';
+import type { Project } from '../../../src/db/projects';
+
+// Progress while a YouTube source downloads: phase `fetching`, the percent in the message, and a
+// small share of the project's overall percent.
+
+const project = (changes: Partial<Project>) => ({ status: 'validating', phase: 'validating', target_locales: ['es_es'], fetch_percent: null, ...changes }) as Project;
+
+describe('projectProgress while fetching', () => {
+  it('says fetching with how much is downloaded', () => {
+    const progress = projectProgress(project({ phase: 'fetching', fetch_percent: 40 }), []);
+    expect(progress).toMatchObject({ phase: 'fetching', waiting_on: 'service', message: 'Fetching the video from YouTube: 40% downloaded.', percent: 2 });
+  });
+
+  it('starts at 0% and goes back to validating once downloaded', () => {
+    expect(projectProgress(project({ phase: 'fetching' }), []).message).toBe('Fetching the video from YouTube: 0% downloaded.');
+    expect(projectProgress(project({ phase: 'validating', fetch_percent: 100 }), []).phase).toBe('validating');
+  });
+});
