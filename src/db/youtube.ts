@@ -41,18 +41,6 @@ export type ConnectedChannel = YoutubeChannel & { is_primary: boolean; workspace
 
 export const VIDEO_ID_PATTERN = /^[A-Za-z0-9_-]{11}$/;
 
-/** The channel a workspace asks for, or its primary when it names none; undefined if not connected. */
-export async function findConnectedChannel(db: Db, workspaceId: string, channelId?: string): Promise<ConnectedChannel | undefined> {
-  let q = db
-    .selectFrom('workspace_channels')
-    .innerJoin('youtube_channels', 'youtube_channels.id', 'workspace_channels.channel_id')
-    .selectAll('youtube_channels')
-    .select(['workspace_channels.is_primary', 'workspace_channels.workspace_id'])
-    .where('workspace_channels.workspace_id', '=', workspaceId);
-  q = channelId === undefined ? q.where('workspace_channels.is_primary', '=', true) : q.where('workspace_channels.channel_id', '=', channelId);
-  return q.executeTakeFirst();
-}
-
 export async function listConnectedChannels(db: Db, workspaceId?: string): Promise<ConnectedChannel[]> {
   let q = db
     .selectFrom('workspace_channels')
@@ -109,25 +97,6 @@ export async function disconnectChannel(trx: Db, workspaceId: string, channelId:
   return true;
 }
 
-export interface VideoSearch {
-  channelId: string;
-  limit: number;
-  /** Case-insensitive title substring, or an exact 11-character video id. */
-  query?: string;
-}
-
-/** Newest first. A query that is a video id matches that id as well as titles containing it. */
-export async function searchVideos(db: Db, search: VideoSearch): Promise<YoutubeVideo[]> {
-  let q = db.selectFrom('youtube_videos').selectAll().where('channel_id', '=', search.channelId);
-  if (search.query !== undefined) {
-    const pattern = `%${search.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = VIDEO_ID_PATTERN.test(search.query)
-      ? q.where((eb) => eb.or([eb('id', '=', search.query!), eb('title', 'ilike', pattern)]))
-      : q.where('title', 'ilike', pattern);
-  }
-  return q.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(search.limit).execute();
-}
-
 export async function upsertVideos(db: Db, videos: Omit<YoutubeVideo, 'updated_at'>[]): Promise<void> {
   if (videos.length === 0) return;
   await db
@@ -156,13 +125,47 @@ export interface MatchingProjectRow {
   usage_state: string;
 }
 
-/** The newest project of this workspace for each video: only the caller's own projects. */
-export async function newestProjectsForVideos(db: Db, workspaceId: string, videoIds: string[]): Promise<MatchingProjectRow[]> {
-  if (videoIds.length === 0) return [];
-  const { rows } = await sql<MatchingProjectRow>`
-    select distinct on (youtube_video_id) id, youtube_video_id, target_locales, status, usage_state
-    from projects
-    where workspace_id = ${workspaceId} and youtube_video_id = any(${videoIds}::text[])
-    order by youtube_video_id, seq desc`.execute(db);
-  return rows;
+
+/** The channel a workspace asks for, or its primary when it names none; undefined if not connected. */
+export async function findConnectedChannel(db: Db, workspaceId: string, channelId?: string): Promise<Pick<YoutubeChannel, 'id' | 'title'> | undefined> {
+  let q = db
+    .selectFrom('workspace_channels')
+    .innerJoin('youtube_channels', 'youtube_channels.id', 'workspace_channels.channel_id')
+    .select(['youtube_channels.id', 'youtube_channels.title'])
+    .where('workspace_channels.workspace_id', '=', workspaceId);
+  q = channelId === undefined ? q.where('workspace_channels.is_primary', '=', true) : q.where('workspace_channels.channel_id', '=', channelId);
+  return q.executeTakeFirst();
+}
+
+export type VideoWithMatch = YoutubeVideo & { match: MatchingProjectRow | undefined };
+
+/**
+ * A page of a channel's videos, newest first, each with the workspace's newest project for it,
+ * in one statement. The project lookup runs on the page only (after the limit), and the page is
+ * the plain ordered index scan that stops at the limit; only this workspace's projects match.
+ * No rows when the workspace no longer has the connection (or it is no longer the primary,
+ * with `primary`): the caller then re-reads the connection, so a cached one is never trusted.
+ */
+export async function listChannelVideos(db: Db, search: { workspaceId: string; channelId: string; primary: boolean; query?: string; limit: number }): Promise<VideoWithMatch[]> {
+  const pattern = search.query === undefined ? null : `%${search.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const titleFilter =
+    search.query === undefined ? sql`true` : VIDEO_ID_PATTERN.test(search.query) ? sql`(id = ${search.query} or title ilike ${pattern})` : sql`title ilike ${pattern}`;
+  const { rows } = await sql<YoutubeVideo & { match: (Omit<MatchingProjectRow, 'youtube_video_id'>) | null }>`
+    select page.*, (
+      select json_build_object('id', p.id, 'target_locales', p.target_locales, 'status', p.status, 'usage_state', p.usage_state)
+      from projects p where p.workspace_id = ${search.workspaceId} and p.youtube_video_id = page.id
+      order by p.seq desc limit 1
+    ) as match
+    from (
+      select * from youtube_videos where channel_id = ${search.channelId} and ${titleFilter}
+      order by published_at desc, id desc limit ${search.limit}
+    ) page
+    -- Rows only while the workspace still has this connection (and, if asked, as its primary):
+    -- a caller holding a cached channel learns in the same snapshot whether it still holds.
+    where exists (
+      select 1 from workspace_channels w
+      where w.workspace_id = ${search.workspaceId} and w.channel_id = ${search.channelId} and (w.is_primary or ${!search.primary})
+    )
+    order by page.published_at desc, page.id desc`.execute(db);
+  return rows.map((row) => ({ ...row, match: row.match ? { ...row.match, youtube_video_id: row.id } : undefined }));
 }

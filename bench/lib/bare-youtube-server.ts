@@ -1,0 +1,43 @@
+import Koa from 'koa';
+import { Pool } from 'pg';
+
+// The baseline for GET /v1/dubbing/youtube/videos: plain Koa and a pg Pool of the same size as
+// the real app's, running the same video query on the same table (title substring or exact id,
+// newest first), answered as JSON. No auth, no channel lookup, no matching projects, no
+// validation. Run by bench/youtube.bench.ts as a child process exactly like the real API.
+
+const url = process.env.DATABASE_URL;
+if (!url) throw new Error('DATABASE_URL is required');
+const port = Number(process.env.PORT ?? 0);
+const poolMax = Number(process.env.DATABASE_POOL_MAX ?? 10);
+const pool = new Pool({ connectionString: url, max: poolMax, application_name: 'bench-bare-youtube' });
+const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
+
+const app = new Koa();
+app.use(async (ctx) => {
+  if (ctx.path === '/healthz') {
+    ctx.body = { ok: true };
+    return;
+  }
+  if (ctx.path !== '/videos') {
+    ctx.status = 404;
+    return;
+  }
+  const channel = String(ctx.query.channel_id ?? '');
+  const query = String(ctx.query.query ?? '');
+  const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const { rows } = VIDEO_ID.test(query)
+    ? await pool.query('SELECT * FROM youtube_videos WHERE channel_id = $1 AND (id = $2 OR title ILIKE $3) ORDER BY published_at DESC, id DESC LIMIT 20', [channel, query, pattern])
+    : await pool.query('SELECT * FROM youtube_videos WHERE channel_id = $1 AND title ILIKE $2 ORDER BY published_at DESC, id DESC LIMIT 20', [channel, pattern]);
+  ctx.body = { data: { items: rows } };
+});
+
+const server = app.listen(port, '127.0.0.1');
+server.keepAliveTimeout = 65_000; // as src/api/server.ts
+const shutdown = () => {
+  server.close(() => void pool.end().then(() => process.exit(0)));
+  server.closeIdleConnections();
+  setTimeout(() => process.exit(0), 5000).unref();
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
