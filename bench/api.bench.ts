@@ -27,6 +27,7 @@ import {
   type ChildService,
 } from './lib/services';
 import { fmt, fmtInt, formatTable, summarize } from './lib/stats';
+import { numberFlag } from './lib/args';
 
 // npm run bench:api [-- --connections 50 --warmup 2 --duration 10 --rounds 1
 //                      --creates 300 --create-concurrency 20 --profile]
@@ -64,13 +65,7 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const num = (name: string, fallback: number, min: number, max: number) => {
-    const at = argv.indexOf(`--${name}`);
-    if (at < 0) return fallback;
-    const value = Number(argv[at + 1]);
-    if (!Number.isFinite(value) || value < min || value > max) throw new Error(`--${name} must be a number from ${min} to ${max}`);
-    return value;
-  };
+  const num = (name: string, fallback: number, min: number, max: number) => numberFlag(argv, name, fallback, min, max);
   return {
     connections: Math.round(num('connections', 50, 1, 1000)),
     warmupMs: num('warmup', 2, 0, 60) * 1000,

@@ -9,6 +9,7 @@ import { createTenant } from '../test/helpers/fixtures';
 import { loadAverage } from './lib/proc';
 import { codeVersion, createBenchDatabase, log, onCleanup, runBenchmark, scratchDir, serviceEnv, startNodeService, type ChildService } from './lib/services';
 import { fmt, formatTable } from './lib/stats';
+import { numberFlag } from './lib/args';
 
 // npm run bench:youtube — GET /v1/dubbing/youtube/videos on a mirror of 100,000 videos, title
 // query and exact id, against a bare Koa + pg server running the same video query on the same
@@ -26,13 +27,7 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const num = (name: string, fallback: number, min: number, max: number) => {
-    const at = argv.indexOf(`--${name}`);
-    if (at < 0) return fallback;
-    const value = Number(argv[at + 1]);
-    if (!Number.isFinite(value) || value < min || value > max) throw new Error(`--${name} must be a number from ${min} to ${max}`);
-    return value;
-  };
+  const num = (name: string, fallback: number, min: number, max: number) => numberFlag(argv, name, fallback, min, max);
   return {
     runs: Math.round(num('runs', 3, 1, 10)),
     connections: Math.round(num('connections', 50, 1, 500)),

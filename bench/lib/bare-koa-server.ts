@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import { Pool } from 'pg';
+import { serveUntilSignalled } from './serve';
 
 // The baseline for GET /v1/dubbing/projects/{id}: plain Koa and a pg Pool of the same size as
 // the real app's (DATABASE_POOL_MAX), one primary-key read of the same row, answered as JSON.
@@ -36,13 +37,4 @@ app.use(async (ctx) => {
   ctx.body = { data: rows[0] };
 });
 
-const server = app.listen(port, '127.0.0.1');
-server.keepAliveTimeout = 65_000; // as src/api/server.ts
-
-const shutdown = () => {
-  server.close(() => void pool.end().then(() => process.exit(0)));
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 5000).unref();
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
+serveUntilSignalled(app, port, () => pool.end());

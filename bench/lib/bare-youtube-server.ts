@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import { Pool } from 'pg';
+import { serveUntilSignalled } from './serve';
 
 // The baseline for GET /v1/dubbing/youtube/videos: plain Koa and a pg Pool of the same size as
 // the real app's, running the same video query on the same table (title substring or exact id,
@@ -32,12 +33,4 @@ app.use(async (ctx) => {
   ctx.body = { data: { items: rows } };
 });
 
-const server = app.listen(port, '127.0.0.1');
-server.keepAliveTimeout = 65_000; // as src/api/server.ts
-const shutdown = () => {
-  server.close(() => void pool.end().then(() => process.exit(0)));
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 5000).unref();
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
+serveUntilSignalled(app, port, () => pool.end());

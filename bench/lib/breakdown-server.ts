@@ -11,6 +11,7 @@ import { presentProject, type DeliverableRef } from '../../src/api/projects/proj
 import { buildTransferBlock } from '../../src/api/uploads/transfer-block';
 import type { AppDeps } from '../../src/api/app-deps';
 import { UrlSigner } from '../../src/storage/url-signer';
+import { serveUntilSignalled } from './serve';
 
 // For `npm run bench:api -- --profile`: the work of GET /v1/dubbing/projects/{id} added one
 // piece at a time, each level on plain Koa (no router, no middleware stack), using the very
@@ -150,12 +151,4 @@ app.use(async (ctx) => {
   ctx.body = { data: await loadProjectView(deps, project, { includeTransfer: level === 5 }) };
 });
 
-const server = app.listen(config.http.port, '127.0.0.1');
-server.keepAliveTimeout = 65_000;
-const shutdown = () => {
-  server.close(() => void db.destroy().then(() => process.exit(0)));
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 5000).unref();
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
+serveUntilSignalled(app, config.http.port, () => db.destroy());
