@@ -1,5 +1,6 @@
 import { sql, type ColumnType, type Generated, type Selectable } from 'kysely';
 import type { Db } from './create-db';
+import { containsPattern } from './like-pattern';
 
 export type ProjectStatus = 'awaiting_upload' | 'validating' | 'processing' | 'completed' | 'partially_completed' | 'failed';
 export type ProjectPhase = 'uploading' | 'fetching' | 'validating' | 'transcribing' | 'dubbing' | 'completed' | 'failed';
@@ -134,7 +135,7 @@ export async function listProjects(db: Db, filter: ProjectListFilter): Promise<P
   if (filter.externalId !== undefined) q = q.where('external_id', '=', filter.externalId);
   if (filter.youtubeVideoId !== undefined) q = q.where('youtube_video_id', '=', filter.youtubeVideoId);
   if (filter.query !== undefined) {
-    const pattern = `%${filter.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containsPattern(filter.query);
     q = q.where((eb) =>
       eb.or([
         eb('name', 'ilike', pattern),

@@ -1,5 +1,6 @@
 import { sql, type ColumnType, type Selectable } from 'kysely';
 import type { Db } from './create-db';
+import { containsPattern } from './like-pattern';
 
 // Connected YouTube channels and the mirror of their uploads. The video list is served from here,
 // so searching costs no Data API quota.
@@ -147,7 +148,7 @@ export type VideoWithMatch = YoutubeVideo & { match: MatchingProjectRow | undefi
  * with `primary`): the caller then re-reads the connection, so a cached one is never trusted.
  */
 export async function listChannelVideos(db: Db, search: { workspaceId: string; channelId: string; primary: boolean; query?: string; limit: number }): Promise<VideoWithMatch[]> {
-  const pattern = search.query === undefined ? null : `%${search.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = search.query === undefined ? null : containsPattern(search.query);
   const titleFilter =
     search.query === undefined ? sql`true` : VIDEO_ID_PATTERN.test(search.query) ? sql`(id = ${search.query} or title ilike ${pattern})` : sql`title ilike ${pattern}`;
   const { rows } = await sql<YoutubeVideo & { match: (Omit<MatchingProjectRow, 'youtube_video_id'>) | null }>`

@@ -6,6 +6,8 @@ import { startTestWorker, type TestWorker } from './test-worker';
  * One real worker at a time on the API's task queue, with some engines replaced (a broken one, a
  * gated one). `use` swaps it, the way an operator deploys a fixed worker between two steps.
  */
+export type SwappableWorker = ReturnType<typeof swappableWorker>;
+
 export function swappableWorker(api: () => TestApi) {
   let worker: TestWorker | undefined;
   return {

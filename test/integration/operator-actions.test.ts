@@ -7,10 +7,8 @@ import { createLocalEngines, type Engines, type SpeechSynthesizer, type Translat
 import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
 import { languageWorkflowId, projectWorkflowId } from '../../src/shared/workflow-ids';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
-import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
+import { dubbingSuite } from '../helpers/dubbing-suite';
 import { createProject, getProjectView, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
-import { swappableWorker } from '../helpers/swappable-worker';
-import { startTestApi, type TestApi } from '../helpers/test-api';
 
 // What an operator does from the Temporal Web UI (terminate, cancel, reset), done through the
 // real client against the real dev server and worker: the project still ends, each language is
@@ -18,31 +16,14 @@ import { startTestApi, type TestApi } from '../helpers/test-api';
 // behaves like the console retry.
 
 const CPS = 10;
-let api: TestApi;
-const worker = swappableWorker(() => api);
-let dir: string;
-let clip: Buffer;
+const suite = dubbingSuite('operator-', 'The garden is green and the sky is blue today.', { beforeWorkerStop: () => gate?.open() });
 
-beforeAll(async () => {
-  dir = makeTempDir('operator-');
-  clip = await spokenClip(dir, 'The garden is green and the sky is blue today.', 4);
-  api = await startTestApi({ UPLOAD_PART_SIZE_BYTES: String(64 * 1024) });
-}, 60_000);
-afterEach(async () => {
-  gate?.open();
-  await worker.stop();
-});
-afterAll(async () => {
-  await api.close();
-  removeTempDir(dir);
-});
-
-const useWorker = (engines: Partial<Engines> = {}) => worker.use(engines);
-const getProject = (tenant: TestTenant, id: string) => getProjectView(api, tenant, id);
-const waitForProject = (tenant: TestTenant, id: string, what: string, test: (p: any) => boolean) => waitForProjectView(api, tenant, id, what, test);
+const useWorker = (engines: Partial<Engines> = {}) => suite.worker.use(engines);
+const getProject = (tenant: TestTenant, id: string) => getProjectView(suite.api, tenant, id);
+const waitForProject = (tenant: TestTenant, id: string, what: string, test: (p: any) => boolean) => waitForProjectView(suite.api, tenant, id, what, test);
 const language = (project: any, locale: string) => project.languages.find((l: any) => l.locale === locale);
 const ledger = async (projectId: string) =>
-  (await api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}:${r.reference.slice(projectId.length + 1)}`);
+  (await suite.api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}:${r.reference.slice(projectId.length + 1)}`);
 
 /** Catalan's speech waits at a gate the test opens: the language is caught mid-dub. */
 let gate: { open(): void; reached: Promise<void> } | undefined;
@@ -67,15 +48,15 @@ function gatedSpeech(): SpeechSynthesizer {
 }
 
 async function startDub(tenant: TestTenant) {
-  const created = await createProject(api, tenant, projectBody({ target_locales: ['es_es', 'ca_es'], source: { type: 'upload', file_name: 'garden.mp4', size_bytes: clip.length } }));
-  expect((await uploadAndComplete(api, tenant, created.body.data, clip)).status).toBe(200);
+  const created = await createProject(suite.api, tenant, projectBody({ target_locales: ['es_es', 'ca_es'], source: { type: 'upload', file_name: 'garden.mp4', size_bytes: suite.clip.length } }));
+  expect((await uploadAndComplete(suite.api, tenant, created.body.data, suite.clip)).status).toBe(200);
   return created.body.data.id as string;
 }
 
 /** A project dubbing es_es and ca_es, caught with Catalan mid-dub (and, by default, Spanish done). */
 async function caughtMidDub({ waitForSpanish = true } = {}) {
   await useWorker({ tts: gatedSpeech() });
-  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
   const id = await startDub(tenant);
   await gate!.reached;
   if (waitForSpanish) await waitForProject(tenant, id, 'es_es completed', (p) => language(p, 'es_es')?.status === 'completed');
@@ -84,7 +65,7 @@ async function caughtMidDub({ waitForSpanish = true } = {}) {
 
 async function retryFromConsole(projectId: string, locale: string): Promise<{ code: number; out: string }> {
   const printed: string[] = [];
-  process.env.TEMPORAL_TASK_QUEUE = api.config.temporal.taskQueue;
+  process.env.TEMPORAL_TASK_QUEUE = suite.api.config.temporal.taskQueue;
   try {
     const code = await runConsole(['languages:retry', projectId, locale], (line) => printed.push(line));
     return { code, out: printed.join('\n') };
@@ -96,7 +77,7 @@ async function retryFromConsole(projectId: string, locale: string): Promise<{ co
 it('item 3: terminating a language mid-dub still ends the project, refunds that language once, and leaves it retryable', async () => {
   const { tenant, id } = await caughtMidDub();
 
-  await api.temporal.workflow.getHandle(languageWorkflowId(id, 'ca_es')).terminate('operator terminated it from the Web UI');
+  await suite.api.temporal.workflow.getHandle(languageWorkflowId(id, 'ca_es')).terminate('operator terminated it from the Web UI');
   const ended = await waitForProject(tenant, id, 'project partially_completed', (p) => p.status === 'partially_completed');
   const billable: number = ended.usage.billable_seconds;
   expect(language(ended, 'ca_es')).toMatchObject({ status: 'failed', failure: { code: 'terminated' }, usage: { charged_seconds: billable, refunded_seconds: billable } });
@@ -111,42 +92,42 @@ it('item 3: terminating a language mid-dub still ends the project, refunds that 
   const done = await getProject(tenant, id);
   expect(done.status).toBe('completed');
   expect(await ledger(id)).toEqual([`hold:${60 * 2 * CPS}:hold`, `capture:${billable * 2 * CPS}:capture`, `release:${(60 - billable) * 2 * CPS}:release`, `refund:${billable * CPS}:ca_es:refund`, `capture:${billable * CPS}:ca_es:charge:2`]);
-  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * 2 * CPS, reserved: 0 });
+  expect(await getBalance(suite.api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * 2 * CPS, reserved: 0 });
 }, 180_000);
 
 it('item 3: cancelling a language mid-dub fails it as cancelled, refunded once, and the project ends', async () => {
   const { tenant, id } = await caughtMidDub();
 
-  await api.temporal.workflow.getHandle(languageWorkflowId(id, 'ca_es')).cancel();
+  await suite.api.temporal.workflow.getHandle(languageWorkflowId(id, 'ca_es')).cancel();
   const ended = await waitForProject(tenant, id, 'project partially_completed', (p) => p.status === 'partially_completed');
   const billable: number = ended.usage.billable_seconds;
   expect(language(ended, 'ca_es')).toMatchObject({ status: 'failed', failure: { code: 'cancelled' }, usage: { refunded_seconds: billable } });
   const refunds = (await ledger(id)).filter((entry) => entry.startsWith('refund:'));
   expect(refunds).toEqual([`refund:${billable * CPS}:ca_es:refund`]);
-  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * CPS, reserved: 0 });
+  expect(await getBalance(suite.api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * CPS, reserved: 0 });
 }, 180_000);
 
 it('item 3: cancelling the project workflow mid-dub cancels its open languages, refunds them once, and ends the project', async () => {
   const { tenant, id } = await caughtMidDub();
 
-  await api.temporal.workflow.getHandle(projectWorkflowId(id)).cancel();
+  await suite.api.temporal.workflow.getHandle(projectWorkflowId(id)).cancel();
   const ended = await waitForProject(tenant, id, 'project partially_completed', (p) => p.status === 'partially_completed');
   const billable: number = ended.usage.billable_seconds;
   expect(language(ended, 'ca_es')).toMatchObject({ status: 'failed', failure: { code: 'cancelled' }, usage: { refunded_seconds: billable } });
   expect(language(ended, 'es_es')).toMatchObject({ status: 'completed' });
   expect((await ledger(id)).filter((entry) => entry.startsWith('refund:'))).toEqual([`refund:${billable * CPS}:ca_es:refund`]);
-  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * CPS, reserved: 0 });
+  expect(await getBalance(suite.api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * CPS, reserved: 0 });
 }, 180_000);
 
 it('guard: terminating the project workflow leaves its languages running; they finish and settle the project', async () => {
   const { tenant, id } = await caughtMidDub({ waitForSpanish: false });
 
-  await api.temporal.workflow.getHandle(projectWorkflowId(id)).terminate('operator terminated the project workflow');
+  await suite.api.temporal.workflow.getHandle(projectWorkflowId(id)).terminate('operator terminated the project workflow');
   gate!.open();
   const done = await waitForProject(tenant, id, 'project completed', (p) => p.status === 'completed');
   const billable: number = done.usage.billable_seconds;
   expect(done.usage).toMatchObject({ state: 'charged', charged_seconds: billable * 2, refunded_seconds: 0 });
-  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * 2 * CPS, reserved: 0 });
+  expect(await getBalance(suite.api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * 2 * CPS, reserved: 0 });
 }, 180_000);
 
 /** Resets a workflow's latest run to a workflow-task-completed event the picker chooses; returns the new run id. */
@@ -156,7 +137,7 @@ async function reset(client: Client, workflowId: string, pick: (events: any[]) =
   const events = (await handle.fetchHistory()).events ?? [];
   const target = pick(events);
   const response = await client.workflowService.resetWorkflowExecution({
-    namespace: api.config.temporal.namespace,
+    namespace: suite.api.config.temporal.namespace,
     workflowExecution: { workflowId, runId },
     reason: 'operator reset from the Web UI',
     workflowTaskFinishEventId: target.eventId,
@@ -172,15 +153,15 @@ const activityNames = async (client: Client, workflowId: string, runId: string) 
 
 it('item 4: resetting a completed language never re-runs or refunds it', async () => {
   await useWorker();
-  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
   const id = await startDub(tenant);
   const done = await waitForProject(tenant, id, 'project completed', (p) => p.status === 'completed');
   const before = { ledger: await ledger(id), spanish: language(done, 'es_es') };
 
   const workflowId = languageWorkflowId(id, 'es_es');
-  const runId = await reset(api.temporal, workflowId, firstTaskCompleted);
-  expect(await api.temporal.workflow.getHandle(workflowId, runId).result()).toEqual({ locale: 'es_es', status: 'completed' });
-  expect(await activityNames(api.temporal, workflowId, runId)).toEqual(['beginLanguageAttempt', 'recordProjectOutcome']);
+  const runId = await reset(suite.api.temporal, workflowId, firstTaskCompleted);
+  expect(await suite.api.temporal.workflow.getHandle(workflowId, runId).result()).toEqual({ locale: 'es_es', status: 'completed' });
+  expect(await activityNames(suite.api.temporal, workflowId, runId)).toEqual(['beginLanguageAttempt', 'recordProjectOutcome']);
   const after = await getProject(tenant, id);
   expect(after.status).toBe('completed');
   expect(language(after, 'es_es')).toEqual(before.spanish);
@@ -192,7 +173,7 @@ it('item 4: resetting a failed language past its start behaves like the console 
   const missing = new ApertiumTranslator({ command: '/nonexistent/apertium' });
   const brokenCatalan: Translator = { translate: (texts, modes, options) => (modes.includes('eng-cat') ? missing : real).translate(texts, modes, options) };
   await useWorker({ translator: brokenCatalan });
-  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
   const id = await startDub(tenant);
   const partial = await waitForProject(tenant, id, 'project partially_completed', (p) => p.status === 'partially_completed');
   const billable: number = partial.usage.billable_seconds;
@@ -200,11 +181,11 @@ it('item 4: resetting a failed language past its start behaves like the console 
   // The engine is fixed; the operator resets the failed language to just after it started.
   await useWorker();
   const workflowId = languageWorkflowId(id, 'ca_es');
-  const runId = await reset(api.temporal, workflowId, (events) => {
+  const runId = await reset(suite.api.temporal, workflowId, (events) => {
     const begun = events.findIndex((e) => e.activityTaskCompletedEventAttributes && events.some((s) => s.eventId?.toString() === e.activityTaskCompletedEventAttributes.scheduledEventId?.toString() && s.activityTaskScheduledEventAttributes?.activityType?.name === 'beginLanguageAttempt'));
     return events.slice(begun).find((e) => e.workflowTaskCompletedEventAttributes);
   });
-  expect(await api.temporal.workflow.getHandle(workflowId, runId).result()).toEqual({ locale: 'ca_es', status: 'completed' });
+  expect(await suite.api.temporal.workflow.getHandle(workflowId, runId).result()).toEqual({ locale: 'ca_es', status: 'completed' });
 
   const done = await getProject(tenant, id);
   expect(done.status).toBe('completed');

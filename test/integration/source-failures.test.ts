@@ -5,43 +5,28 @@ import { getBalance } from '../../src/db/credits';
 import { createLocalEngines, type Engines } from '../../src/engines';
 import { PocketsphinxRecognizer } from '../../src/engines/asr/pocketsphinx-recognizer';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
-import { ffmpeg, makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
+import { ffmpeg } from '../helpers/media-fixtures';
+import { dubbingSuite } from '../helpers/dubbing-suite';
 import { createProject, getProjectView, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
-import { swappableWorker } from '../helpers/swappable-worker';
-import { startTestApi, type TestApi } from '../helpers/test-api';
 
 // Every way out of the project workflow's source steps ends the project with its money settled:
 // before the charge the hold is released, after it every language is refunded. Real worker,
 // real dev server; the engines are real, with one part broken the way production breaks.
 
 const CPS = 10;
-let api: TestApi;
-const worker = swappableWorker(() => api);
-let dir: string;
-let clip: Buffer;
+const suite = dubbingSuite('source-fail-', 'The river runs past the old mill every morning.');
 
-beforeAll(async () => {
-  dir = makeTempDir('source-fail-');
-  clip = await spokenClip(dir, 'The river runs past the old mill every morning.', 4);
-  api = await startTestApi({ UPLOAD_PART_SIZE_BYTES: String(64 * 1024) });
-}, 60_000);
-afterEach(() => worker.stop());
-afterAll(async () => {
-  await api.close();
-  removeTempDir(dir);
-});
-
-const useWorker = (engines: Partial<Engines>) => worker.use(engines);
-const getProject = (tenant: TestTenant, id: string) => getProjectView(api, tenant, id);
+const useWorker = (engines: Partial<Engines>) => suite.worker.use(engines);
+const getProject = (tenant: TestTenant, id: string) => getProjectView(suite.api, tenant, id);
 const waitForStatus = (tenant: TestTenant, id: string, status: string, timeoutMs = 60_000) =>
-  waitForProjectView(api, tenant, id, `project ${status}`, (p) => p.status === status, timeoutMs);
+  waitForProjectView(suite.api, tenant, id, `project ${status}`, (p) => p.status === status, timeoutMs);
 const ledger = async (projectId: string) =>
-  (await api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}`);
+  (await suite.api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}`);
 
 async function dub(tenant: TestTenant, bytes: Buffer, fileName: string, targets = ['es_es']) {
-  const created = await createProject(api, tenant, projectBody({ target_locales: targets, source: { type: 'upload', file_name: fileName, size_bytes: bytes.length } }));
+  const created = await createProject(suite.api, tenant, projectBody({ target_locales: targets, source: { type: 'upload', file_name: fileName, size_bytes: bytes.length } }));
   expect(created.status).toBe(201);
-  expect((await uploadAndComplete(api, tenant, created.body.data, bytes)).status).toBe(200);
+  expect((await uploadAndComplete(suite.api, tenant, created.body.data, bytes)).status).toBe(200);
   return created.body.data.id as string;
 }
 
@@ -50,23 +35,23 @@ it('item 2: a source step that exhausts its attempts fails the project and relea
   // ffprobe crashing on every attempt: a retryable failure, so the step runs out of attempts.
   const media = Object.assign(Object.create(real), { probe: async () => { throw new Error('ffprobe crashed: Segmentation fault'); } });
   await useWorker({ media });
-  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
-  const id = await dub(tenant, clip, 'river.mp4');
+  const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const id = await dub(tenant, suite.clip, 'river.mp4');
 
   const failed = await waitForStatus(tenant, id, 'failed', 90_000);
   expect(failed.failure).toEqual({ code: 'engine_failed', message: 'The source could not be processed by the dubbing engines; the credit hold was released and nothing was charged.' });
   expect(failed.usage).toMatchObject({ state: 'released', charged_seconds: 0 });
   expect(await ledger(id)).toEqual(['hold:600', 'release:600']);
-  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
-  const row = await api.db.selectFrom('projects').select('failure_detail').where('id', '=', id).executeTakeFirstOrThrow();
+  expect(await getBalance(suite.api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
+  const row = await suite.api.db.selectFrom('projects').select('failure_detail').where('id', '=', id).executeTakeFirstOrThrow();
   expect(row.failure_detail).toContain('Segmentation fault'); // for operators, never in the API
   expect(JSON.stringify(failed)).not.toContain('Segmentation');
 }, 120_000);
 
 it('item 2: a transcription engine that is missing fails at once, after the charge: every language failed and refunded', async () => {
   await useWorker({ asr: new PocketsphinxRecognizer({ command: '/nonexistent/pocketsphinx_continuous' }) });
-  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
-  const id = await dub(tenant, clip, 'river.mp4', ['es_es', 'ca_es']);
+  const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const id = await dub(tenant, suite.clip, 'river.mp4', ['es_es', 'ca_es']);
 
   const failed = await waitForStatus(tenant, id, 'failed');
   const billable: number = failed.usage.billable_seconds;
@@ -80,12 +65,12 @@ it('item 2: a transcription engine that is missing fails at once, after the char
   ]);
   // Charged once, refunded once per language.
   expect(await ledger(id)).toEqual([`hold:${60 * 2 * CPS}`, `capture:${billable * 2 * CPS}`, `release:${(60 - billable) * 2 * CPS}`, `refund:${billable * CPS}`, `refund:${billable * CPS}`]);
-  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
+  expect(await getBalance(suite.api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
 });
 
 /** A Matroska file whose header claims 5e9 seconds (ffprobe believes it): a hostile duration. */
 async function absurdDurationMkv(): Promise<Buffer> {
-  const file = path.join(dir, 'absurd.mkv');
+  const file = path.join(suite.dir, 'absurd.mkv');
   await ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=300:duration=2', '-c:a', 'pcm_s16le', file]);
   const bytes = readFileSync(file);
   const at = bytes.indexOf(Buffer.from([0x44, 0x89, 0x88])); // Segment Info › Duration, an 8-byte float in ms
@@ -97,21 +82,21 @@ async function absurdDurationMkv(): Promise<Buffer> {
 
 it('item 6: a source declaring billions of seconds is invalid media, its hold released (was: integer overflow, retried forever)', async () => {
   await useWorker({});
-  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
   const id = await dub(tenant, await absurdDurationMkv(), 'absurd.mkv');
   const failed = await waitForStatus(tenant, id, 'failed');
   expect(failed.failure.code).toBe('invalid_media');
   expect(failed.usage).toMatchObject({ state: 'released', billable_seconds: null, charged_seconds: 0 });
   expect(await ledger(id)).toEqual(['hold:600', 'release:600']);
-  expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
+  expect(await getBalance(suite.api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
 });
 
 it('item 6: the charge step clamps a duration past the 32-bit column instead of failing forever', async () => {
-  const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
-  const created = await createProject(api, tenant, projectBody({ source: { type: 'upload', file_name: 'a.mp4', size_bytes: 1000 } }));
+  const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const created = await createProject(suite.api, tenant, projectBody({ source: { type: 'upload', file_name: 'a.mp4', size_bytes: 1000 } }));
   const id: string = created.body.data.id;
-  await api.db.updateTable('projects').set({ status: 'validating', phase: 'validating' }).where('id', '=', id).execute();
-  const activities = createProjectActivities({ db: api.db, blobStore: api.blobStore, engines: createLocalEngines() });
+  await suite.api.db.updateTable('projects').set({ status: 'validating', phase: 'validating' }).where('id', '=', id).execute();
+  const activities = createProjectActivities({ db: suite.api.db, blobStore: suite.api.blobStore, engines: createLocalEngines() });
   expect(await activities.settleCharges({ projectId: id, durationSeconds: 5e9 })).toEqual({ outcome: 'limit_exceeded', billableSeconds: 2_147_483_647 });
   const project = await getProject(tenant, id);
   expect(project).toMatchObject({ status: 'failed', failure: { code: 'max_billable_seconds_exceeded' }, usage: { state: 'limit_exceeded', billable_seconds: 2_147_483_647, charged_seconds: 0 } });

@@ -1,7 +1,8 @@
+import { isVideoId } from '../../sources/youtube/video-id';
+
 // Accepts the URL shapes YouTube itself hands out, and nothing else: watch?v=, youtu.be/,
 // /shorts/, /embed/, /live/ on youtube.com hosts. Returns the 11-character video id.
 
-const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com']);
 
 export function youtubeVideoId(raw: string): string | null {
@@ -23,5 +24,5 @@ export function youtubeVideoId(raw: string): string | null {
       id = match?.[2] ?? null;
     }
   }
-  return id && VIDEO_ID.test(id) ? id : null;
+  return isVideoId(id) ? id : null;
 }

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { connectChannel, disconnectChannel, listConnectedChannels } from '../../db/youtube';
-import { parseChannelRef } from '../../sources/youtube/channel-ref';
+import { CHANNEL_ID_PATTERN, parseChannelRef } from '../../sources/youtube/channel-ref';
 import { ensureChannelSyncSchedule, removeChannelSyncSchedule, startChannelSync } from '../../temporal/channel-sync';
 import { uuid } from '../arguments';
 import { UsageError } from '../cli-context';
@@ -9,15 +9,13 @@ import type { RegisterCommand } from './index';
 // Connecting a channel: resolve it with the Data API (1 quota unit), record the connection (the
 // first channel of a workspace is its primary), create its sync schedule, and sync it now.
 
-const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
-
 function channelRef(value: string): string {
   if (!parseChannelRef(value)) throw new InvalidArgumentError('Expected a channel id (UC…), an @handle, or a channel URL (youtube.com/channel/UC… or youtube.com/@handle).');
   return value.trim();
 }
 
 function channelId(value: string): string {
-  if (!CHANNEL_ID.test(value)) throw new InvalidArgumentError('Expected a channel id: UC followed by 22 characters, as channels:list prints it.');
+  if (!CHANNEL_ID_PATTERN.test(value)) throw new InvalidArgumentError('Expected a channel id: UC followed by 22 characters, as channels:list prints it.');
   return value;
 }
 

@@ -4,7 +4,8 @@
 
 export type ChannelRef = { id: string } | { handle: string };
 
-const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
+/** A channel id as YouTube issues them: UC and 22 URL-safe base64 characters. */
+export const CHANNEL_ID_PATTERN = /^UC[A-Za-z0-9_-]{22}$/;
 // Handles are 3–30 letters (any script), digits, '_', '-', '.', or '·' (for Catalan).
 const HANDLE = /^@[\p{L}\p{M}\p{N}_.·-]{3,30}$/u;
 const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com']);
@@ -12,7 +13,7 @@ const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com'
 /** `{ id }` for a UC… id, `{ handle: '@name' }` for a handle, null for anything else. */
 export function parseChannelRef(ref: string): ChannelRef | null {
   const value = ref.trim();
-  if (CHANNEL_ID.test(value)) return { id: value };
+  if (CHANNEL_ID_PATTERN.test(value)) return { id: value };
   if (HANDLE.test(value)) return { handle: value };
   return parseChannelUrl(value);
 }
@@ -30,7 +31,7 @@ function parseChannelUrl(value: string): ChannelRef | null {
   if (!YOUTUBE_HOSTS.has(url.hostname.toLowerCase()) || url.username || url.password || url.port) return null;
   // Trailing tabs (/videos, /featured…) still name the same channel.
   const [first, second] = url.pathname.split('/').filter(Boolean).map(safeDecode);
-  if (first === 'channel' && second !== undefined && CHANNEL_ID.test(second)) return { id: second };
+  if (first === 'channel' && second !== undefined && CHANNEL_ID_PATTERN.test(second)) return { id: second };
   if (first !== undefined && HANDLE.test(first)) return { handle: first };
   return null;
 }

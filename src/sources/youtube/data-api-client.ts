@@ -1,4 +1,5 @@
 import { parseChannelRef } from './channel-ref';
+import { isVideoId } from './video-id';
 import {
   toChannel,
   toUpload,
@@ -36,7 +37,6 @@ type Endpoint = 'channels' | 'playlistItems' | 'videos';
 
 /** The most the list endpoints return or accept per call. */
 const MAX_PER_CALL = 50;
-const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
 export class YouTubeDataApi {
   private readonly apiKey: string;
@@ -83,7 +83,7 @@ export class YouTubeDataApi {
   async getVideos(ids: string[]): Promise<YouTubeVideo[]> {
     const unique = [...new Set(ids)];
     // Checked because ids are joined with ',' into one parameter: a stray comma would ask for more.
-    const bad = unique.find((id) => !VIDEO_ID.test(id));
+    const bad = unique.find((id) => !isVideoId(id));
     if (bad !== undefined) throw new YouTubeApiError(null, 'invalidVideoId', `Not a YouTube video id: ${JSON.stringify(bad)}`, false);
     const videos: YouTubeVideo[] = [];
     for (let start = 0; start < unique.length; start += MAX_PER_CALL) {
