@@ -29,7 +29,17 @@ export interface IdempotencyState {
    * back, leaving the work to the retry, which owns the key now.
    */
   setRecoveryPoint(db: Db, point: string, data: Record<string, unknown>): Promise<void>;
+  /**
+   * For a caller that writes the recovery point inside its own statement (the fencing condition
+   * is `lock_token = lock.token`): the lock to write under, and how to note what it wrote.
+   */
+  lock: { workspaceId: string; key: string; token: string };
+  noteRecoveryPoint(point: string, data: Record<string, unknown>): void;
 }
+
+/** The 409 a request gets when a retry took its stalled lock over; nothing was done. */
+export const lockTakenOver = () =>
+  ApiError.conflict('idempotency_request_in_progress', 'This request stalled and a retry with the same Idempotency-Key took it over; nothing was done here. Retry to get the result.', { 'retry-after': '1' });
 
 /** Canonical JSON: keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
 export function canonicalJson(value: unknown): string {
@@ -82,9 +92,11 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
       recoveryData: claimed.recoveryData,
       async setRecoveryPoint(trx, point, data) {
         const written = await ownRow(trx).update().set({ recovery_point: point, recovery_data: JSON.stringify(data) }).executeTakeFirst();
-        if (written.numUpdatedRows === 0n) {
-          throw ApiError.conflict('idempotency_request_in_progress', 'This request stalled and a retry with the same Idempotency-Key took it over; nothing was done here. Retry to get the result.', { 'retry-after': '1' });
-        }
+        if (written.numUpdatedRows === 0n) throw lockTakenOver();
+        state.noteRecoveryPoint(point, data);
+      },
+      lock: { workspaceId: auth.workspaceId, key, token: claimed.token },
+      noteRecoveryPoint(point, data) {
         state.recoveryPoint = point;
         state.recoveryData = data;
       },

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
-import { holdCredits, InsufficientCreditsError } from '../../db/credits';
+import { getBalance } from '../../db/credits';
+import { insertProjectWithHold } from '../../db/insert-project-with-hold';
 import { findProjectById, holdReferenceFor } from '../../db/projects';
 import { partSizeFor, type Upload } from '../../db/uploads';
 import { startProjectWorkflow } from '../../temporal/start-project-workflow';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import type { AuthContext } from '../middleware/authenticate';
-import type { IdempotencyState } from '../middleware/idempotency';
+import { lockTakenOver, type IdempotencyState } from '../middleware/idempotency';
 import { checkLocales } from './check-locales';
 import { buildTransferBlock } from '../uploads/transfer-block';
 import { loadProjectView } from './load-project-view';
@@ -31,10 +32,26 @@ function validateSemantics(deps: AppDeps, body: CreateProjectBody): { videoId: s
   return { videoId: null };
 }
 
+/** The multipart upload of a new upload-source project; it expires when the upload window does. */
+function newUpload(projectId: string, source: { file_name: string; size_bytes: number }, configuredPartSize: number): Omit<Upload, 'created_at' | 'completed_parts'> & { completed_parts: null } {
+  const partSize = partSizeFor(source.size_bytes, configuredPartSize);
+  return {
+    id: `upl_${randomUUID().replace(/-/g, '')}`,
+    project_id: projectId,
+    file_name: source.file_name,
+    size_bytes: source.size_bytes,
+    part_size_bytes: partSize,
+    part_count: Math.ceil(source.size_bytes / partSize),
+    expires_at: new Date(Date.now() + UPLOAD_WINDOW_MS),
+    completed_at: null,
+    completed_parts: null,
+  };
+}
+
 /**
- * POST /v1/dubbing/projects. One transaction writes the project, its credit hold, its upload and
- * the idempotency recovery point; the workflow starts after commit. A retry after a crash
- * between the two finds the recovery point and only starts the (same) workflow.
+ * POST /v1/dubbing/projects. One statement writes the project, its credit hold, its upload and
+ * the idempotency recovery point (insertProjectWithHold); the workflow starts after it. A retry
+ * after a crash between the two finds the recovery point and only starts the (same) workflow.
  */
 export async function createProject(deps: AppDeps, ctx: Context): Promise<void> {
   const { db, config } = deps;
@@ -42,91 +59,62 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
   const idempotency = ctx.state.idempotency as IdempotencyState;
   const body = ctx.state.input as CreateProjectBody;
 
-  const resumedId = idempotency.recoveryPoint === 'project_created' ? String(idempotency.recoveryData?.project_id) : null;
-  if (resumedId) {
-    // A retry after a crash between commit and workflow start: only the start is left to do.
-    const project = await findProjectById(db, resumedId);
-    if (!project) throw new Error(`project ${resumedId} vanished after creation`);
-    if (project.source_type === 'youtube') await startProjectWorkflow(deps.temporal, config.temporal.taskQueue, project, config.temporal.callTimeoutMs);
+  const recordedId = idempotency.recoveryPoint === 'project_created' ? String(idempotency.recoveryData?.project_id) : null;
+  const resumed = recordedId ? await findProjectById(db, recordedId) : undefined;
+  if (resumed) {
+    // A retry after a crash between the write and the workflow start: only the start is left.
+    if (resumed.source_type === 'youtube') await startProjectWorkflow(deps.temporal, config.temporal.taskQueue, resumed, config.temporal.callTimeoutMs);
     ctx.status = 201;
-    ctx.body = { data: await loadProjectView(deps, project, { includeTransfer: true }) };
+    ctx.body = { data: await loadProjectView(deps, resumed, { includeTransfer: true }) };
     return;
   }
 
   const { videoId } = validateSemantics(deps, body);
-  const id = randomUUID();
+  // A recovery point without its project: the first attempt was refused for credits and died
+  // before forgetting its key. Create it now, under the id that attempt recorded.
+  const id = recordedId ?? randomUUID();
   const creditsPerSecond = auth.creditsPerSecond;
-  const { project, upload } = await db.transaction().execute(async (trx) => {
-    const isUpload = body.source.type === 'upload';
-    const project = await trx
-      .insertInto('projects')
-      .values({
-        id,
-        workspace_id: auth.workspaceId,
-        name: body.name,
-        external_id: body.external_id ?? null,
-        source_type: body.source.type,
-        source_url: body.source.type === 'youtube' ? body.source.url : null,
-        youtube_video_id: videoId,
-        source_file_name: body.source.type === 'upload' ? body.source.file_name : null,
-        source_size_bytes: body.source.type === 'upload' ? body.source.size_bytes : null,
-        source_duration_seconds: null,
-        source_has_video: null,
-        source_locale: body.source_locale,
-        target_locales: body.target_locales,
-        title: body.publishing?.title ?? null,
-        description: body.publishing?.description ?? null,
-        status: isUpload ? 'awaiting_upload' : 'validating',
-        phase: isUpload ? 'uploading' : 'validating',
-        failure_code: null,
-        failure_message: null,
-        max_billable_seconds: body.max_billable_seconds,
-        credits_per_second: creditsPerSecond,
-        billable_seconds: null,
-        usage_state: 'pending_validation',
-        hold_reference: holdReferenceFor(id),
-        transcript_review_requested_at: null,
-        transcript_review_verified_at: null,
-        validated_at: null,
-        completed_at: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    // Hold the most this project may cost: the ceiling for every target language.
-    const holdAmount = body.max_billable_seconds * body.target_locales.length * creditsPerSecond;
-    try {
-      await holdCredits(trx, { workspaceId: auth.workspaceId, reference: holdReferenceFor(id), amount: holdAmount, projectId: id, description: 'project ceiling hold' });
-    } catch (err) {
-      if (err instanceof InsufficientCreditsError) {
-        // The balance is what usage:read guards; a key without it learns only that it falls short.
-        const available = auth.permissions.has('usage:read') ? `; ${err.available} are available` : '';
-        throw new ApiError(402, 'payment_required_error', 'insufficient_credits',
-          `This project needs ${err.requested} credits held (max_billable_seconds × target locales × ${creditsPerSecond} credits per second)${available}.`);
-      }
-      throw err;
-    }
-    let upload: Upload | undefined;
-    if (body.source.type === 'upload') {
-      const partSize = partSizeFor(body.source.size_bytes, config.uploads.partSizeBytes);
-      upload = await trx
-        .insertInto('uploads')
-        .values({
-          id: `upl_${randomUUID().replace(/-/g, '')}`,
-          project_id: id,
-          file_name: body.source.file_name,
-          size_bytes: body.source.size_bytes,
-          part_size_bytes: partSize,
-          part_count: Math.ceil(body.source.size_bytes / partSize),
-          expires_at: new Date(Date.now() + UPLOAD_WINDOW_MS),
-          completed_at: null,
-          completed_parts: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-    }
-    await idempotency.setRecoveryPoint(trx, 'project_created', { project_id: id });
-    return { project, upload };
+  const isUpload = body.source.type === 'upload';
+  const upload = body.source.type === 'upload' ? newUpload(id, body.source, config.uploads.partSizeBytes) : undefined;
+  // Hold the most this project may cost: the ceiling for every target language.
+  const holdAmount = body.max_billable_seconds * body.target_locales.length * creditsPerSecond;
+  const written = await insertProjectWithHold(db, {
+    project: {
+      id,
+      workspace_id: auth.workspaceId,
+      name: body.name,
+      external_id: body.external_id ?? null,
+      source_type: body.source.type,
+      source_url: body.source.type === 'youtube' ? body.source.url : null,
+      youtube_video_id: videoId,
+      source_file_name: body.source.type === 'upload' ? body.source.file_name : null,
+      source_size_bytes: body.source.type === 'upload' ? body.source.size_bytes : null,
+      source_locale: body.source_locale,
+      target_locales: body.target_locales,
+      title: body.publishing?.title ?? null,
+      description: body.publishing?.description ?? null,
+      status: isUpload ? 'awaiting_upload' : 'validating',
+      phase: isUpload ? 'uploading' : 'validating',
+      max_billable_seconds: body.max_billable_seconds,
+      credits_per_second: creditsPerSecond,
+      usage_state: 'pending_validation',
+      hold_reference: holdReferenceFor(id),
+    },
+    holdAmount,
+    upload,
+    lock: idempotency.lock,
+    recovery: { point: 'project_created', data: { project_id: id } },
   });
+  if (written.kind === 'lock_lost') throw lockTakenOver();
+  if (written.kind === 'insufficient_credits') {
+    // The balance is what usage:read guards; a key without it learns only that it falls short.
+    const balance = auth.permissions.has('usage:read') ? await getBalance(db, auth.workspaceId) : undefined;
+    const available = balance ? `; ${balance.granted - balance.captured - balance.reserved} are available` : '';
+    throw new ApiError(402, 'payment_required_error', 'insufficient_credits',
+      `This project needs ${holdAmount} credits held (max_billable_seconds × target locales × ${creditsPerSecond} credits per second)${available}.`);
+  }
+  idempotency.noteRecoveryPoint('project_created', { project_id: id });
+  const project = written.project;
 
   // An upload project's workflow starts when upload/complete signals it (signalWithStart):
   // until then there is nothing to run, and abandoned uploads are settled by the expiry
