@@ -30,7 +30,7 @@ import { fmt, fmtInt, formatTable, summarize } from './lib/stats';
 import { numberFlag } from './lib/args';
 
 // npm run bench:api [-- --connections 50 --warmup 2 --duration 10 --rounds 1
-//                      --creates 300 --create-concurrency 20 --profile]
+//                      --creates 300 --create-concurrency 20 --profile | --profile-post]
 //
 // One run, one machine, fresh services (a database of its own, a headless in-memory Temporal dev
 // server on free ports), both HTTP servers as child processes started the same way
@@ -62,6 +62,7 @@ interface Options {
   creates: number;
   createConcurrency: number;
   profile: boolean;
+  profilePostOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -73,7 +74,8 @@ function parseArgs(argv: string[]): Options {
     rounds: Math.round(num('rounds', 1, 1, 10)),
     creates: Math.round(num('creates', 300, 10, 10_000)),
     createConcurrency: Math.round(num('create-concurrency', 20, 1, 200)),
-    profile: argv.includes('--profile'),
+    profile: argv.includes('--profile') || argv.includes('--profile-post'),
+    profilePostOnly: argv.includes('--profile-post'),
   };
 }
 
@@ -392,7 +394,7 @@ async function main(): Promise<number> {
   console.log(`check: GET used ${real.load.socketsOpened} / ${base.load.socketsOpened} sockets (real / bare); ${createdCount.n} projects in the database; newest project's workflow is ${described.status.name} on task queue ${described.taskQueue} (no worker)`);
 
   if (options.profile) {
-    await profileGet({ options, env, startApi, startBare, databaseUrl: database.url, dbName: database.name, projectId: project.id, auth });
+    if (!options.profilePostOnly) await profileGet({ options, env, startApi, startBare, databaseUrl: database.url, dbName: database.name, projectId: project.id, auth });
     await profilePost({ options, startApi, databaseUrl: database.url, target, auth, runId });
   }
   else if (rpsRatio < getTarget || real.load.latencyMs.p99 >= p99Target) console.log('\nGET misses its target: run with --profile to see where the time goes.');
@@ -541,23 +543,36 @@ async function profilePost(ctx: {
     ['spread over 20 workspaces (no shared credit_balances row)', fmt(many.perSecond, 1), fmt(many.latencyMs.p50, 1), fmt(many.latencyMs.p99, 1)],
   ]));
 
-  log('profile: CPU profile of the real API during creates');
-  const profDir = path.join(dir, 'cpu-profile');
-  const profiled = await ctx.startApi('api-post-cpu-profile', '/readyz', ['--cpu-prof', '--cpu-prof-dir', profDir]);
-  await creates(profiled, 'pwarm', 1, 100);
-  const loadStarted = performance.now();
-  const run = await creates(profiled, 'prof', 1, options.creates);
-  const loadMs = performance.now() - loadStarted;
-  await profiled.stop();
+  // Profile D, for both kinds of create: an upload create is the API's own work; a YouTube create
+  // also starts its workflow through the Temporal client in the request.
+  for (const kind of ['upload', 'youtube'] as const) {
+    log(`profile: CPU profile of the real API during ${kind} creates`);
+    const profDir = path.join(dir, `cpu-profile-${kind}`);
+    const profiled = await ctx.startApi(`api-post-cpu-profile-${kind}`, '/readyz', ['--cpu-prof', '--cpu-prof-dir', profDir]);
+    const kindCreates = (label: string, total: number) =>
+      runFixedCount({
+        total,
+        concurrency: options.createConcurrency,
+        task: async (i) => {
+          const res = await send(agent, createSpec(profiled.baseUrl, ctx.auth, target, `bench-${runId}-${kind}-${label}-${i}`, 2_000_000 + i, kind));
+          if (res.status !== 201) throw new Error(`HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+        },
+      });
+    await kindCreates('pwarm', 100);
+    const loadStarted = performance.now();
+    const run = await kindCreates('prof', options.creates);
+    const loadMs = performance.now() - loadStarted;
+    await profiled.stop();
+    const file = existsSync(profDir) ? readdirSync(profDir).find((f) => f.endsWith('.cpuprofile')) : undefined;
+    if (!file) continue;
+    const summary = summarizeCpuProfile(path.join(profDir, file), { lastMs: loadMs, top: 12 });
+    const pct = (ms: number) => `${fmt((ms / summary.busyMs) * 100, 1)}%`;
+    console.log(`\n-- profile D (${kind}): V8 CPU profile of the real API process during ${options.creates} ${kind} creates (${fmt(run.perSecond, 1)} creates/s while profiled); main thread busy ${fmt(summary.busyMs / 1000, 2)} s of ${fmt(summary.totalMs / 1000, 2)} s --`);
+    console.log(formatTable(['by caller (node core work charged to the library that called it)', 'ms', 'share'], summary.byCaller.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
+    console.log('');
+    console.log(formatTable(['by innermost src/ function on the stack', 'ms', 'share'], summary.bySrcFrame.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
+  }
   agent.destroy();
-  const file = existsSync(profDir) ? readdirSync(profDir).find((f) => f.endsWith('.cpuprofile')) : undefined;
-  if (!file) return;
-  const summary = summarizeCpuProfile(path.join(profDir, file), { lastMs: loadMs, top: 12 });
-  const pct = (ms: number) => `${fmt((ms / summary.busyMs) * 100, 1)}%`;
-  console.log(`\n-- profile D: V8 CPU profile of the real API process during ${options.creates} creates (${fmt(run.perSecond, 1)} creates/s while profiled); main thread busy ${fmt(summary.busyMs / 1000, 2)} s of ${fmt(summary.totalMs / 1000, 2)} s --`);
-  console.log(formatTable(['by caller (node core work charged to the library that called it)', 'ms', 'share'], summary.byCaller.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
-  console.log('');
-  console.log(formatTable(['by innermost src/ function on the stack', 'ms', 'share'], summary.bySrcFrame.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
 }
 
 runBenchmark(main);

@@ -4,13 +4,16 @@ import type { Project, ProjectTable } from './projects';
 import type { UploadTable } from './uploads';
 
 // A new project, its credit hold, its upload (if any) and the create request's idempotency
-// recovery point, written by ONE statement. A single statement is atomic on its own, so this
-// needs no BEGIN/COMMIT, and it costs one round trip where five separate statements cost seven
-// (bench:api; docs/benchmarks.md). Every write is conditional on the one before it:
+// key with its recovery point, written by ONE statement. A single statement is atomic on its
+// own, so this needs no BEGIN/COMMIT, and it costs one round trip where the seven separate
+// statements it replaces cost eight (bench:api; docs/benchmarks.md). Every write is conditional
+// on the one before it:
 //
-//   lock         the recovery point, written only while this request still holds its
-//                Idempotency-Key lock (the fencing token), so a request that lost its lock
-//                writes nothing at all;
+//   lock         the key: either `claim`, a new key row (ON CONFLICT DO NOTHING: a key already
+//                used writes nothing, and the caller takes the classic path: replay, 409, 422
+//                or takeover), or `lock`, the recovery point written only while this request
+//                still holds the key's lock (the fencing token), so a request that lost its
+//                lock writes nothing at all;
 //   reservation  the hold's credits, taken only if the balance covers them (the same check
 //                and CHECK constraint as holdCredits);
 //   the rest     the project, the ledger's `hold` entry, the credit_holds row and the upload,
@@ -30,18 +33,29 @@ export interface ProjectWithHold {
   project: Insertable<ProjectTable> & { id: string; workspace_id: string; hold_reference: string };
   holdAmount: number;
   upload?: Insertable<UploadTable>;
-  lock: IdempotencyLock;
+  /** A new key row to insert, or the lock of a key this request already holds. */
+  key: { claim: NewKeyRow } | { lock: IdempotencyLock };
   recovery: { point: string; data: Record<string, unknown> };
 }
 
-export type InsertProjectOutcome = { kind: 'created'; project: Project } | { kind: 'lock_lost' } | { kind: 'insufficient_credits' };
+export interface NewKeyRow {
+  workspace_id: string;
+  key: string;
+  method: string;
+  path: string;
+  request_sha256: string;
+  lock_token: string;
+}
+
+/** `key_taken`: the claimed key already exists; `lock_lost`: a retry took the held lock over. */
+export type InsertProjectOutcome = { kind: 'created'; project: Project } | { kind: 'key_taken' } | { kind: 'lock_lost' } | { kind: 'insufficient_credits' };
 
 /** The values of `row` for `columns`, as bind parameters; Postgres coerces each to its column's type. */
 const valuesOf = (row: Record<string, unknown>, columns: string[]) => sql.join(columns.map((c) => sql`${row[c] ?? null}`));
 const columnList = (columns: string[]) => sql.join(columns.map((c) => sql.ref(c)));
 
 export async function insertProjectWithHold(db: Db, write: ProjectWithHold): Promise<InsertProjectOutcome> {
-  const { project, holdAmount, upload, lock, recovery } = write;
+  const { project, holdAmount, upload, key, recovery } = write;
   if (!Number.isSafeInteger(holdAmount) || holdAmount <= 0) throw new Error(`hold amount must be a positive integer, got ${holdAmount}`);
   const projectColumns = Object.keys(project).filter((c) => project[c as keyof typeof project] !== undefined);
   const uploadColumns = upload ? Object.keys(upload).filter((c) => upload[c as keyof typeof upload] !== undefined) : [];
@@ -51,12 +65,18 @@ export async function insertProjectWithHold(db: Db, write: ProjectWithHold): Pro
         select ${valuesOf(upload, uploadColumns)} where exists (select 1 from reservation)
       )`
     : sql``;
+  const recoveryData = JSON.stringify(recovery.data);
+  const lockKey =
+    'claim' in key
+      ? sql`insert into idempotency_keys (workspace_id, key, method, path, request_sha256, locked_at, lock_token, recovery_point, recovery_data)
+          values (${key.claim.workspace_id}, ${key.claim.key}, ${key.claim.method}, ${key.claim.path}, ${key.claim.request_sha256}, now(), ${key.claim.lock_token}, ${recovery.point}, ${recoveryData})
+          on conflict (workspace_id, key) do nothing
+          returning 1`
+      : sql`update idempotency_keys set recovery_point = ${recovery.point}, recovery_data = ${recoveryData}
+          where workspace_id = ${key.lock.workspaceId} and key = ${key.lock.key} and lock_token = ${key.lock.token}
+          returning 1`;
   const { rows } = await sql<Project & { locked: number; reserved: number }>`
-    with lock as (
-      update idempotency_keys set recovery_point = ${recovery.point}, recovery_data = ${JSON.stringify(recovery.data)}
-      where workspace_id = ${lock.workspaceId} and key = ${lock.key} and lock_token = ${lock.token}
-      returning 1
-    ), reservation as (
+    with lock as (${lockKey}), reservation as (
       update credit_balances set reserved = reserved + ${holdAmount}, updated_at = now()
       where workspace_id = ${project.workspace_id}
         and exists (select 1 from lock)
@@ -78,7 +98,7 @@ export async function insertProjectWithHold(db: Db, write: ProjectWithHold): Pro
     select (select count(*) from lock)::int as locked, (select count(*) from reservation)::int as reserved, project.*
     from (select 1) as one left join project on true`.execute(db);
   const { locked, reserved, ...row } = rows[0]!;
-  if (locked === 0) return { kind: 'lock_lost' };
+  if (locked === 0) return { kind: 'claim' in key ? 'key_taken' : 'lock_lost' };
   if (reserved === 0) return { kind: 'insufficient_credits' };
   return { kind: 'created', project: row as Project };
 }

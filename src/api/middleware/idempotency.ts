@@ -24,6 +24,18 @@ export interface IdempotencyState {
   recoveryPoint: string;
   recoveryData: Record<string, unknown> | null;
   /**
+   * Whether this request holds the key. Always true with the default middleware; with
+   * `{ claimInHandler: true }` the handler claims it, either inside its own first write (using
+   * `newKeyRow`, then `noteClaimed`) or, when that finds the key taken, through `claim()`.
+   */
+  claimed: boolean;
+  /** The key row to insert (ON CONFLICT DO NOTHING) when the handler claims in its own statement. */
+  newKeyRow: { workspace_id: string; key: string; method: string; path: string; request_sha256: string; lock_token: string };
+  /** The classic claim: true when this request now holds the key; false when it was answered with a replay. */
+  claim(): Promise<boolean>;
+  /** The handler's own statement inserted `newKeyRow`, with this recovery point. */
+  noteClaimed(point: string, data: Record<string, unknown>): void;
+  /**
    * Records progress inside the caller's transaction, so it commits with the work it marks.
    * Throws (a 409) when a retry has taken the lock over: the caller's transaction must then roll
    * back, leaving the work to the retry, which owns the key now.
@@ -34,7 +46,7 @@ export interface IdempotencyState {
    * is `lock_token = lock.token`): the lock to write under, and how to note what it wrote.
    */
   lock: { workspaceId: string; key: string; token: string };
-  noteRecoveryPoint(point: string, data: Record<string, unknown>): void;
+  noteRecoveryPoint(point: string, data: Record<string, unknown> | null): void;
 }
 
 /** The 409 a request gets when a retry took its stalled lock over; nothing was done. */
@@ -58,8 +70,10 @@ function fingerprint(method: string, path: string, body: unknown): string {
 /**
  * @param required when it returns false for a request (e.g. a preview), the key is optional
  * and, if absent, the request runs without idempotency.
+ * @param options.claimInHandler the handler claims the key itself (IdempotencyState.claimed),
+ * so a create can claim it in the same statement as its work: one round trip and one commit fewer.
  */
-export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boolean = () => true): Middleware {
+export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boolean = () => true, options: { claimInHandler?: boolean } = {}): Middleware {
   return async (ctx, next) => {
     const key = ctx.get('idempotency-key');
     if (!key) {
@@ -71,50 +85,70 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
     }
     const auth = ctx.state.auth as AuthContext;
     const requestHash = fingerprint(ctx.method, ctx.path, ctx.state.body ?? {});
-
-    const claimed = await claim(db, auth.workspaceId, key, ctx.method, ctx.path, requestHash);
-    if (claimed.kind === 'replay') {
-      ctx.status = claimed.status;
-      ctx.type = 'application/json';
-      ctx.set('idempotent-replayed', 'true');
-      ctx.body = claimed.body;
-      return;
-    }
+    let token: string = randomUUID();
+    let replayed = false;
 
     // Every write below touches the row only while this request still holds its lock.
     const ownRow = (trx: Db) => ({
-      update: () => trx.updateTable('idempotency_keys').where('workspace_id', '=', auth.workspaceId).where('key', '=', key).where('lock_token', '=', claimed.token),
-      delete: () => trx.deleteFrom('idempotency_keys').where('workspace_id', '=', auth.workspaceId).where('key', '=', key).where('lock_token', '=', claimed.token),
+      update: () => trx.updateTable('idempotency_keys').where('workspace_id', '=', auth.workspaceId).where('key', '=', key).where('lock_token', '=', token),
+      delete: () => trx.deleteFrom('idempotency_keys').where('workspace_id', '=', auth.workspaceId).where('key', '=', key).where('lock_token', '=', token),
     });
     const state: IdempotencyState = {
       key,
-      recoveryPoint: claimed.recoveryPoint,
-      recoveryData: claimed.recoveryData,
+      recoveryPoint: 'started',
+      recoveryData: null,
+      claimed: false,
+      newKeyRow: { workspace_id: auth.workspaceId, key, method: ctx.method, path: ctx.path, request_sha256: requestHash, lock_token: token },
+      async claim() {
+        const claimed = await claim(db, auth.workspaceId, key, ctx.method, ctx.path, requestHash);
+        if (claimed.kind === 'replay') {
+          replayed = true;
+          ctx.status = claimed.status;
+          ctx.type = 'application/json';
+          ctx.set('idempotent-replayed', 'true');
+          ctx.body = claimed.body;
+          return false;
+        }
+        token = claimed.token;
+        state.lock.token = token;
+        state.claimed = true;
+        state.noteRecoveryPoint(claimed.recoveryPoint, claimed.recoveryData);
+        return true;
+      },
+      noteClaimed(point, data) {
+        state.claimed = true;
+        state.noteRecoveryPoint(point, data);
+      },
       async setRecoveryPoint(trx, point, data) {
         const written = await ownRow(trx).update().set({ recovery_point: point, recovery_data: JSON.stringify(data) }).executeTakeFirst();
         if (written.numUpdatedRows === 0n) throw lockTakenOver();
         state.noteRecoveryPoint(point, data);
       },
-      lock: { workspaceId: auth.workspaceId, key, token: claimed.token },
+      lock: { workspaceId: auth.workspaceId, key, token },
       noteRecoveryPoint(point, data) {
         state.recoveryPoint = point;
         state.recoveryData = data;
       },
     };
     ctx.state.idempotency = state;
+    if (!options.claimInHandler && !(await state.claim())) return;
 
     try {
       await next();
     } catch (err) {
-      if (err instanceof ApiError && err.status < 500) {
-        // Refused requests changed nothing; forget the key so a corrected retry can use it.
-        await ownRow(db).delete().execute();
-      } else {
-        // Unexpected failure: keep the recovery point, release the lock so a retry resumes now.
-        await ownRow(db).update().set({ locked_at: null, lock_token: null }).execute();
+      if (state.claimed) {
+        if (err instanceof ApiError && err.status < 500) {
+          // Refused requests changed nothing; forget the key so a corrected retry can use it.
+          await ownRow(db).delete().execute();
+        } else {
+          // Unexpected failure: keep the recovery point, release the lock so a retry resumes now.
+          await ownRow(db).update().set({ locked_at: null, lock_token: null }).execute();
+        }
       }
       throw err;
     }
+    if (replayed) return;
+    if (!state.claimed) throw new Error('idempotency: the handler answered without claiming its key');
 
     // Serialize once and store exactly these bytes, so a replay is identical.
     const text = typeof ctx.body === 'string' ? ctx.body : JSON.stringify(ctx.body);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import { getBalance } from '../../db/credits';
-import { insertProjectWithHold } from '../../db/insert-project-with-hold';
+import { insertProjectWithHold, type InsertProjectOutcome, type ProjectWithHold } from '../../db/insert-project-with-hold';
 import { findProjectById, holdReferenceFor } from '../../db/projects';
 import { partSizeFor, type Upload } from '../../db/uploads';
 import { startProjectWorkflow } from '../../temporal/start-project-workflow';
@@ -33,7 +33,9 @@ function validateSemantics(deps: AppDeps, body: CreateProjectBody): { videoId: s
 }
 
 /** The multipart upload of a new upload-source project; it expires when the upload window does. */
-function newUpload(projectId: string, source: { file_name: string; size_bytes: number }, configuredPartSize: number): Omit<Upload, 'created_at' | 'completed_parts'> & { completed_parts: null } {
+type NewUpload = Omit<Upload, 'created_at' | 'completed_parts'> & { completed_parts: null };
+
+function newUpload(projectId: string, source: { file_name: string; size_bytes: number }, configuredPartSize: number): NewUpload {
   const partSize = partSizeFor(source.size_bytes, configuredPartSize);
   return {
     id: `upl_${randomUUID().replace(/-/g, '')}`,
@@ -48,37 +50,16 @@ function newUpload(projectId: string, source: { file_name: string; size_bytes: n
   };
 }
 
-/**
- * POST /v1/dubbing/projects. One statement writes the project, its credit hold, its upload and
- * the idempotency recovery point (insertProjectWithHold); the workflow starts after it. A retry
- * after a crash between the two finds the recovery point and only starts the (same) workflow.
- */
-export async function createProject(deps: AppDeps, ctx: Context): Promise<void> {
-  const { db, config } = deps;
-  const auth = ctx.state.auth as AuthContext;
-  const idempotency = ctx.state.idempotency as IdempotencyState;
-  const body = ctx.state.input as CreateProjectBody;
+type Written = (InsertProjectOutcome & { id: string; holdAmount: number; upload: NewUpload | undefined });
 
-  const recordedId = idempotency.recoveryPoint === 'project_created' ? String(idempotency.recoveryData?.project_id) : null;
-  const resumed = recordedId ? await findProjectById(db, recordedId) : undefined;
-  if (resumed) {
-    // A retry after a crash between the write and the workflow start: only the start is left.
-    if (resumed.source_type === 'youtube') await startProjectWorkflow(deps.temporal, config.temporal.taskQueue, resumed, config.temporal.callTimeoutMs);
-    ctx.status = 201;
-    ctx.body = { data: await loadProjectView(deps, resumed, { includeTransfer: true }) };
-    return;
-  }
-
-  const { videoId } = validateSemantics(deps, body);
-  // A recovery point without its project: the first attempt was refused for credits and died
-  // before forgetting its key. Create it now, under the id that attempt recorded.
-  const id = recordedId ?? randomUUID();
+/** The project, its hold and its upload in one statement, under the key as `key` says. */
+async function writeProject(deps: AppDeps, auth: AuthContext, body: CreateProjectBody, videoId: string | null, id: string, key: ProjectWithHold['key']): Promise<Written> {
   const creditsPerSecond = auth.creditsPerSecond;
   const isUpload = body.source.type === 'upload';
-  const upload = body.source.type === 'upload' ? newUpload(id, body.source, config.uploads.partSizeBytes) : undefined;
+  const upload = body.source.type === 'upload' ? newUpload(id, body.source, deps.config.uploads.partSizeBytes) : undefined;
   // Hold the most this project may cost: the ceiling for every target language.
   const holdAmount = body.max_billable_seconds * body.target_locales.length * creditsPerSecond;
-  const written = await insertProjectWithHold(db, {
+  const outcome = await insertProjectWithHold(deps.db, {
     project: {
       id,
       workspace_id: auth.workspaceId,
@@ -102,19 +83,58 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
     },
     holdAmount,
     upload,
-    lock: idempotency.lock,
+    key,
     recovery: { point: 'project_created', data: { project_id: id } },
   });
-  if (written.kind === 'lock_lost') throw lockTakenOver();
+  return { ...outcome, id, holdAmount, upload };
+}
+
+/**
+ * POST /v1/dubbing/projects. One statement claims the Idempotency-Key and writes the project,
+ * its credit hold and its upload (insertProjectWithHold); the workflow starts after it. A key
+ * seen before takes the classic path: a replay, a 409/422, or, after a crash between the write
+ * and the workflow start, a takeover that finds the recovery point and only starts the workflow.
+ */
+export async function createProject(deps: AppDeps, ctx: Context): Promise<void> {
+  const { db, config } = deps;
+  const auth = ctx.state.auth as AuthContext;
+  const idempotency = ctx.state.idempotency as IdempotencyState;
+  const body = ctx.state.input as CreateProjectBody;
+  // Checked before the key is touched: a refused request leaves no trace.
+  const { videoId } = validateSemantics(deps, body);
+
+  let written = idempotency.claimed ? undefined : await writeProject(deps, auth, body, videoId, randomUUID(), { claim: idempotency.newKeyRow });
+  if (written?.kind === 'key_taken') {
+    if (!(await idempotency.claim())) return; // answered with the stored response
+    written = undefined;
+  } else if (written) {
+    idempotency.noteClaimed('project_created', { project_id: written.id });
+  }
+  if (!written) {
+    // This request holds a key used before: it resumes what the earlier attempt recorded.
+    const recordedId = idempotency.recoveryPoint === 'project_created' ? String(idempotency.recoveryData?.project_id) : null;
+    const resumed = recordedId ? await findProjectById(db, recordedId) : undefined;
+    if (resumed) {
+      // A retry after a crash between the write and the workflow start: only the start is left.
+      if (resumed.source_type === 'youtube') await startProjectWorkflow(deps.temporal, config.temporal.taskQueue, resumed, config.temporal.callTimeoutMs);
+      ctx.status = 201;
+      ctx.body = { data: await loadProjectView(deps, resumed, { includeTransfer: true }) };
+      return;
+    }
+    // A recovery point without its project: the first attempt was refused for credits and died
+    // before forgetting its key. Create it now, under the id that attempt recorded.
+    written = await writeProject(deps, auth, body, videoId, recordedId ?? randomUUID(), { lock: idempotency.lock });
+    if (written.kind !== 'lock_lost') idempotency.noteRecoveryPoint('project_created', { project_id: written.id });
+  }
+  if (written.kind === 'lock_lost' || written.kind === 'key_taken') throw lockTakenOver();
   if (written.kind === 'insufficient_credits') {
     // The balance is what usage:read guards; a key without it learns only that it falls short.
     const balance = auth.permissions.has('usage:read') ? await getBalance(db, auth.workspaceId) : undefined;
     const available = balance ? `; ${balance.granted - balance.captured - balance.reserved} are available` : '';
     throw new ApiError(402, 'payment_required_error', 'insufficient_credits',
-      `This project needs ${holdAmount} credits held (max_billable_seconds × target locales × ${creditsPerSecond} credits per second)${available}.`);
+      `This project needs ${written.holdAmount} credits held (max_billable_seconds × target locales × ${auth.creditsPerSecond} credits per second)${available}.`);
   }
-  idempotency.noteRecoveryPoint('project_created', { project_id: id });
-  const project = written.project;
+  const { project, upload } = written;
 
   // An upload project's workflow starts when upload/complete signals it (signalWithStart):
   // until then there is nothing to run, and abandoned uploads are settled by the expiry

@@ -27,7 +27,7 @@ export function projectsRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/v1/dubbing/projects' });
   const auth = authenticate(db, deps.keyCache);
 
-  router.post('/', auth, requirePermission('dubbing:write'), validateBody(createProjectBodySchema), idempotency(db), (ctx) => createProject(deps, ctx));
+  router.post('/', auth, requirePermission('dubbing:write'), validateBody(createProjectBodySchema), idempotency(db, undefined, { claimInHandler: true }), (ctx) => createProject(deps, ctx));
 
   router.get('/', auth, requirePermission('dubbing:read'), validateQuery(listProjectsQuerySchema), async (ctx) => {
     const caller = ctx.state.auth as AuthContext;
