@@ -1,5 +1,6 @@
-import { Kysely, PostgresDialect } from 'kysely';
-import { Pool, types } from 'pg';
+import { createHash } from 'node:crypto';
+import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
+import { Client, Pool, types } from 'pg';
 import type { Database } from './database';
 
 // bigint columns hold credit amounts; they stay far below 2^53, so parse them as numbers
@@ -12,11 +13,37 @@ types.setTypeParser(types.builtins.INT8, (value) => {
 
 export type Db = Kysely<Database>;
 
+const PREPARED_MARKER = '/* prepared */ ';
+
+/**
+ * Put first in a hot statement whose best plan does not depend on its parameters (key lookups,
+ * inserts): it is then sent as a named prepared statement, so each connection parses it once and
+ * PostgreSQL, after its usual five custom plans, reuses a generic one instead of planning it on
+ * every call (planning was most of the database's work for the create and video-list statements;
+ * docs/benchmarks.md). Never for a statement whose plan should follow its values, such as a
+ * title search, whose generic plan scans a whole channel.
+ */
+export const prepared: RawBuilder<unknown> = sql.raw(PREPARED_MARKER);
+
+/** Names a marked statement after its text, so each distinct text is prepared once per connection. */
+class PreparingClient extends Client {
+  // pg's query() has many overloads; this passes every call through unchanged except marked text.
+  override query(...args: any[]): any {
+    const [text, values] = args;
+    if (typeof text === 'string' && text.startsWith(PREPARED_MARKER) && args.length <= 2) {
+      const name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+      return super.query({ name, text, values });
+    }
+    return (super.query as any)(...args);
+  }
+}
+
 export function createDb(options: { url: string; poolMax: number; applicationName?: string }): Db {
   const pool = new Pool({
     connectionString: options.url,
     max: options.poolMax,
     application_name: options.applicationName ?? 'dubbing',
+    Client: PreparingClient,
   });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

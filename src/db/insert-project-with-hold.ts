@@ -1,5 +1,5 @@
 import { sql, type Insertable } from 'kysely';
-import type { Db } from './create-db';
+import { prepared, type Db } from './create-db';
 import type { Project, ProjectTable } from './projects';
 import type { UploadTable } from './uploads';
 
@@ -75,7 +75,7 @@ export async function insertProjectWithHold(db: Db, write: ProjectWithHold): Pro
       : sql`update idempotency_keys set recovery_point = ${recovery.point}, recovery_data = ${recoveryData}
           where workspace_id = ${key.lock.workspaceId} and key = ${key.lock.key} and lock_token = ${key.lock.token}
           returning 1`;
-  const { rows } = await sql<Project & { locked: number; reserved: number }>`
+  const { rows } = await sql<Project & { locked: number; reserved: number }>`${prepared}
     with lock as (${lockKey}), reservation as (
       update credit_balances set reserved = reserved + ${holdAmount}, updated_at = now()
       where workspace_id = ${project.workspace_id}

@@ -1,5 +1,5 @@
 import { sql, type ColumnType, type Selectable } from 'kysely';
-import type { Db } from './create-db';
+import { prepared, type Db } from './create-db';
 import { containsPattern } from './like-pattern';
 
 // Connected YouTube channels and the mirror of their uploads. The video list is served from here,
@@ -138,35 +138,46 @@ export async function findConnectedChannel(db: Db, workspaceId: string, channelI
   return q.executeTakeFirst();
 }
 
-export type VideoWithMatch = YoutubeVideo & { match: MatchingProjectRow | undefined };
-
 /**
- * A page of a channel's videos, newest first, each with the workspace's newest project for it,
- * in one statement. The project lookup runs on the page only (after the limit), and the page is
- * the plain ordered index scan that stops at the limit; only this workspace's projects match.
- * No rows when the workspace no longer has the connection (or it is no longer the primary,
- * with `primary`): the caller then re-reads the connection, so a cached one is never trusted.
+ * A page of a channel's videos, newest first: without a query, the ordered index scan that stops
+ * at the limit; with one, the title search (trigram index) or, for an 11-character query, the
+ * exact id as well. Planned on every call, because its best plan follows the pattern.
  */
-export async function listChannelVideos(db: Db, search: { workspaceId: string; channelId: string; primary: boolean; query?: string; limit: number }): Promise<VideoWithMatch[]> {
+export async function listVideoPage(db: Db, search: { channelId: string; query?: string; limit: number }): Promise<YoutubeVideo[]> {
   const pattern = search.query === undefined ? null : containsPattern(search.query);
   const titleFilter =
     search.query === undefined ? sql`true` : VIDEO_ID_PATTERN.test(search.query) ? sql`(id = ${search.query} or title ilike ${pattern})` : sql`title ilike ${pattern}`;
-  const { rows } = await sql<YoutubeVideo & { match: (Omit<MatchingProjectRow, 'youtube_video_id'>) | null }>`
-    select page.*, (
-      select json_build_object('id', p.id, 'target_locales', p.target_locales, 'status', p.status, 'usage_state', p.usage_state)
-      from projects p where p.workspace_id = ${search.workspaceId} and p.youtube_video_id = page.id
-      order by p.seq desc limit 1
-    ) as match
-    from (
-      select * from youtube_videos where channel_id = ${search.channelId} and ${titleFilter}
-      order by published_at desc, id desc limit ${search.limit}
-    ) page
-    -- Rows only while the workspace still has this connection (and, if asked, as its primary):
-    -- a caller holding a cached channel learns in the same snapshot whether it still holds.
-    where exists (
-      select 1 from workspace_channels w
-      where w.workspace_id = ${search.workspaceId} and w.channel_id = ${search.channelId} and (w.is_primary or ${!search.primary})
-    )
-    order by page.published_at desc, page.id desc`.execute(db);
-  return rows.map((row) => ({ ...row, match: row.match ? { ...row.match, youtube_video_id: row.id } : undefined }));
+  const { rows } = await sql<YoutubeVideo>`
+    select * from youtube_videos where channel_id = ${search.channelId} and ${titleFilter}
+    order by published_at desc, id desc limit ${search.limit}`.execute(db);
+  return rows;
+}
+
+export interface PageContext {
+  /** The workspace still has this channel connected (as its primary, when asked for the primary). */
+  connected: boolean;
+  /** The workspace's newest project for each video of the page that has one. */
+  matches: Map<string, MatchingProjectRow>;
+}
+
+/**
+ * What a page of videos needs from the caller's workspace, in one statement of key lookups
+ * (prepared, so it is not planned on every call): whether the connection still holds, so a
+ * cached channel is never trusted, and the matching projects. Only this workspace's projects.
+ */
+export async function findPageContext(db: Db, page: { workspaceId: string; channelId: string; primary: boolean; videoIds: string[] }): Promise<PageContext> {
+  const { rows } = await sql<{ connected: boolean; matches: MatchingProjectRow[] }>`${prepared}
+    select
+      exists (
+        select 1 from workspace_channels w
+        where w.workspace_id = ${page.workspaceId} and w.channel_id = ${page.channelId} and (w.is_primary or ${!page.primary})
+      ) as connected,
+      (select coalesce(json_agg(m), '[]'::json) from (
+        select distinct on (p.youtube_video_id) p.youtube_video_id, p.id, p.target_locales, p.status, p.usage_state
+        from projects p
+        where p.workspace_id = ${page.workspaceId} and p.youtube_video_id = any(${page.videoIds}::text[])
+        order by p.youtube_video_id, p.seq desc
+      ) m) as matches`.execute(db);
+  const row = rows[0]!;
+  return { connected: row.connected, matches: new Map(row.matches.map((m) => [m.youtube_video_id, m])) };
 }

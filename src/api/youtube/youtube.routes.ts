@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Db } from '../../db/create-db';
-import { findConnectedChannel, listChannelVideos, upsertVideos, VIDEO_ID_PATTERN } from '../../db/youtube';
+import { findConnectedChannel, findPageContext, listVideoPage, upsertVideos, VIDEO_ID_PATTERN } from '../../db/youtube';
 import { ChannelCache } from './channel-cache';
 import type { VideoLookup } from '../../sources/youtube/video-lookup';
 import { ApiError } from '../api-error';
@@ -11,9 +11,11 @@ import { presentVideo } from './video-presenter';
 import { listVideosQuerySchema, type ListVideosQuery } from './youtube.schema';
 
 /**
- * GET /v1/dubbing/youtube/videos (spec 4.2): served from the mirror (one statement per request,
- * the channel lookup cached for seconds), so a title search costs no Data API quota. Only an exact video id the mirror does not have yet is
- * looked up (1 unit).
+ * GET /v1/dubbing/youtube/videos (spec 4.2): served from the mirror, so a title search costs no
+ * Data API quota; only an exact video id the mirror does not have yet is looked up (1 unit).
+ * Two statements per request: the page (the same query a bare server would run) and its context
+ * (connection still held, matching projects; prepared). The channel is remembered per process as
+ * a hint only: the context statement checks it on every request.
  */
 export function youtubeRoutes(deps: AppDeps): Router {
   const { db } = deps;
@@ -22,30 +24,41 @@ export function youtubeRoutes(deps: AppDeps): Router {
   router.get('/v1/dubbing/youtube/videos', authenticate(db, deps.keyCache), requirePermission('dubbing:read'), validateQuery(listVideosQuerySchema), async (ctx) => {
     const caller = ctx.state.auth as AuthContext;
     const query = ctx.state.query as ListVideosQuery;
+    const primary = query.channel_id === undefined;
     const loadChannel = () => findConnectedChannel(db, caller.workspaceId, query.channel_id);
+
+    const pageOf = async (channelId: string) => {
+      let videos = await listVideoPage(db, { channelId, query: query.query, limit: query.limit });
+      let context = await findPageContext(db, { workspaceId: caller.workspaceId, channelId, primary, videoIds: videos.map((v) => v.id) });
+      if (context.connected && videos.length === 0 && query.query !== undefined && VIDEO_ID_PATTERN.test(query.query) && deps.youtube) {
+        if (await lookUpUnmirrored(db, deps.youtube, channelId, query.query)) {
+          videos = await listVideoPage(db, { channelId, query: query.query, limit: query.limit });
+          context = await findPageContext(db, { workspaceId: caller.workspaceId, channelId, primary, videoIds: videos.map((v) => v.id) });
+        }
+      }
+      return { videos, context };
+    };
+
     const first = await channels.get(caller.workspaceId, query.channel_id, loadChannel);
     let channel = first.channel;
-    const page = (id: string) => listChannelVideos(db, { workspaceId: caller.workspaceId, channelId: id, primary: query.channel_id === undefined, query: query.query, limit: query.limit });
-    let videos = channel ? await page(channel.id) : [];
-    if (channel && first.remembered && videos.length === 0) {
-      // Empty page: a truly empty result, or the remembered connection is gone. Ask afresh.
+    let page = channel ? await pageOf(channel.id) : undefined;
+    if (channel && first.remembered && !page!.context.connected) {
+      // The remembered connection is gone (or another channel became the primary): ask afresh.
       ({ channel } = await channels.get(caller.workspaceId, query.channel_id, loadChannel, { fresh: true }));
-      videos = channel ? await page(channel.id) : [];
+      page = channel ? await pageOf(channel.id) : undefined;
     }
-    if (!channel) {
+    if (!channel || !page?.context.connected) {
       // Another workspace's channel looks exactly like an unknown one.
       if (query.channel_id !== undefined) throw ApiError.notFound('channel', 'channel_id');
       ctx.body = { data: { connection_required: true, channel: null, items: [] } };
       return;
     }
-    if (videos.length === 0 && query.query !== undefined && VIDEO_ID_PATTERN.test(query.query) && deps.youtube) {
-      if (await lookUpUnmirrored(db, deps.youtube, channel.id, query.query)) videos = await page(channel.id);
-    }
+    const { videos, context } = page;
     ctx.body = {
       data: {
         connection_required: false,
         channel: { channel_id: channel.id, title: channel.title },
-        items: videos.map((video) => presentVideo(video, video.match)),
+        items: videos.map((video) => presentVideo(video, context.matches.get(video.id))),
       },
     };
   });
