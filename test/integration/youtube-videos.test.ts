@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/db/create-db';
-import { connectChannel, upsertVideos } from '../../src/db/youtube';
+import { connectChannel, disconnectChannel, upsertVideos } from '../../src/db/youtube';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 
@@ -127,4 +127,41 @@ it("marks videos with the caller's newest project and its state; another workspa
   expect(items.get(failed!).matching_project).toEqual({ project_id: unusable, state: 'failed', target_locales: ['es_es', 'ca_es'] });
   expect(items.get(others!).matching_project).toBeUndefined();
   expect((await list(theirs)).body.data.items.find((v: any) => v.youtube_video_id === others).matching_project.state).toBe('verified');
+});
+
+it('a remembered channel is checked on every request: a disconnect or a new primary shows on the next one', async () => {
+  const tenant = await createTenant(api.db);
+  const [first, second] = [channelId(), channelId()];
+  await connect(api.db, tenant.workspace.id, first);
+  const [video] = await mirror(api.db, first, ['First channel video']);
+
+  // Twice, so the second answer comes with the channel remembered by this API process.
+  for (let i = 0; i < 2; i++) {
+    const res = await list(tenant);
+    expect(res.status).toBe(200);
+    expect(res.body.data.channel.channel_id).toBe(first);
+    expect(res.body.data.items.map((v: any) => v.youtube_video_id)).toEqual([video]);
+  }
+
+  // Another channel becomes the primary: the next request lists it, not the remembered one.
+  await connect(api.db, tenant.workspace.id, second, true);
+  await mirror(api.db, second, ['Second channel video']);
+  const moved = await list(tenant);
+  expect(moved.body.data.channel.channel_id).toBe(second);
+  expect(moved.body.data.items.map((v: any) => v.title)).toEqual(['Second channel video']);
+  // The first is still connected, so naming it still works (and is remembered under its own key).
+  expect((await list(tenant, `?channel_id=${first}`)).body.data.channel.channel_id).toBe(first);
+
+  // Both disconnected: the remembered channels are not trusted.
+  await api.db.transaction().execute(async (trx) => {
+    await disconnectChannel(trx, tenant.workspace.id, first);
+    await disconnectChannel(trx, tenant.workspace.id, second);
+  });
+  const gone = await list(tenant);
+  expect(gone.status).toBe(200);
+  expect(gone.body).toEqual({ data: { connection_required: true, channel: null, items: [] } });
+  const named = await list(tenant, `?channel_id=${first}`);
+  expect(named.status).toBe(404);
+  expect(named.body.error).toMatchObject({ type: 'not_found_error', param: 'channel_id' });
+  expect(await api.db.selectFrom('workspace_channels').select('channel_id').where('workspace_id', '=', tenant.workspace.id).execute()).toEqual([]);
 });
