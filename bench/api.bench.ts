@@ -11,7 +11,7 @@ import { PROJECT_ID, WORKSPACE_ID } from '../src/shared/search-attributes';
 import { projectWorkflowId } from '../src/shared/workflow-ids';
 import { createTenant } from '../test/helpers/fixtures';
 import { summarizeCpuProfile } from './lib/cpu-profile';
-import { keepAliveAgent, runFixedCount, runTimedLoad, send, type HttpRequestSpec, type TimedLoadResult } from './lib/load';
+import { keepAliveAgent, runFixedCount, runHttpFixedCount, runTimedLoad, send, type HttpRequestSpec, type TimedLoadResult } from './lib/load';
 import { startCountingProxy } from './lib/pg-proxy';
 import { cpuMsOf, loadAverage } from './lib/proc';
 import {
@@ -26,7 +26,7 @@ import {
   startNodeService,
   type ChildService,
 } from './lib/services';
-import { fmt, fmtInt, formatTable, summarize } from './lib/stats';
+import { fmt, fmtInt, formatTable } from './lib/stats';
 import { numberFlag } from './lib/args';
 
 // npm run bench:api [-- --connections 50 --warmup 2 --duration 10 --rounds 1
@@ -166,23 +166,25 @@ async function measureGet(meter: CpuMeter, server: ChildService, spec: HttpReque
   return { load: result, cpu, bytes: probe.body.length };
 }
 
-/** Pools the rounds of one side: all requests over all measured time, latencies merged. */
+/** Pools the rounds of one side: all requests over all measured time; each latency percentile is the median of the rounds'. */
 function combine(runs: GetRun[]): GetRun {
   if (runs.length === 1) return runs[0]!;
-  const latencies = runs.flatMap((r) => r.load.latencies);
-  const elapsedMs = runs.reduce((s, r) => s + r.load.elapsedMs, 0);
   const sum = (pick: (r: GetRun) => number) => runs.reduce((s, r) => s + pick(r), 0);
+  const mid = (pick: (r: GetRun) => number) => {
+    const sorted = runs.map(pick).sort((x, y) => x - y);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  };
+  const requests = sum((r) => r.load.requests);
+  const elapsedMs = sum((r) => r.load.elapsedMs);
   return {
     bytes: runs[0]!.bytes,
     load: {
       ...runs[0]!.load,
-      requests: latencies.length,
+      requests,
+      errors: sum((r) => r.load.errors),
       elapsedMs,
-      rps: latencies.length / (elapsedMs / 1000),
-      latencies,
-      latencyMs: summarize(latencies),
-      allRequests: sum((r) => r.load.allRequests),
-      socketsOpened: Math.max(...runs.map((r) => r.load.socketsOpened)),
+      rps: requests / (elapsedMs / 1000),
+      latencyMs: { count: requests, mean: mid((r) => r.load.latencyMs.mean), p50: mid((r) => r.load.latencyMs.p50), p90: mid((r) => r.load.latencyMs.p90), p99: mid((r) => r.load.latencyMs.p99), max: Math.max(...runs.map((r) => r.load.latencyMs.max)) },
     },
     cpu: { serverMs: sum((r) => r.cpu.serverMs), postgresMs: sum((r) => r.cpu.postgresMs), loadgenMs: sum((r) => r.cpu.loadgenMs) },
   };
@@ -299,10 +301,9 @@ async function main(): Promise<number> {
   onCleanup('close temporal connection', () => connection.close());
   const client = new Client({ connection, namespace: 'default' });
   const runId = randomUUID().slice(0, 8);
-  const apiCreate = (baseUrl: string, kind: 'upload' | 'youtube' = 'upload') => async (i: number) => {
-    const res = await send(agent, createSpec(baseUrl, auth, target, `bench-${runId}-${kind}-${baseUrl}-${i}`, i, kind));
-    if (res.status !== 201) throw new Error(`HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
-  };
+  // Creates go through autocannon, each with its own Idempotency-Key (and, for YouTube, video).
+  const apiCreates = (baseUrl: string, total: number, offset: number, kind: 'upload' | 'youtube' = 'upload') =>
+    runHttpFixedCount({ total, concurrency: options.createConcurrency, request: (i) => createSpec(baseUrl, auth, target, `bench-${runId}-${kind}-${baseUrl}-${offset + i}`, offset + i, kind) });
   const bareStart = async () => {
     const projectId = randomUUID();
     await client.workflow.start('projectWorkflow', {
@@ -317,13 +318,13 @@ async function main(): Promise<number> {
   };
   const warm = Math.min(20, options.creates);
   log(`POST warm-up: ${warm} creates through the API, ${warm} bare starts`);
-  await runFixedCount({ total: warm, concurrency: options.createConcurrency, task: (i) => apiCreate(api.baseUrl)(1_000_000 + i) });
+  await apiCreates(api.baseUrl, warm, 1_000_000);
   await runFixedCount({ total: warm, concurrency: options.createConcurrency, task: bareStart });
 
   const temporalPid = temporal.process.pid!;
   log(`POST: ${options.creates} creates through the API, concurrency ${options.createConcurrency} (no worker: workflows wait)`);
   let temporalMs = cpuMsOf(temporalPid);
-  const { result: creates, cpu: createCpu } = await meter.around(api.pid, () => runFixedCount({ total: options.creates, concurrency: options.createConcurrency, task: apiCreate(api.baseUrl) }));
+  const { result: creates, cpu: createCpu } = await meter.around(api.pid, () => apiCreates(api.baseUrl, options.creates, 0));
   const temporalCpuApi = cpuMsOf(temporalPid) - temporalMs;
   log(`POST: ${options.creates} bare client.workflow.start, concurrency ${options.createConcurrency}`);
   temporalMs = cpuMsOf(temporalPid);
@@ -333,7 +334,7 @@ async function main(): Promise<number> {
   const temporalCpuBare = cpuMsOf(temporalPid) - temporalMs;
   const lastUpload = await seedDb.selectFrom('projects').select('id').orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow();
   log(`POST: ${options.creates} YouTube-source creates through the API (each starts its workflow in the request)`);
-  const youtubeCreates = await runFixedCount({ total: options.creates, concurrency: options.createConcurrency, task: apiCreate(api.baseUrl, 'youtube') });
+  const youtubeCreates = await apiCreates(api.baseUrl, options.creates, 0, 'youtube');
   for (const [name, r] of [['API create', creates], ['bare start', starts], ['API YouTube create', youtubeCreates]] as const) {
     if (r.errors > 0) throw new Error(`${name}: ${r.errors} failures; first: ${r.firstError}`);
   }
@@ -391,7 +392,7 @@ async function main(): Promise<number> {
   ];
   console.log('\nper request: CPU in µs (server = the HTTP child; postgres = this database\'s backends; temporal = the dev server; loadgen = this process), SQL round trips counted through a proxy on fresh servers (the first GET of a key also touches it):');
   console.log(formatTable(['run', 'requests', 'server CPU', 'postgres CPU', 'temporal CPU', 'loadgen CPU', 'SQL round trips', 'resp bytes'], cpuRows));
-  console.log(`check: GET used ${real.load.socketsOpened} / ${base.load.socketsOpened} sockets (real / bare); ${createdCount.n} projects in the database; newest project's workflow is ${described.status.name} on task queue ${described.taskQueue} (no worker)`);
+  console.log(`check: ${createdCount.n} projects in the database; newest project's workflow is ${described.status.name} on task queue ${described.taskQueue} (no worker)`);
 
   if (options.profile) {
     if (!options.profilePostOnly) await profileGet({ options, env, startApi, startBare, databaseUrl: database.url, dbName: database.name, projectId: project.id, auth });
@@ -520,16 +521,8 @@ async function profilePost(ctx: {
   } finally {
     await seedDb.destroy();
   }
-  const agent = keepAliveAgent(options.createConcurrency);
   const creates = (server: ChildService, label: string, spread: number, total: number) =>
-    runFixedCount({
-      total,
-      concurrency: options.createConcurrency,
-      task: async (i) => {
-        const res = await send(agent, createSpec(server.baseUrl, keys[i % spread]!, target, `bench-${runId}-${label}-${i}`, i));
-        if (res.status !== 201) throw new Error(`HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
-      },
-    });
+    runHttpFixedCount({ total, concurrency: options.createConcurrency, request: (i) => createSpec(server.baseUrl, keys[i % spread]!, target, `bench-${runId}-${label}-${i}`, i) });
   log('profile: POST from 1 workspace vs 20 workspaces');
   const api = await ctx.startApi('api-post-profile');
   await creates(api, 'warm', 1, 100);
@@ -549,15 +542,11 @@ async function profilePost(ctx: {
     log(`profile: CPU profile of the real API during ${kind} creates`);
     const profDir = path.join(dir, `cpu-profile-${kind}`);
     const profiled = await ctx.startApi(`api-post-cpu-profile-${kind}`, '/readyz', ['--cpu-prof', '--cpu-prof-dir', profDir]);
-    const kindCreates = (label: string, total: number) =>
-      runFixedCount({
-        total,
-        concurrency: options.createConcurrency,
-        task: async (i) => {
-          const res = await send(agent, createSpec(profiled.baseUrl, ctx.auth, target, `bench-${runId}-${kind}-${label}-${i}`, 2_000_000 + i, kind));
-          if (res.status !== 201) throw new Error(`HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
-        },
-      });
+    const kindCreates = async (label: string, total: number) => {
+      const result = await runHttpFixedCount({ total, concurrency: options.createConcurrency, request: (i) => createSpec(profiled.baseUrl, ctx.auth, target, `bench-${runId}-${kind}-${label}-${i}`, 2_000_000 + i, kind) });
+      if (result.errors > 0) throw new Error(`POST profile (${kind}): ${result.firstError}`);
+      return result;
+    };
     await kindCreates('pwarm', 100);
     const loadStarted = performance.now();
     const run = await kindCreates('prof', options.creates);
@@ -572,7 +561,6 @@ async function profilePost(ctx: {
     console.log('');
     console.log(formatTable(['by innermost src/ function on the stack', 'ms', 'share'], summary.bySrcFrame.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
   }
-  agent.destroy();
 }
 
 runBenchmark(main);

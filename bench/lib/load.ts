@@ -1,9 +1,12 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
 import { summarize, type Summary } from './stats';
 
-// A small closed-loop load generator: N connections on one keep-alive agent, each sending its
-// next request as soon as the previous answer is read. Loopback only, bounded by time and count.
+// HTTP load for the benchmarks: autocannon does the load (closed loop, keep-alive connections,
+// HdrHistogram latencies); this file keeps what it does not do: single requests (send), fixed
+// counts of distinct requests, and non-HTTP tasks (runFixedCount, for bare workflow.start).
+// Loopback only, bounded by time and count.
 
 export interface HttpRequestSpec {
   url: string;
@@ -45,96 +48,55 @@ export function keepAliveAgent(connections: number): http.Agent {
 
 export interface TimedLoadResult {
   connections: number;
-  /** Completed requests that started inside the measured window. */
+  /** 2xx answers in the measured window. */
   requests: number;
   errors: number;
   firstError?: string;
   elapsedMs: number;
   rps: number;
   latencyMs: Summary;
-  /** The raw latencies (ms) behind latencyMs, to pool several runs. */
-  latencies: number[];
-  /** Every request sent, warm-up included (to divide CPU time measured around the whole run). */
-  allRequests: number;
-  /** Sockets the agent opened over the whole run (warm-up included): should equal connections. */
-  socketsOpened: number;
+}
+
+function checkLoopback(url: string): URL {
+  const parsed = new URL(url);
+  if (parsed.hostname !== '127.0.0.1' && parsed.hostname !== 'localhost') throw new Error(`loopback only: ${url}`);
+  return parsed;
+}
+
+function summaryOf(result: autocannon.Result): Summary {
+  const l = result.latency;
+  return { count: result.requests.total, mean: l.average, p50: l.p50, p90: l.p90, p99: l.p99, max: l.max };
 }
 
 /**
- * `connections` loops send `spec` back to back for warmupMs (not recorded) then durationMs
- * (recorded). A request counts when it started inside the window; the window ends when the
- * last of them is answered. An answer other than `expectStatus` counts as an error.
+ * autocannon (closed loop: `connections` keep-alive connections, each sending its next request
+ * as soon as the previous answer is read) for warmupMs, not recorded, then durationMs, recorded.
+ * A non-2xx answer or a socket error counts as an error.
  */
 export async function runTimedLoad(options: {
   spec: HttpRequestSpec;
   connections: number;
   warmupMs: number;
   durationMs: number;
-  expectStatus?: number;
-  /** Safety bound on requests per connection. */
-  maxRequestsPerConnection?: number;
   /** Called once when the warm-up ends and the measured window starts. */
   onMeasureStart?: () => void;
 }): Promise<TimedLoadResult> {
-  const { spec, connections, warmupMs, durationMs } = options;
-  const expect = options.expectStatus ?? 200;
-  const cap = options.maxRequestsPerConnection ?? 1_000_000;
-  const agent = keepAliveAgent(connections);
-  let socketsOpened = 0;
-  const countSocket = () => { socketsOpened++; };
-  const createConnection = (agent as any).createConnection.bind(agent);
-  (agent as any).createConnection = (...args: unknown[]) => {
-    countSocket();
-    return createConnection(...args);
-  };
-
-  const start = performance.now();
-  const measureFrom = start + warmupMs;
-  const measureUntil = measureFrom + durationMs;
-  const latencies: number[] = [];
-  const marker = options.onMeasureStart ? setTimeout(options.onMeasureStart, warmupMs) : undefined;
-  let errors = 0;
-  let firstError: string | undefined;
-  let lastEnd = measureFrom;
-  let allRequests = 0;
-
-  const loop = async () => {
-    for (let i = 0; i < cap; i++) {
-      const t0 = performance.now();
-      if (t0 >= measureUntil) return;
-      let ok = false;
-      try {
-        const answer = await send(agent, spec);
-        ok = answer.status === expect;
-        if (!ok && !firstError) firstError = `HTTP ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`;
-      } catch (err) {
-        if (!firstError) firstError = String(err);
-      }
-      const t1 = performance.now();
-      allRequests++;
-      if (t0 >= measureFrom) {
-        if (ok) latencies.push(t1 - t0);
-        else errors++;
-        if (t1 > lastEnd) lastEnd = t1;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, loop));
-  if (marker) clearTimeout(marker);
-  agent.destroy();
-
-  const elapsedMs = lastEnd - measureFrom;
+  const { spec, connections } = options;
+  checkLoopback(spec.url);
+  const run = (durationMs: number) =>
+    autocannon({ url: spec.url, method: (spec.method ?? 'GET') as autocannon.Request['method'], headers: spec.headers, body: spec.body as string | undefined, connections, duration: durationMs / 1000 });
+  if (options.warmupMs > 0) await run(options.warmupMs);
+  options.onMeasureStart?.();
+  const result = await run(options.durationMs);
+  const errors = result.non2xx + result.errors + result.timeouts;
   return {
     connections,
-    requests: latencies.length,
+    requests: result['2xx'],
     errors,
-    firstError,
-    elapsedMs,
-    rps: latencies.length / (elapsedMs / 1000),
-    latencyMs: summarize(latencies),
-    latencies,
-    allRequests,
-    socketsOpened,
+    firstError: errors ? `${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts` : undefined,
+    elapsedMs: result.duration * 1000,
+    rps: result['2xx'] / result.duration,
+    latencyMs: summaryOf(result),
   };
 }
 
@@ -146,6 +108,39 @@ export interface FixedCountResult {
   elapsedMs: number;
   perSecond: number;
   latencyMs: Summary;
+}
+
+/**
+ * Exactly `total` HTTP requests through autocannon on `concurrency` connections, request i built
+ * by `request(i)` (distinct Idempotency-Keys, say). Every request must share the first one's origin.
+ */
+export async function runHttpFixedCount(options: { total: number; concurrency: number; request: (i: number) => HttpRequestSpec }): Promise<FixedCountResult> {
+  const { total, concurrency } = options;
+  const origin = checkLoopback(options.request(0).url).origin;
+  let next = 0;
+  const result = await autocannon({
+    url: origin,
+    connections: concurrency,
+    amount: total,
+    requests: [{
+      setupRequest: (req) => {
+        const spec = options.request(next++);
+        const url = new URL(spec.url);
+        if (url.origin !== origin) throw new Error(`runHttpFixedCount: ${spec.url} is not on ${origin}`);
+        return { ...req, method: (spec.method ?? 'GET') as autocannon.Request['method'], path: `${url.pathname}${url.search}`, headers: spec.headers, body: spec.body as string | undefined };
+      },
+    }],
+  });
+  const errors = result.non2xx + result.errors + result.timeouts;
+  return {
+    total,
+    concurrency,
+    errors,
+    firstError: errors ? `${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts` : undefined,
+    elapsedMs: result.duration * 1000,
+    perSecond: result['2xx'] / result.duration,
+    latencyMs: summaryOf(result),
+  };
 }
 
 /** Runs `task(i)` for i = 0..total-1 with `concurrency` in flight; times each and the whole. */
