@@ -1,4 +1,5 @@
-import type { ColumnType, Selectable } from 'kysely';
+import { sql, type ColumnType, type Selectable } from 'kysely';
+import { prepared, type Db } from './create-db';
 
 export interface IdempotencyKeyTable {
   workspace_id: string;
@@ -17,3 +18,14 @@ export interface IdempotencyKeyTable {
 }
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
+
+/**
+ * Stores a request's final response under its key, only while `token` still holds the lock (a
+ * retry that took it over stores its own). Prepared: it ends every paid create.
+ */
+export async function storeIdempotentResponse(db: Db, lock: { workspaceId: string; key: string; token: string }, status: number, body: string): Promise<void> {
+  await sql`${prepared}
+    update idempotency_keys
+    set response_status = ${status}, response_body = ${body}, locked_at = null, lock_token = null, recovery_point = 'finished'
+    where workspace_id = ${lock.workspaceId} and key = ${lock.key} and lock_token = ${lock.token}`.execute(db);
+}

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { sql } from 'kysely';
 import type { Db } from '../../db/create-db';
+import { storeIdempotentResponse } from '../../db/idempotency';
 import { ApiError } from '../api-error';
 import type { AuthContext } from './authenticate';
 
@@ -157,7 +158,7 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
     // No row updated: a retry took the lock over after this request's work had committed. The
     // retry resumes from the committed recovery point and stores the response; this one is
     // still a true answer for the caller.
-    await ownRow(db).update().set({ response_status: ctx.status, response_body: text, locked_at: null, lock_token: null, recovery_point: 'finished' }).execute();
+    await storeIdempotentResponse(db, { workspaceId: auth.workspaceId, key, token }, ctx.status, text);
   };
 }
 
