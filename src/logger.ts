@@ -1,7 +1,10 @@
-// Small structured logger: one JSON line per event on stdout, so any log shipper can parse it.
+import pino from 'pino';
+
+// Structured logs through pino: one JSON line per event (ISO time, level name, message, the
+// process's base fields, then the event's), so any log shipper can parse them. debug/info go to
+// stdout, warn/error to stderr. The app codes against this small interface, not pino's.
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
@@ -10,24 +13,34 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-function serialize(fields: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    out[key] = value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
-  }
-  return out;
+export function createLogger(level: LogLevel, base: Record<string, unknown> = {}): Logger {
+  const logger = pino(
+    {
+      level,
+      base,
+      messageKey: 'message',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    pino.multistream(
+      [
+        { level: 'debug', stream: process.stdout },
+        { level: 'warn', stream: process.stderr },
+      ],
+      { dedupe: true },
+    ),
+  );
+  return {
+    debug: (message, fields) => logger.debug(withErrors(fields), message),
+    info: (message, fields) => logger.info(withErrors(fields), message),
+    warn: (message, fields) => logger.warn(withErrors(fields), message),
+    error: (message, fields) => logger.error(withErrors(fields), message),
+  };
 }
 
-export function createLogger(level: LogLevel, base: Record<string, unknown> = {}): Logger {
-  const emit = (at: LogLevel, message: string, fields: Record<string, unknown> = {}) => {
-    if (ORDER[at] < ORDER[level]) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level: at, message, ...base, ...serialize(fields) });
-    (at === 'error' || at === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
-  };
-  return {
-    debug: (m, f) => emit('debug', m, f),
-    info: (m, f) => emit('info', m, f),
-    warn: (m, f) => emit('warn', m, f),
-    error: (m, f) => emit('error', m, f),
-  };
+/** Any Error among the fields, under whatever key, is written with its type, message and stack. */
+function withErrors(fields: Record<string, unknown> = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) out[key] = value instanceof Error ? pino.stdSerializers.err(value) : value;
+  return out;
 }
