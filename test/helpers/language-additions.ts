@@ -20,6 +20,7 @@ export async function additionRows(api: TestApi, workspaceId: string) {
   return {
     projects,
     languages,
+    additions: await api.db.selectFrom('language_additions').selectAll().where('workspace_id', '=', workspaceId).orderBy('id').execute(),
     ledger: await api.db.selectFrom('credit_ledger').selectAll().where('workspace_id', '=', workspaceId).orderBy('id').execute(),
     idempotency: await api.db.selectFrom('idempotency_keys').selectAll().where('workspace_id', '=', workspaceId).orderBy('key').execute(),
     balance: await api.db.selectFrom('credit_balances').select(['granted', 'captured', 'reserved']).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow(),

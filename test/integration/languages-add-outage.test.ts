@@ -92,17 +92,19 @@ it('with Temporal unreachable after the commit: 503; the retried request tells t
   expect(replay.body).toEqual(retried.body);
 }, 240_000);
 
-it('a lost signal that nobody retries: the reconciler restarts the project workflow, which dubs the added language', async () => {
+it('a lost signal that nobody retries: the reconciler restarts the project workflow (even one it restarted before), which dubs the added language', async () => {
   const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
   const done = await dubbedProject(api, tenant, clip, { target_locales: ['es_es'] });
   const b: number = done.usage.billable_seconds;
+  // Its workflow was already restarted once, before the addition (e.g. a start lost at upload/complete).
+  await api.db.insertInto('reconciler_repairs').values({ subject: projectWorkflowId(done.id), kind: 'restart_project_workflow', detail: 'earlier' }).execute();
   const ledgerBefore = await addWhileTemporalIsDown(tenant, done.id, b, randomUUID());
   // Older than the reconciler's grace period, as a forgotten addition would be.
   await api.db.updateTable('projects').set({ updated_at: sql<Date>`now() - interval '10 minutes'` }).where('id', '=', done.id).execute();
   await api.db.updateTable('project_languages').set({ updated_at: sql<Date>`now() - interval '10 minutes'` }).where('project_id', '=', done.id).execute();
 
   const result = await withReconcilerSchedule(api, { workspaceId: tenant.workspace.id, graceSeconds: 60 }, (pass) => pass());
-  expect(result).toEqual({ repairs: [expect.objectContaining({ subject: projectWorkflowId(done.id), kind: 'restart_project_workflow' })], failed: [] });
+  expect(result).toEqual({ repairs: [expect.objectContaining({ subject: projectWorkflowId(done.id), kind: 'restart_project_workflow:additions:1' })], failed: [] });
   const finished = await waitForProjectView(api, tenant, done.id, 'project completed again', (p) => p.status === 'completed', 120_000);
   expect(finished.languages.find((l: any) => l.locale === 'ca_es')).toMatchObject({ status: 'completed', usage: { charged_seconds: b, refunded_seconds: 0 } });
   await waitForProjectWorkflowClosed(api, done.id);

@@ -100,6 +100,8 @@ it('adds a language to a completed project: charged once, its workflow restarted
   const row = await api.db.selectFrom('project_languages').selectAll().where('project_id', '=', id).where('locale', '=', 'ca_es').executeTakeFirstOrThrow();
   expect(row).toMatchObject({ attempt: 1, charged_seconds: b, attempt_charged_seconds: b, refunded_seconds: 0 });
   expect(await projectLedger(api, id)).toEqual([...ledgerBefore, `capture:${b * CPS}:ca_es:charge:1`]);
+  const record = await api.db.selectFrom('language_additions').selectAll().where('project_id', '=', id).execute();
+  expect(record).toEqual([expect.objectContaining({ workspace_id: tenant.workspace.id, locales: ['ca_es'], billable_seconds: b, credits: b * CPS, idempotency_key: key })]);
 
   const finished = await waitForProjectView(api, tenant, id, 'project completed again', (p) => p.status === 'completed', 120_000);
   expect(language(finished, 'ca_es')).toMatchObject({ status: 'completed', failure: null });
@@ -155,6 +157,7 @@ it('two concurrent additions of the same locale with different keys add it once 
 
   const rows = await api.db.selectFrom('project_languages').select('locale').where('project_id', '=', id).orderBy('locale').execute();
   expect(rows.map((r) => r.locale)).toEqual(['es_es', 'pt_pt']);
+  expect(await api.db.selectFrom('language_additions').select('locales').where('project_id', '=', id).execute()).toEqual([{ locales: ['pt_pt'] }]);
   expect(await projectLedger(api, id)).toEqual([...ledgerBefore, `capture:${b * CPS}:pt_pt:charge:1`]);
   const finished = await waitForProjectView(api, tenant, id, 'project completed again', (p) => p.status === 'completed', 120_000);
   expect(finished.target_locales).toEqual(['es_es', 'pt_pt']);

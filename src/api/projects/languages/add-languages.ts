@@ -39,7 +39,7 @@ export async function addLanguages(deps: AppDeps, ctx: Context): Promise<void> {
   } else {
     const committed = await db.transaction().execute(async (trx) => {
       try {
-        const result = await commitAddition(trx, quoted.id, body);
+        const result = await commitAddition(trx, quoted.id, body, idempotency.key);
         const paid: PaidQuote = { ...result.quote, charged_now_seconds: result.chargedNowSeconds };
         if (result.chargedNowSeconds > 0) await idempotency.setRecoveryPoint(trx, RECOVERY_POINT, { addition: paid });
         return { paid, project: result.project };

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { chargeReference } from '../../../activities/language-settlement';
 import { chargeCredits, InsufficientCreditsError } from '../../../db/credits';
 import type { Database } from '../../../db/database';
+import { insertLanguageAddition } from '../../../db/language-additions';
 import { updateProject, type Project, type ProjectPhase } from '../../../db/projects';
 import type { AddLanguagesBody } from './add-languages.schema';
 import { quoteAddition, type AdditionQuote } from './addition-quote';
@@ -9,6 +11,8 @@ import { quoteAddition, type AdditionQuote } from './addition-quote';
 type Trx = Transaction<Database>;
 
 export interface CommittedAddition {
+  /** The language_additions row; null when nothing was added. */
+  additionId: string | null;
   quote: AdditionQuote;
   chargedNowSeconds: number;
   project: Project;
@@ -32,13 +36,15 @@ async function phaseToResume(trx: Trx, project: Project): Promise<ProjectPhase> 
  * - if the language finally fails, the usual failure path refunds exactly that, once
  *   (`<project>:<locale>:refund`); a console retry is attempt 2 with its own references.
  * A locale is added to a project at most once, so these references are unique per addition.
+ * The addition is recorded in language_additions, under the request's Idempotency-Key.
  * Throws InsufficientCreditsError (having charged nothing that commits) when credits fall short.
  */
-export async function commitAddition(trx: Trx, projectId: string, body: AddLanguagesBody): Promise<CommittedAddition> {
+export async function commitAddition(trx: Trx, projectId: string, body: AddLanguagesBody, idempotencyKey: string): Promise<CommittedAddition> {
   const project = await trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow();
   const quote = quoteAddition(project, body);
-  if (quote.new_locales.length === 0 || !quote.within_limit) return { quote, chargedNowSeconds: 0, project };
+  if (quote.new_locales.length === 0 || !quote.within_limit) return { additionId: null, quote, chargedNowSeconds: 0, project };
 
+  const additionId = randomUUID();
   const billable = project.billable_seconds!;
   const perLocale = billable * project.credits_per_second;
   for (const [index, locale] of quote.new_locales.entries()) {
@@ -49,7 +55,7 @@ export async function commitAddition(trx: Trx, projectId: string, body: AddLangu
         reference: chargeReference(project.id, locale, 1),
         amount: perLocale,
         projectId: project.id,
-        description: `language ${locale} added (${billable} s)`,
+        description: `language ${locale} added (${billable} s), addition ${additionId}`,
       });
     } catch (err) {
       // Report the whole addition against what was available before it (it all rolls back).
@@ -59,6 +65,15 @@ export async function commitAddition(trx: Trx, projectId: string, body: AddLangu
     // The locale was not in the project under the lock, so its first charge cannot exist.
     if (!charged) throw new Error(`ledger already holds ${chargeReference(project.id, locale, 1)}`);
   }
+  await insertLanguageAddition(trx, {
+    id: additionId,
+    project_id: project.id,
+    workspace_id: project.workspace_id,
+    locales: quote.new_locales,
+    billable_seconds: quote.billable_seconds,
+    credits: quote.credits,
+    idempotency_key: idempotencyKey,
+  });
   await trx
     .insertInto('project_languages')
     .values(quote.new_locales.map((locale) => ({
@@ -86,5 +101,5 @@ export async function commitAddition(trx: Trx, projectId: string, body: AddLangu
     ...reopen,
   });
   const updated = await trx.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
-  return { quote, chargedNowSeconds: quote.billable_seconds, project: updated };
+  return { additionId, quote, chargedNowSeconds: quote.billable_seconds, project: updated };
 }
