@@ -2,6 +2,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { sql } from 'kysely';
 import type { Db } from '../db/create-db';
 import { releaseHold } from '../db/credits';
+import { countLanguageAdditions } from '../db/language-additions';
 import { recordRepairOnce } from '../db/reconciler-repairs';
 import { languageWorkflowId, projectWorkflowId } from '../shared/workflow-ids';
 import { startOrSignalProjectWorkflow } from '../temporal/start-project-workflow';
@@ -11,8 +12,9 @@ import { createOutcomeActivities } from './outcome.activities';
 // The safety net behind every money path: a scheduled pass that finds what should not exist and
 // repairs it, once, logging each repair and recording it in `reconciler_repairs`:
 // - a project in `validating`/`processing` whose workflow is not running (a start lost between
-//   commit and Temporal, a terminated run): started again once; if it stops again without
-//   ending, its money is settled (hold released, or open languages failed and refunded);
+//   commit and Temporal, a terminated run, a languagesAdded signal lost after an addition
+//   committed): started again once (once more after each language addition); if it stops again
+//   without ending, its money is settled (hold released, or open languages failed and refunded);
 // - a language that has not ended while neither its workflow nor its project's is running:
 //   failed and refunded once, so it can be retried;
 // - a hold still reserved for a project in a final state: released.
@@ -92,7 +94,11 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
           for (const { locale } of open) if (await isRunning(languageWorkflowId(project.id, locale))) running.push(locale);
           // Languages still running settle the project themselves when they end.
           if (running.length > 0 && running.length === open.length) return undefined;
-          const restart = { subject, kind: 'restart_project_workflow', detail: `${project.status} with no running workflow; started it again` };
+          // Each language addition reopens a project (and its signal may be lost): it earns the
+          // project one more restart, and one more settle, of its own.
+          const additions = await countLanguageAdditions(db, project.id);
+          const generation = additions > 0 ? `:additions:${additions}` : '';
+          const restart = { subject, kind: `restart_project_workflow${generation}`, detail: `${project.status} with no running workflow; started it again` };
           if (await recordOnce(restart)) {
             try {
               await startOrSignalProjectWorkflow(temporal, { taskQueue, timeoutMs: 10_000 }, project);
@@ -104,7 +110,7 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
             }
             return restart;
           }
-          const settle = { subject, kind: 'settle_project', detail: `${project.status} again after a restart; settled its money` };
+          const settle = { subject, kind: `settle_project${generation}`, detail: `${project.status} again after a restart; settled its money` };
           if (!(await recordOnce(settle))) return undefined;
           await outcome.settleProject({ projectId: project.id, code: 'terminated', detail: 'reconciler: the project workflow stopped twice without ending the project', skipLocales: running });
           return settle;

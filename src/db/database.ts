@@ -3,6 +3,7 @@ import type { CreditBalanceTable, CreditHoldTable, CreditLedgerTable } from './c
 import type { MeetingShareTable, MeetingTable } from './meetings';
 import type { DeliverableTable, TranscriptSegmentTable } from './deliverables';
 import type { IdempotencyKeyTable } from './idempotency';
+import type { LanguageAdditionTable } from './language-additions';
 import type { ProjectLanguageTable, ProjectTable } from './projects';
 import type { ReconcilerRepairTable } from './reconciler-repairs';
 import type { WorkspaceChannelTable, YoutubeChannelTable, YoutubeVideoTable } from './youtube';
@@ -27,6 +28,7 @@ export interface Database {
   meetings: MeetingTable;
   meeting_shares: MeetingShareTable;
   reconciler_repairs: ReconcilerRepairTable;
+  language_additions: LanguageAdditionTable;
   youtube_channels: YoutubeChannelTable;
   workspace_channels: WorkspaceChannelTable;
   youtube_videos: YoutubeVideoTable;

@@ -50,6 +50,9 @@ export const API_ERROR_CODES = [
   'idempotency_request_in_progress',
   'project_not_completed',
   'language_not_completed',
+  // Quoted paid calls on a project (add languages): its billable seconds must be known.
+  'project_not_ready',
+  'project_not_billable',
   // 5xx
   'internal_error',
   'service_unavailable',

@@ -30,3 +30,15 @@ export interface LanguageWorkflowResult {
 
 /** Sent by POST .../upload/complete once every part is in place. */
 export const uploadCompletedSignal = defineSignal<[]>('uploadCompleted');
+
+export interface LanguagesAddedInput {
+  /** Locales just added (charged, their rows `queued`); a locale the run already has is ignored. */
+  locales: string[];
+}
+
+/**
+ * Sent by POST .../languages after the addition committed (signal-with-start: a project whose
+ * run has ended gets a new run). The database stays the truth: a run started for any reason runs
+ * every language that has not ended, so a repeated or late signal changes nothing.
+ */
+export const languagesAddedSignal = defineSignal<[LanguagesAddedInput]>('languagesAdded');

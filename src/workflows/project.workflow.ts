@@ -3,6 +3,7 @@ import {
   ApplicationFailure,
   CancellationScope,
   ChildWorkflowFailure,
+  condition,
   executeChild,
   isCancellation,
   ParentClosePolicy,
@@ -14,7 +15,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { OutcomeActivities } from '../activities/outcome.activities';
 import type { ProjectActivities } from '../activities/project.activities';
 import type { YoutubeSourceActivities } from '../activities/youtube-source.activities';
-import { uploadCompletedSignal, type ProjectWorkflowInput } from '../shared/project-contracts';
+import { languagesAddedSignal, uploadCompletedSignal, type ProjectWorkflowInput } from '../shared/project-contracts';
 import { languageSearchAttributes } from '../shared/search-attributes';
 import { languageWorkflowId } from '../shared/workflow-ids';
 import { LONG_MEDIA_STEP, QUOTA_BOUND_STEP, SHORT_DB_STEP } from './activity-profiles';
@@ -35,15 +36,20 @@ type ProjectResult = { status: string };
  * fails releases the hold (before the charge) or refunds every language (after it); an
  * operator's cancel or a bug settles the same way before the workflow reports it. Termination
  * runs no code at all: the reconciler schedule finds those projects and settles them.
- * The workflow is re-entrant: started again (by the reconciler, or a repeated upload/complete)
- * it picks up from what the database says is done.
+ * The workflow is re-entrant: started again (by the reconciler, a repeated upload/complete, or
+ * a language addition after it ended) it picks up from what the database says is done.
  */
 export async function projectWorkflow({ projectId }: ProjectWorkflowInput): Promise<ProjectResult> {
   // Upload projects are started by upload/complete through signalWithStart; the signal only
   // says so. Abandoned uploads never get a workflow: the upload-expiry schedule settles them.
   setHandler(uploadCompletedSignal, () => undefined);
+  // Languages added (and already charged) by POST .../languages while this run is alive.
+  const added: string[] = [];
+  setHandler(languagesAddedSignal, ({ locales }) => {
+    added.push(...locales);
+  });
   try {
-    return await runProject(projectId);
+    return await runProject(projectId, added);
   } catch (err) {
     const code = isCancellation(err) ? 'cancelled' : 'internal_error';
     await CancellationScope.nonCancellable(() => db.settleProject({ projectId, code, detail: failureDetail(err) }));
@@ -54,7 +60,7 @@ export async function projectWorkflow({ projectId }: ProjectWorkflowInput): Prom
   }
 }
 
-async function runProject(projectId: string): Promise<ProjectResult> {
+async function runProject(projectId: string, added: string[]): Promise<ProjectResult> {
   const start = await db.loadProjectStart(projectId);
   if (start.status === 'failed' || start.status === 'completed' || start.status === 'partially_completed') return { status: start.status };
 
@@ -87,8 +93,43 @@ async function runProject(projectId: string): Promise<ProjectResult> {
     await db.setProjectPhase({ projectId, phase: 'dubbing' });
   }
 
-  await Promise.all(start.openLocales.map((locale) => runLanguage(projectId, start.workspaceId, locale)));
-  return { status: await db.recordProjectOutcome(projectId) };
+  return { status: await runLanguages(projectId, start.workspaceId, start.openLocales, added) };
+}
+
+/**
+ * Runs one child per open language, and one per language added while they run (`added` is
+ * filled by the languagesAdded signal), then records the project's outcome. A language added
+ * while the outcome was being recorded is run too, and the outcome recorded again, so the run
+ * never ends with an added language left behind. Each locale runs once per run.
+ */
+async function runLanguages(projectId: string, workspaceId: string, open: string[], added: string[]): Promise<string> {
+  const launched = new Set<string>();
+  const children: Promise<void>[] = [];
+  let running = 0;
+  let failure: { error: unknown } | undefined;
+  const launch = (locale: string) => {
+    if (launched.has(locale)) return;
+    launched.add(locale);
+    running++;
+    const child = runLanguage(projectId, workspaceId, locale).catch((error: unknown) => {
+      failure ??= { error };
+    });
+    children.push(child.finally(() => running--));
+  };
+  open.forEach(launch);
+  for (;;) {
+    // Not cancellable: on a cancel the children settle themselves first (as they always did),
+    // then the outcome step below refuses to run and the project is settled as cancelled.
+    await CancellationScope.nonCancellable(() => condition(() => failure !== undefined || added.length > 0 || running === 0));
+    if (failure) throw failure.error;
+    if (added.length > 0) {
+      added.splice(0).forEach(launch);
+      continue;
+    }
+    await Promise.all(children); // all settled by now: running is 0
+    const status = await db.recordProjectOutcome(projectId);
+    if (added.length === 0) return status;
+  }
 }
 
 /**

@@ -5,6 +5,10 @@ import type { AppDeps } from '../app-deps';
 import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
 import { idempotency } from '../middleware/idempotency';
 import { validateBody, validateQuery } from '../middleware/validate';
+import { addLanguages } from './languages/add-languages';
+import { addLanguagesBodySchema, type AddLanguagesBody } from './languages/add-languages.schema';
+import { answerUnpaidQuote } from './languages/answer-unpaid-quote';
+import { quoteRequest } from './languages/quote-request';
 import { completeUpload } from './complete-upload';
 import { createProject } from './create-project';
 import { download, downloadQuerySchema } from './download';
@@ -72,6 +76,10 @@ export function projectsRoutes(deps: AppDeps): Router {
   });
 
   router.post('/:project_id/upload/complete', auth, requirePermission('dubbing:write'), validateBody(completeUploadBodySchema), (ctx) => completeUpload(deps, ctx));
+
+  // Quotes, or adds, target languages (spec 4.7). Previews and over-limit requests are answered
+  // by answerUnpaidQuote and never reach the idempotency step; a paid addition needs a key.
+  router.post('/:project_id/languages', auth, requirePermission('dubbing:write'), validateBody<AddLanguagesBody>(addLanguagesBodySchema), quoteRequest(deps), answerUnpaidQuote(deps), idempotency(db), (ctx) => addLanguages(deps, ctx));
 
   router.get('/:project_id/download', auth, requirePermission('dubbing:read'), validateQuery(downloadQuerySchema), (ctx) => download(deps, ctx));
 

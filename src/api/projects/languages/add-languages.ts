@@ -1,0 +1,62 @@
+import type { Context } from 'koa';
+import { InsufficientCreditsError } from '../../../db/credits';
+import { findProjectById, type Project } from '../../../db/projects';
+import { signalLanguagesAdded } from '../../../temporal/signal-languages-added';
+import { ApiError } from '../../api-error';
+import type { AppDeps } from '../../app-deps';
+import type { AuthContext } from '../../middleware/authenticate';
+import type { IdempotencyState } from '../../middleware/idempotency';
+import { loadProjectView } from '../load-project-view';
+import type { AddLanguagesBody } from './add-languages.schema';
+import type { AdditionQuote } from './addition-quote';
+import { commitAddition } from './commit-addition';
+import type { QuotedAddition } from './quote-request';
+
+const RECOVERY_POINT = 'languages_added';
+
+type PaidQuote = AdditionQuote & { charged_now_seconds: number };
+
+/**
+ * POST /v1/dubbing/projects/{id}/languages with preview_only false, within its limit (the
+ * steps before answer previews and over-limit requests). One transaction charges the new
+ * languages, adds their rows `queued`, extends target_locales, reopens the project and records
+ * the idempotency recovery point; then the project's workflow is told (languagesAdded). A retry
+ * after a failure between the two (Temporal unreachable: 503) finds the recovery point and only
+ * tells the workflow again.
+ */
+export async function addLanguages(deps: AppDeps, ctx: Context): Promise<void> {
+  const { db, config } = deps;
+  const auth = ctx.state.auth as AuthContext;
+  const idempotency = ctx.state.idempotency as IdempotencyState;
+  const body = ctx.state.input as AddLanguagesBody;
+  const { project: quoted } = ctx.state.addition as QuotedAddition;
+
+  let addition: PaidQuote;
+  let project: Project;
+  if (idempotency.recoveryPoint === RECOVERY_POINT) {
+    addition = idempotency.recoveryData!.addition as PaidQuote;
+    project = (await findProjectById(db, quoted.id)) ?? quoted;
+  } else {
+    const committed = await db.transaction().execute(async (trx) => {
+      try {
+        const result = await commitAddition(trx, quoted.id, body, idempotency.key);
+        const paid: PaidQuote = { ...result.quote, charged_now_seconds: result.chargedNowSeconds };
+        if (result.chargedNowSeconds > 0) await idempotency.setRecoveryPoint(trx, RECOVERY_POINT, { addition: paid });
+        return { paid, project: result.project };
+      } catch (err) {
+        if (!(err instanceof InsufficientCreditsError)) throw err;
+        // The balance is what usage:read guards; a key without it learns only that it falls short.
+        const available = auth.permissions.has('usage:read') ? `; ${err.available} are available` : '';
+        throw new ApiError(402, 'payment_required_error', 'insufficient_credits',
+          `Adding ${body.target_locales.length === 1 ? 'this language' : 'these languages'} costs ${err.requested} credits (billable seconds × new locales × ${quoted.credits_per_second} credits per second)${available}. Nothing was charged or added.`);
+      }
+    });
+    addition = committed.paid;
+    project = committed.project;
+  }
+
+  if (addition.new_locales.length > 0 && addition.charged_now_seconds > 0) {
+    await signalLanguagesAdded(deps.temporal, { taskQueue: config.temporal.taskQueue, timeoutMs: config.temporal.callTimeoutMs }, project, addition.new_locales);
+  }
+  ctx.body = { data: { addition, project: await loadProjectView(deps, project, { includeTransfer: true }) } };
+}

@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import { chargeReference } from '../../../activities/language-settlement';
+import { chargeCredits, InsufficientCreditsError } from '../../../db/credits';
+import type { Database } from '../../../db/database';
+import { insertLanguageAddition } from '../../../db/language-additions';
+import { updateProject, type Project, type ProjectPhase } from '../../../db/projects';
+import type { AddLanguagesBody } from './add-languages.schema';
+import { quoteAddition, type AdditionQuote } from './addition-quote';
+
+type Trx = Transaction<Database>;
+
+export interface CommittedAddition {
+  /** The language_additions row; null when nothing was added. */
+  additionId: string | null;
+  quote: AdditionQuote;
+  chargedNowSeconds: number;
+  project: Project;
+}
+
+const FINAL = ['completed', 'partially_completed', 'failed'];
+
+/** A project that has ended goes back to dubbing; one that never got a transcript transcribes first. */
+async function phaseToResume(trx: Trx, project: Project): Promise<ProjectPhase> {
+  if (project.phase === 'dubbing' || project.phase === 'completed') return 'dubbing';
+  const segment = await trx.selectFrom('transcript_segments').select('position').where('project_id', '=', project.id).limit(1).executeTakeFirst();
+  return segment ? 'dubbing' : 'transcribing';
+}
+
+/**
+ * Adds the new locales of a request, in the caller's transaction. The project row is locked
+ * first, so two additions of the same locale serialize: the second quotes it as existing and
+ * charges nothing for it. Each new locale is charged through the ledger as its language's first
+ * attempt (`<project>:<locale>:charge:1`), and its row records that attempt's charge, so:
+ * - the language workflow's claim finds the attempt open and paid, and charges nothing more;
+ * - if the language finally fails, the usual failure path refunds exactly that, once
+ *   (`<project>:<locale>:refund`); a console retry is attempt 2 with its own references.
+ * A locale is added to a project at most once, so these references are unique per addition.
+ * The addition is recorded in language_additions, under the request's Idempotency-Key.
+ * Throws InsufficientCreditsError (having charged nothing that commits) when credits fall short.
+ */
+export async function commitAddition(trx: Trx, projectId: string, body: AddLanguagesBody, idempotencyKey: string): Promise<CommittedAddition> {
+  const project = await trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow();
+  const quote = quoteAddition(project, body);
+  if (quote.new_locales.length === 0 || !quote.within_limit) return { additionId: null, quote, chargedNowSeconds: 0, project };
+
+  const additionId = randomUUID();
+  const billable = project.billable_seconds!;
+  const perLocale = billable * project.credits_per_second;
+  for (const [index, locale] of quote.new_locales.entries()) {
+    let charged: boolean;
+    try {
+      charged = await chargeCredits(trx, {
+        workspaceId: project.workspace_id,
+        reference: chargeReference(project.id, locale, 1),
+        amount: perLocale,
+        projectId: project.id,
+        description: `language ${locale} added (${billable} s), addition ${additionId}`,
+      });
+    } catch (err) {
+      // Report the whole addition against what was available before it (it all rolls back).
+      if (err instanceof InsufficientCreditsError) throw new InsufficientCreditsError(quote.credits, err.available + index * perLocale);
+      throw err;
+    }
+    // The locale was not in the project under the lock, so its first charge cannot exist.
+    if (!charged) throw new Error(`ledger already holds ${chargeReference(project.id, locale, 1)}`);
+  }
+  await insertLanguageAddition(trx, {
+    id: additionId,
+    project_id: project.id,
+    workspace_id: project.workspace_id,
+    locales: quote.new_locales,
+    billable_seconds: quote.billable_seconds,
+    credits: quote.credits,
+    idempotency_key: idempotencyKey,
+  });
+  await trx
+    .insertInto('project_languages')
+    .values(quote.new_locales.map((locale) => ({
+      project_id: project.id,
+      locale,
+      status: 'queued' as const,
+      phase_message: 'Added; waiting to start.',
+      failure_code: null,
+      failure_message: null,
+      title: null,
+      description: null,
+      drift_seconds: null,
+      completed_at: null,
+      charged_seconds: billable,
+      attempt_charged_seconds: billable,
+    })))
+    .execute();
+  const reopen = FINAL.includes(project.status)
+    ? { status: 'processing' as const, phase: await phaseToResume(trx, project), completed_at: null, failure_code: null, failure_message: null, failure_detail: null }
+    : {};
+  await updateProject(trx, project.id, {
+    target_locales: [...project.target_locales, ...quote.new_locales],
+    charged_seconds: project.charged_seconds + quote.billable_seconds,
+    usage_state: 'charged',
+    ...reopen,
+  });
+  const updated = await trx.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
+  return { additionId, quote, chargedNowSeconds: quote.billable_seconds, project: updated };
+}
