@@ -77,7 +77,7 @@ export function createReviewActivities({ db }: { db: Db }) {
         if (review.status !== 'requested' && review.status !== 'in_review') return { status: review.status, refundedCredits: review.refunded_credits };
         await refundCredits(trx, { workspaceId: review.workspace_id, reference: reviewRefundReference(projectId), amount: review.credits, projectId, description: 'transcript review expired' });
         const expired = await setReviewStatus(trx, projectId, 'expired', { expired_at: new Date(), refunded_credits: review.credits });
-        activityLog().warn('transcript review expired and refunded', { projectId, credits: review.credits });
+        activityLog().info('transcript review expired and refunded', { projectId, credits: review.credits });
         return { status: expired.status, refundedCredits: expired.refunded_credits };
       });
     },

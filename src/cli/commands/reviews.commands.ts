@@ -38,7 +38,11 @@ async function requireReview(ctx: CliContext, projectId: string): Promise<Transc
  * start was lost to an outage) has it started first: the workflow reads its state from the
  * database. The workflow's refusal (a wrong state, an invalid transcript) becomes the message.
  */
-async function sendStep(ctx: CliContext, review: TranscriptReview, send: () => Promise<ReviewStepResult>): Promise<ReviewStepResult> {
+async function sendStep(ctx: CliContext, review: TranscriptReview, expected: TranscriptReview['status'], send: () => Promise<ReviewStepResult>): Promise<ReviewStepResult> {
+  // Refused here with the database's word for a prompt answer; the workflow checks again.
+  if (review.status !== expected) {
+    throw new Error(`refused: the review is ${review.status}${review.reviewer ? ` (${review.reviewer})` : ''}; ${expected === 'requested' ? 'only a requested review can be claimed' : 'claim it before submitting a transcript'}`);
+  }
   try {
     try {
       return await send();
@@ -80,7 +84,7 @@ export const reviewsClaim: RegisterCommand = (program, ctx) =>
       const review = await requireReview(ctx, projectId);
       const reviewer = options.reviewer ?? defaultReviewer();
       const handle = ctx.temporal().workflow.getHandle(transcriptReviewWorkflowId(projectId));
-      const result = await sendStep(ctx, review, () => handle.executeUpdate(claimReviewUpdate, { args: [{ reviewer }] }));
+      const result = await sendStep(ctx, review, 'requested', () => handle.executeUpdate(claimReviewUpdate, { args: [{ reviewer }] }));
       ctx.print(`${projectId}: ${result.status} (${result.reviewer}, ${result.at})`);
       ctx.print(`next: npm run console -- reviews:export ${projectId} --format vtt > transcript.vtt`);
     });
@@ -131,6 +135,6 @@ export const reviewsSubmit: RegisterCommand = (program, ctx) =>
       if (problem) throw new Error(`${path.basename(options.file)}: ${problem}; nothing was submitted`);
       const reviewer = options.reviewer ?? review.reviewer ?? defaultReviewer();
       const handle = ctx.temporal().workflow.getHandle(transcriptReviewWorkflowId(projectId));
-      const result = await sendStep(ctx, review, () => handle.executeUpdate(submitTranscriptUpdate, { args: [{ reviewer, cues }] }));
+      const result = await sendStep(ctx, review, 'in_review', () => handle.executeUpdate(submitTranscriptUpdate, { args: [{ reviewer, cues }] }));
       ctx.print(`${projectId}: ${result.status} at ${result.at} (${cues.length} cues, ${result.reviewer}); completed languages are re-dubbed from it at no charge`);
     });
