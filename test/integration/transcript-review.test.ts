@@ -274,6 +274,32 @@ describe('submitting a review', () => {
   }, 60_000);
 });
 
+describe('the reconciler', () => {
+  it('starts the workflow of an open review that has none; an overdue one is then refunded once and expires', async () => {
+    const tenant = await createTenant(api.db, { credits: 100_000, creditsPerSecond: CPS });
+    const id = await validatedProject(tenant, { billableSeconds: 30 });
+    expect((await review(api, tenant, id, { max_billable_seconds: 60, preview_only: false }, randomUUID())).status).toBe(200);
+    const workflowId = transcriptReviewWorkflowId(id);
+    // Its run is gone (terminated from the Web UI), and its deadline has passed meanwhile.
+    await api.temporal.workflow.getHandle(workflowId).terminate('lost');
+    await api.db.updateTable('transcript_reviews').set({ deadline_at: new Date(Date.now() - 1000) }).where('project_id', '=', id).execute();
+
+    const pass = await api.temporal.workflow.execute('reconcilerWorkflow', { taskQueue: api.config.temporal.taskQueue, workflowId: `reconcile-review-${id}`, args: [{ workspaceId: tenant.workspace.id, graceSeconds: 0 }] });
+    expect(pass).toEqual({ repairs: [{ subject: workflowId, kind: 'restart_review_workflow', detail: 'review requested with no running workflow; started it again' }], failed: [] });
+    expect(await api.temporal.workflow.getHandle(workflowId).result()).toEqual({ status: 'expired', redubbed: [], redubFailed: [] });
+    const rows = await reviewRows(tenant, id);
+    expect(rows.ledger).toEqual([
+      { reference: `${id}:review:charge`, kind: 'capture', amount: 600 },
+      { reference: `${id}:review:refund`, kind: 'refund', amount: 600 },
+    ]);
+    expect(rows.project.transcript_review_status).toBe('expired');
+    // Nothing left to repair.
+    const next = await api.temporal.workflow.execute('reconcilerWorkflow', { taskQueue: api.config.temporal.taskQueue, workflowId: `reconcile-review-again-${id}`, args: [{ workspaceId: tenant.workspace.id, graceSeconds: 0 }] });
+    expect(next).toEqual({ repairs: [], failed: [] });
+    expect((await reviewRows(tenant, id)).ledger).toEqual(rows.ledger);
+  });
+});
+
 describe('a reviewer verifies the transcript', () => {
   it('claim → export → a refused file → corrected VTT → verified; the completed language is re-dubbed from it, free, revision 2', async () => {
     const tenant = await createTenant(api.db, { credits: 100_000, creditsPerSecond: CPS });
