@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { refundCredits } from '../db/credits';
 import { findProjectById } from '../db/projects';
-import { lockReview, reviewRefundReference, setReviewStatus, type TranscriptReview } from '../db/transcript-reviews';
+import { findReview, lockReview, reviewRefundReference, setReviewStatus, type TranscriptReview } from '../db/transcript-reviews';
 import { replaceVerifiedTranscript } from '../db/transcripts';
 import type { ReviewStepResult, ReviewWorkflowStatus } from '../shared/review-contracts';
 import { findCueProblem, type ReviewCue } from '../shared/transcript-cues';
@@ -33,7 +33,8 @@ async function requireReview(trx: Db, projectId: string): Promise<TranscriptRevi
 export function createReviewActivities({ db }: { db: Db }) {
   return {
     async loadReview(projectId: string): Promise<ReviewState> {
-      const review = await requireReview(db, projectId);
+      const review = await findReview(db, projectId);
+      if (!review) throw ApplicationFailure.nonRetryable(`project ${projectId} has no transcript review`, 'internal_error');
       const project = await findProjectById(db, projectId);
       return { status: review.status, deadlineAt: review.deadline_at.getTime(), durationSeconds: project?.source_duration_seconds ?? 0, reviewer: review.reviewer };
     },
