@@ -32,6 +32,10 @@ export interface Config {
     /** Only state unchanged for this long is judged stuck, so work in flight is never "repaired". */
     readonly graceSeconds: number;
   };
+  readonly reviews: {
+    /** How long a requested transcript review may take before it is refunded and expires. */
+    readonly deadlineSeconds: number;
+  };
   readonly billing: {
     /** Rate given to new workspaces; each workspace keeps its own afterwards. */
     readonly defaultCreditsPerSecond: number;
@@ -182,6 +186,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     reconciler: {
       graceSeconds: read.int('RECONCILE_GRACE_SECONDS', 300, 0, 7 * 24 * 3600),
+    },
+    reviews: {
+      deadlineSeconds: read.int('TRANSCRIPT_REVIEW_DEADLINE_SECONDS', 72 * 3600, 1, 90 * 24 * 3600),
     },
     billing: {
       defaultCreditsPerSecond: read.int('CREDITS_PER_SECOND', 10, 1, 1_000_000),

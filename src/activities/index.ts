@@ -11,6 +11,8 @@ import { createLanguageActivities } from './language.activities';
 import { createOutcomeActivities } from './outcome.activities';
 import { createProjectActivities } from './project.activities';
 import { createReconcilerActivities } from './reconciler.activities';
+import { createRedubActivities } from './redub.activities';
+import { createReviewActivities } from './review.activities';
 import { createUploadExpiryActivities } from './upload-expiry.activities';
 import { createYoutubeSourceActivities } from './youtube-source.activities';
 
@@ -42,6 +44,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createReconcilerActivities(deps),
     ...createChannelSyncActivities(deps),
     ...createYoutubeSourceActivities(deps),
+    ...createReviewActivities(deps),
+    ...createRedubActivities(deps),
   };
 }
 

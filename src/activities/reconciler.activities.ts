@@ -7,6 +7,7 @@ import { recordRepairOnce } from '../db/reconciler-repairs';
 import { languageWorkflowId, projectWorkflowId } from '../shared/workflow-ids';
 import { startOrSignalProjectWorkflow } from '../temporal/start-project-workflow';
 import { activityLog } from './activity-log';
+import { reconcileReviews } from './reconcile-reviews';
 import { createOutcomeActivities } from './outcome.activities';
 
 // The safety net behind every money path: a scheduled pass that finds what should not exist and
@@ -17,7 +18,8 @@ import { createOutcomeActivities } from './outcome.activities';
 //   without ending, its money is settled (hold released, or open languages failed and refunded);
 // - a language that has not ended while neither its workflow nor its project's is running:
 //   failed and refunded once, so it can be retried;
-// - a hold still reserved for a project in a final state: released.
+// - a hold still reserved for a project in a final state: released;
+// - a transcript review left without its workflow: started again (see reconcile-reviews.ts).
 // Only state unchanged for `graceSeconds` is judged, so work in flight is never touched.
 
 export interface ReconcilerDeps {
@@ -160,6 +162,8 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
           return repair;
         });
       }
+      // 4. Transcript reviews without their workflow.
+      await reconcileReviews({ db, temporal, taskQueue, staleBefore, workspaceId: input.workspaceId, isRunning, recordOnce, attempt });
       return result;
     },
   };

@@ -6,6 +6,8 @@ import type { IdempotencyKeyTable } from './idempotency';
 import type { LanguageAdditionTable } from './language-additions';
 import type { ProjectLanguageTable, ProjectTable } from './projects';
 import type { ReconcilerRepairTable } from './reconciler-repairs';
+import type { TranscriptReviewTable } from './transcript-reviews';
+import type { VerifiedTranscriptSegmentTable } from './transcripts';
 import type { WorkspaceChannelTable, YoutubeChannelTable, YoutubeVideoTable } from './youtube';
 import type { UploadPartTable, UploadTable } from './uploads';
 import type { UserTable, WorkspaceTable } from './workspaces';
@@ -25,6 +27,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   deliverables: DeliverableTable;
   transcript_segments: TranscriptSegmentTable;
+  transcript_reviews: TranscriptReviewTable;
+  verified_transcript_segments: VerifiedTranscriptSegmentTable;
   meetings: MeetingTable;
   meeting_shares: MeetingShareTable;
   reconciler_repairs: ReconcilerRepairTable;

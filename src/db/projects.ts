@@ -5,6 +5,7 @@ import { containsPattern } from './like-pattern';
 export type ProjectStatus = 'awaiting_upload' | 'validating' | 'processing' | 'completed' | 'partially_completed' | 'failed';
 export type ProjectPhase = 'uploading' | 'fetching' | 'validating' | 'transcribing' | 'dubbing' | 'completed' | 'failed';
 export type UsageState = 'pending_validation' | 'charged' | 'limit_exceeded' | 'insufficient_credits' | 'refunded' | 'released';
+export type TranscriptReviewStatus = 'not_requested' | 'requested' | 'in_review' | 'verified' | 'expired';
 export type LanguageStatus = 'queued' | 'translating' | 'dubbing' | 'publishing' | 'completed' | 'failed';
 
 export interface ProjectTable {
@@ -39,7 +40,7 @@ export interface ProjectTable {
   refunded_seconds: Generated<number>;
   usage_state: UsageState;
   hold_reference: string;
-  transcript_review_status: Generated<string>;
+  transcript_review_status: Generated<TranscriptReviewStatus>;
   transcript_review_requested_at: Date | null;
   transcript_review_verified_at: Date | null;
   created_at: ColumnType<Date, never, never>;
@@ -72,10 +73,16 @@ export interface ProjectLanguageTable {
   failure_detail: string | null;
   /** Written by the translate step as JSON text, read back parsed. */
   translated_segments: ColumnType<TranslatedSegment[] | null, string | null | undefined, string | null>;
+  /** Published files' generation: 1 when first dubbed, + 1 per re-dub from a verified transcript. */
+  revision: Generated<number>;
+  /** Which transcript the current translation came from; null until translated. */
+  transcript_kind: ColumnType<TranscriptKind | null, TranscriptKind | null | undefined, TranscriptKind | null>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
   completed_at: Date | null;
 }
+
+export type TranscriptKind = 'machine' | 'verified';
 
 export interface TranslatedSegment {
   startSeconds: number;
@@ -104,13 +111,13 @@ export async function findProjectById(db: Db, projectId: string): Promise<Projec
 }
 
 /** Everything but the translated segments, which can be large and no response shows. */
-export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments' | 'failure_detail' | 'attempt_charged_seconds'>;
+export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments' | 'failure_detail' | 'attempt_charged_seconds' | 'transcript_kind'>;
 
 export async function listProjectLanguages(db: Db, projectIds: string[]): Promise<ProjectLanguageSummary[]> {
   if (projectIds.length === 0) return [];
   return db
     .selectFrom('project_languages')
-    .select(['project_id', 'locale', 'status', 'phase_message', 'percent', 'failure_code', 'failure_message', 'title', 'description', 'charged_seconds', 'refunded_seconds', 'drift_seconds', 'attempt', 'goodwill_seconds', 'created_at', 'updated_at', 'completed_at'])
+    .select(['project_id', 'locale', 'status', 'phase_message', 'percent', 'failure_code', 'failure_message', 'title', 'description', 'charged_seconds', 'refunded_seconds', 'drift_seconds', 'attempt', 'goodwill_seconds', 'revision', 'created_at', 'updated_at', 'completed_at'])
     .where('project_id', 'in', projectIds)
     .orderBy('project_id')
     .orderBy('created_at')

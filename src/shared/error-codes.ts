@@ -50,9 +50,11 @@ export const API_ERROR_CODES = [
   'idempotency_request_in_progress',
   'project_not_completed',
   'language_not_completed',
-  // Quoted paid calls on a project (add languages): its billable seconds must be known.
+  // Quoted paid calls on a project (add languages, transcript review): billable seconds not known yet; the
+  // project ended before it was charged; a review of a source that is not English.
   'project_not_ready',
   'project_not_billable',
+  'transcript_review_unavailable',
   // 5xx
   'internal_error',
   'service_unavailable',

@@ -9,5 +9,7 @@ export const creditGrantWorkflowId = (ledgerReference: string): string => `credi
 export const projectWorkflowId = (projectId: string): string => `project/${projectId}`;
 export const languageWorkflowId = (projectId: string, locale: string): string =>
   `project/${projectId}/lang/${locale}`;
+/** The project's human transcript review; at most one per project. */
+export const transcriptReviewWorkflowId = (projectId: string): string => `project/${projectId}/review`;
 export const channelWorkflowId = (channelId: string): string => `channel/${channelId}`;
 export const channelScheduleId = (channelId: string): string => `channel-sync/${channelId}`;

@@ -4,4 +4,5 @@ export { creditGrantWorkflow } from './credit-grant.workflow';
 export { languageWorkflow } from './language.workflow';
 export { projectWorkflow } from './project.workflow';
 export { reconcilerWorkflow } from './reconciler.workflow';
+export { transcriptReviewWorkflow } from './transcript-review.workflow';
 export { uploadExpiryWorkflow } from './upload-expiry.workflow';

@@ -58,6 +58,8 @@ function presentLanguage(project: Project, language: ProjectLanguage, options: P
     progress: languageProgress(language),
     publishing: { title: language.title, description: language.description },
     deliverables,
+    // 1 when first dubbed; + 1 each time a verified transcript re-dubs it (new files, same URLs).
+    revision: language.revision,
     failure: failure(language.failure_code, language.failure_message),
     // goodwill_seconds: delivered free by an operator's goodwill retry (see README, Money).
     usage: { charged_seconds: language.charged_seconds, refunded_seconds: language.refunded_seconds, goodwill_seconds: language.goodwill_seconds },

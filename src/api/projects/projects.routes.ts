@@ -18,6 +18,8 @@ import { ProjectViewCache } from './project-view-cache';
 import { ApiError } from '../api-error';
 import { loadProjectView } from './load-project-view';
 import { presentProjectListItem } from './project-presenter';
+import { requestTranscriptReview } from '../reviews/request-transcript-review';
+import { transcriptReviewBodySchema, type TranscriptReviewBody } from '../reviews/transcript-review.schema';
 import {
   completeUploadBodySchema,
   createProjectBodySchema,
@@ -80,6 +82,10 @@ export function projectsRoutes(deps: AppDeps): Router {
   // Quotes, or adds, target languages (spec 4.7). Previews and over-limit requests are answered
   // by answerUnpaidQuote and never reach the idempotency step; a paid addition needs a key.
   router.post('/:project_id/languages', auth, requirePermission('dubbing:write'), validateBody<AddLanguagesBody>(addLanguagesBodySchema), quoteRequest(deps), answerUnpaidQuote(deps), idempotency(db), (ctx) => addLanguages(deps, ctx));
+
+  // A preview needs no Idempotency-Key; a submission (preview_only: false) does.
+  const submitsReview = (ctx: { state: { input?: unknown } }) => (ctx.state.input as TranscriptReviewBody).preview_only === false;
+  router.post('/:project_id/transcript-review', auth, requirePermission('dubbing:write'), validateBody(transcriptReviewBodySchema), idempotency(db, submitsReview), (ctx) => requestTranscriptReview(deps, ctx));
 
   router.get('/:project_id/download', auth, requirePermission('dubbing:read'), validateQuery(downloadQuerySchema), (ctx) => download(deps, ctx));
 

@@ -5,6 +5,7 @@ import { creditsGrant } from './credits.commands';
 import { keysCreate, keysList, keysRevoke } from './keys.commands';
 import { languagesRetry } from './languages.commands';
 import { meetingsImport } from './meetings.commands';
+import { reviewsClaim, reviewsExport, reviewsList, reviewsSubmit } from './reviews.commands';
 import { workspacesCreate, workspacesList } from './workspaces.commands';
 
 /** Adds one command (its name, arguments, options and action) to the console. */
@@ -19,6 +20,10 @@ export const COMMANDS: RegisterCommand[] = [
   keysRevoke,
   creditsGrant,
   languagesRetry,
+  reviewsList,
+  reviewsClaim,
+  reviewsExport,
+  reviewsSubmit,
   meetingsImport,
   channelsConnect,
   channelsList,

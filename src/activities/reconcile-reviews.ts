@@ -1,0 +1,56 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../db/create-db';
+import { transcriptReviewWorkflowId } from '../shared/workflow-ids';
+import { startReviewWorkflow } from '../temporal/start-review-workflow';
+import type { Repair } from './reconciler.activities';
+
+// The reconciler's pass over transcript reviews. A review's workflow is what expires (and
+// refunds) it and what re-dubs after verification, so a review left without one (its start lost
+// to an outage and never retried, a terminated run) is started again. The workflow is re-entrant:
+// it expires an overdue review at once, refunding once, and re-dubs only what is still due.
+
+const BATCH = 200;
+
+export interface ReviewPassDeps {
+  db: Db;
+  temporal: Client;
+  taskQueue: string;
+  staleBefore: RawBuilder<Date>;
+  workspaceId?: string;
+  isRunning(workflowId: string): Promise<boolean>;
+  recordOnce(repair: Repair): Promise<boolean>;
+  attempt(subject: string, work: () => Promise<Repair | undefined>): Promise<void>;
+}
+
+export async function reconcileReviews({ db, temporal, taskQueue, staleBefore, workspaceId, isRunning, recordOnce, attempt }: ReviewPassDeps): Promise<void> {
+  let reviews = db
+    .selectFrom('transcript_reviews as r')
+    .select(['r.project_id', 'r.workspace_id', 'r.status'])
+    .where((eb) =>
+      eb.or([
+        eb('r.status', 'in', ['requested', 'in_review']),
+        // Verified, with a completed language still made from the machine transcript.
+        eb.and([
+          eb('r.status', '=', 'verified'),
+          eb.exists(
+            eb.selectFrom('project_languages as l').select('l.locale').whereRef('l.project_id', '=', 'r.project_id').where('l.status', '=', 'completed').where(sql<boolean>`l.transcript_kind is distinct from 'verified'`),
+          ),
+        ]),
+      ]),
+    )
+    .where(sql<Date>`coalesce(r.verified_at, r.claimed_at, r.requested_at)`, '<', staleBefore);
+  if (workspaceId) reviews = reviews.where('r.workspace_id', '=', workspaceId);
+  for (const review of await reviews.orderBy('r.requested_at').limit(BATCH).execute()) {
+    const subject = transcriptReviewWorkflowId(review.project_id);
+    await attempt(subject, async () => {
+      if (await isRunning(subject)) return undefined;
+      const repair = { subject, kind: review.status === 'verified' ? 'restart_review_redub' : 'restart_review_workflow', detail: `review ${review.status} with no running workflow; started it again` };
+      // An open review is always worth restarting (its deadline and refund depend on it); a
+      // re-dub that keeps failing is restarted once, then left for an operator.
+      if (!(await recordOnce(repair)) && review.status === 'verified') return undefined;
+      await startReviewWorkflow(temporal, { taskQueue, timeoutMs: 10_000 }, { id: review.project_id, workspace_id: review.workspace_id });
+      return repair;
+    });
+  }
+}

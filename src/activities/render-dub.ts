@@ -1,0 +1,111 @@
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fitSegments, type Engines } from '../engines';
+import type { EngineCapabilities } from '../engines/capabilities';
+import type { TranslatedSegment } from '../db/projects';
+import { blobKeys } from '../db/uploads';
+import { toSrt, toVtt, type Cue } from '../publish/captions';
+import type { BlobStore } from '../storage/blob-store';
+import { classifyingEngineErrors } from './classify-engine-error';
+import { sourceKeys } from './project.activities';
+
+// Synthesize, fit, mix, encode, caption and draw the thumbnail of one language, then store the
+// files under `keyPrefix`: shared by the language workflow's dub step and the re-dub from a
+// verified transcript (which stores under a new prefix, so the old files stay until switched).
+
+export interface PublishedFile {
+  type: 'audio' | 'subtitles' | 'thumbnail';
+  format: string;
+  key: string;
+  contentType: string;
+  sizeBytes: number;
+}
+
+export interface RenderDubInput {
+  projectId: string;
+  locale: string;
+  segments: TranslatedSegment[];
+  /** Drawn on the thumbnail. */
+  title: string;
+  durationSeconds: number;
+  hasVideo: boolean;
+  keyPrefix: string;
+  onTick: () => void;
+  /** Progress milestones, for callers that report them. */
+  onStage?: (stage: 'fitting' | 'encoding') => Promise<void>;
+}
+
+/** Background level under the dubbed voice: audible ambience, never competing with speech. */
+const BACKGROUND_VOLUME = 0.15;
+
+export const languageKeyPrefix = (projectId: string, locale: string) => `projects/${projectId}/languages/${locale}`;
+
+export async function renderDub(
+  { blobStore, engines, capabilities }: { blobStore: BlobStore; engines: Engines; capabilities: EngineCapabilities },
+  input: RenderDubInput,
+): Promise<{ files: PublishedFile[]; driftSeconds: number }> {
+  const { projectId, segments, durationSeconds: duration, onTick: heartbeat } = input;
+  const opts = { onTick: heartbeat };
+  const workDir = await mkdtemp(path.join(os.tmpdir(), `dub-${input.locale}-`));
+  try {
+    return await classifyingEngineErrors(async () => {
+      const voice = capabilities.locales.find((l) => l.locale === input.locale)?.voice ?? input.locale.split('_')[0]!;
+      const spoken = segments.filter((s) => s.text.trim() !== '');
+      const clips: { file: string; seconds: number; segment: TranslatedSegment }[] = [];
+      for (const [i, segment] of spoken.entries()) {
+        const file = path.join(workDir, `seg-${i}.wav`);
+        const { durationSeconds } = await engines.tts.synthesize(segment.text, voice, file, opts);
+        clips.push({ file, seconds: durationSeconds, segment });
+        heartbeat();
+      }
+      await input.onStage?.('fitting');
+
+      const fit = fitSegments(clips.map((c) => ({ startSeconds: c.segment.startSeconds, endSeconds: c.segment.endSeconds, synthesizedSeconds: c.seconds })), { timelineSeconds: duration });
+      const placed: { file: string; startSeconds: number }[] = [];
+      const cues: Cue[] = [];
+      for (const [i, fitted] of fit.segments.entries()) {
+        let file = clips[i]!.file;
+        if (fitted.tempo > 1.001) {
+          const stretched = path.join(workDir, `seg-${i}-fit.wav`);
+          await engines.media.timeStretch(file, stretched, fitted.tempo, opts);
+          file = stretched;
+        }
+        placed.push({ file, startSeconds: fitted.startSeconds });
+        cues.push({ startSeconds: fitted.startSeconds, endSeconds: Math.min(fitted.endSeconds, duration), text: clips[i]!.segment.text });
+      }
+
+      const background = await blobStore.stat(sourceKeys.background(projectId))
+        ? { file: await blobStore.toLocalFile(sourceKeys.background(projectId), workDir), volume: BACKGROUND_VOLUME }
+        : undefined;
+      const mixed = path.join(workDir, 'mixed.wav');
+      await engines.media.renderTimeline({ clips: placed, durationSeconds: duration, background }, mixed, opts);
+      await input.onStage?.('encoding');
+
+      const out = (name: string) => path.join(workDir, name);
+      await engines.media.encodeMp3(mixed, out('dub.mp3'), opts);
+      await engines.media.encodeWav(mixed, out('dub.wav'), opts);
+      await writeFile(out('captions.srt'), toSrt(cues));
+      await writeFile(out('captions.vtt'), toVtt(cues));
+      const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir);
+      await engines.media.thumbnail({ source, hasVideo: input.hasVideo, atSeconds: Math.min(1, duration / 2), title: input.title }, out('thumbnail.png'), opts);
+
+      const specs: [PublishedFile['type'], string, string, string][] = [
+        ['audio', 'mp3', 'dub.mp3', 'audio/mpeg'],
+        ['audio', 'wav', 'dub.wav', 'audio/wav'],
+        ['subtitles', 'srt', 'captions.srt', 'application/x-subrip'],
+        ['subtitles', 'vtt', 'captions.vtt', 'text/vtt'],
+        ['thumbnail', 'png', 'thumbnail.png', 'image/png'],
+      ];
+      const files: PublishedFile[] = [];
+      for (const [type, format, name, contentType] of specs) {
+        const key = `${input.keyPrefix}/${name}`;
+        await blobStore.putFile(key, out(name));
+        files.push({ type, format, key, contentType, sizeBytes: (await stat(out(name))).size });
+      }
+      return { files, driftSeconds: fit.totalDriftSeconds };
+    });
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,88 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Db } from '../db/create-db';
+import { refundCredits } from '../db/credits';
+import { findProjectById } from '../db/projects';
+import { findReview, lockReview, reviewRefundReference, setReviewStatus, type TranscriptReview } from '../db/transcript-reviews';
+import { replaceVerifiedTranscript } from '../db/transcripts';
+import type { ReviewStepResult, ReviewWorkflowStatus } from '../shared/review-contracts';
+import { findCueProblem, type ReviewCue } from '../shared/transcript-cues';
+import { activityLog } from './activity-log';
+
+// The review workflow's writes: each step of a human transcript review, one transaction each,
+// under a lock on the review row. Idempotent: a retried activity finds its step done and
+// answers the same; a step the review's state no longer allows fails without retrying.
+
+export interface ReviewState {
+  status: ReviewWorkflowStatus;
+  /** Epoch milliseconds; the workflow waits until then for a verified transcript. */
+  deadlineAt: number;
+  durationSeconds: number;
+  reviewer: string | null;
+}
+
+const stepResult = (review: TranscriptReview, at: Date | null): ReviewStepResult => ({ status: review.status, reviewer: review.reviewer, at: (at ?? new Date()).toISOString() });
+
+const refused = (message: string) => ApplicationFailure.nonRetryable(message, 'review_step_refused');
+
+async function requireReview(trx: Db, projectId: string): Promise<TranscriptReview> {
+  const review = await lockReview(trx, projectId);
+  if (!review) throw ApplicationFailure.nonRetryable(`project ${projectId} has no transcript review`, 'internal_error');
+  return review;
+}
+
+export function createReviewActivities({ db }: { db: Db }) {
+  return {
+    async loadReview(projectId: string): Promise<ReviewState> {
+      const review = await findReview(db, projectId);
+      if (!review) throw ApplicationFailure.nonRetryable(`project ${projectId} has no transcript review`, 'internal_error');
+      const project = await findProjectById(db, projectId);
+      return { status: review.status, deadlineAt: review.deadline_at.getTime(), durationSeconds: project?.source_duration_seconds ?? 0, reviewer: review.reviewer };
+    },
+
+    /** requested → in_review, recording who took it. */
+    async claimReview(input: { projectId: string; reviewer: string }): Promise<ReviewStepResult> {
+      return db.transaction().execute(async (trx) => {
+        const review = await requireReview(trx, input.projectId);
+        if (review.status === 'in_review' && review.reviewer === input.reviewer) return stepResult(review, review.claimed_at);
+        if (review.status !== 'requested') throw refused(`the review is ${review.status}${review.reviewer ? ` (${review.reviewer})` : ''}; only a requested review can be claimed`);
+        const claimed = await setReviewStatus(trx, input.projectId, 'in_review', { reviewer: input.reviewer, claimed_at: new Date() });
+        activityLog().info('transcript review claimed', { projectId: input.projectId, reviewer: input.reviewer });
+        return stepResult(claimed, claimed.claimed_at);
+      });
+    },
+
+    /**
+     * in_review → verified: the reviewer's transcript and the status commit together, so the
+     * "current transcript" is verified exactly when the review says so. Checked again here
+     * against the stored duration: the database, not the message, is the authority.
+     */
+    async verifyTranscript(input: { projectId: string; reviewer: string; cues: ReviewCue[] }): Promise<ReviewStepResult> {
+      return db.transaction().execute(async (trx) => {
+        const review = await requireReview(trx, input.projectId);
+        if (review.status === 'verified') return stepResult(review, review.verified_at);
+        if (review.status !== 'in_review') throw refused(`the review is ${review.status}; claim it before submitting a transcript`);
+        const project = await findProjectById(trx, input.projectId);
+        const problem = findCueProblem(input.cues, project?.source_duration_seconds ?? 0);
+        if (problem) throw ApplicationFailure.nonRetryable(problem, 'invalid_transcript');
+        await replaceVerifiedTranscript(trx, input.projectId, input.cues.map((c) => ({ start_seconds: c.startSeconds, end_seconds: c.endSeconds, text: c.text.trim() })));
+        const verified = await setReviewStatus(trx, input.projectId, 'verified', { reviewer: input.reviewer, verified_at: new Date() });
+        activityLog().info('transcript verified', { projectId: input.projectId, reviewer: input.reviewer, cues: input.cues.length });
+        return stepResult(verified, verified.verified_at);
+      });
+    },
+
+    /** A review not verified by its deadline: refunded once (`<project>:review:refund`), then `expired`. */
+    async expireReview(projectId: string): Promise<{ status: ReviewWorkflowStatus; refundedCredits: number }> {
+      return db.transaction().execute(async (trx) => {
+        const review = await requireReview(trx, projectId);
+        if (review.status !== 'requested' && review.status !== 'in_review') return { status: review.status, refundedCredits: review.refunded_credits };
+        await refundCredits(trx, { workspaceId: review.workspace_id, reference: reviewRefundReference(projectId), amount: review.credits, projectId, description: 'transcript review expired' });
+        const expired = await setReviewStatus(trx, projectId, 'expired', { expired_at: new Date(), refunded_credits: review.credits });
+        activityLog().info('transcript review expired and refunded', { projectId, credits: review.credits });
+        return { status: expired.status, refundedCredits: expired.refunded_credits };
+      });
+    },
+  };
+}
+
+export type ReviewActivities = ReturnType<typeof createReviewActivities>;

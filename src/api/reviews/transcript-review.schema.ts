@@ -1,0 +1,16 @@
+// POST /v1/dubbing/projects/{id}/transcript-review (spec 4.8).
+
+export const transcriptReviewBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['max_billable_seconds'],
+  properties: {
+    max_billable_seconds: { type: 'integer', minimum: 1, maximum: 86_400 },
+    preview_only: { type: 'boolean', default: true },
+  },
+} as const;
+
+export interface TranscriptReviewBody {
+  max_billable_seconds: number;
+  preview_only: boolean;
+}

@@ -1,0 +1,113 @@
+import { sql, type ColumnType, type Selectable } from 'kysely';
+import type { Db } from './create-db';
+
+// One paid human review of a project's English transcript. The public state (status,
+// requested_at, verified_at) lives on `projects.transcript_review_*`, which GET shows; this row
+// is the operational record behind it. Both change together, in the caller's transaction.
+
+export type ReviewStatus = 'requested' | 'in_review' | 'verified' | 'expired';
+
+export interface TranscriptReviewTable {
+  project_id: string;
+  workspace_id: string;
+  status: ReviewStatus;
+  billable_seconds: number;
+  credits: number;
+  requested_at: ColumnType<Date, Date | undefined, never>;
+  deadline_at: Date;
+  reviewer: string | null;
+  claimed_at: Date | null;
+  verified_at: Date | null;
+  expired_at: Date | null;
+  refunded_credits: ColumnType<number, number | undefined, number>;
+}
+
+export type TranscriptReview = Selectable<TranscriptReviewTable>;
+
+export const reviewChargeReference = (projectId: string) => `${projectId}:review:charge`;
+export const reviewRefundReference = (projectId: string) => `${projectId}:review:refund`;
+
+export async function findReview(db: Db, projectId: string): Promise<TranscriptReview | undefined> {
+  return db.selectFrom('transcript_reviews').selectAll().where('project_id', '=', projectId).executeTakeFirst();
+}
+
+/** The row, locked for the rest of the caller's transaction: review steps never interleave. */
+export async function lockReview(trx: Db, projectId: string): Promise<TranscriptReview | undefined> {
+  return trx.selectFrom('transcript_reviews').selectAll().where('project_id', '=', projectId).forUpdate().executeTakeFirst();
+}
+
+/** Opens the review: its row and the project's public state, with the deadline counted from now. */
+export async function insertReview(trx: Db, row: { projectId: string; workspaceId: string; billableSeconds: number; credits: number; deadlineSeconds: number }): Promise<TranscriptReview> {
+  const review = await trx
+    .insertInto('transcript_reviews')
+    .values({
+      project_id: row.projectId,
+      workspace_id: row.workspaceId,
+      status: 'requested',
+      billable_seconds: row.billableSeconds,
+      credits: row.credits,
+      deadline_at: sql<Date>`now() + make_interval(secs => ${row.deadlineSeconds})` as any,
+      reviewer: null,
+      claimed_at: null,
+      verified_at: null,
+      expired_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('projects')
+    .set({ transcript_review_status: 'requested', transcript_review_requested_at: review.requested_at, updated_at: sql<Date>`now()` as any })
+    .where('id', '=', row.projectId)
+    .execute();
+  return review;
+}
+
+/** Moves the review to `status`, mirroring it (and verified_at) onto the project row. */
+export async function setReviewStatus(
+  trx: Db,
+  projectId: string,
+  status: ReviewStatus,
+  changes: Partial<Pick<TranscriptReview, 'reviewer' | 'claimed_at' | 'verified_at' | 'expired_at' | 'refunded_credits'>> = {},
+): Promise<TranscriptReview> {
+  const review = await trx.updateTable('transcript_reviews').set({ ...changes, status }).where('project_id', '=', projectId).returningAll().executeTakeFirstOrThrow();
+  await trx
+    .updateTable('projects')
+    .set({ transcript_review_status: status, transcript_review_verified_at: review.verified_at, updated_at: sql<Date>`now()` as any })
+    .where('id', '=', projectId)
+    .execute();
+  return review;
+}
+
+export interface QueuedReview {
+  project_id: string;
+  workspace_id: string;
+  project_name: string;
+  status: ReviewStatus;
+  reviewer: string | null;
+  requested_at: Date;
+  deadline_at: Date;
+  duration_seconds: number | null;
+  age_seconds: number;
+}
+
+/** The reviewers' queue: open reviews, oldest first, aged by the database's clock. */
+export async function listOpenReviews(db: Db): Promise<QueuedReview[]> {
+  return db
+    .selectFrom('transcript_reviews as r')
+    .innerJoin('projects as p', 'p.id', 'r.project_id')
+    .select([
+      'r.project_id',
+      'r.workspace_id',
+      'p.name as project_name',
+      'r.status',
+      'r.reviewer',
+      'r.requested_at',
+      'r.deadline_at',
+      'p.source_duration_seconds as duration_seconds',
+      sql<number>`floor(extract(epoch from now() - r.requested_at))::int`.as('age_seconds'),
+    ])
+    .where('r.status', 'in', ['requested', 'in_review'])
+    .orderBy('r.requested_at')
+    .orderBy('r.project_id')
+    .execute();
+}

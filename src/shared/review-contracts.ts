@@ -1,0 +1,40 @@
+import { defineUpdate } from '@temporalio/workflow';
+import type { ReviewCue } from './transcript-cues';
+
+// What the console and the review workflow agree on. Pure definitions: safe in workflow code.
+
+export interface TranscriptReviewWorkflowInput {
+  projectId: string;
+}
+
+export type ReviewWorkflowStatus = 'requested' | 'in_review' | 'verified' | 'expired';
+
+export interface TranscriptReviewResult {
+  status: ReviewWorkflowStatus;
+  /** Completed languages dubbed again from the verified transcript. */
+  redubbed: string[];
+  /** Re-dubs that failed: those languages keep their earlier files. */
+  redubFailed: string[];
+}
+
+export interface ClaimReviewInput {
+  reviewer: string;
+}
+
+export interface SubmitTranscriptInput {
+  reviewer: string;
+  cues: ReviewCue[];
+}
+
+export interface ReviewStepResult {
+  status: ReviewWorkflowStatus;
+  reviewer: string | null;
+  /** ISO 8601. */
+  at: string;
+}
+
+/** `reviews:claim`: a reviewer takes a requested review (→ in_review). */
+export const claimReviewUpdate = defineUpdate<ReviewStepResult, [ClaimReviewInput]>('claimReview');
+
+/** `reviews:submit`: the corrected transcript (→ verified), then the completed languages are re-dubbed. */
+export const submitTranscriptUpdate = defineUpdate<ReviewStepResult, [SubmitTranscriptInput]>('submitTranscript');

@@ -1,0 +1,112 @@
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import type { RedubActivities } from '../activities/redub.activities';
+import type { ReviewActivities } from '../activities/review.activities';
+import {
+  claimReviewUpdate,
+  submitTranscriptUpdate,
+  type ReviewWorkflowStatus,
+  type TranscriptReviewResult,
+  type TranscriptReviewWorkflowInput,
+} from '../shared/review-contracts';
+import { findCueProblem } from '../shared/transcript-cues';
+import { LONG_MEDIA_STEP, SHORT_DB_STEP } from './activity-profiles';
+import { applicationFailureMessage } from './failure-detail';
+
+const db = proxyActivities<ReviewActivities & RedubActivities>(SHORT_DB_STEP);
+const media = proxyActivities<RedubActivities>(LONG_MEDIA_STEP);
+
+/** How often a verified project looks again for languages still running from the machine transcript. */
+const OPEN_LANGUAGES_RECHECK = '1 minute';
+
+/**
+ * One paid human review of a project's English transcript: `project/<id>/review`, started once
+ * the charge is committed. It waits for reviewers, whose console commands are updates on it
+ * (`claimReview` → in_review, `submitTranscript` → verified), so its history tells the story.
+ * Not verified by the deadline: refunded once and `expired`. Verified: every language completed
+ * from the machine transcript is dubbed again from the verified one, free, revision + 1.
+ * Re-entrant: started again, it picks up from what the database says.
+ */
+export async function transcriptReviewWorkflow({ projectId }: TranscriptReviewWorkflowInput): Promise<TranscriptReviewResult> {
+  const state = await db.loadReview(projectId);
+  let status: ReviewWorkflowStatus = state.status;
+  // One review step at a time, and none once the deadline has closed the review.
+  let busy = false;
+  let closed = false;
+  const refuseUnless = (expected: ReviewWorkflowStatus, action: string) => {
+    if (closed || status !== expected) throw new Error(`the review is ${status}${closed && status !== 'verified' ? ' (its deadline has passed)' : ''}; ${action}`);
+    if (busy) throw new Error('another review step is in progress; retry in a moment');
+  };
+  const step = async <T extends { status: ReviewWorkflowStatus }>(run: () => Promise<T>): Promise<T> => {
+    busy = true;
+    try {
+      const result = await run();
+      status = result.status;
+      return result;
+    } catch (err) {
+      // The activity's refusal reaches the reviewer's console as the update's failure.
+      if (err instanceof ActivityFailure) throw ApplicationFailure.nonRetryable(applicationFailureMessage(err) ?? 'the review step failed', 'review_step_refused');
+      throw err;
+    } finally {
+      busy = false;
+    }
+  };
+
+  setHandler(claimReviewUpdate, ({ reviewer }) => step(() => db.claimReview({ projectId, reviewer })), {
+    validator: ({ reviewer }) => {
+      refuseUnless('requested', 'only a requested review can be claimed');
+      if (typeof reviewer !== 'string' || reviewer.trim() === '') throw new Error('a reviewer name is required');
+    },
+  });
+  setHandler(submitTranscriptUpdate, ({ reviewer, cues }) => step(() => db.verifyTranscript({ projectId, reviewer, cues })), {
+    validator: ({ cues }) => {
+      refuseUnless('in_review', 'claim it before submitting a transcript');
+      const problem = findCueProblem(cues, state.durationSeconds);
+      if (problem) throw new Error(problem);
+    },
+  });
+
+  if (status === 'requested' || status === 'in_review') {
+    await condition(() => status === 'verified', Math.max(0, state.deadlineAt - Date.now()));
+    closed = true;
+    // A submission already accepted finishes first: it may still verify the review.
+    await condition(() => !busy);
+    // (The handlers may have changed it; TypeScript cannot see that.)
+    if ((status as ReviewWorkflowStatus) !== 'verified') {
+      const expired = await db.expireReview(projectId);
+      status = expired.status;
+      log.info('transcript review expired', { projectId, refundedCredits: expired.refundedCredits });
+    }
+  }
+
+  const result: TranscriptReviewResult = { status, redubbed: [], redubFailed: [] };
+  if (status === 'verified') await redubCompletedLanguages(projectId, result);
+  await condition(allHandlersFinished);
+  return result;
+}
+
+/**
+ * Re-dubs each completed language made from the machine transcript, free. Languages still
+ * running when the transcript was verified are waited for: one that had already translated the
+ * machine transcript completes from it and is re-dubbed then; one that had not uses the verified
+ * transcript and needs nothing more. A re-dub that fails leaves the language's earlier files.
+ */
+async function redubCompletedLanguages(projectId: string, result: TranscriptReviewResult): Promise<void> {
+  for (;;) {
+    const plan = await db.planRedubs(projectId);
+    const todo = plan.locales.filter((l) => !result.redubFailed.includes(l));
+    await Promise.all(
+      todo.map(async (locale) => {
+        try {
+          const redub = await media.redubLanguage({ projectId, locale });
+          if (redub.redubbed) result.redubbed.push(locale);
+        } catch (err) {
+          if (!(err instanceof ActivityFailure)) throw err;
+          log.warn('re-dub failed; the language keeps its earlier files', { projectId, locale, reason: applicationFailureMessage(err) });
+          result.redubFailed.push(locale);
+        }
+      }),
+    );
+    if (todo.length === 0 && !plan.languagesOpen) return;
+    if (todo.length === 0) await sleep(OPEN_LANGUAGES_RECHECK);
+  }
+}
