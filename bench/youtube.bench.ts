@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -6,6 +7,7 @@ import { sql } from 'kysely';
 import { createDb } from '../src/db/create-db';
 import { connectChannel } from '../src/db/youtube';
 import { createTenant } from '../test/helpers/fixtures';
+import { summarizeCpuProfile } from './lib/cpu-profile';
 import { loadAverage } from './lib/proc';
 import { codeVersion, createBenchDatabase, log, onCleanup, runBenchmark, scratchDir, serviceEnv, startNodeService, type ChildService } from './lib/services';
 import { fmt, formatTable } from './lib/stats';
@@ -24,6 +26,7 @@ interface Options {
   warmupS: number;
   durationS: number;
   videos: number;
+  profile: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -34,6 +37,7 @@ function parseArgs(argv: string[]): Options {
     warmupS: num('warmup', 2, 0, 30),
     durationS: num('duration', 10, 1, 120),
     videos: Math.round(num('videos', 100_000, 1000, 1_000_000)),
+    profile: argv.includes('--profile'),
   };
 }
 
@@ -155,6 +159,30 @@ async function main(): Promise<number> {
   console.log('');
   console.log(formatTable(['query', 'project req/s', 'bare req/s', 'ratio (min–max)', 'p99 ms (bare)', 'target ≥ 0.8, p99 < 20 ms'], rows));
   await Promise.all([api.stop(), bare.stop()]);
+
+  if (options.profile) {
+    // Where the real API's time goes: a V8 CPU profile of a fresh API under each query's load.
+    for (const { name, query } of queries) {
+      const profDir = path.join(dir, `cpu-profile-${queries.findIndex((q) => q.query === query)}`);
+      const profiled = await startNodeService({ name: 'api-profiled', script: 'src/api/server.ts', env, logDir: dir, readyPath: '/healthz', nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] });
+      const url = `${profiled.baseUrl}/v1/dubbing/youtube/videos?query=${encodeURIComponent(query)}`;
+      await load(url, auth, options.connections, options.warmupS || 1);
+      const started = performance.now();
+      const measured = await load(url, auth, options.connections, 5);
+      const loadMs = performance.now() - started;
+      await profiled.stop();
+      const file = existsSync(profDir) ? readdirSync(profDir).find((f) => f.endsWith('.cpuprofile')) : undefined;
+      if (!file) continue;
+      const summary = summarizeCpuProfile(path.join(profDir, file), { lastMs: loadMs, top: 12 });
+      const pct = (ms: number) => `${fmt((ms / summary.busyMs) * 100, 1)}%`;
+      console.log(`\n-- V8 CPU profile of the real API, ${name} (${fmt(measured.rps, 0)} req/s while profiled); main thread busy ${fmt(summary.busyMs / 1000, 2)} s of ${fmt(summary.totalMs / 1000, 2)} s, ${fmt((summary.busyMs * 1000) / (measured.rps * 5), 0)} µs per request --`);
+      console.log(formatTable(['by caller', 'ms', 'share'], summary.byCaller.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
+      console.log('');
+      console.log(formatTable(['by innermost src/ function on the stack', 'ms', 'share'], summary.bySrcFrame.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
+      console.log('');
+      console.log(formatTable(['top functions by self time', 'ms', 'share'], summary.topSelf.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
+    }
+  }
   return failed ? 1 : 0;
 }
 

@@ -140,17 +140,40 @@ export async function findConnectedChannel(db: Db, workspaceId: string, channelI
 
 /**
  * A page of a channel's videos, newest first: without a query, the ordered index scan that stops
- * at the limit; with one, the title search (trigram index) or, for an 11-character query, the
- * exact id as well. Planned on every call, because its best plan follows the pattern.
+ * at the limit; with one, the title search (trigram index). Planned on every call, because its
+ * best plan follows the pattern.
  */
 export async function listVideoPage(db: Db, search: { channelId: string; query?: string; limit: number }): Promise<YoutubeVideo[]> {
-  const pattern = search.query === undefined ? null : containsPattern(search.query);
-  const titleFilter =
-    search.query === undefined ? sql`true` : VIDEO_ID_PATTERN.test(search.query) ? sql`(id = ${search.query} or title ilike ${pattern})` : sql`title ilike ${pattern}`;
+  const titleFilter = search.query === undefined ? sql`true` : sql`title ilike ${containsPattern(search.query)}`;
   const { rows } = await sql<YoutubeVideo>`
     select * from youtube_videos where channel_id = ${search.channelId} and ${titleFilter}
     order by published_at desc, id desc limit ${search.limit}`.execute(db);
   return rows;
+}
+
+/**
+ * One video of a channel by its exact id, with the page context (connection still held, the
+ * workspace's newest project for it), in one statement of key lookups: prepared, so it is not
+ * planned on every call. Always one row; `video` is undefined when the channel has no such video.
+ */
+export async function findChannelVideo(db: Db, lookup: { workspaceId: string; channelId: string; primary: boolean; videoId: string }): Promise<{ video: YoutubeVideo | undefined; context: PageContext }> {
+  const { rows } = await sql<YoutubeVideo & { connected: boolean; match: Omit<MatchingProjectRow, 'youtube_video_id'> | null }>`${prepared}
+    select c.connected, v.*, m.match
+    from (
+      select exists (
+        select 1 from workspace_channels w
+        where w.workspace_id = ${lookup.workspaceId} and w.channel_id = ${lookup.channelId} and (w.is_primary or ${!lookup.primary})
+      ) as connected
+    ) c
+    left join youtube_videos v on v.id = ${lookup.videoId} and v.channel_id = ${lookup.channelId}
+    left join lateral (
+      select json_build_object('id', p.id, 'target_locales', p.target_locales, 'status', p.status, 'usage_state', p.usage_state) as match
+      from projects p where p.workspace_id = ${lookup.workspaceId} and p.youtube_video_id = v.id
+      order by p.seq desc limit 1
+    ) m on true`.execute(db);
+  const { connected, match, ...video } = rows[0]!;
+  const matches = new Map<string, MatchingProjectRow>(match ? [[video.id, { ...match, youtube_video_id: video.id }]] : []);
+  return { video: video.id === null ? undefined : (video as YoutubeVideo), context: { connected, matches } };
 }
 
 export interface PageContext {

@@ -65,6 +65,12 @@ it('lists the primary channel newest first, searches titles case-insensitively a
   expect(bread.body.data.items.map((v: any) => v.title)).toEqual(['Baking BREAD at home', 'Bread, the sequel']);
   const exact = await list(tenant, `?query=${ids[3]}`);
   expect(exact.body.data.items.map((v: any) => v.youtube_video_id)).toEqual([ids[3]]);
+  // An exact id answers that video alone, even when another title quotes the id; an 11-letter
+  // word that is no video id searches titles.
+  const [quoting, worded] = await mirror(api.db, channel, [`Reacting to ${ids[0]}`, 'Breadmaking basics']);
+  expect((await list(tenant, `?query=${ids[0]}`)).body.data.items.map((v: any) => v.youtube_video_id)).toEqual([ids[0]]);
+  expect((await list(tenant, '?query=Breadmaking')).body.data.items.map((v: any) => v.youtube_video_id)).toEqual([worded]);
+  expect((await list(tenant, `?query=${encodeURIComponent(`to ${ids[0]}`)}`)).body.data.items.map((v: any) => v.youtube_video_id)).toEqual([quoting]);
   const limited = await list(tenant, '?limit=2');
   expect(limited.body.data.items).toHaveLength(2);
   const wildcard = await list(tenant, `?query=${encodeURIComponent('%')}`);

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Db } from '../../db/create-db';
-import { findConnectedChannel, findPageContext, listVideoPage, upsertVideos, VIDEO_ID_PATTERN } from '../../db/youtube';
+import { findChannelVideo, findConnectedChannel, findPageContext, listVideoPage, upsertVideos, VIDEO_ID_PATTERN } from '../../db/youtube';
 import { ChannelCache } from './channel-cache';
 import type { VideoLookup } from '../../sources/youtube/video-lookup';
 import { ApiError } from '../api-error';
@@ -13,9 +13,10 @@ import { listVideosQuerySchema, type ListVideosQuery } from './youtube.schema';
 /**
  * GET /v1/dubbing/youtube/videos (spec 4.2): served from the mirror, so a title search costs no
  * Data API quota; only an exact video id the mirror does not have yet is looked up (1 unit).
- * Two statements per request: the page (the same query a bare server would run) and its context
- * (connection still held, matching projects; prepared). The channel is remembered per process as
- * a hint only: the context statement checks it on every request.
+ * An exact video id is one prepared statement of key lookups (the video, the connection, its
+ * project); a title search is two: the page (planned per call, the same query a bare server
+ * runs) and its context (prepared). The channel is remembered per process as a hint only: the
+ * connection is checked on every request.
  */
 export function youtubeRoutes(deps: AppDeps): Router {
   const { db } = deps;
@@ -27,16 +28,28 @@ export function youtubeRoutes(deps: AppDeps): Router {
     const primary = query.channel_id === undefined;
     const loadChannel = () => findConnectedChannel(db, caller.workspaceId, query.channel_id);
 
+    const videoId = query.query !== undefined && VIDEO_ID_PATTERN.test(query.query) ? query.query : undefined;
+    const exactVideo = async (channelId: string, id: string) => {
+      const { video, context } = await findChannelVideo(db, { workspaceId: caller.workspaceId, channelId, primary, videoId: id });
+      return { videos: video ? [video] : [], context };
+    };
+    const titlePage = async (channelId: string) => {
+      const videos = await listVideoPage(db, { channelId, query: query.query, limit: query.limit });
+      return { videos, context: await findPageContext(db, { workspaceId: caller.workspaceId, channelId, primary, videoIds: videos.map((v) => v.id) }) };
+    };
+    // An exact video id answers that video alone; a query that is no mirrored id (an 11-letter
+    // word, or a video newer than the last sync) searches titles, and an id found nowhere is
+    // looked up with the Data API once.
     const pageOf = async (channelId: string) => {
-      let videos = await listVideoPage(db, { channelId, query: query.query, limit: query.limit });
-      let context = await findPageContext(db, { workspaceId: caller.workspaceId, channelId, primary, videoIds: videos.map((v) => v.id) });
-      if (context.connected && videos.length === 0 && query.query !== undefined && VIDEO_ID_PATTERN.test(query.query) && deps.youtube) {
-        if (await lookUpUnmirrored(db, deps.youtube, channelId, query.query)) {
-          videos = await listVideoPage(db, { channelId, query: query.query, limit: query.limit });
-          context = await findPageContext(db, { workspaceId: caller.workspaceId, channelId, primary, videoIds: videos.map((v) => v.id) });
-        }
+      if (videoId !== undefined) {
+        const exact = await exactVideo(channelId, videoId);
+        if (!exact.context.connected || exact.videos.length > 0) return exact;
       }
-      return { videos, context };
+      const page = await titlePage(channelId);
+      if (videoId !== undefined && page.context.connected && page.videos.length === 0 && deps.youtube && (await lookUpUnmirrored(db, deps.youtube, channelId, videoId))) {
+        return exactVideo(channelId, videoId);
+      }
+      return page;
     };
 
     const first = await channels.get(caller.workspaceId, query.channel_id, loadChannel);
