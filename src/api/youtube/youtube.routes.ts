@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Db } from '../../db/create-db';
-import { findChannelVideo, findConnectedChannel, findPageContext, listVideoPage, upsertVideos, VIDEO_ID_PATTERN } from '../../db/youtube';
+import { findChannelVideo, findConnectedChannel, findPageContext, listVideoPage, upsertVideos, VIDEO_ID_PATTERN, type PageContext, type YoutubeVideo } from '../../db/youtube';
 import { ChannelCache } from './channel-cache';
 import type { VideoLookup } from '../../sources/youtube/video-lookup';
 import { ApiError } from '../api-error';
@@ -28,37 +28,13 @@ export function youtubeRoutes(deps: AppDeps): Router {
     const primary = query.channel_id === undefined;
     const loadChannel = () => findConnectedChannel(db, caller.workspaceId, query.channel_id);
 
-    const videoId = query.query !== undefined && VIDEO_ID_PATTERN.test(query.query) ? query.query : undefined;
-    const exactVideo = async (channelId: string, id: string) => {
-      const { video, context } = await findChannelVideo(db, { workspaceId: caller.workspaceId, channelId, primary, videoId: id });
-      return { videos: video ? [video] : [], context };
-    };
-    const titlePage = async (channelId: string) => {
-      const videos = await listVideoPage(db, { channelId, query: query.query, limit: query.limit });
-      return { videos, context: await findPageContext(db, { workspaceId: caller.workspaceId, channelId, primary, videoIds: videos.map((v) => v.id) }) };
-    };
-    // An exact video id answers that video alone; a query that is no mirrored id (an 11-letter
-    // word, or a video newer than the last sync) searches titles, and an id found nowhere is
-    // looked up with the Data API once.
-    const pageOf = async (channelId: string) => {
-      if (videoId !== undefined) {
-        const exact = await exactVideo(channelId, videoId);
-        if (!exact.context.connected || exact.videos.length > 0) return exact;
-      }
-      const page = await titlePage(channelId);
-      if (videoId !== undefined && page.context.connected && page.videos.length === 0 && deps.youtube && (await lookUpUnmirrored(db, deps.youtube, channelId, videoId))) {
-        return exactVideo(channelId, videoId);
-      }
-      return page;
-    };
-
     const first = await channels.get(caller.workspaceId, query.channel_id, loadChannel);
     let channel = first.channel;
-    let page = channel ? await pageOf(channel.id) : undefined;
+    let page = channel ? await videoPage(deps, { workspaceId: caller.workspaceId, channelId: channel.id, primary, query }) : undefined;
     if (channel && first.remembered && !page!.context.connected) {
       // The remembered connection is gone (or another channel became the primary): ask afresh.
       ({ channel } = await channels.get(caller.workspaceId, query.channel_id, loadChannel, { fresh: true }));
-      page = channel ? await pageOf(channel.id) : undefined;
+      page = channel ? await videoPage(deps, { workspaceId: caller.workspaceId, channelId: channel.id, primary, query }) : undefined;
     }
     if (!channel || !page?.context.connected) {
       // Another workspace's channel looks exactly like an unknown one.
@@ -76,6 +52,39 @@ export function youtubeRoutes(deps: AppDeps): Router {
     };
   });
   return router;
+}
+
+interface PageRequest {
+  workspaceId: string;
+  channelId: string;
+  primary: boolean;
+  query: ListVideosQuery;
+}
+
+/**
+ * The page a query asks for, with its context. An exact video id answers that video alone; a
+ * query that is no mirrored id (an 11-letter word, or a video newer than the last sync) searches
+ * titles, and an id found nowhere is looked up with the Data API once.
+ */
+async function videoPage(deps: AppDeps, request: PageRequest): Promise<{ videos: YoutubeVideo[]; context: PageContext }> {
+  const { db } = deps;
+  const { workspaceId, channelId, primary, query } = request;
+  const videoId = query.query !== undefined && VIDEO_ID_PATTERN.test(query.query) ? query.query : undefined;
+  if (videoId !== undefined) {
+    const exact = await exactVideo(db, request, videoId);
+    if (!exact.context.connected || exact.videos.length > 0) return exact;
+  }
+  const videos = await listVideoPage(db, { channelId, query: query.query, limit: query.limit });
+  const context = await findPageContext(db, { workspaceId, channelId, primary, videoIds: videos.map((v) => v.id) });
+  if (videoId !== undefined && context.connected && videos.length === 0 && deps.youtube && (await lookUpUnmirrored(db, deps.youtube, channelId, videoId))) {
+    return exactVideo(db, request, videoId);
+  }
+  return { videos, context };
+}
+
+async function exactVideo(db: Db, request: PageRequest, videoId: string): Promise<{ videos: YoutubeVideo[]; context: PageContext }> {
+  const { video, context } = await findChannelVideo(db, { workspaceId: request.workspaceId, channelId: request.channelId, primary: request.primary, videoId });
+  return { videos: video ? [video] : [], context };
 }
 
 /** A video newer than the last sync: fetched once, mirrored if it belongs to this channel. */
