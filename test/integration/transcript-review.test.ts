@@ -403,14 +403,15 @@ describe('a reviewer verifies the transcript', () => {
 
     expect((await consoleRun('reviews:list')).out).not.toContain(id);
 
-    // A language added after verification (as POST /languages does: a queued row, then the same
-    // language workflow) starts from the verified transcript, at revision 1.
-    await api.db.transaction().execute(async (trx) => {
-      await trx.updateTable('projects').set({ target_locales: ['es_es', 'ca_es'] }).where('id', '=', id).execute();
-      await trx.insertInto('project_languages').values({ project_id: id, locale: 'ca_es', status: 'queued' }).execute();
+    // A language added after verification, through POST /languages, starts from the verified
+    // transcript, at revision 1.
+    const addition = await request(api.baseUrl, 'POST', `/v1/dubbing/projects/${id}/languages`, {
+      headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() },
+      body: { target_locales: ['ca_es'], max_billable_seconds: 600, preview_only: false },
     });
-    const added = await api.temporal.workflow.execute('languageWorkflow', { taskQueue: api.config.temporal.taskQueue, workflowId: `project/${id}/lang/ca_es`, args: [{ projectId: id, locale: 'ca_es', attempt: 1 }] });
-    expect(added).toEqual({ locale: 'ca_es', status: 'completed' });
+    expect(addition.status).toBe(200);
+    expect(addition.body.data.addition).toMatchObject({ new_locales: ['ca_es'], preview_only: false });
+    await waitForProjectView(api, tenant, id, 'ca_es dubbed', (p) => p.languages.some((l: any) => l.locale === 'ca_es' && l.status === 'completed'), 240_000);
     const catalan = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}/download?locale=ca_es&type=subtitles&format=vtt`, { headers: bearer(tenant.key) });
     expect(catalan.body).toContain('elefant');
     expect(await api.db.selectFrom('project_languages').select(['revision', 'transcript_kind']).where('project_id', '=', id).where('locale', '=', 'ca_es').executeTakeFirstOrThrow()).toEqual({ revision: 1, transcript_kind: 'verified' });
