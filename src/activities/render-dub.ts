@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fitSegments, type Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';
+import type { TimelineClip } from '../engines/media/media-engine';
 import type { TranslatedSegment } from '../db/projects';
 import { blobKeys } from '../db/uploads';
 import { toSrt, toVtt, type Cue } from '../publish/captions';
@@ -62,16 +63,12 @@ export async function renderDub(
       await input.onStage?.('fitting');
 
       const fit = fitSegments(clips.map((c) => ({ startSeconds: c.segment.startSeconds, endSeconds: c.segment.endSeconds, synthesizedSeconds: c.seconds })), { timelineSeconds: duration });
-      const placed: { file: string; startSeconds: number }[] = [];
+      // Sped-up clips are stretched inside the one timeline render (atempo), not by an ffmpeg
+      // process each: process start-up was most of a language's time (docs/benchmarks.md).
+      const placed: TimelineClip[] = [];
       const cues: Cue[] = [];
       for (const [i, fitted] of fit.segments.entries()) {
-        let file = clips[i]!.file;
-        if (fitted.tempo > 1.001) {
-          const stretched = path.join(workDir, `seg-${i}-fit.wav`);
-          await engines.media.timeStretch(file, stretched, fitted.tempo, opts);
-          file = stretched;
-        }
-        placed.push({ file, startSeconds: fitted.startSeconds });
+        placed.push({ file: clips[i]!.file, startSeconds: fitted.startSeconds, tempo: fitted.tempo > 1.001 ? fitted.tempo : undefined });
         cues.push({ startSeconds: fitted.startSeconds, endSeconds: Math.min(fitted.endSeconds, duration), text: clips[i]!.segment.text });
       }
 

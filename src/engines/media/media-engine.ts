@@ -14,6 +14,11 @@ export interface MediaProbe {
 export interface TimelineClip {
   file: string;
   startSeconds: number;
+  /**
+   * Speed-up applied inside the render (atempo: pitch kept), 0.5–2; omitted or 1 plays the clip
+   * as synthesized. One ffmpeg process for the whole timeline instead of one per sped-up clip.
+   */
+  tempo?: number;
 }
 
 export interface TimelineSpec {

@@ -19,6 +19,10 @@ export interface TimelineFilter {
   outputLabel: string;
 }
 
+/** The range atempo takes in one pass with the quality this project accepts (as timeStretch). */
+export const MIN_TEMPO = 0.5;
+export const MAX_TEMPO = 2;
+
 function assertFinite(value: number, what: string, min: number): void {
   if (!Number.isFinite(value) || value < min) throw new RangeError(`${what} must be a finite number >= ${min}, got ${value}`);
 }
@@ -35,10 +39,15 @@ export function buildTimelineFilter(spec: TimelineSpec): TimelineFilter {
     assertFinite(clip.startSeconds, 'clip startSeconds', 0);
     // A clip starting after the end would be cut entirely; not opening it saves a decoder.
     if (clip.startSeconds >= spec.durationSeconds) continue;
+    if (clip.tempo !== undefined && (!Number.isFinite(clip.tempo) || clip.tempo < MIN_TEMPO || clip.tempo > MAX_TEMPO)) {
+      throw new RangeError(`clip tempo must be within ${MIN_TEMPO}–${MAX_TEMPO}, got ${clip.tempo}`);
+    }
     const index = inputs.push(clip.file) - 1;
+    // atempo keeps the pitch; applied before the delay, so the clip still starts at its sample.
+    const tempo = clip.tempo !== undefined && Math.abs(clip.tempo - 1) > 0.001 ? `,atempo=${clip.tempo.toFixed(6)}` : '';
     // Delay in samples, not milliseconds, so placement is exact at the output rate.
     const delaySamples = Math.round(clip.startSeconds * TIMELINE_SAMPLE_RATE);
-    chains.push(`[${index}:a]${VOICE_FORMAT},adelay=delays=${delaySamples}S:all=1[c${index}]`);
+    chains.push(`[${index}:a]${VOICE_FORMAT}${tempo},adelay=delays=${delaySamples}S:all=1[c${index}]`);
     mixLabels.push(`[c${index}]`);
   }
 

@@ -99,3 +99,12 @@ it('renders silence of the full length when there are no clips', async () => {
 it('refuses a timeline without a positive length', async () => {
   await expect(media.renderTimeline({ clips: [], durationSeconds: 0 }, path.join(dir, 'never.wav'))).rejects.toBeInstanceOf(RangeError);
 });
+
+it('speeds a clip up inside the render: a 1.5 s clip at tempo 1.5 sounds for 1 s from its start', async () => {
+  const out = path.join(dir, 'tempo.wav');
+  await media.renderTimeline({ clips: [{ file: toneA, startSeconds: 0.5, tempo: 1.5 }], durationSeconds: 3 }, out);
+  const samples = await decodeSamples(out, RATE);
+  expect(rms(samples, RATE, 0, 0.45)).toBeLessThan(0.001); // before the clip
+  expect(rms(samples, RATE, 0.55, 1.45)).toBeGreaterThan(toneLevel * 0.9); // its 1 s at 1.5×
+  expect(rms(samples, RATE, 1.6, 3)).toBeLessThan(0.001); // silent where the unstretched clip would still play
+});

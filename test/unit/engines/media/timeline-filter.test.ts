@@ -12,6 +12,16 @@ describe('buildTimelineFilter', () => {
     expect(filter.outputLabel).toBe('[out]');
   });
 
+  it('speeds a clip up inside the graph (atempo before the delay) and leaves tempo 1 alone', () => {
+    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0.5, tempo: 1.25 }, { file: 'b.wav', startSeconds: 2, tempo: 1 }], durationSeconds: 4 });
+    expect(filter.graph).toMatch(/\[0:a\][^;]*,atempo=1\.250000,adelay=delays=24000S:all=1\[c0\]/);
+    expect(filter.graph).not.toMatch(/\[1:a\][^;]*atempo/);
+  });
+
+  it.each([0.4, 2.5, Number.NaN])('rejects a clip tempo of %s', (tempo) => {
+    expect(() => buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0, tempo }], durationSeconds: 1 })).toThrow(RangeError);
+  });
+
   it('does not open clips that start at or after the end', () => {
     const filter = buildTimelineFilter({
       clips: [{ file: 'late.wav', startSeconds: 4 }, { file: 'ok.wav', startSeconds: 3.9 }],
