@@ -1,43 +1,40 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client, SignalDefinition } from '@temporalio/client';
 import { uploadCompletedSignal, type ProjectWorkflowInput } from '../shared/project-contracts';
-import { withTemporalDeadline } from './temporal-unavailable';
 import { projectSearchAttributes } from '../shared/search-attributes';
 import { projectWorkflowId } from '../shared/workflow-ids';
+import { startOnce } from './start-once';
+import { withTemporalDeadline } from './temporal-unavailable';
+
+type ProjectRef = { id: string; workspace_id: string };
 
 /**
  * Starts the project's workflow; starting it again is a no-op, because the workflow id is the
  * project id. That is what lets a retried create resume safely after a crash.
  */
-export async function startProjectWorkflow(
-  temporal: Client,
-  taskQueue: string,
-  project: { id: string; workspace_id: string },
-  timeoutMs = 5000,
-): Promise<void> {
+export async function startProjectWorkflow(temporal: Client, taskQueue: string, project: ProjectRef, timeoutMs = 5000): Promise<void> {
   const input: ProjectWorkflowInput = { projectId: project.id };
-  try {
-    await withTemporalDeadline(temporal.connection, timeoutMs, () =>
-      temporal.workflow.start('projectWorkflow', {
-        taskQueue,
-        workflowId: projectWorkflowId(project.id),
-        args: [input],
-        typedSearchAttributes: projectSearchAttributes(project.id, project.workspace_id),
-      }),
-    );
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  await startOnce(temporal, timeoutMs, 'projectWorkflow', {
+    taskQueue,
+    workflowId: projectWorkflowId(project.id),
+    args: [input],
+    typedSearchAttributes: projectSearchAttributes(project.id, project.workspace_id),
+  });
 }
 
 /**
- * Starts the project's workflow, or signals the run that is already there: exactly one run per
- * project, however often it is called. A closed run is started again, which is safe because the
- * project workflow picks up from what the database says is done.
+ * Signals the project's workflow, starting a run when none is open: exactly one run per project,
+ * however often it is called. A closed run is started again, which is safe because the project
+ * workflow picks up from what the database says is done. Throws TemporalUnavailableError (a
+ * 503) when Temporal is unreachable.
  */
-export async function startOrSignalProjectWorkflow(
+export async function signalWithStartProjectWorkflow(
   temporal: Client,
   options: { taskQueue: string; timeoutMs: number },
-  project: { id: string; workspace_id: string },
+  project: ProjectRef,
+  // One of the project workflow's signals, paired with its arguments by the typed callers
+  // (startOrSignalProjectWorkflow, signalLanguagesAdded).
+  signal: SignalDefinition<any[]>,
+  signalArgs: unknown[],
 ): Promise<void> {
   const input: ProjectWorkflowInput = { projectId: project.id };
   await withTemporalDeadline(temporal.connection, options.timeoutMs, () =>
@@ -45,9 +42,14 @@ export async function startOrSignalProjectWorkflow(
       taskQueue: options.taskQueue,
       workflowId: projectWorkflowId(project.id),
       args: [input],
-      signal: uploadCompletedSignal,
-      signalArgs: [],
+      signal,
+      signalArgs,
       typedSearchAttributes: projectSearchAttributes(project.id, project.workspace_id),
     }),
   );
+}
+
+/** upload/complete: the project's source is in, its workflow may run. */
+export function startOrSignalProjectWorkflow(temporal: Client, options: { taskQueue: string; timeoutMs: number }, project: ProjectRef): Promise<void> {
+  return signalWithStartProjectWorkflow(temporal, options, project, uploadCompletedSignal, []);
 }

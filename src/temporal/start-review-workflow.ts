@@ -1,8 +1,8 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { TranscriptReviewWorkflowInput } from '../shared/review-contracts';
 import { projectSearchAttributes } from '../shared/search-attributes';
 import { transcriptReviewWorkflowId } from '../shared/workflow-ids';
-import { withTemporalDeadline } from './temporal-unavailable';
+import { startOnce } from './start-once';
 
 /**
  * Starts the project's review workflow, `project/<id>/review`; a second start while it runs is
@@ -15,16 +15,10 @@ export async function startReviewWorkflow(
   project: { id: string; workspace_id: string },
 ): Promise<void> {
   const input: TranscriptReviewWorkflowInput = { projectId: project.id };
-  try {
-    await withTemporalDeadline(temporal.connection, options.timeoutMs, () =>
-      temporal.workflow.start('transcriptReviewWorkflow', {
-        taskQueue: options.taskQueue,
-        workflowId: transcriptReviewWorkflowId(project.id),
-        args: [input],
-        typedSearchAttributes: projectSearchAttributes(project.id, project.workspace_id),
-      }),
-    );
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  await startOnce(temporal, options.timeoutMs, 'transcriptReviewWorkflow', {
+    taskQueue: options.taskQueue,
+    workflowId: transcriptReviewWorkflowId(project.id),
+    args: [input],
+    typedSearchAttributes: projectSearchAttributes(project.id, project.workspace_id),
+  });
 }

@@ -7,9 +7,9 @@ import { dubbedProject, postLanguages, projectLedger, waitForProjectWorkflowClos
 import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
 import { waitForProjectView } from '../helpers/projects';
 import { withReconcilerSchedule } from '../helpers/reconciler-schedule';
-import { startCuttableProxy, type CuttableProxy } from '../helpers/tcp-proxy';
-import { startTestApi, type TestApi } from '../helpers/test-api';
-import { startTestWorker, type TestWorker } from '../helpers/test-worker';
+import { startOutageStack, type OutageStack } from '../helpers/outage-stack';
+import type { CuttableProxy } from '../helpers/tcp-proxy';
+import type { TestApi } from '../helpers/test-api';
 
 // An addition commits, then tells the project's workflow. The API reaches the real dev server
 // through a proxy the test cuts between the two; the worker keeps its own connection. What was
@@ -19,21 +19,18 @@ import { startTestWorker, type TestWorker } from '../helpers/test-worker';
 const CPS = 10;
 let proxy: CuttableProxy;
 let api: TestApi;
-let worker: TestWorker;
+let stack: OutageStack;
 let dir: string;
 let clip: Buffer;
 
 beforeAll(async () => {
   dir = makeTempDir('lang-outage-');
   clip = await spokenClip(dir, 'Bread is baked early in the morning.', 3);
-  proxy = await startCuttableProxy(process.env.TEMPORAL_ADDRESS!);
-  api = await startTestApi({ TEMPORAL_ADDRESS: proxy.address, TEMPORAL_CALL_TIMEOUT_MS: '1500', UPLOAD_PART_SIZE_BYTES: String(64 * 1024) });
-  worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue });
+  stack = await startOutageStack({ worker: true, env: { UPLOAD_PART_SIZE_BYTES: String(64 * 1024) } });
+  ({ proxy, api } = stack);
 }, 60_000);
 afterAll(async () => {
-  await worker.stop();
-  await api.close();
-  await proxy.close();
+  await stack.close();
   removeTempDir(dir);
 });
 

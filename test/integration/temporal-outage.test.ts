@@ -3,9 +3,9 @@ import { getBalance } from '../../src/db/credits';
 import { bearer, createTenant } from '../helpers/fixtures';
 import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
 import { createProject, projectBody } from '../helpers/projects';
-import { startCuttableProxy, type CuttableProxy } from '../helpers/tcp-proxy';
-import { request, startTestApi, type TestApi } from '../helpers/test-api';
-import { startTestWorker, type TestWorker } from '../helpers/test-worker';
+import { startOutageStack, type OutageStack } from '../helpers/outage-stack';
+import type { CuttableProxy } from '../helpers/tcp-proxy';
+import { request, type TestApi } from '../helpers/test-api';
 import { putPart, splitParts } from '../helpers/upload-client';
 import { waitFor } from '../helpers/wait-for';
 
@@ -15,19 +15,16 @@ import { waitFor } from '../helpers/wait-for';
 const CPS = 10;
 let proxy: CuttableProxy;
 let api: TestApi;
-let worker: TestWorker;
+let stack: OutageStack;
 let dir: string;
 
 beforeAll(async () => {
   dir = makeTempDir('outage-');
-  proxy = await startCuttableProxy(process.env.TEMPORAL_ADDRESS!);
-  api = await startTestApi({ TEMPORAL_ADDRESS: proxy.address, TEMPORAL_CALL_TIMEOUT_MS: '1500', UPLOAD_PART_SIZE_BYTES: String(64 * 1024) });
-  worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue });
+  stack = await startOutageStack({ worker: true, env: { UPLOAD_PART_SIZE_BYTES: String(64 * 1024) } });
+  ({ proxy, api } = stack);
 }, 60_000);
 afterAll(async () => {
-  await worker.stop();
-  await api.close();
-  await proxy.close();
+  await stack.close();
   removeTempDir(dir);
 });
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { transcriptReviewWorkflowId } from '../../src/shared/workflow-ids';
 import { bearer, createTenant } from '../helpers/fixtures';
-import { startCuttableProxy, type CuttableProxy } from '../helpers/tcp-proxy';
-import { request, startTestApi, type TestApi } from '../helpers/test-api';
+import { startOutageStack, type OutageStack } from '../helpers/outage-stack';
+import type { CuttableProxy } from '../helpers/tcp-proxy';
+import { request, type TestApi } from '../helpers/test-api';
 import { waitFor } from '../helpers/wait-for';
 
 // A review submission commits its charge, then starts the review workflow. The API reaches the
@@ -12,14 +13,14 @@ import { waitFor } from '../helpers/wait-for';
 const CPS = 10;
 let proxy: CuttableProxy;
 let api: TestApi;
+let stack: OutageStack;
 
 beforeAll(async () => {
-  proxy = await startCuttableProxy(process.env.TEMPORAL_ADDRESS!);
-  api = await startTestApi({ TEMPORAL_ADDRESS: proxy.address, TEMPORAL_CALL_TIMEOUT_MS: '1500' });
+  stack = await startOutageStack({ worker: false });
+  ({ proxy, api } = stack);
 }, 60_000);
 afterAll(async () => {
-  await api.close();
-  await proxy.close();
+  await stack.close();
 });
 
 it('answers 503 when Temporal is unreachable after the charge; the retry with the same key starts the workflow and charges nothing more', async () => {
