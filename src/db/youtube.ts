@@ -160,10 +160,7 @@ export async function findChannelVideo(db: Db, lookup: { workspaceId: string; ch
   const { rows } = await sql<YoutubeVideo & { connected: boolean; match: Omit<MatchingProjectRow, 'youtube_video_id'> | null }>`${prepared}
     select c.connected, v.*, m.match
     from (
-      select exists (
-        select 1 from workspace_channels w
-        where w.workspace_id = ${lookup.workspaceId} and w.channel_id = ${lookup.channelId} and (w.is_primary or ${!lookup.primary})
-      ) as connected
+      select ${connectionHolds(lookup)} as connected
     ) c
     left join youtube_videos v on v.id = ${lookup.videoId} and v.channel_id = ${lookup.channelId}
     left join lateral (
@@ -175,6 +172,12 @@ export async function findChannelVideo(db: Db, lookup: { workspaceId: string; ch
   const matches = new Map<string, MatchingProjectRow>(match ? [[video.id, { ...match, youtube_video_id: video.id }]] : []);
   return { video: video.id === null ? undefined : (video as YoutubeVideo), context: { connected, matches } };
 }
+
+/** The workspace still has this channel connected (as its primary, when asked for the primary). */
+const connectionHolds = (c: { workspaceId: string; channelId: string; primary: boolean }) => sql<boolean>`exists (
+  select 1 from workspace_channels w
+  where w.workspace_id = ${c.workspaceId} and w.channel_id = ${c.channelId} and (w.is_primary or ${!c.primary})
+)`;
 
 export interface PageContext {
   /** The workspace still has this channel connected (as its primary, when asked for the primary). */
@@ -191,10 +194,7 @@ export interface PageContext {
 export async function findPageContext(db: Db, page: { workspaceId: string; channelId: string; primary: boolean; videoIds: string[] }): Promise<PageContext> {
   const { rows } = await sql<{ connected: boolean; matches: MatchingProjectRow[] }>`${prepared}
     select
-      exists (
-        select 1 from workspace_channels w
-        where w.workspace_id = ${page.workspaceId} and w.channel_id = ${page.channelId} and (w.is_primary or ${!page.primary})
-      ) as connected,
+      ${connectionHolds(page)} as connected,
       (select coalesce(json_agg(m), '[]'::json) from (
         select distinct on (p.youtube_video_id) p.youtube_video_id, p.id, p.target_locales, p.status, p.usage_state
         from projects p
