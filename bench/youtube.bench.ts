@@ -8,7 +8,7 @@ import { createDb } from '../src/db/create-db';
 import { connectChannel } from '../src/db/youtube';
 import { createTenant } from '../test/helpers/fixtures';
 import { summarizeCpuProfile } from './lib/cpu-profile';
-import { loadAverage } from './lib/proc';
+import { cpuMsByPidOfCommand, cpuMsOf, cpuMsSince, loadAverage, machineCpu } from './lib/proc';
 import { codeVersion, createBenchDatabase, log, onCleanup, runBenchmark, scratchDir, serviceEnv, startNodeService, type ChildService } from './lib/services';
 import { fmt, formatTable } from './lib/stats';
 import { numberFlag } from './lib/args';
@@ -48,11 +48,22 @@ interface Measured {
   p99: number;
   non2xx: number;
   errors: number;
+  /** CPU µs per request: the server process, all postgres processes, this load generator, the machine. */
+  cpuUs: { server: number; postgres: number; loader: number; machine: number };
 }
 
-async function load(url: string, headers: Record<string, string>, connections: number, durationS: number): Promise<Measured> {
+async function load(url: string, headers: Record<string, string>, connections: number, durationS: number, serverPid?: number): Promise<Measured> {
+  const before = { server: serverPid ? cpuMsOf(serverPid) : 0, postgres: cpuMsByPidOfCommand('postgres'), loader: process.cpuUsage(), machine: machineCpu().busyMs };
   const result = await autocannon({ url, headers, connections, duration: durationS });
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  const loaderUsage = process.cpuUsage(before.loader);
+  const perRequest = (ms: number) => (ms * 1000) / Math.max(1, result.requests.total);
+  const cpuUs = {
+    server: perRequest(serverPid ? cpuMsOf(serverPid) - before.server : 0),
+    postgres: perRequest(cpuMsSince(before.postgres, cpuMsByPidOfCommand('postgres'))),
+    loader: perRequest((loaderUsage.user + loaderUsage.system) / 1000),
+    machine: perRequest(machineCpu().busyMs - before.machine),
+  };
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, cpuUs };
 }
 
 const median = (values: number[]) => {
@@ -95,25 +106,28 @@ async function main(): Promise<number> {
   log(`seeded ${options.videos.toLocaleString('en-US')} videos and ${Math.floor(options.videos / 50).toLocaleString('en-US')} projects in ${fmt((performance.now() - seeded) / 1000)} s`);
 
   const env = serviceEnv({ databaseUrl: database.url, temporalAddress: '127.0.0.1:9', taskQueue: 'bench-youtube', storageDir: path.join(dir, 'storage'), extra: { DATABASE_POOL_MAX: String(POOL_MAX) } });
-  const [api, bare] = await Promise.all([
+  const [api, apiUncached, bare] = await Promise.all([
     // The video list needs no Temporal: /healthz is enough to know the API listens.
     startNodeService({ name: 'api', script: 'src/api/server.ts', env, logDir: dir, readyPath: '/healthz' }),
+    // The same API with its page memory off: every request searches the titles, as a first search does.
+    startNodeService({ name: 'api-uncached', script: 'src/api/server.ts', env: { ...env, VIDEO_PAGE_CACHE_ENTRIES: '0' }, logDir: dir, readyPath: '/healthz' }),
     startNodeService({ name: 'bare-youtube', script: 'bench/lib/bare-youtube-server.ts', env: { DATABASE_URL: database.url, DATABASE_POOL_MAX: String(POOL_MAX) }, logDir: dir, readyPath: '/healthz' }),
   ]);
-  log(`real API pid ${api.pid}; bare Koa pid ${bare.pid}; pool max ${POOL_MAX} each`);
+  log(`real API pid ${api.pid} (page memory off: ${apiUncached.pid}); bare Koa pid ${bare.pid}; pool max ${POOL_MAX} each`);
 
   const exactId = (await sql<{ id: string }>`select substr(md5('500'), 1, 11) as id`.execute(seedDb)).rows[0]!.id;
   const queries = [
-    { name: 'title query "rice" (5% of titles match)', query: 'rice' },
-    { name: 'exact video id (has a project)', query: exactId },
+    { name: 'title query "rice" (5% of titles match)', query: 'rice', server: api },
+    { name: 'the same, page memory off (every request searches)', query: 'rice', server: apiUncached },
+    { name: 'exact video id (has a project)', query: exactId, server: api },
   ];
   const auth = { authorization: `Bearer ${tenant.key}` };
-  const realUrl = (q: string) => `${api.baseUrl}/v1/dubbing/youtube/videos?query=${encodeURIComponent(q)}`;
+  const realUrl = (q: string, server = api) => `${server.baseUrl}/v1/dubbing/youtube/videos?query=${encodeURIComponent(q)}`;
   const bareUrl = (q: string) => `${bare.baseUrl}/videos?channel_id=${channelId}&query=${encodeURIComponent(q)}`;
 
   // Both sides must answer the same videos, or the comparison means nothing.
-  for (const { query } of queries) {
-    const [real, base] = await Promise.all([fetch(realUrl(query), { headers: auth }).then((r) => r.json()), fetch(bareUrl(query)).then((r) => r.json())]);
+  for (const { query, server } of queries) {
+    const [real, base] = await Promise.all([fetch(realUrl(query, server), { headers: auth }).then((r) => r.json()), fetch(bareUrl(query)).then((r) => r.json())]);
     const realIds = (real as any).data.items.map((v: any) => v.youtube_video_id).join(',');
     const bareIds = (base as any).data.items.map((v: any) => v.id).join(',');
     if (!realIds || realIds !== bareIds) throw new Error(`real and bare disagree for query ${query}: ${realIds} vs ${bareIds}`);
@@ -122,13 +136,13 @@ async function main(): Promise<number> {
   const results = new Map<string, { real: Measured[]; bare: Measured[] }>(queries.map((q) => [q.name, { real: [], bare: [] }]));
   const loads: string[] = [];
   for (let run = 0; run < options.runs; run++) {
-    for (const { name, query } of queries) {
+    for (const { name, query, server: real } of queries) {
       const order: ('real' | 'bare')[] = run % 2 === 0 ? ['real', 'bare'] : ['bare', 'real'];
       for (const side of order) {
-        const [url, headers, server]: [string, Record<string, string>, ChildService] = side === 'real' ? [realUrl(query), auth, api] : [bareUrl(query), {}, bare];
+        const [url, headers, server]: [string, Record<string, string>, ChildService] = side === 'real' ? [realUrl(query, real), auth, real] : [bareUrl(query), {}, bare];
         if (options.warmupS > 0) await load(url, headers, options.connections, options.warmupS);
         log(`run ${run + 1}/${options.runs} ${name}: ${side} (${server.name}), load average ${loadAverage()}`);
-        const measured = await load(url, headers, options.connections, options.durationS);
+        const measured = await load(url, headers, options.connections, options.durationS, server.pid);
         if (measured.non2xx || measured.errors) throw new Error(`${side} answered ${measured.non2xx} non-2xx and ${measured.errors} errors`);
         results.get(name)![side].push(measured);
       }
@@ -143,14 +157,16 @@ async function main(): Promise<number> {
     const ratios = real.map((r, i) => r.rps / base[i]!.rps);
     const ratio = median(ratios);
     const p99 = median(real.map((r) => r.p99));
-    failed ||= ratio < 0.8 || p99 >= 20;
+    // The uncached row is shown for what a first search costs; the targets are the issue's two rows.
+    const targeted = !name.startsWith('the same');
+    if (targeted) failed ||= ratio < 0.8 || p99 >= 20;
     rows.push([
       name,
       fmt(median(real.map((r) => r.rps)), 0),
       fmt(median(base.map((r) => r.rps)), 0),
       `${fmt(ratio, 3)} (${fmt(Math.min(...ratios), 3)}–${fmt(Math.max(...ratios), 3)})`,
       `${fmt(p99, 1)} (${fmt(median(base.map((r) => r.p99)), 1)})`,
-      ratio >= 0.8 && p99 < 20 ? 'PASS' : 'FAIL',
+      !targeted ? '(no target)' : ratio >= 0.8 && p99 < 20 ? 'PASS' : 'FAIL',
     ]);
   }
   console.log('');
@@ -158,11 +174,24 @@ async function main(): Promise<number> {
   console.log('project = real API (node --import tsx src/api/server.ts, NODE_ENV=production); bare = bench/lib/bare-youtube-server.ts (same video query, no auth or matching projects)');
   console.log('');
   console.log(formatTable(['query', 'project req/s', 'bare req/s', 'ratio (min–max)', 'p99 ms (bare)', 'target ≥ 0.8, p99 < 20 ms'], rows));
-  await Promise.all([api.stop(), bare.stop()]);
+  // Where each request's CPU goes (medians over the runs): on 2 cores the three processes share
+  // the machine, so the ratio follows the machine's total per request, not the server's alone.
+  console.log('');
+  const cpuRows: string[][] = [];
+  for (const { name } of queries) {
+    for (const side of ['real', 'bare'] as const) {
+      const measured = results.get(name)![side];
+      const cpu = (key: keyof Measured['cpuUs']) => fmt(median(measured.map((m) => m.cpuUs[key])), 0);
+      cpuRows.push([name, side === 'real' ? 'project' : 'bare', cpu('server'), cpu('postgres'), cpu('loader'), cpu('machine')]);
+    }
+  }
+  console.log(formatTable(['query', 'side', 'server µs/req', 'postgres µs/req', 'autocannon µs/req', 'machine µs/req'], cpuRows));
+  await Promise.all([api.stop(), apiUncached.stop(), bare.stop()]);
 
   if (options.profile) {
     // Where the real API's time goes: a V8 CPU profile of a fresh API under each query's load.
-    for (const { name, query } of queries) {
+    for (const { name, query, server } of queries) {
+      if (server !== api) continue;
       const profDir = path.join(dir, `cpu-profile-${queries.findIndex((q) => q.query === query)}`);
       const profiled = await startNodeService({ name: 'api-profiled', script: 'src/api/server.ts', env, logDir: dir, readyPath: '/healthz', nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] });
       const url = `${profiled.baseUrl}/v1/dubbing/youtube/videos?query=${encodeURIComponent(query)}`;
@@ -173,7 +202,7 @@ async function main(): Promise<number> {
       await profiled.stop();
       const file = existsSync(profDir) ? readdirSync(profDir).find((f) => f.endsWith('.cpuprofile')) : undefined;
       if (!file) continue;
-      const summary = summarizeCpuProfile(path.join(profDir, file), { lastMs: loadMs, top: 12 });
+      const summary = summarizeCpuProfile(path.join(profDir, file), { lastMs: loadMs, top: Math.round(numberFlag(process.argv.slice(2), 'profile-top', 12, 1, 200)) });
       const pct = (ms: number) => `${fmt((ms / summary.busyMs) * 100, 1)}%`;
       console.log(`\n-- V8 CPU profile of the real API, ${name} (${fmt(measured.rps, 0)} req/s while profiled); main thread busy ${fmt(summary.busyMs / 1000, 2)} s of ${fmt(summary.totalMs / 1000, 2)} s, ${fmt((summary.busyMs * 1000) / (measured.rps * 5), 0)} µs per request --`);
       console.log(formatTable(['by caller', 'ms', 'share'], summary.byCaller.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));

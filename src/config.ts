@@ -63,6 +63,8 @@ export interface Config {
     readonly downloadTimeoutMs: number;
     /** How often each connected channel's mirror is refreshed. */
     readonly syncIntervalMinutes: number;
+    /** Title-search pages each API process remembers per mirror version; 0 turns that off. */
+    readonly videoPageCacheEntries: number;
   };
   readonly dev: {
     /** Fixes the dev seed's API key so scripts and docs can rely on it. */
@@ -207,6 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
       ytdlpPath: read.string('YTDLP_PATH', 'yt-dlp'),
       downloadTimeoutMs: read.int('YOUTUBE_DOWNLOAD_TIMEOUT_MS', 30 * 60_000, 1000, 24 * 3600_000),
       syncIntervalMinutes: read.int('YOUTUBE_SYNC_INTERVAL_MINUTES', 15, 1, 7 * 24 * 60),
+      videoPageCacheEntries: read.int('VIDEO_PAGE_CACHE_ENTRIES', 5_000, 0, 1_000_000),
     },
     dev: { apiKey: devApiKey },
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),

@@ -93,6 +93,24 @@ export function machineCpu(): { busyMs: number; totalMs: number } {
   return { busyMs: toMs(user + nice + system + irq + softirq + steal), totalMs: toMs(user + nice + system + idle + iowait + irq + softirq + steal) };
 }
 
+/**
+ * CPU milliseconds per live process whose name is `comm`, keyed by pid: take one before and one
+ * after a load and pass both to `cpuMsSince`, so a process that exits meanwhile (an autovacuum
+ * worker, a closed connection) does not turn the sum negative.
+ */
+export function cpuMsByPidOfCommand(comm: string): Map<number, number> {
+  const byPid = new Map<number, number>();
+  for (const s of allStats()) if (s.comm === comm) byPid.set(s.pid, s.cpuMs);
+  return byPid;
+}
+
+/** CPU milliseconds the processes of `after` used since `before` (new processes count whole). */
+export function cpuMsSince(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
+}
+
 /** CPU milliseconds used so far by every live process whose name is `comm` (e.g. postgres). */
 export function cpuMsOfCommand(comm: string): number {
   let total = 0;

@@ -25,14 +25,27 @@ const PREPARED_MARKER = '/* prepared */ ';
  */
 export const prepared: RawBuilder<unknown> = sql.raw(PREPARED_MARKER);
 
+/** Statement names by text: a hot statement's text repeats on every call, hashing it need not. */
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    // Marked statements are a fixed set of texts in the code; the bound only guards a mistake.
+    if (statementNames.size >= 1_000) statementNames.clear();
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 /** Names a marked statement after its text, so each distinct text is prepared once per connection. */
 class PreparingClient extends Client {
   // pg's query() has many overloads; this passes every call through unchanged except marked text.
   override query(...args: any[]): any {
     const [text, values] = args;
     if (typeof text === 'string' && text.startsWith(PREPARED_MARKER) && args.length <= 2) {
-      const name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-      return super.query({ name, text, values });
+      return super.query({ name: statementName(text), text, values });
     }
     return (super.query as any)(...args);
   }

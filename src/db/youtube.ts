@@ -14,6 +14,8 @@ export interface YoutubeChannelTable {
   uploads_playlist_id: string;
   last_synced_at: Date | null;
   last_sync_error: string | null;
+  /** Bumped by a trigger with every write to the channel's mirrored videos (migration 0013). */
+  mirror_version: ColumnType<number, never, never>;
   created_at: ColumnType<Date, never, never>;
 }
 
@@ -138,39 +140,84 @@ export async function findConnectedChannel(db: Db, workspaceId: string, channelI
   return q.executeTakeFirst();
 }
 
-/**
- * A page of a channel's videos, newest first: without a query, the ordered index scan that stops
- * at the limit; with one, the title search (trigram index). Planned on every call, because its
- * best plan follows the pattern.
- */
-export async function listVideoPage(db: Db, search: { channelId: string; query?: string; limit: number }): Promise<YoutubeVideo[]> {
-  const titleFilter = search.query === undefined ? sql`true` : sql`title ilike ${containsPattern(search.query)}`;
-  const { rows } = await sql<YoutubeVideo>`
-    select * from youtube_videos where channel_id = ${search.channelId} and ${titleFilter}
-    order by published_at desc, id desc limit ${search.limit}`.execute(db);
-  return rows;
+/** The columns a listed video shows (spec 2.6); the description stays in the table. */
+export type ListedVideo = Pick<YoutubeVideo, 'id' | 'title' | 'duration_seconds' | 'published_at' | 'availability'>;
+
+export interface VideoPage {
+  videos: ListedVideo[];
+  context: PageContext;
+}
+
+export interface VideoPageRequest {
+  workspaceId: string;
+  channelId: string;
+  /** Asked for the workspace's primary channel (no channel_id): the connection must still be the primary. */
+  primary: boolean;
+  limit: number;
 }
 
 /**
- * One video of a channel by its exact id, with the page context (connection still held, the
+ * One video of a channel by its exact id, with the page context (the connection still holds, the
  * workspace's newest project for it), in one statement of key lookups: prepared, so it is not
- * planned on every call. Always one row; `video` is undefined when the channel has no such video.
+ * planned on every call. Always one row; a channel without that video gives an empty page.
  */
-export async function findChannelVideo(db: Db, lookup: { workspaceId: string; channelId: string; primary: boolean; videoId: string }): Promise<{ video: YoutubeVideo | undefined; context: PageContext }> {
-  const { rows } = await sql<YoutubeVideo & { connected: boolean; match: Omit<MatchingProjectRow, 'youtube_video_id'> | null }>`${prepared}
-    select c.connected, v.*, m.match
+export async function findChannelVideo(db: Db, request: Omit<VideoPageRequest, 'limit'> & { videoId: string }): Promise<VideoPage> {
+  const { rows } = await sql<ListedVideo & { connected: boolean; mirror_version: number | null; match: Omit<MatchingProjectRow, 'youtube_video_id'> | null }>`${prepared}
+    select c.connected, c.mirror_version, v.id, v.title, v.duration_seconds, v.published_at, v.availability, m.match
     from (
-      select ${connectionHolds(lookup)} as connected
+      select ${connectionHolds(request)} as connected, (select mirror_version from youtube_channels where id = ${request.channelId}) as mirror_version
     ) c
-    left join youtube_videos v on v.id = ${lookup.videoId} and v.channel_id = ${lookup.channelId}
+    left join youtube_videos v on v.id = ${request.videoId} and v.channel_id = ${request.channelId}
     left join lateral (
       select json_build_object('id', p.id, 'target_locales', p.target_locales, 'status', p.status, 'usage_state', p.usage_state) as match
-      from projects p where p.workspace_id = ${lookup.workspaceId} and p.youtube_video_id = v.id
+      from projects p where p.workspace_id = ${request.workspaceId} and p.youtube_video_id = v.id
       order by p.seq desc limit 1
     ) m on true`.execute(db);
-  const { connected, match, ...video } = rows[0]!;
-  const matches = new Map<string, MatchingProjectRow>(match ? [[video.id, { ...match, youtube_video_id: video.id }]] : []);
-  return { video: video.id === null ? undefined : (video as YoutubeVideo), context: { connected, matches } };
+  const { connected, mirror_version: mirrorVersion, match, ...video } = rows[0]!;
+  const found = video.id !== null;
+  return {
+    videos: found ? [video] : [],
+    context: { connected, mirrorVersion, matches: new Map(found && match ? [[video.id, { ...match, youtube_video_id: video.id }]] : []) },
+  };
+}
+
+/**
+ * A page of a channel's videos, newest first, with the channel's mirror_version read in the same
+ * statement (so a remembered page is never newer or older than its version): without a query,
+ * the ordered index scan that stops at the limit (prepared); with one, the title search, planned
+ * on every call because its best plan follows the pattern (a common word walks the newest-first
+ * index, a rare one uses the trigram index). `mirrorVersion` is null for an empty page.
+ */
+export async function listVideoPage(db: Db, search: { channelId: string; query?: string; limit: number }): Promise<{ videos: ListedVideo[]; mirrorVersion: number | null }> {
+  const titleFilter = search.query === undefined ? sql`` : sql` and title ilike ${containsPattern(search.query)}`;
+  const { rows } = await sql<ListedVideo & { mirror_version: number }>`${search.query === undefined ? prepared : sql``}
+    select id, title, duration_seconds, published_at, availability, (select mirror_version from youtube_channels where id = ${search.channelId}) as mirror_version
+    from youtube_videos where channel_id = ${search.channelId}${titleFilter}
+    order by published_at desc, id desc limit ${search.limit}`.execute(db);
+  const videos = rows.map(({ mirror_version: _, ...video }) => video);
+  return { videos, mirrorVersion: rows[0]?.mirror_version ?? null };
+}
+
+/**
+ * What a page of videos needs from the caller's workspace, in one statement of key lookups
+ * (prepared, so it is not planned on every call): whether the connection still holds (so a
+ * remembered channel is never trusted), the mirror's version (a remembered page is still what
+ * the search would answer only if it did not move), and the matching projects, newest per video.
+ * Only this workspace's projects.
+ */
+export async function findPageContext(db: Db, page: { workspaceId: string; channelId: string; primary: boolean; videoIds: string[] }): Promise<PageContext> {
+  const { rows } = await sql<{ connected: boolean; mirror_version: number | null; matches: MatchingProjectRow[] }>`${prepared}
+    select
+      ${connectionHolds(page)} as connected,
+      (select mirror_version from youtube_channels where id = ${page.channelId}) as mirror_version,
+      (select coalesce(json_agg(m), '[]'::json) from (
+        select distinct on (p.youtube_video_id) p.youtube_video_id, p.id, p.target_locales, p.status, p.usage_state
+        from projects p
+        where p.workspace_id = ${page.workspaceId} and p.youtube_video_id = any(${page.videoIds}::text[])
+        order by p.youtube_video_id, p.seq desc
+      ) m) as matches`.execute(db);
+  const row = rows[0]!;
+  return { connected: row.connected, mirrorVersion: row.mirror_version, matches: new Map(row.matches.map((m) => [m.youtube_video_id, m])) };
 }
 
 /** The workspace still has this channel connected (as its primary, when asked for the primary). */
@@ -182,25 +229,8 @@ const connectionHolds = (c: { workspaceId: string; channelId: string; primary: b
 export interface PageContext {
   /** The workspace still has this channel connected (as its primary, when asked for the primary). */
   connected: boolean;
+  /** The channel's mirror_version when the page was read (null if the channel row is gone). */
+  mirrorVersion: number | null;
   /** The workspace's newest project for each video of the page that has one. */
   matches: Map<string, MatchingProjectRow>;
-}
-
-/**
- * What a page of videos needs from the caller's workspace, in one statement of key lookups
- * (prepared, so it is not planned on every call): whether the connection still holds, so a
- * cached channel is never trusted, and the matching projects. Only this workspace's projects.
- */
-export async function findPageContext(db: Db, page: { workspaceId: string; channelId: string; primary: boolean; videoIds: string[] }): Promise<PageContext> {
-  const { rows } = await sql<{ connected: boolean; matches: MatchingProjectRow[] }>`${prepared}
-    select
-      ${connectionHolds(page)} as connected,
-      (select coalesce(json_agg(m), '[]'::json) from (
-        select distinct on (p.youtube_video_id) p.youtube_video_id, p.id, p.target_locales, p.status, p.usage_state
-        from projects p
-        where p.workspace_id = ${page.workspaceId} and p.youtube_video_id = any(${page.videoIds}::text[])
-        order by p.youtube_video_id, p.seq desc
-      ) m) as matches`.execute(db);
-  const row = rows[0]!;
-  return { connected: row.connected, matches: new Map(row.matches.map((m) => [m.youtube_video_id, m])) };
 }

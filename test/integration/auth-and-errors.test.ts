@@ -47,6 +47,19 @@ describe('authentication', () => {
     }
   });
 
+  it('a key verified once still refuses a secret one character off, of the same length', async () => {
+    // The first request proves the secret and the process remembers it for the cached row; the
+    // next ones are compared against that, never against the key id alone.
+    expect((await request(api.baseUrl, 'GET', '/v1/usage', { headers: bearer(tenant.key) })).status).toBe(200);
+    const last = tenant.key.at(-1)!;
+    const offByOne = tenant.key.slice(0, -1) + (last === 'a' ? 'b' : 'a');
+    for (const key of [offByOne, tenant.key + 'a']) {
+      const res = await request(api.baseUrl, 'GET', '/v1/usage', { headers: bearer(key) });
+      expectError(res, 401, 'authentication_error', 'unauthenticated');
+    }
+    expect((await request(api.baseUrl, 'GET', '/v1/usage', { headers: bearer(tenant.key) })).status).toBe(200);
+  });
+
   it('rejects two different keys in the two headers', async () => {
     const other = await createTenant(api.db);
     const res = await request(api.baseUrl, 'GET', '/v1/usage', { headers: { ...bearer(tenant.key), 'x-api-key': other.key } });

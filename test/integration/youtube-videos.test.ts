@@ -171,3 +171,31 @@ it('a remembered channel is checked on every request: a disconnect or a new prim
   expect(named.body.error).toMatchObject({ type: 'not_found_error', param: 'channel_id' });
   expect(await api.db.selectFrom('workspace_channels').select('channel_id').where('workspace_id', '=', tenant.workspace.id).execute()).toEqual([]);
 });
+
+it('a remembered search follows the mirror at once: a new video, a video gone private, a new project', async () => {
+  const tenant = await createTenant(api.db);
+  const channel = channelId();
+  await connect(api.db, tenant.workspace.id, channel);
+  const [older] = await mirror(api.db, channel, ['Soup for winter']);
+  const search = async () => (await list(tenant, '?query=soup')).body.data.items as any[];
+  const version = async () => (await api.db.selectFrom('youtube_channels').select('mirror_version').where('id', '=', channel).executeTakeFirstOrThrow()).mirror_version;
+
+  // Asked twice, so the page is remembered (the second answer may come from memory).
+  expect((await search()).map((v) => v.youtube_video_id)).toEqual([older]);
+  expect((await search()).map((v) => v.youtube_video_id)).toEqual([older]);
+  const before = await version();
+
+  // A sync writes a newer matching video: the trigger moves the version, the next search shows it.
+  const newer = videoId();
+  await upsertVideos(api.db, [{ id: newer, channel_id: channel, title: 'Soup, the sequel', description: '', published_at: new Date(Date.UTC(2026, 10, 22)), duration_seconds: 90, availability: 'available', unavailable_reason: null }]);
+  expect(await version()).toBeGreaterThan(before);
+  expect((await search()).map((v) => v.youtube_video_id)).toEqual([newer, older]);
+
+  // The older video turns private: its availability shows on the next search.
+  await api.db.updateTable('youtube_videos').set({ availability: 'private', unavailable_reason: 'private' }).where('id', '=', older!).execute();
+  expect((await search()).map((v) => [v.youtube_video_id, v.availability])).toEqual([[newer, 'available'], [older, 'private']]);
+
+  // Matching projects are never remembered: a project created now shows on the next search.
+  const project = await projectFor(api.db, tenant, newer, { status: 'validating', usage_state: 'pending_validation' });
+  expect((await search())[0].matching_project).toEqual({ project_id: project, state: 'pending', target_locales: ['es_es', 'ca_es'] });
+});

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { ApiKeyCache } from '../../auth/api-key-cache';
 import { parseApiKey, secretMatches } from '../../auth/api-key-secret';
@@ -38,6 +39,42 @@ function presentedKey(authorization: string, headerKey: string): string {
 
 const TOUCH_INTERVAL_MS = 60_000;
 
+/**
+ * What a cached key row already proved: the secret that matched its hash and the caller it
+ * stands for. Keyed by the row object, so it lives exactly as long as the cache holds that row
+ * (a revocation evicts the row, and this with it); a row read afresh is verified afresh.
+ */
+interface Verified {
+  secret: Buffer;
+  auth: Readonly<AuthContext>;
+}
+const verifiedRows = new WeakMap<ApiKeyWithWorkspace, Verified>();
+
+/** The same check as secretMatches, without hashing again a secret this row already matched. */
+function verify(row: ApiKeyWithWorkspace, secret: string): Verified | undefined {
+  const known = verifiedRows.get(row);
+  if (known) {
+    const presented = Buffer.from(secret, 'utf8');
+    return presented.length === known.secret.length && timingSafeEqual(presented, known.secret) ? known : undefined;
+  }
+  if (!secretMatches(secret, row.secret_sha256)) return undefined;
+  const verified: Verified = { secret: Buffer.from(secret, 'utf8'), auth: Object.freeze(toAuthContext(row)) };
+  verifiedRows.set(row, verified);
+  return verified;
+}
+
+function toAuthContext(row: ApiKeyWithWorkspace): AuthContext {
+  return {
+    keyId: row.id,
+    keyKind: row.kind,
+    workspaceId: row.workspace_id,
+    workspaceKind: row.workspace_kind,
+    creditsPerSecond: row.workspace_credits_per_second,
+    userId: row.user_id ?? (row.workspace_kind === 'personal' ? row.workspace_owner_user_id : null),
+    permissions: new Set(row.permissions),
+  };
+}
+
 /** Accepts both header forms on every authenticated endpoint (DESIGN.md §3). */
 export function authenticate(db: Db, cache?: ApiKeyCache): Middleware {
   // last_used_at changes at most once a minute anyway; remembering when this process last
@@ -51,26 +88,16 @@ export function authenticate(db: Db, cache?: ApiKeyCache): Middleware {
       const load = () => findApiKeyWithWorkspace(db, parsed.keyId);
       row = cache ? await cache.getOrLoad(parsed.keyId, load) : await load();
     }
-    if (!parsed || !row || !secretMatches(parsed.secret, row.secret_sha256)) {
-      throw ApiError.unauthenticated('Invalid API key provided.');
-    }
-    if (row.revoked_at !== null) throw ApiError.unauthenticated('This API key has been revoked.');
-
-    const auth: AuthContext = {
-      keyId: row.id,
-      keyKind: row.kind,
-      workspaceId: row.workspace_id,
-      workspaceKind: row.workspace_kind,
-      creditsPerSecond: row.workspace_credits_per_second,
-      userId: row.user_id ?? (row.workspace_kind === 'personal' ? row.workspace_owner_user_id : null),
-      permissions: new Set(row.permissions),
-    };
-    ctx.state.auth = auth;
+    const verified = parsed && row ? verify(row, parsed.secret) : undefined;
+    if (!verified) throw ApiError.unauthenticated('Invalid API key provided.');
+    if (row!.revoked_at !== null) throw ApiError.unauthenticated('This API key has been revoked.');
+    ctx.state.auth = verified.auth;
     const now = Date.now();
-    if (now - (lastTouched.get(row.id) ?? 0) >= TOUCH_INTERVAL_MS) {
+    const keyId = verified.auth.keyId;
+    if (now - (lastTouched.get(keyId) ?? 0) >= TOUCH_INTERVAL_MS) {
       if (lastTouched.size > 10_000) lastTouched.clear();
-      lastTouched.set(row.id, now);
-      await touchApiKey(db, row.id);
+      lastTouched.set(keyId, now);
+      await touchApiKey(db, keyId);
     }
     await next();
   };

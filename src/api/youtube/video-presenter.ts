@@ -1,4 +1,4 @@
-import type { MatchingProjectRow, YoutubeVideo } from '../../db/youtube';
+import type { ListedVideo, MatchingProjectRow } from '../../db/youtube';
 
 // The public shape of a mirrored video (spec 2.6) and of its matching project.
 
@@ -15,7 +15,7 @@ export function matchingState(project: Pick<MatchingProjectRow, 'status' | 'usag
 
 export const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${videoId}`;
 
-export function presentVideo(video: YoutubeVideo, match: MatchingProjectRow | undefined) {
+export function presentVideo(video: ListedVideo, match: MatchingProjectRow | undefined) {
   return {
     youtube_video_id: video.id,
     title: video.title,
