@@ -337,6 +337,7 @@ async function main(): Promise<number> {
   log(`completed: ${s(wallMs, 2)} s from upload/complete to completed_at (seen by polling after ${s(observedMs, 2)} s)`);
 
   const deliverables = await db.selectFrom('deliverables').select(['locale']).where('project_id', '=', projectId).execute();
+  const qualities = await db.selectFrom('project_languages').select(['locale', 'dub_quality']).where('project_id', '=', projectId).orderBy('locale').execute();
   const segments = await db.selectFrom('transcript_segments').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
 
   // Per-phase breakdown from the Temporal histories.
@@ -394,6 +395,15 @@ async function main(): Promise<number> {
     ['peak memory: worker tree RSS (sampled) vs largest bare command', mb(memory.peakTreeKb), mb(bareRssKb), fmt(memory.peakTreeKb / bareRssKb, 1), '', ''],
   ];
   console.log(formatTable(['figure', 'project', 'bare', 'ratio', 'target', 'result'], rows));
+
+  // Dub quality, as each language's publish step recorded it (src/engines/alignment/dub-quality.ts).
+  // A faster pipeline that worsens any of these is not faster.
+  const goal = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+  console.log('\ndub quality per language (goals: start offset ≤ 100 ms, tempo ≤ 1.3, length within ±5 %, every cue inside its clip; drift reported):');
+  console.log(formatTable(['language', 'sentences', 'max start offset ms', 'max tempo', 'total drift s', 'dubbed / source length', 'cues outside clips', 'result'], qualities.map(({ locale, dub_quality: q }) => q
+    ? [locale, String(q.sentences), fmt(q.maxStartOffsetMs, 1), fmt(q.maxTempo, 3), fmt(q.totalDriftSeconds, 2), fmt(q.lengthRatio, 4), String(q.cuesOutsideClips),
+      goal(q.maxStartOffsetMs <= 100 && q.maxTempo <= 1.3 && Math.abs(q.lengthRatio - 1) <= 0.05 && q.cuesOutsideClips === 0)]
+    : [locale, '(not recorded)', '', '', '', '', '', 'FAIL'])));
 
   console.log(`\nmemory: peak summed RSS of the worker and its descendants ${mb(memory.peakTreeKb)} (summed PSS in that sample ${mb(memory.peakTreePssKb)}) at +${s(memory.peakAtMs)} s (${memory.samples} samples every 200 ms; shared pages counted per process); worker process alone: idle ${mb(idleWorkerKb)}, VmHWM ${mb(workerHwmKb)}; at most ${memory.peakProcesses} processes in the tree`);
   console.log(`  at the peak: ${memory.peakBreakdown.map((b) => `${b.comm}×${b.count} ${mb(b.rssKb)}`).join(', ')}`);

@@ -1,3 +1,4 @@
+import type { DubQuality } from '../engines/alignment/dub-quality';
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { upsertDeliverable } from '../db/deliverables';
@@ -66,7 +67,7 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
       return { ran: true, attempt: claim.attempt, segments: segments.length };
     },
 
-    async dubLanguage(input: LanguageStep): Promise<StepOutcome<{ files: PublishedFile[]; driftSeconds: number }>> {
+    async dubLanguage(input: LanguageStep): Promise<StepOutcome<{ files: PublishedFile[]; driftSeconds: number; quality: DubQuality }>> {
       const claim = await claimStep(input);
       if (!claim.ran) return claim;
       const step = { ...input, attempt: claim.attempt };
@@ -76,7 +77,7 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
       const duration = project.source_duration_seconds ?? 0;
       await updateOpenAttempt(db, step, { status: 'dubbing', percent: 25, phase_message: `Synthesizing ${segments.length} segments.` });
 
-      const { files, driftSeconds } = await renderDub({ blobStore, engines, capabilities }, {
+      const { files, driftSeconds, quality } = await renderDub({ blobStore, engines, capabilities }, {
         projectId: step.projectId,
         locale: step.locale,
         segments,
@@ -90,7 +91,7 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
           else await updateOpenAttempt(db, step, { status: 'publishing', percent: 85, phase_message: 'Encoding audio, captions and thumbnail.' });
         },
       });
-      return { ran: true as const, attempt: step.attempt, files, driftSeconds };
+      return { ran: true as const, attempt: step.attempt, files, driftSeconds, quality };
     },
 
     /**
@@ -98,14 +99,14 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
      * visible exactly when done. A reset run that reaches here for a language that meanwhile
      * failed reopens it first, paid like a console retry; a completed language stays as it was.
      */
-    async publishLanguage(input: LanguageStep & { files: PublishedFile[]; driftSeconds: number }): Promise<{ status: 'completed' | 'failed' }> {
+    async publishLanguage(input: LanguageStep & { files: PublishedFile[]; driftSeconds: number; quality?: DubQuality }): Promise<{ status: 'completed' | 'failed' }> {
       return db.transaction().execute(async (trx) => {
         const claim = await claimAttempt(trx, input);
         if (claim.state !== 'open') return { status: claim.state === 'completed' ? 'completed' : 'failed' };
         for (const file of input.files) {
           await upsertDeliverable(trx, { project_id: input.projectId, locale: input.locale, type: file.type, format: file.format, storage_key: file.key, content_type: file.contentType, size_bytes: file.sizeBytes });
         }
-        await updateLanguage(trx, input.projectId, input.locale, { status: 'completed', percent: 100, phase_message: null, failure_code: null, failure_message: null, failure_detail: null, drift_seconds: input.driftSeconds, completed_at: new Date() });
+        await updateLanguage(trx, input.projectId, input.locale, { status: 'completed', percent: 100, phase_message: null, failure_code: null, failure_message: null, failure_detail: null, drift_seconds: input.driftSeconds, dub_quality: input.quality ? JSON.stringify(input.quality) : null, completed_at: new Date() });
         await recomputeProjectOutcome(trx, input.projectId);
         return { status: 'completed' };
       });

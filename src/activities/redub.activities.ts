@@ -55,7 +55,7 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
         description: project.description ?? '',
         onTick: heartbeat,
       });
-      const { files, driftSeconds } = await renderDub({ blobStore, engines, capabilities }, {
+      const { files, driftSeconds, quality } = await renderDub({ blobStore, engines, capabilities }, {
         projectId: input.projectId,
         locale: input.locale,
         segments: translation.segments,
@@ -80,6 +80,7 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
           title: translation.title,
           description: translation.description,
           drift_seconds: driftSeconds,
+          dub_quality: JSON.stringify(quality),
         });
         activityLog().info('language re-dubbed from the verified transcript', { ...input, revision });
         return { redubbed: true, revision };

@@ -1,7 +1,11 @@
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fitSegments, type Engines } from '../engines';
+import { measureDubQuality, type DubQuality } from '../engines/alignment/dub-quality';
+import type { FittedSegment } from '../engines/alignment/fit-segments';
+import { leadingSilenceSeconds } from '../engines/tts/leading-silence';
+import { wavFileDurationSeconds } from '../engines/tts/wav-file-duration';
 import type { EngineCapabilities } from '../engines/capabilities';
 import type { TimelineClip } from '../engines/media/media-engine';
 import type { TranslatedSegment } from '../db/projects';
@@ -40,12 +44,27 @@ export interface RenderDubInput {
 /** Background level under the dubbed voice: audible ambience, never competing with speech. */
 const BACKGROUND_VOLUME = 0.15;
 
+/** The quality figures of a rendered dub (dub-quality.ts), from its clips and the mixed track. */
+async function measureRenderedDub(
+  clipFiles: string[],
+  fitted: FittedSegment[],
+  sources: TranslatedSegment[],
+  cues: Cue[],
+  lengths: { sourceSeconds: number; mixedFile: string },
+): Promise<DubQuality> {
+  const leading = await Promise.all(clipFiles.map(async (file) => leadingSilenceSeconds(await readFile(file))));
+  return measureDubQuality(
+    fitted.map((f, i) => ({ sourceStartSeconds: sources[i]!.startSeconds, fitted: f, leadingSilenceSeconds: leading[i]!, cue: cues[i]! })),
+    { sourceSeconds: lengths.sourceSeconds, dubbedSeconds: await wavFileDurationSeconds(lengths.mixedFile) },
+  );
+}
+
 export const languageKeyPrefix = (projectId: string, locale: string) => `projects/${projectId}/languages/${locale}`;
 
 export async function renderDub(
   { blobStore, engines, capabilities }: { blobStore: BlobStore; engines: Engines; capabilities: EngineCapabilities },
   input: RenderDubInput,
-): Promise<{ files: PublishedFile[]; driftSeconds: number }> {
+): Promise<{ files: PublishedFile[]; driftSeconds: number; quality: DubQuality }> {
   const { projectId, segments, durationSeconds: duration, onTick: heartbeat } = input;
   const opts = { onTick: heartbeat };
   const workDir = await mkdtemp(path.join(os.tmpdir(), `dub-${input.locale}-`));
@@ -78,6 +97,7 @@ export async function renderDub(
       const mixed = path.join(workDir, 'mixed.wav');
       await engines.media.renderTimeline({ clips: placed, durationSeconds: duration, background }, mixed, opts);
       await input.onStage?.('encoding');
+      const quality = await measureRenderedDub(clips.map((c) => c.file), fit.segments, clips.map((c) => c.segment), cues, { sourceSeconds: duration, mixedFile: mixed });
 
       const out = (name: string) => path.join(workDir, name);
       await engines.media.encodeMp3(mixed, out('dub.mp3'), opts);
@@ -100,7 +120,7 @@ export async function renderDub(
         await blobStore.putFile(key, out(name));
         files.push({ type, format, key, contentType, sizeBytes: (await stat(out(name))).size });
       }
-      return { files, driftSeconds: fit.totalDriftSeconds };
+      return { files, driftSeconds: fit.totalDriftSeconds, quality };
     });
   } finally {
     await rm(workDir, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import type { DubQuality } from '../engines/alignment/dub-quality';
 import { sql, type ColumnType, type Generated, type Selectable } from 'kysely';
 import type { Db } from './create-db';
 import { containsPattern } from './like-pattern';
@@ -64,6 +65,8 @@ export interface ProjectLanguageTable {
   charged_seconds: Generated<number>;
   refunded_seconds: Generated<number>;
   drift_seconds: number | null;
+  /** How well the published dub follows its source (migration 0014); written as JSON text. */
+  dub_quality: ColumnType<DubQuality | null, string | null | undefined, string | null>;
   attempt: Generated<number>;
   /** What the current attempt was charged: refunded exactly once if that attempt fails. */
   attempt_charged_seconds: Generated<number>;
@@ -111,7 +114,7 @@ export async function findProjectById(db: Db, projectId: string): Promise<Projec
 }
 
 /** Everything but the translated segments, which can be large and no response shows. */
-export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments' | 'failure_detail' | 'attempt_charged_seconds' | 'transcript_kind'>;
+export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments' | 'failure_detail' | 'attempt_charged_seconds' | 'transcript_kind' | 'dub_quality'>;
 
 export async function listProjectLanguages(db: Db, projectIds: string[]): Promise<ProjectLanguageSummary[]> {
   if (projectIds.length === 0) return [];
@@ -162,7 +165,7 @@ export async function updateLanguage(
   db: Db,
   projectId: string,
   locale: string,
-  changes: Partial<Omit<ProjectLanguage, 'project_id' | 'locale' | 'created_at' | 'translated_segments'>> & { translated_segments?: string | null },
+  changes: Partial<Omit<ProjectLanguage, 'project_id' | 'locale' | 'created_at' | 'translated_segments' | 'dub_quality'>> & { translated_segments?: string | null; dub_quality?: string | null },
 ): Promise<void> {
   await db
     .updateTable('project_languages')

@@ -35,7 +35,7 @@ export async function languageWorkflow(input: LanguageWorkflowInput): Promise<La
     const dubbed = await media.dubLanguage({ projectId, locale, attempt, billing });
     if (!dubbed.ran) return ended(dubbed.status);
     attempt = dubbed.attempt;
-    const published = await db.publishLanguage({ projectId, locale, attempt, billing, files: dubbed.files, driftSeconds: dubbed.driftSeconds });
+    const published = await db.publishLanguage({ projectId, locale, attempt, billing, files: dubbed.files, driftSeconds: dubbed.driftSeconds, quality: dubbed.quality });
     return ended(published.status);
   } catch (err) {
     if (isCancellation(err)) {

@@ -199,5 +199,20 @@ describe('an upload project from create to dubbed deliverables', () => {
       const png = Buffer.from(await (await fetch(thumb.headers.get('location')!)).arrayBuffer());
       expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     }
+
+    // Each language's quality figures are written with its deliverables (issue 11's goals).
+    const rows = await api.db.selectFrom('project_languages').select(['locale', 'dub_quality', 'drift_seconds']).where('project_id', '=', projectId).orderBy('locale').execute();
+    expect(rows.map((r) => r.locale)).toEqual([...TARGETS].sort());
+    for (const { dub_quality: quality, drift_seconds: drift } of rows) {
+      expect(quality).not.toBeNull();
+      expect(quality!.sentences).toBeGreaterThan(0);
+      expect(quality!.maxTempo).toBeGreaterThanOrEqual(1);
+      expect(quality!.maxTempo).toBeLessThanOrEqual(1.3);
+      expect(quality!.totalDriftSeconds).toBeCloseTo(drift!, 2);
+      expect(Math.abs(quality!.lengthRatio - 1)).toBeLessThanOrEqual(0.05);
+      expect(quality!.cuesOutsideClips).toBe(0);
+      expect(quality!.maxStartOffsetMs).toBeGreaterThanOrEqual(0);
+      expect(quality!.maxStartOffsetMs).toBeLessThan(500);
+    }
   }, 300_000);
 });
