@@ -22,7 +22,7 @@ export interface AudioChunk {
   startSeconds: number;
   /** Where the next chunk begins (or the end of the recording). */
   endSeconds: number;
-  /** Where the audio given to the decoder begins: at or before startSeconds (the lead-in). */
+  /** Where the audio given to the decoder begins: at or before startSeconds (the lead-in), on a 10 ms frame. */
   decodeFromSeconds: number;
 }
 
@@ -59,7 +59,10 @@ export function planChunks(durationSeconds: number, quiet: readonly QuietSpan[],
   return bounds.slice(0, -1).map((start, i) => ({
     startSeconds: start,
     endSeconds: bounds[i + 1]!,
-    decodeFromSeconds: leadInStart(start, leadIn, quiet),
+    // On the decoder's 10 ms frame grid: a chunk whose frames fall between the whole file's
+    // frames gets different features, and pocketsphinx's words change with them (measured: a
+    // 17-sample shift changed words from the first second on).
+    decodeFromSeconds: Math.round(leadInStart(start, leadIn, quiet) * 100) / 100,
   }));
 }
 
@@ -74,6 +77,11 @@ function leadInStart(cut: number, leadIn: number, quiet: readonly QuietSpan[]): 
   return before.length > 0 ? middle(before[before.length - 1]!) : wanted;
 }
 
+/** Decoder times are printed in milliseconds; keep sums there rather than at 13.850000000000001. */
+function ms(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}
+
 function middle(q: QuietSpan): number {
   return (q.startSeconds + q.endSeconds) / 2;
 }
@@ -84,6 +92,6 @@ function middle(q: QuietSpan): number {
  */
 export function placeChunkWords<W extends { startSeconds: number; endSeconds: number }>(chunk: AudioChunk, words: readonly W[]): W[] {
   return words
-    .map((w) => ({ ...w, startSeconds: w.startSeconds + chunk.decodeFromSeconds, endSeconds: w.endSeconds + chunk.decodeFromSeconds }))
+    .map((w) => ({ ...w, startSeconds: ms(w.startSeconds + chunk.decodeFromSeconds), endSeconds: ms(w.endSeconds + chunk.decodeFromSeconds) }))
     .filter((w) => w.startSeconds >= chunk.startSeconds);
 }

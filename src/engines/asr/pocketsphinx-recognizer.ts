@@ -50,7 +50,10 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     const bytes = await readFile(wav16k);
     const info = readWavInfo(bytes);
     const chunks = this.plan(bytes, info);
-    const words = chunks.length === 1 ? await this.decode(wav16k, info.durationSeconds, options) : await this.decodeChunks(bytes, info, chunks, options);
+    // pocketsphinx_continuous skips exactly 44 bytes of a .wav, so a longer header (ffmpeg adds a
+    // LIST chunk) would be decoded as samples and shift every frame; such a file is rewritten.
+    const direct = chunks.length === 1 && info.dataOffset === 44;
+    const words = direct ? await this.decode(wav16k, info.durationSeconds, options) : await this.decodeChunks(bytes, info, chunks, options);
     return { segments: groupWords(words, this.grouping) };
   }
 
