@@ -10,6 +10,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Called periodically while the process runs; activities pass their heartbeat here. */
   onTick?: () => void;
+  /** Aborting kills the process (SIGKILL); a parallel caller stops the siblings of a failure. */
+  signal?: AbortSignal;
 }
 
 export interface RunResult {
@@ -50,6 +52,11 @@ export function runProcess(command: string, args: readonly string[], options: Ru
       child.kill('SIGKILL');
     }, options.timeoutMs);
     const ticker = options.onTick ? setInterval(options.onTick, 5000) : undefined;
+    const abort = (): void => {
+      child.kill('SIGKILL');
+    };
+    options.signal?.addEventListener('abort', abort, { once: true });
+    if (options.signal?.aborted) abort();
 
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => {
@@ -59,17 +66,19 @@ export function runProcess(command: string, args: readonly string[], options: Ru
     child.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       if (ticker) clearInterval(ticker);
+      options.signal?.removeEventListener('abort', abort);
       const notFound = err.code === 'ENOENT';
       reject(new ProcessError(`${command}: ${notFound ? 'not installed' : err.message}`, command, null, stderr, false, notFound));
     });
     child.on('close', (code) => {
       clearTimeout(timer);
       if (ticker) clearInterval(ticker);
-      if (code === 0 && !timedOut) {
+      options.signal?.removeEventListener('abort', abort);
+      if (code === 0 && !timedOut && !options.signal?.aborted) {
         resolve({ stdout: Buffer.concat(stdout), stderr, durationMs: Date.now() - started });
         return;
       }
-      const why = timedOut ? `timed out after ${options.timeoutMs} ms` : `exited with code ${code}`;
+      const why = timedOut ? `timed out after ${options.timeoutMs} ms` : options.signal?.aborted ? 'aborted' : `exited with code ${code}`;
       reject(new ProcessError(`${command} ${why}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`, command, code, stderr, timedOut, false));
     });
     if (options.input !== undefined) child.stdin.end(options.input);

@@ -1,10 +1,14 @@
-import { stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { POCKETSPHINX_MODEL_ROOT } from '../capabilities';
 import { timeoutFor, type EngineCallOptions } from '../engine-call';
 import { runProcess } from '../run-process';
+import { pcmWavHeader, readWavInfo } from '../tts/wav-file';
+import { planChunks, placeChunkWords, type AudioChunk, type ChunkPlanOptions } from './chunk-plan';
 import { groupWords, type GroupingOptions } from './group-words';
-import { parsePocketsphinxWords } from './pocketsphinx-output';
+import { parsePocketsphinxWords, type TimedWord } from './pocketsphinx-output';
+import { findQuietSpans } from './silence-finder';
 import type { SpeechRecognizer, Transcript } from './speech-recognizer';
 
 export interface PocketsphinxOptions extends GroupingOptions {
@@ -12,12 +16,18 @@ export interface PocketsphinxOptions extends GroupingOptions {
   /** Directory holding `<model>/` (acoustic model), `<model>.lm.bin` and `cmudict-<model>.dict`. */
   modelRoot?: string;
   model?: string;
+  /** Decoders run at once on one recording; default: the machine's cores. 1 = whole-file decode. */
+  parallelism?: number;
+  /** Chunking knobs (split threshold, lead-in); see chunk-plan.ts. */
+  chunking?: Omit<ChunkPlanOptions, 'maxChunks'>;
 }
 
 export class PocketsphinxRecognizer implements SpeechRecognizer {
   private readonly command: string;
   private readonly modelArgs: string[];
   private readonly grouping: GroupingOptions;
+  private readonly parallelism: number;
+  private readonly chunking: Omit<ChunkPlanOptions, 'maxChunks'>;
 
   constructor(options: PocketsphinxOptions = {}) {
     this.command = options.command ?? 'pocketsphinx_continuous';
@@ -30,17 +40,78 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
       '-dict', path.join(root, model, `cmudict-${model}.dict`),
     ];
     this.grouping = { minPauseSeconds: options.minPauseSeconds, maxSegmentSeconds: options.maxSegmentSeconds };
+    this.parallelism = options.parallelism ?? os.availableParallelism();
+    this.chunking = options.chunking ?? {};
   }
 
   async transcribe(wav16k: string, options?: EngineCallOptions): Promise<Transcript> {
+    // One decoder runs on one core, so a long recording is cut at pauses and its chunks decoded
+    // at once. Words are grouped after joining, so a sentence may still span a cut.
+    const bytes = await readFile(wav16k);
+    const info = readWavInfo(bytes);
+    const chunks = this.plan(bytes, info);
+    // pocketsphinx_continuous skips exactly 44 bytes of a .wav, so a longer header (ffmpeg adds a
+    // LIST chunk) would be decoded as samples and shift every frame; such a file is rewritten.
+    const direct = chunks.length === 1 && info.dataOffset === 44;
+    const words = direct ? await this.decode(wav16k, info.durationSeconds, options) : await this.decodeChunks(bytes, info, chunks, options);
+    return { segments: groupWords(words, this.grouping) };
+  }
+
+  /** The chunks to decode: one (the whole file) unless the recording is long and has pauses to cut at. */
+  plan(bytes: Buffer, info: ReturnType<typeof readWavInfo>): AudioChunk[] {
+    const whole = [{ startSeconds: 0, endSeconds: info.durationSeconds, decodeFromSeconds: 0 }];
+    if (this.parallelism < 2 || info.channels !== 1 || info.bitsPerSample !== 16) return whole;
+    const samples = pcmSamples(bytes, info.dataOffset, info.dataBytes);
+    return planChunks(info.durationSeconds, findQuietSpans(samples, info.sampleRate), { ...this.chunking, maxChunks: this.parallelism });
+  }
+
+  private async decodeChunks(bytes: Buffer, info: ReturnType<typeof readWavInfo>, chunks: AudioChunk[], options?: EngineCallOptions): Promise<TimedWord[]> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'asr-chunks-'));
+    // One failed chunk fails the call; its siblings are killed rather than left decoding.
+    const siblings = new AbortController();
+    try {
+      const results = await Promise.allSettled(
+        chunks.map(async (chunk, i) => {
+          const file = path.join(dir, `chunk-${i}.wav`);
+          // A chunk is a byte slice of the samples behind a fresh header: no ffmpeg process.
+          const from = info.dataOffset + sampleByte(chunk.decodeFromSeconds, info.sampleRate);
+          const to = Math.min(info.dataOffset + info.dataBytes, info.dataOffset + sampleByte(chunk.endSeconds, info.sampleRate));
+          await writeFile(file, Buffer.concat([pcmWavHeader(info.sampleRate, to - from), bytes.subarray(from, to)]));
+          try {
+            return placeChunkWords(chunk, await this.decode(file, chunk.endSeconds - chunk.decodeFromSeconds, options, siblings.signal));
+          } catch (error) {
+            siblings.abort();
+            throw error;
+          }
+        }),
+      );
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      return results.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  private async decode(wav: string, seconds: number, options?: EngineCallOptions, signal?: AbortSignal): Promise<TimedWord[]> {
     // pocketsphinx decodes at about a quarter of real time on one core; allow 3× real time
-    // plus start-up. 16 kHz 16-bit mono is 32,000 bytes a second.
-    const seconds = (await stat(wav16k)).size / 32_000;
+    // plus start-up, per process (so per chunk when chunked).
     const { stdout } = await runProcess(
       this.command,
-      ['-infile', wav16k, '-time', 'yes', '-logfn', '/dev/null', ...this.modelArgs],
-      { timeoutMs: timeoutFor(options, 30_000, seconds, 3000), onTick: options?.onTick },
+      ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null', ...this.modelArgs],
+      { timeoutMs: timeoutFor(options, 30_000, seconds, 3000), onTick: options?.onTick, signal },
     );
-    return { segments: groupWords(parsePocketsphinxWords(stdout.toString('utf8')), this.grouping) };
+    return parsePocketsphinxWords(stdout.toString('utf8'));
   }
+}
+
+function pcmSamples(bytes: Buffer, offset: number, length: number): Int16Array {
+  // Copied: the file's data chunk need not start on an even byte offset within the buffer.
+  const copy = bytes.subarray(offset, offset + length - (length % 2));
+  return new Int16Array(copy.buffer.slice(copy.byteOffset, copy.byteOffset + copy.length));
+}
+
+/** Byte offset of the sample at `seconds` in 16-bit mono PCM. */
+function sampleByte(seconds: number, sampleRate: number): number {
+  return Math.round(seconds * sampleRate) * 2;
 }

@@ -1,10 +1,13 @@
 // Just enough RIFF/WAVE handling to time a PCM file without starting ffprobe for every sentence,
-// and to write the empty clip for a blank sentence (espeak-ng writes no file at all for one).
+// to write the empty clip for a blank sentence (espeak-ng writes no file at all for one), and to
+// cut a recognizer's input into chunks by byte slices rather than one ffmpeg process per chunk.
 
 export interface WavInfo {
   sampleRate: number;
   channels: number;
   bitsPerSample: number;
+  /** Byte offset of the first sample: 44 for a bare header, more when ffmpeg adds a LIST chunk. */
+  dataOffset: number;
   dataBytes: number;
   durationSeconds: number;
 }
@@ -27,7 +30,7 @@ export function readWavInfo(bytes: Buffer): WavInfo {
       const dataBytes = Math.min(size, bytes.length - body);
       const bytesPerSecond = format.sampleRate * format.channels * (format.bitsPerSample / 8);
       if (!(bytesPerSecond > 0)) throw new Error('WAV fmt chunk has a zero rate');
-      return { ...format, dataBytes, durationSeconds: dataBytes / bytesPerSecond };
+      return { ...format, dataOffset: body, dataBytes, durationSeconds: dataBytes / bytesPerSecond };
     }
     offset = body + size + (size % 2); // chunks are word-aligned
   }
@@ -36,8 +39,12 @@ export function readWavInfo(bytes: Buffer): WavInfo {
 
 /** A 16-bit mono PCM WAV holding `samples` zero samples. */
 export function silentWav(sampleRate: number, samples = 0): Buffer {
-  const dataBytes = samples * 2;
-  const out = Buffer.alloc(44 + dataBytes);
+  return Buffer.concat([pcmWavHeader(sampleRate, samples * 2), Buffer.alloc(samples * 2)]);
+}
+
+/** The 44-byte header of a 16-bit mono PCM WAV whose samples (`dataBytes` of them) follow it. */
+export function pcmWavHeader(sampleRate: number, dataBytes: number): Buffer {
+  const out = Buffer.alloc(44);
   out.write('RIFF', 0, 'ascii');
   out.writeUInt32LE(36 + dataBytes, 4);
   out.write('WAVEfmt ', 8, 'ascii');

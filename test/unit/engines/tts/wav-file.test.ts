@@ -3,7 +3,7 @@ import { readWavInfo, silentWav } from '../../../../src/engines/tts/wav-file';
 describe('wav-file', () => {
   it('reads back the format and length of a written WAV', () => {
     const info = readWavInfo(silentWav(16000, 8000));
-    expect(info).toEqual({ sampleRate: 16000, channels: 1, bitsPerSample: 16, dataBytes: 16000, durationSeconds: 0.5 });
+    expect(info).toEqual({ sampleRate: 16000, channels: 1, bitsPerSample: 16, dataOffset: 44, dataBytes: 16000, durationSeconds: 0.5 });
   });
 
   it('writes a valid empty WAV', () => {
@@ -18,6 +18,7 @@ describe('wav-file', () => {
     const withList = Buffer.concat([base.subarray(0, 36), list, base.subarray(36)]);
     withList.writeUInt32LE(0x7fffffff, 36 + list.length + 4);
     expect(readWavInfo(withList).durationSeconds).toBeCloseTo(0.1, 6);
+    expect(readWavInfo(withList).dataOffset).toBe(44 + list.length);
   });
 
   it('rejects what is not a WAV', () => {
