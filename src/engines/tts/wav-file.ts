@@ -6,6 +6,8 @@ export interface WavInfo {
   channels: number;
   bitsPerSample: number;
   dataBytes: number;
+  /** Where the PCM samples start in the file, for readers that split or copy them. */
+  dataOffset: number;
   durationSeconds: number;
 }
 
@@ -27,7 +29,7 @@ export function readWavInfo(bytes: Buffer): WavInfo {
       const dataBytes = Math.min(size, bytes.length - body);
       const bytesPerSecond = format.sampleRate * format.channels * (format.bitsPerSample / 8);
       if (!(bytesPerSecond > 0)) throw new Error('WAV fmt chunk has a zero rate');
-      return { ...format, dataBytes, durationSeconds: dataBytes / bytesPerSecond };
+      return { ...format, dataBytes, dataOffset: body, durationSeconds: dataBytes / bytesPerSecond };
     }
     offset = body + size + (size % 2); // chunks are word-aligned
   }
@@ -36,7 +38,12 @@ export function readWavInfo(bytes: Buffer): WavInfo {
 
 /** A 16-bit mono PCM WAV holding `samples` zero samples. */
 export function silentWav(sampleRate: number, samples = 0): Buffer {
-  const dataBytes = samples * 2;
+  return pcmWav(sampleRate, Buffer.alloc(samples * 2));
+}
+
+/** A 16-bit mono PCM WAV around `pcm` (little-endian samples, as they are in a WAV). */
+export function pcmWav(sampleRate: number, pcm: Buffer): Buffer {
+  const dataBytes = pcm.length;
   const out = Buffer.alloc(44 + dataBytes);
   out.write('RIFF', 0, 'ascii');
   out.writeUInt32LE(36 + dataBytes, 4);
@@ -50,5 +57,6 @@ export function silentWav(sampleRate: number, samples = 0): Buffer {
   out.writeUInt16LE(16, 34);
   out.write('data', 36, 'ascii');
   out.writeUInt32LE(dataBytes, 40);
+  pcm.copy(out, 44);
   return out;
 }
