@@ -72,13 +72,11 @@ export async function renderDub(
     return await classifyingEngineErrors(async () => {
       const voice = capabilities.locales.find((l) => l.locale === input.locale)?.voice ?? input.locale.split('_')[0]!;
       const spoken = segments.filter((s) => s.text.trim() !== '');
-      const clips: { file: string; seconds: number; segment: TranslatedSegment }[] = [];
-      for (const [i, segment] of spoken.entries()) {
-        const file = path.join(workDir, `seg-${i}.wav`);
-        const { durationSeconds } = await engines.tts.synthesize(segment.text, voice, file, opts);
-        clips.push({ file, seconds: durationSeconds, segment });
-        heartbeat();
-      }
+      // One synthesizer call for the language: a process per sentence was most of a dub's time.
+      const clipFiles = spoken.map((_, i) => path.join(workDir, `seg-${i}.wav`));
+      const synthesized = await engines.tts.synthesizeBatch(spoken.map((s) => s.text), voice, clipFiles, opts);
+      heartbeat();
+      const clips = spoken.map((segment, i) => ({ file: clipFiles[i]!, seconds: synthesized[i]!.durationSeconds, segment }));
       await input.onStage?.('fitting');
 
       const fit = fitSegments(clips.map((c) => ({ startSeconds: c.segment.startSeconds, endSeconds: c.segment.endSeconds, synthesizedSeconds: c.seconds })), { timelineSeconds: duration });
@@ -100,8 +98,7 @@ export async function renderDub(
       const quality = await measureRenderedDub(clips.map((c) => c.file), fit.segments, clips.map((c) => c.segment), cues, { sourceSeconds: duration, mixedFile: mixed });
 
       const out = (name: string) => path.join(workDir, name);
-      await engines.media.encodeMp3(mixed, out('dub.mp3'), opts);
-      await engines.media.encodeWav(mixed, out('dub.wav'), opts);
+      await engines.media.encodeMp3AndWav(mixed, out('dub.mp3'), out('dub.wav'), opts);
       await writeFile(out('captions.srt'), toSrt(cues));
       await writeFile(out('captions.vtt'), toVtt(cues));
       const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir);

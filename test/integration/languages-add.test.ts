@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { getBalance } from '../../src/db/credits';
-import { createLocalEngines, type SpeechSynthesizer, type Translator } from '../../src/engines';
+import { createLocalEngines, type EngineCallOptions, type SpeechSynthesizer, type Translator } from '../../src/engines';
 import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
 import { languageWorkflowId, projectWorkflowId } from '../../src/shared/workflow-ids';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
@@ -35,16 +35,23 @@ function brokenForItalian(): Translator {
 const gate = { armed: false, open: true, reached: false };
 function gatedSpanishSpeech(): SpeechSynthesizer {
   const real = createLocalEngines().tts;
+  const wait = async (out: string, options?: EngineCallOptions) => {
+    if (gate.armed && out.includes(`${path.sep}dub-es_es-`)) {
+      gate.reached = true;
+      for (let waited = 0; !gate.open && waited < 120_000; waited += 200) {
+        options?.onTick?.();
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  };
   return {
     async synthesize(text, voice, out, options) {
-      if (gate.armed && out.includes(`${path.sep}dub-es_es-`)) {
-        gate.reached = true;
-        for (let waited = 0; !gate.open && waited < 120_000; waited += 200) {
-          options?.onTick?.();
-          await new Promise((r) => setTimeout(r, 200));
-        }
-      }
+      await wait(out, options);
       return real.synthesize(text, voice, out, options);
+    },
+    async synthesizeBatch(texts, voice, outs, options) {
+      if (outs[0] !== undefined) await wait(outs[0], options);
+      return real.synthesizeBatch(texts, voice, outs, options);
     },
   };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { runConsole } from '../../src/cli/console';
 import { getBalance } from '../../src/db/credits';
-import { createLocalEngines, type Engines, type SpeechSynthesizer, type Translator } from '../../src/engines';
+import { createLocalEngines, type EngineCallOptions, type Engines, type SpeechSynthesizer, type Translator } from '../../src/engines';
 import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
 import { languageWorkflowId, projectWorkflowId } from '../../src/shared/workflow-ids';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
@@ -33,16 +33,23 @@ function gatedSpeech(): SpeechSynthesizer {
   let markReached!: () => void;
   const reached = new Promise<void>((resolve) => { markReached = resolve; });
   gate = { open: () => { opened = true; }, reached };
+  const wait = async (out: string, options?: EngineCallOptions) => {
+    if (out.includes(`${path.sep}dub-ca_es-`)) {
+      markReached();
+      for (let waited = 0; !opened && waited < 120_000; waited += 200) {
+        options?.onTick?.();
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  };
   return {
     async synthesize(text, voice, out, options) {
-      if (out.includes(`${path.sep}dub-ca_es-`)) {
-        markReached();
-        for (let waited = 0; !opened && waited < 120_000; waited += 200) {
-          options?.onTick?.();
-          await new Promise((r) => setTimeout(r, 200));
-        }
-      }
+      await wait(out, options);
       return real.synthesize(text, voice, out, options);
+    },
+    async synthesizeBatch(texts, voice, outs, options) {
+      if (outs[0] !== undefined) await wait(outs[0], options);
+      return real.synthesizeBatch(texts, voice, outs, options);
     },
   };
 }

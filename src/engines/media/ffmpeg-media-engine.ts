@@ -151,17 +151,19 @@ export class FfmpegMediaEngine implements MediaEngine {
 
   async encodeMp3(inWav: string, outMp3: string, options?: EngineCallOptions): Promise<void> {
     const { durationSeconds } = await this.probe(inWav, options);
-    await this.run([...inputFile(inWav), '-vn', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', local(outMp3)], options, 60_000, durationSeconds);
+    await this.run([...inputFile(inWav), ...mp3Output(outMp3)], options, 60_000, durationSeconds);
   }
 
   async encodeWav(inWav: string, outWav: string, options?: EngineCallOptions): Promise<void> {
     const { durationSeconds } = await this.probe(inWav, options);
-    await this.run(
-      [...inputFile(inWav), '-vn', '-ar', String(TIMELINE_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
-      options,
-      60_000,
-      durationSeconds,
-    );
+    await this.run([...inputFile(inWav), ...wavOutput(outWav)], options, 60_000, durationSeconds);
+  }
+
+  async encodeMp3AndWav(inWav: string, outMp3: string, outWav: string, options?: EngineCallOptions): Promise<void> {
+    const { durationSeconds } = await this.probe(inWav, options);
+    // Output options apply to the output file that follows them, so each file gets exactly the
+    // settings encodeMp3 / encodeWav give it.
+    await this.run([...inputFile(inWav), ...mp3Output(outMp3), ...wavOutput(outWav)], options, 60_000, durationSeconds);
   }
 
   async thumbnail(spec: ThumbnailSpec, outPng: string, options?: EngineCallOptions): Promise<void> {
@@ -227,6 +229,16 @@ export class FfmpegMediaEngine implements MediaEngine {
     // ffmpeg works far faster than real time; a second per media second is a generous ceiling.
     await runProcess(this.ffmpeg, [...QUIET, ...args], { timeoutMs: timeoutFor(options, baseMs, mediaSeconds, 1000), onTick: options?.onTick });
   }
+}
+
+/** The published MP3: 128 kb/s LAME at the input's rate and channels. */
+function mp3Output(file: string): string[] {
+  return ['-vn', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', local(file)];
+}
+
+/** The published WAV: 48 kHz 16-bit PCM, the input's channels. */
+function wavOutput(file: string): string[] {
+  return ['-vn', '-ar', String(TIMELINE_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(file)];
 }
 
 async function nonEmpty(file: string): Promise<boolean> {

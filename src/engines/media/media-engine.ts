@@ -52,6 +52,8 @@ export interface MediaEngine {
   encodeMp3(inWav: string, outMp3: string, options?: EngineCallOptions): Promise<void>;
   /** 48 kHz 16-bit PCM. */
   encodeWav(inWav: string, outWav: string, options?: EngineCallOptions): Promise<void>;
+  /** Both of the above from one decode of the input (one process instead of two). */
+  encodeMp3AndWav(inWav: string, outMp3: string, outWav: string, options?: EngineCallOptions): Promise<void>;
   /** A PNG: a video frame with the title drawn on it, or a solid card with the title. */
   thumbnail(spec: ThumbnailSpec, outPng: string, options?: EngineCallOptions): Promise<void>;
 }

@@ -39,7 +39,12 @@ export function readWavInfo(bytes: Buffer): WavInfo {
 
 /** A 16-bit mono PCM WAV holding `samples` zero samples. */
 export function silentWav(sampleRate: number, samples = 0): Buffer {
-  return Buffer.concat([pcmWavHeader(sampleRate, samples * 2), Buffer.alloc(samples * 2)]);
+  return pcmWav(sampleRate, Buffer.alloc(samples * 2));
+}
+
+/** A 16-bit mono PCM WAV around `pcm` (little-endian samples, as they are in a WAV). */
+export function pcmWav(sampleRate: number, pcm: Buffer): Buffer {
+  return Buffer.concat([pcmWavHeader(sampleRate, pcm.length), pcm]);
 }
 
 /** The 44-byte header of a 16-bit mono PCM WAV whose samples (`dataBytes` of them) follow it. */

@@ -1,9 +1,20 @@
-import { readWavInfo, silentWav } from '../../../../src/engines/tts/wav-file';
+import { pcmWav, readWavInfo, silentWav } from '../../../../src/engines/tts/wav-file';
 
 describe('wav-file', () => {
   it('reads back the format and length of a written WAV', () => {
     const info = readWavInfo(silentWav(16000, 8000));
-    expect(info).toEqual({ sampleRate: 16000, channels: 1, bitsPerSample: 16, dataOffset: 44, dataBytes: 16000, durationSeconds: 0.5 });
+    expect(info).toEqual({ sampleRate: 16000, channels: 1, bitsPerSample: 16, dataBytes: 16000, dataOffset: 44, durationSeconds: 0.5 });
+  });
+
+  it('wraps given samples in a header that reads back', () => {
+    const pcm = Buffer.alloc(6);
+    pcm.writeInt16LE(-2, 0);
+    pcm.writeInt16LE(7, 4);
+    const bytes = pcmWav(22050, pcm);
+    const info = readWavInfo(bytes);
+    expect(info).toMatchObject({ sampleRate: 22050, channels: 1, bitsPerSample: 16, dataBytes: 6, dataOffset: 44 });
+    expect(bytes.readInt16LE(info.dataOffset)).toBe(-2);
+    expect(bytes.readInt16LE(info.dataOffset + 4)).toBe(7);
   });
 
   it('writes a valid empty WAV', () => {
