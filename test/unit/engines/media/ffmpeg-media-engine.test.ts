@@ -165,6 +165,20 @@ describe('encode', () => {
     expect(readFileSync(out).length).toBeGreaterThan(1000);
   });
 
+  it('encodes the MP3 and the WAV in one process, each as its own encode would', async () => {
+    const [mp3, wav] = [path.join(dir, 'both.mp3'), path.join(dir, 'both.wav')];
+    await media.encodeMp3AndWav(speech, mp3, wav);
+    const [alone, both] = [path.join(dir, 'alone.mp3'), mp3];
+    await media.encodeMp3(speech, alone);
+    const [a, b] = [await ffprobe(alone), await ffprobe(both)];
+    expect(b.formatName).toBe('mp3');
+    expect(b.streams[0]).toMatchObject({ codec_name: 'mp3', sample_rate: a.streams[0]!.sample_rate, channels: a.streams[0]!.channels, bit_rate: a.streams[0]!.bit_rate });
+    expect(b.durationSeconds).toBeCloseTo(a.durationSeconds, 2);
+    const w = await ffprobe(wav);
+    expect(w.streams[0]).toMatchObject({ codec_name: 'pcm_s16le', sample_rate: '48000' });
+    expect(w.durationSeconds).toBeCloseTo(speechSeconds, 1);
+  });
+
   it('encodes a 48 kHz 16-bit WAV', async () => {
     const out = path.join(dir, 'speech-48k.wav');
     await media.encodeWav(speech, out);

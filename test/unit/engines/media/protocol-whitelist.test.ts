@@ -89,13 +89,14 @@ describe('ffprobe/ffmpeg open local files only', () => {
     );
     await engine.encodeMp3(tone, path.join(dir, 'out.mp3'));
     await engine.encodeWav(tone, path.join(dir, 'out.wav'));
+    await engine.encodeMp3AndWav(tone, path.join(dir, 'both.mp3'), path.join(dir, 'both.wav'));
     await engine.thumbnail({ source: video, hasVideo: true, atSeconds: 1, title: 'Whitelist' }, path.join(dir, 'thumb.png'));
 
     const recorded = calls();
     const probes = recorded.filter((c) => c.program === 'ffprobe');
     const runs = recorded.filter((c) => c.program === 'ffmpeg');
-    expect(probes.length).toBeGreaterThanOrEqual(7);
-    expect(runs).toHaveLength(7);
+    expect(probes.length).toBeGreaterThanOrEqual(8);
+    expect(runs).toHaveLength(8);
     for (const { args } of probes) {
       const at = args.indexOf('-protocol_whitelist');
       expect(at).toBeGreaterThanOrEqual(0);
@@ -110,7 +111,7 @@ describe('ffprobe/ffmpeg open local files only', () => {
         expect(args.slice(i - 2, i)).toEqual(['-protocol_whitelist', 'file,pipe']);
       });
     }
-    // extractAudio, extractBackground, timeStretch, two timeline inputs, mp3, wav, thumbnail.
-    expect(fileInputs).toBe(8);
+    // extractAudio, extractBackground, timeStretch, two timeline inputs, mp3, wav, mp3+wav, thumbnail.
+    expect(fileInputs).toBe(9);
   });
 });
