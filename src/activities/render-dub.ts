@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fitSegments, type Engines } from '../engines';
 import { measureDubQuality, type DubQuality } from '../engines/alignment/dub-quality';
 import type { FittedSegment } from '../engines/alignment/fit-segments';
-import { leadingSilenceSeconds } from '../engines/tts/leading-silence';
+import { leadingSilenceSeconds, trimLeadingSilence } from '../engines/tts/leading-silence';
 import { wavFileDurationSeconds } from '../engines/tts/wav-file-duration';
 import type { EngineCapabilities } from '../engines/capabilities';
 import type { TimelineClip } from '../engines/media/media-engine';
@@ -41,6 +41,9 @@ export interface RenderDubInput {
   onStage?: (stage: 'fitting' | 'encoding') => Promise<void>;
 }
 
+/** Silence kept before a clip's first sound when its lead is cut: enough to avoid a click. */
+const ONSET_KEEP_SECONDS = 0.01;
+
 /** Background level under the dubbed voice: audible ambience, never competing with speech. */
 const BACKGROUND_VOLUME = 0.15;
 
@@ -76,7 +79,15 @@ export async function renderDub(
       const clipFiles = spoken.map((_, i) => path.join(workDir, `seg-${i}.wav`));
       const synthesized = await engines.tts.synthesizeBatch(spoken.map((s) => s.text), voice, clipFiles, opts);
       heartbeat();
-      const clips = spoken.map((segment, i) => ({ file: clipFiles[i]!, seconds: synthesized[i]!.durationSeconds, segment }));
+      // espeak-ng starts a clip with up to ~0.1 s of silence; cut it, so the dub is heard when
+      // its source sentence starts (dub_quality's start offset) and needs less speed-up.
+      const seconds = await Promise.all(clipFiles.map(async (file, i) => {
+        const trimmed = trimLeadingSilence(await readFile(file), ONSET_KEEP_SECONDS);
+        if (!trimmed) return synthesized[i]!.durationSeconds;
+        await writeFile(file, trimmed.wav);
+        return synthesized[i]!.durationSeconds - trimmed.trimmedSeconds;
+      }));
+      const clips = spoken.map((segment, i) => ({ file: clipFiles[i]!, seconds: seconds[i]!, segment }));
       await input.onStage?.('fitting');
 
       const fit = fitSegments(clips.map((c) => ({ startSeconds: c.segment.startSeconds, endSeconds: c.segment.endSeconds, synthesizedSeconds: c.seconds })), { timelineSeconds: duration });

@@ -54,6 +54,7 @@ export interface StreamInfo {
   codec_name: string;
   sample_rate?: string;
   channels?: number;
+  bit_rate?: string;
   width?: number;
   height?: number;
 }

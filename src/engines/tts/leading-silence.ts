@@ -1,4 +1,4 @@
-import { readWavInfo } from './wav-file';
+import { pcmWav, readWavInfo } from './wav-file';
 
 // How long a synthesized clip stays silent before its first sound: espeak-ng starts every clip
 // with a little silence, which delays the audible start of a dubbed sentence (see dub-quality).
@@ -29,4 +29,20 @@ function findDataStart(wav: Buffer): number {
     offset += 8 + size + (size % 2);
   }
   throw new Error('WAV file has no data chunk');
+}
+
+/**
+ * The clip without its leading silence but `keepSeconds` of it (a few ms keep the onset from
+ * clicking), or undefined when there is nothing worth trimming or the clip is not 16-bit mono.
+ * Placed at its source sentence's start, a trimmed clip is heard there, not one breath later.
+ */
+export function trimLeadingSilence(wav: Buffer, keepSeconds: number): { wav: Buffer; trimmedSeconds: number } | undefined {
+  const info = readWavInfo(wav);
+  if (info.channels !== 1 || info.bitsPerSample !== 16) return undefined;
+  const lead = leadingSilenceSeconds(wav);
+  const frames = Math.floor(Math.max(0, lead - keepSeconds) * info.sampleRate);
+  // A clip that never rises above the threshold has nothing to be heard: leave it whole.
+  if (frames === 0 || lead >= info.durationSeconds) return undefined;
+  const start = findDataStart(wav) + frames * 2;
+  return { wav: pcmWav(info.sampleRate, wav.subarray(start, findDataStart(wav) + info.dataBytes)), trimmedSeconds: frames / info.sampleRate };
 }

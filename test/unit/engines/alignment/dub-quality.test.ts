@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measureDubQuality } from '../../../../src/engines/alignment/dub-quality';
-import { leadingSilenceSeconds } from '../../../../src/engines/tts/leading-silence';
+import { leadingSilenceSeconds, trimLeadingSilence } from '../../../../src/engines/tts/leading-silence';
 import { silentWav } from '../../../../src/engines/tts/wav-file';
 import { wavFileDurationSeconds } from '../../../../src/engines/tts/wav-file-duration';
 
@@ -55,5 +55,25 @@ describe('wavFileDurationSeconds', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('trimLeadingSilence', () => {
+  it('cuts the silence before the first sound but the kept onset, and keeps every sample after', () => {
+    const wav = silentWav(1000, 500);
+    wav.writeInt16LE(20_000, 44 + 2 * 250); // first sound at 0.25 s
+    wav.writeInt16LE(-7, 44 + 2 * 499); // the last sample must survive
+    const trimmed = trimLeadingSilence(wav, 0.01)!;
+    expect(trimmed.trimmedSeconds).toBeCloseTo(0.24, 6);
+    expect(leadingSilenceSeconds(trimmed.wav)).toBeCloseTo(0.01, 6);
+    expect(trimmed.wav.length).toBe(44 + 2 * 260);
+    expect(trimmed.wav.readInt16LE(trimmed.wav.length - 2)).toBe(-7);
+  });
+
+  it('leaves a clip alone when it starts with sound or never sounds', () => {
+    const loud = silentWav(1000, 100);
+    loud.writeInt16LE(20_000, 44);
+    expect(trimLeadingSilence(loud, 0.01)).toBeUndefined();
+    expect(trimLeadingSilence(silentWav(1000, 100), 0.01)).toBeUndefined();
   });
 });
