@@ -46,13 +46,9 @@ export function planChunks(durationSeconds: number, quiet: readonly QuietSpan[],
   const chunkSeconds = durationSeconds / count;
   const reach = chunkSeconds * (options.searchFraction ?? 0.25);
   const longPause = options.longPauseSeconds ?? 0.6;
-  const leadIn = options.leadInSeconds ?? DEFAULT_LEAD_IN_SECONDS;
-  // Every chunk but the first also decodes its lead-in, so equal work puts the cuts later than
-  // equal division: the first chunk gets T seconds, each later one T - leadIn of its own.
-  const firstSeconds = (durationSeconds + (count - 1) * leadIn) / count;
   const cuts: number[] = [];
   for (let k = 1; k < count; k++) {
-    const target = k * firstSeconds - (k - 1) * leadIn;
+    const target = k * chunkSeconds;
     const previous = cuts[cuts.length - 1] ?? 0;
     // Only pauses wholly past the previous cut, and inside the reach of this one's target.
     const near = quiet.filter((q) => q.startSeconds > previous && q.endSeconds < durationSeconds && Math.abs(middle(q) - target) <= reach);
@@ -66,6 +62,7 @@ export function planChunks(durationSeconds: number, quiet: readonly QuietSpan[],
   }
   if (cuts.length === 0) return whole;
 
+  const leadIn = options.leadInSeconds ?? DEFAULT_LEAD_IN_SECONDS;
   const bounds = [0, ...cuts, durationSeconds];
   return bounds.slice(0, -1).map((start, i) => ({
     startSeconds: start,

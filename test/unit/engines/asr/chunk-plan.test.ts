@@ -36,17 +36,6 @@ describe('planChunks', () => {
     expect(chunks[0]!.decodeFromSeconds).toBe(0);
   });
 
-  it('balances the work: later chunks also decode their lead-in, so the cut goes past half way', () => {
-    // 60 s, 2 chunks, 5 s lead-in: equal work is 32.5 s for the first chunk, 27.5 + 5 for the second.
-    const quiet = [
-      { startSeconds: 29.9, endSeconds: 30.1 },
-      { startSeconds: 32.4, endSeconds: 32.6 },
-    ];
-    expect(planChunks(60, quiet, { maxChunks: 2 }).map((c) => c.startSeconds)).toEqual([0, 32.5]);
-    // Without a lead-in, equal work is equal division.
-    expect(planChunks(60, quiet, { maxChunks: 2, leadInSeconds: 0 }).map((c) => c.startSeconds)).toEqual([0, 30]);
-  });
-
   it('prefers a long pause (an utterance end for the decoder) over a nearer short one', () => {
     const quiet = [
       { startSeconds: 29.8, endSeconds: 30.1 },
