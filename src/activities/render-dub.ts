@@ -49,15 +49,14 @@ const BACKGROUND_VOLUME = 0.15;
 
 /** The quality figures of a rendered dub (dub-quality.ts), from its clips and the mixed track. */
 async function measureRenderedDub(
-  clipFiles: string[],
+  leadingSilence: number[],
   fitted: FittedSegment[],
   sources: TranslatedSegment[],
   cues: Cue[],
   lengths: { sourceSeconds: number; mixedFile: string },
 ): Promise<DubQuality> {
-  const leading = await Promise.all(clipFiles.map(async (file) => leadingSilenceSeconds(await readFile(file))));
   return measureDubQuality(
-    fitted.map((f, i) => ({ sourceStartSeconds: sources[i]!.startSeconds, fitted: f, leadingSilenceSeconds: leading[i]!, cue: cues[i]! })),
+    fitted.map((f, i) => ({ sourceStartSeconds: sources[i]!.startSeconds, fitted: f, leadingSilenceSeconds: leadingSilence[i]!, cue: cues[i]! })),
     { sourceSeconds: lengths.sourceSeconds, dubbedSeconds: await wavFileDurationSeconds(lengths.mixedFile) },
   );
 }
@@ -81,13 +80,16 @@ export async function renderDub(
       heartbeat();
       // espeak-ng starts a clip with up to ~0.1 s of silence; cut it, so the dub is heard when
       // its source sentence starts (dub_quality's start offset) and needs less speed-up.
-      const seconds = await Promise.all(clipFiles.map(async (file, i) => {
-        const trimmed = trimLeadingSilence(await readFile(file), ONSET_KEEP_SECONDS);
-        if (!trimmed) return synthesized[i]!.durationSeconds;
-        await writeFile(file, trimmed.wav);
-        return synthesized[i]!.durationSeconds - trimmed.trimmedSeconds;
+      // What is left of each lead is kept for the quality figures, so no clip is read twice.
+      const onsets = await Promise.all(clipFiles.map(async (file, i) => {
+        const bytes = await readFile(file);
+        const lead = leadingSilenceSeconds(bytes);
+        const trimmed = trimLeadingSilence(bytes, ONSET_KEEP_SECONDS);
+        if (trimmed) await writeFile(file, trimmed.wav);
+        const cut = trimmed?.trimmedSeconds ?? 0;
+        return { seconds: synthesized[i]!.durationSeconds - cut, leadingSilence: lead - cut };
       }));
-      const clips = spoken.map((segment, i) => ({ file: clipFiles[i]!, seconds: seconds[i]!, segment }));
+      const clips = spoken.map((segment, i) => ({ file: clipFiles[i]!, seconds: onsets[i]!.seconds, segment }));
       await input.onStage?.('fitting');
 
       const fit = fitSegments(clips.map((c) => ({ startSeconds: c.segment.startSeconds, endSeconds: c.segment.endSeconds, synthesizedSeconds: c.seconds })), { timelineSeconds: duration });
@@ -106,7 +108,7 @@ export async function renderDub(
       const mixed = path.join(workDir, 'mixed.wav');
       await engines.media.renderTimeline({ clips: placed, durationSeconds: duration, background }, mixed, opts);
       await input.onStage?.('encoding');
-      const quality = await measureRenderedDub(clips.map((c) => c.file), fit.segments, clips.map((c) => c.segment), cues, { sourceSeconds: duration, mixedFile: mixed });
+      const quality = await measureRenderedDub(onsets.map((o) => o.leadingSilence), fit.segments, clips.map((c) => c.segment), cues, { sourceSeconds: duration, mixedFile: mixed });
 
       const out = (name: string) => path.join(workDir, name);
       await engines.media.encodeMp3AndWav(mixed, out('dub.mp3'), out('dub.wav'), opts);

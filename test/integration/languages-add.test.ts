@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { getBalance } from '../../src/db/credits';
-import { createLocalEngines, type EngineCallOptions, type SpeechSynthesizer, type Translator } from '../../src/engines';
+import { createLocalEngines, type SpeechSynthesizer, type Translator } from '../../src/engines';
 import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
 import { languageWorkflowId, projectWorkflowId } from '../../src/shared/workflow-ids';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
+import { gatedSpeech } from '../helpers/gated-speech';
 import { additionRows, dubbedProject, postLanguages, projectLedger, waitForProjectWorkflowClosed } from '../helpers/language-additions';
 import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
 import { createProject, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
@@ -34,26 +34,7 @@ function brokenForItalian(): Translator {
 /** When armed, Spanish speech waits until the test opens the gate. */
 const gate = { armed: false, open: true, reached: false };
 function gatedSpanishSpeech(): SpeechSynthesizer {
-  const real = createLocalEngines().tts;
-  const wait = async (out: string, options?: EngineCallOptions) => {
-    if (gate.armed && out.includes(`${path.sep}dub-es_es-`)) {
-      gate.reached = true;
-      for (let waited = 0; !gate.open && waited < 120_000; waited += 200) {
-        options?.onTick?.();
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
-  };
-  return {
-    async synthesize(text, voice, out, options) {
-      await wait(out, options);
-      return real.synthesize(text, voice, out, options);
-    },
-    async synthesizeBatch(texts, voice, outs, options) {
-      if (outs[0] !== undefined) await wait(outs[0], options);
-      return real.synthesizeBatch(texts, voice, outs, options);
-    },
-  };
+  return gatedSpeech('es_es', { shouldWait: () => gate.armed, onReached: () => { gate.reached = true; }, isClosed: () => !gate.open });
 }
 
 beforeAll(async () => {

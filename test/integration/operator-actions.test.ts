@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { runConsole } from '../../src/cli/console';
 import { getBalance } from '../../src/db/credits';
-import { createLocalEngines, type EngineCallOptions, type Engines, type SpeechSynthesizer, type Translator } from '../../src/engines';
+import { createLocalEngines, type Engines, type SpeechSynthesizer, type Translator } from '../../src/engines';
 import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
 import { languageWorkflowId, projectWorkflowId } from '../../src/shared/workflow-ids';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
+import { gatedSpeech } from '../helpers/gated-speech';
 import { dubbingSuite } from '../helpers/dubbing-suite';
 import { createProject, getProjectView, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
 
@@ -27,31 +27,12 @@ const ledger = async (projectId: string) =>
 
 /** Catalan's speech waits at a gate the test opens: the language is caught mid-dub. */
 let gate: { open(): void; reached: Promise<void> } | undefined;
-function gatedSpeech(): SpeechSynthesizer {
-  const real = createLocalEngines().tts;
+function gatedCatalanSpeech(): SpeechSynthesizer {
   let opened = false;
   let markReached!: () => void;
   const reached = new Promise<void>((resolve) => { markReached = resolve; });
   gate = { open: () => { opened = true; }, reached };
-  const wait = async (out: string, options?: EngineCallOptions) => {
-    if (out.includes(`${path.sep}dub-ca_es-`)) {
-      markReached();
-      for (let waited = 0; !opened && waited < 120_000; waited += 200) {
-        options?.onTick?.();
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
-  };
-  return {
-    async synthesize(text, voice, out, options) {
-      await wait(out, options);
-      return real.synthesize(text, voice, out, options);
-    },
-    async synthesizeBatch(texts, voice, outs, options) {
-      if (outs[0] !== undefined) await wait(outs[0], options);
-      return real.synthesizeBatch(texts, voice, outs, options);
-    },
-  };
+  return gatedSpeech('ca_es', { shouldWait: () => true, onReached: () => markReached(), isClosed: () => !opened });
 }
 
 async function startDub(tenant: TestTenant) {
@@ -62,7 +43,7 @@ async function startDub(tenant: TestTenant) {
 
 /** A project dubbing es_es and ca_es, caught with Catalan mid-dub (and, by default, Spanish done). */
 async function caughtMidDub({ waitForSpanish = true } = {}) {
-  await useWorker({ tts: gatedSpeech() });
+  await useWorker({ tts: gatedCatalanSpeech() });
   const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
   const id = await startDub(tenant);
   await gate!.reached;

@@ -10,7 +10,7 @@ const THRESHOLD = 328;
 export function leadingSilenceSeconds(wav: Buffer): number {
   const info = readWavInfo(wav);
   if (info.bitsPerSample !== 16) throw new RangeError(`expected 16-bit PCM, got ${info.bitsPerSample} bits`);
-  const dataStart = findDataStart(wav);
+  const dataStart = info.dataOffset;
   const frameBytes = 2 * info.channels;
   const frames = Math.floor(info.dataBytes / frameBytes);
   for (let frame = 0; frame < frames; frame++) {
@@ -19,16 +19,6 @@ export function leadingSilenceSeconds(wav: Buffer): number {
     }
   }
   return frames / info.sampleRate;
-}
-
-function findDataStart(wav: Buffer): number {
-  let offset = 12;
-  while (offset + 8 <= wav.length) {
-    const size = wav.readUInt32LE(offset + 4);
-    if (wav.toString('ascii', offset, offset + 4) === 'data') return offset + 8;
-    offset += 8 + size + (size % 2);
-  }
-  throw new Error('WAV file has no data chunk');
 }
 
 /**
@@ -43,6 +33,6 @@ export function trimLeadingSilence(wav: Buffer, keepSeconds: number): { wav: Buf
   const frames = Math.floor(Math.max(0, lead - keepSeconds) * info.sampleRate);
   // A clip that never rises above the threshold has nothing to be heard: leave it whole.
   if (frames === 0 || lead >= info.durationSeconds) return undefined;
-  const start = findDataStart(wav) + frames * 2;
-  return { wav: pcmWav(info.sampleRate, wav.subarray(start, findDataStart(wav) + info.dataBytes)), trimmedSeconds: frames / info.sampleRate };
+  const start = info.dataOffset + frames * 2;
+  return { wav: pcmWav(info.sampleRate, wav.subarray(start, info.dataOffset + info.dataBytes)), trimmedSeconds: frames / info.sampleRate };
 }

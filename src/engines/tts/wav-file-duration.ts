@@ -10,12 +10,10 @@ export async function wavFileDurationSeconds(file: string): Promise<number> {
   try {
     const head = Buffer.alloc(4096);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    const header = head.subarray(0, bytesRead);
-    const info = readWavInfo(header);
+    const info = readWavInfo(head.subarray(0, bytesRead));
     // readWavInfo sees only this header's share of the data; the file's size says the rest.
-    const dataStart = bytesRead - info.dataBytes;
     const bytesPerSecond = info.sampleRate * info.channels * (info.bitsPerSample / 8);
-    return ((await stat(file)).size - dataStart) / bytesPerSecond;
+    return ((await stat(file)).size - info.dataOffset) / bytesPerSecond;
   } finally {
     await handle.close();
   }

@@ -1,0 +1,29 @@
+import path from 'node:path';
+import { createLocalEngines, type EngineCallOptions, type SpeechSynthesizer } from '../../src/engines';
+
+/**
+ * The real synthesizer, except that a locale's dub step waits while `isClosed()` (up to 2 min,
+ * heartbeating) once `shouldWait()` says so: tests use it to catch a language mid-dub. A dub's
+ * clips live under a `dub-<locale>-` work directory, which is how the locale is recognized.
+ */
+export function gatedSpeech(locale: string, gate: { shouldWait(): boolean; onReached(): void; isClosed(): boolean }): SpeechSynthesizer {
+  const real = createLocalEngines().tts;
+  const wait = async (out: string, options?: EngineCallOptions) => {
+    if (!out.includes(`${path.sep}dub-${locale}-`) || !gate.shouldWait()) return;
+    gate.onReached();
+    for (let waited = 0; gate.isClosed() && waited < 120_000; waited += 200) {
+      options?.onTick?.();
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  return {
+    async synthesize(text, voice, out, options) {
+      await wait(out, options);
+      return real.synthesize(text, voice, out, options);
+    },
+    async synthesizeBatch(texts, voice, outs, options) {
+      if (outs[0] !== undefined) await wait(outs[0], options);
+      return real.synthesizeBatch(texts, voice, outs, options);
+    },
+  };
+}
