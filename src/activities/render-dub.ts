@@ -98,7 +98,7 @@ export async function renderDub(
       const placed: TimelineClip[] = [];
       const cues: Cue[] = [];
       for (const [i, fitted] of fit.segments.entries()) {
-        placed.push({ file: clips[i]!.file, startSeconds: fitted.startSeconds, tempo: fitted.tempo > 1.001 ? fitted.tempo : undefined });
+        placed.push({ file: clips[i]!.file, startSeconds: fitted.startSeconds, tempo: fitted.tempo > 1.001 ? fitted.tempo : undefined, playedSeconds: fitted.endSeconds - fitted.startSeconds });
         cues.push({ startSeconds: fitted.startSeconds, endSeconds: Math.min(fitted.endSeconds, duration), text: clips[i]!.segment.text });
       }
 

@@ -10,6 +10,7 @@ import type { MediaEngine, MediaProbe, ThumbnailSpec, TimelineSpec } from './med
 import { interpretFfprobeJson } from './probe-result';
 import { buildTimelineFilter, TIMELINE_SAMPLE_RATE } from './timeline-filter';
 import { layoutTitle } from './title-layout';
+import { sharedMonoPcmRate } from '../tts/wav-file-duration';
 
 export const DEFAULT_FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 
@@ -130,7 +131,8 @@ export class FfmpegMediaEngine implements MediaEngine {
   }
 
   async renderTimeline(spec: TimelineSpec, outWav: string, options?: EngineCallOptions): Promise<void> {
-    const filter = buildTimelineFilter(spec);
+    // Synthesized clips share one format; a mixed set (tests, other engines) is converted per clip.
+    const filter = buildTimelineFilter(spec, { clipSampleRate: await sharedMonoPcmRate(spec.clips.map((c) => c.file)) });
     // The graph goes through a script file: with hundreds of clips it can outgrow the kernel's
     // limit for a single argument.
     const work = await mkdtemp(path.join(os.tmpdir(), 'timeline-'));

@@ -19,6 +19,11 @@ export interface TimelineClip {
    * as synthesized. One ffmpeg process for the whole timeline instead of one per sped-up clip.
    */
   tempo?: number;
+  /**
+   * How long the clip sounds once played at its tempo. It lets clips that follow one another
+   * share a track of the render; a clip without it is mixed on a track of its own.
+   */
+  playedSeconds?: number;
 }
 
 export interface TimelineSpec {

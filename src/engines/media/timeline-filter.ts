@@ -1,9 +1,12 @@
-import type { TimelineSpec } from './media-engine';
+import type { TimelineClip, TimelineSpec } from './media-engine';
 
-// Builds the ffmpeg filter graph that lays dub clips on a timeline of a fixed length. A silent
-// bed of exactly the requested length is the first amix input with duration=first, so the output
-// is that long whatever the clips do; normalize=0 keeps amix from dividing every voice by the
-// number of inputs (which would make a 40-sentence dub nearly inaudible).
+// Builds the ffmpeg filter graph that lays dub clips on a timeline of a fixed length. Clips are
+// strung on tracks (a concat of silence and clips, each cut to where the next one starts), and
+// the few tracks plus the background are mixed. The earlier graph gave every clip its own amix
+// input delayed from zero, so each clip's delay line ran the whole timeline: the render's cost
+// grew with clips × length, quadratic in the video's length. Each track is exactly the
+// timeline's length and comes first in the amix with duration=first, so the output is that long
+// whatever the clips do; normalize=0 keeps amix from dividing the voice by the number of inputs.
 
 export const TIMELINE_SAMPLE_RATE = 48_000;
 const FORMAT = `aresample=${TIMELINE_SAMPLE_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo`;
@@ -27,30 +30,61 @@ function assertFinite(value: number, what: string, min: number): void {
   if (!Number.isFinite(value) || value < min) throw new RangeError(`${what} must be a finite number >= ${min}, got ${value}`);
 }
 
-export function buildTimelineFilter(spec: TimelineSpec): TimelineFilter {
+export interface TimelineFilterOptions {
+  /**
+   * Set when every clip is 16-bit mono PCM at this rate (the synthesizer's own output): a track is
+   * then strung at that rate and converted to the output format once, instead of once per clip
+   * (a resampler per clip held about 0.75 MB each: 400 MB for a 10-minute dub).
+   */
+  clipSampleRate?: number;
+}
+
+export function buildTimelineFilter(spec: TimelineSpec, options: TimelineFilterOptions = {}): TimelineFilter {
   assertFinite(spec.durationSeconds, 'durationSeconds', 0);
   if (spec.durationSeconds === 0) throw new RangeError('durationSeconds must be > 0');
   const duration = spec.durationSeconds.toFixed(6);
   const inputs: string[] = [];
-  const chains: string[] = [`anullsrc=r=${TIMELINE_SAMPLE_RATE}:cl=stereo,atrim=duration=${duration}[bed]`];
-  const mixLabels = ['[bed]'];
+  const chains: string[] = [];
 
-  for (const clip of spec.clips) {
+  // A clip starting at or after the end would be cut entirely; not opening it saves a decoder.
+  const clips = spec.clips.filter((clip) => {
     assertFinite(clip.startSeconds, 'clip startSeconds', 0);
-    // A clip starting after the end would be cut entirely; not opening it saves a decoder.
-    if (clip.startSeconds >= spec.durationSeconds) continue;
     if (clip.tempo !== undefined && (!Number.isFinite(clip.tempo) || clip.tempo < MIN_TEMPO || clip.tempo > MAX_TEMPO)) {
       throw new RangeError(`clip tempo must be within ${MIN_TEMPO}–${MAX_TEMPO}, got ${clip.tempo}`);
     }
-    const index = inputs.push(clip.file) - 1;
-    // atempo keeps the pitch; applied before the delay, so the clip still starts at its sample.
-    const tempo = clip.tempo !== undefined && Math.abs(clip.tempo - 1) > 0.001 ? `,atempo=${clip.tempo.toFixed(6)}` : '';
-    // Delay in samples, not milliseconds, so placement is exact at the output rate.
-    const delaySamples = Math.round(clip.startSeconds * TIMELINE_SAMPLE_RATE);
-    chains.push(`[${index}:a]${VOICE_FORMAT}${tempo},adelay=delays=${delaySamples}S:all=1[c${index}]`);
-    mixLabels.push(`[c${index}]`);
-  }
+    if (clip.playedSeconds !== undefined) assertFinite(clip.playedSeconds, 'clip playedSeconds', 0);
+    return clip.startSeconds < spec.durationSeconds;
+  });
 
+  // Tracks are strung at the clips' own rate when they share one, else at the output's.
+  const rate = options.clipSampleRate ?? TIMELINE_SAMPLE_RATE;
+  const silence = options.clipSampleRate ? `anullsrc=r=${rate}:cl=mono,aformat=sample_fmts=s16` : `anullsrc=r=${rate}:cl=stereo,${FORMAT}`;
+  const clipFormat = options.clipSampleRate ? '' : `${VOICE_FORMAT},`;
+  const trackFormat = options.clipSampleRate ? `,${VOICE_FORMAT}` : '';
+  const end = sampleAt(spec.durationSeconds, rate, Number.POSITIVE_INFINITY);
+
+  const trackLabels = assignTracks(clips).map((track, t) => {
+    const pieces: string[] = [];
+    const first = sampleAt(track[0]?.startSeconds ?? spec.durationSeconds, rate, end);
+    if (first > 0) {
+      chains.push(`${silence},atrim=end_sample=${first}[t${t}s]`);
+      pieces.push(`[t${t}s]`);
+    }
+    track.forEach((clip, k) => {
+      const index = inputs.push(clip.file) - 1;
+      // The clip, then silence, cut exactly where the next clip of this track starts (or the
+      // timeline ends): each clip begins at its own sample, and the track is the timeline's length.
+      const length = sampleAt(track[k + 1]?.startSeconds ?? spec.durationSeconds, rate, end) - sampleAt(clip.startSeconds, rate, end);
+      // atempo keeps the pitch.
+      const tempo = clip.tempo !== undefined && Math.abs(clip.tempo - 1) > 0.001 ? `atempo=${clip.tempo.toFixed(6)},` : '';
+      chains.push(`[${index}:a]${clipFormat}${tempo}apad,atrim=end_sample=${length}[c${index}]`);
+      pieces.push(`[c${index}]`);
+    });
+    chains.push(`${pieces.join('')}concat=n=${pieces.length}:v=0:a=1${trackFormat}[t${t}]`);
+    return `[t${t}]`;
+  });
+
+  const mixLabels = [...trackLabels];
   if (spec.background) {
     assertFinite(spec.background.volume, 'background volume', 0);
     const index = inputs.push(spec.background.file) - 1;
@@ -58,9 +92,43 @@ export function buildTimelineFilter(spec: TimelineSpec): TimelineFilter {
     mixLabels.push('[bg]');
   }
 
+  // The first track is the timeline's length, so duration=first fixes the output's.
   chains.push(
     `${mixLabels.join('')}amix=inputs=${mixLabels.length}:duration=first:dropout_transition=0:normalize=0,` +
       `atrim=duration=${duration}[out]`,
   );
   return { inputs, graph: chains.join(';\n'), outputLabel: '[out]' };
+}
+
+/**
+ * atempo may return a few milliseconds more than the clip's length divided by its tempo; a clip
+ * is put after another on one track only with this much room, so its cut only ever takes silence.
+ */
+const TRACK_GUARD_SECONDS = 0.05;
+
+/**
+ * Clips on as few tracks as keep them apart: a clip joins the first track whose last clip has
+ * finished, else opens a new one. A dub clip that runs into the next sentence (drift) is mixed
+ * over it on a second track, as before; a clip of unknown length gets a track of its own.
+ * Always at least one track, so a timeline with no clips is one of silence.
+ */
+function assignTracks(clips: readonly TimelineClip[]): TimelineClip[][] {
+  const tracks: { clips: TimelineClip[]; freeFrom: number }[] = [];
+  for (const clip of [...clips].sort((a, b) => a.startSeconds - b.startSeconds)) {
+    const played = clip.playedSeconds ?? Number.POSITIVE_INFINITY;
+    const track = tracks.find((t) => t.freeFrom <= clip.startSeconds);
+    const freeFrom = clip.startSeconds + played + TRACK_GUARD_SECONDS;
+    if (track) {
+      track.clips.push(clip);
+      track.freeFrom = freeFrom;
+    } else {
+      tracks.push({ clips: [clip], freeFrom });
+    }
+  }
+  return tracks.length > 0 ? tracks.map((t) => t.clips) : [[]];
+}
+
+/** A time as a sample index at `rate`, within the timeline. */
+function sampleAt(seconds: number, rate: number, end: number): number {
+  return Math.min(end, Math.round(seconds * rate));
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PocketsphinxRecognizer } from '../../../../src/engines/asr/pocketsphinx-recognizer';
-import type { RecognizedSegment } from '../../../../src/engines/asr/speech-recognizer';
+import type { RecognizedSegment, Transcript } from '../../../../src/engines/asr/speech-recognizer';
 import { FfmpegMediaEngine } from '../../../../src/engines/media/ffmpeg-media-engine';
 import { readWavInfo } from '../../../../src/engines/tts/wav-file';
 import { joinWithGap, makeTempDir, removeTempDir, speak } from '../../../helpers/media-fixtures';
@@ -66,11 +66,27 @@ it('finds the same sentences at the seam as a whole-file decode, at the same tim
   expect(got.before?.text).toBe(want.before?.text);
   expect(got.after?.text).toBe(want.after?.text);
   expect(got.after!.startSeconds).toBeCloseTo(want.after!.startSeconds, 1);
-  // Overall too (measured: identical once chunks start on the whole file's 10 ms frame grid),
-  // with times within a frame.
-  expect(a.segments.map((s) => s.text)).toEqual(b.segments.map((s) => s.text));
+  // Overall, the same sentences at the same times (within a frame). Their words agree closely but
+  // not always exactly: with the narrow search beam (DEFAULT_SEARCH_ARGS) a decoder that started
+  // at the lead-in prunes a little differently from one that heard the whole file (measured here:
+  // one later sentence of eight differs in 4 of its 7 words); with pocketsphinx's wide default
+  // beam they were identical, at twice the CPU.
+  expect(a.segments).toHaveLength(b.segments.length);
   a.segments.forEach((s, i) => expect(Math.abs(s.startSeconds - b.segments[i]!.startSeconds)).toBeLessThanOrEqual(0.011));
+  const words = (t: Transcript) => t.segments.flatMap((s) => s.text.toLowerCase().replace(/[^a-z' ]/g, '').split(' ').filter(Boolean));
+  expect(wordDistance(words(a), words(b))).toBeLessThanOrEqual(Math.ceil(words(b).length * 0.1));
   // No segment straddles the cut, and times run forward through the joined transcript.
   expect(a.segments.some((s) => s.startSeconds < cut && s.endSeconds > cut)).toBe(false);
   for (let i = 1; i < a.segments.length; i++) expect(a.segments[i]!.startSeconds).toBeGreaterThanOrEqual(a.segments[i - 1]!.endSeconds);
 });
+
+/** Word-level edit distance (insertions, deletions, substitutions). */
+function wordDistance(a: readonly string[], b: readonly string[]): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
+}

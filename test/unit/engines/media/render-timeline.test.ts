@@ -108,3 +108,46 @@ it('speeds a clip up inside the render: a 1.5 s clip at tempo 1.5 sounds for 1 s
   expect(rms(samples, RATE, 0.55, 1.45)).toBeGreaterThan(toneLevel * 0.9); // its 1 s at 1.5×
   expect(rms(samples, RATE, 1.6, 3)).toBeLessThan(0.001); // silent where the unstretched clip would still play
 });
+
+describe('clips of one 16-bit mono rate (what the synthesizer writes)', () => {
+  let low: string; // 1.5 s, 22.05 kHz
+  let high: string; // 1.0 s, 22.05 kHz
+
+  beforeAll(async () => {
+    [low, high] = await Promise.all([makeTone(path.join(dir, 'low.wav'), 1.5, 330), makeTone(path.join(dir, 'high.wav'), 1.0, 550)]);
+  });
+
+  /** The first sample at or after `fromSeconds` that is clearly sound, in 48 kHz samples. */
+  const onset = (samples: Int16Array, fromSeconds: number) => {
+    for (let i = Math.round(fromSeconds * 48_000); i < samples.length; i++) if (Math.abs(samples[i]!) > 300) return i;
+    return -1;
+  };
+
+  it('strings them on one track, each heard from its own sample', async () => {
+    const out = path.join(dir, 'same-rate.wav');
+    await media.renderTimeline({ clips: [{ file: low, startSeconds: 0.5, playedSeconds: 1.5 }, { file: high, startSeconds: 2.25, playedSeconds: 1 }], durationSeconds: 4 }, out);
+    expect(Math.abs((await ffprobe(out)).durationSeconds - 4)).toBeLessThan(0.01);
+    const full = await decodeSamples(out, 48_000);
+    // A sine starts at phase 0, so its first loud sample comes a few samples after the onset.
+    expect(onset(full, 0) - 24_000).toBeGreaterThanOrEqual(0);
+    expect(onset(full, 0) - 24_000).toBeLessThan(40);
+    expect(onset(full, 2.1) - 108_000).toBeGreaterThanOrEqual(0);
+    expect(onset(full, 2.1) - 108_000).toBeLessThan(40);
+    const samples = await decodeSamples(out, RATE);
+    expect(rms(samples, RATE, 0.55, 1.95)).toBeGreaterThan(toneLevel * 0.9);
+    expect(rms(samples, RATE, 2.05, 2.2)).toBeLessThan(0.001);
+    expect(rms(samples, RATE, 2.3, 3.2)).toBeGreaterThan(toneLevel * 0.9);
+    expect(rms(samples, RATE, 3.3, 4)).toBeLessThan(0.001);
+  });
+
+  it('mixes a clip that runs into the next sentence over it, both whole', async () => {
+    const out = path.join(dir, 'drift.wav');
+    await media.renderTimeline({ clips: [{ file: low, startSeconds: 0, playedSeconds: 1.5 }, { file: high, startSeconds: 1, playedSeconds: 1 }], durationSeconds: 3 }, out);
+    const samples = await decodeSamples(out, RATE);
+    expect(rms(samples, RATE, 0.05, 0.95)).toBeGreaterThan(toneLevel * 0.9);
+    // Two tones of different pitch at once: about √2 the level of one.
+    expect(rms(samples, RATE, 1.05, 1.45)).toBeGreaterThan(toneLevel * 1.3);
+    expect(rms(samples, RATE, 1.55, 1.95)).toBeGreaterThan(toneLevel * 0.9);
+    expect(rms(samples, RATE, 2.05, 3)).toBeLessThan(0.001);
+  });
+});

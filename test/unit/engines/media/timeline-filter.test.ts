@@ -1,20 +1,59 @@
 import { buildTimelineFilter } from '../../../../src/engines/media/timeline-filter';
 
 describe('buildTimelineFilter', () => {
-  it('delays each clip by its start in samples and mixes without normalizing', () => {
-    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0 }, { file: 'b.wav', startSeconds: 1.5 }], durationSeconds: 4 });
+  it('strings clips that follow one another on one track, each cut where the next one starts', () => {
+    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0, playedSeconds: 1 }, { file: 'b.wav', startSeconds: 1.5, playedSeconds: 1 }], durationSeconds: 4 });
     expect(filter.inputs).toEqual(['a.wav', 'b.wav']);
-    expect(filter.graph).toContain('[0:a]');
-    expect(filter.graph).toContain('adelay=delays=0S:all=1[c0]');
-    expect(filter.graph).toContain('adelay=delays=72000S:all=1[c1]');
-    expect(filter.graph).toMatch(/\[bed\]\[c0\]\[c1\]amix=inputs=3:duration=first:dropout_transition=0:normalize=0/);
+    // a: 1.5 s × 48 kHz until b starts; b: the remaining 2.5 s of the timeline.
+    expect(filter.graph).toMatch(/\[0:a\][^;]*,apad,atrim=end_sample=72000\[c0\]/);
+    expect(filter.graph).toMatch(/\[1:a\][^;]*,apad,atrim=end_sample=120000\[c1\]/);
+    expect(filter.graph).toContain('[c0][c1]concat=n=2:v=0:a=1[t0]');
+    expect(filter.graph).toMatch(/\[t0\]amix=inputs=1:duration=first:dropout_transition=0:normalize=0/);
     expect(filter.graph).toContain('atrim=duration=4.000000[out]');
     expect(filter.outputLabel).toBe('[out]');
   });
 
-  it('speeds a clip up inside the graph (atempo before the delay) and leaves tempo 1 alone', () => {
-    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0.5, tempo: 1.25 }, { file: 'b.wav', startSeconds: 2, tempo: 1 }], durationSeconds: 4 });
-    expect(filter.graph).toMatch(/\[0:a\][^;]*,atempo=1\.250000,adelay=delays=24000S:all=1\[c0\]/);
+  it('starts a track with silence up to its first clip', () => {
+    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0.5, playedSeconds: 1 }], durationSeconds: 2 });
+    expect(filter.graph).toMatch(/anullsrc=r=48000:cl=stereo[^;]*,atrim=end_sample=24000\[t0s\]/);
+    expect(filter.graph).toContain('[t0s][c0]concat=n=2:v=0:a=1[t0]');
+  });
+
+  it('keeps the mix as small as the overlap: 100 sentences in a row are one track', () => {
+    const clips = Array.from({ length: 100 }, (_, i) => ({ file: `${i}.wav`, startSeconds: i * 2, playedSeconds: 1.9 }));
+    const filter = buildTimelineFilter({ clips, durationSeconds: 200 });
+    expect(filter.inputs).toHaveLength(100);
+    expect(filter.graph.match(/concat=/g)).toHaveLength(1);
+    expect(filter.graph).toContain('amix=inputs=1:');
+    expect(filter.graph).not.toContain('adelay');
+  });
+
+  it('mixes a clip that runs into the next sentence over it, on a second track', () => {
+    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0, playedSeconds: 2 }, { file: 'b.wav', startSeconds: 1.5, playedSeconds: 1 }, { file: 'c.wav', startSeconds: 3, playedSeconds: 0.5 }], durationSeconds: 4 });
+    // a and c share a track (c starts after a ends); b overlaps a and goes on its own.
+    expect(filter.inputs).toEqual(['a.wav', 'c.wav', 'b.wav']);
+    expect(filter.graph).toContain('[c0][c1]concat=n=2:v=0:a=1[t0]');
+    expect(filter.graph).toContain('[t1s][c2]concat=n=2:v=0:a=1[t1]');
+    expect(filter.graph).toContain('[t0][t1]amix=inputs=2');
+  });
+
+  it('gives a clip of unknown length a track of its own', () => {
+    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0 }, { file: 'b.wav', startSeconds: 3 }], durationSeconds: 4 });
+    expect(filter.graph).toContain('amix=inputs=2');
+  });
+
+  it('strings clips of one shared 16-bit mono rate at that rate and converts each track once', () => {
+    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0.5, playedSeconds: 1 }, { file: 'b.wav', startSeconds: 2, playedSeconds: 1 }], durationSeconds: 4 }, { clipSampleRate: 22050 });
+    expect(filter.graph).toContain('anullsrc=r=22050:cl=mono,aformat=sample_fmts=s16,atrim=end_sample=11025[t0s]');
+    expect(filter.graph).toContain('[0:a]apad,atrim=end_sample=33075[c0]');
+    expect(filter.graph).toContain('[1:a]apad,atrim=end_sample=44100[c1]');
+    expect(filter.graph.match(/aresample=48000/g)).toHaveLength(1); // once, after the track's concat
+    expect(filter.graph).toMatch(/concat=n=3:v=0:a=1,aresample=48000[^;]*pan=stereo[^;]*\[t0\]/);
+  });
+
+  it('speeds a clip up inside the graph (atempo on the clip\'s own chain) and leaves tempo 1 alone', () => {
+    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0.5, tempo: 1.25, playedSeconds: 1 }, { file: 'b.wav', startSeconds: 2, tempo: 1, playedSeconds: 1 }], durationSeconds: 4 });
+    expect(filter.graph).toMatch(/\[0:a\][^;]*,atempo=1\.250000,apad,atrim=end_sample=72000\[c0\]/);
     expect(filter.graph).not.toMatch(/\[1:a\][^;]*atempo/);
   });
 
@@ -36,7 +75,7 @@ describe('buildTimelineFilter', () => {
     const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 1 }], durationSeconds: 2, background: { file: 'bg.wav', volume: 0.2 } });
     expect(filter.inputs).toEqual(['a.wav', 'bg.wav']);
     expect(filter.graph).toMatch(/\[1:a\][^;]*volume=0\.2000,atrim=duration=2\.000000\[bg\]/);
-    expect(filter.graph).toContain('amix=inputs=3');
+    expect(filter.graph).toContain('[t0][bg]amix=inputs=2');
   });
 
   it('never puts file names into the graph (they are -i inputs)', () => {
