@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 
 // Runs one engine command the way a shell would (argument array, no shell), timing it and, when
-// GNU time is installed, reading the command's own peak RSS (ru_maxrss) from it.
+// GNU time is installed, reading the command's own peak RSS (ru_maxrss) and CPU time from it.
 
 const GNU_TIME = '/usr/bin/time';
 
@@ -16,6 +16,8 @@ export interface CommandResult {
   ms: number;
   /** Peak resident set of the command (kB), or NaN without GNU time. */
   maxRssKb: number;
+  /** User + system CPU of the command (ms), or NaN without GNU time. */
+  cpuMs: number;
 }
 
 export function runCommand(
@@ -25,7 +27,7 @@ export function runCommand(
 ): Promise<CommandResult> {
   const rssFile = path.join(os.tmpdir(), `bench-rss-${randomBytes(6).toString('hex')}`);
   const withTime = existsSync(GNU_TIME);
-  const [bin, argv] = withTime ? [GNU_TIME, ['-f', '%M', '-o', rssFile, command, ...args]] : [command, [...args]];
+  const [bin, argv] = withTime ? [GNU_TIME, ['-f', '%M %U %S', '-o', rssFile, command, ...args]] : [command, [...args]];
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(bin, argv, { env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -40,16 +42,19 @@ export function runCommand(
       clearTimeout(timer);
       const ms = performance.now() - started;
       let maxRssKb = Number.NaN;
+      let cpuMs = Number.NaN;
       if (withTime) {
         try {
-          maxRssKb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
+          const [rss, user, system] = (readFileSync(rssFile, 'utf8').trim().split('\n').pop() ?? '').split(' ').map(Number);
+          maxRssKb = rss ?? Number.NaN;
+          cpuMs = ((user ?? Number.NaN) + (system ?? Number.NaN)) * 1000;
         } catch {
           // no file: the command did not run
         }
         rmSync(rssFile, { force: true });
       }
       if (code !== 0) return reject(new Error(`${command} exited with ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
-      resolve({ stdout: Buffer.concat(out), stderr: err, ms, maxRssKb });
+      resolve({ stdout: Buffer.concat(out), stderr: err, ms, maxRssKb, cpuMs });
     });
     child.stdin.end(options.input);
   });

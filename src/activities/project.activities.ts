@@ -9,6 +9,7 @@ import { updateProject, type Project, type ProjectPhase, type UsageState } from 
 import { blobKeys, findUploadByProject, listUploadParts } from '../db/uploads';
 import { InvalidMediaError, type Engines } from '../engines';
 import type { BlobStore } from '../storage/blob-store';
+import { activityLog } from './activity-log';
 import { classifyEngineError, classifyingEngineErrors } from './classify-engine-error';
 import { failUnchargedProject } from './fail-uncharged-project';
 import { billableSecondsFor, stopOverCeiling } from './spend-ceiling';
@@ -154,11 +155,15 @@ export function createProjectActivities({ db, blobStore, engines, pauseAfterCapt
         const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir);
         const speech = path.join(workDir, 'speech-16k.wav');
         const background = path.join(workDir, 'background.wav');
+        const started = performance.now();
+        let extractMs = 0;
         const { hasBackground, transcript } = await classifyingEngineErrors(async () => {
           await engines.media.extractAudio(source, speech, { onTick: heartbeat });
           const hasBackground = await engines.media.extractBackground(source, background, { onTick: heartbeat });
+          extractMs = Math.round(performance.now() - started);
           return { hasBackground, transcript: await engines.asr.transcribe(speech, { onTick: heartbeat }) };
         });
+        activityLog().info('source transcribed', { segments: transcript.segments.length, extractMs, recognizeMs: Math.round(performance.now() - started) - extractMs });
         await blobStore.putFile(sourceKeys.speech(projectId), speech);
         if (hasBackground) await blobStore.putFile(sourceKeys.background(projectId), background);
         await db.transaction().execute((trx) =>

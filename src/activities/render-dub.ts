@@ -12,6 +12,7 @@ import type { TranslatedSegment } from '../db/projects';
 import { blobKeys } from '../db/uploads';
 import { toSrt, toVtt, type Cue } from '../publish/captions';
 import type { BlobStore } from '../storage/blob-store';
+import { activityLog } from './activity-log';
 import { classifyingEngineErrors } from './classify-engine-error';
 import { sourceKeys } from './project.activities';
 
@@ -70,6 +71,14 @@ export async function renderDub(
   const { projectId, segments, durationSeconds: duration, onTick: heartbeat } = input;
   const opts = { onTick: heartbeat };
   const workDir = await mkdtemp(path.join(os.tmpdir(), `dub-${input.locale}-`));
+  // Where a dub's time goes, per stage, in the worker log: the numbers behind bench:pipeline.
+  const stages: Record<string, number> = {};
+  let mark = performance.now();
+  const lap = (stage: string) => {
+    const now = performance.now();
+    stages[stage] = Math.round(now - mark);
+    mark = now;
+  };
   try {
     return await classifyingEngineErrors(async () => {
       const voice = capabilities.locales.find((l) => l.locale === input.locale)?.voice ?? input.locale.split('_')[0]!;
@@ -78,6 +87,7 @@ export async function renderDub(
       const clipFiles = spoken.map((_, i) => path.join(workDir, `seg-${i}.wav`));
       const synthesized = await engines.tts.synthesizeBatch(spoken.map((s) => s.text), voice, clipFiles, opts);
       heartbeat();
+      lap('speechMs');
       // espeak-ng starts a clip with up to ~0.1 s of silence; cut it, so the dub is heard when
       // its source sentence starts (dub_quality's start offset) and needs less speed-up.
       // What is left of each lead is kept for the quality figures, so no clip is read twice.
@@ -90,6 +100,7 @@ export async function renderDub(
         return { seconds: synthesized[i]!.durationSeconds - cut, leadingSilence: lead - cut };
       }));
       const clips = spoken.map((segment, i) => ({ file: clipFiles[i]!, seconds: onsets[i]!.seconds, segment }));
+      lap('onsetTrimMs');
       await input.onStage?.('fitting');
 
       const fit = fitSegments(clips.map((c) => ({ startSeconds: c.segment.startSeconds, endSeconds: c.segment.endSeconds, synthesizedSeconds: c.seconds })), { timelineSeconds: duration });
@@ -107,15 +118,18 @@ export async function renderDub(
         : undefined;
       const mixed = path.join(workDir, 'mixed.wav');
       await engines.media.renderTimeline({ clips: placed, durationSeconds: duration, background }, mixed, opts);
+      lap('renderMs');
       await input.onStage?.('encoding');
       const quality = await measureRenderedDub(onsets.map((o) => o.leadingSilence), fit.segments, clips.map((c) => c.segment), cues, { sourceSeconds: duration, mixedFile: mixed });
 
       const out = (name: string) => path.join(workDir, name);
       await engines.media.encodeMp3AndWav(mixed, out('dub.mp3'), out('dub.wav'), opts);
+      lap('encodeMs');
       await writeFile(out('captions.srt'), toSrt(cues));
       await writeFile(out('captions.vtt'), toVtt(cues));
       const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir);
       await engines.media.thumbnail({ source, hasVideo: input.hasVideo, atSeconds: Math.min(1, duration / 2), title: input.title }, out('thumbnail.png'), opts);
+      lap('thumbnailMs');
 
       const specs: [PublishedFile['type'], string, string, string][] = [
         ['audio', 'mp3', 'dub.mp3', 'audio/mpeg'],
@@ -130,6 +144,8 @@ export async function renderDub(
         await blobStore.putFile(key, out(name));
         files.push({ type, format, key, contentType, sizeBytes: (await stat(out(name))).size });
       }
+      lap('storeMs');
+      activityLog().info('dub rendered', { locale: input.locale, clips: clips.length, ...stages });
       return { files, driftSeconds: fit.totalDriftSeconds, quality };
     });
   } finally {
