@@ -13,7 +13,7 @@ import { languageWorkflowId, projectWorkflowId } from '../src/shared/workflow-id
 import { createTenant } from '../test/helpers/fixtures';
 import { ffmpegArgs, probeDuration, runCommand } from './lib/commands';
 import { keepAliveAgent, send } from './lib/load';
-import { cpuBetween, loadAverage, TreeMemorySampler } from './lib/proc';
+import { cpuBetween, cpuMsOf, loadAverage, TreeMemorySampler } from './lib/proc';
 import { codeVersion, createBenchDatabase, log, onCleanup, runBenchmark, scratchDir, serviceEnv, startBenchTemporal, startNodeService, tail } from './lib/services';
 import { fmt, formatTable } from './lib/stats';
 import { workflowSpans, type Span } from './lib/temporal-history';
@@ -171,6 +171,8 @@ interface ClipResult {
   parts: number;
   wallMs: number;
   workerCpuMs: number;
+  /** The worker's Node process alone (Temporal, activities' own code), engines excluded. */
+  workerNodeCpuMs: number;
   machineBusyShare: number;
   memory: ReturnType<TreeMemorySampler['stop']>;
   floor: FloorStep[];
@@ -225,6 +227,7 @@ async function runClip(services: Services, dir: string, seconds: number): Promis
 
   const sampler = new TreeMemorySampler(services.workerPid, 200);
   sampler.start();
+  const nodeCpuBefore = cpuMsOf(services.workerPid);
   const t0 = Date.now();
   await json('POST', `/v1/dubbing/projects/${projectId}/upload/complete`, { parts });
   let final: { status: string; completed_at: Date | null } | undefined;
@@ -234,6 +237,7 @@ async function runClip(services: Services, dir: string, seconds: number): Promis
     await new Promise((r) => setTimeout(r, 50));
   }
   const memory = sampler.stop();
+  const workerNodeCpuMs = cpuMsOf(services.workerPid) - nodeCpuBefore;
   if (final?.status !== 'completed') {
     const languages = await db.selectFrom('project_languages').select(['locale', 'status', 'failure_message']).where('project_id', '=', projectId).execute();
     throw new Error(`project ended ${final?.status}: ${JSON.stringify(languages)}; worker log:\n${tail(services.workerLog)}`);
@@ -263,7 +267,7 @@ async function runClip(services: Services, dir: string, seconds: number): Promis
   return {
     stages,
     seconds, clipSeconds: clip.duration, speechSeconds: clip.speechSeconds, videoKiB: video.length / 1024, parts: parts.length,
-    wallMs, workerCpuMs: run.treeCpuMs, machineBusyShare: run.machineBusyShare, memory, floor,
+    wallMs, workerCpuMs: run.treeCpuMs, workerNodeCpuMs, machineBusyShare: run.machineBusyShare, memory, floor,
     qualities: qualities.map((q) => ({ locale: q.locale, quality: q.dub_quality as Quality | null })),
     segments: transcript.length, deliverables, phases, timeline,
   };
@@ -348,6 +352,7 @@ function report(r: ClipResult, cores: number): boolean {
     ['cost per minute of source: wall s / CPU s', `${fmt(r.wallMs / 1000 / minutes, 2)} / ${fmt(r.workerCpuMs / 1000 / minutes, 2)}`, `${fmt(floorWallMs / 1000 / minutes, 2)} / ${fmt(floorCpuMs / 1000 / minutes, 2)}`, '', '', ''],
     ['peak memory: worker tree RSS (sampled)', mb(r.memory.peakTreeKb), mb(Math.max(...r.floor.map((st) => st.maxRssKb))), '', '< 1024 MB', peakOk ? 'PASS' : 'FAIL'],
   ]));
+  console.log(`worker CPU: ${s(r.workerCpuMs, 1)} s, of which its Node process ${s(r.workerNodeCpuMs, 1)} s (Temporal, the activities' own code) and engine processes ${s(r.workerCpuMs - r.workerNodeCpuMs, 1)} s`);
   console.log(`machine busy during the run ${fmt(r.machineBusyShare * 100, 0)}%; peak RSS ${mb(r.memory.peakTreeKb)} (PSS ${mb(r.memory.peakTreePssKb)}) at +${s(r.memory.peakAtMs)} s, at most ${r.memory.peakProcesses} processes: ${r.memory.peakBreakdown.map((b) => `${b.comm}×${b.count} ${mb(b.rssKb)}`).join(', ')}`);
   console.log(`check: ${r.segments} transcript segments, ${r.deliverables.length} deliverables`);
 
@@ -362,7 +367,7 @@ function report(r: ClipResult, cores: number): boolean {
   }
   if (r.stages.length > 0) {
     console.log('\nstages inside the activities (worker log, ms):');
-    const keys = ['locale', 'segments', 'clips', 'extractMs', 'recognizeMs', 'speechMs', 'onsetTrimMs', 'renderMs', 'encodeMs', 'thumbnailMs', 'storeMs'].filter((k) => r.stages.some((st) => k in st));
+    const keys = ['locale', 'segments', 'clips', 'extractMs', 'recognizeMs', 'speechMs', 'onsetTrimMs', 'renderMs', 'encodeMs', 'renderAndEncodeMs', 'thumbnailMs', 'storeMs'].filter((k) => r.stages.some((st) => k in st));
     console.log(formatTable(['step', ...keys], r.stages.map((st) => [String(st.msg), ...keys.map((k) => (k in st ? String(st[k]) : ''))])));
   }
   console.log('\nper phase (Temporal history; seconds from POST upload/complete; wait = scheduled → picked up by the worker):');

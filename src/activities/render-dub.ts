@@ -116,19 +116,16 @@ export async function renderDub(
       const background = await blobStore.stat(sourceKeys.background(projectId))
         ? { file: await blobStore.toLocalFile(sourceKeys.background(projectId), workDir), volume: BACKGROUND_VOLUME }
         : undefined;
-      const mixed = path.join(workDir, 'mixed.wav');
-      await engines.media.renderTimeline({ clips: placed, durationSeconds: duration, background }, mixed, opts);
-      lap('renderMs');
-      await input.onStage?.('encoding');
-      const quality = await measureRenderedDub(onsets.map((o) => o.leadingSilence), fit.segments, clips.map((c) => c.segment), cues, { sourceSeconds: duration, mixedFile: mixed });
-
       const out = (name: string) => path.join(workDir, name);
-      await engines.media.encodeMp3AndWav(mixed, out('dub.mp3'), out('dub.wav'), opts);
-      lap('encodeMs');
+      // The mix goes straight into both published files: no intermediate WAV to write and read.
+      await input.onStage?.('encoding');
+      await engines.media.renderTimelineToMp3AndWav({ clips: placed, durationSeconds: duration, background }, out('dub.mp3'), out('dub.wav'), opts);
+      lap('renderAndEncodeMs');
+      const quality = await measureRenderedDub(onsets.map((o) => o.leadingSilence), fit.segments, clips.map((c) => c.segment), cues, { sourceSeconds: duration, mixedFile: out('dub.wav') });
       await writeFile(out('captions.srt'), toSrt(cues));
       await writeFile(out('captions.vtt'), toVtt(cues));
       const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir);
-      await engines.media.thumbnail({ source, hasVideo: input.hasVideo, atSeconds: Math.min(1, duration / 2), title: input.title }, out('thumbnail.png'), opts);
+      await engines.media.thumbnail({ source, hasVideo: input.hasVideo, atSeconds: Math.min(1, duration / 2), sourceSeconds: duration, title: input.title }, out('thumbnail.png'), opts);
       lap('thumbnailMs');
 
       const specs: [PublishedFile['type'], string, string, string][] = [

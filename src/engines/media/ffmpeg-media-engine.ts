@@ -131,21 +131,30 @@ export class FfmpegMediaEngine implements MediaEngine {
   }
 
   async renderTimeline(spec: TimelineSpec, outWav: string, options?: EngineCallOptions): Promise<void> {
+    await this.renderGraph(spec, 1, ([out]) => ['-map', out!, '-ac', '2', '-ar', String(TIMELINE_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)], options);
+  }
+
+  async renderTimelineToMp3AndWav(spec: TimelineSpec, outMp3: string, outWav: string, options?: EngineCallOptions): Promise<void> {
+    // Output options apply to the output file that follows them: each file gets exactly the
+    // settings encodeMp3 / encodeWav give it, from the same mixed samples.
+    await this.renderGraph(spec, 2, ([mp3, wav]) => ['-map', mp3!, '-ac', '2', ...mp3Output(outMp3), '-map', wav!, '-ac', '2', ...wavOutput(outWav)], options);
+  }
+
+  /** Runs the timeline's filter graph, its mix split into `copies` labels that `outputs` maps to files. */
+  private async renderGraph(spec: TimelineSpec, copies: number, outputs: (labels: string[]) => string[], options?: EngineCallOptions): Promise<void> {
     // Synthesized clips share one format; a mixed set (tests, other engines) is converted per clip.
     const filter = buildTimelineFilter(spec, { clipSampleRate: await sharedMonoPcmRate(spec.clips.map((c) => c.file)) });
+    // A graph output can be mapped once, so several files take copies of the mix.
+    const labels = copies > 1 ? Array.from({ length: copies }, (_, i) => `[copy${i}]`) : [filter.outputLabel];
+    const graph = copies > 1 ? `${filter.graph};\n${filter.outputLabel}asplit=${copies}${labels.join('')}` : filter.graph;
     // The graph goes through a script file: with hundreds of clips it can outgrow the kernel's
     // limit for a single argument.
     const work = await mkdtemp(path.join(os.tmpdir(), 'timeline-'));
     try {
       const script = path.join(work, 'graph.txt');
-      await writeFile(script, filter.graph, 'utf8');
+      await writeFile(script, graph, 'utf8');
       const inputs = filter.inputs.flatMap((file) => inputFile(file));
-      await this.run(
-        [...inputs, '-filter_complex_script', local(script), '-map', filter.outputLabel, '-ac', '2', '-ar', String(TIMELINE_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
-        options,
-        60_000,
-        spec.durationSeconds,
-      );
+      await this.run([...inputs, '-filter_complex_script', local(script), ...outputs(labels)], options, 60_000, spec.durationSeconds);
     } finally {
       await rm(work, { recursive: true, force: true });
     }
@@ -161,13 +170,6 @@ export class FfmpegMediaEngine implements MediaEngine {
     await this.run([...inputFile(inWav), ...wavOutput(outWav)], options, 60_000, durationSeconds);
   }
 
-  async encodeMp3AndWav(inWav: string, outMp3: string, outWav: string, options?: EngineCallOptions): Promise<void> {
-    const { durationSeconds } = await this.probe(inWav, options);
-    // Output options apply to the output file that follows them, so each file gets exactly the
-    // settings encodeMp3 / encodeWav give it.
-    await this.run([...inputFile(inWav), ...mp3Output(outMp3), ...wavOutput(outWav)], options, 60_000, durationSeconds);
-  }
-
   async thumbnail(spec: ThumbnailSpec, outPng: string, options?: EngineCallOptions): Promise<void> {
     const width = spec.width ?? 1280;
     const height = spec.height ?? 720;
@@ -181,11 +183,11 @@ export class FfmpegMediaEngine implements MediaEngine {
         await this.run(['-f', 'lavfi', '-i', `color=c=${this.cardColor}:s=${width}x${height}:d=1`, '-vf', vf, ...output], options, 30_000);
         return;
       }
-      const info = await this.probe(spec.source, options);
+      const sourceSeconds = spec.sourceSeconds ?? (await this.probe(spec.source, options)).durationSeconds;
       const fit = `scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1`;
       const vf = [fit, ...titleFilters].join(',');
       // Seeking past the last frame yields no picture, so stay a little before the end.
-      const at = Math.min(Math.max(0, spec.atSeconds), Math.max(0, info.durationSeconds - 0.5));
+      const at = Math.min(Math.max(0, spec.atSeconds), Math.max(0, sourceSeconds - 0.5));
       for (const seek of at > 0 ? [at, 0] : [0]) {
         await this.run(['-ss', seek.toFixed(3), ...inputFile(spec.source), '-an', '-vf', vf, ...output], options, 30_000);
         if (await nonEmpty(outPng)) return;

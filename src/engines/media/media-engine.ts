@@ -39,6 +39,8 @@ export interface ThumbnailSpec {
   hasVideo: boolean;
   atSeconds: number;
   title: string;
+  /** The source's length when the caller knows it already: saves probing the file again. */
+  sourceSeconds?: number;
   /** Output size; defaults to 1280×720. */
   width?: number;
   height?: number;
@@ -54,11 +56,11 @@ export interface MediaEngine {
   /** factor > 1 speeds up (shorter output); supported range 0.5–2. */
   timeStretch(inWav: string, outWav: string, factor: number, options?: EngineCallOptions): Promise<void>;
   renderTimeline(spec: TimelineSpec, outWav: string, options?: EngineCallOptions): Promise<void>;
+  /** The timeline rendered straight into the published MP3 and WAV: one process, no mixed file between. */
+  renderTimelineToMp3AndWav(spec: TimelineSpec, outMp3: string, outWav: string, options?: EngineCallOptions): Promise<void>;
   encodeMp3(inWav: string, outMp3: string, options?: EngineCallOptions): Promise<void>;
   /** 48 kHz 16-bit PCM. */
   encodeWav(inWav: string, outWav: string, options?: EngineCallOptions): Promise<void>;
-  /** Both of the above from one decode of the input (one process instead of two). */
-  encodeMp3AndWav(inWav: string, outMp3: string, outWav: string, options?: EngineCallOptions): Promise<void>;
   /** A PNG: a video frame with the title drawn on it, or a solid card with the title. */
   thumbnail(spec: ThumbnailSpec, outPng: string, options?: EngineCallOptions): Promise<void>;
 }

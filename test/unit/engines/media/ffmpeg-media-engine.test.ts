@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidMediaError } from '../../../../src/engines/media/invalid-media-error';
+import { readWavInfo } from '../../../../src/engines/tts/wav-file';
 import { FfmpegMediaEngine } from '../../../../src/engines/media/ffmpeg-media-engine';
 import { ProcessError } from '../../../../src/engines/run-process';
 import { decodeSamples, ffprobe, makeTempDir, makeVideo, removeTempDir, rms, speak } from '../../../helpers/media-fixtures';
@@ -165,18 +166,22 @@ describe('encode', () => {
     expect(readFileSync(out).length).toBeGreaterThan(1000);
   });
 
-  it('encodes the MP3 and the WAV in one process, each as its own encode would', async () => {
-    const [mp3, wav] = [path.join(dir, 'both.mp3'), path.join(dir, 'both.wav')];
-    await media.encodeMp3AndWav(speech, mp3, wav);
-    const [alone, both] = [path.join(dir, 'alone.mp3'), mp3];
-    await media.encodeMp3(speech, alone);
-    const [a, b] = [await ffprobe(alone), await ffprobe(both)];
+  it('renders a timeline straight into the MP3 and the WAV, each as rendering then encoding would give', async () => {
+    const spec = { clips: [{ file: speech, startSeconds: 0.5, playedSeconds: speechSeconds }], durationSeconds: speechSeconds + 1 };
+    const [mp3, wav] = [path.join(dir, 'direct.mp3'), path.join(dir, 'direct.wav')];
+    await media.renderTimelineToMp3AndWav(spec, mp3, wav);
+    const [mixed, alone] = [path.join(dir, 'mixed.wav'), path.join(dir, 'alone.mp3')];
+    await media.renderTimeline(spec, mixed);
+    await media.encodeMp3(mixed, alone);
+    const [a, b] = [await ffprobe(alone), await ffprobe(mp3)];
     expect(b.formatName).toBe('mp3');
     expect(b.streams[0]).toMatchObject({ codec_name: 'mp3', sample_rate: a.streams[0]!.sample_rate, channels: a.streams[0]!.channels, bit_rate: a.streams[0]!.bit_rate });
     expect(b.durationSeconds).toBeCloseTo(a.durationSeconds, 2);
+    // The WAV holds exactly the mixed samples.
     const w = await ffprobe(wav);
-    expect(w.streams[0]).toMatchObject({ codec_name: 'pcm_s16le', sample_rate: '48000' });
-    expect(w.durationSeconds).toBeCloseTo(speechSeconds, 1);
+    expect(w.streams[0]).toMatchObject({ codec_name: 'pcm_s16le', sample_rate: '48000', channels: 2 });
+    const samples = (file: string) => { const bytes = readFileSync(file); return bytes.subarray(readWavInfo(bytes).dataOffset); };
+    expect(samples(wav).equals(samples(mixed))).toBe(true);
   });
 
   it('encodes a 48 kHz 16-bit WAV', async () => {
