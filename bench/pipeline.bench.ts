@@ -18,7 +18,7 @@ import { codeVersion, createBenchDatabase, log, onCleanup, runBenchmark, scratch
 import { fmt, formatTable } from './lib/stats';
 import { workflowSpans, type Span } from './lib/temporal-history';
 
-// npm run bench:pipeline [-- --seconds 60,600 --targets es_es,ca_es,pt_pt]
+// npm run bench:pipeline [-- --seconds 60,600 --targets es_es,ca_es,pt_pt]   (default: both clips)
 //
 // Wall time, peak memory and cost per minute of source to dub English clips into 3 languages,
 // end to end on real parts: the API and one worker as child processes started as in production
@@ -71,7 +71,7 @@ function parseArgs(argv: string[]): Options {
     const at = argv.indexOf(`--${name}`);
     return at >= 0 ? argv[at + 1] : undefined;
   };
-  const seconds = (value('seconds') ?? '60').split(',').map(Number);
+  const seconds = (value('seconds') ?? '60,600').split(',').map(Number);
   if (seconds.some((x) => !Number.isFinite(x) || x < 5 || x > 900)) throw new Error('--seconds must be a list of 5-900');
   return { seconds: [...seconds].sort((a, b) => a - b), targets: (value('targets') ?? 'es_es,ca_es,pt_pt').split(',').filter(Boolean) };
 }
@@ -174,6 +174,8 @@ interface ClipResult {
   /** The worker's Node process alone (Temporal, activities' own code), engines excluded. */
   workerNodeCpuMs: number;
   machineBusyShare: number;
+  /** CPU the rest of the machine used meanwhile (API, Temporal, PostgreSQL, anything else running). */
+  otherCpuMs: number;
   memory: ReturnType<TreeMemorySampler['stop']>;
   floor: FloorStep[];
   qualities: { locale: string; quality: Quality | null }[];
@@ -267,7 +269,7 @@ async function runClip(services: Services, dir: string, seconds: number): Promis
   return {
     stages,
     seconds, clipSeconds: clip.duration, speechSeconds: clip.speechSeconds, videoKiB: video.length / 1024, parts: parts.length,
-    wallMs, workerCpuMs: run.treeCpuMs, workerNodeCpuMs, machineBusyShare: run.machineBusyShare, memory, floor,
+    wallMs, workerCpuMs: run.treeCpuMs, workerNodeCpuMs, otherCpuMs: run.machineBusyMs - run.treeCpuMs, machineBusyShare: run.machineBusyShare, memory, floor,
     qualities: qualities.map((q) => ({ locale: q.locale, quality: q.dub_quality as Quality | null })),
     segments: transcript.length, deliverables, phases, timeline,
   };
@@ -353,7 +355,7 @@ function report(r: ClipResult, cores: number): boolean {
     ['peak memory: worker tree RSS (sampled)', mb(r.memory.peakTreeKb), mb(Math.max(...r.floor.map((st) => st.maxRssKb))), '', '< 1024 MB', peakOk ? 'PASS' : 'FAIL'],
   ]));
   console.log(`worker CPU: ${s(r.workerCpuMs, 1)} s, of which its Node process ${s(r.workerNodeCpuMs, 1)} s (Temporal, the activities' own code) and engine processes ${s(r.workerCpuMs - r.workerNodeCpuMs, 1)} s`);
-  console.log(`machine busy during the run ${fmt(r.machineBusyShare * 100, 0)}%; peak RSS ${mb(r.memory.peakTreeKb)} (PSS ${mb(r.memory.peakTreePssKb)}) at +${s(r.memory.peakAtMs)} s, at most ${r.memory.peakProcesses} processes: ${r.memory.peakBreakdown.map((b) => `${b.comm}×${b.count} ${mb(b.rssKb)}`).join(', ')}`);
+  console.log(`machine busy during the run ${fmt(r.machineBusyShare * 100, 0)}%, of which ${s(r.otherCpuMs, 1)} CPU s outside the worker (API, Temporal, PostgreSQL and anything else running: a large figure means the run was disturbed); peak RSS ${mb(r.memory.peakTreeKb)} (PSS ${mb(r.memory.peakTreePssKb)}) at +${s(r.memory.peakAtMs)} s, at most ${r.memory.peakProcesses} processes: ${r.memory.peakBreakdown.map((b) => `${b.comm}×${b.count} ${mb(b.rssKb)}`).join(', ')}`);
   console.log(`check: ${r.segments} transcript segments, ${r.deliverables.length} deliverables`);
 
   console.log('\ndub quality per language (goals: start offset ≤ 100 ms, tempo ≤ 1.3, length within ±5 %, every cue inside its clip; drift reported):');
