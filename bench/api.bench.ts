@@ -39,7 +39,7 @@ import { numberFlag } from './lib/args';
 //  1. GET /v1/dubbing/projects/{id} on the real API (src/api/server.ts, API key, default query)
 //     against a bare Koa + pg Pool (same pool size) doing SELECT * FROM projects WHERE id=$1 on
 //     the same row: requests/s and latency at N keep-alive connections.
-//     Targets: real ≥ 0.8 × bare requests/s, real p99 < 20 ms at 50 connections.
+//     Targets: real ≥ 0.85 × bare requests/s, real p99 < 20 ms at 50 connections.
 //  2. POST /v1/dubbing/projects (upload source, distinct Idempotency-Keys; the workflow starts at
 //     upload/complete, so this is the API's own work; YouTube-source creates, which start a real
 //     workflow in the request, are reported on an extra row; no worker runs, so workflows only
@@ -363,7 +363,7 @@ async function main(): Promise<number> {
   const sqlCreate = await countRoundTrips(database.url, (url) => startApi('api-count-post', '/healthz', [], url), sequential((b) => createSpec(b, auth, target, `bench-count-${runId}-${createN}`, createN++), 20));
 
   // ---- report ----
-  const getTarget = 0.8;
+  const getTarget = 0.85; // issue 11 raised it from 0.8
   const p99Target = 20;
   const createTarget = 0.7;
   const rpsRatio = real.load.rps / base.load.rps;
