@@ -312,7 +312,9 @@ function phaseTables(spans: Span[], sampler: TreeMemorySampler, t0: number, endM
   const activity = (name: string, lang?: string) => spans.filter((sp) => sp.kind === 'activity' && sp.name === name && (lang ? sp.workflowId.endsWith(`/lang/${lang}`) : !sp.workflowId.includes('/lang/')));
   const transcribe = activity('transcribeSource')[0];
   const prepare = activity('prepareSource')[0];
-  const children = spans.filter((sp) => sp.kind === 'child');
+  // Each language workflow's own run (first event → close): the parent's child-closed events can
+  // miss one when the parent closes before recording it.
+  const children = spans.filter((sp) => sp.kind === 'workflow' && sp.workflowId.includes('/lang/'));
   const dubs = targets.flatMap((t) => activity('dubLanguage', t));
   const translates = targets.flatMap((t) => activity('translateLanguage', t));
   if (!transcribe || !prepare || children.length === 0) return { phases: [], timeline };
@@ -321,7 +323,7 @@ function phaseTables(spans: Span[], sampler: TreeMemorySampler, t0: number, endM
     return [s(c.treeCpuMs, 1), `${fmt(c.machineBusyShare * 100, 0)}%`];
   };
   const share = (ms: number) => `${fmt((ms / wallMs) * 100, 0)}%`;
-  const langStart = Math.min(...children.map((c) => c.scheduledMs));
+  const langStart = Math.min(...children.map((c) => c.startedMs));
   const langEnd = Math.max(...children.map((c) => c.endMs));
   const mean = (list: Span[]) => list.reduce((a, b) => a + b.endMs - b.startedMs, 0) / Math.max(1, list.length);
   return {
@@ -331,7 +333,7 @@ function phaseTables(spans: Span[], sampler: TreeMemorySampler, t0: number, endM
       ['upload/complete → prepareSource starts (API, signal, workflow task)', s(prepare.startedMs - t0, 2), share(prepare.startedMs - t0), '', ''],
       ['prepareSource + settleCharges (concat parts, ffprobe, charge)', s(transcribe.scheduledMs - prepare.startedMs, 2), share(transcribe.scheduledMs - prepare.startedMs), '', ''],
       ['transcribeSource (extractions + chunked pocketsphinx), once', s(transcribe.endMs - transcribe.startedMs, 2), share(transcribe.endMs - transcribe.startedMs), ...busy(transcribe.startedMs, transcribe.endMs)],
-      [`languages in parallel (${children.length} children, first start → last end)`, s(langEnd - langStart, 2), share(langEnd - langStart), ...busy(langStart, langEnd)],
+      [`languages in parallel (${children.length} language workflows, first start → last end)`, s(langEnd - langStart, 2), share(langEnd - langStart), ...busy(langStart, langEnd)],
       ['  translateLanguage, mean per language', s(mean(translates), 2), '', '', ''],
       ['  dubLanguage (speech, fit, render, encodes, thumbnail), mean', s(mean(dubs), 2), '', '', ''],
       ['last dubLanguage ends → project completed_at (publish, outcome)', s(endMs - Math.max(...dubs.map((d) => d.endMs)), 2), '', '', ''],

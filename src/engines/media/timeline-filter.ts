@@ -77,7 +77,9 @@ export function buildTimelineFilter(spec: TimelineSpec, options: TimelineFilterO
       const length = sampleAt(track[k + 1]?.startSeconds ?? spec.durationSeconds, rate, end) - sampleAt(clip.startSeconds, rate, end);
       // atempo keeps the pitch.
       const tempo = clip.tempo !== undefined && Math.abs(clip.tempo - 1) > 0.001 ? `atempo=${clip.tempo.toFixed(6)},` : '';
-      chains.push(`[${index}:a]${clipFormat}${tempo}apad,atrim=end_sample=${length}[c${index}]`);
+      // asetpts: a piece's own sample count is its clock, so an empty clip (no frame to take a
+      // time from) still becomes its stretch of silence instead of breaking the concat.
+      chains.push(`[${index}:a]${clipFormat}${tempo}apad,atrim=end_sample=${length},asetpts=N/SR/TB[c${index}]`);
       pieces.push(`[c${index}]`);
     });
     chains.push(`${pieces.join('')}concat=n=${pieces.length}:v=0:a=1${trackFormat}[t${t}]`);

@@ -150,4 +150,17 @@ describe('clips of one 16-bit mono rate (what the synthesizer writes)', () => {
     expect(rms(samples, RATE, 1.55, 1.95)).toBeGreaterThan(toneLevel * 0.9);
     expect(rms(samples, RATE, 2.05, 3)).toBeLessThan(0.001);
   });
+
+  it('takes an empty clip (a blank sentence) on the track without moving the next one', async () => {
+    const empty = path.join(dir, 'empty-same-rate.wav');
+    writeFileSync(empty, silentWav(22050));
+    const out = path.join(dir, 'same-rate-empty.wav');
+    await media.renderTimeline({ clips: [{ file: empty, startSeconds: 0.3, playedSeconds: 0 }, { file: high, startSeconds: 1, playedSeconds: 1 }], durationSeconds: 2.5 }, out);
+    expect(Math.abs((await ffprobe(out)).durationSeconds - 2.5)).toBeLessThan(0.01);
+    const full = await decodeSamples(out, 48_000);
+    expect(onset(full, 0) - 48_000).toBeGreaterThanOrEqual(0);
+    expect(onset(full, 0) - 48_000).toBeLessThan(40);
+    const samples = await decodeSamples(out, RATE);
+    expect(rms(samples, RATE, 1.05, 1.95)).toBeGreaterThan(toneLevel * 0.9);
+  });
 });

@@ -5,8 +5,8 @@ describe('buildTimelineFilter', () => {
     const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0, playedSeconds: 1 }, { file: 'b.wav', startSeconds: 1.5, playedSeconds: 1 }], durationSeconds: 4 });
     expect(filter.inputs).toEqual(['a.wav', 'b.wav']);
     // a: 1.5 s × 48 kHz until b starts; b: the remaining 2.5 s of the timeline.
-    expect(filter.graph).toMatch(/\[0:a\][^;]*,apad,atrim=end_sample=72000\[c0\]/);
-    expect(filter.graph).toMatch(/\[1:a\][^;]*,apad,atrim=end_sample=120000\[c1\]/);
+    expect(filter.graph).toMatch(/\[0:a\][^;]*,apad,atrim=end_sample=72000,asetpts=N\/SR\/TB\[c0\]/);
+    expect(filter.graph).toMatch(/\[1:a\][^;]*,apad,atrim=end_sample=120000,asetpts=N\/SR\/TB\[c1\]/);
     expect(filter.graph).toContain('[c0][c1]concat=n=2:v=0:a=1[t0]');
     expect(filter.graph).toMatch(/\[t0\]amix=inputs=1:duration=first:dropout_transition=0:normalize=0/);
     expect(filter.graph).toContain('atrim=duration=4.000000[out]');
@@ -45,15 +45,15 @@ describe('buildTimelineFilter', () => {
   it('strings clips of one shared 16-bit mono rate at that rate and converts each track once', () => {
     const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0.5, playedSeconds: 1 }, { file: 'b.wav', startSeconds: 2, playedSeconds: 1 }], durationSeconds: 4 }, { clipSampleRate: 22050 });
     expect(filter.graph).toContain('anullsrc=r=22050:cl=mono,aformat=sample_fmts=s16,atrim=end_sample=11025[t0s]');
-    expect(filter.graph).toContain('[0:a]apad,atrim=end_sample=33075[c0]');
-    expect(filter.graph).toContain('[1:a]apad,atrim=end_sample=44100[c1]');
+    expect(filter.graph).toContain('[0:a]apad,atrim=end_sample=33075,asetpts=N/SR/TB[c0]');
+    expect(filter.graph).toContain('[1:a]apad,atrim=end_sample=44100,asetpts=N/SR/TB[c1]');
     expect(filter.graph.match(/aresample=48000/g)).toHaveLength(1); // once, after the track's concat
     expect(filter.graph).toMatch(/concat=n=3:v=0:a=1,aresample=48000[^;]*pan=stereo[^;]*\[t0\]/);
   });
 
   it('speeds a clip up inside the graph (atempo on the clip\'s own chain) and leaves tempo 1 alone', () => {
     const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0.5, tempo: 1.25, playedSeconds: 1 }, { file: 'b.wav', startSeconds: 2, tempo: 1, playedSeconds: 1 }], durationSeconds: 4 });
-    expect(filter.graph).toMatch(/\[0:a\][^;]*,atempo=1\.250000,apad,atrim=end_sample=72000\[c0\]/);
+    expect(filter.graph).toMatch(/\[0:a\][^;]*,atempo=1\.250000,apad,atrim=end_sample=72000,asetpts=N\/SR\/TB\[c0\]/);
     expect(filter.graph).not.toMatch(/\[1:a\][^;]*atempo/);
   });
 
