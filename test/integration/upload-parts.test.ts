@@ -86,7 +86,7 @@ async function createUpload(options: { sizeBytes: number; partSizeBytes: number;
 /** The transfer block exactly as the projects API builds it from the rows. */
 async function transferFor(upload: Upload) {
   const fresh = (await findUpload(api.db, upload.id))!;
-  return buildTransferBlock({ upload: fresh, parts: await listUploadParts(api.db, upload.id), signer: api.urlSigner, ttlSeconds: api.config.storage.urlTtlSeconds });
+  return buildTransferBlock({ upload: fresh, parts: await listUploadParts(api.db, upload.id), uploads: api.uploads });
 }
 
 /** Path + query of an absolute signed URL, for the request helper. */
