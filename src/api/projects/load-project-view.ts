@@ -1,5 +1,5 @@
 import { listProjectLanguages, type Project } from '../../db/projects';
-import { findUploadByProject, type Upload } from '../../db/uploads';
+import { expectedPartSize, findUploadByProject, type Upload } from '../../db/uploads';
 import { listDeliverableRefs } from '../../db/deliverables';
 import type { StoredPart } from '../../storage/multipart-uploads';
 import type { AppDeps } from '../app-deps';
@@ -29,10 +29,16 @@ export async function loadProjectView(deps: AppDeps, project: Project, options: 
   });
 }
 
-/** Only an open upload's parts are shown; a finished one's count is not (the project has moved on). */
+/**
+ * Only an open upload's parts are shown; a finished one's count is not (the project has moved
+ * on). A stored part of the wrong size is shown as missing, to be sent again: a store may keep
+ * what a dropped connection left (versitygw 1.8 even pads it with zeros to the announced length,
+ * which only a Content-MD5 header or the ETag reveals; README, S3 storage).
+ */
 async function partsOf(deps: AppDeps, upload: Upload, open: boolean): Promise<StoredPart[]> {
   if (!open && !deps.uploads.partsRecordedInDatabase) return [];
-  return (await deps.uploads.listParts(deps.db, upload)) ?? [];
+  const stored = (await deps.uploads.listParts(deps.db, upload)) ?? [];
+  return stored.filter((p) => p.part_number <= upload.part_count && p.size_bytes === expectedPartSize(upload, p.part_number));
 }
 
 /**

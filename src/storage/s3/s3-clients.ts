@@ -14,7 +14,8 @@ function clientConfig(settings: S3Settings, endpoint: string | null): S3ClientCo
     region: settings.region,
     ...(endpoint ? { endpoint } : {}),
     forcePathStyle: settings.forcePathStyle,
-    ...(settings.credentials ? { credentials: settings.credentials } : {}),
+    // A copy: the config is frozen, and the SDK marks the credentials object it is given.
+    ...(settings.credentials ? { credentials: { ...settings.credentials } } : {}),
     // The SDK's default adds CRC32 checksums to every upload; a presigned UploadPart would then
     // demand the checksum of bytes the signer never saw, and not every S3-compatible store takes
     // them. MD5 ETags are what the upload protocol checks, so checksums only when S3 demands one.
