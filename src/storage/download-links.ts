@@ -17,7 +17,7 @@ const UNSAFE_IN_FILE_NAMES = /[\u0000-\u001f\u007f"\\/:*?<>|]+/g;
 
 /** A project's deliverable as a file name: "<project name>.<locale>.<format>", safe to save anywhere. */
 export function deliverableFileName(projectName: string, locale: string, format: string): string {
-  const base = projectName.replace(UNSAFE_IN_FILE_NAMES, '_').replace(/\s+/g, ' ').trim().replace(/^\.+/, '') || 'dub';
+  const base = projectName.replace(/\s+/g, ' ').replace(UNSAFE_IN_FILE_NAMES, '_').trim().replace(/^\.+/, '') || 'dub';
   return `${base}.${locale}.${format}`;
 }
 

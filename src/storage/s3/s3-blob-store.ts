@@ -44,12 +44,15 @@ export class S3BlobStore implements BlobStore {
         callback(null, chunk);
       },
     });
-    // A failure on either side tears both down: the upload is aborted, nothing is left behind.
-    const uploading = this.upload(key, meter).catch((err: unknown) => {
-      meter.destroy(err as Error);
-      throw err;
-    });
-    await Promise.all([pipeline(body, meter), uploading]);
+    // A failure on either side tears both down, and both are waited for: the upload is aborted
+    // (parts and all) before this rejects, so nothing is left behind.
+    const upload = this.newUpload(key, meter);
+    const [piped, uploaded] = await Promise.allSettled([pipeline(body, meter), upload.done()]);
+    if (piped.status === 'rejected' || uploaded.status === 'rejected') {
+      await upload.abort().catch(() => undefined);
+      meter.destroy();
+      throw piped.status === 'rejected' ? piped.reason : (uploaded as PromiseRejectedResult).reason;
+    }
     return { sizeBytes, md5: hash.digest('hex') };
   }
 
@@ -159,13 +162,23 @@ export class S3BlobStore implements BlobStore {
 
   /** One PutObject for a small body, a multipart upload for a large one, decided as it streams. */
   private async upload(key: string, body: Readable): Promise<void> {
-    const upload = new Upload({
+    const upload = this.newUpload(key, body);
+    try {
+      await upload.done();
+    } catch (err) {
+      // A failed body (a source read error in concat) must not leave a multipart upload behind.
+      await upload.abort().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private newUpload(key: string, body: Readable): Upload {
+    return new Upload({
       client: this.s3.client,
       params: { Bucket: this.s3.bucket, Key: key, Body: body, ContentType: contentTypeFor(key) },
       partSize: UPLOAD_PART_BYTES,
       queueSize: UPLOAD_QUEUE,
       leavePartsOnError: false,
     });
-    await upload.done();
   }
 }
