@@ -1,7 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { CreateBucketCommand, HeadBucketCommand, ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
+import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
+import { ensureBucket } from '../../src/storage/s3/ensure-bucket';
 
 // Starts versitygw, the S3-compatible server the s3 storage driver is tested and developed
 // against, from the binary scripts/s3-server.sh resolves or builds. Its posix backend keeps each
@@ -88,12 +89,10 @@ export async function startS3Server(options: S3ServerOptions): Promise<S3Server>
 }
 
 /** Creates the bucket unless it exists. */
-export async function ensureBucket(endpoint: string, credentials: Pick<S3ServerOptions, 'accessKeyId' | 'secretAccessKey' | 'region'>, bucket: string): Promise<void> {
+export async function createBucket(endpoint: string, credentials: Pick<S3ServerOptions, 'accessKeyId' | 'secretAccessKey' | 'region'>, bucket: string): Promise<void> {
   const client = adminClient(endpoint, credentials);
   try {
-    await client.send(new HeadBucketCommand({ Bucket: bucket }));
-  } catch {
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    await ensureBucket(client, bucket);
   } finally {
     client.destroy();
   }

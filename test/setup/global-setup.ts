@@ -5,7 +5,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { Kysely, PostgresDialect } from 'kysely';
 import { Client, Pool } from 'pg';
 import { freePort } from '../../scripts/lib/free-port';
-import { ensureBucket, resolveS3Server, startS3Server } from '../../scripts/lib/s3-server';
+import { createBucket, resolveS3Server, startS3Server } from '../../scripts/lib/s3-server';
 import { resolveTemporalCli, startTemporalDevServer } from '../../scripts/lib/temporal-dev-server';
 import { migrateToLatest } from '../../src/db/migrator';
 import { testState } from './test-state';
@@ -51,7 +51,7 @@ export default async function globalSetup(): Promise<void> {
     startS3Server({ binary: s3Binary, port: s3Port, consolePort: null, dataDir: s3.dataDir, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, region: s3.region, logFile: path.join(TMP, `s3-${s3Port}.log`) }),
   ]);
   testState.s3 = { server: s3Server, dataDir: s3.dataDir };
-  await ensureBucket(s3Server.endpoint, s3, s3.bucket);
+  await createBucket(s3Server.endpoint, s3, s3.bucket);
   const bundlePath = path.join(TMP, `workflow-bundle-${port}.js`);
   writeFileSync(bundlePath, bundle.code);
 
