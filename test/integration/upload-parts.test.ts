@@ -223,6 +223,19 @@ describe('PUT /v1/uploads/:id/parts/:n (signed, no API key)', () => {
     for (const n of [1, 2, 3]) await expectNothingStored(upload, n);
   });
 
+  it('refuses a part whose bytes do not match its Content-MD5 (400 content_md5_mismatch), storing nothing', async () => {
+    const upload = await createUpload({ sizeBytes: 1000, partSizeBytes: 1000 });
+    const url = (await transferFor(upload)).parts[0]!.url;
+    const meant = randomBytes(1000);
+    const res = await putPart(url, randomBytes(1000), { 'content-md5': createHash('md5').update(meant).digest('base64') });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'content_md5_mismatch' });
+    await expectNothingStored(upload, 1);
+    const ok = await putPart(url, meant, { 'content-md5': createHash('md5').update(meant).digest('base64') });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.etag).toBe(md5(meant));
+  });
+
   it('requires a Content-Length (no chunked bodies)', async () => {
     const upload = await createUpload({ sizeBytes: 1000, partSizeBytes: 1000 });
     const url = (await transferFor(upload)).parts[0]!.url;
