@@ -2,11 +2,12 @@
 # against a real PostgreSQL and a real Temporal dev server). Both install what is missing.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help dev test deps node-check system-deps temporal-cli migrate typecheck lint unit clean
+.PHONY: help dev test deps node-check system-deps temporal-cli s3-server migrate typecheck lint unit clean
 
 help:
 	@echo "make dev    - install what is missing, start PostgreSQL, Temporal (UI :8233), API (:3000) and worker"
-	@echo "make test   - typecheck, lint and the full test suite on real PostgreSQL + Temporal"
+	@echo "              (STORAGE_DRIVER=s3 make dev also starts an S3-compatible server, versitygw)"
+	@echo "make test   - typecheck, lint and the full test suite on real PostgreSQL + Temporal + an S3 server"
 	@echo "make migrate | typecheck | lint | clean"
 
 node-check:
@@ -26,7 +27,12 @@ system-deps:
 temporal-cli:
 	@bash scripts/temporal-cli.sh >/dev/null
 
-deps: node-check node_modules/.package-lock.json system-deps temporal-cli
+# versitygw, the S3-compatible server the s3 storage driver's suites run against (and that
+# `STORAGE_DRIVER=s3 make dev` starts); built once per machine like the Temporal CLI.
+s3-server:
+	@bash scripts/s3-server.sh >/dev/null
+
+deps: node-check node_modules/.package-lock.json system-deps temporal-cli s3-server
 
 dev: deps
 	@node --import tsx scripts/dev.ts

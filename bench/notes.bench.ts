@@ -11,8 +11,7 @@ import { LISTED, MEETING_METADATA_COLUMNS, ownedMeetingsPageQuery } from '../src
 import { migrateToLatest } from '../src/db/migrator';
 import { insertUser, insertWorkspace } from '../src/db/workspaces';
 import { createLogger } from '../src/logger';
-import { createBlobStore } from '../src/storage/create-blob-store';
-import { UrlSigner } from '../src/storage/url-signer';
+import { createStorage } from '../src/storage/create-storage';
 import { createTemporalClient } from '../src/temporal/connection';
 
 // npm run bench:notes [-- --iterations 40] [--keep] [--reuse] [--jit]
@@ -175,7 +174,7 @@ async function main(): Promise<void> {
     // The full app, built as server.ts builds it; the notes routes use only db (and never engines).
     const app = createApp({
       config, db, temporal, capabilities: { locales: [], missing: [] }, logger: createLogger('error'),
-      blobStore: createBlobStore(config.storage), urlSigner: UrlSigner.fromConfig(config),
+      ...createStorage(config),
     });
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));

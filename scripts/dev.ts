@@ -7,11 +7,14 @@ import { migrateToLatest } from '../src/db/migrator';
 import { seedDev } from '../db/seeds/dev.seed';
 import { isPortOpen } from './lib/free-port';
 import { ensureDevDatabase, type DevDatabase } from './lib/dev-database';
+import { ensureDevS3, withDevS3Defaults } from './lib/dev-s3';
+import type { S3Server } from './lib/s3-server';
 import { resolveTemporalCli, startTemporalDevServer, type DevServer } from './lib/temporal-dev-server';
 
 // `make dev`: everything on one machine, no Docker. PostgreSQL (yours, the local server, or an
 // embedded one), migrations and the dev seed, the Temporal dev server with its Web UI, then the
-// API and the worker. Ctrl-C stops every process this started.
+// API and the worker. Storage is the local disk; `STORAGE_DRIVER=s3 make dev` also starts an
+// S3-compatible server (versitygw) with its web console. Ctrl-C stops every process this started.
 
 const ROOT = path.resolve(__dirname, '..');
 const DEV_DIR = path.join(ROOT, '.dev');
@@ -59,11 +62,14 @@ async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const devEnv = withDevS3Defaults(process.env);
+  const config = loadConfig(devEnv);
   mkdirSync(DEV_DIR, { recursive: true });
   const children: ChildProcess[] = [];
   let temporal: DevServer | null = null;
   let database: DevDatabase | null = null;
+  let s3: S3Server | null = null;
+  let s3ConsoleUrl: string | null = null;
 
   let stopping = false;
   stopAll = async (code: number) => {
@@ -77,6 +83,7 @@ async function main(): Promise<void> {
       setTimeout(() => child.kill('SIGKILL'), config.http.shutdownTimeoutMs).unref();
     })));
     await temporal?.stop();
+    await s3?.stop();
     await database?.stop();
     step('all stopped');
     process.exit(code);
@@ -106,7 +113,9 @@ async function main(): Promise<void> {
     });
   }
 
-  const env = { ...process.env, DATABASE_URL: database.url, TEMPORAL_ADDRESS: config.temporal.address };
+  if (config.storage.driver === 's3') ({ server: s3, consoleUrl: s3ConsoleUrl } = await ensureDevS3(config, DEV_DIR, step));
+
+  const env = { ...devEnv, DATABASE_URL: database.url, TEMPORAL_ADDRESS: config.temporal.address };
   children.push(startService('api', 'src/api/server.ts', env), startService('worker', 'src/worker/main.ts', env));
   for (const child of children) {
     child.once('exit', (code, signal) => {
@@ -128,6 +137,9 @@ async function main(): Promise<void> {
       '  Dubbing service is running',
       `  API            ${baseUrl}`,
       `  Temporal UI    ${temporal ? uiUrl : '(external server: see its own UI)'}`,
+      ...(config.storage.driver === 's3'
+        ? [`  S3 storage     ${config.storage.s3!.endpoint} bucket ${config.storage.s3!.bucket}`, `  S3 console     ${s3ConsoleUrl ? `${s3ConsoleUrl}  (log in with S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; dev default ${config.storage.s3!.credentials?.accessKeyId ?? ''})` : '(external server: see its own console)'}`]
+        : [`  Storage        ${config.storage.localDir} (local disk)`]),
       `  API key        ${seed.apiKey}`,
       `  (saved to ${path.relative(ROOT, CREDENTIALS_FILE)})`,
       '',

@@ -41,10 +41,13 @@ export interface Config {
     readonly defaultCreditsPerSecond: number;
   };
   readonly storage: {
-    readonly driver: 'local';
+    /** `local`: one shared disk, the API serves signed part and file URLs; `s3`: any S3-compatible store. */
+    readonly driver: 'local' | 's3';
     readonly localDir: string;
     readonly signingSecret: string;
     readonly urlTtlSeconds: number;
+    /** Set exactly when driver is `s3`. */
+    readonly s3: S3Settings | null;
   };
   readonly uploads: {
     readonly maxBytes: number;
@@ -76,6 +79,26 @@ export interface Config {
     readonly pauseAfterCaptureMs: number;
   };
 }
+
+export interface S3Settings {
+  /** Null means AWS itself (the region's endpoint); set it for any other S3-compatible store. */
+  readonly endpoint: string | null;
+  /**
+   * The endpoint written into presigned URLs, for clients that reach the store by another name
+   * than the API and workers do (docker-compose: `http://s3:7070` inside, `localhost` outside).
+   * SigV4 signs the host, so the URL must carry the one the client will use.
+   */
+  readonly publicEndpoint: string | null;
+  readonly region: string;
+  readonly bucket: string;
+  /** Null: the SDK's default credential chain (instance roles, AWS_* variables, profiles). */
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | null;
+  /** `bucket` in the path rather than the host name: what most self-hosted stores need. */
+  readonly forcePathStyle: boolean;
+}
+
+/** S3 refuses multipart parts below 5 MiB (all but the last), so the s3 driver needs at least that. */
+export const S3_MIN_PART_SIZE_BYTES = 5 * 1024 * 1024;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -124,6 +147,15 @@ class Reader {
     return raw as T;
   }
 
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+    this.problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  }
+
   url(name: string, fallback: string | null, protocols: string[]): string | null {
     const raw = this.optional(name);
     if (raw === null) return fallback;
@@ -159,6 +191,12 @@ export function loadConfig(env: Env = process.env): Config {
 
   const partSizeBytes = read.int('UPLOAD_PART_SIZE_BYTES', 8 * 1024 * 1024, 64 * 1024, 512 * 1024 * 1024);
   const maxBytes = read.int('UPLOAD_MAX_BYTES', 5 * 1024 ** 3, 1, 5 * 1024 ** 4);
+
+  const driver = read.oneOf('STORAGE_DRIVER', 'local', ['local', 's3'] as const);
+  const s3 = driver === 's3' ? readS3Settings(read) : null;
+  if (driver === 's3' && partSizeBytes < S3_MIN_PART_SIZE_BYTES) {
+    read.problems.push(`UPLOAD_PART_SIZE_BYTES must be at least ${S3_MIN_PART_SIZE_BYTES} (5 MiB) with STORAGE_DRIVER=s3: S3 refuses smaller multipart parts`);
+  }
 
   const pauseAfterCaptureMs = read.int('DUBBING_TEST_PAUSE_AFTER_CAPTURE_MS', 0, 0, 3_600_000);
   if (pauseAfterCaptureMs > 0 && nodeEnv !== 'test') read.problems.push('DUBBING_TEST_PAUSE_AFTER_CAPTURE_MS is only allowed with NODE_ENV=test');
@@ -196,10 +234,11 @@ export function loadConfig(env: Env = process.env): Config {
       defaultCreditsPerSecond: read.int('CREDITS_PER_SECOND', 10, 1, 1_000_000),
     },
     storage: {
-      driver: read.oneOf('STORAGE_DRIVER', 'local', ['local'] as const),
+      driver,
       localDir: read.string('STORAGE_DIR', '.dev/storage'),
       signingSecret,
       urlTtlSeconds: read.int('SIGNED_URL_TTL_SECONDS', 900, 10, 7 * 24 * 3600),
+      s3,
     },
     uploads: { maxBytes, partSizeBytes },
     youtube: {
@@ -218,6 +257,26 @@ export function loadConfig(env: Env = process.env): Config {
 
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return deepFreeze(config);
+}
+
+function readS3Settings(read: Reader): S3Settings {
+  const bucket = read.optional('S3_BUCKET');
+  if (bucket === null) read.problems.push('S3_BUCKET must be set with STORAGE_DRIVER=s3');
+  else if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) read.problems.push(`S3_BUCKET must be a valid bucket name (got "${bucket}")`);
+  const accessKeyId = read.optional('S3_ACCESS_KEY_ID');
+  const secretAccessKey = read.optional('S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    read.problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the default AWS credential chain)');
+  }
+  const endpoint = read.url('S3_ENDPOINT', null, ['http:', 'https:']);
+  return {
+    endpoint,
+    publicEndpoint: read.url('S3_PUBLIC_ENDPOINT', endpoint, ['http:', 'https:']),
+    region: read.string('S3_REGION', 'us-east-1'),
+    bucket: bucket ?? '',
+    credentials: accessKeyId !== null && secretAccessKey !== null ? { accessKeyId, secretAccessKey } : null,
+    forcePathStyle: read.bool('S3_FORCE_PATH_STYLE', endpoint !== null),
+  };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -9,6 +9,7 @@ import type { Upload } from '../../src/db/uploads';
 import { loadProjectView } from '../../src/api/projects/load-project-view';
 import { presentProject, type DeliverableRef } from '../../src/api/projects/project-presenter';
 import { buildTransferBlock } from '../../src/api/uploads/transfer-block';
+import { createStorage } from '../../src/storage/create-storage';
 import type { AppDeps } from '../../src/api/app-deps';
 import { UrlSigner } from '../../src/storage/url-signer';
 import { serveUntilSignalled } from './serve';
@@ -35,7 +36,7 @@ import { serveUntilSignalled } from './serve';
 
 const config = loadConfig();
 const db = createDb({ url: config.database.url!, poolMax: config.database.poolMax, applicationName: 'bench-breakdown' });
-const deps = { config, db, urlSigner: UrlSigner.fromConfig(config) } as unknown as AppDeps;
+const deps = { config, db, urlSigner: UrlSigner.fromConfig(config), uploads: createStorage(config).uploads } as unknown as AppDeps;
 const PATH = /^\/([LS])([0-5])\/([0-9a-f-]{36})$/;
 
 async function authenticateLike(authorization: string): Promise<{ keyId: string; workspaceId: string }> {
@@ -94,7 +95,7 @@ async function loadViewInOneStatement(workspaceId: string, projectId: string, in
   const languages = languagesJson.map((l) => ({ ...l, created_at: date(l.created_at), updated_at: date(l.updated_at), completed_at: date(l.completed_at), translated_segments: null })) as ProjectLanguage[];
   const upload = uploadJson ? ({ ...uploadJson, expires_at: new Date(uploadJson.expires_at), completed_at: date(uploadJson.completed_at), created_at: new Date(uploadJson.created_at) } as Upload) : undefined;
   const transfer = project.status === 'awaiting_upload' && upload && includeTransfer
-    ? buildTransferBlock({ upload, parts, signer: deps.urlSigner, ttlSeconds: config.storage.urlTtlSeconds })
+    ? await buildTransferBlock({ upload, parts, uploads: deps.uploads })
     : undefined;
   return presentProject(project as Project, {
     publicBaseUrl: config.http.publicBaseUrl,

@@ -2,6 +2,7 @@ import type { Db } from '../db/create-db';
 import type { EngineCapabilities } from '../engines/capabilities';
 import type { Engines } from '../engines';
 import type { BlobStore } from '../storage/blob-store';
+import type { MultipartUploads } from '../storage/multipart-uploads';
 import type { Client } from '@temporalio/client';
 import type { SourceDownloader } from '../sources/youtube/source-downloader';
 import type { ChannelUploadsSource } from '../sources/youtube/video-lookup';
@@ -19,6 +20,8 @@ import { createYoutubeSourceActivities } from './youtube-source.activities';
 export interface ActivityDeps {
   db: Db;
   blobStore: BlobStore;
+  /** The storage driver's uploads: joining a completed one, aborting abandoned ones. */
+  uploads: MultipartUploads;
   engines: Engines;
   capabilities: EngineCapabilities;
   /** The reconciler asks Temporal which workflows run, and starts lost ones. */

@@ -12,6 +12,7 @@ import type { BlobStore } from '../storage/blob-store';
 import { requireProject } from './require-project';
 import { languageKeyPrefix, renderDub, type PublishedFile } from './render-dub';
 import { translateTranscript } from './translate-transcript';
+import { activityTransfer } from './activity-transfer';
 
 export type { PublishedFile } from './render-dub';
 
@@ -86,6 +87,7 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
         hasVideo: project.source_has_video ?? false,
         keyPrefix: languageKeyPrefix(step.projectId, step.locale),
         onTick: heartbeat,
+        transfer: activityTransfer(),
         onStage: async (stage) => {
           if (stage === 'fitting') await updateOpenAttempt(db, step, { percent: 55, phase_message: 'Fitting speech to the source timing.' });
           else await updateOpenAttempt(db, step, { status: 'publishing', percent: 85, phase_message: 'Encoding audio, captions and thumbnail.' });

@@ -6,10 +6,12 @@ import type { Db } from '../db/create-db';
 import { captureFromHold, releaseHold } from '../db/credits';
 import { replaceTranscript } from '../db/deliverables';
 import { updateProject, type Project, type ProjectPhase, type UsageState } from '../db/projects';
-import { blobKeys, findUploadByProject, listUploadParts } from '../db/uploads';
+import { blobKeys, findUploadByProject } from '../db/uploads';
 import { InvalidMediaError, type Engines } from '../engines';
 import type { BlobStore } from '../storage/blob-store';
+import type { MultipartUploads } from '../storage/multipart-uploads';
 import { activityLog } from './activity-log';
+import { activityTransfer } from './activity-transfer';
 import { classifyEngineError, classifyingEngineErrors } from './classify-engine-error';
 import { failUnchargedProject } from './fail-uncharged-project';
 import { billableSecondsFor, stopOverCeiling } from './spend-ceiling';
@@ -22,6 +24,7 @@ import type { FailureCode } from '../shared/error-codes';
 export interface ProjectActivityDeps {
   db: Db;
   blobStore: BlobStore;
+  uploads: MultipartUploads;
   engines: Engines;
   /** Test-only: stay inside settleCharges this long after committing (to kill a worker there). */
   pauseAfterCaptureMs?: number;
@@ -49,7 +52,7 @@ export const sourceKeys = {
 
 const heartbeat = () => Context.current().heartbeat();
 
-export function createProjectActivities({ db, blobStore, engines, pauseAfterCaptureMs }: ProjectActivityDeps) {
+export function createProjectActivities({ db, blobStore, uploads, engines, pauseAfterCaptureMs }: ProjectActivityDeps) {
   return {
     async loadProjectStart(projectId: string): Promise<ProjectStart> {
       const project = await requireProject(db, projectId);
@@ -82,14 +85,14 @@ export function createProjectActivities({ db, blobStore, engines, pauseAfterCapt
       if (project.source_type === 'upload') {
         const upload = await findUploadByProject(db, projectId);
         if (!upload?.completed_at) throw ApplicationFailure.nonRetryable('upload not completed', 'internal_error');
-        const parts = await listUploadParts(db, upload.id);
-        await blobStore.concat(parts.map((p) => blobKeys.storedPart(p)), sourceKey, heartbeat);
+        // Local: the parts are joined into the source now; s3: upload/complete already did.
+        await uploads.assembleSource(db, upload, heartbeat);
       } else if (!(await blobStore.stat(sourceKey))) {
         throw ApplicationFailure.nonRetryable('the YouTube source was not downloaded', 'internal_error');
       }
       const workDir = await mkdtemp(path.join(os.tmpdir(), 'dub-probe-'));
       try {
-        const file = await blobStore.toLocalFile(sourceKey, workDir);
+        const file = await blobStore.toLocalFile(sourceKey, workDir, activityTransfer());
         const probe = await engines.media.probe(file, { onTick: heartbeat });
         if (!probe.hasAudio && !probe.hasVideo) return { ok: false, message: `${sourceName} has no audio or video stream.` };
         // Nothing to transcribe or dub: refused before any charge, not billed as silence.
@@ -152,7 +155,7 @@ export function createProjectActivities({ db, blobStore, engines, pauseAfterCapt
     async transcribeSource(projectId: string): Promise<{ segments: number }> {
       const workDir = await mkdtemp(path.join(os.tmpdir(), 'dub-asr-'));
       try {
-        const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir);
+        const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir, activityTransfer());
         const speech = path.join(workDir, 'speech-16k.wav');
         const background = path.join(workDir, 'background.wav');
         const started = performance.now();

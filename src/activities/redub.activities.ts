@@ -10,6 +10,7 @@ import { activityLog } from './activity-log';
 import { languageKeyPrefix, renderDub } from './render-dub';
 import { requireProject } from './require-project';
 import { translateTranscript } from './translate-transcript';
+import { activityTransfer } from './activity-transfer';
 
 // Dubbing a completed language again from the verified transcript, free. This path never
 // touches the ledger, the language's attempt or charges, or the project's status and usage:
@@ -64,6 +65,7 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
         hasVideo: project.source_has_video ?? false,
         keyPrefix: `${languageKeyPrefix(input.projectId, input.locale)}/r${revision}`,
         onTick: heartbeat,
+        transfer: activityTransfer(),
       });
 
       return db.transaction().execute(async (trx) => {

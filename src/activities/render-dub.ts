@@ -11,7 +11,7 @@ import type { TimelineClip } from '../engines/media/media-engine';
 import type { TranslatedSegment } from '../db/projects';
 import { blobKeys } from '../db/uploads';
 import { toSrt, toVtt, type Cue } from '../publish/captions';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
 import { activityLog } from './activity-log';
 import { classifyingEngineErrors } from './classify-engine-error';
 import { sourceKeys } from './project.activities';
@@ -38,6 +38,8 @@ export interface RenderDubInput {
   hasVideo: boolean;
   keyPrefix: string;
   onTick: () => void;
+  /** Heartbeats and cancellation for the blobs fetched into the work dir (remote storage). */
+  transfer?: LocalFileOptions;
   /** Progress milestones, for callers that report them. */
   onStage?: (stage: 'fitting' | 'encoding') => Promise<void>;
 }
@@ -114,7 +116,7 @@ export async function renderDub(
       }
 
       const background = await blobStore.stat(sourceKeys.background(projectId))
-        ? { file: await blobStore.toLocalFile(sourceKeys.background(projectId), workDir), volume: BACKGROUND_VOLUME }
+        ? { file: await blobStore.toLocalFile(sourceKeys.background(projectId), workDir, input.transfer), volume: BACKGROUND_VOLUME }
         : undefined;
       const out = (name: string) => path.join(workDir, name);
       // The mix goes straight into both published files: no intermediate WAV to write and read.
@@ -124,7 +126,7 @@ export async function renderDub(
       const quality = await measureRenderedDub(onsets.map((o) => o.leadingSilence), fit.segments, clips.map((c) => c.segment), cues, { sourceSeconds: duration, mixedFile: out('dub.wav') });
       await writeFile(out('captions.srt'), toSrt(cues));
       await writeFile(out('captions.vtt'), toVtt(cues));
-      const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir);
+      const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir, input.transfer);
       await engines.media.thumbnail({ source, hasVideo: input.hasVideo, atSeconds: Math.min(1, duration / 2), sourceSeconds: duration, title: input.title }, out('thumbnail.png'), opts);
       lap('thumbnailMs');
 

@@ -7,6 +7,8 @@ import type { Logger } from '../logger';
 import type { BlobStore } from '../storage/blob-store';
 import type { VideoLookup } from '../sources/youtube/video-lookup';
 import type { UrlSigner } from '../storage/url-signer';
+import type { MultipartUploads } from '../storage/multipart-uploads';
+import type { DownloadLinks } from '../storage/download-links';
 
 /** Everything the HTTP app needs, passed in so tests build the same app on real services. */
 export interface AppDeps {
@@ -17,6 +19,10 @@ export interface AppDeps {
   logger: Logger;
   blobStore: BlobStore;
   urlSigner: UrlSigner;
+  /** Where upload parts go and how they are completed (the storage driver's). */
+  uploads: MultipartUploads;
+  /** Redirect targets of downloads (the storage driver's). */
+  downloadLinks: DownloadLinks;
   /** Optional: without it every request reads its key from the database. */
   keyCache?: ApiKeyCache;
   /** The YouTube Data API, for video ids the mirror does not have yet; null without a key. */

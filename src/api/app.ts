@@ -26,7 +26,10 @@ export function createApp(deps: AppDeps): Koa {
   app.use((ctx, next) => (ctx.path.startsWith('/v1/uploads/') ? next() : json(ctx, next)));
 
   const root = new Router();
-  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), youtubeRoutes(deps), notesRoutes(deps), uploadPartsRoutes(deps), filesRoutes(deps)]) {
+  // The API serves part uploads and file downloads itself only on the local driver; on s3 the
+  // client talks to the object store through presigned URLs and these routes do not exist.
+  const servesBytes = deps.config.storage.driver === 'local' ? [uploadPartsRoutes(deps), filesRoutes(deps)] : [];
+  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), youtubeRoutes(deps), notesRoutes(deps), ...servesBytes]) {
     root.use(resource.routes());
   }
   app.use(root.routes());

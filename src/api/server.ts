@@ -4,8 +4,7 @@ import { createDb } from '../db/create-db';
 import { databaseUrl } from '../db/database-url';
 import { detectCapabilities } from '../engines/capabilities';
 import { createLogger } from '../logger';
-import { createBlobStore } from '../storage/create-blob-store';
-import { UrlSigner } from '../storage/url-signer';
+import { createStorage } from '../storage/create-storage';
 import { createTemporalClient } from '../temporal/connection';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import { youTubeDataApiFromConfig } from '../sources/youtube/data-api-client';
@@ -19,11 +18,10 @@ async function main(): Promise<void> {
   const capabilities = await detectCapabilities();
   if (capabilities.missing.length > 0) logger.warn('engines missing; their locales are not offered', { missing: capabilities.missing });
 
-  const blobStore = createBlobStore(config.storage);
-  const urlSigner = UrlSigner.fromConfig(config);
+  const { blobStore, urlSigner, uploads, downloadLinks } = createStorage(config);
   const keyCache = new ApiKeyCache(databaseUrl(config), logger);
   await keyCache.start();
-  const app = createApp({ config, db, temporal, capabilities, logger, blobStore, urlSigner, keyCache, youtube: youTubeDataApiFromConfig(config.youtube) });
+  const app = createApp({ config, db, temporal, capabilities, logger, blobStore, urlSigner, uploads, downloadLinks, keyCache, youtube: youTubeDataApiFromConfig(config.youtube) });
   const server: Server = app.listen(config.http.port, config.http.host, () => {
     logger.info('api listening', { url: `http://${config.http.host}:${config.http.port}`, publicBaseUrl: config.http.publicBaseUrl });
   });

@@ -9,6 +9,8 @@ export interface UploadTable {
   part_size_bytes: number;
   part_count: number;
   expires_at: Date;
+  /** The object store's multipart upload id (s3 driver); null where the API stores parts itself. */
+  store_upload_id: string | null;
   completed_at: Date | null;
   completed_parts: ColumnType<CompletedPart[] | null, string | null, string | null>;
   created_at: ColumnType<Date, never, never>;
@@ -33,6 +35,9 @@ export type Upload = Selectable<UploadTable>;
 export type UploadPart = Selectable<UploadPartTable>;
 
 export const MAX_PARTS = 10_000;
+
+/** How long an upload project waits for its parts before releasing its credit hold. */
+export const UPLOAD_WINDOW_MS = 24 * 3600 * 1000;
 
 /** The preferred part size, grown in 64 KiB steps when a file would otherwise need over 10,000 parts. */
 export function partSizeFor(sizeBytes: number, preferred: number): number {

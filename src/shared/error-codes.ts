@@ -33,6 +33,9 @@ export const API_ERROR_CODES = [
   'content_length_required',
   'part_size_mismatch',
   'incomplete_body',
+  // A part sent with Content-MD5 whose bytes do not match it (damaged or cut short on the way):
+  // nothing is stored, as S3 answers BadDigest.
+  'content_md5_mismatch',
   'upload_already_completed',
   'upload_expired',
   // 401 / 403 / 404

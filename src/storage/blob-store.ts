@@ -1,5 +1,12 @@
 // Driver-neutral blob storage. The API, activities and the CLI only see this interface, so the
-// local-disk driver (dev, tests, single-host) and a later S3 driver are interchangeable.
+// local-disk driver (dev, tests, single-host) and the S3 driver are interchangeable.
+
+export interface LocalFileOptions {
+  /** Stops a download when the activity is cancelled. */
+  signal?: AbortSignal;
+  /** Called every few MiB of a download, for heartbeats. */
+  onProgress?: () => void;
+}
 
 export interface BlobStore {
   /**
@@ -14,8 +21,12 @@ export interface BlobStore {
   /** Throws BlobNotFoundError. */
   get(key: string): Promise<NodeJS.ReadableStream>;
   stat(key: string): Promise<{ sizeBytes: number } | null>;
-  /** A local file path with the blob's bytes: the local driver returns its own file; a remote driver downloads into tempDir. */
-  toLocalFile(key: string, tempDir: string): Promise<string>;
+  /**
+   * A local file path with the blob's bytes: the local driver returns its own file; a remote
+   * driver streams it into tempDir, which the caller owns and removes (success, failure or
+   * cancellation alike).
+   */
+  toLocalFile(key: string, tempDir: string, options?: LocalFileOptions): Promise<string>;
   /**
    * Deletes exactly one blob; no error when there is none. Use it, not deletePrefix, for one
    * key: a key is often the prefix of others (a legacy part "…/00001" of "…/00001-<attempt>").

@@ -5,7 +5,7 @@ import { createLocalEngines } from '../engines';
 import { detectCapabilities } from '../engines/capabilities';
 import { youTubeDataApiFromConfig } from '../sources/youtube/data-api-client';
 import { YtDlpDownloader } from '../sources/youtube/ytdlp-downloader';
-import { createBlobStore } from '../storage/create-blob-store';
+import { createStorage } from '../storage/create-storage';
 import { createTemporalClient } from '../temporal/connection';
 
 /**
@@ -13,9 +13,11 @@ import { createTemporalClient } from '../temporal/connection';
  * client (lazily connected) for the reconciler. The caller closes `temporal.connection`.
  */
 export async function createActivityDeps(config: Config, db: Db): Promise<ActivityDeps> {
+  const { blobStore, uploads } = createStorage(config);
   return {
     db,
-    blobStore: createBlobStore(config.storage),
+    blobStore,
+    uploads,
     engines: createLocalEngines(),
     capabilities: await detectCapabilities(),
     temporal: createTemporalClient(config),

@@ -9,8 +9,10 @@ import { createDb, type Db } from '../../src/db/create-db';
 import { detectCapabilities, type EngineCapabilities } from '../../src/engines/capabilities';
 import { createLogger } from '../../src/logger';
 import type { BlobStore } from '../../src/storage/blob-store';
-import { createBlobStore } from '../../src/storage/create-blob-store';
-import { UrlSigner } from '../../src/storage/url-signer';
+import { createStorage } from '../../src/storage/create-storage';
+import type { DownloadLinks } from '../../src/storage/download-links';
+import type { MultipartUploads } from '../../src/storage/multipart-uploads';
+import type { UrlSigner } from '../../src/storage/url-signer';
 import { createTemporalClient } from '../../src/temporal/connection';
 import type { Client } from '@temporalio/client';
 import type { KyselyPlugin } from 'kysely';
@@ -25,6 +27,10 @@ export interface TestApi {
   capabilities: EngineCapabilities;
   blobStore: BlobStore;
   urlSigner: UrlSigner;
+  uploads: MultipartUploads;
+  downloadLinks: DownloadLinks;
+  /** `METHOD /path` of every request this server received, in order (e.g. to prove a part bypassed the API). */
+  requests: string[];
   /** The app's key cache, e.g. to sync() with revocations before asserting on them. */
   keyCache: ApiKeyCache;
   close(): Promise<void>;
@@ -56,13 +62,14 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
   const db = createDb({ url: config.database.url!, poolMax: 5, applicationName: 'dubbing-test' });
   const temporal = createTemporalClient(config);
   const capabilities = await (cachedCapabilities ??= detectCapabilities());
-  const blobStore = createBlobStore(config.storage);
-  const urlSigner = UrlSigner.fromConfig(config);
+  const { blobStore, urlSigner, uploads, downloadLinks } = createStorage(config);
+  const requests: string[] = [];
+  server.on('request', (req) => requests.push(`${req.method} ${req.url?.split('?')[0]}`));
   // The same key cache as production: revocations must reach it through LISTEN/NOTIFY.
   const keyCache = new ApiKeyCache(config.database.url!, createLogger('error'));
   await keyCache.start();
   const appDb = plugins.reduce((wrapped, plugin) => wrapped.withPlugin(plugin), db);
-  const app = createApp({ config, db: appDb, temporal, capabilities, logger: createLogger('error'), blobStore, urlSigner, keyCache, youtube: youTubeDataApiFromConfig(config.youtube) });
+  const app = createApp({ config, db: appDb, temporal, capabilities, logger: createLogger('error'), blobStore, urlSigner, uploads, downloadLinks, keyCache, youtube: youTubeDataApiFromConfig(config.youtube) });
   server.on('request', app.callback());
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -72,6 +79,9 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
     capabilities,
     blobStore,
     urlSigner,
+    uploads,
+    downloadLinks,
+    requests,
     keyCache,
     async close() {
       server.closeAllConnections();

@@ -16,11 +16,11 @@ export interface TestWorker {
 /** A real worker on the run's dev server, on a fresh task queue so test files stay apart. */
 export async function startTestWorker(
   db: Db,
-  options: { taskQueue?: string; overrides?: Partial<ActivityDeps> } = {},
+  options: { taskQueue?: string; overrides?: Partial<ActivityDeps>; config?: Record<string, string> } = {},
 ): Promise<TestWorker> {
   installTemporalRuntime('warn');
   const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
-  const config = testConfig({ TEMPORAL_TASK_QUEUE: taskQueue });
+  const config = testConfig({ ...options.config, TEMPORAL_TASK_QUEUE: taskQueue });
   const deps = { ...(await createActivityDeps(config, db)), ...options.overrides };
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await createWorker({ config, connection, deps });

@@ -86,7 +86,7 @@ async function createUpload(options: { sizeBytes: number; partSizeBytes: number;
 /** The transfer block exactly as the projects API builds it from the rows. */
 async function transferFor(upload: Upload) {
   const fresh = (await findUpload(api.db, upload.id))!;
-  return buildTransferBlock({ upload: fresh, parts: await listUploadParts(api.db, upload.id), signer: api.urlSigner, ttlSeconds: api.config.storage.urlTtlSeconds });
+  return buildTransferBlock({ upload: fresh, parts: await listUploadParts(api.db, upload.id), uploads: api.uploads });
 }
 
 /** Path + query of an absolute signed URL, for the request helper. */
@@ -221,6 +221,19 @@ describe('PUT /v1/uploads/:id/parts/:n (signed, no API key)', () => {
     expect(empty.body.error.code).toBe('part_size_mismatch');
 
     for (const n of [1, 2, 3]) await expectNothingStored(upload, n);
+  });
+
+  it('refuses a part whose bytes do not match its Content-MD5 (400 content_md5_mismatch), storing nothing', async () => {
+    const upload = await createUpload({ sizeBytes: 1000, partSizeBytes: 1000 });
+    const url = (await transferFor(upload)).parts[0]!.url;
+    const meant = randomBytes(1000);
+    const res = await putPart(url, randomBytes(1000), { 'content-md5': createHash('md5').update(meant).digest('base64') });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'content_md5_mismatch' });
+    await expectNothingStored(upload, 1);
+    const ok = await putPart(url, meant, { 'content-md5': createHash('md5').update(meant).digest('base64') });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.etag).toBe(md5(meant));
   });
 
   it('requires a Content-Length (no chunked bodies)', async () => {

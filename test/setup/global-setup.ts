@@ -5,6 +5,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { Kysely, PostgresDialect } from 'kysely';
 import { Client, Pool } from 'pg';
 import { freePort } from '../../scripts/lib/free-port';
+import { createBucket, resolveS3Server, startS3Server } from '../../scripts/lib/s3-server';
 import { resolveTemporalCli, startTemporalDevServer } from '../../scripts/lib/temporal-dev-server';
 import { migrateToLatest } from '../../src/db/migrator';
 import { testState } from './test-state';
@@ -39,11 +40,18 @@ export default async function globalSetup(): Promise<void> {
   await db.destroy();
 
   const cli = resolveTemporalCli();
+  const s3Binary = resolveS3Server();
   const port = await freePort();
-  const [server, bundle] = await Promise.all([
+  const s3Port = await freePort();
+  // The S3-compatible server for the s3 driver's suites: its own data dir per run, like the database.
+  const s3 = { dataDir: path.join(TMP, `s3-${s3Port}`), accessKeyId: 'dubbing-test', secretAccessKey: randomBytes(24).toString('hex'), region: 'us-east-1', bucket: 'dubbing-test' };
+  const [server, bundle, s3Server] = await Promise.all([
     startTemporalDevServer({ cli, port, uiPort: null, dbFile: null, logFile: path.join(TMP, `temporal-${port}.log`) }),
     bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietLogger }),
+    startS3Server({ binary: s3Binary, port: s3Port, consolePort: null, dataDir: s3.dataDir, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, region: s3.region, logFile: path.join(TMP, `s3-${s3Port}.log`) }),
   ]);
+  testState.s3 = { server: s3Server, dataDir: s3.dataDir };
+  await createBucket(s3Server.endpoint, s3, s3.bucket);
   const bundlePath = path.join(TMP, `workflow-bundle-${port}.js`);
   writeFileSync(bundlePath, bundle.code);
 
@@ -54,9 +62,15 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEMPORAL_ADDRESS = server.address;
   process.env.WORKFLOW_BUNDLE_PATH = bundlePath;
   process.env.STORAGE_DIR = path.join(TMP, `storage-${port}`);
+  // The default driver stays local; a suite runs on s3 with test/helpers/storage-drivers.ts.
+  process.env.TEST_S3_ENDPOINT = s3Server.endpoint;
+  process.env.TEST_S3_BUCKET = s3.bucket;
+  process.env.TEST_S3_REGION = s3.region;
+  process.env.TEST_S3_ACCESS_KEY_ID = s3.accessKeyId;
+  process.env.TEST_S3_SECRET_ACCESS_KEY = s3.secretAccessKey;
   process.stdout.write(
     `\n[global-setup] postgres db ${database.name}, temporal dev server ${server.address} ` +
-      `(${cli}), ready in ${Date.now() - started} ms\n`,
+      `(${cli}), versitygw ${s3Server.endpoint}, ready in ${Date.now() - started} ms\n`,
   );
 }
 

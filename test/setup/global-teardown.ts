@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { Kysely, PostgresDialect } from 'kysely';
 import { Client, Pool } from 'pg';
 import { findLedgerViolations } from '../helpers/ledger-invariant';
@@ -25,6 +26,8 @@ export default async function globalTeardown(): Promise<void> {
 
 async function teardown(): Promise<void> {
   await testState.temporal?.stop();
+  await testState.s3?.server.stop();
+  if (testState.s3) rmSync(testState.s3.dataDir, { recursive: true, force: true });
   if (testState.database && !process.env.KEEP_TEST_DATABASE) {
     const admin = new Client({ connectionString: testState.database.adminUrl });
     await admin.connect();

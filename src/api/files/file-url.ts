@@ -1,11 +1,7 @@
-import { assertValidKey } from '../../storage/blob-store';
+import { filePath } from '../../storage/local-download-links';
 import type { SignedUrl, UrlSigner } from '../../storage/url-signer';
 
-/** Path of the signed download route for a blob; keys need no escaping (their charset is URL-safe). */
-export function filePath(key: string): string {
-  assertValidKey(key);
-  return `/v1/files/${key}`;
-}
+export { filePath };
 
 /** A short-lived GET URL for a blob, e.g. the redirect target of a dubbed audio download. */
 export function signFileUrl(signer: UrlSigner, key: string, ttlSeconds: number, now?: Date): SignedUrl {

@@ -3,7 +3,8 @@ import Router from '@koa/router';
 import { BlobNotFoundError, InvalidBlobKeyError } from '../../storage/blob-store';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import { contentTypeFor } from './content-type';
+import { contentTypeFor } from '../../storage/content-type';
+import { attachmentDisposition } from '../../storage/download-links';
 import { requireSignedUrl, signatureExpired } from './require-signed-url';
 
 /**
@@ -27,7 +28,9 @@ export function filesRoutes({ blobStore, urlSigner }: AppDeps): Router {
     if (!found) throw ApiError.notFound('file');
 
     ctx.set('Content-Type', contentTypeFor(key));
-    ctx.set('Content-Disposition', `attachment; filename="${path.posix.basename(key)}"`);
+    // The name the download endpoint signed into the URL (the project's name), else the key's own.
+    const fileName = typeof ctx.query.filename === 'string' ? ctx.query.filename : path.posix.basename(key);
+    ctx.set('Content-Disposition', attachmentDisposition(fileName));
     // Signed URLs are per-caller and short-lived; shared caches must not keep them.
     ctx.set('Cache-Control', 'private, no-store');
     if (ctx.method === 'HEAD') {

@@ -2,7 +2,8 @@ import type { Context } from 'koa';
 import type { Project } from '../../db/projects';
 import { sql } from 'kysely';
 import { findProjectById } from '../../db/projects';
-import { findUploadByProject, listUploadParts, type CompletedPart, type Upload, type UploadPart } from '../../db/uploads';
+import { expectedPartSize, findUploadByProject, type CompletedPart, type Upload } from '../../db/uploads';
+import { UploadNotCompletableError, type StoredPart } from '../../storage/multipart-uploads';
 import { startOrSignalProjectWorkflow } from '../../temporal/start-project-workflow';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
@@ -13,7 +14,7 @@ import { loadOwnProject } from './load-own-project';
 const normalizeEtag = (etag: string) => etag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1').toLowerCase();
 
 /** Lists every problem with the caller's parts list, so one error says everything to fix. */
-function findProblems(upload: Upload, stored: UploadPart[], given: CompletedPart[]): string[] {
+function findProblems(upload: Upload, stored: StoredPart[], given: CompletedPart[]): string[] {
   const problems: string[] = [];
   for (let i = 1; i < given.length; i++) {
     if (given[i]!.part_number <= given[i - 1]!.part_number) {
@@ -34,6 +35,9 @@ function findProblems(upload: Upload, stored: UploadPart[], given: CompletedPart
   if (beyond.length) problems.push(`this upload has ${upload.part_count} parts; no part ${beyond.join(', ')}`);
   const wrongEtag = given.filter((p) => storedByNumber.has(p.part_number) && normalizeEtag(storedByNumber.get(p.part_number)!.etag) !== normalizeEtag(p.etag)).map((p) => p.part_number);
   if (wrongEtag.length) problems.push(`etag does not match the uploaded part for part${wrongEtag.length > 1 ? 's' : ''} ${wrongEtag.join(', ')}`);
+  // The local driver refuses a wrong size at the PUT; a presigned URL cannot, so the store's sizes are checked here.
+  const wrongSize = stored.filter((p) => p.part_number <= upload.part_count && p.size_bytes !== expectedPartSize(upload, p.part_number));
+  for (const part of wrongSize.slice(0, 20)) problems.push(`part ${part.part_number} has ${part.size_bytes} bytes; it must have ${expectedPartSize(upload, part.part_number)} (send it again)`);
   return problems;
 }
 
@@ -79,8 +83,18 @@ export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void>
         : { kind: 'conflict', error: ApiError.conflict('upload_already_completed', 'This upload was already completed with a different parts list.') };
     }
     if (locked.expired) return { kind: 'conflict', error: ApiError.conflict('upload_expired', 'The upload window has closed; create a new project.') };
-    const problems = findProblems(upload, await listUploadParts(trx, upload.id), given);
-    if (problems.length) return { kind: 'invalid', problems };
+    // The storage's own record of the parts (s3: ListParts), not what a client claims.
+    const stored = await deps.uploads.listParts(trx, upload);
+    let completedInStore = false;
+    if (stored === null) {
+      // The store has no open upload: an earlier call completed it and died before committing
+      // here (then these are its parts), or it was aborted.
+      completedInStore = await deps.uploads.completedEarlier(upload, given);
+      if (!completedInStore) return { kind: 'conflict', error: ApiError.conflict('upload_expired', 'This upload is no longer open in storage; create a new project.') };
+    } else {
+      const problems = findProblems(upload, stored, given);
+      if (problems.length) return { kind: 'invalid', problems };
+    }
     const validating = await trx
       .updateTable('projects')
       .set({ status: 'validating', phase: 'validating', updated_at: sql<Date>`now()` as any })
@@ -92,6 +106,15 @@ export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void>
       return { kind: 'conflict', error: ApiError.conflict('upload_expired', `This project no longer accepts an upload (status ${project.status}).`) };
     }
     await trx.updateTable('uploads').set({ completed_at: sql<Date>`now()` as any, completed_parts: JSON.stringify(given) }).where('id', '=', upload.id).execute();
+    // Last, with the rows written but not committed: if storage refuses, the rollback leaves the
+    // project awaiting its upload; if the commit fails after storage completed, a retry finds
+    // the upload completed in storage with these parts (completedEarlier above).
+    if (stored !== null && !completedInStore) {
+      await deps.uploads.complete(upload, given, stored).catch((err: unknown) => {
+        if (err instanceof UploadNotCompletableError) throw ApiError.invalid('upload_incomplete', 'The upload cannot be completed: storage refused the parts; send the parts listed as missing again.', 'parts');
+        throw err;
+      });
+    }
     return { kind: 'completed', project: validating };
   });
 

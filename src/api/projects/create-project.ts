@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { getBalance } from '../../db/credits';
 import { insertProjectWithHold, type InsertProjectOutcome, type ProjectWithHold } from '../../db/insert-project-with-hold';
 import { findProjectById, holdReferenceFor } from '../../db/projects';
-import { partSizeFor, type Upload } from '../../db/uploads';
+import { partSizeFor, UPLOAD_WINDOW_MS, type Upload } from '../../db/uploads';
 import { startProjectWorkflow } from '../../temporal/start-project-workflow';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
@@ -16,8 +16,6 @@ import { presentProject } from './project-presenter';
 import type { CreateProjectBody } from './projects.schema';
 import { youtubeVideoId } from './youtube-url';
 
-/** How long an upload project waits for its parts before releasing its credit hold. */
-export const UPLOAD_WINDOW_MS = 24 * 3600 * 1000;
 
 function validateSemantics(deps: AppDeps, body: CreateProjectBody): { videoId: string | null } {
   checkLocales(deps.capabilities, body.source_locale, body.target_locales);
@@ -35,7 +33,7 @@ function validateSemantics(deps: AppDeps, body: CreateProjectBody): { videoId: s
 /** The multipart upload of a new upload-source project; it expires when the upload window does. */
 type NewUpload = Omit<Upload, 'created_at' | 'completed_parts'> & { completed_parts: null };
 
-function newUpload(projectId: string, source: { file_name: string; size_bytes: number }, configuredPartSize: number): NewUpload {
+function newUpload(projectId: string, source: { file_name: string; size_bytes: number }, configuredPartSize: number, storeUploadId: string | null): NewUpload {
   const partSize = partSizeFor(source.size_bytes, configuredPartSize);
   return {
     id: `upl_${randomUUID().replace(/-/g, '')}`,
@@ -45,6 +43,7 @@ function newUpload(projectId: string, source: { file_name: string; size_bytes: n
     part_size_bytes: partSize,
     part_count: Math.ceil(source.size_bytes / partSize),
     expires_at: new Date(Date.now() + UPLOAD_WINDOW_MS),
+    store_upload_id: storeUploadId,
     completed_at: null,
     completed_parts: null,
   };
@@ -56,7 +55,10 @@ type Written = (InsertProjectOutcome & { id: string; holdAmount: number; upload:
 async function writeProject(deps: AppDeps, auth: AuthContext, body: CreateProjectBody, videoId: string | null, id: string, key: ProjectWithHold['key']): Promise<Written> {
   const creditsPerSecond = auth.creditsPerSecond;
   const isUpload = body.source.type === 'upload';
-  const upload = body.source.type === 'upload' ? newUpload(id, body.source, deps.config.uploads.partSizeBytes) : undefined;
+  // The storage side of the upload starts first, so the row can name it (s3: the multipart
+  // upload's id). Should the row not be written, the upload is aborted below; a crash in
+  // between leaves one the upload-expiry schedule aborts once it is older than any window.
+  const upload = body.source.type === 'upload' ? newUpload(id, body.source, deps.config.uploads.partSizeBytes, await deps.uploads.begin(id)) : undefined;
   // Hold the most this project may cost: the ceiling for every target language.
   const holdAmount = body.max_billable_seconds * body.target_locales.length * creditsPerSecond;
   const outcome = await insertProjectWithHold(deps.db, {
@@ -85,8 +87,17 @@ async function writeProject(deps: AppDeps, auth: AuthContext, body: CreateProjec
     upload,
     key,
     recovery: { point: 'project_created', data: { project_id: id } },
+  }).catch(async (err: unknown) => {
+    if (upload) await abortQuietly(deps, upload);
+    throw err;
   });
+  if (upload && outcome.kind !== 'created') await abortQuietly(deps, upload);
   return { ...outcome, id, holdAmount, upload };
+}
+
+/** An upload whose row was not written: nothing will ever use it. A failure here only leaves it to the schedule. */
+async function abortQuietly(deps: AppDeps, upload: NewUpload): Promise<void> {
+  await deps.uploads.abort(upload).catch((err: unknown) => deps.logger.warn('could not abort an unused upload', { uploadId: upload.id, error: err instanceof Error ? err.message : String(err) }));
 }
 
 /**
@@ -147,7 +158,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
       publicBaseUrl: config.http.publicBaseUrl,
       languages: [],
       uploadProgress: upload ? { received: 0, total: upload.part_count } : undefined,
-      transfer: upload ? (buildTransferBlock({ upload, parts: [], signer: deps.urlSigner, ttlSeconds: config.storage.urlTtlSeconds }) as unknown as Record<string, unknown>) : undefined,
+      transfer: upload ? ((await buildTransferBlock({ upload, parts: [], uploads: deps.uploads })) as unknown as Record<string, unknown>) : undefined,
     }),
   };
 }

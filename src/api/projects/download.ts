@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { findDeliverable } from '../../db/deliverables';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import { signFileUrl } from '../files/file-url';
+import { attachmentDisposition, deliverableFileName } from '../../storage/download-links';
 import type { AuthContext } from '../middleware/authenticate';
 import { loadOwnProject } from './load-own-project';
 
@@ -52,12 +52,15 @@ export async function download(deps: AppDeps, ctx: Context): Promise<void> {
   }
 
   ctx.set('Cache-Control', 'private, no-store');
+  // Saved under the project's name, e.g. "Cooking rice.es_es.mp3", whichever way it is served.
+  const fileName = deliverableFileName(project.name, query.locale, format);
   if (query.type === 'subtitles') {
     ctx.type = deliverable.content_type;
-    ctx.set('Content-Disposition', `inline; filename="${project.id}.${query.locale}.${format}"`);
+    ctx.set('Content-Disposition', attachmentDisposition(fileName).replace(/^attachment/, 'inline'));
     ctx.body = await text(await deps.blobStore.get(deliverable.storage_key));
     return;
   }
   ctx.status = 302;
-  ctx.redirect(signFileUrl(deps.urlSigner, deliverable.storage_key, deps.config.storage.urlTtlSeconds).url);
+  // A short-lived storage URL: the API's own signed file route (local) or a presigned GET (s3).
+  ctx.redirect(await deps.downloadLinks.urlFor(deliverable.storage_key, { fileName, ttlSeconds: deps.config.storage.urlTtlSeconds }));
 }

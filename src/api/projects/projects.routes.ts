@@ -16,7 +16,7 @@ import { decodeCursor, encodeCursor } from './cursor';
 import { isUuid, loadOwnProject } from './load-own-project';
 import { ProjectViewCache } from './project-view-cache';
 import { ApiError } from '../api-error';
-import { loadProjectView } from './load-project-view';
+import { loadProjectView, viewIsCacheable } from './load-project-view';
 import { presentProjectListItem } from './project-presenter';
 import { requestTranscriptReview } from '../reviews/request-transcript-review';
 import { transcriptReviewBodySchema, type TranscriptReviewBody } from '../reviews/transcript-review.schema';
@@ -73,7 +73,7 @@ export function projectsRoutes(deps: AppDeps): Router {
     // Every read below happens after the version read, so the body is at least that fresh.
     const project = await loadOwnProject(deps, caller, projectId);
     const body = JSON.stringify({ data: await loadProjectView(deps, project, { includeTransfer }) });
-    views.set(projectId, includeTransfer, project.view_version, body);
+    if (viewIsCacheable(deps, project)) views.set(projectId, includeTransfer, project.view_version, body);
     ctx.body = body;
   });
 

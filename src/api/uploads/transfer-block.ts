@@ -1,8 +1,12 @@
-import type { Upload, UploadPart } from '../../db/uploads';
-import type { UrlSigner } from '../../storage/url-signer';
+import type { Upload } from '../../db/uploads';
+import type { MultipartUploads, StoredPart } from '../../storage/multipart-uploads';
 
-// The `transfer` object of a project awaiting its upload (DESIGN.md §3): one signed PUT URL per
-// part, and which parts already arrived, so a dropped client re-sends only what is missing.
+export { uploadPartPath } from '../../storage/local-multipart-uploads';
+
+// The `transfer` object of a project awaiting its upload (DESIGN.md §3): one PUT URL per part,
+// and which parts already arrived, so a dropped client re-sends only what is missing. The URLs
+// are the storage driver's: the API's own signed part route (local) or presigned UploadPart URLs
+// of the object store (s3); which parts arrived is what that storage reports.
 //
 // A part URL lives exactly as long as the upload (`expires_at`, 24 h), not SIGNED_URL_TTL_SECONDS:
 // a slow upload must not find its URLs dead half way, and `expires_at` is then the whole truth
@@ -25,31 +29,18 @@ export interface TransferBlock {
   parts: TransferPart[];
 }
 
-/** The signed path of one part's PUT; the upload-parts route verifies against exactly this. */
-export function uploadPartPath(uploadId: string, partNumber: number): string {
-  return `/v1/uploads/${encodeURIComponent(uploadId)}/parts/${partNumber}`;
-}
-
-export function buildTransferBlock(input: {
-  upload: Pick<Upload, 'id' | 'part_size_bytes' | 'part_count' | 'expires_at'>;
-  parts: Pick<UploadPart, 'part_number' | 'etag'>[];
-  signer: UrlSigner;
-  /** Ignored: part URLs live until the upload expires (see above). Kept so callers still compile. */
-  ttlSeconds?: number;
-}): TransferBlock {
-  const { upload, signer } = input;
-  const until = upload.expires_at;
+export async function buildTransferBlock(input: {
+  upload: Pick<Upload, 'id' | 'project_id' | 'store_upload_id' | 'part_size_bytes' | 'part_count' | 'expires_at'>;
+  parts: Pick<StoredPart, 'part_number' | 'etag'>[];
+  uploads: MultipartUploads;
+}): Promise<TransferBlock> {
+  const { upload } = input;
   const etags = new Map(input.parts.map((p) => [p.part_number, p.etag]));
-  const parts: TransferPart[] = [];
-  for (let n = 1; n <= upload.part_count; n++) {
-    const etag = etags.get(n);
-    parts.push({
-      part_number: n,
-      url: signer.signPathUntil('PUT', uploadPartPath(upload.id, n), until).url,
-      uploaded: etag !== undefined,
-      ...(etag !== undefined ? { etag } : {}),
-    });
-  }
+  const urls = await input.uploads.partUrls(upload, upload.part_count);
+  const parts: TransferPart[] = urls.map((url, i) => {
+    const etag = etags.get(i + 1);
+    return { part_number: i + 1, url, uploaded: etag !== undefined, ...(etag !== undefined ? { etag } : {}) };
+  });
   return {
     upload_id: upload.id,
     part_size_bytes: upload.part_size_bytes,

@@ -89,6 +89,14 @@ export function uploadPartsRoutes({ db, blobStore, urlSigner }: AppDeps): Router
       throw err;
     }
 
+    // The client's own MD5 of the part, when it sends one (as S3 clients do): bytes that do not
+    // match it were damaged or cut short on the way and must not pass for the part.
+    const declaredMd5 = ctx.get('content-md5');
+    if (declaredMd5 && Buffer.from(declaredMd5, 'base64').toString('hex') !== stored.md5) {
+      await blobStore.delete(key);
+      throw ApiError.invalid('content_md5_mismatch', `The bytes of part ${partNumber} do not match its Content-MD5 header; send the part again.`);
+    }
+
     const replaced = await db.transaction().execute(async (trx) => {
       // Shares the row lock upload/complete takes, so a part never lands after a completion.
       const current = await trx.selectFrom('uploads').select('completed_at').where('id', '=', upload.id).forShare().executeTakeFirst();

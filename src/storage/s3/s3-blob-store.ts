@@ -1,0 +1,184 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { assertValidKey, assertValidPrefix, BlobNotFoundError, BlobTooLargeError, type BlobStore, type LocalFileOptions } from '../blob-store';
+import { contentTypeFor } from '../content-type';
+import { isS3NotFound, type S3Clients } from './s3-clients';
+
+/** How often a long transfer reports progress, so activity heartbeats keep flowing. */
+const PROGRESS_EVERY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Streamed uploads: 8 MiB parts, 2 in flight. Memory stays at about 16 MiB per transfer whatever
+ * the file's size, and two requests keep a link busy while one part is being read.
+ */
+const UPLOAD_PART_BYTES = 8 * 1024 * 1024;
+const UPLOAD_QUEUE = 2;
+
+/** DeleteObjects takes at most 1000 keys. */
+const DELETE_BATCH = 1000;
+
+/**
+ * Blobs as objects in one bucket, keys unchanged. Every write is a single PutObject or a
+ * multipart upload completed at the end, so a reader sees the old object or the new one, never
+ * half of one (the BlobStore contract). Nothing is buffered whole: bodies stream through.
+ */
+export class S3BlobStore implements BlobStore {
+  constructor(private readonly s3: S3Clients) {}
+
+  async put(key: string, body: NodeJS.ReadableStream, options: { maxBytes?: number } = {}): Promise<{ sizeBytes: number; md5: string }> {
+    assertValidKey(key);
+    const hash = createHash('md5');
+    let sizeBytes = 0;
+    const { maxBytes } = options;
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        sizeBytes += chunk.length;
+        if (maxBytes !== undefined && sizeBytes > maxBytes) return callback(new BlobTooLargeError(maxBytes));
+        hash.update(chunk);
+        callback(null, chunk);
+      },
+    });
+    // A failure on either side tears both down, and both are waited for: the upload is aborted
+    // (parts and all) before this rejects, so nothing is left behind.
+    const upload = this.newUpload(key, meter);
+    const [piped, uploaded] = await Promise.allSettled([pipeline(body, meter), upload.done()]);
+    if (piped.status === 'rejected' || uploaded.status === 'rejected') {
+      await upload.abort().catch(() => undefined);
+      meter.destroy();
+      throw piped.status === 'rejected' ? piped.reason : (uploaded as PromiseRejectedResult).reason;
+    }
+    return { sizeBytes, md5: hash.digest('hex') };
+  }
+
+  async putFile(key: string, filePath: string): Promise<{ sizeBytes: number }> {
+    assertValidKey(key);
+    const { size } = await stat(filePath);
+    await this.upload(key, createReadStream(filePath));
+    return { sizeBytes: size };
+  }
+
+  async concat(sourceKeys: string[], destKey: string, onProgress?: () => void): Promise<{ sizeBytes: number }> {
+    assertValidKey(destKey);
+    // Fail before writing anything when a source is missing (the common case: a lost part).
+    for (const key of sourceKeys) {
+      if (!(await this.stat(key))) throw new BlobNotFoundError(key);
+    }
+    let sizeBytes = 0;
+    const get = (key: string) => this.get(key);
+    async function* chained(): AsyncGenerator<Buffer> {
+      let sinceProgress = 0;
+      for (const key of sourceKeys) {
+        for await (const chunk of (await get(key)) as AsyncIterable<Buffer>) {
+          sizeBytes += chunk.length;
+          sinceProgress += chunk.length;
+          if (sinceProgress >= PROGRESS_EVERY_BYTES) {
+            sinceProgress = 0;
+            onProgress?.();
+          }
+          yield chunk;
+        }
+        onProgress?.();
+      }
+    }
+    await this.upload(destKey, Readable.from(chained(), { objectMode: false }));
+    return { sizeBytes };
+  }
+
+  async get(key: string): Promise<NodeJS.ReadableStream> {
+    assertValidKey(key);
+    return (await this.getObject(key)).body;
+  }
+
+  async stat(key: string): Promise<{ sizeBytes: number } | null> {
+    assertValidKey(key);
+    try {
+      const head = await this.s3.client.send(new HeadObjectCommand({ Bucket: this.s3.bucket, Key: key }));
+      return { sizeBytes: head.ContentLength ?? 0 };
+    } catch (err) {
+      if (isS3NotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * Streams the object into a file of its own in tempDir (the caller's per-activity folder,
+   * which the caller removes). The signal stops the transfer when the activity is cancelled.
+   */
+  async toLocalFile(key: string, tempDir: string, options: LocalFileOptions = {}): Promise<string> {
+    assertValidKey(key);
+    const { body } = await this.getObject(key, options.signal);
+    const file = path.join(tempDir, `${randomUUID()}-${path.posix.basename(key)}`);
+    let sinceProgress = 0;
+    const progress = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        sinceProgress += chunk.length;
+        if (sinceProgress >= PROGRESS_EVERY_BYTES) {
+          sinceProgress = 0;
+          options.onProgress?.();
+        }
+        callback(null, chunk);
+      },
+    });
+    await pipeline(body, progress, createWriteStream(file), { signal: options.signal });
+    return file;
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    // S3 answers 204 for a key that does not exist: nothing to special-case.
+    await this.s3.client.send(new DeleteObjectCommand({ Bucket: this.s3.bucket, Key: key }));
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    assertValidPrefix(prefix);
+    let token: string | undefined;
+    do {
+      const page = await this.s3.client.send(new ListObjectsV2Command({ Bucket: this.s3.bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: DELETE_BATCH }));
+      const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+      if (keys.length > 0) {
+        const result = await this.s3.client.send(new DeleteObjectsCommand({ Bucket: this.s3.bucket, Delete: { Objects: keys, Quiet: true } }));
+        const failed = result.Errors ?? [];
+        if (failed.length > 0) throw new Error(`could not delete ${failed.length} objects under "${prefix}" (first: ${failed[0]!.Key}: ${failed[0]!.Code})`);
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  private async getObject(key: string, abortSignal?: AbortSignal): Promise<{ body: Readable }> {
+    try {
+      const object = await this.s3.client.send(new GetObjectCommand({ Bucket: this.s3.bucket, Key: key }), { abortSignal });
+      return { body: object.Body as Readable };
+    } catch (err) {
+      if (isS3NotFound(err)) throw new BlobNotFoundError(key);
+      throw err;
+    }
+  }
+
+  /** One PutObject for a small body, a multipart upload for a large one, decided as it streams. */
+  private async upload(key: string, body: Readable): Promise<void> {
+    const upload = this.newUpload(key, body);
+    try {
+      await upload.done();
+    } catch (err) {
+      // A failed body (a source read error in concat) must not leave a multipart upload behind.
+      await upload.abort().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private newUpload(key: string, body: Readable): Upload {
+    return new Upload({
+      client: this.s3.client,
+      params: { Bucket: this.s3.bucket, Key: key, Body: body, ContentType: contentTypeFor(key) },
+      partSize: UPLOAD_PART_BYTES,
+      queueSize: UPLOAD_QUEUE,
+      leavePartsOnError: false,
+    });
+  }
+}

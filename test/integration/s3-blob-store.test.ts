@@ -1,0 +1,108 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { HeadObjectCommand, ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
+import { loadConfig } from '../../src/config';
+import { BlobNotFoundError, BlobTooLargeError, InvalidBlobKeyError } from '../../src/storage/blob-store';
+import { S3BlobStore } from '../../src/storage/s3/s3-blob-store';
+import { createS3Clients } from '../../src/storage/s3/s3-clients';
+import { makeTempDir, removeTempDir } from '../helpers/media-fixtures';
+import { storageEnv, testS3Client } from '../helpers/storage-drivers';
+
+// The s3 driver's BlobStore on the real S3-compatible server (versitygw) the global setup runs:
+// the same contract the local driver's unit test checks, and what a worker relies on when it
+// streams a source into its temp dir.
+
+const MiB = 1024 * 1024;
+const config = loadConfig({ ...process.env, ...storageEnv('s3') });
+const clients = createS3Clients(config.storage.s3!);
+const store = new S3BlobStore(clients);
+const admin = testS3Client();
+const prefix = `blob-store-test/${randomUUID()}`;
+let dir: string;
+
+beforeAll(() => { dir = makeTempDir('s3-blob-store'); });
+afterAll(async () => {
+  await store.deletePrefix(`${prefix}/`);
+  clients.client.destroy();
+  admin.client.destroy();
+  removeTempDir(dir);
+});
+
+const md5 = (data: Buffer) => createHash('md5').update(data).digest('hex');
+async function read(key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of (await store.get(key)) as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+it('puts, stats, reads and deletes blobs, small and multipart, with their MD5 and content type', async () => {
+  for (const size of [0, 1000, 17 * MiB]) {
+    const key = `${prefix}/put-${size}.mp3`;
+    const data = randomBytes(size);
+    expect(await store.put(key, Readable.from([data.subarray(0, size >> 1), data.subarray(size >> 1)]))).toEqual({ sizeBytes: size, md5: md5(data) });
+    expect(await store.stat(key)).toEqual({ sizeBytes: size });
+    expect(md5(await read(key))).toBe(md5(data));
+    const head = await admin.client.send(new HeadObjectCommand({ Bucket: admin.bucket, Key: key }));
+    expect(head.ContentType).toBe('audio/mpeg');
+    await store.delete(key);
+    expect(await store.stat(key)).toBeNull();
+  }
+  await store.delete(`${prefix}/never-there`); // no error
+});
+
+it('refuses a body past maxBytes and leaves nothing behind, not even a multipart upload', async () => {
+  const key = `${prefix}/too-big`;
+  await expect(store.put(key, Readable.from([randomBytes(9 * MiB), randomBytes(9 * MiB)]), { maxBytes: 10 * MiB })).rejects.toBeInstanceOf(BlobTooLargeError);
+  expect(await store.stat(key)).toBeNull();
+  const open = await admin.client.send(new ListMultipartUploadsCommand({ Bucket: admin.bucket, Prefix: key }));
+  expect(open.Uploads ?? []).toEqual([]);
+});
+
+it('streams a blob into the caller’s temp dir, and stops (file and all) when the activity is cancelled', async () => {
+  const key = `${prefix}/source.mp4`;
+  const data = randomBytes(24 * MiB);
+  await store.put(key, Readable.from([data]));
+  let ticks = 0;
+  const file = await store.toLocalFile(key, dir, { onProgress: () => ticks++ });
+  expect(file.startsWith(dir)).toBe(true);
+  expect(md5(readFileSync(file))).toBe(md5(data));
+  expect(ticks).toBeGreaterThanOrEqual(2); // every 8 MiB: heartbeats flow through a long download
+
+  const cancelled = makeTempDir('s3-cancel');
+  try {
+    const controller = new AbortController();
+    const download = store.toLocalFile(key, cancelled, { signal: controller.signal, onProgress: () => controller.abort() });
+    await expect(download).rejects.toMatchObject({ name: 'AbortError' });
+  } finally {
+    removeTempDir(cancelled); // what the activity's `finally` does
+  }
+  await expect(store.toLocalFile(`${prefix}/missing`, dir)).rejects.toBeInstanceOf(BlobNotFoundError);
+  await expect(store.get(`${prefix}/missing`)).rejects.toBeInstanceOf(BlobNotFoundError);
+  expect(readdirSync(dir)).toHaveLength(1);
+});
+
+it('concatenates blobs in order, and fails before writing when a source is missing', async () => {
+  const parts = [randomBytes(3 * MiB), randomBytes(6 * MiB), randomBytes(5)];
+  const keys = parts.map((_, i) => `${prefix}/parts/${i}`);
+  for (const [i, key] of keys.entries()) await store.put(key, Readable.from([parts[i]!]));
+  let progress = 0;
+  expect(await store.concat(keys, `${prefix}/joined`, () => progress++)).toEqual({ sizeBytes: 9 * MiB + 5 });
+  expect(md5(await read(`${prefix}/joined`))).toBe(md5(Buffer.concat(parts)));
+  expect(progress).toBeGreaterThanOrEqual(keys.length);
+  await expect(store.concat([keys[0]!, `${prefix}/parts/nope`], `${prefix}/joined-2`)).rejects.toBeInstanceOf(BlobNotFoundError);
+  expect(await store.stat(`${prefix}/joined-2`)).toBeNull();
+});
+
+it('deletes by prefix with S3 semantics, and refuses keys the local driver would refuse too', async () => {
+  for (const key of ['d/a', 'd/ab', 'd/b/c', 'e']) await store.put(`${prefix}/${key}`, Readable.from([Buffer.from(key)]));
+  await store.deletePrefix(`${prefix}/d/a`);
+  expect(await store.stat(`${prefix}/d/a`)).toBeNull();
+  expect(await store.stat(`${prefix}/d/ab`)).toBeNull();
+  expect(await store.stat(`${prefix}/d/b/c`)).toEqual({ sizeBytes: 5 });
+  await store.deletePrefix(`${prefix}/d/`);
+  expect(await store.stat(`${prefix}/d/b/c`)).toBeNull();
+  expect(await store.stat(`${prefix}/e`)).toEqual({ sizeBytes: 1 });
+  for (const bad of ['../x', '/abs', 'a//b', 'a/.hidden', 'sp ace']) await expect(store.stat(bad)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+  await expect(store.deletePrefix('')).rejects.toBeInstanceOf(InvalidBlobKeyError);
+});
