@@ -14,6 +14,7 @@ import { createLogger } from '../src/logger';
 import { createBlobStore } from '../src/storage/create-blob-store';
 import { UrlSigner } from '../src/storage/url-signer';
 import { createTemporalClient } from '../src/temporal/connection';
+import { NO_CAPABILITIES } from '../src/fleet/fleet-capabilities';
 
 // npm run bench:notes [-- --iterations 40] [--keep] [--reuse] [--jit]
 //
@@ -174,7 +175,7 @@ async function main(): Promise<void> {
 
     // The full app, built as server.ts builds it; the notes routes use only db (and never engines).
     const app = createApp({
-      config, db, temporal, capabilities: { locales: [], missing: [] }, logger: createLogger('error'),
+      config, db, temporal, capabilities: { current: () => NO_CAPABILITIES }, logger: createLogger('error'),
       blobStore: createBlobStore(config.storage), urlSigner: UrlSigner.fromConfig(config),
     });
     server = await new Promise<Server>((resolve) => {

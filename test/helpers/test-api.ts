@@ -7,6 +7,8 @@ import { ApiKeyCache } from '../../src/auth/api-key-cache';
 import { loadConfig, type Config } from '../../src/config';
 import { createDb, type Db } from '../../src/db/create-db';
 import { detectCapabilities, type EngineCapabilities } from '../../src/engines/capabilities';
+import { publishWorker, retireWorker } from '../../src/db/worker-capabilities';
+import { startCapabilityCache, type CapabilityCache } from '../../src/fleet/capability-cache';
 import { createLogger } from '../../src/logger';
 import type { BlobStore } from '../../src/storage/blob-store';
 import { createBlobStore } from '../../src/storage/create-blob-store';
@@ -22,7 +24,8 @@ export interface TestApi {
   config: Config;
   db: Db;
   temporal: Client;
-  capabilities: EngineCapabilities;
+  /** The API's copy of its fleet's capabilities; refresh() to see a worker that just joined. */
+  capabilities: CapabilityCache;
   blobStore: BlobStore;
   urlSigner: UrlSigner;
   /** The app's key cache, e.g. to sync() with revocations before asserting on them. */
@@ -37,10 +40,18 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /**
+ * What the API knows of its workers at start. `last-known` (the default) records this machine's
+ * full engine set as a worker that has just stopped, so a file that starts no worker can still
+ * create projects (they wait for a worker, as in production); `none` leaves the fleet empty,
+ * for a test whose real worker processes publish their own, and detects nothing in this process.
+ */
+export type TestFleet = 'last-known' | 'none';
+
+/**
  * @param plugins Kysely plugins for the app's queries only (e.g. a QueryHook); `TestApi.db`,
  * which the tests use to arrange and inspect, goes without them.
  */
-export async function startTestApi(overrides: Record<string, string> = {}, plugins: KyselyPlugin[] = []): Promise<TestApi> {
+export async function startTestApi(overrides: Record<string, string> = {}, plugins: KyselyPlugin[] = [], fleet: TestFleet = 'last-known'): Promise<TestApi> {
   // Listen first, so signed URLs (built from PUBLIC_BASE_URL) point at this very server.
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -55,12 +66,13 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
   }
   const db = createDb({ url: config.database.url!, poolMax: 5, applicationName: 'dubbing-test' });
   const temporal = createTemporalClient(config);
-  const capabilities = await (cachedCapabilities ??= detectCapabilities());
+  if (fleet === 'last-known') await seedLastKnownWorker(db, config.temporal.taskQueue);
   const blobStore = createBlobStore(config.storage);
   const urlSigner = UrlSigner.fromConfig(config);
   // The same key cache as production: revocations must reach it through LISTEN/NOTIFY.
   const keyCache = new ApiKeyCache(config.database.url!, createLogger('error'));
   await keyCache.start();
+  const capabilities = await startCapabilityCache(config, db, config.database.url!, createLogger('error'));
   const appDb = plugins.reduce((wrapped, plugin) => wrapped.withPlugin(plugin), db);
   const app = createApp({ config, db: appDb, temporal, capabilities, logger: createLogger('error'), blobStore, urlSigner, keyCache, youtube: youTubeDataApiFromConfig(config.youtube) });
   server.on('request', app.callback());
@@ -77,10 +89,19 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
       server.closeAllConnections();
       await new Promise((r) => server.close(() => r(undefined)));
       await keyCache.close();
+      await capabilities.close();
       await db.destroy();
       await temporal.connection.close();
     },
   };
+}
+
+/** A stopped worker with every engine this machine has: the fleet's last known capabilities. */
+async function seedLastKnownWorker(db: Db, taskQueue: string): Promise<void> {
+  const capabilities = await (cachedCapabilities ??= detectCapabilities());
+  const workerId = `test-seed/${taskQueue}`;
+  await publishWorker(db, { workerId, taskQueue, mediaTaskQueue: `${taskQueue}.media.test-seed`, capabilities, ttlSeconds: 0 });
+  await retireWorker(db, workerId, taskQueue);
 }
 
 export interface JsonResponse<T = any> {
