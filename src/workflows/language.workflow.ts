@@ -30,7 +30,7 @@ export async function languageWorkflow(input: LanguageWorkflowInput): Promise<La
   let attempt = claim.attempt;
   try {
     // Translation and speech run on a media pool whose engines serve this locale.
-    const media = await mediaActivitiesFor<LanguageActivities>({ locale, role: 'target' });
+    const { activities: media } = await mediaActivitiesFor<LanguageActivities>({ locale, role: 'target' });
     const translated = await media.translateLanguage({ projectId, locale, attempt, billing });
     if (!translated.ran) return ended(translated.status);
     attempt = translated.attempt;
