@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
 import { consoleRun } from '../helpers/console-run';
 import { waitFor } from '../helpers/wait-for';
 
@@ -19,7 +20,7 @@ afterAll(async () => {
 
 it('registers the search attributes in an existing namespace, then finds them there', async () => {
   const namespace = `scale-${randomUUID().slice(0, 8)}`;
-  await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: { seconds: 3 * 86_400 } });
+  await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('3 days') });
   await waitFor('the namespace to be usable', async () => connection.workflowService.describeNamespace({ namespace }).then(() => true, () => false), 30_000);
   process.env.TEMPORAL_NAMESPACE = namespace;
 
