@@ -21,8 +21,9 @@ export interface WorkerCapabilitiesTable {
   media_task_queue: string | null;
   capabilities: ColumnType<EngineCapabilities, string, string>;
   started_at: ColumnType<Date, never, never>;
-  heartbeat_at: ColumnType<Date, never, never>;
-  expires_at: ColumnType<Date, never, never>;
+  // Written only as expressions on the database's clock (now() + …), never from this process's.
+  heartbeat_at: ColumnType<Date, never, Date>;
+  expires_at: ColumnType<Date, Date, Date>;
 }
 
 export interface WorkerRecord {
@@ -45,15 +46,15 @@ export async function publishWorker(
   const expires = sql<Date>`now() + make_interval(secs => ${worker.ttlSeconds})`;
   await db
     .insertInto('worker_capabilities')
-    .values({ worker_id: worker.workerId, task_queue: worker.taskQueue, media_task_queue: worker.mediaTaskQueue, capabilities: JSON.stringify(worker.capabilities), expires_at: expires } as never)
+    .values({ worker_id: worker.workerId, task_queue: worker.taskQueue, media_task_queue: worker.mediaTaskQueue, capabilities: JSON.stringify(worker.capabilities), expires_at: expires })
     .onConflict((oc) =>
       oc.column('worker_id').doUpdateSet({
         task_queue: worker.taskQueue,
         media_task_queue: worker.mediaTaskQueue,
         capabilities: JSON.stringify(worker.capabilities),
-        heartbeat_at: sql`now()`,
+        heartbeat_at: sql<Date>`now()`,
         expires_at: expires,
-      } as never),
+      }),
     )
     .execute();
   await notifyFleet(db, worker.taskQueue);
@@ -67,7 +68,7 @@ export async function publishWorker(
 export async function renewWorker(db: Db, workerId: string, ttlSeconds: number): Promise<boolean> {
   const renewed = await db
     .updateTable('worker_capabilities')
-    .set({ heartbeat_at: sql`now()`, expires_at: sql`now() + make_interval(secs => ${ttlSeconds})` } as never)
+    .set({ heartbeat_at: sql<Date>`now()`, expires_at: sql<Date>`now() + make_interval(secs => ${ttlSeconds})` })
     .where('worker_id', '=', workerId)
     .executeTakeFirst();
   return renewed.numUpdatedRows > 0n;
@@ -77,7 +78,7 @@ export async function renewWorker(db: Db, workerId: string, ttlSeconds: number):
 export async function retireWorker(db: Db, workerId: string, taskQueue: string): Promise<void> {
   await db
     .updateTable('worker_capabilities')
-    .set({ expires_at: sql`greatest(heartbeat_at, now())` } as never)
+    .set({ expires_at: sql<Date>`greatest(heartbeat_at, now())` })
     .where('worker_id', '=', workerId)
     .execute();
   await notifyFleet(db, taskQueue);

@@ -28,11 +28,16 @@ export class CapabilityCache implements CapabilitySource {
     private readonly options: { db: Db; databaseUrl: string; taskQueue: string; heartbeatSeconds: number; expiryWindowMs: number; logger: Logger },
   ) {}
 
+  /** Never throws: with the database down the API still starts (and /readyz says so); the timer catches up. */
   async start(): Promise<void> {
     await this.listen();
-    await this.refresh();
-    this.timer = setInterval(() => void this.refresh().catch((err: unknown) => this.options.logger.warn('capability refresh failed', { err })), this.options.heartbeatSeconds * 1000);
+    await this.refreshLogged();
+    this.timer = setInterval(() => void this.refreshLogged(), this.options.heartbeatSeconds * 1000);
     this.timer.unref();
+  }
+
+  private refreshLogged(): Promise<void> {
+    return this.refresh().catch((err: unknown) => this.options.logger.warn('capability refresh failed', { err }));
   }
 
   current(): FleetCapabilities {
@@ -73,7 +78,7 @@ export class CapabilityCache implements CapabilitySource {
     const client = new Client({ connectionString: this.options.databaseUrl, application_name: 'dubbing-capability-cache' });
     client.on('notification', (message) => {
       if (message.channel === WORKER_CAPABILITIES_CHANNEL && message.payload === this.options.taskQueue) {
-        void this.refresh().catch((err: unknown) => this.options.logger.warn('capability refresh failed', { err }));
+        void this.refreshLogged();
       }
     });
     let gone = false;
@@ -84,7 +89,7 @@ export class CapabilityCache implements CapabilitySource {
       this.options.logger.warn('capability cache lost its listener; re-reading on the timer only until it is back', { err });
       this.listener = null;
       // Listening again re-reads too: a notification may have been missed meanwhile.
-      setTimeout(() => void this.listen().then(() => this.refresh()).catch(() => undefined), 2000).unref();
+      setTimeout(() => void this.listen().then(() => this.refreshLogged()), 2000).unref();
     };
     client.on('error', lost);
     client.on('end', () => lost(new Error('connection ended')));
