@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { ConfigError, loadConfig } from '../../../src/config';
+import { temporalConnectionOptions } from '../../../src/temporal/connection';
 
 const problemsOf = (env: Record<string, string>): string[] => {
   try {
@@ -39,5 +42,35 @@ describe('worker and Temporal cluster settings', () => {
       'ENGINE_LOCALES has invalid entries: english',
     ]);
     expect(problemsOf({ TEMPORAL_TLS: 'false', TEMPORAL_API_KEY: 'secret' })).toEqual(['TEMPORAL_API_KEY needs TLS; remove TEMPORAL_TLS=false']);
+  });
+});
+
+describe('temporalConnectionOptions', () => {
+  it('reads the mTLS files and passes the server name and API key to the SDK', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tls-'));
+    try {
+      for (const name of ['cert', 'key', 'ca']) writeFileSync(path.join(dir, `${name}.pem`), `-----${name}-----`);
+      const config = loadConfig({
+        TEMPORAL_ADDRESS: 'temporal.internal:7233',
+        TEMPORAL_TLS_CERT: path.join(dir, 'cert.pem'),
+        TEMPORAL_TLS_KEY: path.join(dir, 'key.pem'),
+        TEMPORAL_TLS_CA: path.join(dir, 'ca.pem'),
+        TEMPORAL_TLS_SERVER_NAME: 'frontend.temporal.internal',
+      });
+      const options = temporalConnectionOptions(config);
+      expect(options.address).toBe('temporal.internal:7233');
+      expect(options.tls?.serverNameOverride).toBe('frontend.temporal.internal');
+      expect(Buffer.from(options.tls!.serverRootCACertificate!).toString()).toBe('-----ca-----');
+      expect(Buffer.from(options.tls!.clientCertPair!.crt).toString()).toBe('-----cert-----');
+      expect(Buffer.from(options.tls!.clientCertPair!.key).toString()).toBe('-----key-----');
+      expect(options.apiKey).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('connects in plaintext by default, and over TLS with the system roots for an API key', () => {
+    expect(temporalConnectionOptions(loadConfig({}))).toEqual({ address: '127.0.0.1:7233' });
+    expect(temporalConnectionOptions(loadConfig({ TEMPORAL_API_KEY: 'k' }))).toEqual({ address: '127.0.0.1:7233', tls: {}, apiKey: 'k' });
   });
 });
