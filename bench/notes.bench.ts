@@ -13,6 +13,7 @@ import { insertUser, insertWorkspace } from '../src/db/workspaces';
 import { createLogger } from '../src/logger';
 import { createStorage } from '../src/storage/create-storage';
 import { createTemporalClient } from '../src/temporal/connection';
+import { NO_CAPABILITIES } from '../src/fleet/fleet-capabilities';
 
 // npm run bench:notes [-- --iterations 40] [--keep] [--reuse] [--jit]
 //
@@ -173,7 +174,7 @@ async function main(): Promise<void> {
 
     // The full app, built as server.ts builds it; the notes routes use only db (and never engines).
     const app = createApp({
-      config, db, temporal, capabilities: { locales: [], missing: [] }, logger: createLogger('error'),
+      config, db, temporal, capabilities: { current: () => NO_CAPABILITIES }, logger: createLogger('error'),
       ...createStorage(config),
     });
     server = await new Promise<Server>((resolve) => {

@@ -3,10 +3,14 @@
 # HTTP API image; docker-compose.yml also runs the one-shot `migrate` service from it.
 # Build from the repository root: docker build -f docker/api.Dockerfile .
 #
-# The first stages are written exactly like docker/worker.Dockerfile's so BuildKit builds them
-# once and both images share those layers.
+# No media engine here: the API never runs one. What can be dubbed (GET /v1/dubbing/locales,
+# create-time locale checks) is the union of the capabilities the live workers publish in
+# PostgreSQL (see README, "Running at scale").
+#
+# The deps stage is written exactly like docker/worker.Dockerfile's so BuildKit builds it once
+# and both images share it.
 
-# Node 20 on Debian bookworm: the engines' Debian packages come from bookworm, and the Temporal
+# Node 20 on Debian bookworm, like the worker image; the Temporal
 # SDK's native core bridge ships glibc builds only (no Alpine/musl).
 ARG NODE_IMAGE=node:20.20.2-bookworm-slim
 
@@ -27,17 +31,6 @@ ENV NODE_ENV=production \
     NPM_CONFIG_FUND=false \
     NPM_CONFIG_AUDIT=false
 WORKDIR /app
-
-# The media engines' Debian packages (scripts/debian-packages.txt, the list `make dev` installs).
-# The API needs them too: src/api/server.ts runs detectCapabilities() at start, which asks
-# apertium, espeak-ng and pocketsphinx what they can serve; GET /v1/dubbing/locales and create-time
-# locale checks come from that. Without these packages the API would offer no locale at all.
-COPY scripts/debian-packages.txt /tmp/debian-packages.txt
-RUN set -eux; \
-    apt-get update; \
-    grep -vE '^\s*(#|$)' /tmp/debian-packages.txt \
-      | DEBIAN_FRONTEND=noninteractive xargs -r apt-get install -y --no-install-recommends; \
-    rm -rf /var/lib/apt/lists/* /tmp/debian-packages.txt
 
 # STORAGE_DIR lives on a named volume shared with the worker; a fresh volume copies this
 # directory's owner, so the non-root `node` user (uid 1000 in both images) can write to it.

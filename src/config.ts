@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { DEFAULT_TASK_QUEUE } from './shared/task-queues';
 
 // The one place that reads process.env. Every variable is validated once at start; all problems
@@ -27,6 +28,24 @@ export interface Config {
     readonly workflowBundlePath: string | null;
     /** How long an API request waits for Temporal before answering 503 service_unavailable. */
     readonly callTimeoutMs: number;
+    /** Null: plaintext (the dev server, a cluster on a private network). */
+    readonly tls: TemporalTlsConfig | null;
+    /** Temporal Cloud API key (sent as a bearer token; implies TLS). */
+    readonly apiKey: string | null;
+  };
+  readonly worker: {
+    /** What this worker process polls: workflow tasks with the short database steps, media steps, or both. */
+    readonly roles: readonly WorkerRole[];
+    /** Media activities one worker runs at once; the cores by default (each is CPU-bound). */
+    readonly mediaConcurrency: number;
+    /** Names the media queue explicitly; null derives it from the engine set (same engines, same queue). */
+    readonly mediaPool: string | null;
+    /** How often a worker renews its published capabilities; they expire after three missed beats. */
+    readonly heartbeatSeconds: number;
+    /** Advertise only these locales (null: every locale the installed engines serve). */
+    readonly engineLocales: readonly string[] | null;
+    /** apertium modes this worker must not use, e.g. to keep a translation pair off a pool. */
+    readonly excludedTranslationModes: readonly string[];
   };
   readonly reconciler: {
     /** Only state unchanged for this long is judged stuck, so work in flight is never "repaired". */
@@ -100,6 +119,18 @@ export interface S3Settings {
 /** S3 refuses multipart parts below 5 MiB (all but the last), so the s3 driver needs at least that. */
 export const S3_MIN_PART_SIZE_BYTES = 5 * 1024 * 1024;
 
+export type WorkerRole = 'workflows' | 'media';
+
+export interface TemporalTlsConfig {
+  /** Client certificate and key (PEM files) for mTLS; both or neither. */
+  readonly certPath: string | null;
+  readonly keyPath: string | null;
+  /** CA that signed the server's certificate; null trusts the system's roots (Temporal Cloud). */
+  readonly caPath: string | null;
+  /** Overrides the name checked against the server's certificate (SNI). */
+  readonly serverName: string | null;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -156,6 +187,26 @@ class Reader {
     return fallback;
   }
 
+  /** An optional value that must match `pattern`, described as `shape` in the problem. */
+  matching(name: string, pattern: RegExp, shape: string): string | null {
+    const raw = this.optional(name);
+    if (raw !== null && !pattern.test(raw)) {
+      this.problems.push(`${name} must be ${shape} (got "${raw}")`);
+      return null;
+    }
+    return raw;
+  }
+
+  /** A comma-separated list; empty items are dropped. Null when unset. */
+  list(name: string, pattern: RegExp): string[] | null {
+    const raw = this.optional(name);
+    if (raw === null) return null;
+    const items = raw.split(',').map((item) => item.trim()).filter(Boolean);
+    const bad = items.filter((item) => !pattern.test(item));
+    if (bad.length > 0) this.problems.push(`${name} has invalid entries: ${bad.join(', ')}`);
+    return items.filter((item) => pattern.test(item));
+  }
+
   url(name: string, fallback: string | null, protocols: string[]): string | null {
     const raw = this.optional(name);
     if (raw === null) return fallback;
@@ -201,6 +252,11 @@ export function loadConfig(env: Env = process.env): Config {
   const pauseAfterCaptureMs = read.int('DUBBING_TEST_PAUSE_AFTER_CAPTURE_MS', 0, 0, 3_600_000);
   if (pauseAfterCaptureMs > 0 && nodeEnv !== 'test') read.problems.push('DUBBING_TEST_PAUSE_AFTER_CAPTURE_MS is only allowed with NODE_ENV=test');
 
+  const temporalTls = readTemporalTls(read);
+  const temporalApiKey = read.optional('TEMPORAL_API_KEY');
+  const roles = read.list('WORKER_ROLES', /^(workflows|media)$/) ?? ['workflows', 'media'];
+  if (roles.length === 0) read.problems.push('WORKER_ROLES must name workflows, media or both');
+
   const config: Config = {
     env: nodeEnv,
     http: {
@@ -223,6 +279,17 @@ export function loadConfig(env: Env = process.env): Config {
       uiPort: read.int('TEMPORAL_UI_PORT', 8233, 1, 65535),
       workflowBundlePath: read.optional('WORKFLOW_BUNDLE_PATH'),
       callTimeoutMs: read.int('TEMPORAL_CALL_TIMEOUT_MS', 5000, 100, 120_000),
+      // Temporal Cloud with an API key is reached over TLS; a key in plaintext would leak it.
+      tls: temporalTls ?? (temporalApiKey !== null ? { certPath: null, keyPath: null, caPath: null, serverName: null } : null),
+      apiKey: temporalApiKey,
+    },
+    worker: {
+      roles: [...new Set(roles)] as WorkerRole[],
+      mediaConcurrency: read.int('MEDIA_CONCURRENCY', os.availableParallelism(), 1, 1024),
+      mediaPool: read.matching('MEDIA_POOL', /^[a-z0-9][a-z0-9_-]{0,62}$/, 'lowercase letters, digits, "-" or "_" (up to 63)'),
+      heartbeatSeconds: read.int('WORKER_HEARTBEAT_SECONDS', 10, 1, 3600),
+      engineLocales: read.list('ENGINE_LOCALES', /^[a-z]{2,3}_[a-z]{2}$/),
+      excludedTranslationModes: read.list('ENGINE_EXCLUDED_TRANSLATION_MODES', /^[A-Za-z_]+-[A-Za-z_]+$/) ?? [],
     },
     reconciler: {
       graceSeconds: read.int('RECONCILE_GRACE_SECONDS', 300, 0, 7 * 24 * 3600),
@@ -277,6 +344,28 @@ function readS3Settings(read: Reader): S3Settings {
     credentials: accessKeyId !== null && secretAccessKey !== null ? { accessKeyId, secretAccessKey } : null,
     forcePathStyle: read.bool('S3_FORCE_PATH_STYLE', endpoint !== null),
   };
+}
+
+/**
+ * TLS to a self-hosted cluster or Temporal Cloud. TEMPORAL_TLS=true turns it on with the system's
+ * roots; any certificate setting turns it on too. Files are read when connecting, not here.
+ */
+function readTemporalTls(read: Reader): TemporalTlsConfig | null {
+  const mode = read.oneOf('TEMPORAL_TLS', 'auto', ['auto', 'true', 'false'] as const);
+  const tls: TemporalTlsConfig = {
+    certPath: read.optional('TEMPORAL_TLS_CERT'),
+    keyPath: read.optional('TEMPORAL_TLS_KEY'),
+    caPath: read.optional('TEMPORAL_TLS_CA'),
+    serverName: read.optional('TEMPORAL_TLS_SERVER_NAME'),
+  };
+  if ((tls.certPath === null) !== (tls.keyPath === null)) read.problems.push('TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together (mTLS needs both)');
+  const configured = Object.values(tls).some((value) => value !== null);
+  if (mode === 'false') {
+    if (configured) read.problems.push('TEMPORAL_TLS=false cannot be combined with TEMPORAL_TLS_* settings');
+    if (read.optional('TEMPORAL_API_KEY') !== null) read.problems.push('TEMPORAL_API_KEY needs TLS; remove TEMPORAL_TLS=false');
+    return null;
+  }
+  return mode === 'true' || configured ? tls : null;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -2,11 +2,12 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { WORKFLOW_SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes';
 
 // Starts the real Temporal dev server (`temporal server start-dev`) from the CLI that
 // scripts/temporal-cli.sh resolves or builds. Used by `make dev` and by the jest global setup.
 
-export const SEARCH_ATTRIBUTES = ['ProjectId', 'WorkspaceId', 'Locale'] as const;
+export const SEARCH_ATTRIBUTES = WORKFLOW_SEARCH_ATTRIBUTES.map((key) => key.name);
 const ROOT = path.resolve(__dirname, '..', '..');
 
 export function resolveTemporalCli(): string {

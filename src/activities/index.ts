@@ -14,6 +14,7 @@ import { createProjectActivities } from './project.activities';
 import { createReconcilerActivities } from './reconciler.activities';
 import { createRedubActivities } from './redub.activities';
 import { createReviewActivities } from './review.activities';
+import { createRoutingActivities } from './routing.activities';
 import { createUploadExpiryActivities } from './upload-expiry.activities';
 import { createYoutubeSourceActivities } from './youtube-source.activities';
 
@@ -49,6 +50,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createYoutubeSourceActivities(deps),
     ...createReviewActivities(deps),
     ...createRedubActivities(deps),
+    ...createRoutingActivities(deps),
   };
 }
 

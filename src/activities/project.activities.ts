@@ -40,6 +40,8 @@ export interface ProjectStart {
   /** Languages that have not ended: the ones a (re)started workflow still has to run. */
   openLocales: string[];
   workspaceId: string;
+  /** Where the source steps run: a media pool that can transcribe this locale. */
+  sourceLocale: string;
 }
 
 
@@ -66,6 +68,7 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
         targetLocales: project.target_locales,
         openLocales: project.target_locales.filter((l) => !ended.has(l)),
         workspaceId: project.workspace_id,
+        sourceLocale: project.source_locale,
       };
     },
 

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { ApiKeyCache } from '../auth/api-key-cache';
 import type { Config } from '../config';
 import type { Db } from '../db/create-db';
-import type { EngineCapabilities } from '../engines/capabilities';
+import type { CapabilitySource } from '../fleet/capability-cache';
 import type { Logger } from '../logger';
 import type { BlobStore } from '../storage/blob-store';
 import type { VideoLookup } from '../sources/youtube/video-lookup';
@@ -15,7 +15,8 @@ export interface AppDeps {
   config: Config;
   db: Db;
   temporal: Client;
-  capabilities: EngineCapabilities;
+  /** The union of the live workers' engines (the API runs none itself). */
+  capabilities: CapabilitySource;
   logger: Logger;
   blobStore: BlobStore;
   urlSigner: UrlSigner;

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { loadConfig } from '../config';
 import { createDb } from '../db/create-db';
 import { databaseUrl } from '../db/database-url';
-import { detectCapabilities } from '../engines/capabilities';
+import { startCapabilityCache } from '../fleet/capability-cache';
 import { createLogger } from '../logger';
 import { createStorage } from '../storage/create-storage';
 import { createTemporalClient } from '../temporal/connection';
@@ -15,8 +15,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, { service: 'api' });
   const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, applicationName: 'dubbing-api' });
   const temporal = createTemporalClient(config);
-  const capabilities = await detectCapabilities();
-  if (capabilities.missing.length > 0) logger.warn('engines missing; their locales are not offered', { missing: capabilities.missing });
+  // The API runs no engine: what can be dubbed is what the live workers published.
+  const capabilities = await startCapabilityCache(config, db, databaseUrl(config), logger);
+  if (capabilities.current().source !== 'live_workers') logger.warn('no live worker has published its engines yet', { source: capabilities.current().source });
 
   const { blobStore, urlSigner, uploads, downloadLinks } = createStorage(config);
   const keyCache = new ApiKeyCache(databaseUrl(config), logger);
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
     force.unref();
     // Node 20's close() also drops idle keep-alive sockets; active ones finish their request.
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await Promise.allSettled([keyCache.close(), db.destroy(), temporal.connection.close()]);
+    await Promise.allSettled([keyCache.close(), capabilities.close(), db.destroy(), temporal.connection.close()]);
     logger.info('stopped');
     process.exit(0);
   };

@@ -10,6 +10,7 @@ import type { TranscriptReviewTable } from './transcript-reviews';
 import type { VerifiedTranscriptSegmentTable } from './transcripts';
 import type { WorkspaceChannelTable, YoutubeChannelTable, YoutubeVideoTable } from './youtube';
 import type { UploadPartTable, UploadTable } from './uploads';
+import type { WorkerCapabilitiesTable } from './worker-capabilities';
 import type { UserTable, WorkspaceTable } from './workspaces';
 
 /** Every table the app reads or writes; each table's type lives beside its query functions. */
@@ -36,4 +37,5 @@ export interface Database {
   youtube_channels: YoutubeChannelTable;
   workspace_channels: WorkspaceChannelTable;
   youtube_videos: YoutubeVideoTable;
+  worker_capabilities: WorkerCapabilitiesTable;
 }

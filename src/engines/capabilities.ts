@@ -3,8 +3,10 @@ import path from 'node:path';
 import { LOCALE_CATALOG, type LocaleDefinition } from './locale-catalog';
 import { runProcess } from './run-process';
 
-// What the installed engines can really serve, detected once per process. The locale list and
-// create-time validation read this, so an unservable pair is refused up front, not mid-dub.
+// What the installed engines can really serve, detected once when a worker starts. Each worker
+// publishes this (src/worker/capability-publisher.ts); the API's locale list and create-time
+// checks read the union of live workers' records, so an unservable pair is refused up front,
+// not mid-dub, and the API itself never runs an engine.
 
 export const POCKETSPHINX_MODEL_ROOT = '/usr/share/pocketsphinx/model';
 
@@ -23,7 +25,20 @@ export interface ServableLocale {
 export interface EngineCapabilities {
   locales: ServableLocale[];
   missing: string[];
+  /** Installed engine package versions (Debian), for operators comparing workers; absent ones are left out. */
+  versions?: Record<string, string>;
 }
+
+/** Narrows what a worker advertises: real engines, just fewer of them offered. */
+export interface CapabilityLimits {
+  /** Only these locales (null: all that the engines serve). */
+  locales?: readonly string[] | null;
+  /** apertium modes not to use, e.g. ['eng-cat'] to leave English → Catalan to another pool. */
+  excludedTranslationModes?: readonly string[];
+}
+
+/** The Debian packages whose versions a worker reports. */
+const ENGINE_PACKAGES = ['ffmpeg', 'pocketsphinx', 'apertium', 'espeak-ng'];
 
 async function listLines(command: string, args: string[]): Promise<string[] | null> {
   try {
@@ -49,31 +64,44 @@ function pivotOf(modes: readonly string[]): string | null {
   return ISO_639_1[middle] ?? middle;
 }
 
-export async function detectCapabilities(): Promise<EngineCapabilities> {
-  const [apertiumModes, voiceLines, hasPocketsphinx] = await Promise.all([
+async function engineVersions(): Promise<Record<string, string>> {
+  // dpkg-query fails when any one package is absent; the others' lines are still wanted.
+  const script = 'format="$1"; shift; dpkg-query -W -f "$format" "$@" 2>/dev/null || true';
+  const lines = await listLines('sh', ['-c', script, 'sh', '${Package} ${Version}\\n', ...ENGINE_PACKAGES]);
+  return Object.fromEntries((lines ?? []).map((line) => line.split(' ')).filter((parts) => parts.length === 2 && parts[1] !== ''));
+}
+
+export async function detectCapabilities(limits: CapabilityLimits = {}): Promise<EngineCapabilities> {
+  const [apertiumModes, voiceLines, hasPocketsphinx, hasFfmpeg, versions] = await Promise.all([
     listLines('apertium', ['-l']),
     listLines('espeak-ng', ['--voices']),
     commandExists('pocketsphinx_continuous'),
+    commandExists('ffmpeg'),
+    engineVersions(),
   ]);
   const missing: string[] = [];
   if (apertiumModes === null) missing.push('apertium');
   if (voiceLines === null) missing.push('espeak-ng');
   if (!hasPocketsphinx) missing.push('pocketsphinx');
+  // Every media step needs ffmpeg: without it this worker serves nothing.
+  if (!hasFfmpeg) return { locales: [], missing: [...missing, 'ffmpeg'], versions };
 
-  const modes = new Set(apertiumModes ?? []);
+  const excluded = new Set(limits.excludedTranslationModes ?? []);
+  const modes = new Set((apertiumModes ?? []).filter((mode) => !excluded.has(mode)));
+  const wanted = limits.locales ? new Set(limits.locales) : null;
   // `espeak-ng --voices` columns: Pty Language Age/Gender VoiceName File ...
   const voices = new Set((voiceLines ?? []).slice(1).map((line) => line.split(/\s+/)[1] ?? ''));
 
   const locales: ServableLocale[] = [];
   for (const def of LOCALE_CATALOG) {
-    if (!voices.has(def.voice)) continue;
+    if (!voices.has(def.voice) || (wanted && !wanted.has(def.locale))) continue;
     const canBeSource = hasPocketsphinx && def.asrModel !== undefined && existsSync(path.join(POCKETSPHINX_MODEL_ROOT, def.asrModel));
     const route = (def.fromEnglish ?? []).find((candidate) => candidate.every((mode) => modes.has(mode)));
     const canBeTarget = route !== undefined;
     if (!canBeSource && !canBeTarget) continue;
     locales.push(toServable(def, canBeSource, route));
   }
-  return { locales, missing };
+  return { locales, missing, versions };
 }
 
 function toServable(def: LocaleDefinition, canBeSource: boolean, route: readonly string[] | undefined): ServableLocale {

@@ -1,10 +1,14 @@
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 
-// Registered on the dev server by scripts/lib/temporal-dev-server.ts and in docker-compose,
-// so operators can filter the Temporal Web UI by project, workspace and language.
+// Registered on the dev server by scripts/lib/temporal-dev-server.ts, in docker-compose, and on
+// any other server by `npm run console -- temporal:setup`, so operators can filter the Temporal
+// Web UI by project, workspace and language.
 export const PROJECT_ID = defineSearchAttributeKey('ProjectId', SearchAttributeType.KEYWORD);
 export const WORKSPACE_ID = defineSearchAttributeKey('WorkspaceId', SearchAttributeType.KEYWORD);
 export const LOCALE = defineSearchAttributeKey('Locale', SearchAttributeType.KEYWORD);
+
+/** Every attribute the workflows set: each must exist in the namespace before a workflow starts. */
+export const WORKFLOW_SEARCH_ATTRIBUTES = [PROJECT_ID, WORKSPACE_ID, LOCALE] as const;
 
 /** What every project workflow carries, so the Web UI can find it by project or workspace. */
 export const projectSearchAttributes = (projectId: string, workspaceId: string) =>

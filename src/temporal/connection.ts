@@ -1,11 +1,36 @@
-import { Client, Connection } from '@temporalio/client';
+import { readFileSync } from 'node:fs';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import type { Config } from '../config';
+
+/**
+ * How to reach Temporal, for the API's client and the worker's native connection alike: the dev
+ * server in plaintext by default; a self-hosted cluster with mTLS (client certificate and key, a
+ * private CA, a server name); or Temporal Cloud with an API key or mTLS. Certificate files are
+ * read here, when connecting, so a rotated certificate is picked up by the next process start.
+ */
+export function temporalConnectionOptions(config: Config): { address: string; tls?: TLSConfig; apiKey?: string } {
+  const { address, tls, apiKey } = config.temporal;
+  const read = (file: string) => readFileSync(file);
+  return {
+    address,
+    ...(tls
+      ? {
+          tls: {
+            ...(tls.serverName ? { serverNameOverride: tls.serverName } : {}),
+            ...(tls.caPath ? { serverRootCACertificate: read(tls.caPath) } : {}),
+            ...(tls.certPath && tls.keyPath ? { clientCertPair: { crt: read(tls.certPath), key: read(tls.keyPath) } } : {}),
+          },
+        }
+      : {}),
+    ...(apiKey ? { apiKey } : {}),
+  };
+}
 
 /**
  * A lazily connecting client: the API starts (and /readyz reports) even while Temporal is
  * down, and the SDK reconnects on its own when it comes back.
  */
 export function createTemporalClient(config: Config): Client {
-  const connection = Connection.lazy({ address: config.temporal.address });
+  const connection = Connection.lazy(temporalConnectionOptions(config));
   return new Client({ connection, namespace: config.temporal.namespace });
 }

@@ -10,16 +10,21 @@ import { createTemporalClient } from '../temporal/connection';
 
 /**
  * The real dependencies of every activity: database, blob store, local engines, and a Temporal
- * client (lazily connected) for the reconciler. The caller closes `temporal.connection`.
+ * client (lazily connected) for the reconciler. The caller closes `temporal.connection`. Only a
+ * media worker asks its engines what they serve (narrowed by ENGINE_LOCALES and
+ * ENGINE_EXCLUDED_TRANSLATION_MODES); a workflows-only worker runs no engine at all.
  */
 export async function createActivityDeps(config: Config, db: Db): Promise<ActivityDeps> {
   const { blobStore, uploads } = createStorage(config);
+  const servesMedia = config.worker.roles.includes('media');
   return {
     db,
     blobStore,
     uploads,
     engines: createLocalEngines(),
-    capabilities: await detectCapabilities(),
+    capabilities: servesMedia
+      ? await detectCapabilities({ locales: config.worker.engineLocales, excludedTranslationModes: config.worker.excludedTranslationModes })
+      : { locales: [], missing: [] },
     temporal: createTemporalClient(config),
     taskQueue: config.temporal.taskQueue,
     reconcileGraceSeconds: config.reconciler.graceSeconds,

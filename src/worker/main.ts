@@ -1,21 +1,22 @@
 import { NativeConnection } from '@temporalio/worker';
-import { loadConfig } from '../config';
+import { loadConfig, type Config } from '../config';
 import { createDb } from '../db/create-db';
 import { databaseUrl } from '../db/database-url';
 import { createLogger } from '../logger';
 import { createActivityDeps } from './activity-deps';
-import { createWorker } from './create-worker';
+import { createFleetWorker } from './create-worker';
 import { ensureReconcilerSchedule } from '../temporal/ensure-reconciler-schedule';
 import { ensureUploadExpirySchedule } from '../temporal/ensure-upload-expiry-schedule';
+import { temporalConnectionOptions } from '../temporal/connection';
 import { installTemporalRuntime } from './runtime';
 
-async function connectWithRetry(address: string, log: (m: string) => void): Promise<NativeConnection> {
+async function connectWithRetry(config: Config, log: (m: string) => void): Promise<NativeConnection> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await NativeConnection.connect({ address });
+      return await NativeConnection.connect(temporalConnectionOptions(config));
     } catch (err) {
       if (attempt >= 30) throw err;
-      log(`temporal not reachable at ${address} (attempt ${attempt}); retrying`);
+      log(`temporal not reachable at ${config.temporal.address} (attempt ${attempt}); retrying`);
       await new Promise((r) => setTimeout(r, 2000));
     }
   }
@@ -26,13 +27,26 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, { service: 'worker' });
   installTemporalRuntime(config.logLevel);
   const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, applicationName: 'dubbing-worker' });
-  const connection = await connectWithRetry(config.temporal.address, (m) => logger.warn(m));
+  const connection = await connectWithRetry(config, (m) => logger.warn(m));
   const deps = await createActivityDeps(config, db);
-  const worker = await createWorker({ config, connection, deps });
-  await ensureUploadExpirySchedule(deps.temporal, config.temporal.taskQueue);
-  await ensureReconcilerSchedule(deps.temporal, config.temporal.taskQueue);
-  logger.info('worker running', { taskQueue: config.temporal.taskQueue, address: config.temporal.address });
-  // Worker.run resolves after SIGINT/SIGTERM, once in-flight tasks are done or handed back.
+  if (deps.capabilities.missing.length > 0) logger.warn('engines missing; their locales are not offered', { missing: deps.capabilities.missing });
+  const worker = await createFleetWorker({ config, connection, db, deps, logger });
+  // The schedules start workflows on the base queue: whoever polls it creates them.
+  if (config.worker.roles.includes('workflows')) {
+    await ensureUploadExpirySchedule(deps.temporal, config.temporal.taskQueue);
+    await ensureReconcilerSchedule(deps.temporal, config.temporal.taskQueue);
+  }
+  logger.info('worker running', {
+    workerId: worker.workerId,
+    roles: config.worker.roles,
+    taskQueue: config.worker.roles.includes('workflows') ? worker.taskQueue : null,
+    mediaTaskQueue: worker.mediaTaskQueue,
+    mediaConcurrency: worker.mediaTaskQueue ? config.worker.mediaConcurrency : null,
+    locales: deps.capabilities.locales.map((l) => l.locale),
+    address: config.temporal.address,
+    namespace: config.temporal.namespace,
+  });
+  // run() resolves after SIGINT/SIGTERM, once in-flight tasks are done or handed back.
   await worker.run();
   await deps.temporal.connection.close();
   await connection.close();

@@ -2,10 +2,10 @@ import { ActivityFailure, CancellationScope, isCancellation, log, proxyActivitie
 import type { LanguageActivities } from '../activities/language.activities';
 import type { OutcomeActivities } from '../activities/outcome.activities';
 import type { LanguageWorkflowInput, LanguageWorkflowResult } from '../shared/project-contracts';
-import { LONG_MEDIA_STEP, SHORT_DB_STEP } from './activity-profiles';
+import { SHORT_DB_STEP } from './activity-profiles';
 import { applicationFailureType, failureDetail } from './failure-detail';
+import { mediaActivitiesFor } from './media-route';
 
-const media = proxyActivities<LanguageActivities>(LONG_MEDIA_STEP);
 const db = proxyActivities<LanguageActivities & OutcomeActivities>(SHORT_DB_STEP);
 
 /**
@@ -29,6 +29,8 @@ export async function languageWorkflow(input: LanguageWorkflowInput): Promise<La
   // one it worked for, so the settling steps below always name the current attempt.
   let attempt = claim.attempt;
   try {
+    // Translation and speech run on a media pool whose engines serve this locale.
+    const { activities: media } = await mediaActivitiesFor<LanguageActivities>({ locale, role: 'target' });
     const translated = await media.translateLanguage({ projectId, locale, attempt, billing });
     if (!translated.ran) return ended(translated.status);
     attempt = translated.attempt;

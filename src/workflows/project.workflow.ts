@@ -10,6 +10,7 @@ import {
   proxyActivities,
   setHandler,
   TemporalFailure,
+  type ActivityInterfaceFor,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { OutcomeActivities } from '../activities/outcome.activities';
@@ -18,12 +19,13 @@ import type { YoutubeSourceActivities } from '../activities/youtube-source.activ
 import { languagesAddedSignal, uploadCompletedSignal, type ProjectWorkflowInput } from '../shared/project-contracts';
 import { languageSearchAttributes } from '../shared/search-attributes';
 import { languageWorkflowId } from '../shared/workflow-ids';
-import { LONG_MEDIA_STEP, QUOTA_BOUND_STEP, SHORT_DB_STEP } from './activity-profiles';
+import { QUOTA_BOUND_STEP, SHORT_DB_STEP } from './activity-profiles';
 import { applicationFailureMessage, applicationFailureType, failureDetail } from './failure-detail';
 import { languageWorkflow } from './language.workflow';
+import { mediaActivitiesFor } from './media-route';
 
 const db = proxyActivities<ProjectActivities & OutcomeActivities>(SHORT_DB_STEP);
-const media = proxyActivities<ProjectActivities & YoutubeSourceActivities>(LONG_MEDIA_STEP);
+type SourceMedia = ProjectActivities & YoutubeSourceActivities;
 const youtube = proxyActivities<YoutubeSourceActivities>(QUOTA_BOUND_STEP);
 
 type ProjectResult = { status: string };
@@ -63,16 +65,21 @@ export async function projectWorkflow({ projectId }: ProjectWorkflowInput): Prom
 async function runProject(projectId: string, added: string[]): Promise<ProjectResult> {
   const start = await db.loadProjectStart(projectId);
   if (start.status === 'failed' || start.status === 'completed' || start.status === 'partially_completed') return { status: start.status };
+  // The source steps run on a media pool that can transcribe the source locale, chosen when the
+  // first of them is due (a restarted run that has nothing left to do never asks).
+  let routed: Promise<{ activities: ActivityInterfaceFor<SourceMedia> }> | undefined;
+  // (Kept wrapped: never resolve a promise to an activity proxy; see mediaActivitiesFor.)
+  const media = () => (routed ??= mediaActivitiesFor<SourceMedia>({ locale: start.sourceLocale, role: 'source' }));
 
   if (start.sourceType === 'youtube' && start.usageState === 'pending_validation') {
-    const fetched = await fetchYoutubeSource(projectId);
+    const fetched = await fetchYoutubeSource(projectId, media);
     if (!fetched) return { status: 'failed' };
   }
   // Only reachable if someone starts this workflow by hand before the upload completed.
   if (start.status === 'awaiting_upload') return { status: start.status };
 
   if (start.usageState === 'pending_validation') {
-    const source = await sourceStep(() => media.prepareSource(projectId));
+    const source = await sourceStep(async () => (await media()).activities.prepareSource(projectId));
     if ('failed' in source || !source.ok) {
       const message = 'failed' in source ? sourceFailureMessage(source.failed) : source.message;
       const code = 'failed' in source && applicationFailureType(source.failed) !== 'invalid_media' ? 'engine_failed' : 'invalid_media';
@@ -84,7 +91,7 @@ async function runProject(projectId: string, added: string[]): Promise<ProjectRe
   }
 
   if (!start.transcribed) {
-    const transcribed = await sourceStep(() => media.transcribeSource(projectId));
+    const transcribed = await sourceStep(async () => (await media()).activities.transcribeSource(projectId));
     if ('failed' in transcribed) {
       // Every language was charged: fail and refund each of them, once.
       const code = applicationFailureType(transcribed.failed) === 'internal_error' ? 'internal_error' : 'engine_failed';
@@ -136,14 +143,14 @@ async function runLanguages(projectId: string, workspaceId: string, open: string
  * A YouTube source: metadata first (unavailable or over the ceiling ends the project before any
  * byte is downloaded), then the download. False when the project has ended, its hold released.
  */
-async function fetchYoutubeSource(projectId: string): Promise<boolean> {
+async function fetchYoutubeSource(projectId: string, media: () => Promise<{ activities: ActivityInterfaceFor<SourceMedia> }>): Promise<boolean> {
   const checked = await sourceStep(() => youtube.checkYoutubeSource(projectId));
   if ('failed' in checked) {
     await db.failProject({ projectId, code: 'source_unavailable', message: 'YouTube could not be reached to read the video. The credit hold was released; nothing was charged. Try again later.', usageState: 'released', detail: failureDetail(checked.failed) });
     return false;
   }
   if (!checked.ok) return false;
-  const downloaded = await sourceStep(() => media.downloadYoutubeSource(projectId));
+  const downloaded = await sourceStep(async () => (await media()).activities.downloadYoutubeSource(projectId));
   if ('failed' in downloaded) {
     const permanent = applicationFailureType(downloaded.failed) === 'source_unavailable';
     const reason = permanent ? applicationFailureMessage(downloaded.failed) : 'The video could not be downloaded from YouTube after several attempts.';

@@ -9,11 +9,11 @@ import {
   type TranscriptReviewWorkflowInput,
 } from '../shared/review-contracts';
 import { findCueProblem } from '../shared/transcript-cues';
-import { LONG_MEDIA_STEP, SHORT_DB_STEP } from './activity-profiles';
+import { SHORT_DB_STEP } from './activity-profiles';
 import { applicationFailureMessage } from './failure-detail';
+import { mediaActivitiesFor } from './media-route';
 
 const db = proxyActivities<ReviewActivities & RedubActivities>(SHORT_DB_STEP);
-const media = proxyActivities<RedubActivities>(LONG_MEDIA_STEP);
 
 /** How often a verified project looks again for languages still running from the machine transcript. */
 const OPEN_LANGUAGES_RECHECK = '1 minute';
@@ -97,6 +97,7 @@ async function redubCompletedLanguages(projectId: string, result: TranscriptRevi
     await Promise.all(
       todo.map(async (locale) => {
         try {
+          const { activities: media } = await mediaActivitiesFor<RedubActivities>({ locale, role: 'target' });
           const redub = await media.redubLanguage({ projectId, locale });
           if (redub.redubbed) result.redubbed.push(locale);
         } catch (err) {

@@ -64,7 +64,7 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
     video = readFileSync(await makeSourceVideo(dir, videoMiB));
     const env = { ...storageEnv(driver), UPLOAD_PART_SIZE_BYTES: String(PART_SIZE) };
     api = await startTestApi(env);
-    worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue, config: env });
+    worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue, env });
     tenant = await createTenant(api.db, { credits: 100_000, creditsPerSecond: CPS });
   }, 120_000);
 

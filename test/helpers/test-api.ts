@@ -7,6 +7,8 @@ import { ApiKeyCache } from '../../src/auth/api-key-cache';
 import { loadConfig, type Config } from '../../src/config';
 import { createDb, type Db } from '../../src/db/create-db';
 import { detectCapabilities, type EngineCapabilities } from '../../src/engines/capabilities';
+import { publishWorker, retireWorker } from '../../src/db/worker-capabilities';
+import { startCapabilityCache, type CapabilityCache } from '../../src/fleet/capability-cache';
 import { createLogger } from '../../src/logger';
 import type { BlobStore } from '../../src/storage/blob-store';
 import { createStorage } from '../../src/storage/create-storage';
@@ -24,7 +26,8 @@ export interface TestApi {
   config: Config;
   db: Db;
   temporal: Client;
-  capabilities: EngineCapabilities;
+  /** The API's copy of its fleet's capabilities; refresh() to see a worker that just joined. */
+  capabilities: CapabilityCache;
   blobStore: BlobStore;
   urlSigner: UrlSigner;
   uploads: MultipartUploads;
@@ -43,10 +46,18 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /**
+ * What the API knows of its workers at start. `last-known` (the default) records this machine's
+ * full engine set as a worker that has just stopped, so a file that starts no worker can still
+ * create projects (they wait for a worker, as in production); `none` leaves the fleet empty,
+ * for a test whose real worker processes publish their own, and detects nothing in this process.
+ */
+export type TestFleet = 'last-known' | 'none';
+
+/**
  * @param plugins Kysely plugins for the app's queries only (e.g. a QueryHook); `TestApi.db`,
  * which the tests use to arrange and inspect, goes without them.
  */
-export async function startTestApi(overrides: Record<string, string> = {}, plugins: KyselyPlugin[] = []): Promise<TestApi> {
+export async function startTestApi(overrides: Record<string, string> = {}, plugins: KyselyPlugin[] = [], fleet: TestFleet = 'last-known'): Promise<TestApi> {
   // Listen first, so signed URLs (built from PUBLIC_BASE_URL) point at this very server.
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -61,13 +72,14 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
   }
   const db = createDb({ url: config.database.url!, poolMax: 5, applicationName: 'dubbing-test' });
   const temporal = createTemporalClient(config);
-  const capabilities = await (cachedCapabilities ??= detectCapabilities());
+  if (fleet === 'last-known') await seedLastKnownWorker(db, config.temporal.taskQueue);
   const { blobStore, urlSigner, uploads, downloadLinks } = createStorage(config);
   const requests: string[] = [];
   server.on('request', (req) => requests.push(`${req.method} ${req.url?.split('?')[0]}`));
   // The same key cache as production: revocations must reach it through LISTEN/NOTIFY.
   const keyCache = new ApiKeyCache(config.database.url!, createLogger('error'));
   await keyCache.start();
+  const capabilities = await startCapabilityCache(config, db, config.database.url!, createLogger('error'));
   const appDb = plugins.reduce((wrapped, plugin) => wrapped.withPlugin(plugin), db);
   const app = createApp({ config, db: appDb, temporal, capabilities, logger: createLogger('error'), blobStore, urlSigner, uploads, downloadLinks, keyCache, youtube: youTubeDataApiFromConfig(config.youtube) });
   server.on('request', app.callback());
@@ -87,10 +99,19 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
       server.closeAllConnections();
       await new Promise((r) => server.close(() => r(undefined)));
       await keyCache.close();
+      await capabilities.close();
       await db.destroy();
       await temporal.connection.close();
     },
   };
+}
+
+/** A stopped worker with every engine this machine has: the fleet's last known capabilities. */
+async function seedLastKnownWorker(db: Db, taskQueue: string): Promise<void> {
+  const capabilities = await (cachedCapabilities ??= detectCapabilities());
+  const workerId = `test-seed/${taskQueue}`;
+  await publishWorker(db, { workerId, taskQueue, mediaTaskQueue: `${taskQueue}.media.test-seed`, capabilities, ttlSeconds: 0 });
+  await retireWorker(db, workerId, taskQueue);
 }
 
 export interface JsonResponse<T = any> {

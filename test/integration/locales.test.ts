@@ -15,6 +15,9 @@ describe('GET /v1/dubbing/locales', () => {
       expect(entry.locale).toMatch(/^[a-z]{2,3}_[a-z]{2}$/);
       expect(entry.display_name).toMatch(/\w+ \(.+\)/);
     }
+    // No worker runs in this file: the list comes from the last known one (test-api seeds it), and says so.
+    expect(res.body.capabilities).toMatchObject({ source: 'last_known', live_workers: 0, as_of: expect.any(String) });
+    expect(res.body.capabilities.age_seconds).toBeGreaterThanOrEqual(0);
     const english = locales.find((l) => l.locale === 'en_us');
     expect(english).toMatchObject({ usable_as_source: true, display_name: 'English (United States)' });
 

@@ -399,7 +399,8 @@ describe('a reviewer verifies the transcript', () => {
     const accepted = history.events!.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.input!.name);
     expect(accepted).toEqual([claimReviewUpdate.name, submitTranscriptUpdate.name]);
     const activities = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
-    expect(activities).toEqual(['loadReview', 'claimReview', 'verifyTranscript', 'planRedubs', 'redubLanguage', 'planRedubs']);
+    // (findMediaQueue: the re-dub runs on a media pool that serves the language.)
+    expect(activities).toEqual(['loadReview', 'claimReview', 'verifyTranscript', 'planRedubs', 'findMediaQueue', 'redubLanguage', 'planRedubs']);
 
     expect((await consoleRun('reviews:list')).out).not.toContain(id);
 

@@ -1,11 +1,11 @@
-import type { EngineCapabilities } from '../../engines/capabilities';
+import type { ServableLocale } from '../../engines/capabilities';
 import { ApiError } from '../api-error';
 
 /**
- * Refuses, at request time, any language pair the installed engines cannot serve; a project
- * never discovers mid-dub that a locale is impossible.
+ * Refuses, at request time, any language pair the workers' engines cannot serve (their union,
+ * see src/fleet); a project never discovers mid-dub that a locale is impossible.
  */
-export function checkLocales(capabilities: EngineCapabilities, sourceLocale: string, targets: string[], targetParam = 'target_locales'): void {
+export function checkLocales(capabilities: { locales: readonly ServableLocale[] }, sourceLocale: string, targets: string[], targetParam = 'target_locales'): void {
   const source = capabilities.locales.find((l) => l.locale === sourceLocale);
   if (!source?.canBeSource) {
     throw ApiError.invalid('unsupported_locale', `"${sourceLocale}" is not a supported source locale; see GET /v1/dubbing/locales.`, 'source_locale');

@@ -18,7 +18,7 @@ import { youtubeVideoId } from './youtube-url';
 
 
 function validateSemantics(deps: AppDeps, body: CreateProjectBody): { videoId: string | null } {
-  checkLocales(deps.capabilities, body.source_locale, body.target_locales);
+  checkLocales(deps.capabilities.current(), body.source_locale, body.target_locales);
   if (body.source.type === 'upload' && body.source.size_bytes > deps.config.uploads.maxBytes) {
     throw ApiError.invalid('invalid_parameter', `source.size_bytes exceeds the maximum upload size of ${deps.config.uploads.maxBytes} bytes.`, 'source.size_bytes');
   }

@@ -6,6 +6,7 @@ import { keysCreate, keysList, keysRevoke } from './keys.commands';
 import { languagesRetry } from './languages.commands';
 import { meetingsImport } from './meetings.commands';
 import { reviewsClaim, reviewsExport, reviewsList, reviewsSubmit } from './reviews.commands';
+import { temporalSetup } from './temporal.commands';
 import { workspacesCreate, workspacesList } from './workspaces.commands';
 
 /** Adds one command (its name, arguments, options and action) to the console. */
@@ -28,4 +29,5 @@ export const COMMANDS: RegisterCommand[] = [
   channelsConnect,
   channelsList,
   channelsDisconnect,
+  temporalSetup,
 ];

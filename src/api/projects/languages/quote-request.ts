@@ -23,7 +23,7 @@ export function quoteRequest(deps: AppDeps): Middleware {
   return async (ctx, next) => {
     const body = ctx.state.input as AddLanguagesBody;
     const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
-    checkLocales(deps.capabilities, project.source_locale, body.target_locales);
+    checkLocales(deps.capabilities.current(), project.source_locale, body.target_locales);
     const addition: QuotedAddition = { project, quote: quoteAddition(project, body) };
     ctx.state.addition = addition;
     await next();

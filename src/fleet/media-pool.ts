@@ -1,0 +1,14 @@
+import { createHash } from 'node:crypto';
+import type { EngineCapabilities } from '../engines/capabilities';
+
+/**
+ * The pool a media worker joins when MEDIA_POOL is not set: named after what its engines serve,
+ * so workers with the same engine set share one queue (scaling a pool is starting more of them)
+ * and a worker restarted with the same engines polls the queue its queued work waits on.
+ */
+export function derivedMediaPool(capabilities: EngineCapabilities): string {
+  const served = capabilities.locales
+    .map((l) => [l.locale, l.voice, l.canBeSource, l.canBeTarget, l.translationModes ?? []])
+    .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+  return `engines-${createHash('sha256').update(JSON.stringify(served)).digest('hex').slice(0, 10)}`;
+}

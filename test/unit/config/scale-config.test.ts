@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../../src/config';
+import { temporalConnectionOptions } from '../../../src/temporal/connection';
+
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+};
+
+describe('worker and Temporal cluster settings', () => {
+  it('defaults to one worker doing everything, as make dev runs it, on a plaintext dev server', () => {
+    const config = loadConfig({});
+    expect(config.worker).toEqual({ roles: ['workflows', 'media'], mediaConcurrency: os.availableParallelism(), mediaPool: null, heartbeatSeconds: 10, engineLocales: null, excludedTranslationModes: [] });
+    expect(config.temporal).toMatchObject({ tls: null, apiKey: null, namespace: 'default' });
+  });
+
+  it('reads roles, concurrency, pool and a narrowed engine set', () => {
+    const config = loadConfig({ WORKER_ROLES: 'media', MEDIA_CONCURRENCY: '3', MEDIA_POOL: 'gpu-east', ENGINE_LOCALES: 'en_us, ca_es', ENGINE_EXCLUDED_TRANSLATION_MODES: 'eng-cat,es-pt_BR' });
+    expect(config.worker).toMatchObject({ roles: ['media'], mediaConcurrency: 3, mediaPool: 'gpu-east', engineLocales: ['en_us', 'ca_es'], excludedTranslationModes: ['eng-cat', 'es-pt_BR'] });
+  });
+
+  it('turns TLS on for mTLS files or an API key, and keeps the key', () => {
+    expect(loadConfig({ TEMPORAL_TLS_CERT: '/c.pem', TEMPORAL_TLS_KEY: '/k.pem', TEMPORAL_TLS_CA: '/ca.pem', TEMPORAL_TLS_SERVER_NAME: 'temporal.internal' }).temporal.tls).toEqual({ certPath: '/c.pem', keyPath: '/k.pem', caPath: '/ca.pem', serverName: 'temporal.internal' });
+    expect(loadConfig({ TEMPORAL_API_KEY: 'secret' }).temporal).toMatchObject({ apiKey: 'secret', tls: { certPath: null, keyPath: null, caPath: null, serverName: null } });
+    expect(loadConfig({ TEMPORAL_TLS: 'true' }).temporal.tls).toEqual({ certPath: null, keyPath: null, caPath: null, serverName: null });
+  });
+
+  it('refuses settings that cannot work, all in one message', () => {
+    expect(problemsOf({ TEMPORAL_TLS_CERT: '/c.pem', WORKER_ROLES: 'api', MEDIA_CONCURRENCY: '0', MEDIA_POOL: 'Has Spaces', ENGINE_LOCALES: 'english' })).toEqual([
+      'TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together (mTLS needs both)',
+      'WORKER_ROLES has invalid entries: api',
+      'WORKER_ROLES must name workflows, media or both',
+      'MEDIA_CONCURRENCY must be an integer from 1 to 1024 (got "0")',
+      'MEDIA_POOL must be lowercase letters, digits, "-" or "_" (up to 63) (got "Has Spaces")',
+      'ENGINE_LOCALES has invalid entries: english',
+    ]);
+    expect(problemsOf({ TEMPORAL_TLS: 'false', TEMPORAL_API_KEY: 'secret' })).toEqual(['TEMPORAL_API_KEY needs TLS; remove TEMPORAL_TLS=false']);
+  });
+});
+
+describe('temporalConnectionOptions', () => {
+  it('reads the mTLS files and passes the server name and API key to the SDK', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tls-'));
+    try {
+      for (const name of ['cert', 'key', 'ca']) writeFileSync(path.join(dir, `${name}.pem`), `-----${name}-----`);
+      const config = loadConfig({
+        TEMPORAL_ADDRESS: 'temporal.internal:7233',
+        TEMPORAL_TLS_CERT: path.join(dir, 'cert.pem'),
+        TEMPORAL_TLS_KEY: path.join(dir, 'key.pem'),
+        TEMPORAL_TLS_CA: path.join(dir, 'ca.pem'),
+        TEMPORAL_TLS_SERVER_NAME: 'frontend.temporal.internal',
+      });
+      const options = temporalConnectionOptions(config);
+      expect(options.address).toBe('temporal.internal:7233');
+      expect(options.tls?.serverNameOverride).toBe('frontend.temporal.internal');
+      expect(Buffer.from(options.tls!.serverRootCACertificate!).toString()).toBe('-----ca-----');
+      expect(Buffer.from(options.tls!.clientCertPair!.crt).toString()).toBe('-----cert-----');
+      expect(Buffer.from(options.tls!.clientCertPair!.key).toString()).toBe('-----key-----');
+      expect(options.apiKey).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('connects in plaintext by default, and over TLS with the system roots for an API key', () => {
+    expect(temporalConnectionOptions(loadConfig({}))).toEqual({ address: '127.0.0.1:7233' });
+    expect(temporalConnectionOptions(loadConfig({ TEMPORAL_API_KEY: 'k' }))).toEqual({ address: '127.0.0.1:7233', tls: {}, apiKey: 'k' });
+  });
+});
