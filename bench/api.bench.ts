@@ -21,6 +21,7 @@ import {
   onCleanup,
   runBenchmark,
   scratchDir,
+  seedLastKnownFleet,
   serviceEnv,
   startBenchTemporal,
   startNodeService,
@@ -254,6 +255,7 @@ async function main(): Promise<number> {
   onCleanup('close monitor connection', closeMonitor);
   const meter = new CpuMeter(monitor, database.name);
 
+  await seedLastKnownFleet(database.url, taskQueue); // no worker runs here: creates wait, as in production
   const [api, bare] = await Promise.all([startApi('api'), startBare('bare-koa')]);
   log(`real API pid ${api.pid} at ${api.baseUrl}; bare Koa pid ${bare.pid} at ${bare.baseUrl}; pool max ${POOL_MAX} each`);
 

@@ -14,7 +14,7 @@ import { createDb } from '../src/db/create-db';
 import { grantCredits } from '../src/db/credits';
 import { insertWorkspace } from '../src/db/workspaces';
 import { numberFlag } from './lib/args';
-import { codeVersion, createBenchDatabase, log, onCleanup, ROOT, runBenchmark, scratchDir, serviceEnv, startBenchTemporal, startNodeService, type ChildService } from './lib/services';
+import { codeVersion, createBenchDatabase, log, onCleanup, ROOT, runBenchmark, scratchDir, seedLastKnownFleet, serviceEnv, startBenchTemporal, startNodeService, type ChildService } from './lib/services';
 import { fmt, formatTable } from './lib/stats';
 
 // `npm run bench:upload [-- --mib 1024 --concurrency 4 --part-mib 8]`: one source of --mib MiB
@@ -148,6 +148,7 @@ runBenchmark(async () => {
     log(`${driver}: bare SDK upload of ${mib} MiB to the same S3 server...`);
     const bareMs = await bareUpload(target, source, partMiB * MiB, concurrency);
 
+    await seedLastKnownFleet(database.url, `bench-upload-${driver}`);
     const api = await startNodeService({ name: `api-${driver}`, script: 'src/api/server.ts', env, logDir: dir, readyPath: '/healthz' });
     // Warm up (lazy modules, pools, JIT) so the measurement sees the big upload only.
     await uploadThroughApi(api, key, warmFile, 2 * partMiB * MiB, concurrency);

@@ -7,7 +7,10 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { Client as PgClient, Pool } from 'pg';
 import { freePort } from '../../scripts/lib/free-port';
 import { resolveTemporalCli, startTemporalDevServer, type DevServer } from '../../scripts/lib/temporal-dev-server';
+import { createDb } from '../../src/db/create-db';
 import { migrateToLatest } from '../../src/db/migrator';
+import { publishWorker, retireWorker } from '../../src/db/worker-capabilities';
+import { detectCapabilities } from '../../src/engines/capabilities';
 
 // What every benchmark needs around it: a database of its own, a Temporal dev server of its own,
 // services in child processes, and a teardown that runs even on Ctrl-C.
@@ -220,4 +223,20 @@ export function serviceEnv(options: {
     HOST: '127.0.0.1',
     ...options.extra,
   };
+}
+
+/**
+ * This machine's engines recorded as a worker of `taskQueue` that has just stopped: the API's
+ * last known fleet. A benchmark that runs no worker can then still create projects, which wait
+ * for a worker as they would in production (the tests' startTestApi does the same).
+ */
+export async function seedLastKnownFleet(databaseUrl: string, taskQueue: string): Promise<void> {
+  const db = createDb({ url: databaseUrl, poolMax: 1, applicationName: 'bench-fleet-seed' });
+  try {
+    const workerId = `bench-seed/${taskQueue}`;
+    await publishWorker(db, { workerId, taskQueue, mediaTaskQueue: `${taskQueue}.media.bench-seed`, capabilities: await detectCapabilities(), ttlSeconds: 0 });
+    await retireWorker(db, workerId, taskQueue);
+  } finally {
+    await db.destroy();
+  }
 }
