@@ -1,6 +1,6 @@
 import type { DubQuality } from '../engines/alignment/dub-quality';
 import { sql, type ColumnType, type Generated, type Selectable } from 'kysely';
-import type { Db } from './create-db';
+import { preparedStatement, type Db } from './create-db';
 import { containsPattern } from './like-pattern';
 
 export type ProjectStatus = 'awaiting_upload' | 'validating' | 'processing' | 'completed' | 'partially_completed' | 'failed';
@@ -104,9 +104,12 @@ export async function findProject(db: Db, workspaceId: string, projectId: string
 }
 
 /** The one primary-key read a cached GET needs: does the project exist here, and which version. */
+/** Every cached GET of a project runs this, so it is plain SQL, prepared, with no builder work. */
 export async function findProjectViewVersion(db: Db, workspaceId: string, projectId: string): Promise<number | undefined> {
-  const row = await db.selectFrom('projects').select('view_version').where('id', '=', projectId).where('workspace_id', '=', workspaceId).executeTakeFirst();
-  return row?.view_version;
+  const { rows } = await db.executeQuery(
+    preparedStatement<Pick<Project, 'view_version'>>('select view_version from projects where id = $1 and workspace_id = $2', [projectId, workspaceId]),
+  );
+  return rows[0]?.view_version;
 }
 
 export async function findProjectById(db: Db, projectId: string): Promise<Project | undefined> {
