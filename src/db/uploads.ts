@@ -99,15 +99,20 @@ export async function upsertUploadPart(
   return previous ? blobKeys.storedPart(previous) : null;
 }
 
-/** Parts received per project, for the progress of many projects in one query. */
-export async function uploadProgressByProject(db: Db, projectIds: string[]): Promise<Map<string, { received: number; total: number }>> {
+/**
+ * Parts received per project, for the progress of many projects in one query. An upload that goes
+ * straight to an object store (s3 driver) records its parts only at complete, so this database
+ * cannot count them: `received` is null there rather than a guess (a single project's GET asks
+ * the store).
+ */
+export async function uploadProgressByProject(db: Db, projectIds: string[]): Promise<Map<string, { received: number | null; total: number }>> {
   if (projectIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('uploads')
     .leftJoin('upload_parts', 'upload_parts.upload_id', 'uploads.id')
-    .select((eb) => ['uploads.project_id', 'uploads.part_count', eb.fn.count<string>('upload_parts.part_number').as('received')])
+    .select((eb) => ['uploads.project_id', 'uploads.part_count', 'uploads.store_upload_id', eb.fn.count<string>('upload_parts.part_number').as('received')])
     .where('uploads.project_id', 'in', projectIds)
-    .groupBy(['uploads.project_id', 'uploads.part_count'])
+    .groupBy(['uploads.project_id', 'uploads.part_count', 'uploads.store_upload_id'])
     .execute();
-  return new Map(rows.map((r) => [r.project_id, { received: Number(r.received), total: r.part_count }]));
+  return new Map(rows.map((r) => [r.project_id, { received: r.store_upload_id === null ? Number(r.received) : null, total: r.part_count }]));
 }

@@ -47,19 +47,25 @@ export function languageProgress(language: ProjectLanguage): Progress {
   }
 }
 
-export function projectProgress(project: Project, languages: ProjectLanguage[], upload?: { received: number; total: number }): Progress {
+/** `received` null: the parts go straight to an object store and only the store knows (see uploadProgressByProject). */
+export function projectProgress(project: Project, languages: ProjectLanguage[], upload?: { received: number | null; total: number }): Progress {
   const total = project.target_locales.length;
   const done = languages.filter((l) => l.status === 'completed').length;
   const failed = languages.filter((l) => l.status === 'failed').length;
   switch (project.status) {
     case 'awaiting_upload': {
-      const received = upload?.received ?? 0;
       const parts = upload?.total ?? 0;
+      const waiting = { phase: 'uploading', waiting_on: 'upload', can_advance_without_user: false, poll_after_seconds: 30 } as const;
+      if (upload?.received === null) {
+        return {
+          ...waiting,
+          message: `Waiting for the upload of ${parts} parts, which go straight to storage: get this project with include_transfer=true to see which have arrived. Send the missing parts, then complete the upload.`,
+          percent: 0,
+        };
+      }
+      const received = upload?.received ?? 0;
       return {
-        phase: 'uploading',
-        waiting_on: 'upload',
-        can_advance_without_user: false,
-        poll_after_seconds: 30,
+        ...waiting,
         message: `Waiting for the upload: ${received} of ${parts} parts received. Send the missing parts, then complete the upload.`,
         percent: parts ? Math.round((5 * received) / parts) : 0,
       };

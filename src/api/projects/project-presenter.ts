@@ -95,7 +95,7 @@ export function presentProject(project: Project, options: PresentOptions) {
   };
 }
 
-export function presentProjectListItem(project: Project, languages: ProjectLanguage[], uploadProgress?: { received: number; total: number }) {
+export function presentProjectListItem(project: Project, languages: ProjectLanguage[], uploadProgress?: { received: number | null; total: number }) {
   return {
     id: project.id,
     name: project.name,

@@ -17,3 +17,18 @@ describe('projectProgress while fetching', () => {
     expect(projectProgress(project({ phase: 'validating', fetch_percent: 100 }), []).phase).toBe('validating');
   });
 });
+
+describe('projectProgress while awaiting the upload', () => {
+  const waiting = project({ status: 'awaiting_upload', phase: null as unknown as Project['phase'] });
+
+  it('counts the parts the database has seen (local driver)', () => {
+    expect(projectProgress(waiting, [], { received: 2, total: 4 })).toMatchObject({ phase: 'uploading', waiting_on: 'upload', message: 'Waiting for the upload: 2 of 4 parts received. Send the missing parts, then complete the upload.', percent: 3 });
+  });
+
+  it('claims no count when the parts go straight to an object store, and says where to look', () => {
+    const progress = projectProgress(waiting, [], { received: null, total: 4 });
+    expect(progress).toMatchObject({ phase: 'uploading', waiting_on: 'upload', percent: 0 });
+    expect(progress.message).toContain('include_transfer=true');
+    expect(progress.message).not.toMatch(/\d+ of \d+ parts received/);
+  });
+});
