@@ -8,6 +8,7 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { POCKETSPHINX_MODEL_ROOT, detectCapabilities } from '../src/engines/capabilities';
 import { createDb } from '../src/db/create-db';
+import type { DubQuality } from '../src/engines/alignment/dub-quality';
 import { DEFAULT_SEARCH_ARGS } from '../src/engines/asr/pocketsphinx-recognizer';
 import { languageWorkflowId, projectWorkflowId } from '../src/shared/workflow-ids';
 import { createTenant } from '../test/helpers/fixtures';
@@ -154,15 +155,6 @@ async function engineFloor(dir: string, source: string, transcript: string[], ta
 const mb = (kb: number) => `${fmt(kb / 1024, 0)} MB`;
 const s = (ms: number, digits = 1) => fmt(ms / 1000, digits);
 
-interface Quality {
-  sentences: number;
-  maxStartOffsetMs: number;
-  maxTempo: number;
-  totalDriftSeconds: number;
-  lengthRatio: number;
-  cuesOutsideClips: number;
-}
-
 interface ClipResult {
   seconds: number;
   clipSeconds: number;
@@ -178,7 +170,7 @@ interface ClipResult {
   otherCpuMs: number;
   memory: ReturnType<TreeMemorySampler['stop']>;
   floor: FloorStep[];
-  qualities: { locale: string; quality: Quality | null }[];
+  qualities: { locale: string; quality: DubQuality | null }[];
   segments: number;
   deliverables: { locale: string }[];
   phases: string[][];
@@ -188,7 +180,6 @@ interface ClipResult {
 }
 
 interface Services {
-  apiBaseUrl: string;
   workerPid: number;
   workerLog: string;
   db: ReturnType<typeof createDb>;
@@ -199,7 +190,7 @@ interface Services {
   send: (url: string, body: Buffer) => Promise<{ status: number; etag: string; text: string }>;
 }
 
-const qualityPasses = (q: Quality) => q.maxStartOffsetMs <= 100 && q.maxTempo <= 1.3 && Math.abs(q.lengthRatio - 1) <= 0.05 && q.cuesOutsideClips === 0;
+const qualityPasses = (q: DubQuality) => q.maxStartOffsetMs <= 100 && q.maxTempo <= 1.3 && Math.abs(q.lengthRatio - 1) <= 0.05 && q.cuesOutsideClips === 0;
 
 /** One clip through the whole pipeline, then its engine floor. */
 async function runClip(services: Services, dir: string, seconds: number): Promise<ClipResult> {
@@ -270,7 +261,7 @@ async function runClip(services: Services, dir: string, seconds: number): Promis
     stages,
     seconds, clipSeconds: clip.duration, speechSeconds: clip.speechSeconds, videoKiB: video.length / 1024, parts: parts.length,
     wallMs, workerCpuMs: run.treeCpuMs, workerNodeCpuMs, otherCpuMs: run.machineBusyMs - run.treeCpuMs, machineBusyShare: run.machineBusyShare, memory, floor,
-    qualities: qualities.map((q) => ({ locale: q.locale, quality: q.dub_quality as Quality | null })),
+    qualities: qualities.map((q) => ({ locale: q.locale, quality: q.dub_quality as DubQuality | null })),
     segments: transcript.length, deliverables, phases, timeline,
   };
 }
@@ -443,7 +434,7 @@ async function main(): Promise<number> {
   log(`targets ${targets.join(', ')}; clips ${options.seconds.join(', ')} s`);
 
   const services: Services = {
-    apiBaseUrl: api.baseUrl, workerPid: worker.pid, workerLog: worker.logFile, db, client, targets, capabilities, json,
+    workerPid: worker.pid, workerLog: worker.logFile, db, client, targets, capabilities, json,
     send: async (url, body) => {
       const res = await send(agent, { url, method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body });
       return { status: res.status, etag: String(res.headers.etag), text: res.body.toString('utf8') };

@@ -22,18 +22,6 @@ if ! command -v go >/dev/null 2>&1; then
   exit 1
 fi
 
-gobin="$(go env GOBIN)"; [ -n "$gobin" ] || gobin="$(go env GOPATH)/bin"
-if [ -x "$gobin/versitygw" ]; then echo "$gobin/versitygw"; exit 0; fi
-say "building versitygw $PINNED_VERSION from the Go module proxy (first time only, ~3-6 min)..."
-start=$(date +%s)
-log="$(mktemp)"
-CGO_ENABLED=0 GOFLAGS=-buildvcs=false go install "github.com/versity/versitygw/cmd/versitygw@$PINNED_VERSION" >"$log" 2>&1 &
-pid=$!
-while kill -0 "$pid" 2>/dev/null; do
-  sleep 15
-  kill -0 "$pid" 2>/dev/null && say "  still building... $(( $(date +%s) - start ))s"
-done
-if ! wait "$pid"; then say "go install failed:"; cat "$log" >&2; rm -f "$log"; exit 1; fi
-rm -f "$log"
-say "built $gobin/versitygw in $(( $(date +%s) - start ))s"
-echo "$gobin/versitygw"
+# shellcheck source=scripts/lib/go-install-once.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/go-install-once.sh"
+go_install_once versitygw "github.com/versity/versitygw/cmd/versitygw@$PINNED_VERSION" "versitygw $PINNED_VERSION"

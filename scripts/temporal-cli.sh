@@ -18,21 +18,10 @@ fi
 if command -v temporal >/dev/null 2>&1; then command -v temporal; exit 0; fi
 
 if command -v go >/dev/null 2>&1; then
-  gobin="$(go env GOBIN)"; [ -n "$gobin" ] || gobin="$(go env GOPATH)/bin"
-  if [ -x "$gobin/temporal" ]; then echo "$gobin/temporal"; exit 0; fi
-  say "building Temporal CLI $PINNED_VERSION from the Go module proxy (first time only, ~3-6 min)..."
-  start=$(date +%s)
-  log="$(mktemp)"
-  CGO_ENABLED=0 GOFLAGS=-buildvcs=false go install "github.com/temporalio/cli/cmd/temporal@$PINNED_VERSION" >"$log" 2>&1 &
-  pid=$!
-  while kill -0 "$pid" 2>/dev/null; do
-    sleep 15
-    kill -0 "$pid" 2>/dev/null && say "  still building... $(( $(date +%s) - start ))s"
-  done
-  if ! wait "$pid"; then say "go install failed:"; cat "$log" >&2; rm -f "$log"; exit 1; fi
-  rm -f "$log"
-  say "built $gobin/temporal in $(( $(date +%s) - start ))s"
-  echo "$gobin/temporal"; exit 0
+  # shellcheck source=scripts/lib/go-install-once.sh
+  . "$here/lib/go-install-once.sh"
+  go_install_once temporal "github.com/temporalio/cli/cmd/temporal@$PINNED_VERSION" "Temporal CLI $PINNED_VERSION"
+  exit $?
 fi
 
 say "no Go toolchain; trying the Temporal SDK's own download (needs internet access)"

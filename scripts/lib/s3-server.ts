@@ -1,22 +1,18 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
 import { ensureBucket } from '../../src/storage/s3/ensure-bucket';
+import { resolveBinary } from './resolve-binary';
 
 // Starts versitygw, the S3-compatible server the s3 storage driver is tested and developed
 // against, from the binary scripts/s3-server.sh resolves or builds. Its posix backend keeps each
 // bucket as a folder and each object as a plain file under `dataDir`. Used by the jest global
 // setup and by `STORAGE_DRIVER=s3 make dev`.
 
-const ROOT = path.resolve(__dirname, '..', '..');
 
 export function resolveS3Server(): string {
-  const out = execFileSync('bash', [path.join(ROOT, 'scripts', 's3-server.sh')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    encoding: 'utf8',
-  });
-  return out.trim().split('\n').pop() ?? '';
+  return resolveBinary('s3-server.sh');
 }
 
 export interface S3ServerOptions {

@@ -1,21 +1,17 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { WORKFLOW_SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes';
+import { resolveBinary } from './resolve-binary';
 
 // Starts the real Temporal dev server (`temporal server start-dev`) from the CLI that
 // scripts/temporal-cli.sh resolves or builds. Used by `make dev` and by the jest global setup.
 
 export const SEARCH_ATTRIBUTES = WORKFLOW_SEARCH_ATTRIBUTES.map((key) => key.name);
-const ROOT = path.resolve(__dirname, '..', '..');
 
 export function resolveTemporalCli(): string {
-  const out = execFileSync('bash', [path.join(ROOT, 'scripts', 'temporal-cli.sh')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    encoding: 'utf8',
-  });
-  return out.trim().split('\n').pop() ?? '';
+  return resolveBinary('temporal-cli.sh');
 }
 
 export interface DevServerOptions {

@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertValidKey, assertValidPrefix, BlobNotFoundError, BlobTooLargeError, type BlobStore } from './blob-store';
+import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStore } from './blob-store';
+import { meteredStream } from './metered-stream';
 
 /** How often concat reports progress within one long source, so heartbeats keep flowing. */
 const PROGRESS_EVERY_BYTES = 8 * 1024 * 1024;
@@ -31,21 +32,10 @@ export class LocalBlobStore implements BlobStore {
 
   async put(key: string, body: NodeJS.ReadableStream, options: { maxBytes?: number } = {}): Promise<{ sizeBytes: number; md5: string }> {
     const target = this.pathOf(key);
-    const hash = createHash('md5');
-    let sizeBytes = 0;
-    const { maxBytes } = options;
-    // Counting and hashing as bytes pass keeps memory flat and lets us stop at the first byte
-    // past the limit instead of after the whole body has been written.
-    const meter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        sizeBytes += chunk.length;
-        if (maxBytes !== undefined && sizeBytes > maxBytes) return callback(new BlobTooLargeError(maxBytes));
-        hash.update(chunk);
-        callback(null, chunk);
-      },
-    });
+    // Counting and hashing as bytes pass keeps memory flat and stops at the first byte past the limit.
+    const { meter, result } = meteredStream(options.maxBytes);
     await this.writeAtomically(target, (temp) => pipeToNewFile(temp, body, meter));
-    return { sizeBytes, md5: hash.digest('hex') };
+    return result();
   }
 
   async putFile(key: string, filePath: string): Promise<{ sizeBytes: number }> {

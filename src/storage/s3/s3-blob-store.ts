@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -6,8 +6,9 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { assertValidKey, assertValidPrefix, BlobNotFoundError, BlobTooLargeError, type BlobStore, type LocalFileOptions } from '../blob-store';
+import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStore, type LocalFileOptions } from '../blob-store';
 import { contentTypeFor } from '../content-type';
+import { meteredStream } from '../metered-stream';
 import { isS3NotFound, type S3Clients } from './s3-clients';
 
 /** How often a long transfer reports progress, so activity heartbeats keep flowing. */
@@ -33,17 +34,7 @@ export class S3BlobStore implements BlobStore {
 
   async put(key: string, body: NodeJS.ReadableStream, options: { maxBytes?: number } = {}): Promise<{ sizeBytes: number; md5: string }> {
     assertValidKey(key);
-    const hash = createHash('md5');
-    let sizeBytes = 0;
-    const { maxBytes } = options;
-    const meter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        sizeBytes += chunk.length;
-        if (maxBytes !== undefined && sizeBytes > maxBytes) return callback(new BlobTooLargeError(maxBytes));
-        hash.update(chunk);
-        callback(null, chunk);
-      },
-    });
+    const { meter, result } = meteredStream(options.maxBytes);
     // A failure on either side tears both down, and both are waited for: the upload is aborted
     // (parts and all) before this rejects, so nothing is left behind.
     const upload = this.newUpload(key, meter);
@@ -53,7 +44,7 @@ export class S3BlobStore implements BlobStore {
       meter.destroy();
       throw piped.status === 'rejected' ? piped.reason : (uploaded as PromiseRejectedResult).reason;
     }
-    return { sizeBytes, md5: hash.digest('hex') };
+    return result();
   }
 
   async putFile(key: string, filePath: string): Promise<{ sizeBytes: number }> {
