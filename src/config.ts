@@ -47,6 +47,16 @@ export interface Config {
     /** apertium modes this worker must not use, e.g. to keep a translation pair off a pool. */
     readonly excludedTranslationModes: readonly string[];
   };
+  /** Requests per API key, shared by every API process (see src/api/rate-limit/rate-limiter.ts). */
+  readonly rateLimits: {
+    readonly windowSeconds: number;
+    /** GET requests per key per window; 0: unlimited. */
+    readonly reads: number;
+    /** POST and DELETE requests (creates, paid calls) per key per window; 0: unlimited. */
+    readonly writes: number;
+    /** How often each API process adds its reads to the shared count and learns the fleet's total. */
+    readonly syncIntervalMs: number;
+  };
   readonly reconciler: {
     /** Only state unchanged for this long is judged stuck, so work in flight is never "repaired". */
     readonly graceSeconds: number;
@@ -290,6 +300,12 @@ export function loadConfig(env: Env = process.env): Config {
       heartbeatSeconds: read.int('WORKER_HEARTBEAT_SECONDS', 10, 1, 3600),
       engineLocales: read.list('ENGINE_LOCALES', /^[a-z]{2,3}_[a-z]{2}$/),
       excludedTranslationModes: read.list('ENGINE_EXCLUDED_TRANSLATION_MODES', /^[A-Za-z_]+-[A-Za-z_]+$/) ?? [],
+    },
+    rateLimits: {
+      windowSeconds: read.int('RATE_LIMIT_WINDOW_SECONDS', 10, 1, 3600),
+      reads: read.int('RATE_LIMIT_READS', 1000, 0, 100_000_000),
+      writes: read.int('RATE_LIMIT_WRITES', 100, 0, 100_000_000),
+      syncIntervalMs: read.int('RATE_LIMIT_SYNC_MS', 100, 10, 60_000),
     },
     reconciler: {
       graceSeconds: read.int('RECONCILE_GRACE_SECONDS', 300, 0, 7 * 24 * 3600),

@@ -31,7 +31,7 @@ import {
 export function projectsRoutes(deps: AppDeps): Router {
   const { db } = deps;
   const router = new Router({ prefix: '/v1/dubbing/projects' });
-  const auth = authenticate(db, deps.keyCache);
+  const auth = authenticate(deps);
 
   router.post('/', auth, requirePermission('dubbing:write'), validateBody(createProjectBodySchema), idempotency(db, undefined, { claimInHandler: true }), (ctx) => createProject(deps, ctx));
 
