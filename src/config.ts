@@ -102,6 +102,11 @@ export interface Config {
     /** Fixes the dev seed's API key so scripts and docs can rely on it. */
     readonly apiKey: string | null;
   };
+  readonly metrics: {
+    /** Serves GET /metrics (Prometheus text) on this port; null (METRICS_PORT unset) serves none. */
+    readonly port: number | null;
+    readonly host: string;
+  };
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly testing: {
     /** Fault injection for the killed-worker test; refused outside NODE_ENV=test. */
@@ -334,6 +339,10 @@ export function loadConfig(env: Env = process.env): Config {
       videoPageCacheEntries: read.int('VIDEO_PAGE_CACHE_ENTRIES', 5_000, 0, 1_000_000),
     },
     dev: { apiKey: devApiKey },
+    metrics: {
+      port: read.optional('METRICS_PORT') === null ? null : read.int('METRICS_PORT', 0, 0, 65535),
+      host: read.string('METRICS_HOST', '127.0.0.1'),
+    },
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
     testing: { pauseAfterCaptureMs },
   };

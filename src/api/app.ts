@@ -5,6 +5,7 @@ import { healthRoutes } from './health/health.routes';
 import { localesRoutes } from './locales/locales.routes';
 import { filesRoutes } from './files/files.routes';
 import { errorHandler } from './middleware/error-handler';
+import { httpMetrics } from '../metrics/http-metrics';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
 import { notesRoutes } from './notes/notes.routes';
@@ -20,6 +21,7 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true; // the error middleware logs; Koa's default stderr dump would duplicate it
 
   app.use(requestId());
+  app.use(httpMetrics());
   app.use(errorHandler(deps.logger));
   const json = jsonBody(deps.config.http.bodyLimitBytes);
   // Upload parts are raw bytes streamed to storage; the JSON reader must not touch them.

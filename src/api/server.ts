@@ -9,6 +9,8 @@ import { createTemporalClient } from '../temporal/connection';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import { youTubeDataApiFromConfig } from '../sources/youtube/data-api-client';
 import { createApp } from './app';
+import { startMetricsServer } from '../metrics/metrics-server';
+import { registerStatusGauges } from '../metrics/status-gauges';
 import { rateLimiterFromConfig } from './rate-limit/rate-limiter';
 
 async function main(): Promise<void> {
@@ -29,6 +31,12 @@ async function main(): Promise<void> {
     logger.info('api listening', { url: `http://${config.http.host}:${config.http.port}`, publicBaseUrl: config.http.publicBaseUrl });
   });
   server.keepAliveTimeout = 65_000; // longer than common load balancer idle timeouts
+  let metrics: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  if (config.metrics.port !== null) {
+    registerStatusGauges(db);
+    metrics = await startMetricsServer({ host: config.metrics.host, port: config.metrics.port, service: 'api', logger });
+    logger.info('metrics listening', { url: metrics.url });
+  }
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -44,6 +52,7 @@ async function main(): Promise<void> {
     // Node 20's close() also drops idle keep-alive sockets; active ones finish their request.
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await rateLimiter.close().catch(() => undefined);
+    await metrics?.close();
     await Promise.allSettled([keyCache.close(), capabilities.close(), db.destroy(), temporal.connection.close()]);
     logger.info('stopped');
     process.exit(0);
