@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { createApp } from '../../src/api/app';
+import { responseContract } from './response-contract';
 import { youTubeDataApiFromConfig } from '../../src/sources/youtube/data-api-client';
 import { ApiKeyCache } from '../../src/auth/api-key-cache';
 import { loadConfig, type Config } from '../../src/config';
@@ -82,6 +83,8 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
   const capabilities = await startCapabilityCache(config, db, config.database.url!, createLogger('error'));
   const appDb = plugins.reduce((wrapped, plugin) => wrapped.withPlugin(plugin), db);
   const app = createApp({ config, db: appDb, temporal, capabilities, logger: createLogger('error'), blobStore, urlSigner, uploads, downloadLinks, keyCache, youtube: youTubeDataApiFromConfig(config.youtube) });
+  // Outermost, so it checks each response exactly as the client gets it (contract test 2).
+  app.middleware.unshift(responseContract(app, config.storage.driver));
   server.on('request', app.callback());
   return {
     baseUrl: `http://127.0.0.1:${port}`,
