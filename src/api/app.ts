@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps } from './app-deps';
+import { docsRoutes } from './docs/docs.routes';
 import { healthRoutes } from './health/health.routes';
 import { localesRoutes } from './locales/locales.routes';
 import { filesRoutes } from './files/files.routes';
@@ -13,6 +14,21 @@ import { projectsRoutes } from './projects/projects.routes';
 import { uploadPartsRoutes } from './uploads/upload-parts.routes';
 import { usageRoutes } from './usage/usage.routes';
 import { youtubeRoutes } from './youtube/youtube.routes';
+
+/**
+ * Every route of the app. Its own function so the contract tests can list the routes and hold
+ * them to the OpenAPI document (test/integration/openapi-routes.test.ts).
+ */
+export function createRouter(deps: AppDeps): Router {
+  const root = new Router();
+  // The API serves part uploads and file downloads itself only on the local driver; on s3 the
+  // client talks to the object store through presigned URLs and these routes do not exist.
+  const servesBytes = deps.config.storage.driver === 'local' ? [uploadPartsRoutes(deps), filesRoutes(deps)] : [];
+  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), youtubeRoutes(deps), notesRoutes(deps), docsRoutes(deps), ...servesBytes]) {
+    root.use(resource.routes());
+  }
+  return root;
+}
 
 /** Builds the HTTP app; the server and the integration tests both use this. */
 export function createApp(deps: AppDeps): Koa {
@@ -27,13 +43,7 @@ export function createApp(deps: AppDeps): Koa {
   // Upload parts are raw bytes streamed to storage; the JSON reader must not touch them.
   app.use((ctx, next) => (ctx.path.startsWith('/v1/uploads/') ? next() : json(ctx, next)));
 
-  const root = new Router();
-  // The API serves part uploads and file downloads itself only on the local driver; on s3 the
-  // client talks to the object store through presigned URLs and these routes do not exist.
-  const servesBytes = deps.config.storage.driver === 'local' ? [uploadPartsRoutes(deps), filesRoutes(deps)] : [];
-  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), youtubeRoutes(deps), notesRoutes(deps), ...servesBytes]) {
-    root.use(resource.routes());
-  }
+  const root = createRouter(deps);
   app.use(root.routes());
   app.use(root.allowedMethods({ throw: true }));
   return app;

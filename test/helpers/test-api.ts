@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { createApp } from '../../src/api/app';
 import { rateLimiterFromConfig, type RateLimiter } from '../../src/api/rate-limit/rate-limiter';
+import { responseContract } from './response-contract';
 import { youTubeDataApiFromConfig } from '../../src/sources/youtube/data-api-client';
 import { ApiKeyCache } from '../../src/auth/api-key-cache';
 import { loadConfig, type Config } from '../../src/config';
@@ -87,6 +88,8 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
   const appDb = plugins.reduce((wrapped, plugin) => wrapped.withPlugin(plugin), db);
   const rateLimiter = rateLimiterFromConfig(config, appDb, createLogger('error'));
   const app = createApp({ config, db: appDb, temporal, capabilities, logger: createLogger('error'), blobStore, urlSigner, uploads, downloadLinks, keyCache, rateLimiter, youtube: youTubeDataApiFromConfig(config.youtube) });
+  // Outermost, so it checks each response exactly as the client gets it (contract test 2).
+  app.middleware.unshift(responseContract(app, config.storage.driver));
   server.on('request', app.callback());
   return {
     baseUrl: `http://127.0.0.1:${port}`,

@@ -11,7 +11,7 @@ import { answerUnpaidQuote } from './languages/answer-unpaid-quote';
 import { quoteRequest } from './languages/quote-request';
 import { completeUpload } from './complete-upload';
 import { createProject } from './create-project';
-import { download, downloadQuerySchema } from './download';
+import { download } from './download';
 import { decodeCursor, encodeCursor } from './cursor';
 import { isUuid, loadOwnProject } from './load-own-project';
 import { ProjectViewCache } from './project-view-cache';
@@ -23,6 +23,7 @@ import { transcriptReviewBodySchema, type TranscriptReviewBody } from '../review
 import {
   completeUploadBodySchema,
   createProjectBodySchema,
+  downloadQuerySchema,
   getProjectQuerySchema,
   listProjectsQuerySchema,
   type ListProjectsQuery,
