@@ -83,6 +83,7 @@ while :; do
   case $STATUS in completed | partially_completed | failed) break ;; esac
   sleep "$(echo "$PROJECT" | json data.progress.poll_after_seconds)"
 done
+
 if [ "$STATUS" = failed ]; then
   echo "The project failed: $(echo "$PROJECT" | json data.failure.message)" >&2
   exit 1
