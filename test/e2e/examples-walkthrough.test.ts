@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
 import { ffprobe, makeTempDir, removeTempDir } from '../helpers/media-fixtures';
@@ -60,7 +60,15 @@ describe.each(STORAGE_DRIVERS)('examples/dub-a-video.sh on the %s storage driver
 
   it('makes a video, uploads it in parts, follows the dub and downloads every file', async () => {
     const out = path.join(dir, 'dubbed');
-    const run = await runBash(SCRIPT, dir, { BASE_URL: api.baseUrl, API_KEY: tenant.key, OUT: out });
+    // Where the API is and its key: on local from .dev/credentials.json in the working directory,
+    // as `make dev` saves them (an empty variable counts as unset); on s3 from the environment.
+    let where = { BASE_URL: api.baseUrl, API_KEY: tenant.key };
+    if (driver === 'local') {
+      mkdirSync(path.join(dir, '.dev'));
+      writeFileSync(path.join(dir, '.dev/credentials.json'), JSON.stringify({ base_url: api.baseUrl, api_key: tenant.key }));
+      where = { BASE_URL: '', API_KEY: '' };
+    }
+    const run = await runBash(SCRIPT, dir, { ...where, OUT: out });
     const said = `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
     expect({ code: run.code, said }).toEqual({ code: 0, said });
 
@@ -91,4 +99,14 @@ describe.each(STORAGE_DRIVERS)('examples/dub-a-video.sh on the %s storage driver
       expect((await ffprobe(path.join(out, `${locale}.mp3`))).durationSeconds).toBeGreaterThan(1);
     }
   }, 300_000);
+
+  it('stops at the first error answer and prints it', async () => {
+    const broke = await createTenant(api.db, { credits: 0, creditsPerSecond: 10 });
+    const run = await runBash(SCRIPT, dir, { BASE_URL: api.baseUrl, API_KEY: broke.key, OUT: path.join(dir, 'broke') });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^insufficient_credits: /m);
+    expect(run.stdout).not.toContain('part 1:');
+    const projects = await api.db.selectFrom('projects').select('id').where('workspace_id', '=', broke.workspace.id).execute();
+    expect(projects).toEqual([]);
+  }, 60_000);
 });
