@@ -1,11 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
 import { ffprobe, makeTempDir, removeTempDir } from '../helpers/media-fixtures';
 import { STORAGE_DRIVERS, storageEnv } from '../helpers/storage-drivers';
+import { markdownSection, readRepoFile, shellBlocks } from '../helpers/readme-blocks';
+import { runCommand } from '../helpers/run-command';
 import { startTestApi, type TestApi } from '../helpers/test-api';
 import { startTestWorker, type TestWorker } from '../helpers/test-worker';
+import { waitFor } from '../helpers/wait-for';
 
 // The README's walkthrough, run as a newcomer runs it: examples/dub-a-video.sh in bash, with
 // only curl, node, ffmpeg and espeak-ng, against the real API over HTTP, a real worker and the
@@ -17,30 +19,13 @@ const SCRIPT = path.resolve(__dirname, '../../examples/dub-a-video.sh');
 const TARGETS = ['ca_es', 'es_es'];
 const FORMATS = ['mp3', 'wav', 'vtt', 'srt', 'png'];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a script in bash from `cwd` without blocking this process (the API and worker live here). */
-function runBash(script: string, cwd: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [script], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe.each(STORAGE_DRIVERS)('examples/dub-a-video.sh on the %s storage driver', (driver) => {
   let api: TestApi;
   let worker: TestWorker;
   let tenant: TestTenant;
   let dir: string;
+  /** The project the script dubbed, for the README's later sections. */
+  let dubbedId: string | undefined;
 
   beforeAll(async () => {
     dir = makeTempDir(`examples-walkthrough-${driver}`);
@@ -68,7 +53,7 @@ describe.each(STORAGE_DRIVERS)('examples/dub-a-video.sh on the %s storage driver
       writeFileSync(path.join(dir, '.dev/credentials.json'), JSON.stringify({ base_url: api.baseUrl, api_key: tenant.key }));
       where = { BASE_URL: '', API_KEY: '' };
     }
-    const run = await runBash(SCRIPT, dir, { ...where, OUT: out });
+    const run = await runCommand('bash', [SCRIPT], { cwd: dir, env: { ...where, OUT: out } });
     const said = `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
     expect({ code: run.code, said }).toEqual({ code: 0, said });
 
@@ -98,15 +83,43 @@ describe.each(STORAGE_DRIVERS)('examples/dub-a-video.sh on the %s storage driver
       expect(readFileSync(path.join(out, `${locale}.png`)).subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
       expect((await ffprobe(path.join(out, `${locale}.mp3`))).durationSeconds).toBeGreaterThan(1);
     }
+    dubbedId = projectId;
   }, 300_000);
 
   it('stops at the first error answer and prints it', async () => {
     const broke = await createTenant(api.db, { credits: 0, creditsPerSecond: 10 });
-    const run = await runBash(SCRIPT, dir, { BASE_URL: api.baseUrl, API_KEY: broke.key, OUT: path.join(dir, 'broke') });
+    const run = await runCommand('bash', [SCRIPT], { cwd: dir, env: { BASE_URL: api.baseUrl, API_KEY: broke.key, OUT: path.join(dir, 'broke') } });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^insufficient_credits: /m);
     expect(run.stdout).not.toContain('part 1:');
     const projects = await api.db.selectFrom('projects').select('id').where('workspace_id', '=', broke.workspace.id).execute();
     expect(projects).toEqual([]);
   }, 60_000);
+
+  it("then the README's next sections, pasted as they are, add a language and request a transcript review", async () => {
+    expect(dubbedId).toBeDefined();
+    const readme = readRepoFile('README.md');
+    const env = { BASE_URL: api.baseUrl, API_KEY: tenant.key, ID: dubbedId! };
+    for (const heading of ['### Adding languages later', '### Human transcript review']) {
+      const blocks = shellBlocks(markdownSection(readme, heading));
+      expect(blocks).toHaveLength(1);
+      const run = await runCommand('bash', ['-euo', 'pipefail', '-c', blocks[0]!], { cwd: dir, env });
+      expect({ heading, code: run.code, stderr: run.stderr }).toEqual({ heading, code: 0, stderr: '' });
+      // A quote, then the paid call: both answered, neither an error.
+      expect(run.stdout).not.toContain('"error"');
+      expect(run.stdout).toContain('"preview_only":true');
+      expect(run.stdout).toContain('"preview_only":false');
+    }
+
+    const additions = await api.db.selectFrom('language_additions').select('locales').where('project_id', '=', dubbedId!).execute();
+    expect(additions).toEqual([{ locales: ['pt_pt'] }]);
+    const review = await api.db.selectFrom('transcript_reviews').select('status').where('project_id', '=', dubbedId!).executeTakeFirstOrThrow();
+    expect(review.status).toBe('requested');
+    // The added language is dubbed like the others (and the worker is not stopped mid-dub).
+    const added = await waitFor('pt_pt dubbed', async () => {
+      const row = await api.db.selectFrom('project_languages').select('status').where('project_id', '=', dubbedId!).where('locale', '=', 'pt_pt').executeTakeFirst();
+      return row && ['completed', 'failed'].includes(row.status) ? row : undefined;
+    }, 120_000, 500);
+    expect(added.status).toBe('completed');
+  }, 180_000);
 });

@@ -1,33 +1,15 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { markdownSection, readRepoFile, shellBlocks } from '../../helpers/readme-blocks';
 
 // The README's "Dubbing a video, end to end" prints the steps of examples/dub-a-video.sh, which
 // test/e2e/examples-walkthrough.test.ts runs against the real stack. This keeps the two one text:
 // every command block of that section must be in the script word for word, and every numbered
 // step of the script must be in the README.
 
-const ROOT = path.resolve(__dirname, '../../..');
-const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const script = readFileSync(path.join(ROOT, 'examples/dub-a-video.sh'), 'utf8');
-
-/** The section from its heading to the next heading of any level (a `#` in a code block is no heading). */
-function section(markdown: string, heading: string): string {
-  const lines = markdown.split('\n');
-  const start = lines.indexOf(heading);
-  if (start < 0) throw new Error(`no "${heading}" in the README`);
-  let inCode = false;
-  let end = start + 1;
-  for (; end < lines.length; end++) {
-    if (lines[end]!.startsWith('```')) inCode = !inCode;
-    else if (!inCode && /^#{1,6} /.test(lines[end]!)) break;
-  }
-  return lines.slice(start + 1, end).join('\n');
-}
-
-const shellBlocks = (markdown: string) => [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+const readme = readRepoFile('README.md');
+const script = readRepoFile('examples/dub-a-video.sh');
 
 describe("the README's walkthrough and examples/dub-a-video.sh", () => {
-  const walkthrough = section(readme, '## Dubbing a video, end to end');
+  const walkthrough = markdownSection(readme, '## Dubbing a video, end to end');
   const blocks = shellBlocks(walkthrough);
 
   it('points at the script', () => {
