@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-// The repository is its own reference: every link in README.md and docs/ must lead to a file in
-// the repository (or to the web), never to a path outside it such as ../shared/…, which a clone
-// does not have.
+// The repository is its own reference: every link in README.md, docs/ and examples/ must lead to
+// a file in the repository (or to the web), never to a path outside it such as ../shared/…,
+// which a clone does not have.
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -36,9 +36,9 @@ function problem(file: string, target: string): string | null {
   return null;
 }
 
-const files = [path.join(ROOT, 'README.md'), ...markdownFiles(path.join(ROOT, 'docs'))];
+const files = [path.join(ROOT, 'README.md'), ...markdownFiles(path.join(ROOT, 'docs')), ...markdownFiles(path.join(ROOT, 'examples'))];
 
-describe('links in README.md and docs/', () => {
+describe('links in README.md, docs/ and examples/', () => {
   it('finds the documents and their links', () => {
     expect(files.length).toBeGreaterThan(1);
     expect(markdownLinks(readFileSync(files[0]!, 'utf8')).length).toBeGreaterThan(5);
