@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
 import { ffprobe, makeTempDir, removeTempDir } from '../helpers/media-fixtures';
 import { STORAGE_DRIVERS, storageEnv } from '../helpers/storage-drivers';
-import { markdownSection, readRepoFile, shellBlocks } from '../helpers/readme-blocks';
+import { markdownSection, readRepoFile, REPO_ROOT, shellBlocks } from '../helpers/readme-blocks';
 import { runCommand } from '../helpers/run-command';
 import { startTestApi, type TestApi } from '../helpers/test-api';
 import { startTestWorker, type TestWorker } from '../helpers/test-worker';
@@ -12,10 +12,10 @@ import { waitFor } from '../helpers/wait-for';
 // The README's walkthrough, run as a newcomer runs it: examples/dub-a-video.sh in bash, with
 // only curl, node, ffmpeg and espeak-ng, against the real API over HTTP, a real worker and the
 // real engines, on both storage drivers (`make dev` runs either). If the script stops working,
-// so does the README: test/unit/readme-walkthrough.test.ts checks that the README's command
+// so does the README: test/unit/docs/readme-walkthrough.test.ts checks that the README's command
 // blocks are this script's.
 
-const SCRIPT = path.resolve(__dirname, '../../examples/dub-a-video.sh');
+const SCRIPT = path.join(REPO_ROOT, 'examples/dub-a-video.sh');
 const TARGETS = ['ca_es', 'es_es'];
 const FORMATS = ['mp3', 'wav', 'vtt', 'srt', 'png'];
 
