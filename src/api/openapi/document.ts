@@ -52,7 +52,6 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   return {
     openapi: '3.1.0',
     info: { title: 'Dubbing API', version: '1.0.0', description: API_DESCRIPTION },
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     tags: TAGS,
     paths,
