@@ -73,7 +73,7 @@ function jsonBodyOf(body: unknown): { ok: true; value: unknown } | { ok: false }
 
 function describeErrors(validate: ValidateFunction, value: unknown): string {
   const code = (value as { error?: { code?: unknown } } | undefined)?.error?.code;
-  const errors = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+  const errors = (validate.errors ?? []).slice(0, 40).map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
   return `${code !== undefined ? `(error.code ${JSON.stringify(code)}) ` : ''}${errors.join('; ')}`;
 }
 
@@ -92,6 +92,8 @@ function check(doc: CompiledDocument, router: Router, ctx: Koa.Context): string 
     return validate(parsed.value) ? undefined : describeErrors(validate, parsed.value);
   };
   if (!layer) {
+    // Koa's router answers OPTIONS itself (an Allow header, no body): not an operation.
+    if (ctx.method === 'OPTIONS' && ctx.status < 400) return undefined;
     // No route: 404 route_not_found or 405 method_not_allowed, in the one error body.
     return validateJson(['components', 'schemas', 'Error']);
   }
