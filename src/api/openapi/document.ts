@@ -1,6 +1,6 @@
 import { NAMED_SCHEMAS } from './components';
 import { errorsOf, type StatusErrors } from './derived-errors';
-import { errorResponseSchema } from './error-schema';
+import { errorResponseSchema, errorTypeForStatus } from './error-schema';
 import type { Operation, ResponseContract } from './operation';
 import { operationsFor } from './operations';
 import { toOpenApiSchema } from './to-openapi-schema';
@@ -145,7 +145,18 @@ function errorResponse(error: StatusErrors, schema: ToSchema): Record<string, un
       ...(retries ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
       ...(error.status === 401 ? { 'WWW-Authenticate': { description: 'Bearer realm="dubbing"', schema: { type: 'string' } } } : {}),
     },
-    content: { 'application/json': { schema: schema(errorResponseSchema(error.status, error.codes)) } },
+    content: { 'application/json': { schema: schema(errorResponseSchema(error.status, error.codes)), example: errorExample(error) } },
     'x-error-codes': error.codes,
+  };
+}
+
+function errorExample(error: StatusErrors): unknown {
+  return {
+    error: {
+      type: errorTypeForStatus(error.status),
+      code: error.codes[0],
+      message: 'What went wrong and how to fix it, for people; branch on code, never on this text.',
+      request_id: 'req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f',
+    },
   };
 }
