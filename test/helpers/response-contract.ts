@@ -122,7 +122,13 @@ export function responseContract(app: Koa, storageDriver: 'local' | 's3'): Koa.M
   const router = (dispatch as unknown as { router: Router }).router;
   return async (ctx, next) => {
     await next();
-    const problem = check(doc, router, ctx);
+    let problem: string | undefined;
+    try {
+      problem = check(doc, router, ctx);
+    } catch (err) {
+      // Never the client's problem: the check itself failed, which the test must hear about.
+      problem = `the contract check failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
     if (problem) {
       const route = router.match(ctx.path, ctx.method).pathAndMethod.find((l) => l.methods.length > 0)?.path;
       violations.push({ request: `${ctx.method} ${ctx.path}`, route: route ? openApiPath(route) : '(no route)', status: ctx.status, problem });
