@@ -59,6 +59,9 @@ async function validatedProject(tenant: TestTenant, options: { sourceLocale?: st
       workspace_id: tenant.workspace.id,
       name: 'review me',
       source_type: 'upload',
+      // As a created upload project has them (the API answers them as they are: the OpenAPI contract).
+      source_file_name: 'review-me.mp4',
+      source_size_bytes: 1_000_000,
       source_locale: options.sourceLocale ?? 'en_us',
       target_locales: ['es_es'],
       source_duration_seconds: billable === null ? null : billable - 0.5,
