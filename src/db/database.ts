@@ -10,6 +10,7 @@ import type { TranscriptReviewTable } from './transcript-reviews';
 import type { VerifiedTranscriptSegmentTable } from './transcripts';
 import type { WorkspaceChannelTable, YoutubeChannelTable, YoutubeVideoTable } from './youtube';
 import type { UploadPartTable, UploadTable } from './uploads';
+import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from './webhooks';
 import type { WorkerCapabilitiesTable } from './worker-capabilities';
 import type { UserTable, WorkspaceTable } from './workspaces';
 
@@ -38,4 +39,8 @@ export interface Database {
   workspace_channels: WorkspaceChannelTable;
   youtube_videos: YoutubeVideoTable;
   worker_capabilities: WorkerCapabilitiesTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_events: WebhookEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptTable;
 }
