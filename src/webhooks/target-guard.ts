@@ -54,6 +54,12 @@ export function isForbiddenAddress(address: string): boolean {
   if (family !== 6) return true;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return FORBIDDEN.check(mapped[1]!, 'ipv4');
+  // The URL parser writes a mapped address in hex: [::ffff:127.0.0.1] becomes ::ffff:7f00:1.
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (hex) {
+    const [high, low] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
+    return FORBIDDEN.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, 'ipv4');
+  }
   return FORBIDDEN.check(address, 'ipv6');
 }
 
