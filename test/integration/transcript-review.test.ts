@@ -400,7 +400,7 @@ describe('a reviewer verifies the transcript', () => {
     expect(accepted).toEqual([claimReviewUpdate.name, submitTranscriptUpdate.name]);
     const activities = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
     // (findMediaQueue: the re-dub runs on a media pool that serves the language.)
-    expect(activities).toEqual(['loadReview', 'claimReview', 'verifyTranscript', 'planRedubs', 'findMediaQueue', 'redubLanguage', 'planRedubs']);
+    expect(activities).toEqual(['loadReview', 'claimReview', 'verifyTranscript', 'emitProjectEvents', 'planRedubs', 'findMediaQueue', 'redubLanguage', 'planRedubs', 'emitProjectEvents']);
 
     expect((await consoleRun('reviews:list')).out).not.toContain(id);
 
