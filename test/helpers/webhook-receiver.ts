@@ -39,6 +39,8 @@ export interface WebhookReceiver {
   received: ReceivedWebhook[];
   /** The statuses to answer on `path`, one per request in turn; 200 once they run out. */
   answer(path: string, statuses: number[]): void;
+  /** Answers on `path` whatever `status` says for each request (it wins over `answer`). */
+  answerWith(path: string, status: (request: Omit<ReceivedWebhook, 'status'>) => number): void;
   /** Called with each request before it is answered (e.g. to stop a worker mid-delivery). */
   onRequest?: (request: ReceivedWebhook) => void;
   close(): Promise<void>;
@@ -46,11 +48,13 @@ export interface WebhookReceiver {
 
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const scripted = new Map<string, number[]>();
+  const deciders = new Map<string, (request: Omit<ReceivedWebhook, 'status'>) => number>();
   const received: ReceivedWebhook[] = [];
   const receiver: WebhookReceiver = {
     received,
     url: (path) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
     answer: (path, statuses) => scripted.set(path, [...statuses]),
+    answerWith: (path, status) => deciders.set(path, status),
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
@@ -61,7 +65,6 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const path = req.url ?? '/';
-      const status = scripted.get(path)?.shift() ?? 200;
       const rawBody = Buffer.concat(chunks).toString('utf8');
       let body: unknown;
       try {
@@ -69,7 +72,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       } catch {
         body = undefined;
       }
-      const entry: ReceivedWebhook = { path, headers: req.headers, rawBody, body, status };
+      const request = { path, headers: req.headers, rawBody, body };
+      const status = deciders.get(path)?.(request) ?? scripted.get(path)?.shift() ?? 200;
+      const entry: ReceivedWebhook = { ...request, status };
       received.push(entry);
       receiver.onRequest?.(entry);
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'not now');

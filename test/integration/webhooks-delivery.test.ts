@@ -117,6 +117,40 @@ describe('a project that completes', () => {
   }, 300_000);
 });
 
+describe('ordering', () => {
+  it("holds a project's later events while an earlier one is not delivered, then sends them in sequence", async () => {
+    const tenant = await createTenant(api.db, { credits: 10_000 });
+    const endpoint = await registerEndpoint(tenant, receiver.url('/ordered'));
+    // project.validated is refused until the project has completed: by then language.completed
+    // and project.completed exist and must wait for it.
+    let projectId = '';
+    let projectDone = false;
+    receiver.answerWith('/ordered', (r) => ((r.body as any)?.type === 'project.validated' && !projectDone ? 500 : 200));
+    const created = await createProject(api, tenant, projectBody({ source: { type: 'upload', file_name: 'clip.mp4', size_bytes: clip.length } }));
+    projectId = created.body.data.id;
+    expect((await uploadAndComplete(api, tenant, created.body.data, clip)).status).toBe(200);
+    await waitFor('the project completed', async () => (await getProjectView(api, tenant, projectId)).status === 'completed', 240_000, 500);
+    await waitFor('three events recorded', async () => (await api.db.selectFrom('webhook_events').select('id').where('project_id', '=', projectId).execute()).length === 3, 30_000);
+    // Nothing but project.validated has reached the receiver while it was refused.
+    expect(new Set(at('/ordered').map((r) => r.body.type))).toEqual(new Set(['project.validated']));
+    projectDone = true;
+
+    await waitFor('project.completed at the receiver', async () => at('/ordered').some((r) => r.body?.type === 'project.completed'), 60_000, 250);
+    const requests = at('/ordered');
+    expectSigned(requests, endpoint.secret);
+    const accepted = requests.filter((r) => r.status === 200);
+    expect(accepted.map((r) => [r.body.type, r.body.sequence])).toEqual([['project.validated', 1], ['language.completed', 2], ['project.completed', 3]]);
+    // Every refused attempt came before the first accepted one, and was the same delivery.
+    const firstAccepted = requests.indexOf(accepted[0]!);
+    expect(requests.slice(0, firstAccepted).every((r) => r.status === 500 && r.headers['dubbing-delivery-id'] === accepted[0]!.headers['dubbing-delivery-id'])).toBe(true);
+    expect(firstAccepted).toBeGreaterThanOrEqual(1);
+    // The waiting deliveries' workflows show it: they asked again until the earlier one ended.
+    const later = await api.temporal.workflow.getHandle(webhookDeliveryWorkflowId(accepted[2]!.headers['dubbing-delivery-id'] as string)).fetchHistory();
+    const checks = (later.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'webhookDeliveryBlocked');
+    expect(checks.length).toBeGreaterThan(1);
+  }, 300_000);
+});
+
 describe('a receiver that answers 500', () => {
   let tenant: TestTenant;
   let endpoint: { id: string; secret: string };
