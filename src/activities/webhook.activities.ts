@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/create-db';
 import { earlierDeliveryPending, giveUpDelivery, loadDelivery, pendingProjectDeliveries, recordAttempt } from '../db/webhooks';
@@ -32,6 +32,27 @@ export interface WebhookActivityDeps {
 export const WEBHOOK_USER_AGENT = 'Dubbing-Webhooks/1.0 (+docs/webhooks.md)';
 
 const is2xx = (status: number | null) => status !== null && status >= 200 && status < 300;
+
+/**
+ * Heartbeats while `work` runs, so an attempt lost with its worker is retried within the
+ * heartbeat timeout rather than the start-to-close one. Outside a worker (called directly) it
+ * just runs `work`.
+ */
+async function heartbeating<T>(work: Promise<T>): Promise<T> {
+  let context: Context;
+  try {
+    context = Context.current();
+  } catch {
+    return work;
+  }
+  context.heartbeat();
+  const timer = setInterval(() => context.heartbeat(), 2000);
+  try {
+    return await work;
+  } finally {
+    clearInterval(timer);
+  }
+}
 
 export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: WebhookActivityDeps) {
   return {
@@ -75,14 +96,14 @@ export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: W
         const target = await checkWebhookTarget(row.url, { allowPrivate: webhooks.allowPrivateTargets });
         // Signed at send time, so a receiver's timestamp tolerance holds for late retries too.
         const timestamp = Math.floor(Date.now() / 1000);
-        result = await postWebhook(target, body, {
+        result = await heartbeating(postWebhook(target, body, {
           'Content-Type': 'application/json',
           'User-Agent': WEBHOOK_USER_AGENT,
           'Dubbing-Event-Id': row.event_id,
           'Dubbing-Delivery-Id': row.delivery_id,
           'Dubbing-Delivery-Attempt': String(input.attempt),
           [SIGNATURE_HEADER]: signatureHeader(row.secret, timestamp, body),
-        }, webhooks.attemptTimeoutMs);
+        }, webhooks.attemptTimeoutMs));
       } catch (err) {
         if (!(err instanceof WebhookTargetError)) throw err;
         result = { statusCode: null, error: err.message, durationMs: 0 };

@@ -4,10 +4,12 @@ import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../shared/webh
 import { SHORT_DB_STEP } from './activity-profiles';
 
 const db = proxyActivities<WebhookActivities>(SHORT_DB_STEP);
-// One attempt is one activity: its HTTP timeout is far inside this, and an attempt lost with its
-// worker is sent again under the same attempt number (receivers dedupe on the delivery id).
+// One attempt is one activity: its HTTP timeout is far inside this, and it heartbeats, so an
+// attempt lost with its worker is sent again within seconds under the same attempt number
+// (receivers dedupe on the delivery id).
 const send = proxyActivities<WebhookActivities>({
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: '3 minutes',
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 

@@ -39,7 +39,7 @@ export interface WebhookReceiver {
   received: ReceivedWebhook[];
   /** The statuses to answer on `path`, one per request in turn; 200 once they run out. */
   answer(path: string, statuses: number[]): void;
-  /** Answers on `path` whatever `status` says for each request (it wins over `answer`). */
+  /** Answers on `path` whatever `status` says for each request (it wins over `answer`); 0 never answers. */
   answerWith(path: string, status: (request: Omit<ReceivedWebhook, 'status'>) => number): void;
   /** Called with each request before it is answered (e.g. to stop a worker mid-delivery). */
   onRequest?: (request: ReceivedWebhook) => void;
@@ -77,6 +77,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       const entry: ReceivedWebhook = { ...request, status };
       received.push(entry);
       receiver.onRequest?.(entry);
+      if (status === 0) return; // held open: the sender waits until it gives up or dies
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'not now');
     });
   });
