@@ -191,6 +191,12 @@ describe('a receiver that answers 500', () => {
       [2, 500, originalDeliveryId, eventId, 'delivered'],
       [1, 500, originalDeliveryId, eventId, 'delivered'],
     ]);
+    // Paged newest first like the endpoint list.
+    const first = (await request(api.baseUrl, 'GET', `/v1/webhooks/${endpoint.id}/deliveries?limit=2`, { headers: bearer(tenant.key) })).body;
+    expect(first.data.map((a: any) => a.attempt)).toEqual([3, 2]);
+    expect(first.page.has_more).toBe(true);
+    const rest = (await request(api.baseUrl, 'GET', `/v1/webhooks/${endpoint.id}/deliveries?limit=2&cursor=${encodeURIComponent(first.page.next_cursor)}`, { headers: bearer(tenant.key) })).body;
+    expect(rest).toEqual({ data: [expect.objectContaining({ attempt: 1, status_code: 500 })], page: { has_more: false, next_cursor: null } });
     const rows = await api.db.selectFrom('webhook_delivery_attempts').select(['attempt', 'status_code']).where('delivery_id', '=', originalDeliveryId).orderBy('attempt').execute();
     expect(rows).toEqual([{ attempt: 1, status_code: 500 }, { attempt: 2, status_code: 500 }, { attempt: 3, status_code: 200 }]);
     // The endpoint asked for project.failed only: nothing else was recorded for it.
