@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { createWebhookResponseSchema, deleteWebhookResponseSchema, getWebhookResponseSchema, listDeliveriesResponseSchema, listWebhooksResponseSchema } from '../../src/api/webhooks/webhooks.schema';
 import { WEBHOOK_EVENT_TYPES } from '../../src/shared/webhook-contracts';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
@@ -20,6 +23,12 @@ afterAll(async () => {
 
 const create = (target: TestApi, tenant: TestTenant, body: unknown, key: string | null = randomUUID()) =>
   request(target.baseUrl, 'POST', '/v1/webhooks', { headers: { ...bearer(tenant.key), ...(key ? { 'idempotency-key': key } : {}) }, body });
+// Responses are checked against the schemas the OpenAPI operations publish.
+const ajv = addFormats(new Ajv({ strict: true, allErrors: true }));
+const matches = (schema: object, body: unknown) => {
+  const validate = ajv.compile(schema);
+  if (!validate(body)) throw new Error(`response does not match its schema: ${ajv.errorsText(validate.errors)}`);
+};
 const endpointRows = (tenant: TestTenant) => api.db.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', tenant.workspace.id).orderBy('seq').execute();
 
 describe('POST /v1/webhooks', () => {
@@ -30,6 +39,7 @@ describe('POST /v1/webhooks', () => {
     const endpoint = created.body.data;
     expect(endpoint).toMatchObject({ object: 'webhook_endpoint', url: 'http://127.0.0.1:9/hook', description: 'ci receiver', enabled_events: [...WEBHOOK_EVENT_TYPES] });
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9_-]{40,}$/);
+    matches(createWebhookResponseSchema, created.body);
     expect(endpoint.secret_hint).toBe(`whsec_…${endpoint.secret.slice(-4)}`);
 
     const rows = await endpointRows(tenant);
@@ -39,15 +49,19 @@ describe('POST /v1/webhooks', () => {
     const read = await request(api.baseUrl, 'GET', `/v1/webhooks/${endpoint.id}`, { headers: bearer(tenant.key) });
     expect(read.status).toBe(200);
     expect(read.body.data).toEqual({ ...endpoint, secret: undefined });
+    matches(getWebhookResponseSchema, read.body);
     expect(JSON.stringify(read.body)).not.toContain(endpoint.secret);
     const list = await request(api.baseUrl, 'GET', '/v1/webhooks', { headers: bearer(tenant.key) });
     expect(list.body).toEqual({ data: [read.body.data], page: { has_more: false, next_cursor: null } });
+    matches(listWebhooksResponseSchema, list.body);
     const log = await request(api.baseUrl, 'GET', `/v1/webhooks/${endpoint.id}/deliveries`, { headers: bearer(tenant.key) });
     expect(log.body).toEqual({ data: [], page: { has_more: false, next_cursor: null } });
+    matches(listDeliveriesResponseSchema, log.body);
 
     const deleted = await request(api.baseUrl, 'DELETE', `/v1/webhooks/${endpoint.id}`, { headers: bearer(tenant.key) });
     expect(deleted.status).toBe(200);
     expect(deleted.body.data).toEqual({ id: endpoint.id, object: 'webhook_endpoint', deleted: true });
+    matches(deleteWebhookResponseSchema, deleted.body);
     expect((await endpointRows(tenant))[0]!.deleted_at).toBeInstanceOf(Date);
     expect((await request(api.baseUrl, 'GET', `/v1/webhooks/${endpoint.id}`, { headers: bearer(tenant.key) })).status).toBe(404);
     expect((await request(api.baseUrl, 'DELETE', `/v1/webhooks/${endpoint.id}`, { headers: bearer(tenant.key) })).status).toBe(404);
@@ -71,6 +85,9 @@ describe('POST /v1/webhooks', () => {
     const page1 = await request(api.baseUrl, 'GET', '/v1/webhooks?limit=2', { headers: bearer(tenant.key) });
     expect(page1.body.data.map((e: any) => e.id)).toEqual([third.id, second.id]);
     expect(page1.body.page.has_more).toBe(true);
+    matches(listWebhooksResponseSchema, page1.body);
+    // A secret in a list would break the schema (additionalProperties: false): the check can fail.
+    expect(() => matches(listWebhooksResponseSchema, { ...page1.body, data: [{ ...page1.body.data[0], secret: 'whsec_x' }] })).toThrow(/must NOT have additional properties/);
     const page2 = await request(api.baseUrl, 'GET', `/v1/webhooks?limit=2&cursor=${encodeURIComponent(page1.body.page.next_cursor)}`, { headers: bearer(tenant.key) });
     expect(page2.body).toEqual({ data: [expect.objectContaining({ id: first.body.data.id })], page: { has_more: false, next_cursor: null } });
     const tampered = await request(api.baseUrl, 'GET', `/v1/webhooks?cursor=${page1.body.page.next_cursor}x`, { headers: bearer(tenant.key) });

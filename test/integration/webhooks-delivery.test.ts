@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { listDeliveriesResponseSchema } from '../../src/api/webhooks/webhooks.schema';
 import { createWebhookActivities } from '../../src/activities/webhook.activities';
 import { webhookDeliveryWorkflowId } from '../../src/shared/workflow-ids';
 import { consoleRun } from '../helpers/console-run';
@@ -186,6 +189,8 @@ describe('a receiver that answers 500', () => {
     expect(attempts).toHaveLength(3);
 
     const log = await deliveryLog(tenant, endpoint.id);
+    const validLog = addFormats(new Ajv({ strict: true })).compile(listDeliveriesResponseSchema);
+    expect(validLog(log)).toBe(true);
     expect(log.data.map((a: any) => [a.attempt, a.status_code, a.delivery_id, a.event_id, a.delivery_status])).toEqual([
       [3, 200, originalDeliveryId, eventId, 'delivered'],
       [2, 500, originalDeliveryId, eventId, 'delivered'],

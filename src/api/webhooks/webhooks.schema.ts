@@ -6,6 +6,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../shared/webhook-contracts';
 const UUID = { type: 'string', format: 'uuid' } as const;
 const TIMESTAMP = { type: 'string', format: 'date-time' } as const;
 const EVENT_TYPE = { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] } as const;
+const nullable = <T extends object>(schema: T) => ({ anyOf: [schema, { type: 'null' }] }) as const;
 
 export const createWebhookBodySchema = {
   type: 'object',
@@ -46,9 +47,9 @@ export const emptyQuerySchema = { type: 'object', additionalProperties: false, p
 
 const endpointProperties = {
   id: UUID,
-  object: { const: 'webhook_endpoint' },
+  object: { type: 'string', const: 'webhook_endpoint' },
   url: { type: 'string' },
-  description: { type: ['string', 'null'] },
+  description: nullable({ type: 'string' }),
   enabled_events: { type: 'array', items: EVENT_TYPE },
   // Shown in full only by the create response; afterwards a hint to tell secrets apart.
   secret_hint: { type: 'string' },
@@ -73,7 +74,7 @@ const pageSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['has_more', 'next_cursor'],
-  properties: { has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } },
+  properties: { has_more: { type: 'boolean' }, next_cursor: nullable({ type: 'string' }) },
 } as const;
 
 export const createWebhookResponseSchema = { type: 'object', additionalProperties: false, required: ['data'], properties: { data: createdWebhookEndpointSchema } } as const;
@@ -94,7 +95,7 @@ export const deleteWebhookResponseSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['id', 'object', 'deleted'],
-      properties: { id: UUID, object: { const: 'webhook_endpoint' }, deleted: { const: true } },
+      properties: { id: UUID, object: { type: 'string', const: 'webhook_endpoint' }, deleted: { type: 'boolean', const: true } },
     },
   },
 } as const;
@@ -112,12 +113,12 @@ export const deliveryAttemptSchema = {
     sequence: { type: 'integer', minimum: 1 },
     attempt: { type: 'integer', minimum: 1 },
     // Null when no HTTP response came back; `error` then says why.
-    status_code: { type: ['integer', 'null'] },
-    error: { type: ['string', 'null'] },
+    status_code: nullable({ type: 'integer' }),
+    error: nullable({ type: 'string' }),
     duration_ms: { type: 'integer', minimum: 0 },
     attempted_at: TIMESTAMP,
-    delivery_status: { enum: ['pending', 'delivered', 'failed'] },
-    redelivery_of: { anyOf: [UUID, { type: 'null' }] },
+    delivery_status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+    redelivery_of: nullable(UUID),
   },
 } as const;
 
