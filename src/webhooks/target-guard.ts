@@ -31,6 +31,9 @@ for (const [network, prefix] of [
   ['64:ff9b:1::', 48], // local-use NAT64
 ] as const) FORBIDDEN.addSubnet(network, prefix, 'ipv6');
 
+/** A name that takes longer to resolve is treated as not resolving (a request must not hang on it). */
+const LOOKUP_TIMEOUT_MS = 5000;
+
 export type TargetProblem = 'invalid_webhook_url' | 'webhook_target_forbidden' | 'webhook_target_unresolvable';
 
 export class WebhookTargetError extends Error {
@@ -88,10 +91,18 @@ export async function checkWebhookTarget(raw: string, options: { allowPrivate: b
   if (isIP(host)) {
     addresses = [{ address: host, family: isIP(host) }];
   } else {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      addresses = await lookup(host, { all: true, verbatim: true });
+      addresses = await Promise.race([
+        lookup(host, { all: true, verbatim: true }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('lookup timed out')), LOOKUP_TIMEOUT_MS);
+        }),
+      ]);
     } catch {
       addresses = [];
+    } finally {
+      clearTimeout(timer);
     }
     if (addresses.length === 0) throw new WebhookTargetError('webhook_target_unresolvable', `The webhook host ${host} does not resolve to any address.`);
   }
