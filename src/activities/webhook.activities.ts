@@ -89,7 +89,7 @@ export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: W
       };
       if (row.deleted_at !== null) return record({ statusCode: null, error: 'the endpoint was deleted; delivery given up', durationMs: 0 }, 'failed');
 
-      const body = eventBody({ id: row.event_id, type: row.type, created_at: row.event_created_at, sequence: row.sequence, project_id: row.project_id, payload: row.payload });
+      const body = eventBody({ id: row.event_id, type: row.type, created_at: row.event_created_at, sequence: row.sequence, project_id: row.project_id, discriminator: row.discriminator, payload: row.payload });
       let result: PostResult;
       try {
         // Checked on every attempt: the name may resolve elsewhere by now.

@@ -148,6 +148,7 @@ export async function loadDelivery(db: Db, deliveryId: string) {
       'e.type',
       'e.sequence',
       'e.project_id',
+      'e.discriminator',
       'e.payload',
       'e.created_at as event_created_at',
       'w.id as endpoint_id',

@@ -98,6 +98,8 @@ describe('a project that completes', () => {
 
     const [validated, language, completed] = deliveries.map((r) => r.body);
     expect(validated).toMatchObject({ object: 'event', project_id: projectId, data: { object: { id: projectId, status: 'processing', usage: { state: 'charged' } } } });
+    expect(language.locale).toBe('es_es');
+    expect(validated.locale).toBeUndefined();
     expect(language.data.object.languages[0]).toMatchObject({ locale: 'es_es', status: 'completed' });
     expect(language.data.object.languages[0].deliverables.length).toBeGreaterThan(0);
     // The payload is the project as GET returns it.
