@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/create-db';
 import { earlierDeliveryPending, giveUpDelivery, loadDelivery, pendingProjectDeliveries, recordAttempt } from '../db/webhooks';
-import type { WebhookAttemptResult, WebhookRetrySchedule } from '../shared/webhook-contracts';
+import type { ProjectStatuses, WebhookAttemptResult, WebhookRetrySchedule } from '../shared/webhook-contracts';
 import { startWebhookDelivery } from '../temporal/start-webhook-delivery';
 import { eventBody } from '../webhooks/event-body';
 import { postWebhook, type PostResult } from '../webhooks/post-webhook';
@@ -61,13 +61,13 @@ export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: W
      * pending delivery of the project has its workflow: a start lost to a crash between the
      * commit and Temporal is made good by the next call, or by this activity's retry.
      */
-    async emitProjectEvents(projectId: string): Promise<{ emitted: number }> {
-      const emitted = await recordProjectEvents(db, projectId, webhooks.publicBaseUrl);
+    async emitProjectEvents(projectId: string): Promise<{ emitted: number; statuses: ProjectStatuses | null }> {
+      const { emitted, statuses } = await recordProjectEvents(db, projectId, webhooks.publicBaseUrl);
       for (const delivery of await pendingProjectDeliveries(db, projectId)) {
         await startWebhookDelivery(temporal, { taskQueue, timeoutMs: 10_000, retry: webhooks.retry }, { id: delivery.id, projectId, workspaceId: delivery.workspace_id });
       }
       if (emitted > 0) activityLog().info('webhook events recorded', { projectId, emitted });
-      return { emitted };
+      return { emitted, statuses };
     },
 
     /** True while an earlier event of the same project is still being delivered to this endpoint. */

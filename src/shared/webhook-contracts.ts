@@ -41,3 +41,10 @@ export interface WebhookAttemptResult {
   statusCode: number | null;
   error: string | null;
 }
+
+/** What the emitter saw of the project after the step: the workflows upsert it as search attributes. */
+export interface ProjectStatuses {
+  status: string;
+  failureCode: string | null;
+  languages: Record<string, { status: string; failureCode: string | null }>;
+}

@@ -4,22 +4,28 @@ import { listProjectLanguages } from '../db/projects';
 import { endpointsFor, insertDelivery, insertEvent, listProjectEvents } from '../db/webhooks';
 import { dueEvents } from './due-events';
 import { projectSnapshot } from './project-snapshot';
+import type { ProjectStatuses } from '../shared/webhook-contracts';
 
 /**
  * Writes the events the project's state calls for and are not written yet, each with the next
  * sequence number and one pending delivery per endpoint subscribed to it. Under a lock on the
  * project row, so two emitters (two languages ending together) number events without gaps or
  * collisions; the unique (project, type, discriminator) makes a repeat a no-op. Returns how many
- * events it wrote.
+ * events it wrote, and the statuses it saw (the workflows show them as search attributes).
  */
-export async function recordProjectEvents(db: Db, projectId: string, publicBaseUrl: string): Promise<number> {
+export async function recordProjectEvents(db: Db, projectId: string, publicBaseUrl: string): Promise<{ emitted: number; statuses: ProjectStatuses | null }> {
   return db.transaction().execute(async (trx) => {
     const project = await trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirst();
-    if (!project) return 0;
+    if (!project) return { emitted: 0, statuses: null };
     const [languages, written] = await Promise.all([listProjectLanguages(trx, [projectId]), listProjectEvents(trx, projectId)]);
+    const statuses: ProjectStatuses = {
+      status: project.status,
+      failureCode: project.failure_code,
+      languages: Object.fromEntries(languages.map((l) => [l.locale, { status: l.status, failureCode: l.failure_code }])),
+    };
     const known = new Set(written.map((e) => `${e.type} ${e.discriminator}`));
     const missing = dueEvents(project, languages).filter((e) => !known.has(`${e.type} ${e.discriminator}`));
-    if (missing.length === 0) return 0;
+    if (missing.length === 0) return { emitted: 0, statuses };
     // One snapshot for the events of this step: the project as it is now, after the change.
     const payload = await projectSnapshot(trx, project, publicBaseUrl);
     let sequence = written.reduce((max, e) => Math.max(max, e.sequence), 0);
@@ -30,6 +36,6 @@ export async function recordProjectEvents(db: Db, projectId: string, publicBaseU
         await insertDelivery(trx, { id: randomUUID(), endpointId: endpoint.id, eventId: event.id });
       }
     }
-    return missing.length;
+    return { emitted: missing.length, statuses };
   });
 }

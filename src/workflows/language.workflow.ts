@@ -6,6 +6,7 @@ import type { LanguageWorkflowInput, LanguageWorkflowResult } from '../shared/pr
 import { SHORT_DB_STEP } from './activity-profiles';
 import { applicationFailureType, failureDetail } from './failure-detail';
 import { mediaActivitiesFor } from './media-route';
+import { showLanguageStatus, showStatuses } from './status-attributes';
 
 const db = proxyActivities<LanguageActivities & OutcomeActivities>(SHORT_DB_STEP);
 const webhooks = proxyActivities<WebhookActivities>(SHORT_DB_STEP);
@@ -22,7 +23,7 @@ export async function languageWorkflow(input: LanguageWorkflowInput): Promise<La
   } finally {
     // Every way out (completed, failed, cancelled) may have ended the language and the project:
     // those changes become webhook events before the workflow reports them.
-    await CancellationScope.nonCancellable(() => webhooks.emitProjectEvents(input.projectId));
+    await CancellationScope.nonCancellable(async () => showStatuses((await webhooks.emitProjectEvents(input.projectId)).statuses, input.locale));
   }
 }
 
@@ -40,12 +41,14 @@ async function runLanguage(input: LanguageWorkflowInput): Promise<LanguageWorkfl
   // A reset may replay this run from any point: each step re-claims the attempt and says which
   // one it worked for, so the settling steps below always name the current attempt.
   let attempt = claim.attempt;
+  showLanguageStatus('translating');
   try {
     // Translation and speech run on a media pool whose engines serve this locale.
     const { activities: media } = await mediaActivitiesFor<LanguageActivities>({ locale, role: 'target' });
     const translated = await media.translateLanguage({ projectId, locale, attempt, billing });
     if (!translated.ran) return ended(translated.status);
     attempt = translated.attempt;
+    showLanguageStatus('dubbing');
     const dubbed = await media.dubLanguage({ projectId, locale, attempt, billing });
     if (!dubbed.ran) return ended(dubbed.status);
     attempt = dubbed.attempt;

@@ -24,6 +24,7 @@ import { QUOTA_BOUND_STEP, SHORT_DB_STEP } from './activity-profiles';
 import { applicationFailureMessage, applicationFailureType, failureDetail } from './failure-detail';
 import { languageWorkflow } from './language.workflow';
 import { mediaActivitiesFor } from './media-route';
+import { showProjectStatus, showStatuses } from './status-attributes';
 
 const db = proxyActivities<ProjectActivities & OutcomeActivities>(SHORT_DB_STEP);
 type SourceMedia = ProjectActivities & YoutubeSourceActivities;
@@ -55,13 +56,13 @@ export async function projectWorkflow({ projectId }: ProjectWorkflowInput): Prom
   try {
     const result = await runProject(projectId, added);
     // Whatever the run recorded last (validated, failed, completed) becomes webhook events.
-    await webhooks.emitProjectEvents(projectId);
+    showStatuses((await webhooks.emitProjectEvents(projectId)).statuses);
     return result;
   } catch (err) {
     const code = isCancellation(err) ? 'cancelled' : 'internal_error';
     await CancellationScope.nonCancellable(async () => {
       await db.settleProject({ projectId, code, detail: failureDetail(err) });
-      await webhooks.emitProjectEvents(projectId);
+      showStatuses((await webhooks.emitProjectEvents(projectId)).statuses);
     });
     // A plain Error here is a bug: fail the workflow (visible in the UI) instead of retrying its
     // task forever, now that the money is settled.
@@ -72,6 +73,7 @@ export async function projectWorkflow({ projectId }: ProjectWorkflowInput): Prom
 
 async function runProject(projectId: string, added: string[]): Promise<ProjectResult> {
   const start = await db.loadProjectStart(projectId);
+  showProjectStatus(start.status);
   if (start.status === 'failed' || start.status === 'completed' || start.status === 'partially_completed') return { status: start.status };
   // The source steps run on a media pool that can transcribe the source locale, chosen when the
   // first of them is due (a restarted run that has nothing left to do never asks).
@@ -97,7 +99,7 @@ async function runProject(projectId: string, added: string[]): Promise<ProjectRe
     const charge = await db.settleCharges({ projectId, durationSeconds: source.durationSeconds });
     if (charge.outcome !== 'charged') return { status: 'failed' };
     // project.validated goes out now, not after the (long) transcription.
-    await webhooks.emitProjectEvents(projectId);
+    showStatuses((await webhooks.emitProjectEvents(projectId)).statuses);
   }
 
   if (!start.transcribed) {

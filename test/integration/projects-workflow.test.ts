@@ -32,6 +32,20 @@ afterAll(async () => {
   removeTempDir(dir);
 });
 
+/** Workflow ids the visibility query finds, once `expected` of them show (visibility lags a little). */
+async function workflowsMatching(query: string, expected = 1): Promise<string[]> {
+  const list = async () => {
+    const ids: string[] = [];
+    for await (const execution of api.temporal.workflow.list({ query })) ids.push(execution.workflowId);
+    return ids.sort();
+  };
+  if (expected === 0) return list();
+  return waitFor(`workflows matching ${query}`, async () => {
+    const ids = await list();
+    return ids.length >= expected ? ids : undefined;
+  }, 20_000, 250);
+}
+
 const getProject = async (tenant: TestTenant, id: string) => (await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) })).body.data;
 const waitForStatus = (tenant: TestTenant, id: string, status: string) =>
   waitFor(`project ${status}`, async () => {
@@ -157,6 +171,8 @@ describe('sources without speech', () => {
     const ledger = await api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', created.body.data.id).orderBy('id').execute();
     expect(ledger).toEqual([{ kind: 'hold', amount: 600 }, { kind: 'release', amount: 600 }]);
     expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
+    // The workflow itself is Completed (the money is settled); only its search attributes say failed.
+    expect(await workflowsMatching(`ProjectId = "${created.body.data.id}" AND ProjectStatus = "failed" AND FailureCode = "invalid_media"`)).toEqual([`project/${created.body.data.id}`]);
   }, 90_000);
 
   it('still completes audio without speech, with silent audio and captions that hold no cues', async () => {
@@ -173,6 +189,10 @@ describe('sources without speech', () => {
     const vtt = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${created.body.data.id}/download?locale=es_es&type=subtitles`, { headers: bearer(tenant.key) });
     expect(vtt.status).toBe(200);
     expect(vtt.body).toBe('WEBVTT\n\n');
+    const id = created.body.data.id;
+    expect(await workflowsMatching(`ProjectId = "${id}" AND ProjectStatus = "completed"`)).toEqual([`project/${id}`]);
+    expect(await workflowsMatching(`ProjectId = "${id}" AND LanguageStatus = "completed" AND Locale = "es_es"`)).toEqual([`project/${id}/lang/es_es`]);
+    expect(await workflowsMatching(`ProjectId = "${id}" AND FailureCode IS NOT NULL`, 0)).toEqual([]);
   }, 90_000);
 });
 
