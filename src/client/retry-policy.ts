@@ -43,6 +43,8 @@ export function parseRetryAfter(header: string | null, now: number = Date.now())
   if (header === null || header.trim() === '') return null;
   const value = header.trim();
   if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // An HTTP date names its day and month; anything else (e.g. "-3") is not one.
+  if (!/[A-Za-z]{3}/.test(value)) return null;
   const date = Date.parse(value);
   if (Number.isNaN(date)) return null;
   return Math.max(0, date - now);

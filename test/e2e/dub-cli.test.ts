@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { UploadState } from '../../src/dub/upload-state';
+import { dubEnv, runDub, startDub } from '../helpers/dub-cli';
+import { createTenant, type TestTenant } from '../helpers/fixtures';
+import { makeBusyVideo } from '../helpers/busy-video';
+import { ffprobe, makeTempDir, removeTempDir } from '../helpers/media-fixtures';
+import { startTestApi, type TestApi } from '../helpers/test-api';
+import { startTestWorker, type TestWorker } from '../helpers/test-worker';
+import { waitFor } from '../helpers/wait-for';
+
+// The `dub` CLI end to end, as a child process, against the real stack: the Koa app over HTTP,
+// PostgreSQL, the Temporal dev server, a real worker and the real engines.
+
+const TARGETS = ['es_es', 'ca_es'];
+const PART_SIZE = 64 * 1024;
+const FILES = ['mp3', 'wav', 'srt', 'vtt', 'png'];
+
+let api: TestApi;
+let worker: TestWorker;
+let tenant: TestTenant;
+let dir: string;
+
+beforeAll(async () => {
+  dir = makeTempDir('dub-cli');
+  api = await startTestApi({ UPLOAD_PART_SIZE_BYTES: String(PART_SIZE) });
+  worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue });
+  tenant = await createTenant(api.db, { credits: 100_000, creditsPerSecond: 10 });
+}, 120_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await api?.close();
+  if (dir) removeTempDir(dir);
+});
+
+const env = () => dubEnv({ apiKey: tenant.key, baseUrl: api.baseUrl });
+const partPuts = (from: number) => api.requests.slice(from).filter((r) => r.startsWith('PUT /v1/uploads/')).map((r) => Number(r.split('/').pop()));
+
+it('dubs a real video into two locales and saves every file of both', async () => {
+  const work = path.join(dir, 'journey');
+  mkdirSync(work);
+  const video = await makeBusyVideo(work, 'Cooking rice.mp4', 'Hello everyone and welcome to the kitchen. Today we cook rice with fresh vegetables.');
+  expect(statSync(video).size).toBeGreaterThan(PART_SIZE); // several parts, sent in parallel
+  const out = path.join(work, 'dubbed');
+
+  const quote = await runDub(['quote', video, '--to', TARGETS.join(',')], { cwd: work, env: env() });
+  expect(quote.stderr).toBe('');
+  expect(quote.code).toBe(0);
+  const billable = Math.ceil((await ffprobe(video)).durationSeconds);
+  expect(quote.stdout).toContain(`${billable} s × 2 = ${billable * 2} s`);
+  expect(quote.stdout).toContain(`Credits    ${billable * 2 * 10} (10 per second)`);
+  expect(quote.stdout).toMatch(/Covered\s+yes/);
+
+  const run = await runDub(['create', video, '--to', TARGETS.join(','), '--wait', '--out', out], { cwd: work, env: env() });
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  const projectId = /Created project ([0-9a-f-]{36})/.exec(run.stdout)?.[1];
+  expect(projectId).toBeDefined();
+  // Not a terminal: plain lines, one per change, ending with the project's status.
+  expect(run.stdout).toContain('Upload completed');
+  expect(run.stdout).toMatch(/es_es: completed 100%/);
+  expect(run.stdout).toMatch(/ca_es: completed 100%/);
+  expect(run.stdout).toContain(`Project ${projectId} completed.`);
+
+  for (const locale of TARGETS) {
+    for (const format of FILES) {
+      const file = path.join(out, `Cooking rice.${locale}.${format}`);
+      expect(existsSync(file)).toBe(true);
+      expect(statSync(file).size).toBeGreaterThan(0);
+      expect(run.stdout).toContain(`Saved ${file}`);
+    }
+    expect(readFileSync(path.join(out, `Cooking rice.${locale}.vtt`), 'utf8')).toMatch(/^WEBVTT/);
+    const mp3 = await ffprobe(path.join(out, `Cooking rice.${locale}.mp3`));
+    expect(mp3.formatName).toBe('mp3');
+    expect(mp3.durationSeconds).toBeGreaterThan(1);
+  }
+  expect(existsSync(`${video}.dub.json`)).toBe(false); // the resume state goes once the upload is completed
+
+  const project = await api.db.selectFrom('projects').select(['status', 'usage_state', 'billable_seconds', 'workspace_id']).where('id', '=', projectId!).executeTakeFirstOrThrow();
+  expect(project).toEqual({ status: 'completed', usage_state: 'charged', billable_seconds: billable, workspace_id: tenant.workspace.id });
+  const languages = await api.db.selectFrom('project_languages').select(['locale', 'status']).where('project_id', '=', projectId!).orderBy('locale').execute();
+  expect(languages).toEqual([{ locale: 'ca_es', status: 'completed' }, { locale: 'es_es', status: 'completed' }]);
+
+  const status = await runDub(['status', projectId!], { cwd: work, env: env() });
+  expect(status.code).toBe(0);
+  expect(status.stdout).toMatch(/es_es\s+completed\s+100%\s+audio\/mp3/);
+  const list = await runDub(['list', '--limit', '5'], { cwd: work, env: env() });
+  expect(list.code).toBe(0);
+  expect(list.stdout).toContain(projectId);
+}, 420_000);
+
+it('resumes an interrupted upload without sending the finished parts again', async () => {
+  const work = path.join(dir, 'resume');
+  mkdirSync(work);
+  // The bytes only travel here: --max-seconds spares the local probe, and the worker later
+  // refuses them as media (nothing charged), which is not what this test looks at.
+  const video = path.join(work, 'long take.mp4');
+  writeFileSync(video, randomBytes(300 * PART_SIZE + 1234));
+  const statePath = `${video}.dub.json`;
+  const args = ['create', video, '--to', TARGETS.join(','), '--max-seconds', '1', '--concurrency', '1'];
+
+  const first = startDub(args, { cwd: work, env: env() });
+  const before = await waitFor('a finished part in the state file', async () => {
+    const state = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as UploadState) : undefined;
+    return state && Object.keys(state.parts).length >= 1 ? state : undefined;
+  }, 60_000, 5);
+  first.child.kill('SIGKILL');
+  await first.exited;
+  const interrupted = JSON.parse(readFileSync(statePath, 'utf8')) as UploadState;
+  const finished = Object.keys(interrupted.parts).map(Number);
+  expect(interrupted.project_id).toBe(before.project_id);
+  expect(finished.length).toBeGreaterThanOrEqual(1);
+  expect(finished.length).toBeLessThan(301); // cut off part way
+
+  const mark = api.requests.length;
+  const second = await runDub(args, { cwd: work, env: env() });
+  expect(second.stderr).toBe('');
+  expect(second.code).toBe(0);
+  expect(second.stdout).toContain(`Resuming the upload of project ${interrupted.project_id}`);
+  const resent = partPuts(mark);
+  for (const n of finished) expect(resent).not.toContain(n);
+  expect(new Set([...resent, ...finished]).size).toBe(301);
+  // The same project, never a second create: no POST of a project in the rerun.
+  expect(api.requests.slice(mark).filter((r) => r === 'POST /v1/dubbing/projects')).toEqual([]);
+  expect(api.requests.slice(mark)).toContain(`POST /v1/dubbing/projects/${interrupted.project_id}/upload/complete`);
+
+  const upload = await api.db.selectFrom('uploads').select(['completed_at', 'part_count', 'completed_parts']).where('project_id', '=', interrupted.project_id!).executeTakeFirstOrThrow();
+  expect(upload.part_count).toBe(301);
+  expect(upload.completed_at).toBeInstanceOf(Date);
+  expect((upload.completed_parts as unknown[]).length).toBe(301);
+  const projects = await api.db.selectFrom('projects').select('id').where('workspace_id', '=', tenant.workspace.id).where('name', '=', 'long take').execute();
+  expect(projects.map((p) => p.id)).toEqual([interrupted.project_id]);
+  expect(existsSync(statePath)).toBe(false);
+}, 180_000);
+
+it('exits non-zero with the API error message', async () => {
+  const run = await runDub(['status', '00000000-0000-4000-8000-000000000000'], { cwd: dir, env: env() });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toMatch(/^error: No such project\. \(not_found, HTTP 404, param project_id, request [^)]+\)\n$/);
+  const refused = await runDub(['usage'], { cwd: dir, env: dubEnv({ apiKey: 'dk_nope_nope', baseUrl: api.baseUrl }) });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain('unauthenticated, HTTP 401');
+});
