@@ -106,7 +106,7 @@ export interface components {
       name: string;
       external_id: string | null;
       status: string;
-      source: { type: string; duration_seconds: number | null; file_name?: string | null; url?: string | null };
+      source: { type: 'upload'; duration_seconds: number | null; file_name: string; size_bytes: number } | { type: 'youtube'; duration_seconds: number | null; url: string; youtube_video_id: string | null };
       source_locale: string;
       target_locales: string[];
       usage: components['schemas']['ProjectUsage'];
@@ -147,7 +147,7 @@ export interface components {
     };
     VideoList: {
       connection_required: boolean;
-      items: { youtube_video_id: string; title: string; url: string; duration_seconds: number }[];
+      items: { youtube_video_id: string; title: string; url: string; duration_seconds: number | null }[];
     };
   };
 }

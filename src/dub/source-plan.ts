@@ -13,7 +13,7 @@ export type SourcePlan =
   | { kind: 'upload'; file: string; sizeBytes: number; name: string; durationSeconds: number | null }
   | { kind: 'youtube'; url: string; videoId: string; name: string; durationSeconds: number | null };
 
-async function youtubeDuration(ctx: DubContext, videoId: string): Promise<{ seconds: number; title: string } | null> {
+async function youtubeDuration(ctx: DubContext, videoId: string): Promise<{ seconds: number | null; title: string } | null> {
   try {
     const list = await ctx.client().listVideos({ query: videoId, limit: 1 });
     const item = list.items.find((v) => v.youtube_video_id === videoId);

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { formatBytes } from '../../src/dub/output';
 import { makeBusyVideo } from '../helpers/busy-video';
 import { DUB_BIN } from '../helpers/dub-cli';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
@@ -72,7 +73,9 @@ it('shows the upload bar advancing, one live line per language, and ends with th
     return text.includes('DUB-EXIT:') ? text : undefined;
   }, 420_000, 1000);
   expect(final).toContain('DUB-EXIT:0');
-  expect(final).toMatch(/Uploading \[[^\]]*\] 100% \| 40\.\d MiB \/ 40\.\d MiB/);
+  const size = formatBytes(statSync(video).size);
+  expect(final).toContain(`] 100% | ${size} / ${size} |`);
+  expect(final).toMatch(/\| ETA 0s \| parts (\d+)\/\1\n/);
   for (const locale of TARGETS) expect(final).toMatch(new RegExp(`${locale}\\s+\\[[^\\]]*\\] 100% completed`));
   expect(final).toMatch(/Project [0-9a-f-]{36} completed\./);
   for (const locale of TARGETS) {

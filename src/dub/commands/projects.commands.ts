@@ -12,7 +12,7 @@ import { table } from '../output';
 function printProject(ctx: DubContext, project: Project): void {
   ctx.out.line(`${project.id}  ${project.name}`);
   ctx.out.line(`  status    ${project.status} (${project.progress.percent}%): ${project.progress.message}`);
-  const source = project.source.file_name ?? project.source.url ?? project.source.type;
+  const source = project.source.type === 'upload' ? project.source.file_name : project.source.url;
   ctx.out.line(`  source    ${source}${project.source.duration_seconds !== null ? `, ${project.source.duration_seconds.toFixed(1)} s` : ''}, ${project.source_locale}`);
   const usage = project.usage;
   ctx.out.line(`  usage     ${usage.state}: billable ${usage.billable_seconds ?? '?'} s, charged ${usage.charged_seconds} s, refunded ${usage.refunded_seconds} s (ceiling ${usage.max_billable_seconds} s)`);
