@@ -47,6 +47,16 @@ export interface Config {
     /** apertium modes this worker must not use, e.g. to keep a translation pair off a pool. */
     readonly excludedTranslationModes: readonly string[];
   };
+  /** Requests per API key, shared by every API process (see src/api/rate-limit/rate-limiter.ts). */
+  readonly rateLimits: {
+    readonly windowSeconds: number;
+    /** GET requests per key per window; 0: unlimited. */
+    readonly reads: number;
+    /** POST and DELETE requests (creates, paid calls) per key per window; 0: unlimited. */
+    readonly writes: number;
+    /** How often each API process adds its reads to the shared count and learns the fleet's total. */
+    readonly syncIntervalMs: number;
+  };
   readonly reconciler: {
     /** Only state unchanged for this long is judged stuck, so work in flight is never "repaired". */
     readonly graceSeconds: number;
@@ -91,6 +101,11 @@ export interface Config {
   readonly dev: {
     /** Fixes the dev seed's API key so scripts and docs can rely on it. */
     readonly apiKey: string | null;
+  };
+  readonly metrics: {
+    /** Serves GET /metrics (Prometheus text) on this port; null (METRICS_PORT unset) serves none. */
+    readonly port: number | null;
+    readonly host: string;
   };
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly testing: {
@@ -291,6 +306,12 @@ export function loadConfig(env: Env = process.env): Config {
       engineLocales: read.list('ENGINE_LOCALES', /^[a-z]{2,3}_[a-z]{2}$/),
       excludedTranslationModes: read.list('ENGINE_EXCLUDED_TRANSLATION_MODES', /^[A-Za-z_]+-[A-Za-z_]+$/) ?? [],
     },
+    rateLimits: {
+      windowSeconds: read.int('RATE_LIMIT_WINDOW_SECONDS', 10, 1, 3600),
+      reads: read.int('RATE_LIMIT_READS', 1000, 0, 100_000_000),
+      writes: read.int('RATE_LIMIT_WRITES', 100, 0, 100_000_000),
+      syncIntervalMs: read.int('RATE_LIMIT_SYNC_MS', 100, 10, 60_000),
+    },
     reconciler: {
       graceSeconds: read.int('RECONCILE_GRACE_SECONDS', 300, 0, 7 * 24 * 3600),
     },
@@ -318,6 +339,10 @@ export function loadConfig(env: Env = process.env): Config {
       videoPageCacheEntries: read.int('VIDEO_PAGE_CACHE_ENTRIES', 5_000, 0, 1_000_000),
     },
     dev: { apiKey: devApiKey },
+    metrics: {
+      port: read.optional('METRICS_PORT') === null ? null : read.int('METRICS_PORT', 0, 0, 65535),
+      host: read.string('METRICS_HOST', '127.0.0.1'),
+    },
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
     testing: { pauseAfterCaptureMs },
   };

@@ -1,10 +1,12 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps } from './app-deps';
+import { docsRoutes } from './docs/docs.routes';
 import { healthRoutes } from './health/health.routes';
 import { localesRoutes } from './locales/locales.routes';
 import { filesRoutes } from './files/files.routes';
 import { errorHandler } from './middleware/error-handler';
+import { httpMetrics } from '../metrics/http-metrics';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
 import { notesRoutes } from './notes/notes.routes';
@@ -13,6 +15,21 @@ import { uploadPartsRoutes } from './uploads/upload-parts.routes';
 import { usageRoutes } from './usage/usage.routes';
 import { youtubeRoutes } from './youtube/youtube.routes';
 
+/**
+ * Every route of the app. Its own function so the contract tests can list the routes and hold
+ * them to the OpenAPI document (test/integration/openapi-routes.test.ts).
+ */
+export function createRouter(deps: AppDeps): Router {
+  const root = new Router();
+  // The API serves part uploads and file downloads itself only on the local driver; on s3 the
+  // client talks to the object store through presigned URLs and these routes do not exist.
+  const servesBytes = deps.config.storage.driver === 'local' ? [uploadPartsRoutes(deps), filesRoutes(deps)] : [];
+  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), youtubeRoutes(deps), notesRoutes(deps), docsRoutes(deps), ...servesBytes]) {
+    root.use(resource.routes());
+  }
+  return root;
+}
+
 /** Builds the HTTP app; the server and the integration tests both use this. */
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
@@ -20,18 +37,13 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true; // the error middleware logs; Koa's default stderr dump would duplicate it
 
   app.use(requestId());
+  app.use(httpMetrics());
   app.use(errorHandler(deps.logger));
   const json = jsonBody(deps.config.http.bodyLimitBytes);
   // Upload parts are raw bytes streamed to storage; the JSON reader must not touch them.
   app.use((ctx, next) => (ctx.path.startsWith('/v1/uploads/') ? next() : json(ctx, next)));
 
-  const root = new Router();
-  // The API serves part uploads and file downloads itself only on the local driver; on s3 the
-  // client talks to the object store through presigned URLs and these routes do not exist.
-  const servesBytes = deps.config.storage.driver === 'local' ? [uploadPartsRoutes(deps), filesRoutes(deps)] : [];
-  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), youtubeRoutes(deps), notesRoutes(deps), ...servesBytes]) {
-    root.use(resource.routes());
-  }
+  const root = createRouter(deps);
   app.use(root.routes());
   app.use(root.allowedMethods({ throw: true }));
   return app;

@@ -9,6 +9,9 @@ import { createTemporalClient } from '../temporal/connection';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import { youTubeDataApiFromConfig } from '../sources/youtube/data-api-client';
 import { createApp } from './app';
+import { startMetricsServer } from '../metrics/metrics-server';
+import { registerStatusGauges } from '../metrics/status-gauges';
+import { rateLimiterFromConfig } from './rate-limit/rate-limiter';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -22,11 +25,18 @@ async function main(): Promise<void> {
   const { blobStore, urlSigner, uploads, downloadLinks } = createStorage(config);
   const keyCache = new ApiKeyCache(databaseUrl(config), logger);
   await keyCache.start();
-  const app = createApp({ config, db, temporal, capabilities, logger, blobStore, urlSigner, uploads, downloadLinks, keyCache, youtube: youTubeDataApiFromConfig(config.youtube) });
+  const rateLimiter = rateLimiterFromConfig(config, db, logger);
+  const app = createApp({ config, db, temporal, capabilities, logger, blobStore, urlSigner, uploads, downloadLinks, keyCache, rateLimiter, youtube: youTubeDataApiFromConfig(config.youtube) });
   const server: Server = app.listen(config.http.port, config.http.host, () => {
     logger.info('api listening', { url: `http://${config.http.host}:${config.http.port}`, publicBaseUrl: config.http.publicBaseUrl });
   });
   server.keepAliveTimeout = 65_000; // longer than common load balancer idle timeouts
+  let metrics: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  if (config.metrics.port !== null) {
+    registerStatusGauges(db);
+    metrics = await startMetricsServer({ host: config.metrics.host, port: config.metrics.port, service: 'api', logger });
+    logger.info('metrics listening', { url: metrics.url });
+  }
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -41,6 +51,8 @@ async function main(): Promise<void> {
     force.unref();
     // Node 20's close() also drops idle keep-alive sockets; active ones finish their request.
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await rateLimiter.close().catch(() => undefined);
+    await metrics?.close();
     await Promise.allSettled([keyCache.close(), capabilities.close(), db.destroy(), temporal.connection.close()]);
     logger.info('stopped');
     process.exit(0);

@@ -11,6 +11,7 @@ import type { VerifiedTranscriptSegmentTable } from './transcripts';
 import type { WorkspaceChannelTable, YoutubeChannelTable, YoutubeVideoTable } from './youtube';
 import type { UploadPartTable, UploadTable } from './uploads';
 import type { WorkerCapabilitiesTable } from './worker-capabilities';
+import type { RateLimitCounterTable } from './rate-limits';
 import type { UserTable, WorkspaceTable } from './workspaces';
 
 /** Every table the app reads or writes; each table's type lives beside its query functions. */
@@ -38,4 +39,5 @@ export interface Database {
   workspace_channels: WorkspaceChannelTable;
   youtube_videos: YoutubeVideoTable;
   worker_capabilities: WorkerCapabilitiesTable;
+  rate_limit_counters: RateLimitCounterTable;
 }

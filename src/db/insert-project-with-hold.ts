@@ -2,6 +2,7 @@ import { sql, type Insertable } from 'kysely';
 import { prepared, type Db } from './create-db';
 import type { Project, ProjectTable } from './projects';
 import type { UploadTable } from './uploads';
+import { countLedgerEntry } from '../metrics/metrics';
 
 // A new project, its credit hold, its upload (if any) and the create request's idempotency
 // key with its recovery point, written by ONE statement. A single statement is atomic on its
@@ -100,5 +101,6 @@ export async function insertProjectWithHold(db: Db, write: ProjectWithHold): Pro
   const { locked, reserved, ...row } = rows[0]!;
   if (locked === 0) return { kind: 'claim' in key ? 'key_taken' : 'lock_lost' };
   if (reserved === 0) return { kind: 'insufficient_credits' };
+  countLedgerEntry('hold', holdAmount);
   return { kind: 'created', project: row as Project };
 }

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { engineProcessSeconds } from '../metrics/metrics';
 
 // Every engine is a child process started from an argument array (never a shell string, so no
 // file name can inject a command) with a hard timeout, so a stuck engine cannot hang a worker.
@@ -37,6 +39,20 @@ export class ProcessError extends Error {
 const STDERR_TAIL = 4000;
 
 export function runProcess(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+  const end = engineProcessSeconds.startTimer({ engine: path.basename(command) });
+  return runChild(command, args, options).then(
+    (result) => {
+      end({ outcome: 'ok' });
+      return result;
+    },
+    (err: unknown) => {
+      end({ outcome: err instanceof ProcessError ? (err.notFound ? 'not_found' : err.timedOut ? 'timed_out' : options.signal?.aborted ? 'aborted' : 'failed') : 'failed' });
+      throw err;
+    },
+  );
+}
+
+function runChild(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {

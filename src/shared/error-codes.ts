@@ -58,6 +58,8 @@ export const API_ERROR_CODES = [
   'project_not_ready',
   'project_not_billable',
   'transcript_review_unavailable',
+  // 429: too many requests with one API key in the window (reads and writes counted apart).
+  'rate_limited',
   // 5xx
   'internal_error',
   'service_unavailable',

@@ -9,6 +9,7 @@ import { derivedMediaPool } from '../fleet/media-pool';
 import type { Logger } from '../logger';
 import { mediaTaskQueue } from '../shared/task-queues';
 import { CapabilityPublisher } from './capability-publisher';
+import { activityMetricsInterceptor } from '../metrics/activity-metrics';
 
 export interface WorkerOptions {
   config: Config;
@@ -42,7 +43,7 @@ export async function createFleetWorker({ config, connection, db, deps, logger, 
   const roles = new Set(config.worker.roles);
   const workerId = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
   const activities = createActivities(deps);
-  const common = { connection, namespace: config.temporal.namespace, identity: workerId, activities };
+  const common = { connection, namespace: config.temporal.namespace, identity: workerId, activities, interceptors: { activity: [activityMetricsInterceptor] } };
   const workers: Worker[] = [];
 
   if (roles.has('workflows')) {

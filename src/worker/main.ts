@@ -9,6 +9,8 @@ import { ensureReconcilerSchedule } from '../temporal/ensure-reconciler-schedule
 import { ensureUploadExpirySchedule } from '../temporal/ensure-upload-expiry-schedule';
 import { temporalConnectionOptions } from '../temporal/connection';
 import { installTemporalRuntime } from './runtime';
+import { freePort } from '../net/free-port';
+import { startMetricsServer } from '../metrics/metrics-server';
 
 async function connectWithRetry(config: Config, log: (m: string) => void): Promise<NativeConnection> {
   for (let attempt = 1; ; attempt++) {
@@ -25,7 +27,15 @@ async function connectWithRetry(config: Config, log: (m: string) => void): Promi
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, { service: 'worker' });
-  installTemporalRuntime(config.logLevel);
+  // With METRICS_PORT set, the SDK core serves its metrics on a loopback port of its own, and
+  // this process's /metrics appends them: one scrape target per worker.
+  const coreMetricsPort = config.metrics.port !== null ? await freePort() : null;
+  installTemporalRuntime(config.logLevel, { metricsBindAddress: coreMetricsPort ? `127.0.0.1:${coreMetricsPort}` : undefined });
+  const metrics =
+    config.metrics.port !== null
+      ? await startMetricsServer({ host: config.metrics.host, port: config.metrics.port, service: 'worker', logger, alsoFrom: [`http://127.0.0.1:${coreMetricsPort}/metrics`] })
+      : undefined;
+  if (metrics) logger.info('metrics listening', { url: metrics.url });
   const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, applicationName: 'dubbing-worker' });
   const connection = await connectWithRetry(config, (m) => logger.warn(m));
   const deps = await createActivityDeps(config, db);
@@ -51,6 +61,7 @@ async function main(): Promise<void> {
   await deps.temporal.connection.close();
   await connection.close();
   await db.destroy();
+  await metrics?.close();
   logger.info('worker stopped');
 }
 

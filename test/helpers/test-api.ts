@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { createApp } from '../../src/api/app';
+import { rateLimiterFromConfig, type RateLimiter } from '../../src/api/rate-limit/rate-limiter';
+import { responseContract } from './response-contract';
 import { youTubeDataApiFromConfig } from '../../src/sources/youtube/data-api-client';
 import { ApiKeyCache } from '../../src/auth/api-key-cache';
 import { loadConfig, type Config } from '../../src/config';
@@ -36,6 +38,8 @@ export interface TestApi {
   requests: string[];
   /** The app's key cache, e.g. to sync() with revocations before asserting on them. */
   keyCache: ApiKeyCache;
+  /** The app's rate limiter, e.g. to sync() its reads with the shared counters. */
+  rateLimiter: RateLimiter;
   close(): Promise<void>;
 }
 
@@ -65,7 +69,8 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
   let config: Config;
   try {
     // A task queue of its own: a worker started by another test file never runs this file's workflows.
-    config = testConfig({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, ...overrides });
+    // Limits far above what a suite sends, so only the rate-limit suite (which sets its own) meets them.
+    config = testConfig({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, RATE_LIMIT_READS: '1000000', RATE_LIMIT_WRITES: '100000', ...overrides });
   } catch (err) {
     server.close();
     throw err;
@@ -81,7 +86,10 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
   await keyCache.start();
   const capabilities = await startCapabilityCache(config, db, config.database.url!, createLogger('error'));
   const appDb = plugins.reduce((wrapped, plugin) => wrapped.withPlugin(plugin), db);
-  const app = createApp({ config, db: appDb, temporal, capabilities, logger: createLogger('error'), blobStore, urlSigner, uploads, downloadLinks, keyCache, youtube: youTubeDataApiFromConfig(config.youtube) });
+  const rateLimiter = rateLimiterFromConfig(config, appDb, createLogger('error'));
+  const app = createApp({ config, db: appDb, temporal, capabilities, logger: createLogger('error'), blobStore, urlSigner, uploads, downloadLinks, keyCache, rateLimiter, youtube: youTubeDataApiFromConfig(config.youtube) });
+  // Outermost, so it checks each response exactly as the client gets it (contract test 2).
+  app.middleware.unshift(responseContract(app, config.storage.driver));
   server.on('request', app.callback());
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -95,9 +103,11 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
     downloadLinks,
     requests,
     keyCache,
+    rateLimiter,
     async close() {
       server.closeAllConnections();
       await new Promise((r) => server.close(() => r(undefined)));
+      await rateLimiter.close();
       await keyCache.close();
       await capabilities.close();
       await db.destroy();

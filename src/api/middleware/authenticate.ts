@@ -6,6 +6,8 @@ import { findApiKeyWithWorkspace, touchApiKey, type ApiKeyWithWorkspace } from '
 import type { Db } from '../../db/create-db';
 import type { KeyKind, Permission } from '../../shared/permissions';
 import { ApiError } from '../api-error';
+import { enforceRateLimit } from '../rate-limit/enforce-rate-limit';
+import type { RateLimiter } from '../rate-limit/rate-limiter';
 
 /** Who is calling; set on ctx.state.auth for every authenticated route. */
 export interface AuthContext {
@@ -75,8 +77,19 @@ function toAuthContext(row: ApiKeyWithWorkspace): AuthContext {
   };
 }
 
-/** Accepts both header forms on every authenticated endpoint (DESIGN.md §3). */
-export function authenticate(db: Db, cache?: ApiKeyCache): Middleware {
+export interface AuthDeps {
+  db: Db;
+  /** Optional: without it every request reads its key from the database. */
+  keyCache?: ApiKeyCache;
+  /** Optional: without it requests are not rate limited. */
+  rateLimiter?: RateLimiter;
+}
+
+/**
+ * Accepts both header forms on every authenticated endpoint (DESIGN.md §3), then counts the
+ * request against the key's rate limit when a limiter is given.
+ */
+export function authenticate({ db, keyCache: cache, rateLimiter: limiter }: AuthDeps): Middleware {
   // last_used_at changes at most once a minute anyway; remembering when this process last
   // wrote it saves a database round trip on almost every request.
   const lastTouched = new Map<string, number>();
@@ -99,6 +112,7 @@ export function authenticate(db: Db, cache?: ApiKeyCache): Middleware {
       lastTouched.set(keyId, now);
       await touchApiKey(db, keyId);
     }
+    if (limiter) await enforceRateLimit(ctx, limiter, keyId);
     await next();
   };
 }

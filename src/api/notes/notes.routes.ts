@@ -35,10 +35,12 @@ function detail(m: MeetingDetail) {
 }
 
 /** GET /v1/notes/meetings[/{id}] — the caller's own synced meetings, read-only (spec §4.11, §4.12). */
-export function notesRoutes({ db, keyCache }: AppDeps): Router {
+export function notesRoutes(deps: AppDeps): Router {
+  const { db } = deps;
   const router = new Router();
+  const auth = authenticate(deps);
 
-  router.get('/v1/notes/meetings', authenticate(db, keyCache), requireNotesAccess(), validateQuery(listMeetingsQuerySchema), async (ctx) => {
+  router.get('/v1/notes/meetings', auth, requireNotesAccess(), validateQuery(listMeetingsQuerySchema), async (ctx) => {
     const { ownerUserId } = ctx.state.notes as NotesAccess;
     const { limit, offset } = ctx.state.query as ListMeetingsQuery;
     const { rows, more } = await listOwnedMeetings(db, ownerUserId, { limit, offset });
@@ -52,7 +54,7 @@ export function notesRoutes({ db, keyCache }: AppDeps): Router {
     };
   });
 
-  router.get('/v1/notes/meetings/:meeting_id', authenticate(db, keyCache), requireNotesAccess(), validateQuery(getMeetingQuerySchema), async (ctx) => {
+  router.get('/v1/notes/meetings/:meeting_id', auth, requireNotesAccess(), validateQuery(getMeetingQuerySchema), async (ctx) => {
     const { ownerUserId } = ctx.state.notes as NotesAccess;
     const meetingId = String(ctx.params.meeting_id);
     // A malformed id is answered exactly like an unknown one (and never reaches Postgres,

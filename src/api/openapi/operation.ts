@@ -11,8 +11,8 @@ export interface ResponseContract {
   description: string;
   /** JSON Schema of the body; omitted for a body that is not JSON (bytes, a redirect, HTML). */
   schema?: object;
-  /** Media type when not application/json (e.g. application/octet-stream, text/html). */
-  contentType?: string;
+  /** Media type(s) when not application/json (e.g. application/octet-stream, text/html). */
+  contentType?: string | string[];
   headers?: Record<string, { description: string; schema: object }>;
   example?: unknown;
 }

@@ -7,17 +7,6 @@ import { attachmentDisposition, deliverableFileName } from '../../storage/downlo
 import type { AuthContext } from '../middleware/authenticate';
 import { loadOwnProject } from './load-own-project';
 
-export const downloadQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['locale', 'type'],
-  properties: {
-    locale: { type: 'string', minLength: 1, maxLength: 20 },
-    type: { enum: ['audio', 'subtitles', 'thumbnail'] },
-    format: { enum: ['mp3', 'wav', 'srt', 'vtt', 'png'] },
-  },
-} as const;
-
 interface DownloadQuery {
   locale: string;
   type: 'audio' | 'subtitles' | 'thumbnail';

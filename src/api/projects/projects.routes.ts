@@ -11,7 +11,7 @@ import { answerUnpaidQuote } from './languages/answer-unpaid-quote';
 import { quoteRequest } from './languages/quote-request';
 import { completeUpload } from './complete-upload';
 import { createProject } from './create-project';
-import { download, downloadQuerySchema } from './download';
+import { download } from './download';
 import { decodeCursor, encodeCursor } from './cursor';
 import { isUuid, loadOwnProject } from './load-own-project';
 import { ProjectViewCache } from './project-view-cache';
@@ -23,6 +23,7 @@ import { transcriptReviewBodySchema, type TranscriptReviewBody } from '../review
 import {
   completeUploadBodySchema,
   createProjectBodySchema,
+  downloadQuerySchema,
   getProjectQuerySchema,
   listProjectsQuerySchema,
   type ListProjectsQuery,
@@ -31,7 +32,7 @@ import {
 export function projectsRoutes(deps: AppDeps): Router {
   const { db } = deps;
   const router = new Router({ prefix: '/v1/dubbing/projects' });
-  const auth = authenticate(db, deps.keyCache);
+  const auth = authenticate(deps);
 
   router.post('/', auth, requirePermission('dubbing:write'), validateBody(createProjectBodySchema), idempotency(db, undefined, { claimInHandler: true }), (ctx) => createProject(deps, ctx));
 

@@ -113,3 +113,16 @@ export const completeUploadBodySchema = {
 export interface CompleteUploadBody {
   parts: { part_number: number; etag: string }[];
 }
+
+// GET /v1/dubbing/projects/{id}/download (spec 4.9); which formats suit which type is checked in
+// the handler (download.ts), so the error can name the allowed ones.
+export const downloadQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['locale', 'type'],
+  properties: {
+    locale: { type: 'string', minLength: 1, maxLength: 20 },
+    type: { enum: ['audio', 'subtitles', 'thumbnail'] },
+    format: { enum: ['mp3', 'wav', 'srt', 'vtt', 'png'] },
+  },
+} as const;

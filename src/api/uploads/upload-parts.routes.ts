@@ -27,7 +27,7 @@ function assertAcceptsParts(upload: Upload, now: Date): void {
  * authentic by now, so the caller was given this upload id and may learn its state.
  */
 const expiredPartUrl = (db: Db): ExpiredUrlAnswer => async (ctx) => {
-  const upload = await findUpload(db, ctx.params.uploadId ?? '');
+  const upload = await findUpload(db, ctx.params.upload_id ?? '');
   if (upload) assertAcceptsParts(upload, new Date()); // throws upload_already_completed / upload_expired
   return signatureExpired('GET /v1/dubbing/projects/{project_id}?include_transfer=true for fresh part URLs.');
 };
@@ -70,11 +70,11 @@ function isClientGone(err: unknown): boolean {
  */
 export function uploadPartsRoutes({ db, blobStore, urlSigner }: AppDeps): Router {
   const router = new Router();
-  router.put('/v1/uploads/:uploadId/parts/:partNumber', requireSignedUrl(urlSigner, expiredPartUrl(db)), async (ctx) => {
-    const upload = await findUpload(db, ctx.params.uploadId!);
+  router.put('/v1/uploads/:upload_id/parts/:part_number', requireSignedUrl(urlSigner, expiredPartUrl(db)), async (ctx) => {
+    const upload = await findUpload(db, ctx.params.upload_id!);
     if (!upload) throw ApiError.notFound('upload', 'upload_id');
     assertAcceptsParts(upload, new Date());
-    const partNumber = parsePartNumber(ctx.params.partNumber, upload.part_count);
+    const partNumber = parsePartNumber(ctx.params.part_number, upload.part_count);
     const expected = expectedPartSize(upload, partNumber);
     checkDeclaredLength(ctx, expected, partNumber);
 

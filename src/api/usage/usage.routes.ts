@@ -7,9 +7,10 @@ import { validateQuery } from '../middleware/validate';
 import { getUsageQuerySchema } from './usage.schema';
 
 /** GET /v1/usage — credits the workspace holds, what is reserved, and what is free to spend. */
-export function usageRoutes({ db, keyCache }: AppDeps): Router {
+export function usageRoutes(deps: AppDeps): Router {
+  const { db } = deps;
   const router = new Router();
-  router.get('/v1/usage', authenticate(db, keyCache), requirePermission('usage:read'), validateQuery(getUsageQuerySchema), async (ctx) => {
+  router.get('/v1/usage', authenticate(deps), requirePermission('usage:read'), validateQuery(getUsageQuerySchema), async (ctx) => {
     const auth = ctx.state.auth as AuthContext;
     const usage = await getWorkspaceUsage(db, auth.workspaceId);
     if (!usage) throw ApiError.notFound('workspace');

@@ -25,7 +25,7 @@ export function youtubeRoutes(deps: AppDeps): Router {
   const router = new Router();
   const channels = new ChannelCache();
   const pages = new VideoPageCache(deps.config.youtube.videoPageCacheEntries);
-  router.get('/v1/dubbing/youtube/videos', authenticate(db, deps.keyCache), requirePermission('dubbing:read'), validateQuery(listVideosQuerySchema), async (ctx) => {
+  router.get('/v1/dubbing/youtube/videos', authenticate(deps), requirePermission('dubbing:read'), validateQuery(listVideosQuerySchema), async (ctx) => {
     const caller = ctx.state.auth as AuthContext;
     const query = ctx.state.query as ListVideosQuery;
     const primary = query.channel_id === undefined;

@@ -1,0 +1,35 @@
+import { docsOperations } from '../docs/docs.openapi';
+import { filesOperations } from '../files/files.openapi';
+import { healthOperations } from '../health/health.openapi';
+import { localesOperations } from '../locales/locales.openapi';
+import { notesOperations } from '../notes/notes.openapi';
+import { projectsOperations } from '../projects/projects.openapi';
+import { uploadPartsOperations } from '../uploads/upload-parts.openapi';
+import { usageOperations } from '../usage/usage.openapi';
+import { youtubeOperations } from '../youtube/youtube.openapi';
+import type { Operation } from './operation';
+
+// Every resource's operations, in the order the reference page lists them. A new resource adds
+// its `<resource>.openapi.ts` here, one line; the contract tests fail until it does.
+
+interface Resource {
+  operations: Operation[];
+  /** The API serves these only on the local storage driver (app.ts); on s3 the store does. */
+  localStorageOnly?: boolean;
+}
+
+const RESOURCES: Resource[] = [
+  { operations: projectsOperations },
+  { operations: youtubeOperations },
+  { operations: localesOperations },
+  { operations: usageOperations },
+  { operations: notesOperations },
+  { operations: uploadPartsOperations, localStorageOnly: true },
+  { operations: filesOperations, localStorageOnly: true },
+  { operations: healthOperations },
+  { operations: docsOperations },
+];
+
+export function operationsFor(storageDriver: 'local' | 's3'): Operation[] {
+  return RESOURCES.filter((r) => storageDriver === 'local' || !r.localStorageOnly).flatMap((r) => r.operations);
+}

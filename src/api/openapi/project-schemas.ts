@@ -1,0 +1,142 @@
+import { FAILURE_CODES } from '../../shared/error-codes';
+import { isoTimestamp, localeString, nullable, strictObject, uuidString } from './json-schema';
+
+// The public shapes of a project (src/api/projects/project-presenter.ts), written once: create,
+// get, list, language additions and transcript review all answer with these. Named in the
+// document's components (components.ts), so they appear there once and are $ref'd everywhere.
+
+const PROJECT_STATUSES = ['awaiting_upload', 'validating', 'processing', 'completed', 'partially_completed', 'failed'];
+const LANGUAGE_STATUSES = ['queued', 'translating', 'dubbing', 'publishing', 'completed', 'failed'];
+const USAGE_STATES = ['pending_validation', 'charged', 'limit_exceeded', 'insufficient_credits', 'refunded', 'released'];
+const REVIEW_STATUSES = ['not_requested', 'requested', 'in_review', 'verified', 'expired'];
+
+export const progressSchema = {
+  ...strictObject({
+    phase: { type: 'string', enum: ['uploading', 'fetching', 'validating', 'transcribing', 'queued', 'translating', 'dubbing', 'publishing', 'completed', 'failed'] },
+    waiting_on: { type: 'string', enum: ['upload', 'service', 'caller'], description: 'Who the project (or language) waits on.' },
+    can_advance_without_user: { type: 'boolean' },
+    poll_after_seconds: { type: 'integer', minimum: 0, description: 'When to read it again; 0 once nothing more will happen.' },
+    message: { type: 'string' },
+    percent: { type: 'integer', minimum: 0, maximum: 100 },
+  }),
+  description: 'Honest progress: derived only from what the workflows have recorded.',
+};
+
+export const failureSchema = nullable({
+  ...strictObject({ code: { type: 'string', enum: [...FAILURE_CODES] }, message: { type: 'string' } }),
+  type: 'object',
+});
+
+export const projectUsageSchema = strictObject({
+  max_billable_seconds: { type: 'integer' },
+  billable_seconds: { type: ['integer', 'null'], description: 'Null until the source is validated.' },
+  charged_seconds: { type: 'integer' },
+  refunded_seconds: { type: 'integer' },
+  state: { type: 'string', enum: USAGE_STATES },
+});
+
+const deliverableSchema = strictObject({
+  type: { type: 'string', enum: ['audio', 'subtitles', 'thumbnail'] },
+  format: { type: 'string', enum: ['mp3', 'wav', 'srt', 'vtt', 'png'] },
+  download_url: { type: 'string', format: 'uri', description: 'The stable, authenticated download endpoint for this file.' },
+});
+
+export const languageSchema = strictObject({
+  locale: localeString,
+  status: { type: 'string', enum: LANGUAGE_STATUSES },
+  progress: progressSchema,
+  publishing: strictObject({ title: { type: ['string', 'null'] }, description: { type: ['string', 'null'] } }),
+  deliverables: { type: 'array', items: deliverableSchema, description: 'Empty until the language is completed.' },
+  revision: { type: 'integer', minimum: 1, description: '+ 1 each time a verified transcript re-dubs the language.' },
+  failure: failureSchema,
+  usage: strictObject({ charged_seconds: { type: 'integer' }, refunded_seconds: { type: 'integer' }, goodwill_seconds: { type: 'integer' } }),
+  alignment: strictObject({ drift_seconds: { type: ['number', 'null'] } }),
+  created_at: isoTimestamp,
+  completed_at: nullable(isoTimestamp),
+});
+
+export const transferSchema = {
+  ...strictObject({
+    upload_id: { type: 'string' },
+    part_size_bytes: { type: 'integer' },
+    part_count: { type: 'integer' },
+    expires_at: { ...isoTimestamp, description: 'When the upload window, and every part URL, closes.' },
+    parts: {
+      type: 'array',
+      items: strictObject(
+        {
+          part_number: { type: 'integer', minimum: 1 },
+          url: { type: 'string', format: 'uri', description: 'PUT the part\'s bytes here (no API key: the URL is signed).' },
+          uploaded: { type: 'boolean' },
+          etag: { type: 'string', description: 'Present once uploaded: send it back in upload/complete.' },
+        },
+        ['etag'],
+      ),
+    },
+  }),
+  description: 'Present while the project awaits its upload, and only when include_transfer is true.',
+};
+
+const sourceSchema = {
+  oneOf: [
+    strictObject({
+      type: { const: 'upload' },
+      duration_seconds: { type: ['number', 'null'] },
+      file_name: { type: 'string' },
+      size_bytes: { type: 'integer' },
+    }),
+    strictObject({
+      type: { const: 'youtube' },
+      duration_seconds: { type: ['number', 'null'] },
+      url: { type: 'string' },
+      youtube_video_id: { type: ['string', 'null'] },
+    }),
+  ],
+};
+
+const reviewStatusSchema = { type: 'string', enum: REVIEW_STATUSES };
+
+export const projectSchema = strictObject(
+  {
+    id: uuidString,
+    name: { type: 'string' },
+    external_id: { type: ['string', 'null'] },
+    status: { type: 'string', enum: PROJECT_STATUSES },
+    source: sourceSchema,
+    source_locale: localeString,
+    target_locales: { type: 'array', items: localeString },
+    usage: projectUsageSchema,
+    progress: progressSchema,
+    transcript_review: strictObject({
+      requested: { type: 'boolean' },
+      status: reviewStatusSchema,
+      requested_at: nullable(isoTimestamp),
+      verified_at: nullable(isoTimestamp),
+    }),
+    publishing: strictObject({ title: { type: 'string' }, description: { type: 'string' } }),
+    languages: { type: 'array', items: languageSchema },
+    failure: failureSchema,
+    created_at: isoTimestamp,
+    updated_at: isoTimestamp,
+    transfer: transferSchema,
+  },
+  ['transfer'],
+);
+
+export const projectListItemSchema = strictObject({
+  id: uuidString,
+  name: { type: 'string' },
+  external_id: { type: ['string', 'null'] },
+  status: { type: 'string', enum: PROJECT_STATUSES },
+  progress: progressSchema,
+  source_locale: localeString,
+  target_locales: { type: 'array', items: localeString },
+  usage: projectUsageSchema,
+  created_at: isoTimestamp,
+});
+
+/** The project as a transcript-review preview shows it (spec 2.9): its id and review state. */
+export const projectReviewStateSchema = strictObject({
+  id: uuidString,
+  transcript_review: strictObject({ requested: { type: 'boolean' }, status: reviewStatusSchema }),
+});
