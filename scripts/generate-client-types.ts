@@ -1,11 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import { buildOpenApiDocument } from '../src/api/openapi/document';
 
 // `npm run client:generate`: writes src/client/openapi-types.ts, the types of the typed client,
 // from the API's own OpenAPI document (buildOpenApiDocument, assembled from the routes' schemas).
-// `--check` writes nothing and exits 1 when the committed file is stale; the unit test
-// test/unit/client/openapi-types.test.ts does the same comparison.
+// `--check` writes nothing and exits 1 when the committed file is stale (the unit test
+// test/unit/client/openapi-types.test.ts runs it); `--file <path>` names another file to write or
+// check. It runs as its own process: openapi-typescript loads ES modules that jest cannot.
 
 export const CLIENT_TYPES_FILE = path.resolve(__dirname, '..', 'src', 'client', 'openapi-types.ts');
 
@@ -17,41 +19,34 @@ const HEADER = [
   '',
 ].join('\n');
 
-type BuildDocument = (options: { storageDriver: 'local' | 's3'; serverUrl?: string }) => object;
-
 /**
  * The document of the local driver: it also lists the part-upload and file routes the client
  * reaches through signed URLs (on s3 those URLs point at the store instead).
  */
-function loadDocument(): object {
-  // Required, not imported, until src/api/openapi/document.ts is on this branch (issue 13's
-  // OpenAPI work); then this becomes a plain import.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { buildOpenApiDocument } = require('../src/api/openapi/document') as { buildOpenApiDocument: BuildDocument };
-  return buildOpenApiDocument({ storageDriver: 'local' });
-}
+const loadDocument = (): object => buildOpenApiDocument({ storageDriver: 'local' });
 
 export async function generateClientTypes(document: object = loadDocument()): Promise<string> {
   const ast = await openapiTS(document as OpenAPI3, { alphabetize: false });
   return `${HEADER}${astToString(ast)}`;
 }
 
-async function main(): Promise<void> {
+async function main(args: string[]): Promise<void> {
+  const fileFlag = args.indexOf('--file');
+  const file = fileFlag >= 0 && args[fileFlag + 1] ? path.resolve(args[fileFlag + 1]!) : CLIENT_TYPES_FILE;
   const generated = await generateClientTypes();
-  if (process.argv.includes('--check')) {
-    const committed = readFileSync(CLIENT_TYPES_FILE, 'utf8');
-    if (committed !== generated) {
-      process.stderr.write(`${path.relative(process.cwd(), CLIENT_TYPES_FILE)} is stale: run npm run client:generate\n`);
+  if (args.includes('--check')) {
+    if (readFileSync(file, 'utf8') !== generated) {
+      process.stderr.write(`${path.relative(process.cwd(), file)} is stale: run npm run client:generate\n`);
       process.exitCode = 1;
     }
     return;
   }
-  writeFileSync(CLIENT_TYPES_FILE, generated);
-  process.stdout.write(`wrote ${path.relative(process.cwd(), CLIENT_TYPES_FILE)}\n`);
+  writeFileSync(file, generated);
+  process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
 }
 
 if (require.main === module) {
-  main().catch((err: unknown) => {
+  main(process.argv.slice(2)).catch((err: unknown) => {
     process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
     process.exitCode = 1;
   });
