@@ -50,7 +50,13 @@ async function createOrResume(ctx: DubContext, stateFile: UploadStateFile): Prom
     }
   }
   // Same key as the create that was cut short, if any: the API replays that project.
-  const project = await ctx.client().createProject(state.request, { idempotencyKey: state.idempotency_key });
+  const project = await ctx.client().createProject(state.request, { idempotencyKey: state.idempotency_key }).catch(async (err: unknown) => {
+    // A refused create (402, 400, ...) wrote nothing and freed its key: forget the state, so the
+    // next run sends what its own flags say. A 5xx, a 409 (the key still in progress) or a lost
+    // answer may have created it: keep it.
+    if (err instanceof DubbingApiError && err.status < 500 && err.status !== 409) await stateFile.remove();
+    throw err;
+  });
   state.project_id = project.id;
   await stateFile.save();
   ctx.out.line(`Created project ${project.id} (${project.name}).`);

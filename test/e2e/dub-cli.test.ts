@@ -6,6 +6,7 @@ import { dubEnv, runDub, startDub } from '../helpers/dub-cli';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
 import { makeBusyVideo } from '../helpers/busy-video';
 import { ffprobe, makeTempDir, removeTempDir } from '../helpers/media-fixtures';
+import { STORAGE_DRIVERS, storageEnv, type StorageDriver } from '../helpers/storage-drivers';
 import { startTestApi, type TestApi } from '../helpers/test-api';
 import { startTestWorker, type TestWorker } from '../helpers/test-worker';
 import { waitFor } from '../helpers/wait-for';
@@ -14,132 +15,165 @@ import { waitFor } from '../helpers/wait-for';
 // PostgreSQL, the Temporal dev server, a real worker and the real engines.
 
 const TARGETS = ['es_es', 'ca_es'];
-const PART_SIZE = 64 * 1024;
 const FILES = ['mp3', 'wav', 'srt', 'vtt', 'png'];
+const MiB = 1024 * 1024;
+/** S3 refuses parts under 5 MiB: there the video is noisy and about 12 MiB, still three parts. */
+const SETUPS: Record<StorageDriver, { partSize: number; videoMiB: number | null }> = {
+  local: { partSize: 64 * 1024, videoMiB: null },
+  s3: { partSize: 5 * MiB, videoMiB: 12 },
+};
 
-let api: TestApi;
-let worker: TestWorker;
-let tenant: TestTenant;
 let dir: string;
-
-beforeAll(async () => {
+beforeAll(() => {
   dir = makeTempDir('dub-cli');
-  api = await startTestApi({ UPLOAD_PART_SIZE_BYTES: String(PART_SIZE) });
-  worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue });
-  tenant = await createTenant(api.db, { credits: 100_000, creditsPerSecond: 10 });
-}, 120_000);
-
-afterAll(async () => {
-  await worker?.stop();
-  await api?.close();
+});
+afterAll(() => {
   if (dir) removeTempDir(dir);
 });
 
-const env = () => dubEnv({ apiKey: tenant.key, baseUrl: api.baseUrl });
-const partPuts = (from: number) => api.requests.slice(from).filter((r) => r.startsWith('PUT /v1/uploads/')).map((r) => Number(r.split('/').pop()));
+/** The real API on `driver`, a workspace with credits and, when asked, a real worker. */
+function stack(driver: StorageDriver, withWorker: boolean) {
+  const setup = { api: undefined as unknown as TestApi, worker: undefined as TestWorker | undefined, tenant: undefined as unknown as TestTenant, env: () => dubEnv({ apiKey: setup.tenant.key, baseUrl: setup.api.baseUrl }) };
+  beforeAll(async () => {
+    const env = { ...storageEnv(driver), UPLOAD_PART_SIZE_BYTES: String(SETUPS[driver].partSize) };
+    setup.api = await startTestApi(env);
+    if (withWorker) setup.worker = await startTestWorker(setup.api.db, { taskQueue: setup.api.config.temporal.taskQueue, env });
+    setup.tenant = await createTenant(setup.api.db, { credits: 100_000, creditsPerSecond: 10 });
+  }, 120_000);
+  afterAll(async () => {
+    await setup.worker?.stop();
+    await setup.api?.close();
+  });
+  return setup;
+}
 
-it('dubs a real video into two locales and saves every file of both', async () => {
-  const work = path.join(dir, 'journey');
-  mkdirSync(work);
-  const video = await makeBusyVideo(work, 'Cooking rice.mp4', 'Hello everyone and welcome to the kitchen. Today we cook rice with fresh vegetables.');
-  expect(statSync(video).size).toBeGreaterThan(PART_SIZE); // several parts, sent in parallel
-  const out = path.join(work, 'dubbed');
+describe.each(STORAGE_DRIVERS)('dub create --wait on the %s storage driver', (driver) => {
+  const { partSize, videoMiB } = SETUPS[driver];
+  const setup = stack(driver, true);
 
-  const quote = await runDub(['quote', video, '--to', TARGETS.join(',')], { cwd: work, env: env() });
-  expect(quote.stderr).toBe('');
-  expect(quote.code).toBe(0);
-  const billable = Math.ceil((await ffprobe(video)).durationSeconds);
-  expect(quote.stdout).toContain(`${billable} s × 2 = ${billable * 2} s`);
-  expect(quote.stdout).toContain(`Credits    ${billable * 2 * 10} (10 per second)`);
-  expect(quote.stdout).toMatch(/Covered\s+yes/);
+  it('dubs a real video into two locales and saves every file of both', async () => {
+    const { api, tenant, env } = setup;
+    const work = path.join(dir, `journey-${driver}`);
+    mkdirSync(work);
+    const video = await makeBusyVideo(work, 'Cooking rice.mp4', 'Hello everyone and welcome to the kitchen. Today we cook rice with fresh vegetables.', videoMiB);
+    expect(statSync(video).size).toBeGreaterThan(2 * partSize); // several parts, sent in parallel
+    const out = path.join(work, 'dubbed');
 
-  const run = await runDub(['create', video, '--to', TARGETS.join(','), '--wait', '--out', out], { cwd: work, env: env() });
-  expect(run.stderr).toBe('');
-  expect(run.code).toBe(0);
-  const projectId = /Created project ([0-9a-f-]{36})/.exec(run.stdout)?.[1];
-  expect(projectId).toBeDefined();
-  // Not a terminal: plain lines, one per change, ending with the project's status.
-  expect(run.stdout).toContain('Upload completed');
-  expect(run.stdout).toMatch(/es_es: completed 100%/);
-  expect(run.stdout).toMatch(/ca_es: completed 100%/);
-  expect(run.stdout).toContain(`Project ${projectId} completed.`);
+    const quote = await runDub(['quote', video, '--to', TARGETS.join(',')], { cwd: work, env: env() });
+    expect(quote.stderr).toBe('');
+    expect(quote.code).toBe(0);
+    const billable = Math.ceil((await ffprobe(video)).durationSeconds);
+    expect(quote.stdout).toContain(`${billable} s × 2 = ${billable * 2} s`);
+    expect(quote.stdout).toContain(`Credits    ${billable * 2 * 10} (10 per second)`);
+    expect(quote.stdout).toMatch(/Covered\s+yes/);
 
-  for (const locale of TARGETS) {
-    for (const format of FILES) {
-      const file = path.join(out, `Cooking rice.${locale}.${format}`);
-      expect(existsSync(file)).toBe(true);
-      expect(statSync(file).size).toBeGreaterThan(0);
-      expect(run.stdout).toContain(`Saved ${file}`);
+    const run = await runDub(['create', video, '--to', TARGETS.join(','), '--wait', '--out', out], { cwd: work, env: env() });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const projectId = /Created project ([0-9a-f-]{36})/.exec(run.stdout)?.[1];
+    expect(projectId).toBeDefined();
+    // Not a terminal: plain lines, one per change, ending with the project's status.
+    expect(run.stdout).toContain('Upload completed');
+    expect(run.stdout).toMatch(/es_es: completed 100%/);
+    expect(run.stdout).toMatch(/ca_es: completed 100%/);
+    expect(run.stdout).toContain(`Project ${projectId} completed.`);
+
+    for (const locale of TARGETS) {
+      for (const format of FILES) {
+        const file = path.join(out, `Cooking rice.${locale}.${format}`);
+        expect(existsSync(file)).toBe(true);
+        expect(statSync(file).size).toBeGreaterThan(0);
+        expect(run.stdout).toContain(`Saved ${file}`);
+      }
+      expect(readFileSync(path.join(out, `Cooking rice.${locale}.vtt`), 'utf8')).toMatch(/^WEBVTT/);
+      const mp3 = await ffprobe(path.join(out, `Cooking rice.${locale}.mp3`));
+      expect(mp3.formatName).toBe('mp3');
+      expect(mp3.durationSeconds).toBeGreaterThan(1);
     }
-    expect(readFileSync(path.join(out, `Cooking rice.${locale}.vtt`), 'utf8')).toMatch(/^WEBVTT/);
-    const mp3 = await ffprobe(path.join(out, `Cooking rice.${locale}.mp3`));
-    expect(mp3.formatName).toBe('mp3');
-    expect(mp3.durationSeconds).toBeGreaterThan(1);
-  }
-  expect(existsSync(`${video}.dub.json`)).toBe(false); // the resume state goes once the upload is completed
+    expect(existsSync(`${video}.dub.json`)).toBe(false); // the resume state goes once the upload is completed
 
-  const project = await api.db.selectFrom('projects').select(['status', 'usage_state', 'billable_seconds', 'workspace_id']).where('id', '=', projectId!).executeTakeFirstOrThrow();
-  expect(project).toEqual({ status: 'completed', usage_state: 'charged', billable_seconds: billable, workspace_id: tenant.workspace.id });
-  const languages = await api.db.selectFrom('project_languages').select(['locale', 'status']).where('project_id', '=', projectId!).orderBy('locale').execute();
-  expect(languages).toEqual([{ locale: 'ca_es', status: 'completed' }, { locale: 'es_es', status: 'completed' }]);
+    const project = await api.db.selectFrom('projects').select(['status', 'usage_state', 'billable_seconds', 'workspace_id']).where('id', '=', projectId!).executeTakeFirstOrThrow();
+    expect(project).toEqual({ status: 'completed', usage_state: 'charged', billable_seconds: billable, workspace_id: tenant.workspace.id });
+    const languages = await api.db.selectFrom('project_languages').select(['locale', 'status']).where('project_id', '=', projectId!).orderBy('locale').execute();
+    expect(languages).toEqual([{ locale: 'ca_es', status: 'completed' }, { locale: 'es_es', status: 'completed' }]);
 
-  const status = await runDub(['status', projectId!], { cwd: work, env: env() });
-  expect(status.code).toBe(0);
-  expect(status.stdout).toMatch(/es_es\s+completed\s+100%\s+audio\/mp3/);
-  const list = await runDub(['list', '--limit', '5'], { cwd: work, env: env() });
-  expect(list.code).toBe(0);
-  expect(list.stdout).toContain(projectId);
-}, 420_000);
+    const status = await runDub(['status', projectId!], { cwd: work, env: env() });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/es_es\s+completed\s+100%\s+audio\/mp3/);
+    const list = await runDub(['list', '--limit', '5'], { cwd: work, env: env() });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(projectId);
+    // On s3 the parts went straight to the store's presigned URLs: none reached the API.
+    const partRequests = api.requests.filter((r) => r.startsWith('PUT /v1/uploads/'));
+    if (driver === 's3') expect(partRequests).toEqual([]);
+    else expect(partRequests.length).toBeGreaterThanOrEqual(3);
+  }, 420_000);
+});
 
-it('resumes an interrupted upload without sending the finished parts again', async () => {
-  const work = path.join(dir, 'resume');
-  mkdirSync(work);
-  // The bytes only travel here: --max-seconds spares the local probe, and the worker later
-  // refuses them as media (nothing charged), which is not what this test looks at.
-  const video = path.join(work, 'long take.mp4');
-  writeFileSync(video, randomBytes(300 * PART_SIZE + 1234));
-  const statePath = `${video}.dub.json`;
-  const args = ['create', video, '--to', TARGETS.join(','), '--max-seconds', '1', '--concurrency', '1'];
+describe('an interrupted upload, and errors (local driver, where the API sees every part)', () => {
+  const PART_SIZE = SETUPS.local.partSize;
+  const setup = stack('local', false);
+  const partPuts = (from: number) => setup.api.requests.slice(from).filter((r) => r.startsWith('PUT /v1/uploads/')).map((r) => Number(r.split('/').pop()));
 
-  const first = startDub(args, { cwd: work, env: env() });
-  const before = await waitFor('a finished part in the state file', async () => {
-    const state = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as UploadState) : undefined;
-    return state && Object.keys(state.parts).length >= 1 ? state : undefined;
-  }, 60_000, 5);
-  first.child.kill('SIGKILL');
-  await first.exited;
-  const interrupted = JSON.parse(readFileSync(statePath, 'utf8')) as UploadState;
-  const finished = Object.keys(interrupted.parts).map(Number);
-  expect(interrupted.project_id).toBe(before.project_id);
-  expect(finished.length).toBeGreaterThanOrEqual(1);
-  expect(finished.length).toBeLessThan(301); // cut off part way
+  it('resumes an interrupted upload without sending the finished parts again', async () => {
+    const { api, tenant, env } = setup;
+    const work = path.join(dir, 'resume');
+    mkdirSync(work);
+    // The bytes only travel here (--max-seconds spares the local probe; no worker looks at them).
+    const video = path.join(work, 'long take.mp4');
+    writeFileSync(video, randomBytes(300 * PART_SIZE + 1234));
+    const statePath = `${video}.dub.json`;
+    const args = ['create', video, '--to', TARGETS.join(','), '--max-seconds', '1', '--concurrency', '1'];
 
-  const mark = api.requests.length;
-  const second = await runDub(args, { cwd: work, env: env() });
-  expect(second.stderr).toBe('');
-  expect(second.code).toBe(0);
-  expect(second.stdout).toContain(`Resuming the upload of project ${interrupted.project_id}`);
-  const resent = partPuts(mark);
-  for (const n of finished) expect(resent).not.toContain(n);
-  expect(new Set([...resent, ...finished]).size).toBe(301);
-  // The same project, never a second create: no POST of a project in the rerun.
-  expect(api.requests.slice(mark).filter((r) => r === 'POST /v1/dubbing/projects')).toEqual([]);
-  expect(api.requests.slice(mark)).toContain(`POST /v1/dubbing/projects/${interrupted.project_id}/upload/complete`);
+    const first = startDub(args, { cwd: work, env: env() });
+    const before = await waitFor('a finished part in the state file', async () => {
+      const state = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as UploadState) : undefined;
+      return state && Object.keys(state.parts).length >= 1 ? state : undefined;
+    }, 60_000, 5);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const interrupted = JSON.parse(readFileSync(statePath, 'utf8')) as UploadState;
+    const finished = Object.keys(interrupted.parts).map(Number);
+    expect(interrupted.project_id).toBe(before.project_id);
+    expect(finished.length).toBeGreaterThanOrEqual(1);
+    expect(finished.length).toBeLessThan(301); // cut off part way
 
-  const upload = await api.db.selectFrom('uploads').select(['completed_at', 'part_count', 'completed_parts']).where('project_id', '=', interrupted.project_id!).executeTakeFirstOrThrow();
-  expect(upload.part_count).toBe(301);
-  expect(upload.completed_at).toBeInstanceOf(Date);
-  expect((upload.completed_parts as unknown[]).length).toBe(301);
-  const projects = await api.db.selectFrom('projects').select('id').where('workspace_id', '=', tenant.workspace.id).where('name', '=', 'long take').execute();
-  expect(projects.map((p) => p.id)).toEqual([interrupted.project_id]);
-  expect(existsSync(statePath)).toBe(false);
-}, 180_000);
+    const mark = api.requests.length;
+    const second = await runDub(args, { cwd: work, env: env() });
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`Resuming the upload of project ${interrupted.project_id}`);
+    const resent = partPuts(mark);
+    for (const n of finished) expect(resent).not.toContain(n);
+    expect(new Set([...resent, ...finished]).size).toBe(301);
+    // The same project, never a second create: no POST of a project in the rerun.
+    expect(api.requests.slice(mark).filter((r) => r === 'POST /v1/dubbing/projects')).toEqual([]);
+    expect(api.requests.slice(mark)).toContain(`POST /v1/dubbing/projects/${interrupted.project_id}/upload/complete`);
 
-it('exits non-zero with the API error message', async () => {
-  const run = await runDub(['status', '00000000-0000-4000-8000-000000000000'], { cwd: dir, env: env() });
-  expect(run.code).toBe(1);
-  expect(run.stderr).toMatch(/^error: No such project\. \(not_found, HTTP 404, param project_id, request [^)]+\)\n$/);
-  const refused = await runDub(['usage'], { cwd: dir, env: dubEnv({ apiKey: 'dk_nope_nope', baseUrl: api.baseUrl }) });
-  expect(refused.code).toBe(1);
-  expect(refused.stderr).toContain('unauthenticated, HTTP 401');
+    const upload = await api.db.selectFrom('uploads').select(['completed_at', 'part_count', 'completed_parts']).where('project_id', '=', interrupted.project_id!).executeTakeFirstOrThrow();
+    expect(upload.part_count).toBe(301);
+    expect(upload.completed_at).toBeInstanceOf(Date);
+    expect((upload.completed_parts as unknown[]).length).toBe(301);
+    const projects = await api.db.selectFrom('projects').select('id').where('workspace_id', '=', tenant.workspace.id).where('name', '=', 'long take').execute();
+    expect(projects.map((p) => p.id)).toEqual([interrupted.project_id]);
+    expect(existsSync(statePath)).toBe(false);
+  }, 180_000);
+
+  it('exits non-zero with the API error message', async () => {
+    const { api, env } = setup;
+    const run = await runDub(['status', '00000000-0000-4000-8000-000000000000'], { cwd: dir, env: env() });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^error: No such project\. \(not_found, HTTP 404, param project_id, request [^)]+\)\n$/);
+    const refused = await runDub(['usage'], { cwd: dir, env: dubEnv({ apiKey: 'dk_nope_nope', baseUrl: api.baseUrl }) });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('unauthenticated, HTTP 401');
+
+    // A ceiling the credits cannot hold: the API's 402, and no state left to resume.
+    const video = path.join(dir, 'too long.mp4');
+    writeFileSync(video, randomBytes(1000));
+    const poor = await runDub(['create', video, '--to', TARGETS.join(','), '--max-seconds', '86400'], { cwd: dir, env: env() });
+    expect(poor.code).toBe(1);
+    expect(poor.stderr).toMatch(/^error: This project needs 1728000 credits held .*\(insufficient_credits, HTTP 402, request [^)]+\)\n$/);
+    expect(existsSync(`${video}.dub.json`)).toBe(false);
+  });
 });
