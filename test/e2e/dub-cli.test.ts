@@ -103,6 +103,23 @@ describe.each(STORAGE_DRIVERS)('dub create --wait on the %s storage driver', (dr
     const list = await runDub(['list', '--limit', '5'], { cwd: work, env: env() });
     expect(list.code).toBe(0);
     expect(list.stdout).toContain(projectId);
+    // The paid extras quote first; without --yes (and no terminal to ask) nothing is charged.
+    const charged = (await api.db.selectFrom('credit_ledger').select('id').where('project_id', '=', projectId!).execute()).length;
+    const addition = await runDub(['add-languages', projectId!, '--to', 'es_es,pt_pt'], { cwd: work, env: env() });
+    expect(addition.code).toBe(0);
+    expect(addition.stdout).toMatch(/New\s+pt_pt\n/);
+    expect(addition.stdout).toMatch(/Already there\s+es_es\n/);
+    expect(addition.stdout).toMatch(new RegExp(`Billable\\s+${billable} s\\n`));
+    expect(addition.stdout).toContain('Nothing charged. Run it again with --yes to accept this quote.');
+    const review = await runDub(['review', projectId!], { cwd: work, env: env() });
+    expect(review.code).toBe(0);
+    expect(review.stdout).toMatch(new RegExp(`Billable\\s+${Math.ceil(billable / 60) * 60} s`));
+    expect(review.stdout).toContain('Nothing charged.');
+    expect((await api.db.selectFrom('credit_ledger').select('id').where('project_id', '=', projectId!).execute()).length).toBe(charged);
+    const usage = await runDub(['usage'], { cwd: work, env: env() });
+    expect(usage.code).toBe(0);
+    expect(usage.stdout).toMatch(new RegExp(`available\\s+${100_000 - billable * 2 * 10}\\s+${(100_000 - billable * 2 * 10) / 10}\\n`));
+
     // On s3 the parts went straight to the store's presigned URLs: none reached the API.
     const partRequests = api.requests.filter((r) => r.startsWith('PUT /v1/uploads/'));
     if (driver === 's3') expect(partRequests).toEqual([]);
