@@ -71,7 +71,7 @@ export function createDubbingClient(options: DubbingClientOptions) {
   });
 
   const listProjects = (query: ListProjectsQuery = {}): Promise<CursorPage<ProjectListItem>> =>
-    unwrap(api.GET('/v1/dubbing/projects', { params: { query } })) as Promise<CursorPage<ProjectListItem>>;
+    unwrap(api.GET('/v1/dubbing/projects', { params: { query } }));
 
   return {
     api,

@@ -22,7 +22,7 @@ export async function downloadDeliverables(ctx: DubContext, project: Project, ou
   for (const language of languages) {
     for (const deliverable of language.deliverables) {
       const file = path.join(outDir, `${fileStem(project.name)}.${language.locale}.${deliverable.format}`);
-      const response = await ctx.client().download(project.id, { locale: language.locale, type: deliverable.type, format: deliverable.format as 'mp3' });
+      const response = await ctx.client().download(project.id, { locale: language.locale, type: deliverable.type, format: deliverable.format });
       if (!response.body) throw new Error(`The ${language.locale} ${deliverable.format} download had no body.`);
       // Written beside and renamed: an interrupted download never leaves a file that looks whole.
       await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), createWriteStream(`${file}.part`));
