@@ -13,6 +13,7 @@ import { requireProject } from './require-project';
 import { languageKeyPrefix, renderDub, type PublishedFile } from './render-dub';
 import { translateTranscript } from './translate-transcript';
 import { activityTransfer } from './activity-transfer';
+import { counted } from '../shared/counted';
 
 export type { PublishedFile } from './render-dub';
 
@@ -76,7 +77,7 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
       const language = await db.selectFrom('project_languages').selectAll().where('project_id', '=', step.projectId).where('locale', '=', step.locale).executeTakeFirstOrThrow();
       const segments: TranslatedSegment[] = language.translated_segments ?? [];
       const duration = project.source_duration_seconds ?? 0;
-      await updateOpenAttempt(db, step, { status: 'dubbing', percent: 25, phase_message: `Synthesizing ${segments.length} segments.` });
+      await updateOpenAttempt(db, step, { status: 'dubbing', percent: 25, phase_message: `Synthesizing ${counted(segments.length, 'segment')}.` });
 
       const { files, driftSeconds, quality } = await renderDub({ blobStore, engines, capabilities }, {
         projectId: step.projectId,

@@ -17,6 +17,7 @@ import { failUnchargedProject } from './fail-uncharged-project';
 import { billableSecondsFor, stopOverCeiling } from './spend-ceiling';
 import { requireProject } from './require-project';
 import type { FailureCode } from '../shared/error-codes';
+import { counted } from '../shared/counted';
 
 // Project-level steps of the project workflow. Each is idempotent: a retry, or a second worker
 // after the first was killed, finds the step's effects already recorded and changes nothing.
@@ -133,7 +134,7 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
         }
 
         const languages = project.target_locales.length;
-        await captureFromHold(trx, { ...base, reference: `${project.id}:capture`, amount: billableSeconds * languages * project.credits_per_second, description: `${billableSeconds} s × ${languages} languages` });
+        await captureFromHold(trx, { ...base, reference: `${project.id}:capture`, amount: billableSeconds * languages * project.credits_per_second, description: `${billableSeconds} s × ${counted(languages, 'language')}` });
         await releaseHold(trx, { ...base, reference: `${project.id}:release` });
         await updateProject(trx, project.id, {
           billable_seconds: billableSeconds,

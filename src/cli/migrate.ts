@@ -2,6 +2,7 @@ import { loadConfig } from '../config';
 import { createDb } from '../db/create-db';
 import { databaseUrl } from '../db/database-url';
 import { migrateToLatest } from '../db/migrator';
+import { counted } from '../shared/counted';
 
 // `npm run migrate`: applies pending migrations to DATABASE_URL (or the local default).
 async function main(): Promise<void> {
@@ -9,7 +10,7 @@ async function main(): Promise<void> {
   const db = createDb({ url: databaseUrl(config), poolMax: 1, applicationName: 'dubbing-migrate' });
   try {
     const applied = await migrateToLatest(db);
-    console.log(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date');
+    console.log(applied.length ? `applied ${counted(applied.length, 'migration')}: ${applied.join(', ')}` : 'database is up to date');
   } finally {
     await db.destroy();
   }

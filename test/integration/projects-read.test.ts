@@ -53,7 +53,7 @@ describe('GET /v1/dubbing/projects', () => {
       waiting_on: 'upload',
       can_advance_without_user: false,
       poll_after_seconds: 30,
-      message: expect.stringContaining('0 of 1 parts received'),
+      message: expect.stringContaining('0 of 1 part received'),
       percent: 0,
     });
   });

@@ -10,6 +10,7 @@ import type { AppDeps } from '../app-deps';
 import type { AuthContext } from '../middleware/authenticate';
 import type { CompleteUploadBody } from './projects.schema';
 import { loadOwnProject } from './load-own-project';
+import { counted } from '../../shared/counted';
 
 const normalizeEtag = (etag: string) => etag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1').toLowerCase();
 
@@ -32,7 +33,7 @@ function findProblems(upload: Upload, stored: StoredPart[], given: CompletedPart
   const unlisted = [...storedByNumber.keys()].filter((n) => n <= upload.part_count && !givenNumbers.has(n));
   if (unlisted.length) problems.push(`missing from parts: ${unlisted.slice(0, 20).join(', ')}`);
   const beyond = given.filter((p) => p.part_number > upload.part_count).map((p) => p.part_number);
-  if (beyond.length) problems.push(`this upload has ${upload.part_count} parts; no part ${beyond.join(', ')}`);
+  if (beyond.length) problems.push(`this upload has ${counted(upload.part_count, 'part')}; no part ${beyond.join(', ')}`);
   const wrongEtag = given.filter((p) => storedByNumber.has(p.part_number) && normalizeEtag(storedByNumber.get(p.part_number)!.etag) !== normalizeEtag(p.etag)).map((p) => p.part_number);
   if (wrongEtag.length) problems.push(`etag does not match the uploaded part for part${wrongEtag.length > 1 ? 's' : ''} ${wrongEtag.join(', ')}`);
   // The local driver refuses a wrong size at the PUT; a presigned URL cannot, so the store's sizes are checked here.

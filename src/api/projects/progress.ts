@@ -1,4 +1,5 @@
 import type { Project, ProjectLanguageSummary as ProjectLanguage } from '../../db/projects';
+import { counted } from '../../shared/counted';
 
 // The progress object (spec 2.5, plus percent) is derived only from what the workflows have
 // recorded, so it never claims more than has happened.
@@ -59,14 +60,14 @@ export function projectProgress(project: Project, languages: ProjectLanguage[], 
       if (upload?.received === null) {
         return {
           ...waiting,
-          message: `Waiting for the upload of ${parts} parts, which go straight to storage: get this project with include_transfer=true to see which have arrived. Send the missing parts, then complete the upload.`,
+          message: `Waiting for the upload of ${counted(parts, 'part')}. Parts go straight to storage: get this project with include_transfer=true to see which have arrived. Send the missing parts, then complete the upload.`,
           percent: 0,
         };
       }
       const received = upload?.received ?? 0;
       return {
         ...waiting,
-        message: `Waiting for the upload: ${received} of ${parts} parts received. Send the missing parts, then complete the upload.`,
+        message: `Waiting for the upload: ${received} of ${counted(parts, 'part')} received. Send the missing parts, then complete the upload.`,
         percent: parts ? Math.round((5 * received) / parts) : 0,
       };
     }
@@ -79,10 +80,10 @@ export function projectProgress(project: Project, languages: ProjectLanguage[], 
     case 'processing': {
       if (project.phase === 'transcribing') return working('transcribing', 'Transcribing the source speech.', 10);
       const languagePercent = languages.reduce((sum, l) => sum + languageProgress(l).percent, 0) / Math.max(total, 1);
-      return working('dubbing', `Dubbing ${total} language${total === 1 ? '' : 's'}: ${done} completed${failed ? `, ${failed} failed` : ''}.`, 20 + 0.8 * languagePercent);
+      return working('dubbing', `Dubbing ${counted(total, 'language')}: ${done} completed${failed ? `, ${failed} failed` : ''}.`, 20 + 0.8 * languagePercent);
     }
     case 'completed':
-      return settled('completed', `All ${total} language${total === 1 ? ' is' : 's are'} dubbed; download the files.`, 100);
+      return settled('completed', `${total === 1 ? 'The language is' : `All ${total} languages are`} dubbed; download the files.`, 100);
     case 'partially_completed':
       return settled('completed', `${done} of ${total} languages dubbed; ${failed} failed and ${failed === 1 ? 'was' : 'were'} refunded.`, 100);
     case 'failed':

@@ -14,6 +14,7 @@ import { text, uuid } from '../arguments';
 import { UsageError, type CliContext } from '../cli-context';
 import { detectFormat, formatTranscript, parseTranscript, TranscriptFileError, type TranscriptFormat } from '../transcript-file';
 import type { RegisterCommand } from './index';
+import { counted } from '../../shared/counted';
 
 // The reviewers' console. Reading (the queue, the export) reads PostgreSQL; every change of a
 // review is an update on its workflow `project/<id>/review`, whose activities write the
@@ -109,7 +110,7 @@ export const reviewsExport: RegisterCommand = (program, ctx) =>
         return;
       }
       await writeFile(options.out, content);
-      ctx.print(`wrote ${segments.length} cues to ${options.out}`);
+      ctx.print(`wrote ${counted(segments.length, 'cue')} to ${options.out}`);
     });
 
 export const reviewsSubmit: RegisterCommand = (program, ctx) =>
@@ -136,5 +137,5 @@ export const reviewsSubmit: RegisterCommand = (program, ctx) =>
       const reviewer = options.reviewer ?? review.reviewer ?? defaultReviewer();
       const handle = ctx.temporal().workflow.getHandle(transcriptReviewWorkflowId(projectId));
       const result = await sendStep(ctx, review, 'in_review', () => handle.executeUpdate(submitTranscriptUpdate, { args: [{ reviewer, cues }] }));
-      ctx.print(`${projectId}: ${result.status} at ${result.at} (${cues.length} cues, ${result.reviewer}); completed languages are re-dubbed from it at no charge`);
+      ctx.print(`${projectId}: ${result.status} at ${result.at} (${counted(cues.length, 'cue')}, ${result.reviewer}); completed languages are re-dubbed from it at no charge`);
     });

@@ -32,3 +32,26 @@ describe('projectProgress while awaiting the upload', () => {
     expect(progress.message).not.toMatch(/\d+ of \d+ parts received/);
   });
 });
+
+describe('projectProgress counts in words people read', () => {
+  const languages = (statuses: string[]) => statuses.map((status, i) => ({ locale: `l${i}_xx`, status, percent: 0, phase_message: null })) as any[];
+
+  it('says "1 part", never "1 parts", on both drivers', () => {
+    const waiting = project({ status: 'awaiting_upload', phase: null as unknown as Project['phase'] });
+    expect(projectProgress(waiting, [], { received: 0, total: 1 }).message).toContain('0 of 1 part received.');
+    expect(projectProgress(waiting, [], { received: null, total: 1 }).message).toMatch(/^Waiting for the upload of 1 part\. /);
+    expect(projectProgress(waiting, [], { received: null, total: 3 }).message).toMatch(/^Waiting for the upload of 3 parts\. /);
+  });
+
+  it('says "The language is dubbed" for one language and "All 2 languages are dubbed" for more', () => {
+    const one = project({ status: 'completed', target_locales: ['es_es'] });
+    expect(projectProgress(one, languages(['completed'])).message).toBe('The language is dubbed; download the files.');
+    const two = project({ status: 'completed', target_locales: ['es_es', 'ca_es'] });
+    expect(projectProgress(two, languages(['completed', 'completed'])).message).toBe('All 2 languages are dubbed; download the files.');
+  });
+
+  it('says "Dubbing 1 language" while one language is under way', () => {
+    const running = project({ status: 'processing', phase: 'dubbing', target_locales: ['es_es'] });
+    expect(projectProgress(running, languages(['dubbing'])).message).toBe('Dubbing 1 language: 0 completed.');
+  });
+});
