@@ -1,4 +1,5 @@
 import { SingleBar } from 'cli-progress';
+import { counted } from '../shared/counted';
 import { formatBytes, formatSeconds, type Output } from './output';
 
 // The upload's progress: a live bar (bytes, rate, ETA) on a terminal; elsewhere one line per
@@ -20,7 +21,7 @@ export function uploadProgress(out: Output, totalBytes: number, alreadyBytes: nu
   const payload = () => ({ sent: formatBytes(sent), size: formatBytes(totalBytes), rate: `${formatBytes(Math.round(rate()))}/s`, remaining: formatSeconds(eta()), parts: `${partsDone}/${partCount}` });
 
   if (!out.tty) {
-    out.line(`Uploading ${formatBytes(totalBytes)} in ${partCount} parts${partsAlreadyDone ? ` (${partsAlreadyDone} already uploaded)` : ''}.`);
+    out.line(`Uploading ${formatBytes(totalBytes)} in ${counted(partCount, 'part')}${partsAlreadyDone ? ` (${partsAlreadyDone} already uploaded)` : ''}.`);
     // A line per part, but no more than one per percent: a 10,000-part upload logs 100 lines.
     let lastPercent = -1;
     return {

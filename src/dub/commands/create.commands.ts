@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CreateProjectRequest, Project } from '../../client';
+import { counted } from '../../shared/counted';
 import { localeList, positiveInteger } from '../arguments';
 import { downloadDeliverables } from '../download-deliverables';
 import { DubbingFailedError, UsageError, type DubContext } from '../dub-context';
@@ -35,9 +36,9 @@ export async function finish(ctx: DubContext, project: Project, outDir: string):
   if (project.failure) ctx.out.line(`  ${project.failure.code}: ${project.failure.message}`);
   const saved = await downloadDeliverables(ctx, project, outDir);
   if (project.status !== 'completed') {
-    throw new DubbingFailedError(`The dubbing ended ${project.status}${saved.length ? `; the ${saved.length} files of the completed languages were saved` : ''}.`);
+    throw new DubbingFailedError(`The dubbing ended ${project.status}${saved.length ? `; the completed languages' ${counted(saved.length, 'file')} were saved` : ''}.`);
   }
-  ctx.out.line(`${saved.length} files in ${outDir}`);
+  ctx.out.line(`${counted(saved.length, 'file')} in ${outDir}`);
 }
 
 export function registerCreateCommands(program: Command, ctx: DubContext): void {
