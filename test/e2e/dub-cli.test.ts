@@ -142,37 +142,59 @@ describe('an interrupted upload, and errors (local driver, where the API sees ev
     const statePath = `${video}.dub.json`;
     const args = ['create', video, '--to', TARGETS.join(','), '--max-seconds', '1', '--concurrency', '1'];
 
-    const first = startDub(args, { cwd: work, env: env() });
-    const before = await waitFor('a finished part in the state file', async () => {
-      const state = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as UploadState) : undefined;
-      return state && Object.keys(state.parts).length >= 1 ? state : undefined;
-    }, 60_000, 5);
-    first.child.kill('SIGKILL');
-    await first.exited;
-    const interrupted = JSON.parse(readFileSync(statePath, 'utf8')) as UploadState;
-    const finished = Object.keys(interrupted.parts).map(Number);
-    expect(interrupted.project_id).toBe(before.project_id);
-    expect(finished.length).toBeGreaterThanOrEqual(1);
-    expect(finished.length).toBeLessThan(301); // cut off part way
+    const readState = () => (existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as UploadState) : undefined);
+    const finishedParts = () => Object.keys(readState()?.parts ?? {}).map(Number);
+    /** Starts the upload and interrupts it with `signal` once the state file lists more than `after` finished parts. */
+    const interruptAfter = async (after: number, signal: NodeJS.Signals) => {
+      const run = startDub(args, { cwd: work, env: env() });
+      await waitFor(`more than ${after} finished parts in the state file`, async () => finishedParts().length > after, 60_000, 5);
+      run.child.kill(signal);
+      return { code: await run.exited, stderr: run.stderr(), stdout: run.stdout() };
+    };
+
+    // Ctrl-C: the CLI says how to go on and exits 130.
+    const first = await interruptAfter(0, 'SIGINT');
+    expect(first.code).toBe(130);
+    expect(first.stderr).toContain('Interrupted. Run the same command again to resume an upload.');
+    const projectId = readState()!.project_id;
+    const finishedFirst = finishedParts();
+    expect(finishedFirst.length).toBeLessThan(301); // cut off part way
+
+    // A crash: nothing runs on the way out; the state file is whole all the same.
+    const secondMark = api.requests.length;
+    const second = await interruptAfter(finishedFirst.length, 'SIGKILL');
+    expect(second.code).toBeNull();
+    expect(second.stdout).toContain(`Resuming the upload of project ${projectId}`);
+    for (const n of finishedFirst) expect(partPuts(secondMark)).not.toContain(n);
+    const finished = finishedParts();
+    expect(readState()!.project_id).toBe(projectId);
+    expect(finished.length).toBeGreaterThan(finishedFirst.length);
+    expect(finished.length).toBeLessThan(301);
+
+    // What the storage holds: every part the state lists, and maybe one that landed just before
+    // the kill, unrecorded; the API's transfer block tells the rerun about that one too.
+    const stored = async () => (await api.db.selectFrom('upload_parts').innerJoin('uploads', 'uploads.id', 'upload_parts.upload_id').select('upload_parts.part_number').where('uploads.project_id', '=', projectId!).execute()).map((r) => r.part_number);
+    const storedBefore = await stored();
+    for (const n of finished) expect(storedBefore).toContain(n);
 
     const mark = api.requests.length;
-    const second = await runDub(args, { cwd: work, env: env() });
-    expect(second.stderr).toBe('');
-    expect(second.code).toBe(0);
-    expect(second.stdout).toContain(`Resuming the upload of project ${interrupted.project_id}`);
+    const last = await runDub(args, { cwd: work, env: env() });
+    expect(last.stderr).toBe('');
+    expect(last.code).toBe(0);
+    expect(last.stdout).toContain(`Resuming the upload of project ${projectId}`);
     const resent = partPuts(mark);
-    for (const n of finished) expect(resent).not.toContain(n);
-    expect(new Set([...resent, ...finished]).size).toBe(301);
+    for (const n of storedBefore) expect(resent).not.toContain(n);
+    expect(new Set([...resent, ...storedBefore]).size).toBe(301);
     // The same project, never a second create: no POST of a project in the rerun.
-    expect(api.requests.slice(mark).filter((r) => r === 'POST /v1/dubbing/projects')).toEqual([]);
-    expect(api.requests.slice(mark)).toContain(`POST /v1/dubbing/projects/${interrupted.project_id}/upload/complete`);
+    expect(api.requests.slice(secondMark).filter((r) => r === 'POST /v1/dubbing/projects')).toEqual([]);
+    expect(api.requests.slice(mark)).toContain(`POST /v1/dubbing/projects/${projectId}/upload/complete`);
 
-    const upload = await api.db.selectFrom('uploads').select(['completed_at', 'part_count', 'completed_parts']).where('project_id', '=', interrupted.project_id!).executeTakeFirstOrThrow();
+    const upload = await api.db.selectFrom('uploads').select(['completed_at', 'part_count', 'completed_parts']).where('project_id', '=', projectId!).executeTakeFirstOrThrow();
     expect(upload.part_count).toBe(301);
     expect(upload.completed_at).toBeInstanceOf(Date);
     expect((upload.completed_parts as unknown[]).length).toBe(301);
     const projects = await api.db.selectFrom('projects').select('id').where('workspace_id', '=', tenant.workspace.id).where('name', '=', 'long take').execute();
-    expect(projects.map((p) => p.id)).toEqual([interrupted.project_id]);
+    expect(projects.map((p) => p.id)).toEqual([projectId]);
     expect(existsSync(statePath)).toBe(false);
   }, 180_000);
 
