@@ -60,7 +60,10 @@ export function registerProjectCommands(program: Command, ctx: DubContext): void
       const project = await ctx.client().getProject(projectId);
       if (options.locale && !project.target_locales.includes(options.locale)) throw new UsageError(`Project ${projectId} has no ${options.locale}; it has ${project.target_locales.join(', ')}.`);
       const saved = await downloadDeliverables(ctx, project, path.resolve(ctx.cwd, options.out), options.locale);
-      if (saved.length === 0) throw new Error(`Nothing to download yet: ${options.locale ?? 'no language'} of project ${projectId} is completed (status ${project.status}).`);
+      if (saved.length === 0) {
+        const what = options.locale ? `${options.locale} of project ${projectId} is not completed` : `no language of project ${projectId} is completed`;
+        throw new Error(`Nothing to download: ${what} (the project is ${project.status}).`);
+      }
     });
 
   program
