@@ -38,11 +38,13 @@ async function createOrResume(ctx: DubContext, stateFile: UploadStateFile): Prom
   if (state.project_id) {
     try {
       const project = await ctx.client().getProject(state.project_id, { includeTransfer: true });
-      if (project.status === 'failed' && project.failure?.code === 'upload_expired') {
+      // Expired: settled by the expiry schedule (failed, upload_expired), or about to be.
+      const expired = project.status === 'failed' && project.failure?.code === 'upload_expired';
+      if (expired || (project.transfer && Date.parse(project.transfer.expires_at) <= Date.now())) {
         ctx.out.line(`The upload of project ${project.id} expired; starting a new one.`);
         return null;
       }
-      ctx.out.line(`Resuming the upload of project ${project.id}.`);
+      ctx.out.line(project.status === 'awaiting_upload' ? `Resuming the upload of project ${project.id}.` : `Project ${project.id} was already uploaded (${project.status}).`);
       return project;
     } catch (err) {
       if (err instanceof DubbingApiError && err.status === 404) return null;
