@@ -198,6 +198,40 @@ describe('an interrupted upload, and errors (local driver, where the API sees ev
     expect(existsSync(statePath)).toBe(false);
   }, 180_000);
 
+  it('starts a new upload when the file changed, and refuses other locales while one is pending', async () => {
+    const { api, env } = setup;
+    const work = path.join(dir, 'changed');
+    mkdirSync(work);
+    const video = path.join(work, 'draft.mp4');
+    writeFileSync(video, randomBytes(150 * PART_SIZE));
+    const statePath = `${video}.dub.json`;
+    const args = ['create', video, '--to', TARGETS.join(','), '--max-seconds', '1', '--concurrency', '1'];
+    const first = startDub(args, { cwd: work, env: env() });
+    const state = await waitFor('a finished part', async () => {
+      const s = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as UploadState) : undefined;
+      return s && Object.keys(s.parts).length > 0 ? s : undefined;
+    }, 60_000, 5);
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const other = await runDub(['create', video, '--to', 'es_es', '--max-seconds', '1'], { cwd: work, env: env() });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(`An interrupted upload of this file to ${TARGETS.join(',')} is pending`);
+
+    writeFileSync(video, randomBytes(150 * PART_SIZE + 7)); // a new version of the file
+    const mark = api.requests.length;
+    const again = await runDub(args, { cwd: work, env: env() });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('draft.mp4.dub.json is for another version of this file or another API; starting a new upload.');
+    const created = /Created project ([0-9a-f-]{36})/.exec(again.stdout)?.[1];
+    expect(created).toBeDefined();
+    expect(created).not.toBe(state.project_id);
+    expect(api.requests.slice(mark)).toContain('POST /v1/dubbing/projects');
+    const sizes = await api.db.selectFrom('uploads').select(['project_id', 'size_bytes', 'completed_at']).where('project_id', 'in', [state.project_id!, created!]).execute();
+    expect(sizes.find((u) => u.project_id === created)).toMatchObject({ size_bytes: 150 * PART_SIZE + 7, completed_at: expect.any(Date) });
+    expect(sizes.find((u) => u.project_id === state.project_id)).toMatchObject({ size_bytes: 150 * PART_SIZE, completed_at: null });
+  }, 120_000);
+
   it('exits non-zero with the API error message', async () => {
     const { api, env } = setup;
     const run = await runDub(['status', '00000000-0000-4000-8000-000000000000'], { cwd: dir, env: env() });
