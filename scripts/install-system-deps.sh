@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs the Debian packages of scripts/debian-packages.txt that are missing. Fast when all are
-# present (one dpkg query), so `make dev` and `make test` call it every time.
+# Installs the Debian packages of scripts/debian-packages.txt (the engines) and
+# scripts/debian-test-packages.txt (what the tests drive: a headless browser, a terminal) that are
+# missing. Fast when all are present (one dpkg query), so `make dev` and `make test` call it every
+# time. The worker image reads only debian-packages.txt.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-mapfile -t wanted < <(grep -vE '^\s*(#|$)' "$here/debian-packages.txt")
+mapfile -t wanted < <(grep -hvE '^\s*(#|$)' "$here/debian-packages.txt" "$here/debian-test-packages.txt")
 
 missing=()
 for pkg in "${wanted[@]}"; do

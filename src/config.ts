@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { DEFAULT_TASK_QUEUE } from './shared/task-queues';
+import type { WebhookRetrySchedule } from './shared/webhook-contracts';
 
 // The one place that reads process.env. Every variable is validated once at start; all problems
 // are reported together so an operator fixes a bad deployment in one pass, not one restart each.
@@ -97,6 +98,16 @@ export interface Config {
     readonly syncIntervalMinutes: number;
     /** Title-search pages each API process remembers per mirror version; 0 turns that off. */
     readonly videoPageCacheEntries: number;
+  };
+  readonly webhooks: {
+    /**
+     * Lets webhook endpoints point at loopback, private and other internal addresses. On by
+     * default in development and test (a receiver on 127.0.0.1); never on by default in production.
+     */
+    readonly allowPrivateTargets: boolean;
+    /** One delivery attempt, connect to last byte; a slower receiver counts as failed and is retried. */
+    readonly attemptTimeoutMs: number;
+    readonly retry: WebhookRetrySchedule;
   };
   readonly dev: {
     /** Fixes the dev seed's API key so scripts and docs can rely on it. */
@@ -337,6 +348,15 @@ export function loadConfig(env: Env = process.env): Config {
       downloadTimeoutMs: read.int('YOUTUBE_DOWNLOAD_TIMEOUT_MS', 30 * 60_000, 1000, 24 * 3600_000),
       syncIntervalMinutes: read.int('YOUTUBE_SYNC_INTERVAL_MINUTES', 15, 1, 7 * 24 * 60),
       videoPageCacheEntries: read.int('VIDEO_PAGE_CACHE_ENTRIES', 5_000, 0, 1_000_000),
+    },
+    webhooks: {
+      allowPrivateTargets: read.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', nodeEnv !== 'production'),
+      attemptTimeoutMs: read.int('WEBHOOK_ATTEMPT_TIMEOUT_MS', 10_000, 100, 120_000),
+      retry: {
+        initialIntervalSeconds: read.int('WEBHOOK_RETRY_INITIAL_SECONDS', 10, 1, 3600),
+        maximumIntervalSeconds: read.int('WEBHOOK_RETRY_MAX_INTERVAL_SECONDS', 3600, 1, 24 * 3600),
+        windowSeconds: read.int('WEBHOOK_RETRY_WINDOW_SECONDS', 24 * 3600, 1, 7 * 24 * 3600),
+      },
     },
     dev: { apiKey: devApiKey },
     metrics: {

@@ -16,6 +16,7 @@ import { createRedubActivities } from './redub.activities';
 import { createReviewActivities } from './review.activities';
 import { createRoutingActivities } from './routing.activities';
 import { createUploadExpiryActivities } from './upload-expiry.activities';
+import { createWebhookActivities, type WebhookSettings } from './webhook.activities';
 import { createYoutubeSourceActivities } from './youtube-source.activities';
 
 export interface ActivityDeps {
@@ -33,6 +34,8 @@ export interface ActivityDeps {
   youtube: ChannelUploadsSource | null;
   /** yt-dlp; null only where YouTube sources are not wanted. */
   downloader: SourceDownloader | null;
+  /** Webhook payload links, target rules, attempt timeout and retry schedule. */
+  webhooks: WebhookSettings;
   /** Test-only fault injection; see createProjectActivities. */
   pauseAfterCaptureMs?: number;
 }
@@ -51,6 +54,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createReviewActivities(deps),
     ...createRedubActivities(deps),
     ...createRoutingActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }
 

@@ -36,7 +36,7 @@ export function createUploadExpiryActivities({ db, uploads }: { db: Db; uploads:
         .orderBy('uploads.expires_at')
         .limit(BATCH)
         .execute();
-      const result: UploadExpiryResult = { expired: 0, failed: [], storageAborted: 0 };
+      const result: UploadExpiryResult = { expired: 0, expiredProjects: [], failed: [], storageAborted: 0 };
       for (const { project_id: projectId } of due) {
         let expired: UploadRef | null;
         try {
@@ -48,6 +48,7 @@ export function createUploadExpiryActivities({ db, uploads }: { db: Db; uploads:
         }
         if (!expired) continue;
         result.expired++;
+        result.expiredProjects.push(projectId);
         // The money is settled; storage is only tidied. A failure is left to abortStrays.
         await uploads.abort(expired).then(
           () => { result.storageAborted++; },
@@ -99,6 +100,8 @@ export function createUploadExpiryActivities({ db, uploads }: { db: Db; uploads:
 
 export interface UploadExpiryResult {
   expired: number;
+  /** The projects it failed (the workflow then emits their project.failed webhook events). */
+  expiredProjects: string[];
   /** Projects whose expiry failed this run (logged with the reason); the next run tries again. */
   failed: string[];
   /** Uploads whose parts storage dropped this run (s3: multipart uploads aborted). */

@@ -13,6 +13,7 @@ import { notesRoutes } from './notes/notes.routes';
 import { projectsRoutes } from './projects/projects.routes';
 import { uploadPartsRoutes } from './uploads/upload-parts.routes';
 import { usageRoutes } from './usage/usage.routes';
+import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { youtubeRoutes } from './youtube/youtube.routes';
 
 /**
@@ -24,7 +25,7 @@ export function createRouter(deps: AppDeps): Router {
   // The API serves part uploads and file downloads itself only on the local driver; on s3 the
   // client talks to the object store through presigned URLs and these routes do not exist.
   const servesBytes = deps.config.storage.driver === 'local' ? [uploadPartsRoutes(deps), filesRoutes(deps)] : [];
-  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), youtubeRoutes(deps), notesRoutes(deps), docsRoutes(deps), ...servesBytes]) {
+  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), youtubeRoutes(deps), notesRoutes(deps), webhooksRoutes(deps), docsRoutes(deps), ...servesBytes]) {
     root.use(resource.routes());
   }
   return root;

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { isPermission, PERMISSIONS, type Permission } from '../shared/permissions';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../shared/webhook-contracts';
 
 // Parsers for console arguments. Each refuses a malformed value while parsing, before any
 // command touches the database, so a typo is a usage error and never PostgreSQL's own message.
@@ -60,4 +61,15 @@ export function permissions(value: string): Permission[] {
     throw new InvalidArgumentError(`Takes a comma list of ${PERMISSIONS.join(', ')} (or "all"); bad: ${bad.join(', ') || '(empty)'}.`);
   }
   return list as Permission[];
+}
+
+/** A comma list of webhook event types, or "all". */
+export function webhookEvents(value: string): WebhookEventType[] {
+  if (value === 'all') return [...WEBHOOK_EVENT_TYPES];
+  const list = value.split(',').map((p) => p.trim()).filter(Boolean);
+  const bad = list.filter((p) => !isWebhookEventType(p));
+  if (bad.length || list.length === 0) {
+    throw new InvalidArgumentError(`Takes a comma list of ${WEBHOOK_EVENT_TYPES.join(', ')} (or "all"); bad: ${bad.join(', ') || '(empty)'}.`);
+  }
+  return [...new Set(list)] as WebhookEventType[];
 }

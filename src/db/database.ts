@@ -10,6 +10,7 @@ import type { TranscriptReviewTable } from './transcript-reviews';
 import type { VerifiedTranscriptSegmentTable } from './transcripts';
 import type { WorkspaceChannelTable, YoutubeChannelTable, YoutubeVideoTable } from './youtube';
 import type { UploadPartTable, UploadTable } from './uploads';
+import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from './webhooks';
 import type { WorkerCapabilitiesTable } from './worker-capabilities';
 import type { RateLimitCounterTable } from './rate-limits';
 import type { UserTable, WorkspaceTable } from './workspaces';
@@ -40,4 +41,8 @@ export interface Database {
   youtube_videos: YoutubeVideoTable;
   worker_capabilities: WorkerCapabilitiesTable;
   rate_limit_counters: RateLimitCounterTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_events: WebhookEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptTable;
 }

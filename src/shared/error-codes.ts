@@ -37,6 +37,11 @@ export const API_ERROR_CODES = [
   // nothing is stored, as S3 answers BadDigest.
   'content_md5_mismatch',
   'upload_already_completed',
+  // Webhook endpoint urls (param `url`): not an http(s) URL, or one carrying credentials; a host
+  // that resolves to a private, loopback or other internal address; a host that does not resolve.
+  'invalid_webhook_url',
+  'webhook_target_forbidden',
+  'webhook_target_unresolvable',
   'upload_expired',
   // 401 / 403 / 404
   'unauthenticated',

@@ -13,3 +13,5 @@ export const languageWorkflowId = (projectId: string, locale: string): string =>
 export const transcriptReviewWorkflowId = (projectId: string): string => `project/${projectId}/review`;
 export const channelWorkflowId = (channelId: string): string => `channel/${channelId}`;
 export const channelScheduleId = (channelId: string): string => `channel-sync/${channelId}`;
+/** One delivery of one event to one endpoint; a redelivery is a new delivery id. */
+export const webhookDeliveryWorkflowId = (deliveryId: string): string => `webhook-delivery/${deliveryId}`;

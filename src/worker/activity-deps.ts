@@ -30,6 +30,7 @@ export async function createActivityDeps(config: Config, db: Db): Promise<Activi
     reconcileGraceSeconds: config.reconciler.graceSeconds,
     youtube: youTubeDataApiFromConfig(config.youtube),
     downloader: new YtDlpDownloader({ command: config.youtube.ytdlpPath, watchUrlTemplate: config.youtube.watchUrlTemplate, maxBytes: config.uploads.maxBytes, timeoutMs: config.youtube.downloadTimeoutMs }),
+    webhooks: { publicBaseUrl: config.http.publicBaseUrl, ...config.webhooks },
     pauseAfterCaptureMs: config.testing.pauseAfterCaptureMs || undefined,
   };
 }

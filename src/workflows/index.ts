@@ -6,3 +6,4 @@ export { projectWorkflow } from './project.workflow';
 export { reconcilerWorkflow } from './reconciler.workflow';
 export { transcriptReviewWorkflow } from './transcript-review.workflow';
 export { uploadExpiryWorkflow } from './upload-expiry.workflow';
+export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';

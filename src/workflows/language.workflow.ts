@@ -1,12 +1,14 @@
 import { ActivityFailure, CancellationScope, isCancellation, log, proxyActivities } from '@temporalio/workflow';
 import type { LanguageActivities } from '../activities/language.activities';
 import type { OutcomeActivities } from '../activities/outcome.activities';
+import type { WebhookActivities } from '../activities/webhook.activities';
 import type { LanguageWorkflowInput, LanguageWorkflowResult } from '../shared/project-contracts';
 import { SHORT_DB_STEP } from './activity-profiles';
 import { applicationFailureType, failureDetail } from './failure-detail';
 import { mediaActivitiesFor } from './media-route';
 
 const db = proxyActivities<LanguageActivities & OutcomeActivities>(SHORT_DB_STEP);
+const webhooks = proxyActivities<WebhookActivities>(SHORT_DB_STEP);
 
 /**
  * One target language: `project/<id>/lang/<locale>`. Translate, dub, publish. Every way out
@@ -15,6 +17,16 @@ const db = proxyActivities<LanguageActivities & OutcomeActivities>(SHORT_DB_STEP
  * A completed language is never re-run; a failed one is reopened like a console retry.
  */
 export async function languageWorkflow(input: LanguageWorkflowInput): Promise<LanguageWorkflowResult> {
+  try {
+    return await runLanguage(input);
+  } finally {
+    // Every way out (completed, failed, cancelled) may have ended the language and the project:
+    // those changes become webhook events before the workflow reports them.
+    await CancellationScope.nonCancellable(() => webhooks.emitProjectEvents(input.projectId));
+  }
+}
+
+async function runLanguage(input: LanguageWorkflowInput): Promise<LanguageWorkflowResult> {
   const { projectId, locale, billing } = input;
   const ended = (status: 'completed' | 'failed', reason?: string): LanguageWorkflowResult => ({ locale, status, ...(reason ? { reason } : {}) });
 

@@ -15,6 +15,7 @@ import {
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { OutcomeActivities } from '../activities/outcome.activities';
 import type { ProjectActivities } from '../activities/project.activities';
+import type { WebhookActivities } from '../activities/webhook.activities';
 import type { YoutubeSourceActivities } from '../activities/youtube-source.activities';
 import { languagesAddedSignal, uploadCompletedSignal, type ProjectWorkflowInput } from '../shared/project-contracts';
 import { languageSearchAttributes } from '../shared/search-attributes';
@@ -27,6 +28,7 @@ import { mediaActivitiesFor } from './media-route';
 const db = proxyActivities<ProjectActivities & OutcomeActivities>(SHORT_DB_STEP);
 type SourceMedia = ProjectActivities & YoutubeSourceActivities;
 const youtube = proxyActivities<YoutubeSourceActivities>(QUOTA_BOUND_STEP);
+const webhooks = proxyActivities<WebhookActivities>(SHORT_DB_STEP);
 
 type ProjectResult = { status: string };
 
@@ -51,10 +53,16 @@ export async function projectWorkflow({ projectId }: ProjectWorkflowInput): Prom
     added.push(...locales);
   });
   try {
-    return await runProject(projectId, added);
+    const result = await runProject(projectId, added);
+    // Whatever the run recorded last (validated, failed, completed) becomes webhook events.
+    await webhooks.emitProjectEvents(projectId);
+    return result;
   } catch (err) {
     const code = isCancellation(err) ? 'cancelled' : 'internal_error';
-    await CancellationScope.nonCancellable(() => db.settleProject({ projectId, code, detail: failureDetail(err) }));
+    await CancellationScope.nonCancellable(async () => {
+      await db.settleProject({ projectId, code, detail: failureDetail(err) });
+      await webhooks.emitProjectEvents(projectId);
+    });
     // A plain Error here is a bug: fail the workflow (visible in the UI) instead of retrying its
     // task forever, now that the money is settled.
     if (err instanceof TemporalFailure) throw err;
@@ -88,6 +96,8 @@ async function runProject(projectId: string, added: string[]): Promise<ProjectRe
     }
     const charge = await db.settleCharges({ projectId, durationSeconds: source.durationSeconds });
     if (charge.outcome !== 'charged') return { status: 'failed' };
+    // project.validated goes out now, not after the (long) transcription.
+    await webhooks.emitProjectEvents(projectId);
   }
 
   if (!start.transcribed) {

@@ -1,13 +1,22 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { ReconcileInput, ReconcileResult, ReconcilerActivities } from '../activities/reconciler.activities';
+import type { WebhookActivities } from '../activities/webhook.activities';
 import { SHORT_DB_STEP } from './activity-profiles';
 
 const { reconcile } = proxyActivities<ReconcilerActivities>({ ...SHORT_DB_STEP, startToCloseTimeout: '5 minutes' });
+const webhooks = proxyActivities<WebhookActivities>(SHORT_DB_STEP);
+
+/** `project/<id>` and `project/<id>/lang/<locale>` name a project; holds and the rest do not. */
+const PROJECT_SUBJECT = /^project\/([0-9a-f-]{36})(\/|$)/;
 
 /**
  * Run by the `reconciler` schedule: repairs projects, languages and holds that no workflow will
  * settle. Its result lists every repair, so the Web UI shows what each pass did.
  */
 export async function reconcilerWorkflow(input: ReconcileInput = {}): Promise<ReconcileResult> {
-  return reconcile(input);
+  const result = await reconcile(input);
+  // A settled project or language is news for webhooks too (the emitter finds what changed).
+  const projects = new Set(result.repairs.map((r) => PROJECT_SUBJECT.exec(r.subject)?.[1]).filter((id): id is string => id !== undefined));
+  for (const projectId of projects) await webhooks.emitProjectEvents(projectId);
+  return result;
 }

@@ -1,6 +1,7 @@
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { RedubActivities } from '../activities/redub.activities';
 import type { ReviewActivities } from '../activities/review.activities';
+import type { WebhookActivities } from '../activities/webhook.activities';
 import {
   claimReviewUpdate,
   submitTranscriptUpdate,
@@ -14,6 +15,7 @@ import { applicationFailureMessage } from './failure-detail';
 import { mediaActivitiesFor } from './media-route';
 
 const db = proxyActivities<ReviewActivities & RedubActivities>(SHORT_DB_STEP);
+const webhooks = proxyActivities<WebhookActivities>(SHORT_DB_STEP);
 
 /** How often a verified project looks again for languages still running from the machine transcript. */
 const OPEN_LANGUAGES_RECHECK = '1 minute';
@@ -79,7 +81,12 @@ export async function transcriptReviewWorkflow({ projectId }: TranscriptReviewWo
   }
 
   const result: TranscriptReviewResult = { status, redubbed: [], redubFailed: [] };
-  if (status === 'verified') await redubCompletedLanguages(projectId, result);
+  if (status === 'verified') {
+    // transcript_review.verified first, then each re-dubbed language's new revision.
+    await webhooks.emitProjectEvents(projectId);
+    await redubCompletedLanguages(projectId, result);
+    await webhooks.emitProjectEvents(projectId);
+  }
   await condition(allHandlersFinished);
   return result;
 }

@@ -30,6 +30,8 @@ async function projectWithFailedLanguages(locales: string[], credits = 10_000): 
       workspace_id: workspace.id,
       name: 'retry me',
       source_type: 'upload',
+      source_file_name: 'retry-me.mp4',
+      source_size_bytes: 1_000_000,
       source_locale: 'en_us',
       target_locales: locales,
       status: 'partially_completed',

@@ -92,6 +92,16 @@ it('item 11 + item 5: fails and refunds one language with a safe message, then t
   expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * 2 * CPS, reserved: 0 });
   expect(done.usage).toMatchObject({ state: 'charged', charged_seconds: billable * 2, refunded_seconds: billable });
   expect(done.languages.find((l: any) => l.locale === 'ca_es').usage).toMatchObject({ charged_seconds: billable * 2, refunded_seconds: billable });
+  // Webhook events tell the same story, each change once: both languages ending (in the order
+  // they did), the first ending (partially completed), the retry's completion as attempt 2, and
+  // the second ending.
+  const events = (await api.db.selectFrom('webhook_events').select(['type', 'discriminator']).where('project_id', '=', projectId).orderBy('sequence').execute()).map((e) => `${e.type} ${e.discriminator}`);
+  expect(events).toHaveLength(6);
+  expect(events[0]).toBe('project.validated validated');
+  expect(events.slice(1, 3).sort()).toEqual(['language.completed es_es:1:1', 'language.failed ca_es:1']);
+  expect(events[3]).toMatch(/^project\.completed partially_completed:/);
+  expect(events[4]).toBe('language.completed ca_es:2:1');
+  expect(events[5]).toMatch(/^project\.completed completed:/);
 
   // Retrying a language that is not failed is refused.
   const refused: string[] = [];

@@ -149,7 +149,7 @@ it('item 4: resetting a completed language never re-runs or refunds it', async (
   const workflowId = languageWorkflowId(id, 'es_es');
   const runId = await reset(suite.api.temporal, workflowId, firstTaskCompleted);
   expect(await suite.api.temporal.workflow.getHandle(workflowId, runId).result()).toEqual({ locale: 'es_es', status: 'completed' });
-  expect(await activityNames(suite.api.temporal, workflowId, runId)).toEqual(['beginLanguageAttempt', 'recordProjectOutcome']);
+  expect(await activityNames(suite.api.temporal, workflowId, runId)).toEqual(['beginLanguageAttempt', 'recordProjectOutcome', 'emitProjectEvents']);
   const after = await getProject(tenant, id);
   expect(after.status).toBe('completed');
   expect(language(after, 'es_es')).toEqual(before.spanish);

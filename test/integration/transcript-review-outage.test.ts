@@ -28,7 +28,7 @@ it('answers 503 when Temporal is unreachable after the charge; the retry with th
   const id = randomUUID();
   await api.db
     .insertInto('projects')
-    .values({ id, workspace_id: tenant.workspace.id, name: 'outage', source_type: 'upload', source_locale: 'en_gb', target_locales: ['es_es'], source_duration_seconds: 90.2, status: 'completed', phase: 'completed', max_billable_seconds: 600, credits_per_second: CPS, billable_seconds: 91, usage_state: 'charged', hold_reference: `${id}:hold` })
+    .values({ id, workspace_id: tenant.workspace.id, name: 'outage', source_type: 'upload', source_file_name: 'outage.mp4', source_size_bytes: 1_000_000, source_locale: 'en_gb', target_locales: ['es_es'], source_duration_seconds: 90.2, status: 'completed', phase: 'completed', max_billable_seconds: 600, credits_per_second: CPS, billable_seconds: 91, usage_state: 'charged', hold_reference: `${id}:hold` })
     .execute();
   const key = randomUUID();
   const submit = () => request(api.baseUrl, 'POST', `/v1/dubbing/projects/${id}/transcript-review`, { headers: { ...bearer(tenant.key), 'idempotency-key': key }, body: { max_billable_seconds: 120, preview_only: false } });

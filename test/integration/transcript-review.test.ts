@@ -59,6 +59,9 @@ async function validatedProject(tenant: TestTenant, options: { sourceLocale?: st
       workspace_id: tenant.workspace.id,
       name: 'review me',
       source_type: 'upload',
+      // As a created upload project has them (the API answers them as they are: the OpenAPI contract).
+      source_file_name: 'review-me.mp4',
+      source_size_bytes: 1_000_000,
       source_locale: options.sourceLocale ?? 'en_us',
       target_locales: ['es_es'],
       source_duration_seconds: billable === null ? null : billable - 0.5,
@@ -400,7 +403,13 @@ describe('a reviewer verifies the transcript', () => {
     expect(accepted).toEqual([claimReviewUpdate.name, submitTranscriptUpdate.name]);
     const activities = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
     // (findMediaQueue: the re-dub runs on a media pool that serves the language.)
-    expect(activities).toEqual(['loadReview', 'claimReview', 'verifyTranscript', 'planRedubs', 'findMediaQueue', 'redubLanguage', 'planRedubs']);
+    expect(activities).toEqual(['loadReview', 'claimReview', 'verifyTranscript', 'emitProjectEvents', 'planRedubs', 'findMediaQueue', 'redubLanguage', 'planRedubs', 'emitProjectEvents']);
+    // Webhook events (recorded with or without endpoints): the verification, then the re-dub as a new revision.
+    const events = await api.db.selectFrom('webhook_events').select(['type', 'discriminator', 'sequence', 'payload']).where('project_id', '=', id).orderBy('sequence').execute();
+    expect(events.map((e) => [e.sequence, e.type])).toEqual([[1, 'project.validated'], [2, 'language.completed'], [3, 'project.completed'], [4, 'transcript_review.verified'], [5, 'language.completed']]);
+    expect(events[4]!.discriminator).toBe('es_es:1:2');
+    expect((events[3]!.payload as any).transcript_review).toMatchObject({ requested: true, status: 'verified' });
+    expect((events[4]!.payload as any).languages[0]).toMatchObject({ locale: 'es_es', status: 'completed', revision: 2 });
 
     expect((await consoleRun('reviews:list')).out).not.toContain(id);
 

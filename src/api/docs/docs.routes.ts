@@ -38,6 +38,7 @@ export function docsRoutes({ config }: AppDeps): Router {
     ctx.set('Cache-Control', 'public, max-age=86400');
     ctx.etag = `${SWAGGER_UI_VERSION}-${name}`;
     ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.status = 200; // ctx.fresh compares validators only for a successful response
     if (ctx.fresh) {
       ctx.status = 304;
       return;

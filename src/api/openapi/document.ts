@@ -1,6 +1,6 @@
 import { NAMED_SCHEMAS } from './components';
 import { errorsOf, type StatusErrors } from './derived-errors';
-import { errorResponseSchema } from './error-schema';
+import { errorResponseSchema, errorTypeForStatus } from './error-schema';
 import type { Operation, ResponseContract } from './operation';
 import { operationsFor } from './operations';
 import { toOpenApiSchema } from './to-openapi-schema';
@@ -52,7 +52,6 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   return {
     openapi: '3.1.0',
     info: { title: 'Dubbing API', version: '1.0.0', description: API_DESCRIPTION },
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     tags: TAGS,
     paths,
@@ -146,7 +145,18 @@ function errorResponse(error: StatusErrors, schema: ToSchema): Record<string, un
       ...(retries ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
       ...(error.status === 401 ? { 'WWW-Authenticate': { description: 'Bearer realm="dubbing"', schema: { type: 'string' } } } : {}),
     },
-    content: { 'application/json': { schema: schema(errorResponseSchema(error.status, error.codes)) } },
+    content: { 'application/json': { schema: schema(errorResponseSchema(error.status, error.codes)), example: errorExample(error) } },
     'x-error-codes': error.codes,
+  };
+}
+
+function errorExample(error: StatusErrors): unknown {
+  return {
+    error: {
+      type: errorTypeForStatus(error.status),
+      code: error.codes[0],
+      message: 'What went wrong and how to fix it, for people; branch on code, never on this text.',
+      request_id: 'req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f',
+    },
   };
 }

@@ -6,6 +6,7 @@ import { notesOperations } from '../notes/notes.openapi';
 import { projectsOperations } from '../projects/projects.openapi';
 import { uploadPartsOperations } from '../uploads/upload-parts.openapi';
 import { usageOperations } from '../usage/usage.openapi';
+import { webhooksOperations } from '../webhooks/webhooks.openapi';
 import { youtubeOperations } from '../youtube/youtube.openapi';
 import type { Operation } from './operation';
 
@@ -24,6 +25,7 @@ const RESOURCES: Resource[] = [
   { operations: localesOperations },
   { operations: usageOperations },
   { operations: notesOperations },
+  { operations: webhooksOperations },
   { operations: uploadPartsOperations, localStorageOnly: true },
   { operations: filesOperations, localStorageOnly: true },
   { operations: healthOperations },

@@ -1,3 +1,4 @@
+import { LANGUAGE_FAILURE_CODES } from '../../activities/failure-messages';
 import { FAILURE_CODES } from '../../shared/error-codes';
 import { isoTimestamp, localeString, nullable, strictObject, uuidString } from './json-schema';
 
@@ -22,10 +23,14 @@ export const progressSchema = {
   description: 'Honest progress: derived only from what the workflows have recorded.',
 };
 
-export const failureSchema = nullable({
-  ...strictObject({ code: { type: 'string', enum: [...FAILURE_CODES] }, message: { type: 'string' } }),
+/** Why a project or a language stopped: null while it has not. The codes differ per level. */
+const failureOf = (codes: readonly string[]) => nullable({
+  ...strictObject({ code: { type: 'string', enum: [...codes] }, message: { type: 'string', description: 'A fixed sentence per code; never internals.' } }),
   type: 'object',
 });
+
+const projectFailureSchema = failureOf(FAILURE_CODES);
+const languageFailureSchema = failureOf(LANGUAGE_FAILURE_CODES);
 
 export const projectUsageSchema = strictObject({
   max_billable_seconds: { type: 'integer' },
@@ -48,7 +53,7 @@ export const languageSchema = strictObject({
   publishing: strictObject({ title: { type: ['string', 'null'] }, description: { type: ['string', 'null'] } }),
   deliverables: { type: 'array', items: deliverableSchema, description: 'Empty until the language is completed.' },
   revision: { type: 'integer', minimum: 1, description: '+ 1 each time a verified transcript re-dubs the language.' },
-  failure: failureSchema,
+  failure: languageFailureSchema,
   usage: strictObject({ charged_seconds: { type: 'integer' }, refunded_seconds: { type: 'integer' }, goodwill_seconds: { type: 'integer' } }),
   alignment: strictObject({ drift_seconds: { type: ['number', 'null'] } }),
   created_at: isoTimestamp,
@@ -115,7 +120,7 @@ export const projectSchema = strictObject(
     }),
     publishing: strictObject({ title: { type: 'string' }, description: { type: 'string' } }),
     languages: { type: 'array', items: languageSchema },
-    failure: failureSchema,
+    failure: projectFailureSchema,
     created_at: isoTimestamp,
     updated_at: isoTimestamp,
     transfer: transferSchema,

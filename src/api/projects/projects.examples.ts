@@ -46,3 +46,73 @@ export const createdProjectExample = {
     },
   },
 };
+
+const PROJECT_ID = '5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15';
+
+export const projectListExample = {
+  data: [
+    {
+      id: PROJECT_ID,
+      name: 'Cooking rice',
+      external_id: 'video-1042',
+      status: 'processing',
+      progress: { phase: 'dubbing', waiting_on: 'service', can_advance_without_user: true, poll_after_seconds: 10, message: 'Dubbing 2 languages: 1 completed.', percent: 60 },
+      source_locale: 'en_us',
+      target_locales: ['es_es', 'ca_es'],
+      usage: { max_billable_seconds: 120, billable_seconds: 95, charged_seconds: 190, refunded_seconds: 0, state: 'charged' },
+      created_at: '2026-11-24T06:00:00.000Z',
+    },
+  ],
+  page: { has_more: true, next_cursor: 'eyJzIjo0MiwidyI6IjEifQ.3vQm7yWc2bXg0kqJ8pL1aA' },
+};
+
+export const uploadCompletedExample = { data: { id: PROJECT_ID, status: 'validating', source: { type: 'upload', file_name: 'rice.mp4' } } };
+
+export const additionPreviewExample = {
+  data: { addition: { preview_only: true, existing_locales: [], new_locales: ['gl_es'], billable_seconds: 95, credits: 95, max_billable_seconds: 120, within_limit: true } },
+};
+
+export const reviewPreviewExample = {
+  data: {
+    review: { preview_only: true, already_requested: false, billable_seconds: 120, credits: 120, max_billable_seconds: 120, within_limit: true, charged_now_seconds: 0 },
+    project: { id: PROJECT_ID, transcript_review: { requested: false, status: 'not_requested' } },
+  },
+};
+
+const download = (query: string) => `http://localhost:3000/v1/dubbing/projects/${PROJECT_ID}/download?${query}`;
+
+// The transfer block is gone once the upload is complete.
+const { transfer: _transfer, ...createdWithoutTransfer } = createdProjectExample.data;
+
+export const completedProjectExample = {
+  data: {
+    ...createdWithoutTransfer,
+    status: 'completed',
+    source: { type: 'upload', duration_seconds: 94.6, file_name: 'rice.mp4', size_bytes: 12_582_912 },
+    target_locales: ['es_es'],
+    usage: { max_billable_seconds: 120, billable_seconds: 95, charged_seconds: 95, refunded_seconds: 0, state: 'charged' },
+    progress: { phase: 'completed', waiting_on: 'caller', can_advance_without_user: false, poll_after_seconds: 0, message: 'All 1 language is dubbed; download the files.', percent: 100 },
+    languages: [
+      {
+        locale: 'es_es',
+        status: 'completed',
+        progress: { phase: 'completed', waiting_on: 'caller', can_advance_without_user: false, poll_after_seconds: 0, message: 'Dubbed; the files are ready to download.', percent: 100 },
+        publishing: { title: 'Cocinar arroz', description: '' },
+        deliverables: [
+          { type: 'audio', format: 'mp3', download_url: download('locale=es_es&type=audio&format=mp3') },
+          { type: 'audio', format: 'wav', download_url: download('locale=es_es&type=audio&format=wav') },
+          { type: 'subtitles', format: 'vtt', download_url: download('locale=es_es&type=subtitles&format=vtt') },
+          { type: 'subtitles', format: 'srt', download_url: download('locale=es_es&type=subtitles&format=srt') },
+          { type: 'thumbnail', format: 'png', download_url: download('locale=es_es&type=thumbnail') },
+        ],
+        revision: 1,
+        failure: null,
+        usage: { charged_seconds: 95, refunded_seconds: 0, goodwill_seconds: 0 },
+        alignment: { drift_seconds: 0.12 },
+        created_at: '2026-11-24T06:01:10.000Z',
+        completed_at: '2026-11-24T06:03:42.000Z',
+      },
+    ],
+    updated_at: '2026-11-24T06:03:42.000Z',
+  },
+};

@@ -11,7 +11,7 @@ import {
   transcriptReviewResponseSchema,
   uploadCompletionResponseSchema,
 } from './projects.responses';
-import { createdProjectExample, createProjectExample } from './projects.examples';
+import { additionPreviewExample, completedProjectExample, createdProjectExample, createProjectExample, projectListExample, reviewPreviewExample, uploadCompletedExample } from './projects.examples';
 
 const TAGS = ['Projects'];
 const projectId = { project_id: { description: 'The project\'s id (a UUID).', schema: uuidString } };
@@ -48,7 +48,7 @@ export const projectsOperations: Operation[] = [
     tags: TAGS,
     auth: 'dubbing:read',
     query: listProjectsQuerySchema,
-    responses: { 200: { description: 'A page of projects.', schema: projectListResponseSchema } },
+    responses: { 200: { description: 'A page of projects.', schema: projectListResponseSchema, example: projectListExample } },
     errors: [{ status: 400, codes: ['invalid_cursor'], description: 'A cursor that was not returned by this API for this workspace.' }],
   },
   {
@@ -61,7 +61,7 @@ export const projectsOperations: Operation[] = [
     auth: 'dubbing:read',
     pathParams: projectId,
     query: getProjectQuerySchema,
-    responses: { 200: { description: 'The project.', schema: projectResponseSchema } },
+    responses: { 200: { description: 'The project.', schema: projectResponseSchema, example: completedProjectExample } },
     errors: [NOT_FOUND],
   },
   {
@@ -75,7 +75,7 @@ export const projectsOperations: Operation[] = [
     pathParams: projectId,
     body: completeUploadBodySchema,
     bodyExample: { parts: [{ part_number: 1, etag: '9e107d9d372bb6826bd81d3542a419d6' }] },
-    responses: { 200: { description: 'The upload is complete; the source is being validated.', schema: uploadCompletionResponseSchema } },
+    responses: { 200: { description: 'The upload is complete; the source is being validated.', schema: uploadCompletionResponseSchema, example: uploadCompletedExample } },
     errors: [
       { status: 400, codes: ['invalid_request', 'upload_incomplete'], description: 'Not an upload project; or parts missing, out of order, or with wrong etags.' },
       NOT_FOUND,
@@ -96,8 +96,8 @@ export const projectsOperations: Operation[] = [
     idempotency: 'optional',
     pathParams: projectId,
     body: addLanguagesBodySchema,
-    bodyExample: { target_locales: ['ca_es'], max_billable_seconds: 120, preview_only: true },
-    responses: { 200: { description: 'The quote; with `preview_only: false`, also the project.', schema: addLanguagesResponseSchema } },
+    bodyExample: { target_locales: ['gl_es'], max_billable_seconds: 120, preview_only: true },
+    responses: { 200: { description: 'The quote; with `preview_only: false`, also the project.', schema: addLanguagesResponseSchema, example: additionPreviewExample } },
     errors: [
       { status: 400, codes: ['unsupported_locale', 'invalid_parameter'] },
       { status: 402, codes: ['insufficient_credits'] },
@@ -118,7 +118,7 @@ export const projectsOperations: Operation[] = [
     pathParams: projectId,
     body: transcriptReviewBodySchema,
     bodyExample: { max_billable_seconds: 120, preview_only: true },
-    responses: { 200: { description: 'The quote; with `preview_only: false`, also the project.', schema: transcriptReviewResponseSchema } },
+    responses: { 200: { description: 'The quote; with `preview_only: false`, also the project.', schema: transcriptReviewResponseSchema, example: reviewPreviewExample } },
     errors: [
       { status: 402, codes: ['insufficient_credits'] },
       NOT_FOUND,

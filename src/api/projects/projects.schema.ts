@@ -9,12 +9,13 @@ export const createProjectBodySchema = {
   required: ['name', 'source_locale', 'target_locales', 'max_billable_seconds', 'source'],
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 100 },
-    external_id: { type: 'string', minLength: 1, maxLength: 255 },
-    source_locale: LOCALE,
-    target_locales: { type: 'array', minItems: 1, maxItems: 20, uniqueItems: true, items: LOCALE },
-    max_billable_seconds: { type: 'integer', minimum: 1, maximum: 86_400 },
+    external_id: { type: 'string', minLength: 1, maxLength: 255, description: 'Your own identifier, echoed back and usable as a list filter.' },
+    source_locale: { ...LOCALE, description: 'An exact locale from GET /v1/dubbing/locales, usable as a source.' },
+    target_locales: { type: 'array', minItems: 1, maxItems: 20, uniqueItems: true, items: LOCALE, description: 'One or more distinct target locales, none equal to the source.' },
+    max_billable_seconds: { type: 'integer', minimum: 1, maximum: 86_400, description: 'The spend ceiling per language: a source longer than this is neither processed nor charged.' },
     source: {
       type: 'object',
+      description: 'Either a YouTube video URL or a file you upload in parts.',
       discriminator: { propertyName: 'type' },
       required: ['type'],
       properties: { type: { enum: ['upload', 'youtube'] } },
@@ -65,10 +66,10 @@ export const listProjectsQuerySchema = {
   additionalProperties: false,
   properties: {
     limit: { type: 'integer', minimum: 1, maximum: 50, default: 20 },
-    cursor: { type: 'string', minLength: 1, maxLength: 200 },
-    external_id: { type: 'string', minLength: 1, maxLength: 255 },
-    youtube_video_id: { type: 'string', minLength: 1, maxLength: 64 },
-    query: { type: 'string', minLength: 1, maxLength: 200 },
+    cursor: { type: 'string', minLength: 1, maxLength: 200, description: 'The `page.next_cursor` of the previous page.' },
+    external_id: { type: 'string', minLength: 1, maxLength: 255, description: 'Only projects with this external_id.' },
+    youtube_video_id: { type: 'string', minLength: 1, maxLength: 64, description: 'Only projects of this YouTube video.' },
+    query: { type: 'string', minLength: 1, maxLength: 200, description: 'Searches names and external ids, or an exact YouTube video id.' },
   },
 } as const;
 
@@ -84,7 +85,7 @@ export const getProjectQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    include_transfer: { type: 'boolean', default: true },
+    include_transfer: { type: 'boolean', default: true, description: 'While the upload is open, include the `transfer` block (fresh part URLs, which parts arrived).' },
   },
 } as const;
 
@@ -103,7 +104,7 @@ export const completeUploadBodySchema = {
         required: ['part_number', 'etag'],
         properties: {
           part_number: { type: 'integer', minimum: 1, maximum: 10_000 },
-          etag: { type: 'string', minLength: 1, maxLength: 128 },
+          etag: { type: 'string', minLength: 1, maxLength: 128, description: 'The ETag the part\'s PUT answered (quotes optional).' },
         },
       },
     },
@@ -121,8 +122,8 @@ export const downloadQuerySchema = {
   additionalProperties: false,
   required: ['locale', 'type'],
   properties: {
-    locale: { type: 'string', minLength: 1, maxLength: 20 },
+    locale: { type: 'string', minLength: 1, maxLength: 20, description: 'A completed target locale of the project.' },
     type: { enum: ['audio', 'subtitles', 'thumbnail'] },
-    format: { enum: ['mp3', 'wav', 'srt', 'vtt', 'png'] },
+    format: { enum: ['mp3', 'wav', 'srt', 'vtt', 'png'], description: 'audio: mp3 (default) or wav; subtitles: vtt (default) or srt; thumbnail: png.' },
   },
 } as const;

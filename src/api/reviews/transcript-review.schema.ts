@@ -6,7 +6,7 @@ export const transcriptReviewBodySchema = {
   required: ['max_billable_seconds'],
   properties: {
     max_billable_seconds: { type: 'integer', minimum: 1, maximum: 86_400 },
-    preview_only: { type: 'boolean', default: true },
+    preview_only: { type: 'boolean', default: true, description: 'True: quote only. False: charge and submit (needs an Idempotency-Key).' },
   },
 } as const;
 

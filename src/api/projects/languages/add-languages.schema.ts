@@ -12,7 +12,7 @@ export const addLanguagesBodySchema = {
     // The ceiling for the whole request (billable seconds × new locales): at most a day of
     // source for each of 20 locales, the most a create allows.
     max_billable_seconds: { type: 'integer', minimum: 1, maximum: 86_400 * 20 },
-    preview_only: { type: 'boolean', default: true },
+    preview_only: { type: 'boolean', default: true, description: 'True: quote only, change nothing. False: charge and add (needs an Idempotency-Key).' },
   },
 } as const;
 

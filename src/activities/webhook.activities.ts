@@ -1,0 +1,123 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../db/create-db';
+import { earlierDeliveryPending, giveUpDelivery, loadDelivery, pendingProjectDeliveries, recordAttempt } from '../db/webhooks';
+import type { WebhookAttemptResult, WebhookRetrySchedule } from '../shared/webhook-contracts';
+import { startWebhookDelivery } from '../temporal/start-webhook-delivery';
+import { eventBody } from '../webhooks/event-body';
+import { postWebhook, type PostResult } from '../webhooks/post-webhook';
+import { recordProjectEvents } from '../webhooks/record-project-events';
+import { SIGNATURE_HEADER, signatureHeader } from '../webhooks/signature';
+import { checkWebhookTarget, WebhookTargetError } from '../webhooks/target-guard';
+import { activityLog } from './activity-log';
+
+// Webhooks: the emitter the project, language and review workflows call after each step that
+// changes what GET shows, and the steps of one delivery's workflow.
+
+export interface WebhookSettings {
+  /** Origin of the download_url links in payloads, as GET builds them. */
+  publicBaseUrl: string;
+  allowPrivateTargets: boolean;
+  attemptTimeoutMs: number;
+  retry: WebhookRetrySchedule;
+}
+
+export interface WebhookActivityDeps {
+  db: Db;
+  temporal: Client;
+  taskQueue: string;
+  webhooks: WebhookSettings;
+}
+
+export const WEBHOOK_USER_AGENT = 'Dubbing-Webhooks/1.0 (+docs/webhooks.md)';
+
+const is2xx = (status: number | null) => status !== null && status >= 200 && status < 300;
+
+/**
+ * Heartbeats while `work` runs, so an attempt lost with its worker is retried within the
+ * heartbeat timeout rather than the start-to-close one. Outside a worker (called directly) it
+ * just runs `work`.
+ */
+async function heartbeating<T>(work: Promise<T>): Promise<T> {
+  let context: Context;
+  try {
+    context = Context.current();
+  } catch {
+    return work;
+  }
+  context.heartbeat();
+  const timer = setInterval(() => context.heartbeat(), 2000);
+  try {
+    return await work;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: WebhookActivityDeps) {
+  return {
+    /**
+     * Records the events the project's state calls for (idempotent), then makes sure every
+     * pending delivery of the project has its workflow: a start lost to a crash between the
+     * commit and Temporal is made good by the next call, or by this activity's retry.
+     */
+    async emitProjectEvents(projectId: string): Promise<{ emitted: number }> {
+      const emitted = await recordProjectEvents(db, projectId, webhooks.publicBaseUrl);
+      for (const delivery of await pendingProjectDeliveries(db, projectId)) {
+        await startWebhookDelivery(temporal, { taskQueue, timeoutMs: 10_000, retry: webhooks.retry }, { id: delivery.id, projectId, workspaceId: delivery.workspace_id });
+      }
+      if (emitted > 0) activityLog().info('webhook events recorded', { projectId, emitted });
+      return { emitted };
+    },
+
+    /** True while an earlier event of the same project is still being delivered to this endpoint. */
+    async webhookDeliveryBlocked(deliveryId: string): Promise<boolean> {
+      return earlierDeliveryPending(db, deliveryId);
+    },
+
+    /**
+     * One attempt: sign, POST, record. A delivery that has already ended (a retried activity)
+     * answers its outcome without sending; an endpoint deleted meanwhile gives it up.
+     */
+    async attemptWebhookDelivery(input: { deliveryId: string; attempt: number }): Promise<WebhookAttemptResult> {
+      const row = await loadDelivery(db, input.deliveryId);
+      if (!row) throw ApplicationFailure.nonRetryable(`no webhook delivery ${input.deliveryId}`, 'internal_error');
+      if (row.status !== 'pending') return { outcome: row.status, statusCode: null, error: null };
+      const record = async (result: PostResult, outcome: WebhookAttemptResult['outcome']): Promise<WebhookAttemptResult> => {
+        await recordAttempt(db, { deliveryId: row.delivery_id, endpointId: row.endpoint_id, attempt: input.attempt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, outcome });
+        return { outcome, statusCode: result.statusCode, error: result.error };
+      };
+      if (row.deleted_at !== null) return record({ statusCode: null, error: 'the endpoint was deleted; delivery given up', durationMs: 0 }, 'failed');
+
+      const body = eventBody({ id: row.event_id, type: row.type, created_at: row.event_created_at, sequence: row.sequence, project_id: row.project_id, discriminator: row.discriminator, payload: row.payload });
+      let result: PostResult;
+      try {
+        // Checked on every attempt: the name may resolve elsewhere by now.
+        const target = await checkWebhookTarget(row.url, { allowPrivate: webhooks.allowPrivateTargets });
+        // Signed at send time, so a receiver's timestamp tolerance holds for late retries too.
+        const timestamp = Math.floor(Date.now() / 1000);
+        result = await heartbeating(postWebhook(target, body, {
+          'Content-Type': 'application/json',
+          'User-Agent': WEBHOOK_USER_AGENT,
+          'Dubbing-Event-Id': row.event_id,
+          'Dubbing-Delivery-Id': row.delivery_id,
+          'Dubbing-Delivery-Attempt': String(input.attempt),
+          [SIGNATURE_HEADER]: signatureHeader(row.secret, timestamp, body),
+        }, webhooks.attemptTimeoutMs));
+      } catch (err) {
+        if (!(err instanceof WebhookTargetError)) throw err;
+        result = { statusCode: null, error: err.message, durationMs: 0 };
+      }
+      if (!is2xx(result.statusCode)) activityLog().warn('webhook attempt failed', { deliveryId: row.delivery_id, attempt: input.attempt, statusCode: result.statusCode, error: result.error });
+      return record(result, is2xx(result.statusCode) ? 'delivered' : 'pending');
+    },
+
+    /** The retry window closed without a 2xx. */
+    async giveUpWebhookDelivery(deliveryId: string): Promise<void> {
+      await giveUpDelivery(db, deliveryId);
+      activityLog().warn('webhook delivery given up', { deliveryId });
+    },
+  };
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

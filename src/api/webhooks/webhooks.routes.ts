@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import { deleteEndpoint, findEndpoint, insertEndpoint, listDeliveryLog, listEndpoints, type WebhookEndpoint } from '../../db/webhooks';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/webhook-contracts';
+import { newEndpointSecret } from '../../webhooks/endpoint-secret';
+import { checkWebhookTarget, WebhookTargetError } from '../../webhooks/target-guard';
+import { ApiError } from '../api-error';
+import type { AppDeps } from '../app-deps';
+import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
+import { idempotency } from '../middleware/idempotency';
+import { validateBody, validateQuery } from '../middleware/validate';
+import { decodeCursor, encodeCursor } from '../projects/cursor';
+import { isUuid } from '../projects/load-own-project';
+import { presentAttempt, presentCreatedEndpoint, presentEndpoint } from './webhook-presenter';
+import { createWebhookBodySchema, emptyQuerySchema, listDeliveriesQuerySchema, listWebhooksQuerySchema, type CreateWebhookBody, type ListWebhooksQuery } from './webhooks.schema';
+
+/**
+ * Webhook endpoints of the caller's workspace (docs/webhooks.md). Every route needs
+ * `dubbing:write`: an endpoint's secret signs what the workspace's projects disclose.
+ */
+export function webhooksRoutes(deps: AppDeps): Router {
+  const { db } = deps;
+  const router = new Router({ prefix: '/v1/webhooks' });
+  const auth = authenticate(deps);
+  const write = requirePermission('dubbing:write');
+  const secret = deps.config.storage.signingSecret;
+
+  const ownEndpoint = async (caller: AuthContext, id: string): Promise<WebhookEndpoint> => {
+    const endpoint = isUuid(id) ? await findEndpoint(db, caller.workspaceId, id.toLowerCase()) : undefined;
+    if (!endpoint) throw ApiError.notFound('webhook endpoint', 'webhook_id');
+    return endpoint;
+  };
+
+  router.post('/', auth, write, validateBody<CreateWebhookBody>(createWebhookBodySchema), idempotency(db), async (ctx) => {
+    const caller = ctx.state.auth as AuthContext;
+    const body = ctx.state.input as CreateWebhookBody;
+    try {
+      await checkWebhookTarget(body.url, { allowPrivate: deps.config.webhooks.allowPrivateTargets });
+    } catch (err) {
+      if (err instanceof WebhookTargetError) throw ApiError.invalid(err.code, err.message, 'url');
+      throw err;
+    }
+    const endpoint = await insertEndpoint(db, {
+      id: randomUUID(),
+      workspaceId: caller.workspaceId,
+      url: body.url,
+      secret: newEndpointSecret(),
+      enabledEvents: body.enabled_events ?? [...WEBHOOK_EVENT_TYPES],
+      description: body.description ?? null,
+    });
+    ctx.status = 201;
+    ctx.body = { data: presentCreatedEndpoint(endpoint) };
+  });
+
+  router.get('/', auth, write, validateQuery(listWebhooksQuerySchema), async (ctx) => {
+    const caller = ctx.state.auth as AuthContext;
+    const query = ctx.state.query as ListWebhooksQuery;
+    const rows = await listEndpoints(db, { workspaceId: caller.workspaceId, limit: query.limit, beforeSeq: query.cursor ? decodeCursor(secret, query.cursor, caller.workspaceId) : undefined });
+    const page = rows.slice(0, query.limit);
+    const hasMore = rows.length > query.limit;
+    ctx.body = {
+      data: page.map(presentEndpoint),
+      page: { has_more: hasMore, next_cursor: hasMore ? encodeCursor(secret, { seq: page[page.length - 1]!.seq, workspaceId: caller.workspaceId }) : null },
+    };
+  });
+
+  router.get('/:webhook_id', auth, write, validateQuery(emptyQuerySchema), async (ctx) => {
+    ctx.body = { data: presentEndpoint(await ownEndpoint(ctx.state.auth as AuthContext, ctx.params.webhook_id!)) };
+  });
+
+  // Deliveries still pending to it are given up at their next attempt; the log stays readable
+  // to operators, but the endpoint is gone for the API.
+  router.delete('/:webhook_id', auth, write, validateQuery(emptyQuerySchema), async (ctx) => {
+    const caller = ctx.state.auth as AuthContext;
+    const endpoint = await ownEndpoint(caller, ctx.params.webhook_id!);
+    if (!(await deleteEndpoint(db, endpoint.id, caller.workspaceId))) throw ApiError.notFound('webhook endpoint', 'webhook_id');
+    ctx.body = { data: { id: endpoint.id, object: 'webhook_endpoint', deleted: true } };
+  });
+
+  router.get('/:webhook_id/deliveries', auth, write, validateQuery(listDeliveriesQuerySchema), async (ctx) => {
+    const caller = ctx.state.auth as AuthContext;
+    const endpoint = await ownEndpoint(caller, ctx.params.webhook_id!);
+    const query = ctx.state.query as ListWebhooksQuery;
+    const rows = await listDeliveryLog(db, { endpointId: endpoint.id, limit: query.limit, beforeSeq: query.cursor ? decodeCursor(secret, query.cursor, caller.workspaceId) : undefined });
+    const page = rows.slice(0, query.limit);
+    const hasMore = rows.length > query.limit;
+    ctx.body = {
+      data: page.map(presentAttempt),
+      page: { has_more: hasMore, next_cursor: hasMore ? encodeCursor(secret, { seq: page[page.length - 1]!.seq, workspaceId: caller.workspaceId }) : null },
+    };
+  });
+
+  return router;
+}

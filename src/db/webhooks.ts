@@ -1,0 +1,257 @@
+import { sql, type ColumnType, type Generated, type Selectable } from 'kysely';
+import type { Db } from './create-db';
+import type { WebhookEventType } from '../shared/webhook-contracts';
+
+// Webhook endpoints, the events projects emit (an outbox numbered per project), their
+// deliveries and every attempt. The caller owns the transaction.
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookEndpointTable {
+  id: string;
+  seq: Generated<number>;
+  workspace_id: string;
+  url: string;
+  secret: string;
+  enabled_events: string[];
+  description: string | null;
+  created_at: ColumnType<Date, never, never>;
+  deleted_at: Date | null;
+}
+
+export interface WebhookEventTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  sequence: number;
+  type: WebhookEventType;
+  discriminator: string;
+  payload: ColumnType<unknown, string, never>;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  redelivery_of: string | null;
+  status: ColumnType<DeliveryStatus, DeliveryStatus | undefined, DeliveryStatus>;
+  attempts: ColumnType<number, never, number>;
+  created_at: ColumnType<Date, never, never>;
+  finished_at: Date | null;
+}
+
+export interface WebhookDeliveryAttemptTable {
+  seq: Generated<number>;
+  delivery_id: string;
+  endpoint_id: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  attempted_at: ColumnType<Date, never, never>;
+}
+
+export type WebhookEndpoint = Selectable<WebhookEndpointTable>;
+export type WebhookEvent = Selectable<WebhookEventTable>;
+export type WebhookDelivery = Selectable<WebhookDeliveryTable>;
+
+export async function insertEndpoint(db: Db, row: { id: string; workspaceId: string; url: string; secret: string; enabledEvents: string[]; description: string | null }): Promise<WebhookEndpoint> {
+  return db
+    .insertInto('webhook_endpoints')
+    .values({ id: row.id, workspace_id: row.workspaceId, url: row.url, secret: row.secret, enabled_events: row.enabledEvents, description: row.description, deleted_at: null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A live endpoint of the workspace; deleted ones and other workspaces' are not found. */
+export async function findEndpoint(db: Db, workspaceId: string, id: string): Promise<WebhookEndpoint | undefined> {
+  return db.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** Newest first; one row more than `limit` says there is another page. */
+export async function listEndpoints(db: Db, input: { workspaceId?: string; limit: number; beforeSeq?: number }): Promise<WebhookEndpoint[]> {
+  let query = db.selectFrom('webhook_endpoints').selectAll().where('deleted_at', 'is', null);
+  if (input.workspaceId !== undefined) query = query.where('workspace_id', '=', input.workspaceId);
+  if (input.beforeSeq !== undefined) query = query.where('seq', '<', input.beforeSeq);
+  return query.orderBy('seq', 'desc').limit(input.limit + 1).execute();
+}
+
+/** Soft delete; pending deliveries to it give up at their next attempt. False when already gone. */
+export async function deleteEndpoint(db: Db, id: string, workspaceId?: string): Promise<boolean> {
+  let query = db.updateTable('webhook_endpoints').set({ deleted_at: new Date() }).where('id', '=', id).where('deleted_at', 'is', null);
+  if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId);
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The live endpoints of a workspace that want this type of event. */
+export async function endpointsFor(db: Db, workspaceId: string, type: string): Promise<WebhookEndpoint[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
+    .where(sql<boolean>`${type} = any(enabled_events)`)
+    .orderBy('seq')
+    .execute();
+}
+
+export async function findEvent(db: Db, id: string): Promise<WebhookEvent | undefined> {
+  return db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The project's events, by sequence: what an emitter compares against what is due. */
+export async function listProjectEvents(db: Db, projectId: string): Promise<Pick<WebhookEvent, 'type' | 'discriminator' | 'sequence'>[]> {
+  return db.selectFrom('webhook_events').select(['type', 'discriminator', 'sequence']).where('project_id', '=', projectId).orderBy('sequence').execute();
+}
+
+export async function insertEvent(db: Db, row: { id: string; workspaceId: string; projectId: string; sequence: number; type: WebhookEventType; discriminator: string; payload: unknown }): Promise<WebhookEvent> {
+  return db
+    .insertInto('webhook_events')
+    .values({ id: row.id, workspace_id: row.workspaceId, project_id: row.projectId, sequence: row.sequence, type: row.type, discriminator: row.discriminator, payload: JSON.stringify(row.payload) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function insertDelivery(db: Db, row: { id: string; endpointId: string; eventId: string; redeliveryOf?: string }): Promise<WebhookDelivery> {
+  return db
+    .insertInto('webhook_deliveries')
+    .values({ id: row.id, endpoint_id: row.endpointId, event_id: row.eventId, redelivery_of: row.redeliveryOf ?? null, finished_at: null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Pending original deliveries of a project's events: the ones whose workflows must be running. */
+export async function pendingProjectDeliveries(db: Db, projectId: string): Promise<{ id: string; event_id: string; endpoint_id: string; workspace_id: string }[]> {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .select(['d.id', 'd.event_id', 'd.endpoint_id', 'e.workspace_id'])
+    .where('e.project_id', '=', projectId)
+    .where('d.status', '=', 'pending')
+    .orderBy('e.sequence')
+    .execute();
+}
+
+/** Everything one attempt needs: the delivery, its event and its endpoint (deleted or not). */
+export async function loadDelivery(db: Db, deliveryId: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+    .select([
+      'd.id as delivery_id',
+      'd.status',
+      'd.attempts',
+      'e.id as event_id',
+      'e.type',
+      'e.sequence',
+      'e.project_id',
+      'e.discriminator',
+      'e.payload',
+      'e.created_at as event_created_at',
+      'w.id as endpoint_id',
+      'w.url',
+      'w.secret',
+      'w.deleted_at',
+    ])
+    .where('d.id', '=', deliveryId)
+    .executeTakeFirst();
+}
+
+/**
+ * Delivery of sequence N to an endpoint waits while an earlier event of the same project still
+ * has a pending delivery to that endpoint: events arrive in order, each delivered or given up.
+ */
+export async function earlierDeliveryPending(db: Db, deliveryId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .where('d.id', '=', deliveryId)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('webhook_deliveries as d2')
+          .innerJoin('webhook_events as e2', 'e2.id', 'd2.event_id')
+          .select('d2.id')
+          .whereRef('d2.endpoint_id', '=', 'd.endpoint_id')
+          .whereRef('e2.project_id', '=', 'e.project_id')
+          .whereRef('e2.sequence', '<', 'e.sequence')
+          .where('d2.status', '=', 'pending'),
+      ),
+    )
+    .select('d.id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Records one attempt (a retried activity overwrites its own row) and, when it ends the
+ * delivery, the delivery's outcome. A delivery that has already ended keeps its outcome.
+ */
+export async function recordAttempt(
+  db: Db,
+  input: { deliveryId: string; endpointId: string; attempt: number; statusCode: number | null; error: string | null; durationMs: number; outcome: DeliveryStatus },
+): Promise<void> {
+  await db
+    .insertInto('webhook_delivery_attempts')
+    .values({ delivery_id: input.deliveryId, endpoint_id: input.endpointId, attempt: input.attempt, status_code: input.statusCode, error: input.error, duration_ms: input.durationMs })
+    .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doUpdateSet({ status_code: input.statusCode, error: input.error, duration_ms: input.durationMs }))
+    .execute();
+  await db
+    .updateTable('webhook_deliveries')
+    .set({
+      attempts: sql<number>`greatest(attempts, ${input.attempt})`,
+      ...(input.outcome === 'pending' ? {} : { status: input.outcome, finished_at: new Date() }),
+    })
+    .where('id', '=', input.deliveryId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** The retry window closed: the delivery is given up (the next event may go). */
+export async function giveUpDelivery(db: Db, deliveryId: string): Promise<void> {
+  await db.updateTable('webhook_deliveries').set({ status: 'failed', finished_at: new Date() }).where('id', '=', deliveryId).where('status', '=', 'pending').execute();
+}
+
+export interface DeliveryLogEntry {
+  seq: number;
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  attempted_at: Date;
+  delivery_status: DeliveryStatus;
+  redelivery_of: string | null;
+  event_id: string;
+  event_type: string;
+  sequence: number;
+  project_id: string;
+}
+
+/** An endpoint's attempts, newest first; one row more than `limit` says there is another page. */
+export async function listDeliveryLog(db: Db, input: { endpointId: string; limit: number; beforeSeq?: number }): Promise<DeliveryLogEntry[]> {
+  let query = db
+    .selectFrom('webhook_delivery_attempts as a')
+    .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .select([
+      'a.seq',
+      'a.delivery_id',
+      'a.attempt',
+      'a.status_code',
+      'a.error',
+      'a.duration_ms',
+      'a.attempted_at',
+      'd.status as delivery_status',
+      'd.redelivery_of',
+      'e.id as event_id',
+      'e.type as event_type',
+      'e.sequence',
+      'e.project_id',
+    ])
+    .where('a.endpoint_id', '=', input.endpointId);
+  if (input.beforeSeq !== undefined) query = query.where('a.seq', '<', input.beforeSeq);
+  return query.orderBy('a.seq', 'desc').limit(input.limit + 1).execute();
+}

@@ -1,0 +1,43 @@
+// What the webhook emitter, the delivery workflow, the API and the console share. Pure types and
+// constants, safe to import from workflow code.
+
+/** Every event a workspace can subscribe to; an endpoint without a list gets them all. */
+export const WEBHOOK_EVENT_TYPES = [
+  'project.validated',
+  'project.failed',
+  'language.completed',
+  'language.failed',
+  'project.completed',
+  'transcript_review.verified',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const isWebhookEventType = (value: string): value is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
+
+/** How long and how often a delivery is retried (WEBHOOK_RETRY_* settings). */
+export interface WebhookRetrySchedule {
+  /** Wait after the first failed attempt; doubled after each further one. */
+  initialIntervalSeconds: number;
+  /** The cap on that doubling. */
+  maximumIntervalSeconds: number;
+  /** No attempt starts later than this after the first one; then the delivery is given up. */
+  windowSeconds: number;
+}
+
+export interface WebhookDeliveryInput {
+  deliveryId: string;
+  retry: WebhookRetrySchedule;
+}
+
+export interface WebhookDeliveryResult {
+  status: 'delivered' | 'failed';
+  attempts: number;
+}
+
+/** One attempt's outcome: `pending` means "try again later". */
+export interface WebhookAttemptResult {
+  outcome: 'pending' | 'delivered' | 'failed';
+  statusCode: number | null;
+  error: string | null;
+}

@@ -1,0 +1,19 @@
+import type { WebhookEvent } from '../db/webhooks';
+
+/**
+ * The JSON a receiver gets, built from the stored event: the same bytes on every attempt of
+ * every delivery of it. `data.object` is the project as GET returned it when the event happened;
+ * a language event also names its `locale` (its discriminator starts with it).
+ */
+export function eventBody(event: Pick<WebhookEvent, 'id' | 'type' | 'created_at' | 'sequence' | 'project_id' | 'discriminator' | 'payload'>): string {
+  return JSON.stringify({
+    id: event.id,
+    object: 'event',
+    type: event.type,
+    created: Math.floor(event.created_at.getTime() / 1000),
+    project_id: event.project_id,
+    ...(event.type.startsWith('language.') ? { locale: event.discriminator.split(':')[0] } : {}),
+    sequence: event.sequence,
+    data: { object: event.payload },
+  });
+}

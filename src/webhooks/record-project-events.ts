@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/create-db';
+import { listProjectLanguages } from '../db/projects';
+import { endpointsFor, insertDelivery, insertEvent, listProjectEvents } from '../db/webhooks';
+import { dueEvents } from './due-events';
+import { projectSnapshot } from './project-snapshot';
+
+/**
+ * Writes the events the project's state calls for and are not written yet, each with the next
+ * sequence number and one pending delivery per endpoint subscribed to it. Under a lock on the
+ * project row, so two emitters (two languages ending together) number events without gaps or
+ * collisions; the unique (project, type, discriminator) makes a repeat a no-op. Returns how many
+ * events it wrote.
+ */
+export async function recordProjectEvents(db: Db, projectId: string, publicBaseUrl: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const project = await trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirst();
+    if (!project) return 0;
+    const [languages, written] = await Promise.all([listProjectLanguages(trx, [projectId]), listProjectEvents(trx, projectId)]);
+    const known = new Set(written.map((e) => `${e.type} ${e.discriminator}`));
+    const missing = dueEvents(project, languages).filter((e) => !known.has(`${e.type} ${e.discriminator}`));
+    if (missing.length === 0) return 0;
+    // One snapshot for the events of this step: the project as it is now, after the change.
+    const payload = await projectSnapshot(trx, project, publicBaseUrl);
+    let sequence = written.reduce((max, e) => Math.max(max, e.sequence), 0);
+    for (const due of missing) {
+      sequence += 1;
+      const event = await insertEvent(trx, { id: randomUUID(), workspaceId: project.workspace_id, projectId, sequence, type: due.type, discriminator: due.discriminator, payload });
+      for (const endpoint of await endpointsFor(trx, project.workspace_id, due.type)) {
+        await insertDelivery(trx, { id: randomUUID(), endpointId: endpoint.id, eventId: event.id });
+      }
+    }
+    return missing.length;
+  });
+}
