@@ -251,6 +251,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Newest first, with an opaque cursor. Secrets are not shown, only `secret_hint`.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Events of the workspace's projects are POSTed to `url`, signed with the returned `secret` (shown only here). The url must be http(s) and resolve to public addresses only. See docs/webhooks.md.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Requires an API key with the `dubbing:write` permission.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Nothing more is sent to it; deliveries still pending are given up at their next attempt.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's delivery log
+         * @description Every attempt of every delivery to the endpoint, newest first: status code or error, duration, and the delivery's outcome so far.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/uploads/{upload_id}/parts/{part_number}": {
         parameters: {
             query?: never;
@@ -414,7 +490,7 @@ export interface components {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "conflict_error" | "payment_required_error" | "rate_limit_error" | "api_error";
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "invalid_cursor" | "upload_incomplete" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "upload_expired" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "invalid_cursor" | "upload_incomplete" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "rate_limited" | "internal_error" | "service_unavailable";
                 message: string;
                 /** @description The request field at fault: a body path (`source.url`, `target_locales[1]`), a query parameter, a path parameter or a header. */
                 param?: string;
@@ -464,6 +540,7 @@ export interface components {
             failure: {
                 /** @enum {string} */
                 code: "invalid_media" | "source_unavailable" | "max_billable_seconds_exceeded" | "insufficient_credits" | "engine_failed" | "internal_error" | "upload_expired" | "cancelled" | "terminated";
+                /** @description A fixed sentence per code; never internals. */
                 message: string;
             } | null;
             /** Format: date-time */
@@ -531,7 +608,8 @@ export interface components {
             revision: number;
             failure: {
                 /** @enum {string} */
-                code: "invalid_media" | "source_unavailable" | "max_billable_seconds_exceeded" | "insufficient_credits" | "engine_failed" | "internal_error" | "upload_expired" | "cancelled" | "terminated";
+                code: "engine_failed" | "cancelled" | "terminated" | "internal_error" | "source_failed";
+                /** @description A fixed sentence per code; never internals. */
                 message: string;
             } | null;
             usage: {
@@ -602,9 +680,13 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description The `page.next_cursor` of the previous page. */
                 cursor?: string;
+                /** @description Only projects with this external_id. */
                 external_id?: string;
+                /** @description Only projects of this YouTube video. */
                 youtube_video_id?: string;
+                /** @description Searches names and external ids, or an exact YouTube video id. */
                 query?: string;
             };
             header?: never;
@@ -620,6 +702,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15",
+                     *           "name": "Cooking rice",
+                     *           "external_id": "video-1042",
+                     *           "status": "processing",
+                     *           "progress": {
+                     *             "phase": "dubbing",
+                     *             "waiting_on": "service",
+                     *             "can_advance_without_user": true,
+                     *             "poll_after_seconds": 10,
+                     *             "message": "Dubbing 2 languages: 1 completed.",
+                     *             "percent": 60
+                     *           },
+                     *           "source_locale": "en_us",
+                     *           "target_locales": [
+                     *             "es_es",
+                     *             "ca_es"
+                     *           ],
+                     *           "usage": {
+                     *             "max_billable_seconds": 120,
+                     *             "billable_seconds": 95,
+                     *             "charged_seconds": 190,
+                     *             "refunded_seconds": 0,
+                     *             "state": "charged"
+                     *           },
+                     *           "created_at": "2026-11-24T06:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "has_more": true,
+                     *         "next_cursor": "eyJzIjo0MiwidyI6IjEifQ.3vQm7yWc2bXg0kqJ8pL1aA"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectListItem"][];
                         page: {
@@ -637,6 +756,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -656,6 +785,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -673,6 +812,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -690,6 +839,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -707,6 +866,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -750,10 +919,15 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
+                    /** @description Your own identifier, echoed back and usable as a list filter. */
                     external_id?: string;
+                    /** @description An exact locale from GET /v1/dubbing/locales, usable as a source. */
                     source_locale: string;
+                    /** @description One or more distinct target locales, none equal to the source. */
                     target_locales: string[];
+                    /** @description The spend ceiling per language: a source longer than this is neither processed nor charged. */
                     max_billable_seconds: number;
+                    /** @description Either a YouTube video URL or a file you upload in parts. */
                     source: {
                         /** @enum {unknown} */
                         type: "upload" | "youtube";
@@ -862,6 +1036,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -881,6 +1065,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -898,6 +1092,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "payment_required_error",
+                     *         "code": "insufficient_credits",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -915,6 +1119,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -933,6 +1147,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "idempotency_request_in_progress",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -950,6 +1174,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -967,6 +1201,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -984,6 +1228,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1001,6 +1255,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1018,6 +1282,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1036,6 +1310,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1051,6 +1335,7 @@ export interface operations {
     getProject: {
         parameters: {
             query?: {
+                /** @description While the upload is open, include the `transfer` block (fresh part URLs, which parts arrived). */
                 include_transfer?: boolean;
             };
             header?: never;
@@ -1069,6 +1354,111 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15",
+                     *         "name": "Cooking rice",
+                     *         "external_id": "video-1042",
+                     *         "status": "completed",
+                     *         "source": {
+                     *           "type": "upload",
+                     *           "duration_seconds": 94.6,
+                     *           "file_name": "rice.mp4",
+                     *           "size_bytes": 12582912
+                     *         },
+                     *         "source_locale": "en_us",
+                     *         "target_locales": [
+                     *           "es_es"
+                     *         ],
+                     *         "usage": {
+                     *           "max_billable_seconds": 120,
+                     *           "billable_seconds": 95,
+                     *           "charged_seconds": 95,
+                     *           "refunded_seconds": 0,
+                     *           "state": "charged"
+                     *         },
+                     *         "progress": {
+                     *           "phase": "completed",
+                     *           "waiting_on": "caller",
+                     *           "can_advance_without_user": false,
+                     *           "poll_after_seconds": 0,
+                     *           "message": "All 1 language is dubbed; download the files.",
+                     *           "percent": 100
+                     *         },
+                     *         "transcript_review": {
+                     *           "requested": false,
+                     *           "status": "not_requested",
+                     *           "requested_at": null,
+                     *           "verified_at": null
+                     *         },
+                     *         "publishing": {
+                     *           "title": "Cooking rice",
+                     *           "description": ""
+                     *         },
+                     *         "languages": [
+                     *           {
+                     *             "locale": "es_es",
+                     *             "status": "completed",
+                     *             "progress": {
+                     *               "phase": "completed",
+                     *               "waiting_on": "caller",
+                     *               "can_advance_without_user": false,
+                     *               "poll_after_seconds": 0,
+                     *               "message": "Dubbed; the files are ready to download.",
+                     *               "percent": 100
+                     *             },
+                     *             "publishing": {
+                     *               "title": "Cocinar arroz",
+                     *               "description": ""
+                     *             },
+                     *             "deliverables": [
+                     *               {
+                     *                 "type": "audio",
+                     *                 "format": "mp3",
+                     *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=audio&format=mp3"
+                     *               },
+                     *               {
+                     *                 "type": "audio",
+                     *                 "format": "wav",
+                     *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=audio&format=wav"
+                     *               },
+                     *               {
+                     *                 "type": "subtitles",
+                     *                 "format": "vtt",
+                     *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=subtitles&format=vtt"
+                     *               },
+                     *               {
+                     *                 "type": "subtitles",
+                     *                 "format": "srt",
+                     *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=subtitles&format=srt"
+                     *               },
+                     *               {
+                     *                 "type": "thumbnail",
+                     *                 "format": "png",
+                     *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=thumbnail"
+                     *               }
+                     *             ],
+                     *             "revision": 1,
+                     *             "failure": null,
+                     *             "usage": {
+                     *               "charged_seconds": 95,
+                     *               "refunded_seconds": 0,
+                     *               "goodwill_seconds": 0
+                     *             },
+                     *             "alignment": {
+                     *               "drift_seconds": 0.12
+                     *             },
+                     *             "created_at": "2026-11-24T06:01:10.000Z",
+                     *             "completed_at": "2026-11-24T06:03:42.000Z"
+                     *           }
+                     *         ],
+                     *         "failure": null,
+                     *         "created_at": "2026-11-24T06:00:00.000Z",
+                     *         "updated_at": "2026-11-24T06:03:42.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"];
                     };
@@ -1081,6 +1471,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1100,6 +1500,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1117,6 +1527,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1134,6 +1554,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1151,6 +1581,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1168,6 +1608,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1205,6 +1655,7 @@ export interface operations {
                 "application/json": {
                     parts: {
                         part_number: number;
+                        /** @description The ETag the part's PUT answered (quotes optional). */
                         etag: string;
                     }[];
                 };
@@ -1218,6 +1669,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15",
+                     *         "status": "validating",
+                     *         "source": {
+                     *           "type": "upload",
+                     *           "file_name": "rice.mp4"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -1240,6 +1703,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1259,6 +1732,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1276,6 +1759,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1293,6 +1786,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1310,6 +1813,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "upload_already_completed",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1327,6 +1840,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1344,6 +1867,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1361,6 +1894,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1378,6 +1921,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1396,6 +1949,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1426,7 +1989,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "target_locales": [
-                 *         "ca_es"
+                 *         "gl_es"
                  *       ],
                  *       "max_billable_seconds": 120,
                  *       "preview_only": true
@@ -1435,7 +1998,10 @@ export interface operations {
                 "application/json": {
                     target_locales: string[];
                     max_billable_seconds: number;
-                    /** @default true */
+                    /**
+                     * @description True: quote only, change nothing. False: charge and add (needs an Idempotency-Key).
+                     * @default true
+                     */
                     preview_only?: boolean;
                 };
             };
@@ -1448,6 +2014,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "addition": {
+                     *           "preview_only": true,
+                     *           "existing_locales": [],
+                     *           "new_locales": [
+                     *             "gl_es"
+                     *           ],
+                     *           "billable_seconds": 95,
+                     *           "credits": 95,
+                     *           "max_billable_seconds": 120,
+                     *           "within_limit": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             addition: {
@@ -1476,6 +2059,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1495,6 +2088,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1512,6 +2115,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "payment_required_error",
+                     *         "code": "insufficient_credits",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1529,6 +2142,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1546,6 +2169,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1564,6 +2197,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "idempotency_request_in_progress",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1581,6 +2224,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1598,6 +2251,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1615,6 +2278,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1632,6 +2305,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1649,6 +2332,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1667,6 +2360,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1702,7 +2405,10 @@ export interface operations {
                  */
                 "application/json": {
                     max_billable_seconds: number;
-                    /** @default true */
+                    /**
+                     * @description True: quote only. False: charge and submit (needs an Idempotency-Key).
+                     * @default true
+                     */
                     preview_only?: boolean;
                 };
             };
@@ -1715,6 +2421,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "review": {
+                     *           "preview_only": true,
+                     *           "already_requested": false,
+                     *           "billable_seconds": 120,
+                     *           "credits": 120,
+                     *           "max_billable_seconds": 120,
+                     *           "within_limit": true,
+                     *           "charged_now_seconds": 0
+                     *         },
+                     *         "project": {
+                     *           "id": "5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15",
+                     *           "transcript_review": {
+                     *             "requested": false,
+                     *             "status": "not_requested"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             review: {
@@ -1741,6 +2469,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1760,6 +2498,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1777,6 +2525,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "payment_required_error",
+                     *         "code": "insufficient_credits",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1794,6 +2552,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1811,6 +2579,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1829,6 +2607,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "idempotency_request_in_progress",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1846,6 +2634,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1863,6 +2661,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1880,6 +2688,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1897,6 +2715,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1914,6 +2742,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1932,6 +2770,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -1947,8 +2795,10 @@ export interface operations {
     downloadFile: {
         parameters: {
             query: {
+                /** @description A completed target locale of the project. */
                 locale: string;
                 type: "audio" | "subtitles" | "thumbnail";
+                /** @description audio: mp3 (default) or wav; subtitles: vtt (default) or srt; thumbnail: png. */
                 format?: "mp3" | "wav" | "srt" | "vtt" | "png";
             };
             header?: never;
@@ -1988,6 +2838,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2007,6 +2867,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2024,6 +2894,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2041,6 +2921,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2058,6 +2948,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "language_not_completed",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2075,6 +2975,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2092,6 +3002,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2107,7 +3027,9 @@ export interface operations {
     listYoutubeVideos: {
         parameters: {
             query?: {
+                /** @description A connected channel; the workspace's primary one when omitted. */
                 channel_id?: string;
+                /** @description Searches titles, or an exact video id. */
                 query?: string;
                 limit?: number;
             };
@@ -2164,6 +3086,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2183,6 +3115,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2200,6 +3142,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2217,6 +3169,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2234,6 +3196,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2251,6 +3223,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2329,6 +3311,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2346,6 +3338,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2427,6 +3429,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2446,6 +3458,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2463,6 +3485,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2480,6 +3512,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2497,6 +3539,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2514,6 +3566,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2578,6 +3640,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2597,6 +3669,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2614,6 +3696,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2631,6 +3723,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2648,6 +3750,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2720,6 +3832,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2739,6 +3861,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2756,6 +3888,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2773,6 +3915,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2790,6 +3942,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2807,6 +3969,1110 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            object: "webhook_endpoint";
+                            url: string;
+                            description: string | null;
+                            enabled_events: ("project.validated" | "project.failed" | "language.completed" | "language.failed" | "project.completed" | "transcript_review.verified")[];
+                            secret_hint: string;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        page: {
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "invalid_cursor";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks dubbing:write. `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required. Retry with the same key and body to get the first response again (never a second charge); a different body with the same key is a 422. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/dubbing/webhooks",
+                 *       "enabled_events": [
+                 *         "project.completed",
+                 *         "project.failed"
+                 *       ],
+                 *       "description": "production receiver"
+                 *     }
+                 */
+                "application/json": {
+                    url: string;
+                    enabled_events?: ("project.validated" | "project.failed" | "language.completed" | "language.failed" | "project.completed" | "transcript_review.verified")[];
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its signing secret in full. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            object: "webhook_endpoint";
+                            url: string;
+                            description: string | null;
+                            enabled_events: ("project.validated" | "project.failed" | "language.completed" | "language.failed" | "project.completed" | "transcript_review.verified")[];
+                            secret_hint: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `idempotency_key_missing`, `invalid_webhook_url`, `webhook_target_forbidden`, `webhook_target_unresolvable`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "idempotency_key_missing" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks dubbing:write. `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "idempotency_request_in_progress",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "conflict_error";
+                            /** @enum {unknown} */
+                            code?: "idempotency_request_in_progress";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `body_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "body_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unsupported_content_type";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint id returned by create. */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            object: "webhook_endpoint";
+                            url: string;
+                            description: string | null;
+                            enabled_events: ("project.validated" | "project.failed" | "language.completed" | "language.failed" | "project.completed" | "transcript_review.verified")[];
+                            secret_hint: string;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "invalid_cursor";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks dubbing:write. `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such endpoint in this workspace (or it was deleted). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint id returned by create. */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            object: "webhook_endpoint";
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "invalid_cursor";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks dubbing:write. `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such endpoint in this workspace (or it was deleted). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint id returned by create. */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            delivery_id: string;
+                            /** Format: uuid */
+                            event_id: string;
+                            /** @enum {string} */
+                            event_type: "project.validated" | "project.failed" | "language.completed" | "language.failed" | "project.completed" | "transcript_review.verified";
+                            /** Format: uuid */
+                            project_id: string;
+                            sequence: number;
+                            attempt: number;
+                            status_code: number | null;
+                            error: string | null;
+                            duration_ms: number;
+                            /** Format: date-time */
+                            attempted_at: string;
+                            /** @enum {string} */
+                            delivery_status: "pending" | "delivered" | "failed";
+                            redelivery_of: string | null;
+                        }[];
+                        page: {
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "invalid_cursor";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks dubbing:write. `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such endpoint in this workspace (or it was deleted). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2867,6 +5133,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2884,6 +5160,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "invalid_signature",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2901,6 +5187,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2918,6 +5214,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "upload_already_completed",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2935,6 +5241,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -2952,6 +5268,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -3003,6 +5329,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "invalid_signature",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -3020,6 +5356,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -3037,6 +5383,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -3087,6 +5443,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -3134,6 +5500,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -3194,6 +5570,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -3232,6 +5618,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -3283,6 +5679,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
@@ -3300,6 +5706,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @constant */
