@@ -422,3 +422,12 @@ function deepFreeze<T>(value: T): T {
 }
 
 export const DEFAULT_LOCAL_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/dubbing';
+
+/**
+ * What the `dub` CLI (src/dub) takes from the environment: the API key and base URL, each null
+ * when unset. Not part of Config: the CLI is a client of the API and needs none of its settings.
+ */
+export function loadDubCliEnv(env: Env = process.env): { apiKey: string | null; baseUrl: string | null } {
+  const value = (name: string) => (env[name]?.trim() ? env[name]!.trim() : null);
+  return { apiKey: value('DUB_API_KEY'), baseUrl: value('DUB_BASE_URL') };
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import createClient, { type Client } from 'openapi-fetch';
+import type {
+  CompletedPart,
+  CreateProjectRequest,
+  DownloadQuery,
+  LanguageAdditionResult,
+  ListProjectsQuery,
+  Locale,
+  Project,
+  ProjectListItem,
+  TranscriptReviewResult,
+  UploadCompletion,
+  Usage,
+  VideoList,
+} from './api-types';
+import { DubbingApiError, type ApiErrorBody } from './dubbing-api-error';
+import type { paths } from './openapi-types';
+import { paginate, type CursorPage } from './paginate';
+import { retryingFetch, type FetchLike } from './retrying-fetch';
+import type { RetryOptions } from './retry-policy';
+import { uploadParts, type UploadPartsInput } from './upload-parts';
+
+export interface DubbingClientOptions {
+  /** The API's origin, e.g. http://localhost:3000 (no /v1). */
+  baseUrl: string;
+  apiKey: string;
+  /** A fetch of your own (a proxy's, a test's); globalThis.fetch by default. */
+  fetch?: FetchLike;
+  retry?: RetryOptions;
+}
+
+/** A paid or creating call's options: your own Idempotency-Key, to repeat it safely across runs. */
+export interface IdempotentCallOptions {
+  idempotencyKey?: string;
+}
+
+type Outcome<T> = { data?: T; error?: unknown; response: Response };
+
+/** The typed data of a success, or the API's error thrown as a DubbingApiError. */
+async function unwrap<T>(outcome: Promise<Outcome<T>>): Promise<T> {
+  const { data, error, response } = await outcome;
+  if (response.ok && data !== undefined) return data;
+  const body = (error as { error?: ApiErrorBody } | undefined)?.error;
+  if (body && typeof body.message === 'string') throw new DubbingApiError(response.status, body);
+  throw new DubbingApiError(response.status, { type: 'api_error', code: `http_${response.status}`, message: `HTTP ${response.status} ${response.statusText}`, request_id: response.headers.get('x-request-id') ?? undefined });
+}
+
+const withKey = (options: IdempotentCallOptions) => ({ 'Idempotency-Key': options.idempotencyKey ?? randomUUID() });
+
+/**
+ * A client of the dubbing API, typed from its OpenAPI document. Every call:
+ * - sends the API key;
+ * - is retried on 429, 5xx, a network error and the 409 of an Idempotency-Key still in
+ *   progress, with exponential backoff and jitter, waiting at least what Retry-After asks;
+ * - as a POST, carries one Idempotency-Key, generated per call unless given, the same on every
+ *   retry of that call, so a repeated create or paid call never pays twice;
+ * - throws a DubbingApiError (status, type, code, message, param, requestId) when it fails.
+ * `api` is the underlying openapi-fetch client, for any operation without a helper here.
+ */
+export function createDubbingClient(options: DubbingClientOptions) {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const api: Client<paths> = createClient<paths>({ baseUrl, fetch: retryingFetch(options.fetch ?? ((request) => globalThis.fetch(request)), options.retry) });
+  api.use({
+    onRequest({ request }) {
+      request.headers.set('authorization', `Bearer ${options.apiKey}`);
+      // One key per logical call, set before the retry loop, so every attempt repeats it.
+      if (request.method === 'POST' && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', randomUUID());
+      return request;
+    },
+  });
+
+  const listProjects = (query: ListProjectsQuery = {}): Promise<CursorPage<ProjectListItem>> =>
+    unwrap(api.GET('/v1/dubbing/projects', { params: { query } }));
+
+  return {
+    api,
+    baseUrl,
+    getUsage: (): Promise<Usage> => unwrap(api.GET('/v1/usage')).then((body) => body.data),
+    listLocales: (): Promise<Locale[]> => unwrap(api.GET('/v1/dubbing/locales')).then((body) => body.data),
+    listVideos: (query: { channel_id?: string; query?: string; limit?: number } = {}): Promise<VideoList> =>
+      unwrap(api.GET('/v1/dubbing/youtube/videos', { params: { query } })).then((body) => body.data),
+
+    createProject: (body: CreateProjectRequest, call: IdempotentCallOptions = {}): Promise<Project> =>
+      unwrap(api.POST('/v1/dubbing/projects', { params: { header: withKey(call) }, body })).then((res) => res.data),
+    getProject: (projectId: string, query: { includeTransfer?: boolean } = {}): Promise<Project> =>
+      unwrap(api.GET('/v1/dubbing/projects/{project_id}', { params: { path: { project_id: projectId }, query: { include_transfer: query.includeTransfer ?? false } } })).then((body) => body.data),
+    /** One page; `page.next_cursor` leads to the next. */
+    listProjects,
+    /** Every project (newest first), page after page, as an async iterator. */
+    projects: (query: Omit<ListProjectsQuery, 'cursor'> = {}): AsyncGenerator<ProjectListItem, void, undefined> =>
+      paginate((cursor) => listProjects({ ...query, ...(cursor ? { cursor } : {}) })),
+    completeUpload: (projectId: string, parts: CompletedPart[]): Promise<UploadCompletion> =>
+      unwrap(api.POST('/v1/dubbing/projects/{project_id}/upload/complete', { params: { path: { project_id: projectId } }, body: { parts } })).then((body) => body.data),
+    /** A quote with `preview_only` true (the default); the languages added and charged with false. */
+    addLanguages: (projectId: string, body: { target_locales: string[]; max_billable_seconds: number; preview_only?: boolean }, call: IdempotentCallOptions = {}): Promise<LanguageAdditionResult> =>
+      unwrap(api.POST('/v1/dubbing/projects/{project_id}/languages', { params: { path: { project_id: projectId }, header: withKey(call) }, body })).then((res) => res.data),
+    requestTranscriptReview: (projectId: string, body: { max_billable_seconds: number; preview_only?: boolean }, call: IdempotentCallOptions = {}): Promise<TranscriptReviewResult> =>
+      unwrap(api.POST('/v1/dubbing/projects/{project_id}/transcript-review', { params: { path: { project_id: projectId }, header: withKey(call) }, body })).then((res) => res.data),
+    /** One deliverable's bytes, redirects followed (audio and thumbnails live behind a short-lived storage URL). */
+    download: async (projectId: string, query: DownloadQuery): Promise<Response> => {
+      const { response } = await api.GET('/v1/dubbing/projects/{project_id}/download', { params: { path: { project_id: projectId }, query }, parseAs: 'stream' });
+      if (!response.ok) throw await DubbingApiError.fromResponse(response);
+      return response;
+    },
+    /** PUTs parts of a file to a transfer block's URLs, with this client's retry settings. */
+    uploadParts: (input: Omit<UploadPartsInput, 'retry'>): Promise<CompletedPart[]> => uploadParts({ ...input, retry: options.retry }),
+  };
+}
+
+export type DubbingClient = ReturnType<typeof createDubbingClient>;

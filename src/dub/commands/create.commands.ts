@@ -1,0 +1,103 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { CreateProjectRequest, Project } from '../../client';
+import { counted } from '../../shared/counted';
+import { localeList, positiveInteger } from '../arguments';
+import { downloadDeliverables } from '../download-deliverables';
+import { DubbingFailedError, UsageError, type DubContext } from '../dub-context';
+import { formatSeconds, table } from '../output';
+import { planSource, type SourcePlan } from '../source-plan';
+import { uploadVideo } from '../upload-source';
+import { waitForProject } from '../wait-for-project';
+
+// `dub quote` and `dub create`: what a video will cost, and dubbing it.
+
+interface SourceOptions {
+  to: string[];
+  from: string;
+}
+
+function ceilingFor(plan: SourcePlan, maxSeconds: number | undefined): number {
+  if (maxSeconds !== undefined) return maxSeconds;
+  if (plan.durationSeconds === null) {
+    throw new UsageError(plan.kind === 'youtube'
+      ? "The video's duration is unknown here (its channel is not connected to this workspace): pass --max-seconds, the most you will pay for per language."
+      : 'The duration is unknown: pass --max-seconds.');
+  }
+  return Math.ceil(plan.durationSeconds);
+}
+
+/** Prints how a finished project ended, downloads what it made, and fails when a language did. */
+export async function finish(ctx: DubContext, project: Project, outDir: string): Promise<void> {
+  ctx.out.line(`Project ${project.id} ${project.status}.`);
+  for (const language of project.languages) {
+    if (language.failure) ctx.out.line(`  ${language.locale}: failed (${language.failure.code}): ${language.failure.message}`);
+  }
+  if (project.failure) ctx.out.line(`  ${project.failure.code}: ${project.failure.message}`);
+  const saved = await downloadDeliverables(ctx, project, outDir);
+  if (project.status !== 'completed') {
+    throw new DubbingFailedError(`The dubbing ended ${project.status}${saved.length ? `; the completed languages' ${counted(saved.length, 'file')} were saved` : ''}.`);
+  }
+  ctx.out.line(`${counted(saved.length, 'file')} in ${outDir}`);
+}
+
+export function registerCreateCommands(program: Command, ctx: DubContext): void {
+  program
+    .command('quote')
+    .description('What dubbing a video costs: its duration, the billable seconds and credits, and whether your credits cover it. Charges nothing.')
+    .argument('<video>', 'a video file, or a YouTube URL of a connected channel')
+    .requiredOption('--to <locales>', 'target locales, comma-separated, e.g. es_es,ca_es', localeList)
+    .action(async (source: string, options: { to: string[] }) => {
+      const plan = await planSource(ctx, source, true);
+      if (plan.durationSeconds === null) throw new UsageError("The video's duration is unknown here (its channel is not connected to this workspace), so there is nothing exact to quote.");
+      const usage = await ctx.client().getUsage();
+      const billablePerLanguage = Math.ceil(plan.durationSeconds);
+      const billable = billablePerLanguage * options.to.length;
+      const credits = billable * usage.credits_per_second;
+      const covered = usage.credits.available >= credits;
+      for (const line of table([
+        ['Source', `${plan.kind === 'upload' ? path.basename(plan.file) : plan.url}, ${plan.durationSeconds.toFixed(1)} s (${formatSeconds(plan.durationSeconds)})`],
+        ['Languages', options.to.join(', ')],
+        ['Billable', `${billablePerLanguage} s × ${options.to.length} = ${billable} s`],
+        ['Credits', `${credits} (${usage.credits_per_second} per second)`],
+        ['Available', `${usage.credits.available} credits`],
+        ['Covered', covered ? 'yes' : `no: ${credits - usage.credits.available} credits short`],
+      ])) ctx.out.line(line);
+    });
+
+  program
+    .command('create')
+    .description('Dubs a video: uploads it (resuming an interrupted upload of the same file), or takes a YouTube URL; with --wait, follows the dubbing and downloads every file.')
+    .argument('<video>', 'a video file, or a YouTube URL')
+    .requiredOption('--to <locales>', 'target locales, comma-separated, e.g. es_es,ca_es', localeList)
+    .option('--from <locale>', "the video's spoken language", 'en_us')
+    .option('--name <name>', 'project name (default: the file name, or the video title)')
+    .option('--max-seconds <n>', 'spend ceiling: the most billable seconds per language (default: the duration, rounded up)', positiveInteger)
+    .option('--concurrency <n>', 'parts uploaded at once', positiveInteger, 4)
+    .option('--wait', 'follow the dubbing until it ends, then download every file')
+    .option('--out <dir>', 'where --wait saves the files', '.')
+    .action(async (source: string, options: SourceOptions & { name?: string; maxSeconds?: number; concurrency: number; wait?: boolean; out: string }) => {
+      // A file with a ceiling given need not be probed; a resumed upload reuses its request.
+      const plan = await planSource(ctx, source, options.maxSeconds === undefined && !/^https?:/i.test(source));
+      const request = (): CreateProjectRequest => ({
+        name: (options.name ?? plan.name).slice(0, 100),
+        source_locale: options.from,
+        target_locales: options.to,
+        max_billable_seconds: ceilingFor(plan, options.maxSeconds),
+        source: plan.kind === 'upload' ? { type: 'upload', file_name: path.basename(plan.file), size_bytes: plan.sizeBytes } : { type: 'youtube', url: plan.url },
+      });
+      let projectId: string;
+      if (plan.kind === 'upload') {
+        projectId = await uploadVideo(ctx, plan.file, options.to, { concurrency: options.concurrency, request: async () => request() });
+      } else {
+        const project = await ctx.client().createProject(request());
+        ctx.out.line(`Created project ${project.id} (${project.name}), ${project.status}.`);
+        projectId = project.id;
+      }
+      if (!options.wait) {
+        ctx.out.line(`Follow it with: dub status ${projectId}`);
+        return;
+      }
+      await finish(ctx, await waitForProject(ctx, projectId), path.resolve(ctx.cwd, options.out));
+    });
+}

@@ -1,0 +1,62 @@
+import type { Command } from 'commander';
+import { localeList, positiveInteger, uuid } from '../arguments';
+import { confirmSpend } from '../confirm';
+import type { DubContext } from '../dub-context';
+import { table } from '../output';
+
+// The quoted paid calls on a project: `dub add-languages` and `dub review`. Each asks for the
+// quote first (free), shows it, and pays only once accepted, with the quote's own amount as the
+// ceiling, so nothing beyond what was shown can be charged.
+
+/** No ceiling given: the quote is asked under the largest the API accepts, then paid under its own amount. */
+const PREVIEW_CEILING = { languages: 86_400 * 20, review: 86_400 };
+
+export function registerPaidCommands(program: Command, ctx: DubContext): void {
+  program
+    .command('add-languages')
+    .description('Quotes adding target languages to a project, then (once accepted) adds and charges them.')
+    .argument('<project-id>', 'the project id', uuid)
+    .requiredOption('--to <locales>', 'locales to add, comma-separated', localeList)
+    .option('--max-seconds <n>', 'spend ceiling for the whole addition, in billable seconds', positiveInteger)
+    .option('--yes', 'accept the quote without asking')
+    .action(async (projectId: string, options: { to: string[]; maxSeconds?: number; yes?: boolean }) => {
+      const client = ctx.client();
+      const { addition: quote } = await client.addLanguages(projectId, { target_locales: options.to, max_billable_seconds: options.maxSeconds ?? PREVIEW_CEILING.languages });
+      for (const line of table([
+        ['New', quote.new_locales.join(', ') || '(none)'],
+        ['Already there', quote.existing_locales.join(', ') || '(none)'],
+        ['Billable', `${quote.billable_seconds} s`],
+        ['Credits', String(quote.credits)],
+        ['Within ceiling', quote.within_limit ? 'yes' : `no (${quote.max_billable_seconds} s)`],
+      ])) ctx.out.line(line);
+      if (quote.new_locales.length === 0) return;
+      if (!quote.within_limit) throw new Error(`The addition needs ${quote.billable_seconds} billable seconds, over --max-seconds ${quote.max_billable_seconds}; nothing was charged.`);
+      if (!(await confirmSpend(ctx, `Add ${quote.new_locales.join(', ')} for ${quote.credits} credits?`, options.yes))) return;
+      const done = await client.addLanguages(projectId, { target_locales: options.to, max_billable_seconds: quote.billable_seconds, preview_only: false });
+      ctx.out.line(`Added ${done.addition.new_locales.join(', ')}; charged ${done.addition.charged_now_seconds ?? quote.billable_seconds} s. Project ${projectId} is ${done.project?.status ?? 'processing'}.`);
+    });
+
+  program
+    .command('review')
+    .description("Quotes a human review of the project's English transcript, then (once accepted) requests and pays it; verified, every language is dubbed again from it, free.")
+    .argument('<project-id>', 'the project id', uuid)
+    .option('--max-seconds <n>', 'spend ceiling, in billable seconds', positiveInteger)
+    .option('--yes', 'accept the quote without asking')
+    .action(async (projectId: string, options: { maxSeconds?: number; yes?: boolean }) => {
+      const client = ctx.client();
+      const { review: quote, project } = await client.requestTranscriptReview(projectId, { max_billable_seconds: options.maxSeconds ?? PREVIEW_CEILING.review });
+      if (quote.already_requested) {
+        ctx.out.line(`A review of project ${projectId} was already requested (${project.transcript_review.status ?? 'requested'}); nothing charged.`);
+        return;
+      }
+      for (const line of table([
+        ['Billable', `${quote.billable_seconds} s (the duration in whole minutes)`],
+        ['Credits', String(quote.credits)],
+        ['Within ceiling', quote.within_limit ? 'yes' : `no (${quote.max_billable_seconds} s)`],
+      ])) ctx.out.line(line);
+      if (!quote.within_limit) throw new Error(`The review needs ${quote.billable_seconds} billable seconds, over --max-seconds ${quote.max_billable_seconds}; nothing was charged.`);
+      if (!(await confirmSpend(ctx, `Request the review for ${quote.credits} credits?`, options.yes))) return;
+      const done = await client.requestTranscriptReview(projectId, { max_billable_seconds: quote.billable_seconds, preview_only: false });
+      ctx.out.line(`Review requested; charged ${done.review.charged_now_seconds} s. Its status: ${done.project.transcript_review.status ?? 'requested'}.`);
+    });
+}

@@ -1,0 +1,24 @@
+import { Command } from 'commander';
+import { registerCreateCommands } from './commands/create.commands';
+import { registerPaidCommands } from './commands/paid.commands';
+import { registerProjectCommands } from './commands/projects.commands';
+import type { DubContext } from './dub-context';
+
+/** The `dub` command tree; commander parses, refuses bad input, and writes the help. */
+export function buildDubProgram(ctx: DubContext): Command {
+  const program = new Command('dub')
+    .description('Dub your videos with the dubbing API: quote, upload (resumable), follow, download.')
+    .option('--api-key <key>', 'API key (default: $DUB_API_KEY, else .dev/credentials.json)')
+    .option('--base-url <url>', 'API URL (default: $DUB_BASE_URL, else .dev/credentials.json, else http://localhost:3000)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (str) => ctx.out.line(str.replace(/\n$/, '')),
+      writeErr: (str) => ctx.out.error(str.replace(/\n$/, '')),
+    })
+    .showHelpAfterError()
+    .showSuggestionAfterError();
+  registerCreateCommands(program, ctx);
+  registerProjectCommands(program, ctx);
+  registerPaidCommands(program, ctx);
+  return program;
+}

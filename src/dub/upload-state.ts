@@ -1,0 +1,69 @@
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { CreateProjectRequest } from '../client';
+
+// The small file that lets an interrupted `dub create` resume: `<video>.dub.json`, next to the
+// video. It is written before the project is created (so a create cut short is replayed with the
+// same Idempotency-Key: the same project, never a second hold), then after each part the
+// storage accepted, and removed once the upload is completed.
+
+export interface UploadState {
+  version: 1;
+  base_url: string;
+  /** Null until the create answered. */
+  project_id: string | null;
+  idempotency_key: string;
+  /** The file as it was: a changed file must not be completed with the old one's parts. */
+  file: { size_bytes: number; mtime_ms: number };
+  request: CreateProjectRequest;
+  /** part number → ETag, for every part the storage accepted. */
+  parts: Record<string, string>;
+}
+
+export const statePathFor = (video: string) => `${video}.dub.json`;
+
+export function readUploadState(file: string): UploadState | null {
+  if (!existsSync(file)) return null;
+  try {
+    const state = JSON.parse(readFileSync(file, 'utf8')) as UploadState;
+    return state.version === 1 && typeof state.idempotency_key === 'string' ? state : null;
+  } catch {
+    return null; // half-written or edited by hand: start over rather than trust it
+  }
+}
+
+/** Whether the state was written for this very file (same size and modification time) and API. */
+export function stateMatches(state: UploadState, video: string, baseUrl: string): boolean {
+  const stat = statSync(video);
+  return state.base_url === baseUrl && state.file.size_bytes === stat.size && state.file.mtime_ms === Math.trunc(stat.mtimeMs);
+}
+
+export class UploadStateFile {
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(readonly path: string, readonly state: UploadState) {}
+
+  static fresh(path: string, video: string, baseUrl: string, idempotencyKey: string, request: CreateProjectRequest): UploadStateFile {
+    const stat = statSync(video);
+    return new UploadStateFile(path, { version: 1, base_url: baseUrl, project_id: null, idempotency_key: idempotencyKey, file: { size_bytes: stat.size, mtime_ms: Math.trunc(stat.mtimeMs) }, request, parts: {} });
+  }
+
+  /** Written to a temp file and renamed, so a kill mid-write never leaves half a state. Writes are queued, never interleaved. */
+  save(): Promise<void> {
+    const text = `${JSON.stringify(this.state, null, 2)}\n`;
+    this.writing = this.writing.then(() => {
+      writeFileSync(`${this.path}.tmp`, text);
+      renameSync(`${this.path}.tmp`, this.path);
+    });
+    return this.writing;
+  }
+
+  recordPart(partNumber: number, etag: string): Promise<void> {
+    this.state.parts[String(partNumber)] = etag;
+    return this.save();
+  }
+
+  async remove(): Promise<void> {
+    await this.writing;
+    rmSync(this.path, { force: true });
+  }
+}

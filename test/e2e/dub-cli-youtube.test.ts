@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { YouTubeDataApi } from '../../src/sources/youtube/data-api-client';
+import { YtDlpDownloader } from '../../src/sources/youtube/ytdlp-downloader';
+import { startMediaOrigin, type MediaOrigin } from '../fakes/media-origin';
+import { FAKE_YOUTUBE_API_KEY, startFakeYouTubeDataApi, type FakeYouTube } from '../fakes/youtube-data-api';
+import { consoleRun } from '../helpers/console-run';
+import { dubEnv, runDub } from '../helpers/dub-cli';
+import { createTenant, type TestTenant } from '../helpers/fixtures';
+import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
+import { startTestApi, type TestApi } from '../helpers/test-api';
+import { startTestWorker, type TestWorker } from '../helpers/test-worker';
+
+// `dub quote` and `dub create --wait` from a YouTube URL, on real parts: the real Data API client
+// against a local double of the Data API, the real yt-dlp against a local media origin, the real
+// API, worker, dev server and database. The duration (for the quote and the ceiling) comes from
+// the workspace's connected channel.
+
+const channel = `UC${randomUUID().replace(/-/g, '').slice(0, 22)}`;
+const videoId = randomUUID().replace(/-/g, '').slice(0, 11);
+let youtube: FakeYouTube;
+let origin: MediaOrigin;
+let api: TestApi;
+let worker: TestWorker;
+let tenant: TestTenant;
+let dir: string;
+
+beforeAll(async () => {
+  dir = makeTempDir('dub-cli-youtube');
+  const clip = await spokenClip(dir, 'Cooking rice is easy when you measure the water.', 4);
+  [youtube, origin] = await Promise.all([startFakeYouTubeDataApi({ requiredKey: FAKE_YOUTUBE_API_KEY }), startMediaOrigin()]);
+  const env = { YOUTUBE_API_KEY: FAKE_YOUTUBE_API_KEY, YOUTUBE_API_BASE_URL: youtube.baseUrl, YOUTUBE_WATCH_URL_TEMPLATE: origin.watchUrlTemplate };
+  api = await startTestApi(env);
+  // The console reads its configuration from the environment, like the operator's shell.
+  Object.assign(process.env, env, { TEMPORAL_TASK_QUEUE: api.config.temporal.taskQueue });
+  worker = await startTestWorker(api.db, {
+    taskQueue: api.config.temporal.taskQueue,
+    overrides: {
+      youtube: new YouTubeDataApi({ apiKey: FAKE_YOUTUBE_API_KEY, baseUrl: youtube.baseUrl }),
+      downloader: new YtDlpDownloader({ command: 'yt-dlp', watchUrlTemplate: origin.watchUrlTemplate, maxBytes: 50 * 1024 * 1024, timeoutMs: 60_000 }),
+    },
+  });
+  youtube.addChannel({ id: channel, title: 'Kitchen Basics', handle: '@kitchenbasics' });
+  youtube.addVideo(channel, { id: videoId, title: 'Cooking rice at home', description: 'How to cook rice.', durationSeconds: 4, privacyStatus: 'public', publishedAt: new Date().toISOString() });
+  origin.add(videoId, clip);
+  tenant = await createTenant(api.db, { credits: 100_000, creditsPerSecond: 10 });
+  const connected = await consoleRun('channels:connect', '--workspace', tenant.workspace.id, '--channel', channel);
+  expect(connected.code).toBe(0);
+}, 90_000);
+
+afterAll(async () => {
+  for (const name of ['YOUTUBE_API_KEY', 'YOUTUBE_API_BASE_URL', 'YOUTUBE_WATCH_URL_TEMPLATE', 'TEMPORAL_TASK_QUEUE']) delete process.env[name];
+  await worker?.stop();
+  await api?.close();
+  await Promise.all([youtube?.close(), origin?.close()]);
+  if (dir) removeTempDir(dir);
+});
+
+it('quotes a YouTube video from the channel mirror, then dubs it and saves its files', async () => {
+  const env = dubEnv({ apiKey: tenant.key, baseUrl: api.baseUrl });
+  const url = `https://youtu.be/${videoId}`;
+  const quote = await runDub(['quote', url, '--to', 'es_es'], { cwd: dir, env });
+  expect(quote.stderr).toBe('');
+  expect(quote.code).toBe(0);
+  expect(quote.stdout).toContain(`Source     ${url}, 4.0 s`);
+  expect(quote.stdout).toContain('4 s × 1 = 4 s');
+  expect(quote.stdout).toContain('Credits    40 (10 per second)');
+
+  const out = path.join(dir, 'out');
+  const run = await runDub(['create', url, '--to', 'es_es', '--wait', '--out', out], { cwd: dir, env });
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  const projectId = /Created project ([0-9a-f-]{36}) \(Cooking rice at home\)/.exec(run.stdout)?.[1];
+  expect(projectId).toBeDefined();
+  expect(run.stdout).toContain(`Project ${projectId} completed.`);
+  for (const format of ['mp3', 'wav', 'srt', 'vtt', 'png']) {
+    const file = path.join(out, `Cooking rice at home.es_es.${format}`);
+    expect(existsSync(file)).toBe(true);
+    expect(statSync(file).size).toBeGreaterThan(0);
+  }
+  // The ceiling is the mirror's duration: the hold was exactly what the dubbing cost.
+  const project = await api.db.selectFrom('projects').select(['status', 'source_type', 'youtube_video_id', 'max_billable_seconds', 'billable_seconds']).where('id', '=', projectId!).executeTakeFirstOrThrow();
+  expect(project).toEqual({ status: 'completed', source_type: 'youtube', youtube_video_id: videoId, max_billable_seconds: 4, billable_seconds: 4 });
+}, 300_000);
+
+it('refuses a URL that is not a YouTube video before calling the API', async () => {
+  const before = api.requests.length;
+  const run = await runDub(['create', 'https://example.com/watch?v=abc', '--to', 'es_es'], { cwd: dir, env: dubEnv({ apiKey: tenant.key, baseUrl: api.baseUrl }) });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain('is not a YouTube video URL');
+  expect(api.requests.length).toBe(before);
+});
