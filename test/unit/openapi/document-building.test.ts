@@ -40,6 +40,7 @@ describe('errorsOf', () => {
       [413, ['body_too_large']],
       [415, ['unsupported_content_type']],
       [422, ['idempotency_key_reused']],
+      [429, ['rate_limited']],
       [500, ['internal_error']],
     ]);
   });
