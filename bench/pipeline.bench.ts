@@ -266,22 +266,19 @@ async function runClip(services: Services, dir: string, seconds: number): Promis
   };
 }
 
-/**
- * The worker log's stage-timing entries, oldest first. The Temporal SDK's logger prints each as
- * `<time> [INFO] <message> { key: value, ... }`, the object spread over the lines that follow.
- */
+/** The worker log's stage-timing entries, oldest first: JSON lines (pino) whose message names a stage. */
 function workerStageLines(logFile: string): Record<string, unknown>[] {
-  const lines = readFileSync(logFile, 'utf8').split('\n');
   const entries: Record<string, unknown>[] = [];
-  lines.forEach((line, i) => {
-    const msg = /\[INFO\] (source transcribed|dub rendered)/.exec(line)?.[1];
-    if (!msg) return;
-    let text = line;
-    for (let j = i + 1; j < lines.length && !/^\d{4}-\d\d-\d\dT/.test(lines[j]!); j++) text += ` ${lines[j]}`;
-    const entry: Record<string, unknown> = { msg };
-    for (const m of text.matchAll(/(\w+): (?:'([^']*)'|(-?\d+(?:\.\d+)?))/g)) entry[m[1]!] = m[2] ?? Number(m[3]);
-    entries.push(entry);
-  });
+  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (parsed.message === 'source transcribed' || parsed.message === 'dub rendered') entries.push({ ...parsed, msg: parsed.message });
+  }
   return entries;
 }
 

@@ -1,8 +1,10 @@
-import pino from 'pino';
+import pino, { type DestinationStream } from 'pino';
+import { scrub, scrubText } from './log-scrubber';
 
 // Structured logs through pino: one JSON line per event (ISO time, level name, message, the
 // process's base fields, then the event's), so any log shipper can parse them. debug/info go to
 // stdout, warn/error to stderr. The app codes against this small interface, not pino's.
+// Every line is scrubbed of secrets and signed-URL credentials (log-scrubber.ts) first.
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -13,16 +15,17 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-export function createLogger(level: LogLevel, base: Record<string, unknown> = {}): Logger {
+/** @param destination every level to one stream instead of stdout/stderr (tests read their logs). */
+export function createLogger(level: LogLevel, base: Record<string, unknown> = {}, destination?: DestinationStream): Logger {
   const logger = pino(
     {
       level,
       base,
       messageKey: 'message',
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
+      formatters: { level: (label) => ({ level: label }), log: (fields) => scrub(fields) as Record<string, unknown> },
     },
-    pino.multistream(
+    destination ?? pino.multistream(
       [
         { level: 'debug', stream: process.stdout },
         { level: 'warn', stream: process.stderr },
@@ -31,10 +34,17 @@ export function createLogger(level: LogLevel, base: Record<string, unknown> = {}
     ),
   );
   return {
-    debug: (message, fields) => logger.debug(withErrors(fields), message),
-    info: (message, fields) => logger.info(withErrors(fields), message),
-    warn: (message, fields) => logger.warn(withErrors(fields), message),
-    error: (message, fields) => logger.error(withErrors(fields), message),
+    debug: write(logger, 'debug'),
+    info: write(logger, 'info'),
+    warn: write(logger, 'warn'),
+    error: write(logger, 'error'),
+  };
+}
+
+/** A disabled level costs one check: no scrubbing, no serializing. */
+function write(logger: pino.Logger, level: LogLevel): Logger[LogLevel] {
+  return (message, fields) => {
+    if (logger.isLevelEnabled(level)) logger[level](withErrors(fields), scrubText(message));
   };
 }
 

@@ -9,6 +9,7 @@ import { errorHandler } from './middleware/error-handler';
 import { httpMetrics } from '../metrics/http-metrics';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
+import { requestLog } from './middleware/request-log';
 import { notesRoutes } from './notes/notes.routes';
 import { projectsRoutes } from './projects/projects.routes';
 import { uploadPartsRoutes } from './uploads/upload-parts.routes';
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps): Koa {
 
   app.use(requestId());
   app.use(httpMetrics());
+  app.use(requestLog(deps.logger));
   app.use(errorHandler(deps.logger));
   const json = jsonBody(deps.config.http.bodyLimitBytes);
   // Upload parts are raw bytes streamed to storage; the JSON reader must not touch them.

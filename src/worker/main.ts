@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   // With METRICS_PORT set, the SDK core serves its metrics on a loopback port of its own, and
   // this process's /metrics appends them: one scrape target per worker.
   const coreMetricsPort = config.metrics.port !== null ? await freePort() : null;
-  installTemporalRuntime(config.logLevel, { metricsBindAddress: coreMetricsPort ? `127.0.0.1:${coreMetricsPort}` : undefined });
+  installTemporalRuntime(logger, { metricsBindAddress: coreMetricsPort ? `127.0.0.1:${coreMetricsPort}` : undefined });
   const metrics =
     config.metrics.port !== null
       ? await startMetricsServer({ host: config.metrics.host, port: config.metrics.port, service: 'worker', logger, alsoFrom: [`http://127.0.0.1:${coreMetricsPort}/metrics`] })

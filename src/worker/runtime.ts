@@ -1,17 +1,19 @@
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
+import { createLogger, type Logger, type LogLevel } from '../logger';
+import { temporalLogAdapter } from './temporal-log-adapter';
 
 let installed = false;
 
 /**
- * Installs the Temporal runtime once per process, before any worker or connection: its log level
- * and, when given, the address where the SDK core serves its own Prometheus metrics (worker task
- * slots, poll latencies, activity and workflow task counts, sticky cache...).
+ * Installs the Temporal runtime once per process, before any worker or connection: its logs go
+ * through `logger` (or a pino logger at `logger`'s level), and, when given, the SDK core serves its
+ * own Prometheus metrics at an address (worker task slots, poll latencies, task counts...).
  */
-export function installTemporalRuntime(level: 'debug' | 'info' | 'warn' | 'error', options: { metricsBindAddress?: string } = {}): void {
+export function installTemporalRuntime(logger: Logger | LogLevel, options: { metricsBindAddress?: string } = {}): void {
   if (installed) return;
   installed = true;
   Runtime.install({
-    logger: new DefaultLogger(level.toUpperCase() as LogLevel),
+    logger: temporalLogAdapter(typeof logger === 'string' ? createLogger(logger, { service: 'worker' }) : logger),
     ...(options.metricsBindAddress
       ? { telemetryOptions: { metrics: { prometheus: { bindAddress: options.metricsBindAddress, useSecondsForDurations: true, countersTotalSuffix: true } } } }
       : {}),

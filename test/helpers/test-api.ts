@@ -11,7 +11,7 @@ import { createDb, type Db } from '../../src/db/create-db';
 import { detectCapabilities, type EngineCapabilities } from '../../src/engines/capabilities';
 import { publishWorker, retireWorker } from '../../src/db/worker-capabilities';
 import { startCapabilityCache, type CapabilityCache } from '../../src/fleet/capability-cache';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 import type { BlobStore } from '../../src/storage/blob-store';
 import { createStorage } from '../../src/storage/create-storage';
 import type { DownloadLinks } from '../../src/storage/download-links';
@@ -60,8 +60,10 @@ export type TestFleet = 'last-known' | 'none';
 /**
  * @param plugins Kysely plugins for the app's queries only (e.g. a QueryHook); `TestApi.db`,
  * which the tests use to arrange and inspect, goes without them.
+ * @param logger the app's logger (default: errors only, to stderr), e.g. one writing to a
+ * stream the test reads.
  */
-export async function startTestApi(overrides: Record<string, string> = {}, plugins: KyselyPlugin[] = [], fleet: TestFleet = 'last-known'): Promise<TestApi> {
+export async function startTestApi(overrides: Record<string, string> = {}, plugins: KyselyPlugin[] = [], fleet: TestFleet = 'last-known', logger: Logger = createLogger('error')): Promise<TestApi> {
   // Listen first, so signed URLs (built from PUBLIC_BASE_URL) point at this very server.
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -87,7 +89,7 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
   const capabilities = await startCapabilityCache(config, db, config.database.url!, createLogger('error'));
   const appDb = plugins.reduce((wrapped, plugin) => wrapped.withPlugin(plugin), db);
   const rateLimiter = rateLimiterFromConfig(config, appDb, createLogger('error'));
-  const app = createApp({ config, db: appDb, temporal, capabilities, logger: createLogger('error'), blobStore, urlSigner, uploads, downloadLinks, keyCache, rateLimiter, youtube: youTubeDataApiFromConfig(config.youtube) });
+  const app = createApp({ config, db: appDb, temporal, capabilities, logger, blobStore, urlSigner, uploads, downloadLinks, keyCache, rateLimiter, youtube: youTubeDataApiFromConfig(config.youtube) });
   // Outermost, so it checks each response exactly as the client gets it (contract test 2).
   app.middleware.unshift(responseContract(app, config.storage.driver));
   server.on('request', app.callback());

@@ -3,6 +3,7 @@ import { ERROR_TYPES } from '../../shared/error-codes';
 import type { Logger } from '../../logger';
 import { TemporalUnavailableError } from '../../temporal/temporal-unavailable';
 import { ApiError } from '../api-error';
+import { requestLogFields } from './request-log';
 
 /**
  * Turns every failure into the public error body. Internal messages never reach clients: an
@@ -18,7 +19,7 @@ export function errorHandler(logger: Logger): Middleware {
     } catch (err) {
       const apiError = toApiError(err);
       if (apiError.status >= 500) {
-        logger.error('request failed', { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, err });
+        logger.error('request failed', { ...requestLogFields(ctx), path: ctx.path, err });
       }
       ctx.status = apiError.status;
       for (const [name, value] of Object.entries(apiError.headers)) ctx.set(name, value);
