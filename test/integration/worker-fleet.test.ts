@@ -43,6 +43,8 @@ const fleetRows = () => api.db.selectFrom('worker_capabilities').selectAll().whe
 
 /** (activity, task queue it was scheduled on, identity of the worker that started it) for a workflow. */
 async function activityPlacements(workflowId: string): Promise<{ activity: string; queue: string; identity: string }[]> {
+  // The workflow's last steps (webhook events) may still run after GET shows the project done.
+  await api.temporal.workflow.getHandle(workflowId).result();
   const history = await api.temporal.workflow.getHandle(workflowId).fetchHistory();
   const events = history.events ?? [];
   const startedBy = new Map(events.filter((e) => e.activityTaskStartedEventAttributes).map((e) => [String(e.activityTaskStartedEventAttributes!.scheduledEventId), e.activityTaskStartedEventAttributes!.identity ?? '']));
