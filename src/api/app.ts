@@ -9,6 +9,7 @@ import { errorHandler } from './middleware/error-handler';
 import { httpMetrics } from '../metrics/http-metrics';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
+import { traceRequest } from './middleware/trace-request';
 import { notesRoutes } from './notes/notes.routes';
 import { projectsRoutes } from './projects/projects.routes';
 import { uploadPartsRoutes } from './uploads/upload-parts.routes';
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true; // the error middleware logs; Koa's default stderr dump would duplicate it
 
   app.use(requestId());
+  app.use(traceRequest());
   app.use(httpMetrics());
   app.use(errorHandler(deps.logger));
   const json = jsonBody(deps.config.http.bodyLimitBytes);
