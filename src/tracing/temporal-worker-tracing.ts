@@ -5,6 +5,7 @@ import {
 } from '@temporalio/interceptors-opentelemetry/lib/worker';
 import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry/lib/workflow/definitions';
 import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
+import type { WorkflowInfo } from '@temporalio/workflow';
 import { installedTracing } from './install-tracing';
 
 // The worker's half of Temporal's OpenTelemetry interceptors (the client's half is in
@@ -36,9 +37,20 @@ export function workflowSpanSinks(): InjectedSinks<OpenTelemetrySinks> {
       export: {
         fn(info, spans) {
           const tracing = installedTracing();
-          return tracing ? makeWorkflowExporter(tracing.spanProcessor, tracing.resource).export.fn(info, spans) : undefined;
+          return tracing ? makeWorkflowExporter(tracing.spanProcessor, tracing.resource).export.fn(identifyingFields(info), spans) : undefined;
         },
       },
     },
   };
+}
+
+/**
+ * Temporal's exporter stamps what it is given of the WorkflowInfo on every workflow span. The
+ * whole of it holds nested objects (search attributes, the memo, deployment details) that span
+ * attributes are not meant to carry, and a memo may hold what a trace should not: give it the
+ * fields that say which run made the span.
+ */
+function identifyingFields(info: WorkflowInfo): WorkflowInfo {
+  const { workflowId, runId, workflowType, taskQueue, namespace, attempt } = info;
+  return { workflowId, runId, workflowType, taskQueue, namespace, attempt } as WorkflowInfo;
 }

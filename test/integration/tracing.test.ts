@@ -62,6 +62,9 @@ it('links the upload/complete request, the project workflow and its activities i
   // The workflow's spans are exported when they end: RunWorkflow when the run completes, a
   // little after the project's failure is recorded.
   const run = await waitFor('the project workflow run span', async () => spanNamed('RunWorkflow:projectWorkflow', traceId), 30_000);
+  // Which run made it, in plain attributes; not the whole WorkflowInfo (search attributes, memo).
+  expect(run.attributes).toMatchObject({ workflowId: `project/${created.body.data.id}`, workflowType: 'projectWorkflow', taskQueue: api.config.temporal.taskQueue });
+  for (const nested of ['searchAttributes', 'typedSearchAttributes', 'memo', 'unsafe']) expect(run.attributes).not.toHaveProperty(nested);
   const activity = spanNamed('RunActivity:prepareSource', traceId);
   expect(activity).toBeDefined();
   expect(activity!.attributes).toMatchObject({ temporalWorkflowId: `project/${created.body.data.id}` });
