@@ -58,8 +58,8 @@ export async function createFleetWorker({ config, connection, db, deps, logger, 
   const workers: Worker[] = [];
 
   if (roles.has('workflows')) {
-    // A pre-built bundle (tests, images) skips webpack at start; otherwise bundle from source.
-    // A pre-built bundle already holds the workflow interceptors (src/worker/workflow-bundle.ts).
+    // A pre-built bundle (tests, images) skips webpack at start and already holds the workflow
+    // interceptors (src/worker/workflow-bundle.ts); otherwise bundle from source with them.
     const workflowSource = config.temporal.workflowBundlePath
       ? { workflowBundle: { codePath: config.temporal.workflowBundlePath } }
       : { workflowsPath: WORKFLOWS_PATH, interceptors: { ...common.interceptors, workflowModules: [...WORKFLOW_INTERCEPTOR_MODULES] } };
