@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflows } from '../src/worker/workflow-bundle';
 import { POCKETSPHINX_MODEL_ROOT, detectCapabilities } from '../src/engines/capabilities';
 import { createDb } from '../src/db/create-db';
 import type { DubQuality } from '../src/engines/alignment/dub-quality';
@@ -389,7 +389,7 @@ async function main(): Promise<number> {
     createBenchDatabase('pipeline'),
     startBenchTemporal(dir),
     detectCapabilities(),
-    bundleWorkflowCode({ workflowsPath: require.resolve('../src/workflows'), logger: quiet }).then(({ code }) => writeFileSync(bundlePath, code)),
+    bundleWorkflows(quiet).then((code) => writeFileSync(bundlePath, code)),
   ]);
   const taskQueue = `bench-pipeline-${randomUUID().slice(0, 8)}`;
   const env = serviceEnv({

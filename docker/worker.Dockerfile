@@ -51,11 +51,8 @@ COPY src ./src
 # Bundle the workflow code once, at build time, with the same Temporal bundler the worker uses
 # when WORKFLOW_BUNDLE_PATH is unset: the worker starts without running webpack, and a workflow
 # that cannot be bundled fails the build instead of the container.
-RUN mkdir -p dist && node -e " \
-  require('@temporalio/worker') \
-    .bundleWorkflowCode({ workflowsPath: require('node:path').resolve('src/workflows/index.ts') }) \
-    .then(({ code }) => require('node:fs').writeFileSync('dist/workflow-bundle.js', code)) \
-    .catch((err) => { console.error(err); process.exit(1); });"
+# The script bundles the workflow interceptors (tracing) with them, as every bundle must.
+RUN node --import tsx scripts/bundle-workflows.ts dist/workflow-bundle.js
 
 USER node
 ENV STORAGE_DIR=/data/storage \

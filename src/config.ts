@@ -118,6 +118,8 @@ export interface Config {
     readonly port: number | null;
     readonly host: string;
   };
+  /** OpenTelemetry traces, exported over OTLP/HTTP; the standard OTEL_* variables (docs/operations.md, "Traces"). */
+  readonly tracing: TracingConfig;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly testing: {
     /** Fault injection for the killed-worker test; refused outside NODE_ENV=test. */
@@ -155,6 +157,19 @@ export interface TemporalTlsConfig {
   readonly caPath: string | null;
   /** Overrides the name checked against the server's certificate (SNI). */
   readonly serverName: string | null;
+}
+
+export interface TracingConfig {
+  /**
+   * Where spans are posted: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, else
+   * OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces` (the OTLP spec's rule). Null: tracing is off, no
+   * tracer provider is installed and the instrumentation costs next to nothing.
+   */
+  readonly otlpTracesUrl: string | null;
+  /** OTEL_EXPORTER_OTLP_HEADERS (`key=value,...`), e.g. a hosted backend's API key. */
+  readonly otlpHeaders: Readonly<Record<string, string>>;
+  /** OTEL_SERVICE_NAME; null: each process names itself (`dubbing-api`, `dubbing-worker`). */
+  readonly serviceName: string | null;
 }
 
 export class ConfigError extends Error {
@@ -363,6 +378,7 @@ export function loadConfig(env: Env = process.env): Config {
       port: read.optional('METRICS_PORT') === null ? null : read.int('METRICS_PORT', 0, 0, 65535),
       host: read.string('METRICS_HOST', '127.0.0.1'),
     },
+    tracing: readTracing(read),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
     testing: { pauseAfterCaptureMs },
   };
@@ -411,6 +427,40 @@ function readTemporalTls(read: Reader): TemporalTlsConfig | null {
     return null;
   }
   return mode === 'true' || configured ? tls : null;
+}
+
+function readTracing(read: Reader): TracingConfig {
+  const tracesUrl = read.url('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', null, ['http:', 'https:']);
+  const baseUrl = read.url('OTEL_EXPORTER_OTLP_ENDPOINT', null, ['http:', 'https:']);
+  return {
+    // read.url drops a trailing slash, so the base joins its path without doubling one.
+    otlpTracesUrl: tracesUrl ?? (baseUrl !== null ? `${baseUrl}/v1/traces` : null),
+    otlpHeaders: readOtlpHeaders(read),
+    serviceName: read.optional('OTEL_SERVICE_NAME'),
+  };
+}
+
+/** The W3C baggage-like list the OTel spec defines for OTEL_EXPORTER_OTLP_HEADERS; values may be percent-encoded. */
+function readOtlpHeaders(read: Reader): Record<string, string> {
+  const raw = read.optional('OTEL_EXPORTER_OTLP_HEADERS');
+  const headers: Record<string, string> = {};
+  if (raw === null) return headers;
+  for (const item of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const at = item.indexOf('=');
+    const key = at > 0 ? item.slice(0, at).trim() : '';
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(key)) {
+      // The value may be a secret: name the variable, never echo it.
+      read.problems.push('OTEL_EXPORTER_OTLP_HEADERS must be a comma-separated list of name=value pairs');
+      return {};
+    }
+    try {
+      headers[key] = decodeURIComponent(item.slice(at + 1).trim());
+    } catch {
+      read.problems.push(`OTEL_EXPORTER_OTLP_HEADERS has a badly percent-encoded value for ${key}`);
+      return {};
+    }
+  }
+  return headers;
 }
 
 function deepFreeze<T>(value: T): T {

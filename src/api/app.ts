@@ -10,6 +10,7 @@ import { httpMetrics } from '../metrics/http-metrics';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
+import { traceRequest } from './middleware/trace-request';
 import { notesRoutes } from './notes/notes.routes';
 import { projectsRoutes } from './projects/projects.routes';
 import { uploadPartsRoutes } from './uploads/upload-parts.routes';
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true; // the error middleware logs; Koa's default stderr dump would duplicate it
 
   app.use(requestId());
+  app.use(traceRequest());
   app.use(httpMetrics());
   app.use(requestLog(deps.logger));
   app.use(errorHandler(deps.logger));

@@ -12,10 +12,14 @@ import { createApp } from './app';
 import { startMetricsServer } from '../metrics/metrics-server';
 import { registerStatusGauges } from '../metrics/status-gauges';
 import { rateLimiterFromConfig } from './rate-limit/rate-limiter';
+import { startTracing } from '../tracing/otlp-tracing';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, { service: 'api' });
+  // Before anything makes spans: the Temporal client's interceptor and the request middleware.
+  const tracing = startTracing(config, 'dubbing-api');
+  if (tracing) logger.info('tracing', { otlpTracesUrl: config.tracing.otlpTracesUrl });
   const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, applicationName: 'dubbing-api' });
   const temporal = createTemporalClient(config);
   // The API runs no engine: what can be dubbed is what the live workers published.
@@ -54,6 +58,7 @@ async function main(): Promise<void> {
     await rateLimiter.close().catch(() => undefined);
     await metrics?.close();
     await Promise.allSettled([keyCache.close(), capabilities.close(), db.destroy(), temporal.connection.close()]);
+    await tracing?.shutdown().catch(() => undefined); // sends the last batch of spans
     logger.info('stopped');
     process.exit(0);
   };

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
+// The client module alone: the package's index also loads the worker plugin, which the API has no use for.
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
 import type { Config } from '../config';
 
 /**
@@ -28,9 +30,11 @@ export function temporalConnectionOptions(config: Config): { address: string; tl
 
 /**
  * A lazily connecting client: the API starts (and /readyz reports) even while Temporal is
- * down, and the SDK reconnects on its own when it comes back.
+ * down, and the SDK reconnects on its own when it comes back. Starting or signalling a workflow
+ * opens a span (StartWorkflow, SignalWithStartWorkflow...) under the caller's active one and
+ * passes the trace on in the workflow's headers; a no-op while the process does not trace.
  */
 export function createTemporalClient(config: Config): Client {
   const connection = Connection.lazy(temporalConnectionOptions(config));
-  return new Client({ connection, namespace: config.temporal.namespace });
+  return new Client({ connection, namespace: config.temporal.namespace, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
 }

@@ -10,6 +10,8 @@ import type { Logger } from '../logger';
 import { mediaTaskQueue } from '../shared/task-queues';
 import { CapabilityPublisher } from './capability-publisher';
 import { activityMetricsInterceptor } from '../metrics/activity-metrics';
+import { activityTracingInterceptor, workflowSpanSinks } from '../tracing/temporal-worker-tracing';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-bundle';
 
 export interface WorkerOptions {
   config: Config;
@@ -43,14 +45,24 @@ export async function createFleetWorker({ config, connection, db, deps, logger, 
   const roles = new Set(config.worker.roles);
   const workerId = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
   const activities = createActivities(deps);
-  const common = { connection, namespace: config.temporal.namespace, identity: workerId, activities, interceptors: { activity: [activityMetricsInterceptor] } };
+  // Tracing outermost, so an activity's RunActivity span also covers its metrics; the sink takes
+  // the workflow sandbox's spans (both inert while the process does not trace).
+  const common = {
+    connection,
+    namespace: config.temporal.namespace,
+    identity: workerId,
+    activities,
+    interceptors: { activity: [activityTracingInterceptor, activityMetricsInterceptor] },
+    sinks: workflowSpanSinks(),
+  };
   const workers: Worker[] = [];
 
   if (roles.has('workflows')) {
-    // A pre-built bundle (tests, images) skips webpack at start; otherwise bundle from source.
+    // A pre-built bundle (tests, images) skips webpack at start and already holds the workflow
+    // interceptors (src/worker/workflow-bundle.ts); otherwise bundle from source with them.
     const workflowSource = config.temporal.workflowBundlePath
       ? { workflowBundle: { codePath: config.temporal.workflowBundlePath } }
-      : { workflowsPath: require.resolve('../workflows') };
+      : { workflowsPath: WORKFLOWS_PATH, interceptors: { ...common.interceptors, workflowModules: [...WORKFLOW_INTERCEPTOR_MODULES] } };
     workers.push(await Worker.create({ ...common, taskQueue, ...workflowSource }));
   }
 

@@ -11,6 +11,7 @@ import { temporalConnectionOptions } from '../temporal/connection';
 import { installTemporalRuntime } from './runtime';
 import { freePort } from '../net/free-port';
 import { startMetricsServer } from '../metrics/metrics-server';
+import { startTracing } from '../tracing/otlp-tracing';
 
 async function connectWithRetry(config: Config, log: (m: string) => void): Promise<NativeConnection> {
   for (let attempt = 1; ; attempt++) {
@@ -27,6 +28,9 @@ async function connectWithRetry(config: Config, log: (m: string) => void): Promi
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, { service: 'worker' });
+  // Before the workers: activity spans and the workflow span sink use what is installed.
+  const tracing = startTracing(config, 'dubbing-worker');
+  if (tracing) logger.info('tracing', { otlpTracesUrl: config.tracing.otlpTracesUrl });
   // With METRICS_PORT set, the SDK core serves its metrics on a loopback port of its own, and
   // this process's /metrics appends them: one scrape target per worker.
   const coreMetricsPort = config.metrics.port !== null ? await freePort() : null;
@@ -62,6 +66,7 @@ async function main(): Promise<void> {
   await connection.close();
   await db.destroy();
   await metrics?.close();
+  await tracing?.shutdown().catch(() => undefined); // sends the last batch of spans
   logger.info('worker stopped');
 }
 

@@ -327,7 +327,7 @@ describe('a reviewer verifies the transcript', () => {
     expect(queue.out).toMatch(new RegExp(`${id}\\s+requested\\s+age `));
 
     const claimed = await consoleRun('reviews:claim', id, '--reviewer', 'ada');
-    expect({ code: claimed.code, err: claimed.code === 0 ? '' : claimed.err }).toEqual({ code: 0, err: '' });
+    expect({ code: claimed.code, out: claimed.code === 0 ? '' : claimed.out }).toEqual({ code: 0, out: '' });
     expect(claimed.out).toContain(`${id}: in_review (ada,`);
     expect(await api.db.selectFrom('transcript_reviews').select(['status', 'reviewer']).where('project_id', '=', id).executeTakeFirstOrThrow()).toEqual({ status: 'in_review', reviewer: 'ada' });
     expect((await getProjectView(api, tenant, id)).transcript_review.status).toBe('in_review');

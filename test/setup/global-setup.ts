@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { Kysely, PostgresDialect } from 'kysely';
 import { Client, Pool } from 'pg';
 import { freePort } from '../../scripts/lib/free-port';
 import { createBucket, resolveS3Server, startS3Server } from '../../scripts/lib/s3-server';
 import { resolveTemporalCli, startTemporalDevServer } from '../../scripts/lib/temporal-dev-server';
 import { migrateToLatest } from '../../src/db/migrator';
+import { bundleWorkflows } from '../../src/worker/workflow-bundle';
 import { testState } from './test-state';
 
 // Runs once per `jest` run, in the parent process. What it sets in process.env reaches every
@@ -47,13 +47,14 @@ export default async function globalSetup(): Promise<void> {
   const s3 = { dataDir: path.join(TMP, `s3-${s3Port}`), accessKeyId: 'dubbing-test', secretAccessKey: randomBytes(24).toString('hex'), region: 'us-east-1', bucket: 'dubbing-test' };
   const [server, bundle, s3Server] = await Promise.all([
     startTemporalDevServer({ cli, port, uiPort: null, dbFile: null, logFile: path.join(TMP, `temporal-${port}.log`) }),
-    bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietLogger }),
+    // The same bundle as the worker image's: the workflows with their tracing interceptors.
+    bundleWorkflows(quietLogger),
     startS3Server({ binary: s3Binary, port: s3Port, consolePort: null, dataDir: s3.dataDir, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, region: s3.region, logFile: path.join(TMP, `s3-${s3Port}.log`) }),
   ]);
   testState.s3 = { server: s3Server, dataDir: s3.dataDir };
   await createBucket(s3Server.endpoint, s3, s3.bucket);
   const bundlePath = path.join(TMP, `workflow-bundle-${port}.js`);
-  writeFileSync(bundlePath, bundle.code);
+  writeFileSync(bundlePath, bundle);
 
   testState.temporal = server;
   testState.database = database;
