@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { YouTubeDataApi } from '../../src/sources/youtube/data-api-client';
-import { YtDlpDownloader } from '../../src/sources/youtube/ytdlp-downloader';
-import { startMediaOrigin, type MediaOrigin } from '../fakes/media-origin';
-import { FAKE_YOUTUBE_API_KEY, startFakeYouTubeDataApi, type FakeYouTube } from '../fakes/youtube-data-api';
+import type { MediaOrigin } from '../fakes/media-origin';
+import type { FakeYouTube } from '../fakes/youtube-data-api';
 import { consoleRun } from '../helpers/console-run';
 import { dubEnv, runDub } from '../helpers/dub-cli';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
 import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
-import { startTestApi, type TestApi } from '../helpers/test-api';
-import { startTestWorker, type TestWorker } from '../helpers/test-worker';
+import type { TestApi } from '../helpers/test-api';
+import { startYouTubeStack, type YouTubeStack } from '../helpers/youtube-stack';
 
 // `dub quote` and `dub create --wait` from a YouTube URL, on real parts: the real Data API client
 // against a local double of the Data API, the real yt-dlp against a local media origin, the real
@@ -22,25 +20,15 @@ const videoId = randomUUID().replace(/-/g, '').slice(0, 11);
 let youtube: FakeYouTube;
 let origin: MediaOrigin;
 let api: TestApi;
-let worker: TestWorker;
+let stack: YouTubeStack;
 let tenant: TestTenant;
 let dir: string;
 
 beforeAll(async () => {
   dir = makeTempDir('dub-cli-youtube');
   const clip = await spokenClip(dir, 'Cooking rice is easy when you measure the water.', 4);
-  [youtube, origin] = await Promise.all([startFakeYouTubeDataApi({ requiredKey: FAKE_YOUTUBE_API_KEY }), startMediaOrigin()]);
-  const env = { YOUTUBE_API_KEY: FAKE_YOUTUBE_API_KEY, YOUTUBE_API_BASE_URL: youtube.baseUrl, YOUTUBE_WATCH_URL_TEMPLATE: origin.watchUrlTemplate };
-  api = await startTestApi(env);
-  // The console reads its configuration from the environment, like the operator's shell.
-  Object.assign(process.env, env, { TEMPORAL_TASK_QUEUE: api.config.temporal.taskQueue });
-  worker = await startTestWorker(api.db, {
-    taskQueue: api.config.temporal.taskQueue,
-    overrides: {
-      youtube: new YouTubeDataApi({ apiKey: FAKE_YOUTUBE_API_KEY, baseUrl: youtube.baseUrl }),
-      downloader: new YtDlpDownloader({ command: 'yt-dlp', watchUrlTemplate: origin.watchUrlTemplate, maxBytes: 50 * 1024 * 1024, timeoutMs: 60_000 }),
-    },
-  });
+  stack = await startYouTubeStack();
+  ({ youtube, origin, api } = stack);
   youtube.addChannel({ id: channel, title: 'Kitchen Basics', handle: '@kitchenbasics' });
   youtube.addVideo(channel, { id: videoId, title: 'Cooking rice at home', description: 'How to cook rice.', durationSeconds: 4, privacyStatus: 'public', publishedAt: new Date().toISOString() });
   origin.add(videoId, clip);
@@ -50,10 +38,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  for (const name of ['YOUTUBE_API_KEY', 'YOUTUBE_API_BASE_URL', 'YOUTUBE_WATCH_URL_TEMPLATE', 'TEMPORAL_TASK_QUEUE']) delete process.env[name];
-  await worker?.stop();
-  await api?.close();
-  await Promise.all([youtube?.close(), origin?.close()]);
+  await stack?.close();
   if (dir) removeTempDir(dir);
 });
 

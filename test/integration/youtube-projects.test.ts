@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { getBalance } from '../../src/db/credits';
-import { YouTubeDataApi } from '../../src/sources/youtube/data-api-client';
-import { YtDlpDownloader } from '../../src/sources/youtube/ytdlp-downloader';
 import { channelScheduleId } from '../../src/shared/workflow-ids';
 import { startChannelSync } from '../../src/temporal/channel-sync';
-import { startMediaOrigin, type MediaOrigin } from '../fakes/media-origin';
-import { FAKE_YOUTUBE_API_KEY, startFakeYouTubeDataApi, type FakeYouTube } from '../fakes/youtube-data-api';
+import type { MediaOrigin } from '../fakes/media-origin';
+import type { FakeYouTube } from '../fakes/youtube-data-api';
 import { consoleRun } from '../helpers/console-run';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
 import { createProject, getProjectView, projectBody, waitForProjectView } from '../helpers/projects';
-import { request, startTestApi, type TestApi } from '../helpers/test-api';
-import { startTestWorker, type TestWorker } from '../helpers/test-worker';
+import { request, type TestApi } from '../helpers/test-api';
+import { startYouTubeStack, type YouTubeStack } from '../helpers/youtube-stack';
 import { waitFor } from '../helpers/wait-for';
 
 // YouTube end to end on real parts: the real Data API client against a local double of the Data
@@ -21,7 +19,7 @@ const CPS = 10;
 let youtube: FakeYouTube;
 let origin: MediaOrigin;
 let api: TestApi;
-let worker: TestWorker;
+let stack: YouTubeStack;
 let dir: string;
 let clip: Buffer;
 const channel = `UC${randomUUID().replace(/-/g, '').slice(0, 22)}`;
@@ -30,25 +28,12 @@ const newVideoId = () => randomUUID().replace(/-/g, '').slice(0, 11);
 beforeAll(async () => {
   dir = makeTempDir('youtube-');
   clip = await spokenClip(dir, 'Cooking rice is easy when you measure the water.', 4);
-  [youtube, origin] = await Promise.all([startFakeYouTubeDataApi({ requiredKey: FAKE_YOUTUBE_API_KEY }), startMediaOrigin()]);
-  const env = { YOUTUBE_API_KEY: FAKE_YOUTUBE_API_KEY, YOUTUBE_API_BASE_URL: youtube.baseUrl, YOUTUBE_WATCH_URL_TEMPLATE: origin.watchUrlTemplate };
-  api = await startTestApi(env);
-  // The console reads its configuration from the environment, like the operator's shell.
-  Object.assign(process.env, env, { TEMPORAL_TASK_QUEUE: api.config.temporal.taskQueue });
-  worker = await startTestWorker(api.db, {
-    taskQueue: api.config.temporal.taskQueue,
-    overrides: {
-      youtube: new YouTubeDataApi({ apiKey: FAKE_YOUTUBE_API_KEY, baseUrl: youtube.baseUrl }),
-      downloader: new YtDlpDownloader({ command: 'yt-dlp', watchUrlTemplate: origin.watchUrlTemplate, maxBytes: 50 * 1024 * 1024, timeoutMs: 60_000 }),
-    },
-  });
+  stack = await startYouTubeStack();
+  ({ youtube, origin, api } = stack);
   youtube.addChannel({ id: channel, title: 'Kitchen Basics', handle: '@kitchenbasics' });
 }, 60_000);
 afterAll(async () => {
-  for (const name of ['YOUTUBE_API_KEY', 'YOUTUBE_API_BASE_URL', 'YOUTUBE_WATCH_URL_TEMPLATE', 'TEMPORAL_TASK_QUEUE']) delete process.env[name];
-  await worker.stop();
-  await api.close();
-  await Promise.all([youtube.close(), origin.close()]);
+  await stack?.close();
   removeTempDir(dir);
 });
 
