@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { meetingImportRecordSchema, type MeetingImportRecord } from '../api/notes/notes.schema';
+import { findNul } from '../api/middleware/reject-nul';
 import { compileBody, pointerToParam } from '../api/middleware/validate';
 import type { Db } from '../db/create-db';
 import { findExistingUserIds, findMeetingOwners, replaceMeetingShares, upsertMeetings, type NewMeeting } from '../db/meetings';
@@ -57,6 +58,10 @@ export function validateMeetingRecords(input: readonly unknown[], ownerUserId: s
       const { field, reason } = describe(validateRecord.errors![0]!);
       throw new MeetingImportError(index, field, reason);
     }
+    // PostgreSQL text and jsonb both refuse U+0000: without this the whole import died on the
+    // database error, naming neither the record nor the field.
+    const nul = findNul(record, '');
+    if (nul !== undefined) throw new MeetingImportError(index, nul || '(record)', 'must not contain the NUL character (U+0000)');
     record.id = record.id.toLowerCase();
     record.shared_with = [...new Set(record.shared_with.map((u) => u.toLowerCase()))];
     if (seen.has(record.id)) throw new MeetingImportError(index, 'id', `repeats record ${seen.get(record.id)}'s id`);

@@ -16,7 +16,7 @@ export function rejectNulCharacters(value: unknown, where: 'body' | 'query'): vo
 }
 
 /** The dotted path (`publishing.title`, `target_locales[1]`) of the first NUL, if any. */
-function findNul(value: unknown, path: string): string | undefined {
+export function findNul(value: unknown, path: string): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
