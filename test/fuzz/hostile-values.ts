@@ -101,10 +101,19 @@ export const hostileRawBody: fc.Arbitrary<string | Buffer> = fc.oneof(
   hugeString.map((s) => JSON.stringify({ name: s })),
 );
 
+/** Percent-encodes any string, lone surrogates included (as the UTF-8 bytes a sloppy client sends). */
+export function encodeAny(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return Array.from(value, (ch) => (/[\ud800-\udfff]/.test(ch) ? '%ED%A0%80' : encodeURIComponent(ch))).join('');
+  }
+}
+
 /** Values for a path segment: malformed, traversal, encoded NUL, unicode, very long. */
 export const hostilePathSegment: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('..', '.', '%2e%2e', '..%2F..%2Fetc%2Fpasswd', '%00', 'a%00b', '%', '%zz', '%ff', '%c0%ae', '%u002e', 'null', '0', '-1', '1e3', '00000000-0000-0000-0000-000000000000', 'urn:uuid:00000000-0000-0000-0000-000000000000', 'ZZZZZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZZZZZZZZZ', '%E2%80%AE', '%F0%9F%98%80', '%ED%A0%80'),
-  hostileString.filter((s) => s.length > 0 && s.length < 3000).map(encodeURIComponent),
+  hostileString.filter((s) => s.length > 0 && s.length < 3000).map(encodeAny),
   fc.integer({ min: 2_000, max: 20_000 }).map((n) => 'a'.repeat(n)),
 );
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { Operation } from '../../src/api/openapi/operation';
 import type { FuzzWorld } from './fuzz-world';
-import { bogusCredential, bogusIdempotencyKey, contentTypes, hostilePathSegment, hostileRawBody, hostileString } from './hostile-values';
+import { bogusCredential, bogusIdempotencyKey, contentTypes, encodeAny, hostilePathSegment, hostileRawBody, hostileString } from './hostile-values';
 import { schemaValue, validValue, type JsonSchema } from './schema-arbitraries';
 
 // One generated HTTP request for one operation of the OpenAPI list: its path parameters, query
@@ -14,15 +14,6 @@ export interface FuzzRequest {
   path: string;
   headers: Record<string, string>;
   body?: string | Buffer;
-}
-
-/** Percent-encodes any string, lone surrogates included (as the UTF-8 bytes a sloppy client sends). */
-export function encodeAny(value: string): string {
-  try {
-    return encodeURIComponent(value);
-  } catch {
-    return Array.from(value, (ch) => (/[\ud800-\udfff]/.test(ch) ? '%ED%A0%80' : encodeURIComponent(ch))).join('');
-  }
 }
 
 function pathParam(world: FuzzWorld, name: string, schema: object): fc.Arbitrary<string> {
@@ -135,20 +126,58 @@ const extraHeaders: fc.Arbitrary<Headers> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom<Headers>({ 'x-request-id': 'r'.repeat(5000) }, { 'x-request-id': '../../x' }, { 'x-request-id': '%00' }, { accept: 'text/html' }, { accept: 'application/xml' }, { 'accept-encoding': 'br;q=x' }) },
 );
 
-/** A request for one operation; the method is sometimes one the path does not serve. */
-export function requestArbitrary(world: FuzzWorld, operation: Operation): fc.Arbitrary<FuzzRequest> {
+interface Parts {
+  method: string;
+  path: string;
+  query: string;
+  auth: Headers;
+  idem: Headers;
+  payload: { body?: string | Buffer; contentType?: string };
+  extra: Headers;
+}
+
+/** Every part as a well-behaved client sends it: real ids, its own key, valid JSON (the documented example among others). */
+function wellFormedParts(world: FuzzWorld, operation: Operation): fc.Arbitrary<Parts> {
+  const real = (name: string) => (world.pathValues[name]?.length ? fc.constantFrom(...world.pathValues[name]!.slice(0, 1)) : fc.constant('x'));
+  const params = Object.entries(operation.pathParams ?? {});
+  const path = fc.tuple(...params.map(([name, p]) => (world.pathValues[name] ? real(name) : validValue(p.schema as JsonSchema).map((v) => encodeAny(String(v)))))).map((values) =>
+    params.reduce((acc, [name], i) => acc.replace(`{${name}}`, values[i]!), operation.path),
+  );
+  const key = operation.auth === 'notes:read' ? world.notes.key : world.tenant.key;
+  const auth: Headers = operation.auth === 'public' || operation.auth === 'signed_url' ? {} : { authorization: `Bearer ${key}` };
+  const body = operation.body
+    ? fc.oneof(...(operation.bodyExample !== undefined ? [fc.constant(operation.bodyExample)] : []), validValue(operation.body as JsonSchema, world.hints)).map((v) => ({ body: JSON.stringify(v), contentType: 'application/json' }))
+    : operation.bodyContentType
+      ? fc.constant({ body: Buffer.alloc(1000, 7), contentType: operation.bodyContentType })
+      : fc.constant({});
+  return fc.record({
+    method: fc.constant(operation.method.toUpperCase()),
+    path,
+    query: operation.query ? validValue(operation.query as JsonSchema, world.hints).map(queryText) : fc.constant(''),
+    auth: fc.constant(auth),
+    idem: operation.idempotency ? fc.uuid().map((k) => ({ 'idempotency-key': k })) : fc.constant({}),
+    payload: body,
+    extra: fc.constant({}),
+  });
+}
+
+/** Every part drawn on its own: valid, near-valid or hostile, so the odd combinations occur too. */
+function mixedParts(world: FuzzWorld, operation: Operation): fc.Arbitrary<Parts> {
   const method = fc.oneof({ weight: 12, arbitrary: fc.constant(operation.method.toUpperCase()) }, { weight: 1, arbitrary: fc.constantFrom('DELETE', 'PATCH') });
   const query = operation.query ? fc.oneof({ weight: 5, arbitrary: schemaValue(operation.query as JsonSchema, world.hints).map(queryText) }, { weight: 1, arbitrary: RAW_QUERY_JUNK }) : fc.oneof({ weight: 4, arbitrary: fc.constant('') }, { weight: 1, arbitrary: RAW_QUERY_JUNK });
-  return fc
-    .record({ method, path: pathArbitrary(world, operation), query, auth: authHeaders(world, operation), idem: idempotencyHeaders(operation), payload: bodyAndType(world, operation), extra: extraHeaders })
-    .chain((r) => {
-      const signature = operation.auth === 'signed_url' ? signatureQuery(world, r.method === operation.method.toUpperCase() ? r.method : operation.method, r.path) : fc.constant('');
-      return signature.map((signed) => {
-        const query = [signed, r.query].filter(Boolean).join('&');
-        const headers: Record<string, string> = { ...r.extra, ...r.auth, ...r.idem };
-        if (r.payload.contentType) headers['content-type'] = r.payload.contentType;
-        const withBody = r.method !== 'GET' && r.method !== 'OPTIONS' && r.payload.body !== undefined;
-        return { method: r.method, path: query ? `${r.path}?${query}` : r.path, headers, ...(withBody ? { body: r.payload.body } : {}) };
-      });
+  return fc.record({ method, path: pathArbitrary(world, operation), query, auth: authHeaders(world, operation), idem: idempotencyHeaders(operation), payload: bodyAndType(world, operation), extra: extraHeaders });
+}
+
+/** A request for one operation: a quarter well-formed (so valid paths run deep), the rest mixed. */
+export function requestArbitrary(world: FuzzWorld, operation: Operation): fc.Arbitrary<FuzzRequest> {
+  return fc.oneof({ weight: 1, arbitrary: wellFormedParts(world, operation) }, { weight: 3, arbitrary: mixedParts(world, operation) }).chain((r) => {
+    const signature = operation.auth === 'signed_url' ? signatureQuery(world, r.method === operation.method.toUpperCase() ? r.method : operation.method, r.path) : fc.constant('');
+    return signature.map((signed) => {
+      const query = [signed, r.query].filter(Boolean).join('&');
+      const headers: Headers = { ...r.extra, ...r.auth, ...r.idem };
+      if (r.payload.contentType) headers['content-type'] = r.payload.contentType;
+      const withBody = r.method !== 'GET' && r.payload.body !== undefined;
+      return { method: r.method, path: query ? `${r.path}?${query}` : r.path, headers, ...(withBody ? { body: r.payload.body } : {}) };
     });
+  });
 }

@@ -79,3 +79,11 @@ describe('signed file URLs naming keys the disk cannot hold', () => {
     expect(res.body.error).toMatchObject({ type: 'not_found_error', code: 'not_found' });
   });
 });
+
+describe('documentation assets by name', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('GET /docs/%s is a 404 naming the asset, not a 500 from Object.prototype', async (name) => {
+    const res = await request(api.baseUrl, 'GET', `/docs/${name}`);
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ type: 'not_found_error', code: 'not_found', param: 'asset' });
+  });
+});
