@@ -29,8 +29,10 @@ function answerFor(code: string | undefined): Answer {
 /** Gives the requests Node refuses itself the API's error body. */
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    // A client that went away, or a socket already answering, is only closed.
-    if (err.code === 'ECONNRESET' || !socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+    // As Node does: a client that went away, or a socket whose in-flight answer has begun, is
+    // only closed (writing there would corrupt that answer).
+    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
     }

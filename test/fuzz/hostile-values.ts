@@ -95,6 +95,8 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 /** Request bodies that are not a JSON object: broken, truncated, wrong encoding, too deep or too big. */
 export const hostileRawBody: fc.Arbitrary<string | Buffer> = fc.oneof(
   fc.constantFrom('{', '{"name":', '{"a":1,}', "{'a':1}", 'null', '[]', '"text"', '42', 'true', '{"a":1}{"b":2}', '\u0000', '{"a":"\\ud800"}', '{"a":"\\u0000"}', 'NaN', '{"a":NaN}'),
+  // Numbers JSON can write but a double cannot hold, and prototype keys JSON.parse keeps as own fields.
+  fc.constantFrom('{"max_billable_seconds":123456789012345678901234567890}', '{"max_billable_seconds":1e400}', '{"max_billable_seconds":-0}', '{"max_billable_seconds":60.0000000000000001}', '{"__proto__":{"preview_only":false},"max_billable_seconds":60}', '{"constructor":{"prototype":{"x":1}}}'),
   fc.constantFrom(Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]), Buffer.from([0xc3, 0x28]), Buffer.from('{"name":"\xff\xfe"}', 'latin1'), Buffer.from([0x7b, 0xed, 0xa0, 0x80, 0x7d])),
   fc.integer({ min: 1_000, max: 100_000 }).chain((depth) => fc.constantFrom(deepJson(depth, 'array'), deepJson(depth, 'object'))),
   fc.string({ unit: 'binary', maxLength: 200 }),

@@ -18,6 +18,8 @@ import { tenantRowDigest } from './tenant-rows';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ Math.floor(Math.random() * 2 ** 31)) | 0;
 const PATH = process.env.FUZZ_PATH;
+/** A ceiling, not an assertion: room for the runs and a shrink on a loaded machine. */
+const OPERATION_TIMEOUT_MS = Math.max(60_000, RUNS * 600);
 
 let api: TestApi;
 let world: FuzzWorld;
@@ -76,5 +78,5 @@ describe('route fuzz: every operation of the OpenAPI document', () => {
       }),
       { numRuns: RUNS, seed: SEED, ...(PATH ? { path: PATH } : {}) },
     );
-  });
+  }, OPERATION_TIMEOUT_MS);
 });

@@ -87,3 +87,22 @@ describe('documentation assets by name', () => {
     expect(res.body.error).toMatchObject({ type: 'not_found_error', code: 'not_found', param: 'asset' });
   });
 });
+
+describe('part URLs naming an upload id PostgreSQL cannot hold', () => {
+  // The path is decoded before the lookup: `a%00b` used to reach PostgreSQL as a NUL (a 500).
+  it('PUT /v1/uploads/a%00b/parts/1, genuinely signed, is a 404 naming upload_id that writes nothing', async () => {
+    const before = await workspaceRowCounts(api, tenant.workspace.id);
+    const signed = new URL(api.urlSigner.signPath('PUT', '/v1/uploads/a%00b/parts/1', 600).url);
+    const res = await request(api.baseUrl, 'PUT', signed.pathname + signed.search, { rawBody: Buffer.alloc(0), headers: { 'content-type': 'application/octet-stream' } });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ type: 'not_found_error', code: 'not_found', param: 'upload_id' });
+    expect(await workspaceRowCounts(api, tenant.workspace.id)).toEqual(before);
+  });
+
+  it('the same URL, signed but expired, is a 403 signature_expired', async () => {
+    const signed = new URL(api.urlSigner.signPathUntil('PUT', '/v1/uploads/a%00b/parts/1', new Date(Date.now() - 60_000)).url);
+    const res = await request(api.baseUrl, 'PUT', signed.pathname + signed.search, { rawBody: Buffer.alloc(0), headers: { 'content-type': 'application/octet-stream' } });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'signature_expired' });
+  });
+});
