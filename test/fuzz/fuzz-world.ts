@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream';
 import { issueApiKey } from '../../src/auth/issue-api-key';
 import { importMeetings } from '../../src/cli/import-meetings';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { createProject, projectBody } from '../helpers/projects';
 import { request, type TestApi } from '../helpers/test-api';
+import { putPart } from '../helpers/upload-client';
 import type { Hints } from './schema-arbitraries';
 
 // The real objects the fuzzer aims at: a tenant with credits and a project awaiting upload, a
@@ -48,6 +50,13 @@ export async function buildFuzzWorld(api: TestApi): Promise<FuzzWorld> {
   const foreignPage = await request(api.baseUrl, 'GET', '/v1/dubbing/projects?limit=1', { headers: bearer(other.key) });
   const uploadId: string = ownProject.transfer.upload_id;
   const partPath = new URL(ownProject.transfer.parts[0].url).pathname;
+  // The part is in but the upload not completed: a well-formed complete can succeed (200) and
+  // move the project on, so later requests meet both states.
+  const part = await putPart(ownProject.transfer.parts[0].url, Buffer.alloc(1000, 7) /* projectBody: size_bytes 1000, one part */);
+  if (part.status !== 200) throw new Error(`fuzz world: part upload answered ${part.status}`);
+  // A stored file, so a genuinely signed download URL can find something (200).
+  const fileKey = 'fuzz-world/sample.png';
+  await api.blobStore.put(fileKey, Readable.from([Buffer.from('not really a png')]));
 
   return {
     api,
@@ -61,7 +70,7 @@ export async function buildFuzzWorld(api: TestApi): Promise<FuzzWorld> {
       upload_id: [uploadId, foreignProject.transfer.upload_id, partPath.split('/')[3]!],
       part_number: ['1', '2', '0', '01', '10001'],
       meeting_id: [MEETING_ID, MEETING_ID.toUpperCase(), '00000000-0000-4000-8000-000000000000'],
-      key: [`uploads/${uploadId}/part-1`, 'thumbnails/x.png', 'a.mp3', 'projects%2F..%2F..%2Fsecret'],
+      key: [fileKey, `uploads/${uploadId}/part-1`, 'thumbnails/x.png', 'a.mp3', 'projects%2F..%2F..%2Fsecret'],
     },
     hints: {
       source_locale: locales,
@@ -75,7 +84,8 @@ export async function buildFuzzWorld(api: TestApi): Promise<FuzzWorld> {
       cursor: [cursor, cursor.slice(0, -2), `${cursor}x`, foreignPage.body.page.next_cursor ?? cursor, 'eyJzZXEiOjF9', Buffer.from('{"seq":1,"workspaceId":"x"}').toString('base64url')],
       youtube_video_id: ['dQw4w9WgXcQ', 'short'],
       channel_id: ['UC_x5XG1OV2P6uZZ5FSM9Ttw', 'UC'],
-      etag: [ownProject.transfer.parts[0].etag ?? '9e107d9d372bb6826bd81d3542a419d6'],
+      etag: [part.etag!, '9e107d9d372bb6826bd81d3542a419d6'],
+      part_number: [1, 2],
       max_billable_seconds: [1, 60, 600],
     },
   };

@@ -15,7 +15,7 @@ import { tenantRowDigest } from './tenant-rows';
 //   4. every answer matches the OpenAPI document (the response-contract middleware).
 // FUZZ_RUNS sets the runs per operation, FUZZ_SEED (and FUZZ_PATH) replay a failure.
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ Math.floor(Math.random() * 2 ** 31)) | 0;
 const PATH = process.env.FUZZ_PATH;
 /** A ceiling, not an assertion: room for the runs and a shrink on a loaded machine. */
