@@ -46,7 +46,10 @@ function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
     }
   }
   const boundary = fc.constant('x'.repeat(max));
-  return fc.oneof({ weight: 5, arbitrary: fc.string({ minLength: min, maxLength: Math.min(max, Math.max(min, VALID_CAP)) }) }, { weight: 1, arbitrary: boundary });
+  // Within the schema, yet what storage chokes on: NUL (PostgreSQL refuses it), other control
+  // characters, a lone surrogate, bidi overrides, astral characters.
+  const nasty = fc.string({ unit: fc.constantFrom('\u0000', '\u0007', '\u001b', '\ud800', '\u202e', '😀', 'é', 'a'), minLength: Math.max(min, 1), maxLength: Math.max(1, Math.min(max, 12)) });
+  return fc.oneof({ weight: 5, arbitrary: fc.string({ minLength: min, maxLength: Math.min(max, Math.max(min, VALID_CAP)) }) }, { weight: 1, arbitrary: boundary }, { weight: 1, arbitrary: nasty });
 }
 
 /** The schema a value of a `oneOf` parent must meet: the parent's properties plus one branch's. */
