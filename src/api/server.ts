@@ -9,6 +9,7 @@ import { createTemporalClient } from '../temporal/connection';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import { youTubeDataApiFromConfig } from '../sources/youtube/data-api-client';
 import { createApp } from './app';
+import { answerClientErrors } from './client-errors';
 import { startMetricsServer } from '../metrics/metrics-server';
 import { registerStatusGauges } from '../metrics/status-gauges';
 import { rateLimiterFromConfig } from './rate-limit/rate-limiter';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   const server: Server = app.listen(config.http.port, config.http.host, () => {
     logger.info('api listening', { url: `http://${config.http.host}:${config.http.port}`, publicBaseUrl: config.http.publicBaseUrl });
   });
+  answerClientErrors(server);
   server.keepAliveTimeout = 65_000; // longer than common load balancer idle timeouts
   let metrics: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   if (config.metrics.port !== null) {

@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { meetingImportRecordSchema, type MeetingImportRecord } from '../api/notes/notes.schema';
+import { findNul, findString } from '../api/middleware/reject-nul';
 import { compileBody, pointerToParam } from '../api/middleware/validate';
 import type { Db } from '../db/create-db';
 import { findExistingUserIds, findMeetingOwners, replaceMeetingShares, upsertMeetings, type NewMeeting } from '../db/meetings';
@@ -21,6 +22,9 @@ export class MeetingImportError extends Error {
 
 // The body validator: no type coercion, unknown fields refused, defaults filled in.
 const validateRecord = compileBody<MeetingImportRecord>(meetingImportRecordSchema);
+
+/** Half of a UTF-16 pair without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 const BATCH = 1000; // 16 columns a row stays far below Postgres' 65,535 bind parameters
 
@@ -57,6 +61,13 @@ export function validateMeetingRecords(input: readonly unknown[], ownerUserId: s
       const { field, reason } = describe(validateRecord.errors![0]!);
       throw new MeetingImportError(index, field, reason);
     }
+    // PostgreSQL text and jsonb both refuse U+0000, and jsonb a lone surrogate ("\ud800", which
+    // JSON can spell but Unicode cannot): without these the whole import died on the database
+    // error, naming neither the record nor the field.
+    const nul = findNul(record, '');
+    if (nul !== undefined) throw new MeetingImportError(index, nul || '(record)', 'must not contain the NUL character (U+0000)');
+    const broken = findString(record, '', (text) => LONE_SURROGATE.test(text));
+    if (broken !== undefined) throw new MeetingImportError(index, broken || '(record)', 'must be valid Unicode (it holds a lone surrogate)');
     record.id = record.id.toLowerCase();
     record.shared_with = [...new Set(record.shared_with.map((u) => u.toLowerCase()))];
     if (seen.has(record.id)) throw new MeetingImportError(index, 'id', `repeats record ${seen.get(record.id)}'s id`);

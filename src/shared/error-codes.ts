@@ -43,6 +43,10 @@ export const API_ERROR_CODES = [
   'webhook_target_forbidden',
   'webhook_target_unresolvable',
   'upload_expired',
+  // Refused by the HTTP server before routing (src/api/client-errors.ts): a request line and
+  // headers over Node's limit (431), headers that never finished arriving (408).
+  'headers_too_large',
+  'request_timeout',
   // 401 / 403 / 404
   'unauthenticated',
   'permission_denied',

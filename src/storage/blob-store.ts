@@ -58,11 +58,15 @@ export class InvalidBlobKeyError extends Error {
 }
 
 const KEY_CHARS = /^[A-Za-z0-9._/-]+$/;
+/** S3's limit on a whole key, and the usual file-system limit on one name (NAME_MAX). */
+const MAX_KEY_BYTES = 1024;
+const MAX_SEGMENT_BYTES = 255;
 
 /**
  * Keys are `a/b/c`. They map onto file paths in the local driver, so anything that could climb
  * out of the root (`..`, absolute paths) or hide from listings (dot segments) is refused by every
- * driver alike: a key valid on disk stays valid on S3 and the other way round.
+ * driver alike: a key valid on disk stays valid on S3 and the other way round. So are keys
+ * longer than either allows, which the disk would refuse with ENAMETOOLONG.
  */
 export function assertValidKey(key: string): void {
   checkKeyOrPrefix(key, false);
@@ -78,10 +82,12 @@ function checkKeyOrPrefix(value: string, isPrefix: boolean): void {
   if (!KEY_CHARS.test(value)) throw new InvalidBlobKeyError(value, 'only A-Z a-z 0-9 . _ / - are allowed');
   if (value.includes('..')) throw new InvalidBlobKeyError(value, '".." is not allowed');
   if (value.startsWith('/')) throw new InvalidBlobKeyError(value, 'must be relative');
+  if (value.length > MAX_KEY_BYTES) throw new InvalidBlobKeyError(value, `longer than ${MAX_KEY_BYTES} bytes`);
   const segments = value.split('/');
   if (isPrefix && segments[segments.length - 1] === '') segments.pop();
   for (const segment of segments) {
     if (segment === '') throw new InvalidBlobKeyError(value, 'empty path segment');
     if (segment.startsWith('.')) throw new InvalidBlobKeyError(value, 'segments cannot start with "."');
+    if (segment.length > MAX_SEGMENT_BYTES) throw new InvalidBlobKeyError(value, `a path segment is longer than ${MAX_SEGMENT_BYTES} bytes`);
   }
 }

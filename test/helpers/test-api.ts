@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { createApp } from '../../src/api/app';
+import { answerClientErrors } from '../../src/api/client-errors';
 import { rateLimiterFromConfig, type RateLimiter } from '../../src/api/rate-limit/rate-limiter';
 import { responseContract } from './response-contract';
 import { youTubeDataApiFromConfig } from '../../src/sources/youtube/data-api-client';
@@ -66,6 +67,7 @@ export type TestFleet = 'last-known' | 'none';
 export async function startTestApi(overrides: Record<string, string> = {}, plugins: KyselyPlugin[] = [], fleet: TestFleet = 'last-known', logger: Logger = createLogger('error')): Promise<TestApi> {
   // Listen first, so signed URLs (built from PUBLIC_BASE_URL) point at this very server.
   const server: Server = createServer();
+  answerClientErrors(server); // as src/api/server.ts does
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   let config: Config;

@@ -98,6 +98,16 @@ describe('console meetings:import', () => {
     ['a malformed id', { id: 'urn:uuid:not' }, 'id', 'must match pattern'],
     ['an end before its start', { ended_at: T0 - 1 }, 'ended_at', 'is before started_at'],
     ['an unknown sharee', { shared_with: [randomUUID()] }, 'shared_with[0]', 'is not a known user'],
+    // PostgreSQL text and jsonb refuse U+0000; these used to abort the import on the database error.
+    ['a NUL in the name', { name: 'Plan\u0000ning' }, 'name', 'must not contain the NUL character (U+0000)'],
+    ['a NUL in the transcript', { transcript_text: 'A: \u0000' }, 'transcript_text', 'must not contain the NUL character (U+0000)'],
+    ['a NUL in the summary', { summary: '\u0000' }, 'summary', 'must not contain the NUL character (U+0000)'],
+    ['a NUL in a tag', { tags: [{ id: 't1', name: 'Road\u0000map' }] }, 'tags[0].name', 'must not contain the NUL character (U+0000)'],
+    ['a NUL in a note', { notes: [{ id: 'n1', text: '\u0000', created_at: T0 }] }, 'notes[0].text', 'must not contain the NUL character (U+0000)'],
+    // jsonb refuses a lone surrogate, which JSON can spell ("\ud800"); found by test/fuzz/meeting-import.fuzz.test.ts.
+    ['a lone surrogate in a note', { notes: [{ id: 'n1', text: '\ud800', created_at: T0 }] }, 'notes[0].text', 'must be valid Unicode (it holds a lone surrogate)'],
+    ['a lone low surrogate in a tag', { tags: [{ id: 't1', name: 'x\udc00' }] }, 'tags[0].name', 'must be valid Unicode (it holds a lone surrogate)'],
+    ['a NUL in a segment speaker', { transcript_segments: [{ speaker: 'A\u0000', start_seconds: 0, end_seconds: 1, text: 'hi' }] }, 'transcript_segments[0].speaker', 'must not contain the NUL character (U+0000)'],
   ])('writes nothing from a file with %s, naming the record and field', async (_what, overrides, field, reason) => {
     const tenant = await createTenant(api.db, { workspaceKind: 'personal' });
     const bad = JSON.parse(JSON.stringify(record(overrides))); // drops undefined fields

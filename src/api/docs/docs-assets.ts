@@ -48,8 +48,9 @@ const loaded = new Map<string, Promise<Buffer>>();
 
 /** An asset's bytes, read from disk once per process. */
 export function readDocsAsset(name: string): Promise<Buffer> | undefined {
-  const asset = DOCS_ASSETS[name];
-  if (!asset) return undefined;
+  // Own names only: `__proto__` or `toString` would otherwise find Object.prototype's members.
+  if (!Object.hasOwn(DOCS_ASSETS, name)) return undefined;
+  const asset = DOCS_ASSETS[name]!;
   let bytes = loaded.get(name);
   if (!bytes) {
     bytes = asset.text !== undefined ? Promise.resolve(Buffer.from(asset.text, 'utf8')) : readFile(path.join(SWAGGER_UI_DIR, asset.file!));

@@ -16,11 +16,16 @@ export function rejectNulCharacters(value: unknown, where: 'body' | 'query'): vo
 }
 
 /** The dotted path (`publishing.title`, `target_locales[1]`) of the first NUL, if any. */
-function findNul(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+export function findNul(value: unknown, path: string): string | undefined {
+  return findString(value, path, (text) => text.includes('\u0000'));
+}
+
+/** The dotted path of the first string (value or key) that `matches`, if any. */
+export function findString(value: unknown, path: string, matches: (text: string) => boolean): string | undefined {
+  if (typeof value === 'string') return matches(value) ? path : undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findNul(value[i], `${path}[${i}]`);
+      const found = findString(value[i], `${path}[${i}]`, matches);
       if (found !== undefined) return found;
     }
     return undefined;
@@ -28,8 +33,8 @@ function findNul(value: unknown, path: string): string | undefined {
   if (value && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
       const childPath = path ? `${path}.${key}` : key;
-      if (key.includes('\u0000')) return childPath;
-      const found = findNul(child, childPath);
+      if (matches(key)) return childPath;
+      const found = findString(child, childPath, matches);
       if (found !== undefined) return found;
     }
   }

@@ -9,6 +9,14 @@ import type { AppDeps } from '../app-deps';
 import { requireSignedUrl, signatureExpired, type ExpiredUrlAnswer } from '../files/require-signed-url';
 import { BodyLengthMismatchError, exactLengthBody } from './exact-length-body';
 
+/**
+ * The ids create-project.ts mints. Anything else names no upload, and is not looked up: the path
+ * is decoded, so `a%00b` would reach PostgreSQL as a NUL, which its text type refuses (a 500).
+ */
+const UPLOAD_ID = /^upl_[0-9a-f]{32}$/;
+
+const findUploadById = (db: Db, uploadId: string | undefined) => (uploadId && UPLOAD_ID.test(uploadId) ? findUpload(db, uploadId) : Promise.resolve(undefined));
+
 /** Errors a request stream raises when the client goes away mid-body. */
 const CLIENT_GONE_CODES = new Set(['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED']);
 
@@ -27,7 +35,7 @@ function assertAcceptsParts(upload: Upload, now: Date): void {
  * authentic by now, so the caller was given this upload id and may learn its state.
  */
 const expiredPartUrl = (db: Db): ExpiredUrlAnswer => async (ctx) => {
-  const upload = await findUpload(db, ctx.params.upload_id ?? '');
+  const upload = await findUploadById(db, ctx.params.upload_id);
   if (upload) assertAcceptsParts(upload, new Date()); // throws upload_already_completed / upload_expired
   return signatureExpired('GET /v1/dubbing/projects/{project_id}?include_transfer=true for fresh part URLs.');
 };
@@ -71,7 +79,7 @@ function isClientGone(err: unknown): boolean {
 export function uploadPartsRoutes({ db, blobStore, urlSigner }: AppDeps): Router {
   const router = new Router();
   router.put('/v1/uploads/:upload_id/parts/:part_number', requireSignedUrl(urlSigner, expiredPartUrl(db)), async (ctx) => {
-    const upload = await findUpload(db, ctx.params.upload_id!);
+    const upload = await findUploadById(db, ctx.params.upload_id);
     if (!upload) throw ApiError.notFound('upload', 'upload_id');
     assertAcceptsParts(upload, new Date());
     const partNumber = parsePartNumber(ctx.params.part_number, upload.part_count);

@@ -182,6 +182,9 @@ describe('LocalBlobStore', () => {
     ['a\\b', 'backslash'],
     ['ünïcode', 'non-ASCII'],
     ['a?b', 'query character'],
+    // Found by the route fuzz: the disk refused these with ENAMETOOLONG, a 500 on GET /v1/files.
+    ['a'.repeat(256), 'a segment over 255 bytes'],
+    [`${'a/'.repeat(512)}a`, 'a key over 1024 bytes'],
   ])('rejects the key %p (%s) everywhere', async (key) => {
     await expect(store.put(key, chunked(Buffer.from('x')))).rejects.toBeInstanceOf(InvalidBlobKeyError);
     await expect(store.get(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
