@@ -29,14 +29,29 @@ const OPEN_LANGUAGES_RECHECK = '1 minute';
  * Re-entrant: started again, it picks up from what the database says.
  */
 export async function transcriptReviewWorkflow({ projectId }: TranscriptReviewWorkflowInput): Promise<TranscriptReviewResult> {
-  const state = await db.loadReview(projectId);
-  let status: ReviewWorkflowStatus = state.status;
+  // The handlers are set before the first await: a reviewer's update may arrive in the very first
+  // workflow task (a busy worker), and an update with no handler yet is rejected. Until the state
+  // is loaded the validators let it in, and the handler waits for the state and checks then.
+  let state: Awaited<ReturnType<typeof db.loadReview>> | undefined = undefined;
+  let status: ReviewWorkflowStatus | undefined;
   // One review step at a time, and none once the deadline has closed the review.
   let busy = false;
   let closed = false;
+  const refusal = (expected: ReviewWorkflowStatus, action: string): string | undefined => {
+    if (closed || status !== expected) return `the review is ${status}${closed && status !== 'verified' ? ' (its deadline has passed)' : ''}; ${action}`;
+    if (busy) return 'another review step is in progress; retry in a moment';
+    return undefined;
+  };
+  /** In a validator: refuse now, unless the state is not loaded yet (the handler checks then). */
   const refuseUnless = (expected: ReviewWorkflowStatus, action: string) => {
-    if (closed || status !== expected) throw new Error(`the review is ${status}${closed && status !== 'verified' ? ' (its deadline has passed)' : ''}; ${action}`);
-    if (busy) throw new Error('another review step is in progress; retry in a moment');
+    const reason = state === undefined ? undefined : refusal(expected, action);
+    if (reason) throw new Error(reason);
+  };
+  /** In a handler: wait for the state, then refuse as the validator would have. */
+  const loadedAndStill = async (expected: ReviewWorkflowStatus, action: string) => {
+    await condition(() => state !== undefined);
+    const reason = refusal(expected, action);
+    if (reason) throw ApplicationFailure.nonRetryable(reason, 'review_step_refused');
   };
   const step = async <T extends { status: ReviewWorkflowStatus }>(run: () => Promise<T>): Promise<T> => {
     busy = true;
@@ -53,19 +68,38 @@ export async function transcriptReviewWorkflow({ projectId }: TranscriptReviewWo
     }
   };
 
-  setHandler(claimReviewUpdate, ({ reviewer }) => step(() => db.claimReview({ projectId, reviewer })), {
-    validator: ({ reviewer }) => {
-      refuseUnless('requested', 'only a requested review can be claimed');
-      if (typeof reviewer !== 'string' || reviewer.trim() === '') throw new Error('a reviewer name is required');
+  setHandler(
+    claimReviewUpdate,
+    async ({ reviewer }) => {
+      await loadedAndStill('requested', 'only a requested review can be claimed');
+      return step(() => db.claimReview({ projectId, reviewer }));
     },
-  });
-  setHandler(submitTranscriptUpdate, ({ reviewer, cues }) => step(() => db.verifyTranscript({ projectId, reviewer, cues })), {
-    validator: ({ cues }) => {
-      refuseUnless('in_review', 'claim it before submitting a transcript');
-      const problem = findCueProblem(cues, state.durationSeconds);
-      if (problem) throw new Error(problem);
+    {
+      validator: ({ reviewer }) => {
+        refuseUnless('requested', 'only a requested review can be claimed');
+        if (typeof reviewer !== 'string' || reviewer.trim() === '') throw new Error('a reviewer name is required');
+      },
     },
-  });
+  );
+  setHandler(
+    submitTranscriptUpdate,
+    async ({ reviewer, cues }) => {
+      await loadedAndStill('in_review', 'claim it before submitting a transcript');
+      const problem = findCueProblem(cues, state!.durationSeconds);
+      if (problem) throw ApplicationFailure.nonRetryable(problem, 'review_step_refused');
+      return step(() => db.verifyTranscript({ projectId, reviewer, cues }));
+    },
+    {
+      validator: ({ cues }) => {
+        refuseUnless('in_review', 'claim it before submitting a transcript');
+        const problem = state === undefined ? null : findCueProblem(cues, state.durationSeconds);
+        if (problem) throw new Error(problem);
+      },
+    },
+  );
+
+  state = await db.loadReview(projectId);
+  status = state.status;
 
   if (status === 'requested' || status === 'in_review') {
     await condition(() => status === 'verified', Math.max(0, state.deadlineAt - Date.now()));

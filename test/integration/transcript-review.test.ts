@@ -233,6 +233,35 @@ describe('submitting a review', () => {
     expect(after.reviews).toEqual(rows.reviews);
   });
 
+  it('accepts a claim that reaches the workflow in its very first task (a busy worker), once the review is loaded', async () => {
+    const tenant = await createTenant(api.db, { credits: 100_000, creditsPerSecond: CPS });
+    const id = await validatedProject(tenant, { billableSeconds: 61 });
+    expect((await review(api, tenant, id, { max_billable_seconds: 120, preview_only: false }, randomUUID())).status).toBe(200);
+    // Run the review's workflow on a queue no worker polls yet, so the claim is there first.
+    const workflowId = transcriptReviewWorkflowId(id);
+    reviewWorkflows.push(workflowId);
+    await api.temporal.workflow.getHandle(workflowId).terminate('moved to an idle queue');
+    const idle = `idle-${randomUUID()}`;
+    await startReviewWorkflow(api.temporal, { taskQueue: idle, timeoutMs: 5000 }, { id, workspace_id: tenant.workspace.id });
+    const handle = api.temporal.workflow.getHandle(workflowId);
+    const claimed = handle.executeUpdate(claimReviewUpdate, { args: [{ reviewer: 'early' }] });
+    await new Promise((r) => setTimeout(r, 1000)); // ordering only: let the update reach the server first
+    const late = await startTestWorker(api.db, { taskQueue: idle });
+    try {
+      expect(await claimed).toMatchObject({ status: 'in_review', reviewer: 'early' });
+      expect(await api.db.selectFrom('transcript_reviews').select(['status', 'reviewer']).where('project_id', '=', id).executeTakeFirstOrThrow()).toEqual({ status: 'in_review', reviewer: 'early' });
+      // The update was accepted before the workflow's first activity (loading the review) ran.
+      const events = (await handle.fetchHistory()).events ?? [];
+      const accepted = events.findIndex((e) => e.workflowExecutionUpdateAcceptedEventAttributes);
+      const firstActivity = events.findIndex((e) => e.activityTaskScheduledEventAttributes);
+      expect(accepted).toBeGreaterThan(0);
+      expect(accepted).toBeLessThan(firstActivity);
+    } finally {
+      await handle.terminate('test done').catch(() => undefined);
+      await late.stop();
+    }
+  });
+
   it('two submissions racing with different keys charge once', async () => {
     const tenant = await createTenant(api.db, { credits: 100_000, creditsPerSecond: CPS });
     const id = await validatedProject(tenant, { billableSeconds: 30 });
