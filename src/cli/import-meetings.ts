@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { meetingImportRecordSchema, type MeetingImportRecord } from '../api/notes/notes.schema';
-import { findNul, findString } from '../api/middleware/reject-nul';
+import { findNul, findString, LONE_SURROGATE } from '../api/middleware/reject-nul';
 import { compileBody, pointerToParam } from '../api/middleware/validate';
 import type { Db } from '../db/create-db';
 import { findExistingUserIds, findMeetingOwners, replaceMeetingShares, upsertMeetings, type NewMeeting } from '../db/meetings';
@@ -22,9 +22,6 @@ export class MeetingImportError extends Error {
 
 // The body validator: no type coercion, unknown fields refused, defaults filled in.
 const validateRecord = compileBody<MeetingImportRecord>(meetingImportRecordSchema);
-
-/** Half of a UTF-16 pair without its other half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 const BATCH = 1000; // 16 columns a row stays far below Postgres' 65,535 bind parameters
 

@@ -34,6 +34,20 @@ describe('NUL characters in stored or queried strings', () => {
     expect(await workspaceRowCounts(api, tenant.workspace.id)).toEqual(before);
   });
 
+  // JSON can carry half a UTF-16 pair ("\ud83c"); UTF-8 cannot, so PostgreSQL stored U+FFFD instead
+  // of what was sent (fuzz finding). Refused the same way, naming the field.
+  it.each([
+    ['name', projectBody({ name: 'Cooking \ud83c rice' })],
+    ['publishing.description', projectBody({ publishing: { title: 'ok', description: 'tail \udc00' } })],
+  ])('refuses a lone surrogate in %s on create with 400 naming the field, writing nothing', async (param, body) => {
+    const before = await workspaceRowCounts(api, tenant.workspace.id);
+    const res = await request(api.baseUrl, 'POST', '/v1/dubbing/projects', { headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() }, body });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_parameter', param });
+    expect(res.body.error.message).toContain('lone surrogate');
+    expect(await workspaceRowCounts(api, tenant.workspace.id)).toEqual(before);
+  });
+
   it.each(['query', 'external_id', 'youtube_video_id'])('item 9: refuses NUL in the list filter %s with 400 naming it', async (param) => {
     const res = await request(api.baseUrl, 'GET', `/v1/dubbing/projects?${param}=a%00b`, { headers: bearer(tenant.key) });
     expect(res.status).toBe(400);

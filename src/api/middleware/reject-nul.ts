@@ -7,11 +7,24 @@ import { ApiError } from '../api-error';
 // semantic check later (a URL parser that strips a trailing control character, say) cannot let
 // the raw string through.
 
-/** Throws 400 invalid_parameter naming the first string (value or key) holding U+0000. */
+/**
+ * A UTF-16 surrogate without its pair: JSON ("\ud800") carries one, but no UTF-8 text can, so
+ * PostgreSQL would store U+FFFD in its place (text) or refuse it (jsonb). Refused like a NUL.
+ */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Throws 400 invalid_parameter naming the first string (value or key) holding U+0000 or a lone
+ * surrogate: neither can be stored as it was sent.
+ */
 export function rejectNulCharacters(value: unknown, where: 'body' | 'query'): void {
   const param = findNul(value, '');
   if (param !== undefined) {
     throw ApiError.invalid('invalid_parameter', `Invalid ${param || `the ${where}`}: must not contain the NUL character (U+0000).`, param || undefined);
+  }
+  const broken = findString(value, '', (text) => LONE_SURROGATE.test(text));
+  if (broken !== undefined) {
+    throw ApiError.invalid('invalid_parameter', `Invalid ${broken || `the ${where}`}: must be valid Unicode (it holds a lone surrogate).`, broken || undefined);
   }
 }
 

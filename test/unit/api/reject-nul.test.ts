@@ -21,4 +21,10 @@ describe('rejectNulCharacters', () => {
   it('item 9: lets everything else through, other control characters included', () => {
     expect(refusal({ name: 'tab\there, newline\n, \u0001 and emoji 🎬', n: 0, b: false, nil: null, list: [] })).toBeUndefined();
   });
+
+  it('refuses a lone surrogate (no UTF-8 text can hold it) naming the field; a whole pair is fine', () => {
+    expect(refusal({ name: 'broken \ud83c here' })).toMatchObject({ status: 400, code: 'invalid_parameter', param: 'name', message: 'Invalid name: must be valid Unicode (it holds a lone surrogate).' });
+    expect(refusal({ publishing: { description: 'tail \udc00' } })?.param).toBe('publishing.description');
+    expect(refusal({ name: 'a pair \ud83c\udfac is one character' })).toBeUndefined();
+  });
 });
