@@ -16,7 +16,7 @@ import { rateLimiterFromConfig } from './rate-limit/rate-limiter';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, { service: 'api' });
-  const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, applicationName: 'dubbing-api' });
+  const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, connectTimeoutMs: config.database.connectTimeoutMs, applicationName: 'dubbing-api' });
   const temporal = createTemporalClient(config);
   // The API runs no engine: what can be dubbed is what the live workers published.
   const capabilities = await startCapabilityCache(config, db, databaseUrl(config), logger);

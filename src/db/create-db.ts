@@ -60,10 +60,15 @@ class PreparingClient extends Client {
   }
 }
 
-export function createDb(options: { url: string; poolMax: number; applicationName?: string }): Db {
+/**
+ * @param connectTimeoutMs bounds how long a query waits for a connection: with the database down,
+ * a request fails within it (503) instead of hanging on pg's default of waiting forever.
+ */
+export function createDb(options: { url: string; poolMax: number; applicationName?: string; connectTimeoutMs?: number }): Db {
   const pool = new Pool({
     connectionString: options.url,
     max: options.poolMax,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     application_name: options.applicationName ?? 'dubbing',
     Client: PreparingClient,
   });
