@@ -72,5 +72,9 @@ export function createDb(options: { url: string; poolMax: number; applicationNam
     application_name: options.applicationName ?? 'dubbing',
     Client: PreparingClient,
   });
+  // An idle connection whose server went away (restart, failover: 57P01) is reported on the
+  // pool; unhandled, that event would kill the whole process. The pool has already dropped that
+  // connection and the next query opens a new one, so there is nothing more to do here.
+  pool.on('error', () => undefined);
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -10,10 +10,12 @@ const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE',
 const UNAVAILABLE_MESSAGES = [/^Connection terminated/, /timeout exceeded when trying to connect/, /Client has encountered a connection error/, /Connection ended/];
 
 export function isDatabaseUnavailable(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as { code?: unknown }).code;
+  // Duck-typed, not instanceof Error: socket errors come from Node's own realm, which is not
+  // the application's under a test runner's module sandbox.
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message, errors } = err as { code?: unknown; message?: unknown; errors?: unknown };
   if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08') || UNAVAILABLE_SOCKET_CODES.has(code))) return true;
   // An AggregateError (several addresses refused) carries the socket errors inside.
-  if (err instanceof AggregateError && err.errors.some(isDatabaseUnavailable)) return true;
-  return UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(err.message));
+  if (Array.isArray(errors) && errors.some(isDatabaseUnavailable)) return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message));
 }
