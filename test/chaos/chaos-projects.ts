@@ -45,11 +45,18 @@ const FINAL = ['completed', 'partially_completed', 'failed'];
 /** Waits, through the API, until every project is in a final state; returns their views. */
 export async function waitForChaosLoadToEnd(api: TestApi, load: ChaosLoad, timeoutMs = CHAOS_PROJECT_TIMEOUT_MS): Promise<any[]> {
   const views: any[] = [];
+  let last: { status: number; body: any } | undefined;
   for (const id of load.projectIds) {
-    views.push(await waitFor(`project ${id} to end`, async () => {
-      const res = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(load.tenant.key) });
-      return res.status === 200 && FINAL.includes(res.body.data.status) ? res.body.data : undefined;
-    }, timeoutMs, 1000));
+    try {
+      views.push(await waitFor(`project ${id} to end`, async () => {
+        last = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(load.tenant.key) });
+        return last.status === 200 && FINAL.includes(last.body.data.status) ? last.body.data : undefined;
+      }, timeoutMs, 1000));
+    } catch (err) {
+      // Where it stopped, so a stuck scenario says which step never came back.
+      const languages = last?.status === 200 ? last.body.data.languages.map((l: any) => `${l.locale}:${l.status}`).join(' ') : '';
+      throw new Error(`${(err as Error).message}; last answer ${last?.status} ${last?.status === 200 ? `${last.body.data.status} (${last.body.data.progress?.message ?? ''}) ${languages}` : JSON.stringify(last?.body)}`);
+    }
   }
   return views;
 }
