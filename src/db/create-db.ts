@@ -50,6 +50,15 @@ function statementName(text: string): string {
 
 /** Names a marked statement after its text, so each distinct text is prepared once per connection. */
 class PreparingClient extends Client {
+  constructor(config?: ConstructorParameters<typeof Client>[0]) {
+    super(config);
+    // A connection that dies while checked out but between statements (PostgreSQL restarting
+    // under a transaction) emits `error` with no listener from the pool: unhandled, that would
+    // end the process. The next statement on it fails instead (the step retries), and the pool
+    // discards it on release as no longer queryable.
+    this.on('error', () => undefined);
+  }
+
   // pg's query() has many overloads; this passes every call through unchanged except marked text.
   override query(...args: any[]): any {
     const [text, values] = args;
