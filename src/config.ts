@@ -19,6 +19,8 @@ export interface Config {
     /** Null means "find one": the local server on 127.0.0.1:5432, else embedded (dev only). */
     readonly url: string | null;
     readonly poolMax: number;
+    /** How long a query waits for a connection before failing (the API then answers 503). */
+    readonly connectTimeoutMs: number;
   };
   readonly temporal: {
     readonly address: string;
@@ -124,6 +126,8 @@ export interface Config {
   readonly testing: {
     /** Fault injection for the killed-worker test; refused outside NODE_ENV=test. */
     readonly pauseAfterCaptureMs: number;
+    /** Caps every engine process's timeout (the chaos suite's hung engine); refused outside NODE_ENV=test. */
+    readonly engineTimeoutCapMs: number;
   };
 }
 
@@ -292,6 +296,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const pauseAfterCaptureMs = read.int('DUBBING_TEST_PAUSE_AFTER_CAPTURE_MS', 0, 0, 3_600_000);
   if (pauseAfterCaptureMs > 0 && nodeEnv !== 'test') read.problems.push('DUBBING_TEST_PAUSE_AFTER_CAPTURE_MS is only allowed with NODE_ENV=test');
+  const engineTimeoutCapMs = read.int('DUBBING_TEST_ENGINE_TIMEOUT_CAP_MS', 0, 0, 3_600_000);
+  if (engineTimeoutCapMs > 0 && nodeEnv !== 'test') read.problems.push('DUBBING_TEST_ENGINE_TIMEOUT_CAP_MS is only allowed with NODE_ENV=test');
 
   const temporalTls = readTemporalTls(read);
   const temporalApiKey = read.optional('TEMPORAL_API_KEY');
@@ -312,6 +318,7 @@ export function loadConfig(env: Env = process.env): Config {
     database: {
       url: read.url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
       poolMax: read.int('DATABASE_POOL_MAX', 10, 1, 1000),
+      connectTimeoutMs: read.int('DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 120_000),
     },
     temporal: {
       address: read.string('TEMPORAL_ADDRESS', '127.0.0.1:7233'),
@@ -380,7 +387,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     tracing: readTracing(read),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
-    testing: { pauseAfterCaptureMs },
+    testing: { pauseAfterCaptureMs, engineTimeoutCapMs },
   };
 
   if (read.problems.length > 0) throw new ConfigError(read.problems);

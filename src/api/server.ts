@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   // Before anything makes spans: the Temporal client's interceptor and the request middleware.
   const tracing = startTracing(config, 'dubbing-api');
   if (tracing) logger.info('tracing', { otlpTracesUrl: config.tracing.otlpTracesUrl });
-  const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, applicationName: 'dubbing-api' });
+  const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, connectTimeoutMs: config.database.connectTimeoutMs, applicationName: 'dubbing-api' });
   const temporal = createTemporalClient(config);
   // The API runs no engine: what can be dubbed is what the live workers published.
   const capabilities = await startCapabilityCache(config, db, databaseUrl(config), logger);

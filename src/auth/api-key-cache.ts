@@ -115,6 +115,7 @@ export class ApiKeyCache {
   }
 
   private async connect(): Promise<void> {
+    if (this.closed) return;
     const client = new Client({ connectionString: this.databaseUrl, application_name: 'dubbing-api-key-cache' });
     client.on('notification', (message) => {
       if (message.channel === API_KEY_CHANNEL && message.payload) this.onNotification(message.payload);
@@ -124,6 +125,11 @@ export class ApiKeyCache {
     try {
       await client.connect();
       await client.query(`LISTEN ${API_KEY_CHANNEL}`);
+      // Closed while connecting (the database was just back): this connection must not outlive it.
+      if (this.closed) {
+        await client.end().catch(() => undefined);
+        return;
+      }
       this.client = client;
       this.listening = true;
     } catch (err) {

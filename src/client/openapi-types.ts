@@ -886,6 +886,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     createProject: {
@@ -1302,7 +1330,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The workflow service is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. The workflow service is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1628,6 +1656,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     completeUpload: {
@@ -1941,7 +1997,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The workflow service is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. The workflow service is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2352,7 +2408,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The workflow service is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. The workflow service is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2762,7 +2818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The workflow service is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. The workflow service is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3022,6 +3078,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     listYoutubeVideos: {
@@ -3243,6 +3327,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     listLocales: {
@@ -3354,6 +3466,34 @@ export interface operations {
                             type?: "api_error";
                             /** @enum {unknown} */
                             code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
                         };
                     };
                 };
@@ -3586,6 +3726,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     listMeetings: {
@@ -3766,6 +3934,34 @@ export interface operations {
                             type?: "api_error";
                             /** @enum {unknown} */
                             code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
                         };
                     };
                 };
@@ -3989,6 +4185,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     listWebhookEndpoints: {
@@ -4163,6 +4387,34 @@ export interface operations {
                             type?: "api_error";
                             /** @enum {unknown} */
                             code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
                         };
                     };
                 };
@@ -4469,6 +4721,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     getWebhookEndpoint: {
@@ -4670,6 +4950,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     deleteWebhookEndpoint: {
@@ -4863,6 +5171,34 @@ export interface operations {
                             type?: "api_error";
                             /** @enum {unknown} */
                             code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
                         };
                     };
                 };
@@ -5083,6 +5419,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     uploadPart: {
@@ -5288,6 +5652,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     getSignedFile: {
@@ -5403,6 +5795,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     getLiveness: {
@@ -5459,6 +5879,34 @@ export interface operations {
                             type?: "api_error";
                             /** @enum {unknown} */
                             code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
                         };
                     };
                 };
@@ -5520,21 +5968,30 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency does not answer. */
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            status: "ready" | "not_ready";
-                            checks: {
-                                postgres: boolean;
-                                temporal: boolean;
-                            };
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
                         };
                     };
                 };
@@ -5590,6 +6047,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     getReferencePage: {
@@ -5634,6 +6119,34 @@ export interface operations {
                             type?: "api_error";
                             /** @enum {unknown} */
                             code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
                         };
                     };
                 };
@@ -5722,6 +6235,34 @@ export interface operations {
                             type?: "api_error";
                             /** @enum {unknown} */
                             code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
                         };
                     };
                 };

@@ -50,6 +50,15 @@ function statementName(text: string): string {
 
 /** Names a marked statement after its text, so each distinct text is prepared once per connection. */
 class PreparingClient extends Client {
+  constructor(config?: ConstructorParameters<typeof Client>[0]) {
+    super(config);
+    // A connection that dies while checked out but between statements (PostgreSQL restarting
+    // under a transaction) emits `error` with no listener from the pool: unhandled, that would
+    // end the process. The next statement on it fails instead (the step retries), and the pool
+    // discards it on release as no longer queryable.
+    this.on('error', () => undefined);
+  }
+
   // pg's query() has many overloads; this passes every call through unchanged except marked text.
   override query(...args: any[]): any {
     const [text, values] = args;
@@ -60,12 +69,21 @@ class PreparingClient extends Client {
   }
 }
 
-export function createDb(options: { url: string; poolMax: number; applicationName?: string }): Db {
+/**
+ * @param connectTimeoutMs bounds how long a query waits for a connection: with the database down,
+ * a request fails within it (503) instead of hanging on pg's default of waiting forever.
+ */
+export function createDb(options: { url: string; poolMax: number; applicationName?: string; connectTimeoutMs?: number }): Db {
   const pool = new Pool({
     connectionString: options.url,
     max: options.poolMax,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     application_name: options.applicationName ?? 'dubbing',
     Client: PreparingClient,
   });
+  // An idle connection whose server went away (restart, failover: 57P01) is reported on the
+  // pool; unhandled, that event would kill the whole process. The pool has already dropped that
+  // connection and the next query opens a new one, so there is nothing more to do here.
+  pool.on('error', () => undefined);
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -8,8 +8,19 @@ export interface EngineCallOptions {
   timeoutMs?: number;
 }
 
+let timeoutCapMs = 0;
+
+/**
+ * Caps every engine timeout in this process (0: no cap). Only the chaos suite sets it
+ * (DUBBING_TEST_ENGINE_TIMEOUT_CAP_MS, refused outside NODE_ENV=test), so a hung engine is killed
+ * in seconds rather than the half minute each attempt would otherwise wait.
+ */
+export function capEngineTimeouts(ms: number): void {
+  timeoutCapMs = ms;
+}
+
 /** Scales a default timeout with the media length, so long sources are not killed mid-work. */
 export function timeoutFor(options: EngineCallOptions | undefined, baseMs: number, mediaSeconds = 0, msPerMediaSecond = 0): number {
-  if (options?.timeoutMs !== undefined) return options.timeoutMs;
-  return Math.round(baseMs + Math.max(0, mediaSeconds) * msPerMediaSecond);
+  const ms = options?.timeoutMs ?? Math.round(baseMs + Math.max(0, mediaSeconds) * msPerMediaSecond);
+  return timeoutCapMs > 0 ? Math.min(ms, timeoutCapMs) : ms;
 }

@@ -20,6 +20,7 @@ export class CapabilityCache implements CapabilitySource {
   private snapshot: FleetCapabilities = NO_CAPABILITIES;
   private listener: Client | null = null;
   private timer: NodeJS.Timeout | undefined;
+  private relisten: NodeJS.Timeout | undefined;
   private closed = false;
   private reading: Promise<void> | null = null;
   private rereadAfterThis = false;
@@ -71,10 +72,14 @@ export class CapabilityCache implements CapabilitySource {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    clearTimeout(this.relisten);
     await this.listener?.end().catch(() => undefined);
   }
 
   private async listen(): Promise<void> {
+    // A listener lost just before close() must not come back after it (a connection, and
+    // retries, outliving the cache).
+    if (this.closed) return;
     const client = new Client({ connectionString: this.options.databaseUrl, application_name: 'dubbing-capability-cache' });
     client.on('notification', (message) => {
       if (message.channel === WORKER_CAPABILITIES_CHANNEL && message.payload === this.options.taskQueue) {
@@ -89,13 +94,18 @@ export class CapabilityCache implements CapabilitySource {
       this.options.logger.warn('capability cache lost its listener; re-reading on the timer only until it is back', { err });
       this.listener = null;
       // Listening again re-reads too: a notification may have been missed meanwhile.
-      setTimeout(() => void this.listen().then(() => this.refreshLogged()), 2000).unref();
+      this.relisten = setTimeout(() => void this.listen().then(() => this.refreshLogged()), 2000);
+      this.relisten.unref();
     };
     client.on('error', lost);
     client.on('end', () => lost(new Error('connection ended')));
     try {
       await client.connect();
       await client.query(`LISTEN ${WORKER_CAPABILITIES_CHANNEL}`);
+      if (this.closed) {
+        await client.end().catch(() => undefined);
+        return;
+      }
       this.listener = client;
     } catch (err) {
       await client.end().catch(() => undefined);

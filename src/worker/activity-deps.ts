@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/create-db';
 import { createLocalEngines } from '../engines';
 import { detectCapabilities } from '../engines/capabilities';
+import { capEngineTimeouts } from '../engines/engine-call';
 import { youTubeDataApiFromConfig } from '../sources/youtube/data-api-client';
 import { YtDlpDownloader } from '../sources/youtube/ytdlp-downloader';
 import { createStorage } from '../storage/create-storage';
@@ -17,6 +18,7 @@ import { createTemporalClient } from '../temporal/connection';
 export async function createActivityDeps(config: Config, db: Db): Promise<ActivityDeps> {
   const { blobStore, uploads } = createStorage(config);
   const servesMedia = config.worker.roles.includes('media');
+  if (config.testing.engineTimeoutCapMs > 0) capEngineTimeouts(config.testing.engineTimeoutCapMs);
   return {
     db,
     blobStore,

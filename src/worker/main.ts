@@ -40,7 +40,7 @@ async function main(): Promise<void> {
       ? await startMetricsServer({ host: config.metrics.host, port: config.metrics.port, service: 'worker', logger, alsoFrom: [`http://127.0.0.1:${coreMetricsPort}/metrics`] })
       : undefined;
   if (metrics) logger.info('metrics listening', { url: metrics.url });
-  const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, applicationName: 'dubbing-worker' });
+  const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, connectTimeoutMs: config.database.connectTimeoutMs, applicationName: 'dubbing-worker' });
   const connection = await connectWithRetry(config, (m) => logger.warn(m));
   const deps = await createActivityDeps(config, db);
   if (deps.capabilities.missing.length > 0) logger.warn('engines missing; their locales are not offered', { missing: deps.capabilities.missing });

@@ -79,7 +79,7 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
     server.close();
     throw err;
   }
-  const db = createDb({ url: config.database.url!, poolMax: 5, applicationName: 'dubbing-test' });
+  const db = createDb({ url: config.database.url!, poolMax: 5, applicationName: 'dubbing-test', connectTimeoutMs: config.database.connectTimeoutMs });
   const temporal = createTemporalClient(config);
   if (fleet === 'last-known') await seedLastKnownWorker(db, config.temporal.taskQueue);
   const { blobStore, urlSigner, uploads, downloadLinks } = createStorage(config);

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { ERROR_TYPES } from '../../shared/error-codes';
 import type { Logger } from '../../logger';
+import { isDatabaseUnavailable } from '../../db/database-unavailable';
 import { TemporalUnavailableError } from '../../temporal/temporal-unavailable';
 import { ApiError } from '../api-error';
 import { requestLogFields } from './request-log';
@@ -41,6 +42,10 @@ function toApiError(err: unknown): ApiError {
   if (err instanceof TemporalUnavailableError) {
     // Whatever committed before the outage is safe: a retry (the same request) picks it up.
     return new ApiError(503, ERROR_TYPES.api_error, 'service_unavailable', 'The workflow service is briefly unavailable; nothing was lost. Retry the same request shortly.', undefined, { 'retry-after': '5' });
+  }
+  if (isDatabaseUnavailable(err)) {
+    // The statement never reached a live database, or died with it: retrying later is safe.
+    return new ApiError(503, ERROR_TYPES.api_error, 'service_unavailable', 'The service is briefly unavailable; nothing was lost. Retry the same request shortly.', undefined, { 'retry-after': '5' });
   }
   // koa-router's allowedMethods throws plain http-errors for 405/501.
   const status = (err as { status?: number }).status;

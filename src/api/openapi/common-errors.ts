@@ -38,6 +38,9 @@ export const SIGNED_URL_ERRORS: ErrorContract[] = [
 /** Every route: an unexpected failure, answered without internals. */
 export const INTERNAL_ERRORS: ErrorContract[] = [{ status: 500, codes: ['internal_error'] }];
 
+/** Every route: PostgreSQL briefly unreachable (down, restarting); Retry-After: 5, nothing lost. */
+export const DATABASE_ERRORS: ErrorContract[] = [{ status: 503, codes: ['service_unavailable'], description: 'The database is briefly unreachable; nothing was lost. Retry the same request.' }];
+
 /** Routes that start or signal a workflow: Temporal briefly unreachable (Retry-After: 5). */
 export const WORKFLOW_SERVICE_ERRORS: ErrorContract[] = [{ status: 503, codes: ['service_unavailable'], description: 'The workflow service is briefly unreachable; nothing was lost. Retry the same request.' }];
 

@@ -1,4 +1,4 @@
-import { API_KEY_ERRORS, IDEMPOTENCY_ERRORS, INTERNAL_ERRORS, JSON_BODY_ERRORS, QUERY_ERRORS, SIGNED_URL_ERRORS } from './common-errors';
+import { API_KEY_ERRORS, DATABASE_ERRORS, IDEMPOTENCY_ERRORS, INTERNAL_ERRORS, JSON_BODY_ERRORS, QUERY_ERRORS, SIGNED_URL_ERRORS } from './common-errors';
 import type { ApiErrorCode } from '../../shared/error-codes';
 import type { ErrorContract, Operation } from './operation';
 
@@ -10,7 +10,7 @@ export interface StatusErrors {
 
 /**
  * Every error status an operation may answer, with every code: those its middleware implies
- * (credentials, query, JSON body, Idempotency-Key, an internal error) and those it declares.
+ * (credentials, query, JSON body, Idempotency-Key, an internal error, the database down) and those it declares.
  */
 export function errorsOf(operation: Operation): StatusErrors[] {
   const implied: ErrorContract[] = [
@@ -19,6 +19,7 @@ export function errorsOf(operation: Operation): StatusErrors[] {
     ...(operation.body && !operation.bodyContentType ? JSON_BODY_ERRORS : []),
     ...(operation.idempotency ? IDEMPOTENCY_ERRORS : []),
     ...INTERNAL_ERRORS,
+    ...DATABASE_ERRORS,
   ];
   const byStatus = new Map<number, StatusErrors>();
   for (const error of [...implied, ...operation.errors]) {

@@ -24,7 +24,14 @@ describe('loadConfig', () => {
   it('requires a real signing secret in production and refuses test hooks there', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/URL_SIGNING_SECRET must be set in production/);
     expect(() => loadConfig({ NODE_ENV: 'production', URL_SIGNING_SECRET: 'x'.repeat(40), DUBBING_TEST_PAUSE_AFTER_CAPTURE_MS: '5' })).toThrow(/only allowed with NODE_ENV=test/);
+    expect(() => loadConfig({ NODE_ENV: 'production', URL_SIGNING_SECRET: 'x'.repeat(40), DUBBING_TEST_ENGINE_TIMEOUT_CAP_MS: '5000' })).toThrow(/DUBBING_TEST_ENGINE_TIMEOUT_CAP_MS is only allowed with NODE_ENV=test/);
     expect(loadConfig({ NODE_ENV: 'production', URL_SIGNING_SECRET: 'x'.repeat(40) }).env).toBe('production');
+  });
+
+  it('bounds the wait for a database connection, 5 s unless told', () => {
+    expect(loadConfig({}).database.connectTimeoutMs).toBe(5000);
+    expect(loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '1500' }).database.connectTimeoutMs).toBe(1500);
+    expect(() => loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '0' })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS/);
   });
 
   it('treats empty strings as unset', () => {

@@ -42,11 +42,12 @@ describe('errorsOf', () => {
       [422, ['idempotency_key_reused']],
       [429, ['rate_limited']],
       [500, ['internal_error']],
+      [503, ['service_unavailable']],
     ]);
   });
 
-  it('gives a public operation without input only the internal error, and a signed URL its own 403s', () => {
-    expect(errorsOf({ ...base, auth: 'public' }).map((e) => e.status)).toEqual([500]);
+  it('gives a public operation without input only the internal error and the database\'s 503, and a signed URL its own 403s', () => {
+    expect(errorsOf({ ...base, auth: 'public' }).map((e) => e.status)).toEqual([500, 503]);
     expect(errorsOf({ ...base, auth: 'signed_url' }).find((e) => e.status === 403)?.codes).toEqual(['invalid_signature', 'signature_expired']);
   });
 });
