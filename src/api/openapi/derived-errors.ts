@@ -22,7 +22,9 @@ export function errorsOf(operation: Operation): StatusErrors[] {
     ...DATABASE_ERRORS,
   ];
   const byStatus = new Map<number, StatusErrors>();
-  for (const error of [...implied, ...operation.errors]) {
+  // A status the operation answers with its own body (readiness: 503 not_ready) is not an error body.
+  const ownStatuses = new Set(Object.keys(operation.responses).map(Number));
+  for (const error of [...implied.filter((e) => !ownStatuses.has(e.status)), ...operation.errors]) {
     const entry = byStatus.get(error.status) ?? { status: error.status, codes: [], descriptions: [] };
     for (const code of error.codes) if (!entry.codes.includes(code)) entry.codes.push(code);
     if (error.description) entry.descriptions.push(error.description);
