@@ -40,6 +40,12 @@ beforeAll(async () => {
   worker = startWorkerProcess(env, path.join(dir, 'worker.log'));
   api = await startNodeService({ name: 'api', script: 'src/api/server.ts', env, logDir: dir, readyPath: '/healthz' });
   db = createDb({ url: process.env.DATABASE_URL!, poolMax: 4, applicationName: 'soak-observer' });
+  // Creates are refused until a worker has published the engines that serve the locales.
+  await waitFor('the worker to publish its locales', async () => {
+    const res = await fetch(`${api.baseUrl}/v1/dubbing/locales`);
+    const body = (await res.json()) as { data: { locale: string; usable_as_target: boolean }[] };
+    return body.data.some((l) => l.locale === 'es_es' && l.usable_as_target);
+  }, 60_000, 250);
 }, 120_000);
 afterAll(async () => {
   await worker?.stop();
@@ -87,16 +93,18 @@ it(`soaks ${PROJECTS} projects from ${CLIENTS} clients through the pipeline; eve
   sampler.start();
   const loadBefore = loadAverage();
   const started = Date.now();
-  let creating = true;
+  let running = true;
   let duplicates = 0;
 
   const readers = Array.from({ length: READERS }, async (_, r) => {
     const call = client(tenants[r % CLIENTS]!.key, latencies);
-    while (creating || ids.length === 0) {
+    // Reads run through the whole soak, creates and pipeline alike, at a steady pace.
+    while (running) {
       const mine = ids.filter((_, i) => i % CLIENTS === r % CLIENTS);
       const id = mine[Math.floor(Math.random() * mine.length)];
       if (id) await call('GET project', 'GET', `/v1/dubbing/projects/${id}`);
       await call('GET list', 'GET', '/v1/dubbing/projects?limit=20');
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   });
 
@@ -127,14 +135,14 @@ it(`soaks ${PROJECTS} projects from ${CLIENTS} clients through the pipeline; eve
   });
   await Promise.all(clients);
   const createdAt = Date.now();
-  creating = false;
-  await Promise.all(readers);
 
   await waitFor('every project to end', async () => {
     const open = await db.selectFrom('projects').select((eb) => eb.fn.countAll<string>().as('n')).where('id', 'in', ids).where('status', 'not in', FINAL).executeTakeFirstOrThrow();
     return Number(open.n) === 0;
   }, TIMEOUT_MS, 2000);
   const ended = Date.now();
+  running = false;
+  await Promise.all(readers);
   const memory = sampler.stop();
   const cpu = cpuBetween(sampler.cpu, started, ended);
 
