@@ -1,18 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../../src/config';
+import { loadConfig } from '../../../src/config';
+import { configProblems } from '../../helpers/config-problems';
 import { temporalConnectionOptions } from '../../../src/temporal/connection';
 
-const problemsOf = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-};
+const problemsOf = configProblems;
 
 describe('worker and Temporal cluster settings', () => {
   it('defaults to one worker doing everything, as make dev runs it, on a plaintext dev server', () => {

@@ -1,14 +1,7 @@
-import { ConfigError, loadConfig } from '../../../src/config';
+import { loadConfig } from '../../../src/config';
+import { configProblems } from '../../helpers/config-problems';
 
-const problemsOf = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-};
+const problemsOf = configProblems;
 
 describe('tracing settings (the standard OTEL_* variables)', () => {
   it('is off by default: no endpoint, no headers, each process names itself', () => {
