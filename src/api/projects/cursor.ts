@@ -27,3 +27,13 @@ export function decodeCursor(secret: string, cursor: string, workspaceId: string
   if (typeof decoded.s !== 'number' || !Number.isSafeInteger(decoded.s) || decoded.w !== workspaceId) throw invalid();
   return decoded.s;
 }
+
+/**
+ * A list page from rows read one past `limit` (newest first, by `seq`): the rows to show and the
+ * `page` block, whose cursor continues after the last of them.
+ */
+export function cursorPage<R extends { seq: number }>(secret: string, workspaceId: string, rows: readonly R[], limit: number): { items: R[]; page: { has_more: boolean; next_cursor: string | null } } {
+  const items = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  return { items, page: { has_more: hasMore, next_cursor: hasMore ? encodeCursor(secret, { seq: items[items.length - 1]!.seq, workspaceId }) : null } };
+}

@@ -12,7 +12,7 @@ import { quoteRequest } from './languages/quote-request';
 import { completeUpload } from './complete-upload';
 import { createProject } from './create-project';
 import { download } from './download';
-import { decodeCursor, encodeCursor } from './cursor';
+import { cursorPage, decodeCursor } from './cursor';
 import { isUuid, loadOwnProject } from './load-own-project';
 import { ProjectViewCache } from './project-view-cache';
 import { ApiError } from '../api-error';
@@ -48,14 +48,10 @@ export function projectsRoutes(deps: AppDeps): Router {
       youtubeVideoId: query.youtube_video_id,
       query: query.query,
     });
-    const page = rows.slice(0, query.limit);
-    const hasMore = rows.length > query.limit;
-    const ids = page.map((p) => p.id);
+    const { items, page } = cursorPage(secret, caller.workspaceId, rows, query.limit);
+    const ids = items.map((p) => p.id);
     const [languages, uploads] = await Promise.all([listProjectLanguages(db, ids), uploadProgressByProject(db, ids)]);
-    ctx.body = {
-      data: page.map((p) => presentProjectListItem(p, languages.filter((l) => l.project_id === p.id), uploads.get(p.id))),
-      page: { has_more: hasMore, next_cursor: hasMore ? encodeCursor(secret, { seq: page[page.length - 1]!.seq, workspaceId: caller.workspaceId }) : null },
-    };
+    ctx.body = { data: items.map((p) => presentProjectListItem(p, languages.filter((l) => l.project_id === p.id), uploads.get(p.id))), page };
   });
 
   const views = new ProjectViewCache({ signedUrlTtlSeconds: deps.config.storage.urlTtlSeconds });

@@ -9,7 +9,7 @@ import type { AppDeps } from '../app-deps';
 import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
 import { idempotency } from '../middleware/idempotency';
 import { validateBody, validateQuery } from '../middleware/validate';
-import { decodeCursor, encodeCursor } from '../projects/cursor';
+import { cursorPage, decodeCursor } from '../projects/cursor';
 import { isUuid } from '../projects/load-own-project';
 import { presentAttempt, presentCreatedEndpoint, presentEndpoint } from './webhook-presenter';
 import { createWebhookBodySchema, emptyQuerySchema, listDeliveriesQuerySchema, listWebhooksQuerySchema, type CreateWebhookBody, type ListWebhooksQuery } from './webhooks.schema';
@@ -56,12 +56,8 @@ export function webhooksRoutes(deps: AppDeps): Router {
     const caller = ctx.state.auth as AuthContext;
     const query = ctx.state.query as ListWebhooksQuery;
     const rows = await listEndpoints(db, { workspaceId: caller.workspaceId, limit: query.limit, beforeSeq: query.cursor ? decodeCursor(secret, query.cursor, caller.workspaceId) : undefined });
-    const page = rows.slice(0, query.limit);
-    const hasMore = rows.length > query.limit;
-    ctx.body = {
-      data: page.map(presentEndpoint),
-      page: { has_more: hasMore, next_cursor: hasMore ? encodeCursor(secret, { seq: page[page.length - 1]!.seq, workspaceId: caller.workspaceId }) : null },
-    };
+    const { items, page } = cursorPage(secret, caller.workspaceId, rows, query.limit);
+    ctx.body = { data: items.map(presentEndpoint), page };
   });
 
   router.get('/:webhook_id', auth, write, validateQuery(emptyQuerySchema), async (ctx) => {
@@ -82,12 +78,8 @@ export function webhooksRoutes(deps: AppDeps): Router {
     const endpoint = await ownEndpoint(caller, ctx.params.webhook_id!);
     const query = ctx.state.query as ListWebhooksQuery;
     const rows = await listDeliveryLog(db, { endpointId: endpoint.id, limit: query.limit, beforeSeq: query.cursor ? decodeCursor(secret, query.cursor, caller.workspaceId) : undefined });
-    const page = rows.slice(0, query.limit);
-    const hasMore = rows.length > query.limit;
-    ctx.body = {
-      data: page.map(presentAttempt),
-      page: { has_more: hasMore, next_cursor: hasMore ? encodeCursor(secret, { seq: page[page.length - 1]!.seq, workspaceId: caller.workspaceId }) : null },
-    };
+    const { items, page } = cursorPage(secret, caller.workspaceId, rows, query.limit);
+    ctx.body = { data: items.map(presentAttempt), page };
   });
 
   return router;
