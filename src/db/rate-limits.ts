@@ -32,6 +32,22 @@ export async function addToCounters(db: Db, increments: readonly CounterIncremen
   return increments.map((i) => totals.get(counterKey(i.apiKeyId, i.bucket, i.windowStart)) ?? 0);
 }
 
+/**
+ * Gives back write tokens a process reserved and did not use, so another process may grant them.
+ * Returns the window's new total (0 when the window is gone).
+ */
+export async function takeFromCounter(db: Db, counter: Omit<CounterIncrement, 'add'>, amount: number): Promise<number> {
+  const row = await db
+    .updateTable('rate_limit_counters')
+    .set({ count: sql<number>`greatest(count - ${amount}, 0)` })
+    .where('api_key_id', '=', counter.apiKeyId)
+    .where('bucket', '=', counter.bucket)
+    .where('window_start', '=', counter.windowStart)
+    .returning('count')
+    .executeTakeFirst();
+  return row?.count ?? 0;
+}
+
 /** Windows that ended before `before` can limit nobody any more. */
 export async function deleteCountersBefore(db: Db, before: Date): Promise<number> {
   const result = await db.deleteFrom('rate_limit_counters').where('window_start', '<', before).executeTakeFirst();

@@ -83,7 +83,21 @@ describe('rate limits per API key', () => {
     const onB = await invalidCreate(b, tenant);
     expect(onB.status).toBe(429);
     expect(onB.body.error.code).toBe('rate_limited');
+    // B reserved a token past the limit to learn it was spent; it gives it back as it syncs, so
+    // the count says how many writes were granted.
     expect(await counter(a, tenant, 'write')).toBe(4);
+    await b.rateLimiter.sync();
+    expect(await counter(a, tenant, 'write')).toBe(3);
+  });
+
+  it('grants exactly the limit to concurrent writes spread over two processes, and counts only those', async () => {
+    const tenant = await createTenant(a.db);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => invalidCreate(i % 2 ? a : b, tenant)));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 400)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(17);
+    await Promise.all([a.rateLimiter.sync(), b.rateLimiter.sync()]);
+    expect(await counter(a, tenant, 'write')).toBe(3);
   });
 
   it('shares reads across API processes once they sync', async () => {
