@@ -98,8 +98,8 @@ export function authenticate({ db, keyCache: cache, rateLimiter: limiter }: Auth
     const parsed = parseApiKey(key);
     let row: ApiKeyWithWorkspace | undefined;
     if (parsed) {
-      const load = () => findApiKeyWithWorkspace(db, parsed.keyId);
-      row = cache ? await cache.getOrLoad(parsed.keyId, load) : await load();
+      // The cached row first, without building a loader: this runs on every request.
+      row = cache?.get(parsed.keyId) ?? (cache ? await cache.getOrLoad(parsed.keyId, () => findApiKeyWithWorkspace(db, parsed.keyId)) : await findApiKeyWithWorkspace(db, parsed.keyId));
     }
     const verified = parsed && row ? verify(row, parsed.secret) : undefined;
     if (!verified) throw ApiError.unauthenticated('Invalid API key provided.');

@@ -1,6 +1,7 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
 import type { Middleware } from 'koa';
+import { installedTracing } from '../../tracing/install-tracing';
 
 /** The request id every response carries (x-request-id), to find a client's request among the traces. */
 export const REQUEST_ID_ATTRIBUTE = 'dubbing.request_id';
@@ -12,9 +13,11 @@ const tracer = trace.getTracer('dubbing-api');
  * active span while the handler runs: the workflows it starts (and their activities) join the
  * trace. Named `METHOD /route/:template` once the router has matched (never the ids, so the names
  * stay few); the final status is the one the client got, errors included, so it runs outside the
- * error middleware. A no-op span while the process does not trace.
+ * error middleware. A process that does not trace (no installTracing before the app is built)
+ * gets a middleware that only passes the request on: no span, no context, no header parsing.
  */
 export function traceRequest(): Middleware {
+  if (!installedTracing()) return (_ctx, next) => next();
   return async (ctx, next) => {
     const parent = propagation.extract(context.active(), ctx.headers);
     const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: ctx.method, [ATTR_URL_PATH]: ctx.path } }, parent);

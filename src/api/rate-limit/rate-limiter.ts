@@ -93,21 +93,13 @@ export class RateLimiter {
     if (limit === 0) return null;
     const now = this.now();
     const windowMs = this.policy.windowSeconds * 1000;
-    const windowStart = Math.floor(now / windowMs) * windowMs;
-    const decide = (used: number, allowed: boolean): RateLimitDecision => ({
-      allowed,
-      limit,
-      remaining: Math.max(0, limit - used),
-      resetSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)),
-      windowSeconds: this.policy.windowSeconds,
-    });
-    const counted = this.windowOf(apiKeyId, bucket, windowStart);
-    if (bucket === 'write') return this.takeWrite(counted, limit, decide);
+    const counted = this.windowOf(apiKeyId, bucket, Math.floor(now / windowMs) * windowMs);
+    if (bucket === 'write') return this.takeWrite(counted, limit, now);
 
-    if (counted.shared + counted.pending >= limit) return decide(limit, false);
+    if (counted.shared + counted.pending >= limit) return this.decision(counted, limit, now, limit, false);
     counted.pending += 1;
     this.scheduleSync();
-    return decide(counted.shared + counted.pending, true);
+    return this.decision(counted, limit, now, counted.shared + counted.pending, true);
   }
 
   /** Adds every pending count to the shared counters, learns the fleet's totals, gives back idle tokens. */
@@ -126,20 +118,32 @@ export class RateLimiter {
     await this.sync();
   }
 
-  private async takeWrite(counted: WindowCount, limit: number, decide: (used: number, allowed: boolean) => RateLimitDecision): Promise<RateLimitDecision> {
+  /** What the caller is told: `used` of `limit` taken in the window that `counted` counts. */
+  private decision(counted: WindowCount, limit: number, now: number, used: number, allowed: boolean): RateLimitDecision {
+    const windowMs = this.policy.windowSeconds * 1000;
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - used),
+      resetSeconds: Math.max(1, Math.ceil((counted.windowStart + windowMs - now) / 1000)),
+      windowSeconds: this.policy.windowSeconds,
+    };
+  }
+
+  private async takeWrite(counted: WindowCount, limit: number, now: number): Promise<RateLimitDecision> {
     let reservedHere = false;
     for (;;) {
       if (counted.lease > 0) {
         counted.lease -= 1;
         counted.leaseIdle = false;
         this.scheduleSync();
-        return decide(counted.shared - counted.overshoot - counted.lease, true);
+        return this.decision(counted, limit, now, counted.shared - counted.overshoot - counted.lease, true);
       }
       if (!counted.reserving) {
         // Spent, as far as this process knows. Tokens other processes give back make room again,
         // so a spent count is read afresh (by reserving one) at most once per sync interval.
         const spent = counted.shared - counted.overshoot >= limit;
-        if (spent && (reservedHere || this.now() - counted.learnedAt < this.policy.syncIntervalMs)) return decide(limit, false);
+        if (spent && (reservedHere || this.now() - counted.learnedAt < this.policy.syncIntervalMs)) return this.decision(counted, limit, now, limit, false);
         counted.reserving = this.reserve(counted, limit).finally(() => {
           counted.reserving = undefined;
         });
@@ -147,7 +151,7 @@ export class RateLimiter {
       }
       if (!(await counted.reserving)) {
         // The store is down: let the write through rather than take the API down with it.
-        return decide(counted.shared - counted.overshoot, true);
+        return this.decision(counted, limit, now, counted.shared - counted.overshoot, true);
       }
     }
   }
