@@ -1,5 +1,5 @@
 import { sql, type ColumnType, type Selectable } from 'kysely';
-import { prepared, type Db } from './create-db';
+import { prepared, preparedStatement, type Db } from './create-db';
 import { containsPattern } from './like-pattern';
 
 // Connected YouTube channels and the mirror of their uploads. The video list is served from here,
@@ -157,28 +157,41 @@ export interface VideoPageRequest {
 }
 
 /**
- * One video of a channel by its exact id, with the page context (the connection still holds, the
- * workspace's newest project for it), in one statement of key lookups: prepared, so it is not
- * planned on every call. Always one row; a channel without that video gives an empty page.
+ * In the statements below, with $1 the workspace, $2 the channel and $3 "any connection will do":
+ * the workspace still has this channel connected (as its primary, when the primary was asked for).
+ */
+const CONNECTION_HOLDS = `exists (
+  select 1 from workspace_channels w where w.workspace_id = $1 and w.channel_id = $2 and (w.is_primary or $3)
+)`;
+
+/** The exact-id statement, written once as SQL: it runs on every exact-id search, where building it cost more than running it. */
+const CHANNEL_VIDEO_SQL = `
+  select c.connected, c.mirror_version, v.id, v.title, v.duration_seconds, v.published_at, v.availability, m.match
+  from (
+    select ${CONNECTION_HOLDS} as connected, (select mirror_version from youtube_channels where id = $2) as mirror_version
+  ) c
+  left join youtube_videos v on v.id = $4 and v.channel_id = $2
+  left join lateral (
+    select json_build_object('id', p.id, 'target_locales', p.target_locales, 'status', p.status, 'usage_state', p.usage_state) as match
+    from projects p where p.workspace_id = $1 and p.youtube_video_id = v.id
+    order by p.seq desc limit 1
+  ) m on true`;
+
+/**
+ * One video of a channel by its exact id, with the page context (the connection still holds, as
+ * the primary when the primary was asked for; the workspace's newest project for it), in one
+ * statement of key lookups: prepared, so it is not planned on every call. Always one row; a
+ * channel without that video gives an empty page.
  */
 export async function findChannelVideo(db: Db, request: Omit<VideoPageRequest, 'limit'> & { videoId: string }): Promise<VideoPage> {
-  const { rows } = await sql<ListedVideo & { connected: boolean; mirror_version: number | null; match: Omit<MatchingProjectRow, 'youtube_video_id'> | null }>`${prepared}
-    select c.connected, c.mirror_version, v.id, v.title, v.duration_seconds, v.published_at, v.availability, m.match
-    from (
-      select ${connectionHolds(request)} as connected, (select mirror_version from youtube_channels where id = ${request.channelId}) as mirror_version
-    ) c
-    left join youtube_videos v on v.id = ${request.videoId} and v.channel_id = ${request.channelId}
-    left join lateral (
-      select json_build_object('id', p.id, 'target_locales', p.target_locales, 'status', p.status, 'usage_state', p.usage_state) as match
-      from projects p where p.workspace_id = ${request.workspaceId} and p.youtube_video_id = v.id
-      order by p.seq desc limit 1
-    ) m on true`.execute(db);
-  const { connected, mirror_version: mirrorVersion, match, ...video } = rows[0]!;
-  const found = video.id !== null;
-  return {
-    videos: found ? [video] : [],
-    context: { connected, mirrorVersion, matches: new Map(found && match ? [[video.id, { ...match, youtube_video_id: video.id }]] : []) },
-  };
+  type Row = ListedVideo & { connected: boolean; mirror_version: number | null; match: Omit<MatchingProjectRow, 'youtube_video_id'> | null };
+  const { rows } = await db.executeQuery(preparedStatement<Row>(CHANNEL_VIDEO_SQL, [request.workspaceId, request.channelId, !request.primary, request.videoId]));
+  const row = rows[0]!;
+  const found = row.id !== null;
+  const video: ListedVideo = { id: row.id, title: row.title, duration_seconds: row.duration_seconds, published_at: row.published_at, availability: row.availability };
+  const matches = new Map<string, MatchingProjectRow>();
+  if (found && row.match) matches.set(row.id, { ...row.match, youtube_video_id: row.id });
+  return { videos: found ? [video] : [], context: { connected: row.connected, mirrorVersion: row.mirror_version, matches } };
 }
 
 /**
@@ -206,25 +219,22 @@ export async function listVideoPage(db: Db, search: { channelId: string; query?:
  * Only this workspace's projects.
  */
 export async function findPageContext(db: Db, page: { workspaceId: string; channelId: string; primary: boolean; videoIds: string[] }): Promise<PageContext> {
-  const { rows } = await sql<{ connected: boolean; mirror_version: number | null; matches: MatchingProjectRow[] }>`${prepared}
-    select
-      ${connectionHolds(page)} as connected,
-      (select mirror_version from youtube_channels where id = ${page.channelId}) as mirror_version,
-      (select coalesce(json_agg(m), '[]'::json) from (
-        select distinct on (p.youtube_video_id) p.youtube_video_id, p.id, p.target_locales, p.status, p.usage_state
-        from projects p
-        where p.workspace_id = ${page.workspaceId} and p.youtube_video_id = any(${page.videoIds}::text[])
-        order by p.youtube_video_id, p.seq desc
-      ) m) as matches`.execute(db);
+  const { rows } = await db.executeQuery(preparedStatement<{ connected: boolean; mirror_version: number | null; matches: MatchingProjectRow[] }>(PAGE_CONTEXT_SQL, [page.workspaceId, page.channelId, !page.primary, page.videoIds]));
   const row = rows[0]!;
   return { connected: row.connected, mirrorVersion: row.mirror_version, matches: new Map(row.matches.map((m) => [m.youtube_video_id, m])) };
 }
 
-/** The workspace still has this channel connected (as its primary, when asked for the primary). */
-const connectionHolds = (c: { workspaceId: string; channelId: string; primary: boolean }) => sql<boolean>`exists (
-  select 1 from workspace_channels w
-  where w.workspace_id = ${c.workspaceId} and w.channel_id = ${c.channelId} and (w.is_primary or ${!c.primary})
-)`;
+/** Written once as SQL: a repeated search runs this alone, so no statement building per request. */
+const PAGE_CONTEXT_SQL = `
+  select
+    ${CONNECTION_HOLDS} as connected,
+    (select mirror_version from youtube_channels where id = $2) as mirror_version,
+    (select coalesce(json_agg(m), '[]'::json) from (
+      select distinct on (p.youtube_video_id) p.youtube_video_id, p.id, p.target_locales, p.status, p.usage_state
+      from projects p
+      where p.workspace_id = $1 and p.youtube_video_id = any($4::text[])
+      order by p.youtube_video_id, p.seq desc
+    ) m) as matches`;
 
 export interface PageContext {
   /** The workspace still has this channel connected (as its primary, when asked for the primary). */
