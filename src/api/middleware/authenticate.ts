@@ -118,12 +118,12 @@ export function authenticate({ db, keyCache: cache, rateLimiter: limiter }: Auth
 }
 
 export function requirePermission(permission: Permission): Middleware {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const auth = ctx.state.auth as AuthContext | undefined;
     if (!auth) throw new Error('requirePermission used without authenticate');
     if (!auth.permissions.has(permission)) {
       throw ApiError.permissionDenied(`This API key lacks the "${permission}" permission.`);
     }
-    await next();
+    return next();
   };
 }

@@ -8,8 +8,7 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
  * is refused without being buffered. Keeps the raw text for idempotency fingerprints.
  */
 export function jsonBody(limitBytes: number): Middleware {
-  return async (ctx, next) => {
-    if (!METHODS_WITH_BODY.has(ctx.method)) return next();
+  const read: Middleware = async (ctx, next) => {
     const length = Number(ctx.get('content-length') || 0);
     const hasBody = length > 0 || ctx.get('transfer-encoding') !== '';
     if (!hasBody) {
@@ -43,6 +42,8 @@ export function jsonBody(limitBytes: number): Middleware {
     ctx.state.rawBody = raw;
     return next();
   };
+  // A GET has no body to read: straight on, without entering the async reader.
+  return (ctx, next) => (METHODS_WITH_BODY.has(ctx.method) ? read(ctx, next) : next());
 }
 
 function tooLarge(limitBytes: number): ApiError {

@@ -46,12 +46,12 @@ export function compileQuery<T>(schema: JSONSchemaType<T> | object): ValidateFun
 /** Validates ctx.state.body (set by jsonBody) and leaves the typed value in ctx.state.input. */
 export function validateBody<T>(schema: object): Middleware {
   const validate = compileBody<T>(schema);
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const body = ctx.state.body ?? {};
     if (!validate(body)) throw describeAjvError(validate.errors![0]!, 'body');
     rejectNulCharacters(body, 'body');
     ctx.state.input = body as T;
-    await next();
+    return next();
   };
 }
 
@@ -73,12 +73,12 @@ function rejectLooseScalars(schema: { properties?: Record<string, { type?: strin
 /** Validates a copy of the query string and leaves the typed value in ctx.state.query. */
 export function validateQuery<T>(schema: object): Middleware {
   const validate = compileQuery<T>(schema);
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const query: Record<string, unknown> = { ...ctx.query };
     rejectLooseScalars(schema as { properties?: Record<string, { type?: string }> }, query);
     if (!validate(query)) throw describeAjvError(validate.errors![0]!, 'query');
     rejectNulCharacters(query, 'query');
     ctx.state.query = query as T;
-    await next();
+    return next();
   };
 }
