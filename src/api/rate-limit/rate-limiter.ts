@@ -232,6 +232,12 @@ export class RateLimiter {
     const current = this.currentWindowStart();
     for (const counted of this.windows.values()) {
       if (counted.bucket !== 'write' || counted.windowStart < current) continue;
+      if (counted.reserving) {
+        // A reservation in flight counted this process's tokens past the limit as its own when
+        // it sized its grant; taken off the shared count under it, they would be granted twice.
+        this.scheduleSync();
+        continue;
+      }
       const idle = counted.leaseIdle ? counted.lease : 0;
       const amount = counted.overshoot + idle;
       counted.leaseIdle = true;

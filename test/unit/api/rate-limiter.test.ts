@@ -11,9 +11,12 @@ class MemoryStore implements CounterStore {
   readonly counts = new Map<string, number>();
   statements = 0;
   down = false;
+  /** How many event-loop turns each statement takes before it applies (cycled), so statements sent at once can land in any order. */
+  delays: number[] = [];
 
   async add(increments: readonly CounterIncrement[]): Promise<number[]> {
     this.statement();
+    await this.travel();
     return increments.map((i) => {
       const key = MemoryStore.key(i);
       const total = (this.counts.get(key) ?? 0) + i.add;
@@ -24,6 +27,7 @@ class MemoryStore implements CounterStore {
 
   async giveBack(counter: Omit<CounterIncrement, 'add'>, amount: number): Promise<number> {
     this.statement();
+    await this.travel();
     const key = MemoryStore.key(counter);
     const total = Math.max(0, (this.counts.get(key) ?? 0) - amount);
     this.counts.set(key, total);
@@ -34,6 +38,11 @@ class MemoryStore implements CounterStore {
 
   writes(apiKeyId: string): number {
     return [...this.counts].filter(([key]) => key.startsWith(`${apiKeyId} write`)).reduce((sum, [, n]) => sum + n, 0);
+  }
+
+  private async travel(): Promise<void> {
+    const turns = this.delays.length > 0 ? this.delays[this.statements % this.delays.length]! : 0;
+    for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
   }
 
   private statement(): void {
@@ -145,16 +154,24 @@ describe('RateLimiter write leases', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 300 }),
-        fc.array(fc.record({ process: fc.integer({ min: 0, max: 2 }), writes: fc.integer({ min: 0, max: 40 }), sync: fc.boolean() }), { maxLength: 30 }),
-        async (limit, steps) => {
+        fc.array(fc.record({ process: fc.integer({ min: 0, max: 2 }), writes: fc.integer({ min: 0, max: 40 }), sync: fc.boolean(), later: fc.boolean() }), { maxLength: 30 }),
+        fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 7 }),
+        async (limit, steps, delays) => {
           now = WINDOW_START + 1000;
           const store = new MemoryStore();
+          store.delays = delays;
           const fleet = [limiter(store, limit), limiter(store, limit), limiter(store, limit)];
           let granted = 0;
           for (const step of steps) {
             const process = fleet[step.process]!;
-            granted += (await Promise.all(Array.from({ length: step.writes }, () => process.take('key_1', 'write')))).filter((d) => d!.allowed).length;
-            if (step.sync) await process.sync();
+            // A sync interval passes (staying inside the hour-long window): spent counts are read afresh.
+            if (step.later) now += SYNC_MS;
+            // The process syncs while its writes are being decided: a give-back may cross a reservation.
+            const [decisions] = await Promise.all([
+              Promise.all(Array.from({ length: step.writes }, () => process.take('key_1', 'write'))),
+              step.sync ? process.sync() : undefined,
+            ]);
+            granted += decisions.filter((d) => d!.allowed).length;
             expect(granted).toBeLessThanOrEqual(limit);
           }
           // Two syncs everywhere: every unused token and every overshoot is back in the count.
@@ -167,7 +184,7 @@ describe('RateLimiter write leases', () => {
           for (const process of fleet) await process.close();
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
   });
 });
