@@ -311,6 +311,7 @@ async function main(): Promise<number> {
     await client.workflow.start('projectWorkflow', {
       taskQueue,
       workflowId: projectWorkflowId(projectId),
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
       args: [{ projectId }],
       typedSearchAttributes: new TypedSearchAttributes([
         { key: PROJECT_ID, value: projectId },

@@ -19,6 +19,12 @@ export interface IdempotencyKeyTable {
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
 
+/** What every retry of a request answers, byte for byte. */
+export interface StoredResponse {
+  status: number;
+  body: string;
+}
+
 /**
  * Stores a request's final response under its key, only while `token` still holds the lock (a
  * retry that took it over stores its own). Prepared: it ends every paid create.

@@ -44,8 +44,9 @@ export interface ProjectTable {
   transcript_review_status: Generated<TranscriptReviewStatus>;
   transcript_review_requested_at: Date | null;
   transcript_review_verified_at: Date | null;
-  created_at: ColumnType<Date, never, never>;
-  updated_at: ColumnType<Date, never, Date>;
+  /** Given by a create (newProjectRow), so its answer can be built before the row is written. */
+  created_at: ColumnType<Date, Date | undefined, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
   validated_at: Date | null;
   completed_at: Date | null;
   /** Bumped by triggers whenever anything the project's API representation shows changes. */

@@ -9,13 +9,16 @@ type ProjectRef = { id: string; workspace_id: string };
 
 /**
  * Starts the project's workflow; starting it again is a no-op, because the workflow id is the
- * project id. That is what lets a retried create resume safely after a crash.
+ * project id. That is what lets a retried create resume safely after a crash, and a replayed
+ * create make sure its workflow started. Once a run has ever existed for the project (open or
+ * closed), no start makes another: later runs come only from signalWithStart, on purpose.
  */
 export async function startProjectWorkflow(temporal: Client, taskQueue: string, project: ProjectRef, timeoutMs = 5000): Promise<void> {
   const input: ProjectWorkflowInput = { projectId: project.id };
   await startOnce(temporal, timeoutMs, 'projectWorkflow', {
     taskQueue,
     workflowId: projectWorkflowId(project.id),
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
     args: [input],
     typedSearchAttributes: projectSearchAttributes(project.id, project.workspace_id),
   });

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { sql } from 'kysely';
 import type { Db } from '../../db/create-db';
-import { storeIdempotentResponse } from '../../db/idempotency';
+import { storeIdempotentResponse, type StoredResponse } from '../../db/idempotency';
 import { ApiError } from '../api-error';
 import type { AuthContext } from './authenticate';
 
@@ -34,8 +34,14 @@ export interface IdempotencyState {
   newKeyRow: { workspace_id: string; key: string; method: string; path: string; request_sha256: string; lock_token: string };
   /** The classic claim: true when this request now holds the key; false when it was answered with a replay. */
   claim(): Promise<boolean>;
-  /** The handler's own statement inserted `newKeyRow`, with this recovery point. */
-  noteClaimed(point: string, data: Record<string, unknown>): void;
+  /**
+   * The handler's own statement inserted `newKeyRow`, with this recovery point and, when given,
+   * the response it stored with it: then nothing is written after the request unless it
+   * answers something else.
+   */
+  noteClaimed(point: string, data: Record<string, unknown>, stored?: StoredResponse): void;
+  /** After `claim()` answered with a replay: where the original request had got to. */
+  replayed: { recoveryPoint: string; recoveryData: Record<string, unknown> | null } | null;
   /**
    * Records progress inside the caller's transaction, so it commits with the work it marks.
    * Throws (a 409) when a retry has taken the lock over: the caller's transaction must then roll
@@ -88,6 +94,7 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
     const requestHash = fingerprint(ctx.method, ctx.path, ctx.state.body ?? {});
     let token: string = randomUUID();
     let replayed = false;
+    let stored: StoredResponse | undefined;
 
     // Every write below touches the row only while this request still holds its lock.
     const ownRow = (trx: Db) => ({
@@ -99,6 +106,7 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
       recoveryPoint: 'started',
       recoveryData: null,
       claimed: false,
+      replayed: null,
       newKeyRow: { workspace_id: auth.workspaceId, key, method: ctx.method, path: ctx.path, request_sha256: requestHash, lock_token: token },
       async claim() {
         const claimed = await claim(db, auth.workspaceId, key, ctx.method, ctx.path, requestHash);
@@ -108,6 +116,7 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
           ctx.type = 'application/json';
           ctx.set('idempotent-replayed', 'true');
           ctx.body = claimed.body;
+          state.replayed = { recoveryPoint: claimed.recoveryPoint, recoveryData: claimed.recoveryData };
           return false;
         }
         token = claimed.token;
@@ -116,8 +125,9 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
         state.noteRecoveryPoint(claimed.recoveryPoint, claimed.recoveryData);
         return true;
       },
-      noteClaimed(point, data) {
+      noteClaimed(point, data, response) {
         state.claimed = true;
+        stored = response;
         state.noteRecoveryPoint(point, data);
       },
       async setRecoveryPoint(trx, point, data) {
@@ -155,6 +165,7 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
     const text = typeof ctx.body === 'string' ? ctx.body : JSON.stringify(ctx.body);
     ctx.type = 'application/json';
     ctx.body = text;
+    if (stored && stored.status === ctx.status && stored.body === text) return; // stored with the key by the handler's own statement
     // No row updated: a retry took the lock over after this request's work had committed. The
     // retry resumes from the committed recovery point and stores the response; this one is
     // still a true answer for the caller.
@@ -164,7 +175,7 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
 
 type Claim =
   | { kind: 'owner'; token: string; recoveryPoint: string; recoveryData: Record<string, unknown> | null }
-  | { kind: 'replay'; status: number; body: string };
+  | { kind: 'replay'; status: number; body: string; recoveryPoint: string; recoveryData: Record<string, unknown> | null };
 
 async function claim(db: Db, workspaceId: string, key: string, method: string, path: string, requestHash: string): Promise<Claim> {
   const token = randomUUID();
@@ -192,7 +203,9 @@ async function claim(db: Db, workspaceId: string, key: string, method: string, p
       throw new ApiError(422, 'invalid_request_error', 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request; use a new key for a new request.', 'Idempotency-Key');
     }
     if (row.response_status !== null && row.response_body !== null) {
-      return { kind: 'replay', status: row.response_status, body: row.response_body };
+      // A stored response answers every retry, whatever the lock says: a create stores its
+      // response in the statement that claims the key, before its lock is ever released.
+      return { kind: 'replay', status: row.response_status, body: row.response_body, recoveryPoint: row.recovery_point, recoveryData: row.recovery_data };
     }
     if (row.locked_at !== null && Date.now() - row.locked_at.getTime() < LOCK_TIMEOUT_MS) {
       throw ApiError.conflict('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress; retry shortly.', { 'retry-after': '1' });

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import { getBalance } from '../../db/credits';
-import { insertProjectWithHold, type InsertProjectOutcome, type ProjectWithHold } from '../../db/insert-project-with-hold';
-import { findProjectById, holdReferenceFor } from '../../db/projects';
+import type { StoredResponse } from '../../db/idempotency';
+import { insertProjectWithHold, type IdempotencyLock, type InsertProjectOutcome, type NewKeyRow } from '../../db/insert-project-with-hold';
+import { isExpectedRow, newProjectRow, type NewProject } from '../../db/new-project-row';
+import { findProjectById, holdReferenceFor, type Project } from '../../db/projects';
 import { partSizeFor, UPLOAD_WINDOW_MS, type Upload } from '../../db/uploads';
 import { startProjectWorkflow } from '../../temporal/start-project-workflow';
 import { ApiError } from '../api-error';
@@ -49,10 +51,14 @@ function newUpload(projectId: string, source: { file_name: string; size_bytes: n
   };
 }
 
-type Written = (InsertProjectOutcome & { id: string; holdAmount: number; upload: NewUpload | undefined });
+type Written = InsertProjectOutcome & { id: string; holdAmount: number; upload: NewUpload | undefined; expected: Project; stored?: StoredResponse };
 
-/** The project, its hold and its upload in one statement, under the key as `key` says. */
-async function writeProject(deps: AppDeps, auth: AuthContext, body: CreateProjectBody, videoId: string | null, id: string, key: ProjectWithHold['key']): Promise<Written> {
+/**
+ * The project, its hold and its upload in one statement, under the key as `key` says. A new key
+ * (`claim`) is written with the response this request will give, built from the row as the
+ * statement writes it: a replay then needs nothing more, so the request writes nothing after it.
+ */
+async function writeProject(deps: AppDeps, auth: AuthContext, body: CreateProjectBody, videoId: string | null, id: string, key: { claim: NewKeyRow } | { lock: IdempotencyLock }): Promise<Written> {
   const creditsPerSecond = auth.creditsPerSecond;
   const isUpload = body.source.type === 'upload';
   // The storage side of the upload starts first, so the row can name it (s3: the multipart
@@ -61,38 +67,70 @@ async function writeProject(deps: AppDeps, auth: AuthContext, body: CreateProjec
   const upload = body.source.type === 'upload' ? newUpload(id, body.source, deps.config.uploads.partSizeBytes, await deps.uploads.begin(id)) : undefined;
   // Hold the most this project may cost: the ceiling for every target language.
   const holdAmount = body.max_billable_seconds * body.target_locales.length * creditsPerSecond;
+  // The API's clock dates the row (not the database's), so the answer can be built before the
+  // write; ordering never depends on it (lists order by seq).
+  const now = new Date();
+  const project: NewProject = {
+    id,
+    workspace_id: auth.workspaceId,
+    name: body.name,
+    external_id: body.external_id ?? null,
+    source_type: body.source.type,
+    source_url: body.source.type === 'youtube' ? body.source.url : null,
+    youtube_video_id: videoId,
+    source_file_name: body.source.type === 'upload' ? body.source.file_name : null,
+    source_size_bytes: body.source.type === 'upload' ? body.source.size_bytes : null,
+    source_locale: body.source_locale,
+    target_locales: body.target_locales,
+    title: body.publishing?.title ?? null,
+    description: body.publishing?.description ?? null,
+    status: isUpload ? 'awaiting_upload' : 'validating',
+    phase: isUpload ? 'uploading' : 'validating',
+    max_billable_seconds: body.max_billable_seconds,
+    credits_per_second: creditsPerSecond,
+    usage_state: 'pending_validation',
+    hold_reference: holdReferenceFor(id),
+    created_at: now,
+    updated_at: now,
+  };
+  const expected = newProjectRow(project);
+  const stored = 'claim' in key ? { status: 201, body: await createdResponse(deps, expected, upload) } : undefined;
   const outcome = await insertProjectWithHold(deps.db, {
-    project: {
-      id,
-      workspace_id: auth.workspaceId,
-      name: body.name,
-      external_id: body.external_id ?? null,
-      source_type: body.source.type,
-      source_url: body.source.type === 'youtube' ? body.source.url : null,
-      youtube_video_id: videoId,
-      source_file_name: body.source.type === 'upload' ? body.source.file_name : null,
-      source_size_bytes: body.source.type === 'upload' ? body.source.size_bytes : null,
-      source_locale: body.source_locale,
-      target_locales: body.target_locales,
-      title: body.publishing?.title ?? null,
-      description: body.publishing?.description ?? null,
-      status: isUpload ? 'awaiting_upload' : 'validating',
-      phase: isUpload ? 'uploading' : 'validating',
-      max_billable_seconds: body.max_billable_seconds,
-      credits_per_second: creditsPerSecond,
-      usage_state: 'pending_validation',
-      hold_reference: holdReferenceFor(id),
-    },
+    project,
     holdAmount,
     upload,
-    key,
-    recovery: { point: 'project_created', data: { project_id: id } },
+    key: 'claim' in key ? { claim: key.claim, response: stored! } : key,
+    // A YouTube create still has its workflow to start: a replay makes sure it did.
+    recovery: { point: 'claim' in key && isUpload ? 'finished' : 'project_created', data: { project_id: id } },
   }).catch(async (err: unknown) => {
     if (upload) await abortQuietly(deps, upload);
     throw err;
   });
   if (upload && outcome.kind !== 'created') await abortQuietly(deps, upload);
-  return { ...outcome, id, holdAmount, upload };
+  return { ...outcome, id, holdAmount, upload, expected, stored };
+}
+
+/** The 201 of a create, from the rows it writes: a new project has no languages, parts or files yet. */
+async function createdResponse(deps: AppDeps, project: Project, upload: NewUpload | undefined): Promise<string> {
+  const data = presentProject(project, {
+    publicBaseUrl: deps.config.http.publicBaseUrl,
+    languages: [],
+    uploadProgress: upload ? { received: 0, total: upload.part_count } : undefined,
+    transfer: upload ? ((await buildTransferBlock({ upload, parts: [], uploads: deps.uploads })) as unknown as Record<string, unknown>) : undefined,
+  });
+  return JSON.stringify({ data });
+}
+
+/**
+ * A replayed create: the stored answer is on its way. A YouTube create stores its answer before
+ * it starts its workflow, so should that start have failed (a 503 the caller is retrying), the
+ * replay starts it; a workflow that ever ran for the project is never started again.
+ */
+async function finishReplay(deps: AppDeps, idempotency: IdempotencyState): Promise<void> {
+  const replayed = idempotency.replayed;
+  if (replayed?.recoveryPoint !== 'project_created' || typeof replayed.recoveryData?.project_id !== 'string') return;
+  const project = await findProjectById(deps.db, replayed.recoveryData.project_id);
+  if (project?.source_type === 'youtube') await startProjectWorkflow(deps.temporal, deps.config.temporal.taskQueue, project, deps.config.temporal.callTimeoutMs);
 }
 
 /** An upload whose row was not written: nothing will ever use it. A failure here only leaves it to the schedule. */
@@ -115,11 +153,12 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
   const { videoId } = validateSemantics(deps, body);
 
   let written = idempotency.claimed ? undefined : await writeProject(deps, auth, body, videoId, randomUUID(), { claim: idempotency.newKeyRow });
-  if (written?.kind === 'key_taken') {
-    if (!(await idempotency.claim())) return; // answered with the stored response
+  if (written?.kind === 'unclaimed') {
+    // The key was used before, or the balance fell short: the classic claim tells which.
+    if (!(await idempotency.claim())) return finishReplay(deps, idempotency); // answered with the stored response
     written = undefined;
-  } else if (written) {
-    idempotency.noteClaimed('project_created', { project_id: written.id });
+  } else if (written?.kind === 'created') {
+    idempotency.noteClaimed(written.upload ? 'finished' : 'project_created', { project_id: written.id }, written.stored);
   }
   if (!written) {
     // This request holds a key used before: it resumes what the earlier attempt recorded.
@@ -132,12 +171,13 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
       ctx.body = { data: await loadProjectView(deps, resumed, { includeTransfer: true }) };
       return;
     }
-    // A recovery point without its project: the first attempt was refused for credits and died
-    // before forgetting its key. Create it now, under the id that attempt recorded.
+    // A new key refused for credits, or a recovery point without its project (the first attempt
+    // was refused for credits and died before forgetting its key): write it now, under the key
+    // this request holds and the id that attempt recorded, if any.
     written = await writeProject(deps, auth, body, videoId, recordedId ?? randomUUID(), { lock: idempotency.lock });
     if (written.kind !== 'lock_lost') idempotency.noteRecoveryPoint('project_created', { project_id: written.id });
   }
-  if (written.kind === 'lock_lost' || written.kind === 'key_taken') throw lockTakenOver();
+  if (written.kind === 'lock_lost' || written.kind === 'unclaimed') throw lockTakenOver();
   if (written.kind === 'insufficient_credits') {
     // The balance is what usage:read guards; a key without it learns only that it falls short.
     const balance = auth.permissions.has('usage:read') ? await getBalance(db, auth.workspaceId) : undefined;
@@ -145,20 +185,21 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
     throw new ApiError(402, 'payment_required_error', 'insufficient_credits',
       `This project needs ${written.holdAmount} credits held (max_billable_seconds × target locales × ${auth.creditsPerSecond} credits per second)${available}.`);
   }
-  const { project, upload } = written;
+  const { project, upload, expected, stored } = written;
+  // The answer stored with the key was built from the row as expected. Should the written row
+  // differ (a column default changed without newProjectRow), the answer is built from the written
+  // row instead, and the idempotency middleware stores it over the first.
+  let answer = stored?.body;
+  if (answer === undefined || !isExpectedRow(expected, project)) {
+    if (answer !== undefined) deps.logger.warn('a created project differs from the row its stored answer was built from; storing the written row\'s', { projectId: project.id });
+    answer = await createdResponse(deps, project, upload);
+  }
 
   // An upload project's workflow starts when upload/complete signals it (signalWithStart):
   // until then there is nothing to run, and abandoned uploads are settled by the expiry
   // schedule. A YouTube project has its source now, so its workflow starts now.
   if (!upload) await startProjectWorkflow(deps.temporal, config.temporal.taskQueue, project, config.temporal.callTimeoutMs);
   ctx.status = 201;
-  // Built from the rows just written: a new project has no languages, parts or files yet.
-  ctx.body = {
-    data: presentProject(project, {
-      publicBaseUrl: config.http.publicBaseUrl,
-      languages: [],
-      uploadProgress: upload ? { received: 0, total: upload.part_count } : undefined,
-      transfer: upload ? ((await buildTransferBlock({ upload, parts: [], uploads: deps.uploads })) as unknown as Record<string, unknown>) : undefined,
-    }),
-  };
+  ctx.type = 'application/json';
+  ctx.body = answer;
 }
