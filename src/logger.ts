@@ -1,4 +1,6 @@
 import pino, { type DestinationStream } from 'pino';
+
+type SonicBoom = ReturnType<typeof pino.destination>;
 import { scrub, scrubText } from './log-scrubber';
 
 // Structured logs through pino: one JSON line per event (ISO time, level name, message, the
@@ -27,7 +29,7 @@ export function createLogger(level: LogLevel, base: Record<string, unknown> = {}
     },
     destination ?? pino.multistream(
       [
-        { level: 'debug', stream: process.stdout },
+        { level: 'debug', stream: asyncStdout() },
         { level: 'warn', stream: process.stderr },
       ],
       { dedupe: true },
@@ -39,6 +41,29 @@ export function createLogger(level: LogLevel, base: Record<string, unknown> = {}
     warn: write(logger, 'warn'),
     error: write(logger, 'error'),
   };
+}
+
+let stdout: SonicBoom | undefined;
+
+/**
+ * Debug and info lines (one per request) go out through pino's asynchronous destination: a line
+ * written while a write is in flight joins the next one, so a busy API makes one write per batch
+ * of lines instead of a system call per request, and an idle one writes each line at once.
+ * Whatever is still buffered is written synchronously when the process exits. Warnings and errors
+ * stay synchronous on stderr.
+ */
+function asyncStdout(): SonicBoom {
+  if (stdout) return stdout;
+  const stream = pino.destination({ dest: 1, sync: false });
+  process.once('exit', () => {
+    try {
+      stream.flushSync();
+    } catch {
+      // Not open yet, or already closed: nothing of ours is left to write.
+    }
+  });
+  stdout = stream;
+  return stream;
 }
 
 /** A disabled level costs one check: no scrubbing, no serializing. */
