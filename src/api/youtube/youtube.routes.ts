@@ -8,7 +8,7 @@ import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
 import { validateQuery } from '../middleware/validate';
-import { presentVideo } from './video-presenter';
+import { renderVideoList } from './video-presenter';
 import { listVideosQuerySchema, type ListVideosQuery } from './youtube.schema';
 
 /**
@@ -45,14 +45,8 @@ export function youtubeRoutes(deps: AppDeps): Router {
       ctx.body = { data: { connection_required: true, channel: null, items: [] } };
       return;
     }
-    const { videos, context } = page;
-    ctx.body = {
-      data: {
-        connection_required: false,
-        channel: { channel_id: channel.id, title: channel.title },
-        items: videos.map((video) => presentVideo(video, context.matches.get(video.id))),
-      },
-    };
+    ctx.type = 'application/json';
+    ctx.body = renderVideoList({ channel_id: channel.id, title: channel.title }, page.videos, page.context.matches);
   });
   return router;
 }
