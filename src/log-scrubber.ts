@@ -13,7 +13,18 @@ const SECRETS: [RegExp, string][] = [
 /** Header and field names whose value is a credential, whatever it looks like. */
 const SECRET_KEYS = /^(authorization|x-api-key|cookie|set-cookie|secret|signing_?secret|api_?key|password|token|secret_access_key|secretAccessKey)$/i;
 
+/**
+ * Every secret above contains one of these, whatever its case: a text without any (almost every
+ * log string: ids, routes, statuses) is returned after one scan instead of one per pattern.
+ */
+const MAY_HOLD_SECRET = /dk_|whsec_|signature|x-amz-|bearer/i;
+
 export function scrubText(text: string): string {
+  return MAY_HOLD_SECRET.test(text) ? scrubTextFully(text) : text;
+}
+
+/** Every pattern over the text, without the pre-check (what the pre-check is tested against). */
+export function scrubTextFully(text: string): string {
   let out = text;
   for (const [pattern, replacement] of SECRETS) out = out.replace(pattern, replacement);
   return out;
