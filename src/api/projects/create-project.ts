@@ -139,10 +139,11 @@ async function abortQuietly(deps: AppDeps, upload: NewUpload): Promise<void> {
 }
 
 /**
- * POST /v1/dubbing/projects. One statement claims the Idempotency-Key and writes the project,
- * its credit hold and its upload (insertProjectWithHold); the workflow starts after it. A key
- * seen before takes the classic path: a replay, a 409/422, or, after a crash between the write
- * and the workflow start, a takeover that finds the recovery point and only starts the workflow.
+ * POST /v1/dubbing/projects. One statement claims the Idempotency-Key with the answer it will
+ * give and writes the project, its credit hold and its upload (insertProjectWithHold); a YouTube
+ * project's workflow starts after it. A key seen before takes the classic path: a replay (which
+ * starts a YouTube project's workflow if its first start failed), a 409/422, or, for a key whose
+ * first request died before writing anything, a takeover that writes under the recorded id.
  */
 export async function createProject(deps: AppDeps, ctx: Context): Promise<void> {
   const { db, config } = deps;
