@@ -142,8 +142,8 @@ async function abortQuietly(deps: AppDeps, upload: NewUpload): Promise<void> {
  * POST /v1/dubbing/projects. One statement claims the Idempotency-Key with the answer it will
  * give and writes the project, its credit hold and its upload (insertProjectWithHold); a YouTube
  * project's workflow starts after it. A key seen before takes the classic path: a replay (which
- * starts a YouTube project's workflow if its first start failed), a 409/422, or, for a key whose
- * first request died before writing anything, a takeover that writes under the recorded id.
+ * starts a YouTube project's workflow if its first start failed), a 409/422, or a takeover of a
+ * key whose first request died, which resumes from the recovery point it recorded.
  */
 export async function createProject(deps: AppDeps, ctx: Context): Promise<void> {
   const { db, config } = deps;
