@@ -1,6 +1,4 @@
 import pino, { type DestinationStream } from 'pino';
-
-type SonicBoom = ReturnType<typeof pino.destination>;
 import { scrub, scrubText } from './log-scrubber';
 
 // Structured logs through pino: one JSON line per event (ISO time, level name, message, the
@@ -42,6 +40,8 @@ export function createLogger(level: LogLevel, base: Record<string, unknown> = {}
     error: write(logger, 'error'),
   };
 }
+
+type SonicBoom = ReturnType<typeof pino.destination>;
 
 let stdout: SonicBoom | undefined;
 

@@ -82,7 +82,7 @@ export async function insertProjectWithHold(db: Db, write: ProjectWithHold): Pro
       select ${claim.workspace_id}, ${claim.key}, ${claim.method}, ${claim.path}, ${claim.request_sha256}, null, ${claim.lock_token}, ${write.recovery.point}, ${recoveryData}, ${response.status}, ${response.body}
       where exists (select 1 from reservation)`;
     try {
-      const { project: row } = await runWrite(db, write, { before: sql``, reservationGuard: sql``, after: sql`, lock as (${lockKey})` });
+      const { project: row } = await runWrite(db, write, { placement: 'guarded', statement: lockKey });
       return row ? { kind: 'created', project: row } : { kind: 'unclaimed' };
     } catch (err) {
       if (isKeyTaken(err)) return { kind: 'unclaimed' };
@@ -92,20 +92,20 @@ export async function insertProjectWithHold(db: Db, write: ProjectWithHold): Pro
   const lockKey = sql`update idempotency_keys set recovery_point = ${write.recovery.point}, recovery_data = ${recoveryData}
     where workspace_id = ${key.lock.workspaceId} and key = ${key.lock.key} and lock_token = ${key.lock.token}
     returning 1`;
-  const { locked, project: row } = await runWrite(db, write, { before: sql`lock as (${lockKey}), `, reservationGuard: sql`and exists (select 1 from lock)`, after: sql`` }, true);
+  const { locked, project: row } = await runWrite(db, write, { placement: 'guards', statement: lockKey });
   if (!locked) return { kind: 'lock_lost' };
   return row ? { kind: 'created', project: row } : { kind: 'insufficient_credits' };
 }
 
-type Fragment = RawBuilder<unknown>;
-
 /**
- * The statement itself: the reservation, then everything that needs it. `key` places the key's
- * write before the reservation (guarding it, and then `countLock` reports whether it wrote) or
- * after it (guarded by it). `project` is the written row, when the reservation was taken.
+ * The statement itself: the reservation, then everything that needs it. The key's write either
+ * `guards` the reservation (it runs first, and `locked` says whether it wrote) or is `guarded` by
+ * it (it runs only with the reservation). `project` is the written row, when the reservation was
+ * taken.
  */
-async function runWrite(db: Db, write: ProjectWithHold, key: { before: Fragment; reservationGuard: Fragment; after: Fragment }, countLock = false): Promise<{ locked: boolean; project: Project | undefined }> {
+async function runWrite(db: Db, write: ProjectWithHold, keyWrite: { placement: 'guards' | 'guarded'; statement: RawBuilder<unknown> }): Promise<{ locked: boolean; project: Project | undefined }> {
   const { project, holdAmount, upload } = write;
+  const guards = keyWrite.placement === 'guards';
   const projectColumns = Object.keys(project).filter((c) => project[c as keyof typeof project] !== undefined);
   const uploadColumns = upload ? Object.keys(upload).filter((c) => upload[c as keyof typeof upload] !== undefined) : [];
   const uploadInsert = upload
@@ -115,13 +115,13 @@ async function runWrite(db: Db, write: ProjectWithHold, key: { before: Fragment;
       )`
     : sql``;
   const { rows } = await sql<Project & { locked: number; reserved: number }>`${prepared}
-    with ${key.before}reservation as (
+    with ${guards ? sql`lock as (${keyWrite.statement}), ` : sql``}reservation as (
       update credit_balances set reserved = reserved + ${holdAmount}, updated_at = now()
       where workspace_id = ${project.workspace_id}
-        ${key.reservationGuard}
+        ${guards ? sql`and exists (select 1 from lock)` : sql``}
         and granted - captured - reserved >= ${holdAmount}
       returning 1
-    )${key.after}, project as (
+    )${guards ? sql`` : sql`, lock as (${keyWrite.statement})`}, project as (
       insert into projects (${columnList(projectColumns)})
       select ${valuesOf(project, projectColumns)} where exists (select 1 from reservation)
       returning *
@@ -134,7 +134,7 @@ async function runWrite(db: Db, write: ProjectWithHold, key: { before: Fragment;
       select ${project.hold_reference}, ${project.workspace_id}, ${holdAmount}, ${holdAmount}
       where exists (select 1 from reservation)
     )${uploadInsert}
-    select ${countLock ? sql`(select count(*) from lock)::int` : sql`1`} as locked, (select count(*) from reservation)::int as reserved, project.*
+    select ${guards ? sql`(select count(*) from lock)::int` : sql`1`} as locked, (select count(*) from reservation)::int as reserved, project.*
     from (select 1) as one left join project on true`.execute(db);
   const { locked, reserved, ...row } = rows[0]!;
   if (locked === 0 || reserved === 0) return { locked: locked !== 0, project: undefined };

@@ -51,7 +51,7 @@ function newUpload(projectId: string, source: { file_name: string; size_bytes: n
   };
 }
 
-type Written = InsertProjectOutcome & { id: string; holdAmount: number; upload: NewUpload | undefined; expected: Project; stored?: StoredResponse };
+type Written = InsertProjectOutcome & { id: string; holdAmount: number; upload: NewUpload | undefined; recoveryPoint: string; expected: Project; stored?: StoredResponse };
 
 /**
  * The project, its hold and its upload in one statement, under the key as `key` says. A new key
@@ -95,19 +95,21 @@ async function writeProject(deps: AppDeps, auth: AuthContext, body: CreateProjec
   };
   const expected = newProjectRow(project);
   const stored = 'claim' in key ? { status: 201, body: await createdResponse(deps, expected, upload) } : undefined;
+  // A stored upload create is finished; a YouTube create still has its workflow to start, and a
+  // replay makes sure it did.
+  const recoveryPoint = stored && isUpload ? 'finished' : 'project_created';
   const outcome = await insertProjectWithHold(deps.db, {
     project,
     holdAmount,
     upload,
     key: 'claim' in key ? { claim: key.claim, response: stored! } : key,
-    // A YouTube create still has its workflow to start: a replay makes sure it did.
-    recovery: { point: 'claim' in key && isUpload ? 'finished' : 'project_created', data: { project_id: id } },
+    recovery: { point: recoveryPoint, data: { project_id: id } },
   }).catch(async (err: unknown) => {
     if (upload) await abortQuietly(deps, upload);
     throw err;
   });
   if (upload && outcome.kind !== 'created') await abortQuietly(deps, upload);
-  return { ...outcome, id, holdAmount, upload, expected, stored };
+  return { ...outcome, id, holdAmount, upload, recoveryPoint, expected, stored };
 }
 
 /** The 201 of a create, from the rows it writes: a new project has no languages, parts or files yet. */
@@ -159,7 +161,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
     if (!(await idempotency.claim())) return finishReplay(deps, idempotency); // answered with the stored response
     written = undefined;
   } else if (written?.kind === 'created') {
-    idempotency.noteClaimed(written.upload ? 'finished' : 'project_created', { project_id: written.id }, written.stored);
+    idempotency.noteClaimed(written.recoveryPoint, { project_id: written.id }, written.stored);
   }
   if (!written) {
     // This request holds a key used before: it resumes what the earlier attempt recorded.
@@ -176,7 +178,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
     // was refused for credits and died before forgetting its key): write it now, under the key
     // this request holds and the id that attempt recorded, if any.
     written = await writeProject(deps, auth, body, videoId, recordedId ?? randomUUID(), { lock: idempotency.lock });
-    if (written.kind !== 'lock_lost') idempotency.noteRecoveryPoint('project_created', { project_id: written.id });
+    if (written.kind !== 'lock_lost') idempotency.noteRecoveryPoint(written.recoveryPoint, { project_id: written.id });
   }
   if (written.kind === 'lock_lost' || written.kind === 'unclaimed') throw lockTakenOver();
   if (written.kind === 'insufficient_credits') {
