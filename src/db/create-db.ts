@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CompiledQuery, Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
-import { Client, Pool, Query, types } from 'pg';
+import { Client, Pool, Query, types, type QueryResult } from 'pg';
 import type { Database } from './database';
 
 // bigint columns hold credit amounts; they stay far below 2^53, so parse them as numbers
@@ -63,11 +63,16 @@ class PreparingClient extends Client {
   // A marked statement goes in as a ready Query, named: handed a config object instead, pg would
   // copy it property by property on every call, a measurable share of a hot read's CPU.
   override query(...args: any[]): any {
-    const [text, values] = args;
-    if (typeof text === 'string' && text.startsWith(PREPARED_MARKER) && args.length <= 2) {
+    const [text, values, done] = args;
+    if (typeof text === 'string' && text.startsWith(PREPARED_MARKER) && (args.length <= 2 || (args.length === 3 && typeof done === 'function'))) {
       // `name` and `callback` are plain fields pg reads when it sends the query (not in its types).
       const query = new Query(text, values) as unknown as Query & { name: string; callback: (err: Error | undefined, result: unknown) => void };
       query.name = statementName(text);
+      if (done) {
+        // The pool's own query() (runPrepared) hands a callback: no promise is made for it.
+        query.callback = done;
+        return super.query(query);
+      }
       return new Promise((resolve, reject) => {
         query.callback = (err: Error | undefined, result: unknown) => (err ? reject(err) : resolve(result));
         super.query(query);
@@ -97,5 +102,36 @@ export function createDb(options: { url: string; poolMax: number; applicationNam
   // pool; unhandled, that event would kill the whole process. The pool has already dropped that
   // connection and the next query opens a new one, so there is nothing more to do here.
   pool.on('error', () => undefined);
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  poolsByDb.set(db, pool);
+  return db;
+}
+
+/** The pool behind each Db that createDb made; a transaction (or any other executor) has none. */
+const poolsByDb = new WeakMap<object, Pool>();
+
+/**
+ * Runs a statement written once as SQL (positional $1, $2 ...) as a named prepared statement and
+ * returns its rows. Outside a transaction it goes straight to the pool, as a bare pg server would:
+ * no query-builder executor, connection provider or plugin pass between the caller and pg, which
+ * on the hottest reads (an exact-id video search, the cached GET's version check) cost about as
+ * much as the rest of the request's JavaScript did (docs/benchmarks.md). Inside a transaction it
+ * runs on the transaction's connection through Kysely, as every other statement does.
+ */
+export async function runPrepared<R>(db: Db, text: string, parameters: readonly unknown[]): Promise<R[]> {
+  const pool = poolsByDb.get(db);
+  if (!pool) return [...(await db.executeQuery(preparedStatement<R>(text, parameters))).rows];
+  try {
+    return await queryPool<R>(pool, PREPARED_MARKER + text, [...parameters]);
+  } catch (err) {
+    // Taken here, after the await, the stack leads back through the callers, as pg's own does.
+    if (err instanceof Error) Error.captureStackTrace(err);
+    throw err;
+  }
+}
+
+function queryPool<R>(pool: Pool, text: string, values: unknown[]): Promise<R[]> {
+  return new Promise<R[]>((resolve, reject) => {
+    pool.query(text, values, (err: Error | undefined, result: QueryResult) => (err ? reject(err) : resolve(result.rows as R[])));
+  });
 }

@@ -1,6 +1,6 @@
 import type { DubQuality } from '../engines/alignment/dub-quality';
 import { sql, type ColumnType, type Generated, type Selectable } from 'kysely';
-import { preparedStatement, type Db } from './create-db';
+import { runPrepared, type Db } from './create-db';
 import { containsPattern } from './like-pattern';
 
 export type ProjectStatus = 'awaiting_upload' | 'validating' | 'processing' | 'completed' | 'partially_completed' | 'failed';
@@ -107,9 +107,7 @@ export async function findProject(db: Db, workspaceId: string, projectId: string
 /** The one primary-key read a cached GET needs: does the project exist here, and which version. */
 /** Every cached GET of a project runs this, so it is plain SQL, prepared, with no builder work. */
 export async function findProjectViewVersion(db: Db, workspaceId: string, projectId: string): Promise<number | undefined> {
-  const { rows } = await db.executeQuery(
-    preparedStatement<Pick<Project, 'view_version'>>('select view_version from projects where id = $1 and workspace_id = $2', [projectId, workspaceId]),
-  );
+  const rows = await runPrepared<Pick<Project, 'view_version'>>(db, 'select view_version from projects where id = $1 and workspace_id = $2', [projectId, workspaceId]);
   return rows[0]?.view_version;
 }
 

@@ -1,5 +1,5 @@
 import { sql, type ColumnType, type Selectable } from 'kysely';
-import { prepared, preparedStatement, type Db } from './create-db';
+import { prepared, runPrepared, type Db } from './create-db';
 import { containsPattern } from './like-pattern';
 
 // Connected YouTube channels and the mirror of their uploads. The video list is served from here,
@@ -185,7 +185,7 @@ const CHANNEL_VIDEO_SQL = `
  */
 export async function findChannelVideo(db: Db, request: Omit<VideoPageRequest, 'limit'> & { videoId: string }): Promise<VideoPage> {
   type Row = ListedVideo & { connected: boolean; mirror_version: number | null; match: Omit<MatchingProjectRow, 'youtube_video_id'> | null };
-  const { rows } = await db.executeQuery(preparedStatement<Row>(CHANNEL_VIDEO_SQL, [request.workspaceId, request.channelId, !request.primary, request.videoId]));
+  const rows = await runPrepared<Row>(db, CHANNEL_VIDEO_SQL, [request.workspaceId, request.channelId, !request.primary, request.videoId]);
   const row = rows[0]!;
   const found = row.id !== null;
   const video: ListedVideo = { id: row.id, title: row.title, duration_seconds: row.duration_seconds, published_at: row.published_at, availability: row.availability };
@@ -219,7 +219,7 @@ export async function listVideoPage(db: Db, search: { channelId: string; query?:
  * Only this workspace's projects.
  */
 export async function findPageContext(db: Db, page: { workspaceId: string; channelId: string; primary: boolean; videoIds: string[] }): Promise<PageContext> {
-  const { rows } = await db.executeQuery(preparedStatement<{ connected: boolean; mirror_version: number | null; matches: MatchingProjectRow[] }>(PAGE_CONTEXT_SQL, [page.workspaceId, page.channelId, !page.primary, page.videoIds]));
+  const rows = await runPrepared<{ connected: boolean; mirror_version: number | null; matches: MatchingProjectRow[] }>(db, PAGE_CONTEXT_SQL, [page.workspaceId, page.channelId, !page.primary, page.videoIds]);
   const row = rows[0]!;
   return { connected: row.connected, mirrorVersion: row.mirror_version, matches: new Map(row.matches.map((m) => [m.youtube_video_id, m])) };
 }
