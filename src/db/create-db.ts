@@ -25,12 +25,8 @@ const PREPARED_MARKER = '/* prepared */ ';
  */
 export const prepared: RawBuilder<unknown> = sql.raw(PREPARED_MARKER);
 
-/**
- * A hot statement written once as SQL text (positional $1, $2 ...) and sent as a named prepared
- * statement, with no query-builder work per call: for a statement that runs on every request of a
- * hot path (the cached GET's version check), where building it cost more than running it.
- */
-export function preparedStatement<R>(text: string, parameters: readonly unknown[]): CompiledQuery<R> {
+/** A statement written once as SQL, marked for preparing: runPrepared's way through Kysely, in a transaction. */
+function preparedStatement<R>(text: string, parameters: readonly unknown[]): CompiledQuery<R> {
   return CompiledQuery.raw(PREPARED_MARKER + text, [...parameters]) as CompiledQuery<R>;
 }
 
