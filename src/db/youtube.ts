@@ -1,4 +1,5 @@
 import { sql, type ColumnType, type Selectable } from 'kysely';
+import { batchedRead, type BatchedRead } from './batched-read';
 import { prepared, runPrepared, type Db } from './create-db';
 import { containsPattern } from './like-pattern';
 
@@ -157,41 +158,95 @@ export interface VideoPageRequest {
 }
 
 /**
- * In the statements below, with $1 the workspace, $2 the channel and $3 "any connection will do":
- * the workspace still has this channel connected (as its primary, when the primary was asked for).
+ * The requests a batched statement answers, one row each: `unnest` of parallel arrays (the
+ * workspace, the channel, "any connection will do" rather than only the primary, and what the
+ * request looks for), numbered `i` from 1 in the order given.
  */
+const REQUESTS = (lookingFor: string) => `unnest($1::uuid[], $2::text[], $3::bool[], $4::text[]) with ordinality as r(workspace_id, channel_id, any_connection, ${lookingFor}, i)`;
+
+/** For a request r: the workspace still has this channel connected (as its primary, when the primary was asked for). */
 const CONNECTION_HOLDS = `exists (
-  select 1 from workspace_channels w where w.workspace_id = $1 and w.channel_id = $2 and (w.is_primary or $3)
+  select 1 from workspace_channels w where w.workspace_id = r.workspace_id and w.channel_id = r.channel_id and (w.is_primary or r.any_connection)
 )`;
 
 /** The exact-id statement, written once as SQL: it runs on every exact-id search, where building it cost more than running it. */
-const CHANNEL_VIDEO_SQL = `
-  select c.connected, c.mirror_version, v.id, v.title, v.duration_seconds, v.published_at, v.availability, m.match
-  from (
-    select ${CONNECTION_HOLDS} as connected, (select mirror_version from youtube_channels where id = $2) as mirror_version
-  ) c
-  left join youtube_videos v on v.id = $4 and v.channel_id = $2
+const CHANNEL_VIDEOS_SQL = `
+  select r.i, ${CONNECTION_HOLDS} as connected, (select mirror_version from youtube_channels where id = r.channel_id) as mirror_version,
+    v.id, v.title, v.duration_seconds, v.published_at, v.availability, m.match
+  from ${REQUESTS('video_id')}
+  left join youtube_videos v on v.id = r.video_id and v.channel_id = r.channel_id
   left join lateral (
     select json_build_object('id', p.id, 'target_locales', p.target_locales, 'status', p.status, 'usage_state', p.usage_state) as match
-    from projects p where p.workspace_id = $1 and p.youtube_video_id = v.id
+    from projects p where p.workspace_id = r.workspace_id and p.youtube_video_id = v.id
     order by p.seq desc limit 1
   ) m on true`;
 
+/** Written once as SQL: a repeated search runs this alone, so no statement building per request. */
+const PAGE_CONTEXTS_SQL = `
+  select r.i, ${CONNECTION_HOLDS} as connected, (select mirror_version from youtube_channels where id = r.channel_id) as mirror_version,
+    (select coalesce(json_agg(m), '[]'::json) from (
+      select distinct on (p.youtube_video_id) p.youtube_video_id, p.id, p.target_locales, p.status, p.usage_state
+      from projects p
+      where p.workspace_id = r.workspace_id and p.youtube_video_id = any(string_to_array(r.video_ids, ','))
+      order by p.youtube_video_id, p.seq desc
+    ) m) as matches
+  from ${REQUESTS('video_ids')}`;
+
+export type ChannelVideoRequest = Omit<VideoPageRequest, 'limit'> & { videoId: string };
+export type PageContextRequest = Omit<VideoPageRequest, 'limit'> & { videoIds: readonly string[] };
+
+/** The per-request reads of the video search, each coalesced with the same reads of concurrent requests (batchedRead). */
+export interface VideoReads {
+  /**
+   * One video of a channel by its exact id, with the page context (the connection still holds, as
+   * the primary when the primary was asked for; the workspace's newest project for it): key
+   * lookups only. A channel without that video gives an empty page.
+   */
+  channelVideo: BatchedRead<ChannelVideoRequest, VideoPage>;
+  /**
+   * What a page of videos needs from the caller's workspace: whether the connection still holds
+   * (so a remembered channel is never trusted), the mirror's version (a remembered page is still
+   * what the search would answer only if it did not move), and the matching projects, newest per
+   * video. Only this workspace's projects.
+   */
+  pageContext: BatchedRead<PageContextRequest, PageContext>;
+}
+
 /**
- * One video of a channel by its exact id, with the page context (the connection still holds, as
- * the primary when the primary was asked for; the workspace's newest project for it), in one
- * statement of key lookups: prepared, so it is not planned on every call. Always one row; a
- * channel without that video gives an empty page.
+ * Both reads run as prepared statements (key lookups, so one generic plan serves every call),
+ * one statement per batch of requests, answered row `i` to request `i`.
  */
-export async function findChannelVideo(db: Db, request: Omit<VideoPageRequest, 'limit'> & { videoId: string }): Promise<VideoPage> {
-  type Row = ListedVideo & { connected: boolean; mirror_version: number | null; match: Omit<MatchingProjectRow, 'youtube_video_id'> | null };
-  const rows = await runPrepared<Row>(db, CHANNEL_VIDEO_SQL, [request.workspaceId, request.channelId, !request.primary, request.videoId]);
-  const row = rows[0]!;
-  const found = row.id !== null;
-  const video: ListedVideo = { id: row.id, title: row.title, duration_seconds: row.duration_seconds, published_at: row.published_at, availability: row.availability };
-  const matches = new Map<string, MatchingProjectRow>();
-  if (found && row.match) matches.set(row.id, { ...row.match, youtube_video_id: row.id });
-  return { videos: found ? [video] : [], context: { connected: row.connected, mirrorVersion: row.mirror_version, matches } };
+export function videoReads(db: Db): VideoReads {
+  return {
+    channelVideo: batchedRead(async (requests) => {
+      type Row = ListedVideo & { i: string; connected: boolean; mirror_version: number | null; match: Omit<MatchingProjectRow, 'youtube_video_id'> | null };
+      const rows = await runPrepared<Row>(db, CHANNEL_VIDEOS_SQL, [...requestColumns(requests), requests.map((r) => r.videoId)]);
+      return inRequestOrder(rows, requests.length).map((row) => {
+        const found = row.id !== null;
+        const video: ListedVideo = { id: row.id, title: row.title, duration_seconds: row.duration_seconds, published_at: row.published_at, availability: row.availability };
+        const matches = new Map<string, MatchingProjectRow>();
+        if (found && row.match) matches.set(row.id, { ...row.match, youtube_video_id: row.id });
+        return { videos: found ? [video] : [], context: { connected: row.connected, mirrorVersion: row.mirror_version, matches } };
+      });
+    }),
+    pageContext: batchedRead(async (requests) => {
+      type Row = { i: string; connected: boolean; mirror_version: number | null; matches: MatchingProjectRow[] };
+      // Video ids are 11 characters of [A-Za-z0-9_-] (the table's check): a comma never occurs in one.
+      const rows = await runPrepared<Row>(db, PAGE_CONTEXTS_SQL, [...requestColumns(requests), requests.map((r) => r.videoIds.join(','))]);
+      return inRequestOrder(rows, requests.length).map((row) => ({ connected: row.connected, mirrorVersion: row.mirror_version, matches: new Map(row.matches.map((m) => [m.youtube_video_id, m])) }));
+    }),
+  };
+}
+
+function requestColumns(requests: readonly Omit<VideoPageRequest, 'limit'>[]): [string[], string[], boolean[]] {
+  return [requests.map((r) => r.workspaceId), requests.map((r) => r.channelId), requests.map((r) => !r.primary)];
+}
+
+/** Rows numbered `i` (a bigint, so text) from 1, put back in the order of the requests. */
+function inRequestOrder<R extends { i: string }>(rows: readonly R[], count: number): R[] {
+  const ordered = new Array<R>(count);
+  for (const row of rows) ordered[Number(row.i) - 1] = row;
+  return ordered;
 }
 
 /**
@@ -210,31 +265,6 @@ export async function listVideoPage(db: Db, search: { channelId: string; query?:
   const videos = rows.map(({ mirror_version: _, ...video }) => video);
   return { videos, mirrorVersion: rows[0]?.mirror_version ?? null };
 }
-
-/**
- * What a page of videos needs from the caller's workspace, in one statement of key lookups
- * (prepared, so it is not planned on every call): whether the connection still holds (so a
- * remembered channel is never trusted), the mirror's version (a remembered page is still what
- * the search would answer only if it did not move), and the matching projects, newest per video.
- * Only this workspace's projects.
- */
-export async function findPageContext(db: Db, page: { workspaceId: string; channelId: string; primary: boolean; videoIds: string[] }): Promise<PageContext> {
-  const rows = await runPrepared<{ connected: boolean; mirror_version: number | null; matches: MatchingProjectRow[] }>(db, PAGE_CONTEXT_SQL, [page.workspaceId, page.channelId, !page.primary, page.videoIds]);
-  const row = rows[0]!;
-  return { connected: row.connected, mirrorVersion: row.mirror_version, matches: new Map(row.matches.map((m) => [m.youtube_video_id, m])) };
-}
-
-/** Written once as SQL: a repeated search runs this alone, so no statement building per request. */
-const PAGE_CONTEXT_SQL = `
-  select
-    ${CONNECTION_HOLDS} as connected,
-    (select mirror_version from youtube_channels where id = $2) as mirror_version,
-    (select coalesce(json_agg(m), '[]'::json) from (
-      select distinct on (p.youtube_video_id) p.youtube_video_id, p.id, p.target_locales, p.status, p.usage_state
-      from projects p
-      where p.workspace_id = $1 and p.youtube_video_id = any($4::text[])
-      order by p.youtube_video_id, p.seq desc
-    ) m) as matches`;
 
 export interface PageContext {
   /** The workspace still has this channel connected (as its primary, when asked for the primary). */

@@ -3,7 +3,7 @@ import type { YoutubeChannel } from '../../db/youtube';
 /**
  * Which channel a workspace's video list shows (the named one, or its primary), remembered per
  * API process so a request needs no statement for it. A remembered channel is only a hint: every
- * request checks that the connection still holds (findPageContext), and re-reads it uncached when
+ * request checks that the connection still holds (videoReads.pageContext), and re-reads it uncached when
  * not, so a disconnect or a new primary shows on the next request.
  * Entries are keyed by the caller's workspace, and expire after `ttlMs` anyway.
  */

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Db } from '../../db/create-db';
-import { findChannelVideo, findConnectedChannel, findPageContext, listVideoPage, upsertVideos, VIDEO_ID_PATTERN, type VideoPage, type VideoPageRequest } from '../../db/youtube';
+import { findConnectedChannel, listVideoPage, upsertVideos, VIDEO_ID_PATTERN, videoReads, type VideoPage, type VideoPageRequest, type VideoReads } from '../../db/youtube';
 import { VideoPageCache } from './video-page-cache';
 import { ChannelCache } from './channel-cache';
 import type { VideoLookup } from '../../sources/youtube/video-lookup';
@@ -15,16 +15,18 @@ import { listVideosQuerySchema, type ListVideosQuery } from './youtube.schema';
  * GET /v1/dubbing/youtube/videos (spec 4.2): served from the mirror, so a title search costs no
  * Data API quota; only an exact video id the mirror does not have yet is looked up (1 unit).
  * An exact video id is one prepared statement of key lookups (the video, the connection, its
- * project). A search is two: the page (listVideoPage) and its context (findPageContext). A page
+ * project). A search is two: the page (listVideoPage) and its context (reads.pageContext). A page
  * is remembered with the mirror's version (VideoPageCache), so a repeated search costs the
- * context statement alone, which also checks that version. The channel is remembered per process
- * as a hint only: the connection is checked on every request.
+ * context statement alone, which also checks that version. The exact-id and context statements
+ * are shared by the requests that reach them in the same turn of the event loop (batchedRead).
+ * The channel is remembered per process as a hint only: the connection is checked on every request.
  */
 export function youtubeRoutes(deps: AppDeps): Router {
   const { db } = deps;
   const router = new Router();
   const channels = new ChannelCache();
   const pages = new VideoPageCache(deps.config.youtube.videoPageCacheEntries);
+  const reads = videoReads(db);
   router.get('/v1/dubbing/youtube/videos', authenticate(deps), requirePermission('dubbing:read'), validateQuery(listVideosQuerySchema), async (ctx) => {
     const caller = ctx.state.auth as AuthContext;
     const query = ctx.state.query as ListVideosQuery;
@@ -33,11 +35,11 @@ export function youtubeRoutes(deps: AppDeps): Router {
 
     const first = await channels.get(caller.workspaceId, query.channel_id, loadChannel);
     let channel = first.channel;
-    let page = channel ? await videoPage(deps, pages, { workspaceId: caller.workspaceId, channelId: channel.id, primary, query }) : undefined;
+    let page = channel ? await videoPage(deps, reads, pages, { workspaceId: caller.workspaceId, channelId: channel.id, primary, query }) : undefined;
     if (channel && first.remembered && !page!.context.connected) {
       // The remembered connection is gone (or another channel became the primary): ask afresh.
       ({ channel } = await channels.get(caller.workspaceId, query.channel_id, loadChannel, { fresh: true }));
-      page = channel ? await videoPage(deps, pages, { workspaceId: caller.workspaceId, channelId: channel.id, primary, query }) : undefined;
+      page = channel ? await videoPage(deps, reads, pages, { workspaceId: caller.workspaceId, channelId: channel.id, primary, query }) : undefined;
     }
     if (!channel || !page?.context.connected) {
       // Another workspace's channel looks exactly like an unknown one.
@@ -63,32 +65,32 @@ interface PageRequest {
  * query that is no mirrored id (an 11-letter word, or a video newer than the last sync) searches
  * titles, and an id found nowhere is looked up with the Data API once.
  */
-async function videoPage(deps: AppDeps, pages: VideoPageCache, request: PageRequest): Promise<VideoPage> {
+async function videoPage(deps: AppDeps, reads: VideoReads, pages: VideoPageCache, request: PageRequest): Promise<VideoPage> {
   const { db } = deps;
   const { workspaceId, channelId, primary, query } = request;
   const page = { workspaceId, channelId, primary, limit: query.limit };
   const videoId = query.query !== undefined && VIDEO_ID_PATTERN.test(query.query) ? query.query : undefined;
   if (videoId !== undefined) {
-    const exact = await findChannelVideo(db, { ...page, videoId });
+    const exact = await reads.channelVideo({ ...page, videoId });
     if (!exact.context.connected || exact.videos.length > 0) return exact;
   }
-  const found = await searchPage(db, pages, page, query.query);
+  const found = await searchPage(db, reads, pages, page, query.query);
   if (videoId !== undefined && found.context.connected && found.videos.length === 0 && deps.youtube && (await lookUpUnmirrored(db, deps.youtube, channelId, videoId))) {
-    return findChannelVideo(db, { ...page, videoId });
+    return reads.channelVideo({ ...page, videoId });
   }
   return found;
 }
 
 /** A title search (or the newest videos): remembered while the channel's mirror is unchanged. */
-async function searchPage(db: Db, pages: VideoPageCache, page: VideoPageRequest, query: string | undefined): Promise<VideoPage> {
+async function searchPage(db: Db, reads: VideoReads, pages: VideoPageCache, page: VideoPageRequest, query: string | undefined): Promise<VideoPage> {
   const key = VideoPageCache.key(page.channelId, query, page.limit);
   const remembered = pages.get(key);
   if (remembered) {
-    const context = await findPageContext(db, { ...page, videoIds: remembered.videos.map((v) => v.id) });
+    const context = await reads.pageContext({ ...page, videoIds: remembered.videos.map((v) => v.id) });
     if (!context.connected || context.mirrorVersion === remembered.version) return { videos: [...remembered.videos], context };
   }
   const { videos, mirrorVersion } = await listVideoPage(db, { channelId: page.channelId, query, limit: page.limit });
-  const context = await findPageContext(db, { ...page, videoIds: videos.map((v) => v.id) });
+  const context = await reads.pageContext({ ...page, videoIds: videos.map((v) => v.id) });
   if (context.connected && mirrorVersion !== null) pages.set(key, mirrorVersion, videos);
   return { videos, context };
 }
