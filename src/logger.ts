@@ -13,6 +13,8 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** Whether a line of this level is written at all: a caller can skip gathering its fields. */
+  isEnabled(level: LogLevel): boolean;
 }
 
 /** @param destination every level to one stream instead of stdout/stderr (tests read their logs). */
@@ -38,6 +40,7 @@ export function createLogger(level: LogLevel, base: Record<string, unknown> = {}
     info: write(logger, 'info'),
     warn: write(logger, 'warn'),
     error: write(logger, 'error'),
+    isEnabled: (level) => logger.isLevelEnabled(level),
   };
 }
 

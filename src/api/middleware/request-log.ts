@@ -20,6 +20,8 @@ export function requestLogFields(ctx: Context): Record<string, unknown> {
  * string or headers (signed URLs and keys live there); the logger scrubs what slips through.
  */
 export function requestLog(logger: Logger): Middleware {
+  // The level is set once per process: below info (LOG_LEVEL=warn), the per-request work is skipped whole.
+  if (!logger.isEnabled('info')) return (_ctx, next) => next();
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
