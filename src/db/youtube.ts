@@ -158,11 +158,21 @@ export interface VideoPageRequest {
 }
 
 /**
- * The requests a batched statement answers, one row each: `unnest` of parallel arrays (the
- * workspace, the channel, "any connection will do" rather than only the primary, and what the
- * request looks for), numbered `i` from 1 in the order given.
+ * The requests a batched statement answers, one row each, from $1: a JSON array of objects (`i`,
+ * the request's number from 1; the workspace; the channel; `any_connection`, true when any
+ * connection will do rather than only the primary; and what the request looks for).
+ * Why JSON rather than `unnest` of parallel arrays: PostgreSQL sizes an `unnest` of a known array
+ * exactly, so a custom plan for one request always looked cheaper than the generic plan (sized
+ * for 10) and the prepared statement was planned afresh on every call, about 0.25 ms of
+ * PostgreSQL CPU for a lone request; `json_to_recordset` is sized the same in both, so after its
+ * first few calls the statement runs its generic plan (docs/benchmarks.md, seventh session).
  */
-const REQUESTS = (lookingFor: string) => `unnest($1::uuid[], $2::text[], $3::bool[], $4::text[]) with ordinality as r(workspace_id, channel_id, any_connection, ${lookingFor}, i)`;
+const REQUESTS = (lookingFor: string) => `json_to_recordset($1::json) as r(i int, workspace_id uuid, channel_id text, any_connection boolean, ${lookingFor})`;
+
+/** $1 of a batched statement: the requests as REQUESTS reads them. */
+function requestsJson<R extends Omit<VideoPageRequest, 'limit'>>(requests: readonly R[], lookingFor: (request: R) => Record<string, unknown>): string {
+  return JSON.stringify(requests.map((r, i) => ({ i: i + 1, workspace_id: r.workspaceId, channel_id: r.channelId, any_connection: !r.primary, ...lookingFor(r) })));
+}
 
 /** For a request r: the workspace still has this channel connected (as its primary, when the primary was asked for). */
 const CONNECTION_HOLDS = `exists (
@@ -173,7 +183,7 @@ const CONNECTION_HOLDS = `exists (
 const CHANNEL_VIDEOS_SQL = `
   select r.i, ${CONNECTION_HOLDS} as connected, (select mirror_version from youtube_channels where id = r.channel_id) as mirror_version,
     v.id, v.title, v.duration_seconds, v.published_at, v.availability, m.match
-  from ${REQUESTS('video_id')}
+  from ${REQUESTS('video_id text')}
   left join youtube_videos v on v.id = r.video_id and v.channel_id = r.channel_id
   left join lateral (
     select json_build_object('id', p.id, 'target_locales', p.target_locales, 'status', p.status, 'usage_state', p.usage_state) as match
@@ -187,10 +197,10 @@ const PAGE_CONTEXTS_SQL = `
     (select coalesce(json_agg(m), '[]'::json) from (
       select distinct on (p.youtube_video_id) p.youtube_video_id, p.id, p.target_locales, p.status, p.usage_state
       from projects p
-      where p.workspace_id = r.workspace_id and p.youtube_video_id = any(string_to_array(r.video_ids, ','))
+      where p.workspace_id = r.workspace_id and p.youtube_video_id = any(r.video_ids)
       order by p.youtube_video_id, p.seq desc
     ) m) as matches
-  from ${REQUESTS('video_ids')}`;
+  from ${REQUESTS('video_ids text[]')}`;
 
 export type ChannelVideoRequest = Omit<VideoPageRequest, 'limit'> & { videoId: string };
 export type PageContextRequest = Omit<VideoPageRequest, 'limit'> & { videoIds: readonly string[] };
@@ -219,8 +229,8 @@ export interface VideoReads {
 export function videoReads(db: Db): VideoReads {
   return {
     channelVideo: batchedRead(async (requests) => {
-      type Row = ListedVideo & { i: string; connected: boolean; mirror_version: number | null; match: Omit<MatchingProjectRow, 'youtube_video_id'> | null };
-      const rows = await runPrepared<Row>(db, CHANNEL_VIDEOS_SQL, [...requestColumns(requests), requests.map((r) => r.videoId)]);
+      type Row = ListedVideo & { i: number; connected: boolean; mirror_version: number | null; match: Omit<MatchingProjectRow, 'youtube_video_id'> | null };
+      const rows = await runPrepared<Row>(db, CHANNEL_VIDEOS_SQL, [requestsJson(requests, (r) => ({ video_id: r.videoId }))]);
       return inRequestOrder(rows, requests.length).map((row) => {
         const found = row.id !== null;
         const video: ListedVideo = { id: row.id, title: row.title, duration_seconds: row.duration_seconds, published_at: row.published_at, availability: row.availability };
@@ -230,22 +240,17 @@ export function videoReads(db: Db): VideoReads {
       });
     }),
     pageContext: batchedRead(async (requests) => {
-      type Row = { i: string; connected: boolean; mirror_version: number | null; matches: MatchingProjectRow[] };
-      // Video ids are 11 characters of [A-Za-z0-9_-] (the table's check): a comma never occurs in one.
-      const rows = await runPrepared<Row>(db, PAGE_CONTEXTS_SQL, [...requestColumns(requests), requests.map((r) => r.videoIds.join(','))]);
+      type Row = { i: number; connected: boolean; mirror_version: number | null; matches: MatchingProjectRow[] };
+      const rows = await runPrepared<Row>(db, PAGE_CONTEXTS_SQL, [requestsJson(requests, (r) => ({ video_ids: r.videoIds }))]);
       return inRequestOrder(rows, requests.length).map((row) => ({ connected: row.connected, mirrorVersion: row.mirror_version, matches: new Map(row.matches.map((m) => [m.youtube_video_id, m])) }));
     }),
   };
 }
 
-function requestColumns(requests: readonly Omit<VideoPageRequest, 'limit'>[]): [string[], string[], boolean[]] {
-  return [requests.map((r) => r.workspaceId), requests.map((r) => r.channelId), requests.map((r) => !r.primary)];
-}
-
-/** Rows numbered `i` (a bigint, so text) from 1, put back in the order of the requests. */
-function inRequestOrder<R extends { i: string }>(rows: readonly R[], count: number): R[] {
+/** Rows numbered `i` from 1, put back in the order of the requests. */
+function inRequestOrder<R extends { i: number }>(rows: readonly R[], count: number): R[] {
   const ordered = new Array<R>(count);
-  for (const row of rows) ordered[Number(row.i) - 1] = row;
+  for (const row of rows) ordered[row.i - 1] = row;
   return ordered;
 }
 

@@ -115,3 +115,22 @@ it('a request whose value PostgreSQL refuses fails alone; the requests beside it
     expect(s.value.context.matches.get(world.videos[0]!)?.usage_state).toBe('charged');
   }
 });
+
+it('lone reads run the generic plan, not a fresh plan per call', async () => {
+  const [first] = world.tenants;
+  const request = { workspaceId: first!.workspace.id, channelId: world.channels[0]!, primary: true };
+  // One read at a time: each is a batch of one, on the pool's most recently used connection.
+  for (let n = 0; n < 10; n++) {
+    await reads.channelVideo({ ...request, videoId: world.videos[n % 3]! });
+    await reads.pageContext({ ...request, videoIds: world.videos.slice(0, 1 + (n % 3)) });
+  }
+  const { rows } = await sql<{ statement: string; generic_plans: string; custom_plans: string }>`
+    select statement, generic_plans, custom_plans from pg_prepared_statements
+    where statement like '%json_to_recordset($1::json)%' and statement not like '%pg_prepared_statements%'`.execute(db);
+  // PostgreSQL tries five custom plans first; after that, the generic plan is the cheaper one.
+  expect(rows).toHaveLength(2);
+  for (const row of rows) {
+    expect(Number(row.custom_plans)).toBeLessThanOrEqual(5);
+    expect(Number(row.generic_plans)).toBeGreaterThanOrEqual(5);
+  }
+});
