@@ -27,6 +27,8 @@ interface Options {
   durationS: number;
   videos: number;
   profile: boolean;
+  /** Only the rows whose name contains this text (`--only title`), for a quicker A/B. */
+  only: string | undefined;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -38,6 +40,7 @@ function parseArgs(argv: string[]): Options {
     durationS: num('duration', 10, 1, 120),
     videos: Math.round(num('videos', 100_000, 1000, 1_000_000)),
     profile: argv.includes('--profile'),
+    only: argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined,
   };
 }
 
@@ -120,12 +123,14 @@ async function main(): Promise<number> {
   // show what a first search costs, and what a lone caller waits (nothing arrives beside its
   // request for the API to share a statement with, so batching saves nothing there). At one
   // connection, requests/s is the inverse of the mean latency (autocannon's latencies are whole ms).
-  const queries = [
+  const allQueries = [
     { name: 'title query "rice" (5% of titles match)', query: 'rice', server: api, connections: options.connections, target: true },
     { name: 'the same, page memory off (every request searches)', query: 'rice', server: apiUncached, connections: options.connections, target: false },
     { name: 'exact video id (has a project)', query: exactId, server: api, connections: options.connections, target: true },
     { name: 'the same, 1 connection (one request at a time)', query: exactId, server: api, connections: 1, target: false },
   ];
+  const queries = allQueries.filter((q) => options.only === undefined || q.name.includes(options.only));
+  if (queries.length === 0) throw new Error(`--only ${options.only}: no query's name contains it`);
   const auth = { authorization: `Bearer ${tenant.key}` };
   const realUrl = (q: string, server = api) => `${server.baseUrl}/v1/dubbing/youtube/videos?query=${encodeURIComponent(q)}`;
   const bareUrl = (q: string) => `${bare.baseUrl}/videos?channel_id=${channelId}&query=${encodeURIComponent(q)}`;
@@ -193,14 +198,14 @@ async function main(): Promise<number> {
 
   if (options.profile) {
     // Where the real API's time goes: a V8 CPU profile of a fresh API under each query's load.
-    for (const { name, query, server } of queries) {
+    for (const [i, { name, query, server, connections }] of queries.entries()) {
       if (server !== api) continue;
-      const profDir = path.join(dir, `cpu-profile-${queries.findIndex((q) => q.query === query)}`);
+      const profDir = path.join(dir, `cpu-profile-${i}`);
       const profiled = await startNodeService({ name: 'api-profiled', script: 'src/api/server.ts', env, logDir: dir, readyPath: '/healthz', nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] });
       const url = `${profiled.baseUrl}/v1/dubbing/youtube/videos?query=${encodeURIComponent(query)}`;
-      await load(url, auth, options.connections, options.warmupS || 1);
+      await load(url, auth, connections, options.warmupS || 1);
       const started = performance.now();
-      const measured = await load(url, auth, options.connections, 5);
+      const measured = await load(url, auth, connections, 5);
       const loadMs = performance.now() - started;
       await profiled.stop();
       const file = existsSync(profDir) ? readdirSync(profDir).find((f) => f.endsWith('.cpuprofile')) : undefined;

@@ -8,7 +8,7 @@ import type { ProjectLanguageTable, ProjectTable } from './projects';
 import type { ReconcilerRepairTable } from './reconciler-repairs';
 import type { TranscriptReviewTable } from './transcript-reviews';
 import type { VerifiedTranscriptSegmentTable } from './transcripts';
-import type { WorkspaceChannelTable, YoutubeChannelTable, YoutubeVideoTable } from './youtube';
+import type { WorkspaceChannelTable, WorkspaceYoutubeVersionTable, YoutubeChannelTable, YoutubeVideoTable } from './youtube';
 import type { UploadPartTable, UploadTable } from './uploads';
 import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from './webhooks';
 import type { WorkerCapabilitiesTable } from './worker-capabilities';
@@ -39,6 +39,7 @@ export interface Database {
   youtube_channels: YoutubeChannelTable;
   workspace_channels: WorkspaceChannelTable;
   youtube_videos: YoutubeVideoTable;
+  workspace_youtube_versions: WorkspaceYoutubeVersionTable;
   worker_capabilities: WorkerCapabilitiesTable;
   rate_limit_counters: RateLimitCounterTable;
   webhook_endpoints: WebhookEndpointTable;

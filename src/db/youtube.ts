@@ -39,6 +39,16 @@ export interface YoutubeVideoTable {
   updated_at: ColumnType<Date, never, Date>;
 }
 
+/**
+ * One row per workspace that ever had a YouTube project: `version` takes a value never used before
+ * in the same transaction as any write that can change the workspace's matching projects
+ * (migration 0020's triggers). No row reads as version 0: no YouTube project was ever written.
+ */
+export interface WorkspaceYoutubeVersionTable {
+  workspace_id: string;
+  version: ColumnType<number, never, never>;
+}
+
 export type YoutubeChannel = Selectable<YoutubeChannelTable>;
 export type YoutubeVideo = Selectable<YoutubeVideoTable>;
 export type ConnectedChannel = YoutubeChannel & { is_primary: boolean; workspace_id: string };
@@ -145,7 +155,7 @@ export async function findConnectedChannel(db: Db, workspaceId: string, channelI
 export type ListedVideo = Pick<YoutubeVideo, 'id' | 'title' | 'duration_seconds' | 'published_at' | 'availability'>;
 
 export interface VideoPage {
-  videos: ListedVideo[];
+  videos: readonly ListedVideo[];
   context: PageContext;
 }
 
@@ -191,19 +201,31 @@ const CHANNEL_VIDEOS_SQL = `
     order by p.seq desc limit 1
   ) m on true`;
 
-/** Written once as SQL: a repeated search runs this alone, so no statement building per request. */
+/**
+ * Written once as SQL: a repeated search runs this alone, so no statement building per request.
+ * The matches are probed (an index probe per video) only when the workspace's YouTube projects
+ * moved since the version the caller remembers its matches at (`known_version`, null for none):
+ * a repeated search of an unchanged workspace costs key lookups alone. `video_ids` stays JSON
+ * until a probe needs it.
+ */
 const PAGE_CONTEXTS_SQL = `
   select r.i, ${CONNECTION_HOLDS} as connected, (select mirror_version from youtube_channels where id = r.channel_id) as mirror_version,
-    (select coalesce(json_agg(m), '[]'::json) from (
+    coalesce(pv.version, 0) as projects_version,
+    case when r.known_version = coalesce(pv.version, 0) then null else (select coalesce(json_agg(m), '[]'::json) from (
       select distinct on (p.youtube_video_id) p.youtube_video_id, p.id, p.target_locales, p.status, p.usage_state
       from projects p
-      where p.workspace_id = r.workspace_id and p.youtube_video_id = any(r.video_ids)
+      where p.workspace_id = r.workspace_id and p.youtube_video_id in (select json_array_elements_text(r.video_ids))
       order by p.youtube_video_id, p.seq desc
-    ) m) as matches
-  from ${REQUESTS('video_ids text[]')}`;
+    ) m) end as matches
+  from ${REQUESTS('video_ids json, known_version bigint')}
+  left join workspace_youtube_versions pv on pv.workspace_id = r.workspace_id`;
 
 export type ChannelVideoRequest = Omit<VideoPageRequest, 'limit'> & { videoId: string };
-export type PageContextRequest = Omit<VideoPageRequest, 'limit'> & { videoIds: readonly string[] };
+export type PageContextRequest = Omit<VideoPageRequest, 'limit'> & {
+  videoIds: readonly string[];
+  /** The workspace's YouTube projects version the caller remembers this page's matches at, if any. */
+  knownProjectsVersion: number | null;
+};
 
 /** The per-request reads of the video search, each coalesced with the same reads of concurrent requests (batchedRead). */
 export interface VideoReads {
@@ -216,10 +238,11 @@ export interface VideoReads {
   /**
    * What a page of videos needs from the caller's workspace: whether the connection still holds
    * (so a remembered channel is never trusted), the mirror's version (a remembered page is still
-   * what the search would answer only if it did not move), and the matching projects, newest per
-   * video. Only this workspace's projects.
+   * what the search would answer only if it did not move), the workspace's YouTube projects
+   * version, and the matching projects, newest per video (only this workspace's), unless they are
+   * still those the caller remembers at `knownProjectsVersion`.
    */
-  pageContext: BatchedRead<PageContextRequest, PageContext>;
+  pageContext: BatchedRead<PageContextRequest, PageContextRead>;
 }
 
 /**
@@ -240,9 +263,14 @@ export function videoReads(db: Db): VideoReads {
       });
     }),
     pageContext: batchedRead(async (requests) => {
-      type Row = { i: number; connected: boolean; mirror_version: number | null; matches: MatchingProjectRow[] };
-      const rows = await runPrepared<Row>(db, PAGE_CONTEXTS_SQL, [requestsJson(requests, (r) => ({ video_ids: r.videoIds }))]);
-      return inRequestOrder(rows, requests.length).map((row) => ({ connected: row.connected, mirrorVersion: row.mirror_version, matches: new Map(row.matches.map((m) => [m.youtube_video_id, m])) }));
+      type Row = { i: number; connected: boolean; mirror_version: number | null; projects_version: number; matches: MatchingProjectRow[] | null };
+      const rows = await runPrepared<Row>(db, PAGE_CONTEXTS_SQL, [requestsJson(requests, (r) => ({ video_ids: r.videoIds, known_version: r.knownProjectsVersion }))]);
+      return inRequestOrder(rows, requests.length).map((row) => ({
+        connected: row.connected,
+        mirrorVersion: row.mirror_version,
+        projectsVersion: row.projects_version,
+        matches: row.matches === null ? undefined : new Map(row.matches.map((m) => [m.youtube_video_id, m])),
+      }));
     }),
   };
 }
@@ -277,5 +305,13 @@ export interface PageContext {
   /** The channel's mirror_version when the page was read (null if the channel row is gone). */
   mirrorVersion: number | null;
   /** The workspace's newest project for each video of the page that has one. */
-  matches: Map<string, MatchingProjectRow>;
+  matches: ReadonlyMap<string, MatchingProjectRow>;
+}
+
+/** A page's context as reads.pageContext answers it. */
+export interface PageContextRead extends Omit<PageContext, 'matches'> {
+  /** The workspace's YouTube projects version (workspace_youtube_versions) in the same snapshot. */
+  projectsVersion: number;
+  /** Undefined when that version is still the request's knownProjectsVersion: the remembered matches stand. */
+  matches: Map<string, MatchingProjectRow> | undefined;
 }

@@ -91,7 +91,10 @@ it('answers a batch exactly as it answers each request alone', async () => {
   const channel = fc.constantFrom(...world.channels);
   const video = fc.constantFrom(...world.videos, 'unmirrored0', 'Zz_-0123456');
   const videoRequest = fc.record({ workspaceId: workspace, channelId: channel, primary: fc.boolean(), videoId: video });
-  const contextRequest = fc.record({ workspaceId: workspace, channelId: channel, primary: fc.boolean(), videoIds: fc.uniqueArray(video, { maxLength: 6 }) });
+  // Known versions: none, the workspace's current one (the matches are left out), 0, or one never issued.
+  const versions = await db.selectFrom('workspace_youtube_versions').select('version').where('workspace_id', 'in', world.tenants.map((t) => t.workspace.id)).execute();
+  const knownProjectsVersion = fc.option(fc.constantFrom(0, -1, ...versions.map((v) => v.version)), { nil: null });
+  const contextRequest = fc.record({ workspaceId: workspace, channelId: channel, primary: fc.boolean(), videoIds: fc.uniqueArray(video, { maxLength: 6 }), knownProjectsVersion });
   await fc.assert(
     fc.asyncProperty(fc.array(videoRequest, { minLength: 1, maxLength: 12 }), fc.array(contextRequest, { minLength: 1, maxLength: 12 }), async (videoRequests: ChannelVideoRequest[], contextRequests: PageContextRequest[]) => {
       const together = await Promise.all([Promise.all(videoRequests.map(reads.channelVideo)), Promise.all(contextRequests.map(reads.pageContext))]);
@@ -122,7 +125,7 @@ it('lone reads run the generic plan, not a fresh plan per call', async () => {
   // One read at a time: each is a batch of one, on the pool's most recently used connection.
   for (let n = 0; n < 10; n++) {
     await reads.channelVideo({ ...request, videoId: world.videos[n % 3]! });
-    await reads.pageContext({ ...request, videoIds: world.videos.slice(0, 1 + (n % 3)) });
+    await reads.pageContext({ ...request, videoIds: world.videos.slice(0, 1 + (n % 3)), knownProjectsVersion: n % 2 === 0 ? null : 0 });
   }
   const { rows } = await sql<{ statement: string; generic_plans: string; custom_plans: string }>`
     select statement, generic_plans, custom_plans from pg_prepared_statements
@@ -133,4 +136,28 @@ it('lone reads run the generic plan, not a fresh plan per call', async () => {
     expect(Number(row.custom_plans)).toBeLessThanOrEqual(5);
     expect(Number(row.generic_plans)).toBeGreaterThanOrEqual(5);
   }
+});
+
+it("probes a page's matching projects only when the workspace's YouTube projects moved since the known version", async () => {
+  const [first] = world.tenants;
+  const versionOf = async (workspaceId: string) =>
+    (await db.selectFrom('workspace_youtube_versions').select('version').where('workspace_id', '=', workspaceId).executeTakeFirst())?.version;
+  const current = (await versionOf(first!.workspace.id))!;
+  expect(current).toBeGreaterThan(0);
+  const request: PageContextRequest = { workspaceId: first!.workspace.id, channelId: world.channels[0]!, primary: true, videoIds: world.videos.slice(0, 3), knownProjectsVersion: null };
+
+  const fresh = await reads.pageContext(request);
+  expect(fresh.projectsVersion).toBe(current);
+  expect([...fresh.matches!.keys()]).toEqual([world.videos[0]]);
+  // Still at the known version: the remembered matches stand, nothing probed.
+  const unchanged = await reads.pageContext({ ...request, knownProjectsVersion: current });
+  expect(unchanged).toEqual({ connected: true, mirrorVersion: fresh.mirrorVersion, projectsVersion: current, matches: undefined });
+  // Another version (an older one, or 0 for "no project ever"): probed.
+  expect((await reads.pageContext({ ...request, knownProjectsVersion: 0 })).matches).toEqual(fresh.matches);
+
+  // A workspace without a YouTube project has no row: version 0, and 0 known means nothing to probe.
+  const empty = await createTenant(db);
+  expect(await versionOf(empty.workspace.id)).toBeUndefined();
+  const none = await reads.pageContext({ ...request, workspaceId: empty.workspace.id, primary: false, knownProjectsVersion: 0 });
+  expect(none).toMatchObject({ connected: false, projectsVersion: 0, matches: undefined });
 });

@@ -195,7 +195,23 @@ it('a remembered search follows the mirror at once: a new video, a video gone pr
   await api.db.updateTable('youtube_videos').set({ availability: 'private', unavailable_reason: 'private' }).where('id', '=', older!).execute();
   expect((await search()).map((v) => [v.youtube_video_id, v.availability])).toEqual([[newer, 'available'], [older, 'private']]);
 
-  // Matching projects are never remembered: a project created now shows on the next search.
+  // Matching projects are remembered with the workspace's YouTube projects version, which the
+  // projects' triggers move: a project created now shows on the next search...
   const project = await projectFor(api.db, tenant, newer, { status: 'validating', usage_state: 'pending_validation' });
   expect((await search())[0].matching_project).toEqual({ project_id: project, state: 'pending', target_locales: ['es_es', 'ca_es'] });
+  expect((await search())[0].matching_project.state).toBe('pending');
+  // ...as does its state moving on, a language added, and the project gone.
+  await api.db.updateTable('projects').set({ status: 'processing', usage_state: 'charged' }).where('id', '=', project).execute();
+  expect((await search())[0].matching_project).toEqual({ project_id: project, state: 'verified', target_locales: ['es_es', 'ca_es'] });
+  await api.db.updateTable('projects').set({ target_locales: ['es_es', 'ca_es', 'fr_fr'] }).where('id', '=', project).execute();
+  expect((await search())[0].matching_project.target_locales).toEqual(['es_es', 'ca_es', 'fr_fr']);
+  await api.db.deleteFrom('projects').where('id', '=', project).execute();
+  expect((await search()).map((v) => v.matching_project)).toEqual([undefined, undefined]);
+
+  // Another workspace's project on the same video moves only that workspace's version: never shown here.
+  const neighbour = await createTenant(api.db);
+  await connect(api.db, neighbour.workspace.id, channel);
+  await projectFor(api.db, neighbour, newer, { status: 'completed', usage_state: 'charged' });
+  expect((await search()).map((v) => v.matching_project)).toEqual([undefined, undefined]);
+  expect((await list(neighbour, '?query=soup')).body.data.items[0].matching_project.state).toBe('verified');
 });

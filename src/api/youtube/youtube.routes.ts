@@ -81,18 +81,31 @@ async function videoPage(deps: AppDeps, reads: VideoReads, pages: VideoPageCache
   return found;
 }
 
-/** A title search (or the newest videos): remembered while the channel's mirror is unchanged. */
+/**
+ * A title search (or the newest videos): remembered while the channel's mirror is unchanged, and
+ * its matching projects while the workspace's YouTube projects are.
+ */
 async function searchPage(db: Db, reads: VideoReads, pages: VideoPageCache, page: VideoPageRequest, query: string | undefined): Promise<VideoPage> {
   const key = VideoPageCache.key(page.channelId, query, page.limit);
   const remembered = pages.get(key);
   if (remembered) {
-    const context = await reads.pageContext({ ...page, videoIds: remembered.videos.map((v) => v.id) });
-    if (!context.connected || context.mirrorVersion === remembered.version) return { videos: [...remembered.videos], context };
+    const known = remembered.matches.get(page.workspaceId);
+    const context = await reads.pageContext({ ...page, videoIds: remembered.videoIds, knownProjectsVersion: known?.projectsVersion ?? null });
+    if (!context.connected) return { videos: [], context: { ...context, matches: new Map() } };
+    const matches = context.matches ?? known?.matches;
+    if (context.mirrorVersion === remembered.version && matches) {
+      if (context.matches) pages.rememberMatches(remembered, page.workspaceId, { projectsVersion: context.projectsVersion, matches: context.matches });
+      return { videos: remembered.videos, context: { connected: true, mirrorVersion: context.mirrorVersion, matches } };
+    }
   }
   const { videos, mirrorVersion } = await listVideoPage(db, { channelId: page.channelId, query, limit: page.limit });
-  const context = await reads.pageContext({ ...page, videoIds: videos.map((v) => v.id) });
-  if (context.connected && mirrorVersion !== null) pages.set(key, mirrorVersion, videos);
-  return { videos, context };
+  const context = await reads.pageContext({ ...page, videoIds: videos.map((v) => v.id), knownProjectsVersion: null });
+  const matches = context.matches ?? new Map();
+  if (context.connected && mirrorVersion !== null) {
+    const entry = pages.set(key, mirrorVersion, videos);
+    if (entry) pages.rememberMatches(entry, page.workspaceId, { projectsVersion: context.projectsVersion, matches });
+  }
+  return { videos, context: { connected: context.connected, mirrorVersion: context.mirrorVersion, matches } };
 }
 
 /** A video newer than the last sync: fetched once, mirrored if it belongs to this channel. */
