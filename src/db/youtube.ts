@@ -179,9 +179,28 @@ export interface VideoPageRequest {
  */
 const REQUESTS = (lookingFor: string) => `json_to_recordset($1::json) as r(i int, workspace_id uuid, channel_id text, any_connection boolean, ${lookingFor})`;
 
-/** $1 of a batched statement: the requests as REQUESTS reads them. */
-function requestsJson<R extends Omit<VideoPageRequest, 'limit'>>(requests: readonly R[], lookingFor: (request: R) => Record<string, unknown>): string {
-  return JSON.stringify(requests.map((r, i) => ({ i: i + 1, workspace_id: r.workspaceId, channel_id: r.channelId, any_connection: !r.primary, ...lookingFor(r) })));
+/**
+ * $1 of a batched statement: the requests as REQUESTS reads them, each with what it looks for
+ * (`lookingFor`, the rest of its JSON object's members). Written as text, since a search's page of
+ * ids is serialized once (idsJson) rather than on every request.
+ */
+function requestsJson<R extends Omit<VideoPageRequest, 'limit'>>(requests: readonly R[], lookingFor: (request: R) => string): string {
+  let json = '[';
+  for (const [n, r] of requests.entries()) {
+    json += `${n === 0 ? '' : ','}{"i":${n + 1},"workspace_id":${JSON.stringify(r.workspaceId)},"channel_id":${JSON.stringify(r.channelId)},"any_connection":${!r.primary},${lookingFor(r)}}`;
+  }
+  return `${json}]`;
+}
+
+/** A page's ids as JSON, kept for as long as the page's array lives: a remembered page's is written once. */
+const idsJsonByArray = new WeakMap<readonly string[], string>();
+function idsJson(ids: readonly string[]): string {
+  let json = idsJsonByArray.get(ids);
+  if (json === undefined) {
+    json = JSON.stringify(ids);
+    idsJsonByArray.set(ids, json);
+  }
+  return json;
 }
 
 /** For a request r: the workspace still has this channel connected (as its primary, when the primary was asked for). */
@@ -253,7 +272,7 @@ export function videoReads(db: Db): VideoReads {
   return {
     channelVideo: batchedRead(async (requests) => {
       type Row = ListedVideo & { i: number; connected: boolean; mirror_version: number | null; match: Omit<MatchingProjectRow, 'youtube_video_id'> | null };
-      const rows = await runPrepared<Row>(db, CHANNEL_VIDEOS_SQL, [requestsJson(requests, (r) => ({ video_id: r.videoId }))]);
+      const rows = await runPrepared<Row>(db, CHANNEL_VIDEOS_SQL, [requestsJson(requests, (r) => `"video_id":${JSON.stringify(r.videoId)}`)]);
       return inRequestOrder(rows, requests.length).map((row) => {
         const found = row.id !== null;
         const video: ListedVideo = { id: row.id, title: row.title, duration_seconds: row.duration_seconds, published_at: row.published_at, availability: row.availability };
@@ -264,7 +283,7 @@ export function videoReads(db: Db): VideoReads {
     }),
     pageContext: batchedRead(async (requests) => {
       type Row = { i: number; connected: boolean; mirror_version: number | null; projects_version: number; matches: MatchingProjectRow[] | null };
-      const rows = await runPrepared<Row>(db, PAGE_CONTEXTS_SQL, [requestsJson(requests, (r) => ({ video_ids: r.videoIds, known_version: r.knownProjectsVersion }))]);
+      const rows = await runPrepared<Row>(db, PAGE_CONTEXTS_SQL, [requestsJson(requests, (r) => `"known_version":${JSON.stringify(r.knownProjectsVersion)},"video_ids":${idsJson(r.videoIds)}`)]);
       return inRequestOrder(rows, requests.length).map((row) => ({
         connected: row.connected,
         mirrorVersion: row.mirror_version,

@@ -38,6 +38,11 @@ it('an empty page, a page without matches and one with a match are what JSON.str
   // A match that comes and goes on a remembered page shows exactly when it is there.
   expect(JSON.parse(renderVideoList(channel, videos, new Map())).data.items[1].matching_project).toBeUndefined();
   expect(JSON.parse(renderVideoList(channel, videos, matches)).data.items[1].matching_project).toEqual({ project_id: match('x').id, state: 'verified', target_locales: ['es_es', 'ca_es'] });
+  // The body written for these matches is reused only for the same videos and channel.
+  const renamed = { ...channel, title: 'Renamed channel' };
+  expect(renderVideoList(renamed, videos, matches)).toBe(JSON.stringify({ data: { connection_required: false, channel: renamed, items: videos.map((v) => presentVideo(v, matches.get(v.id))) } }));
+  expect(renderVideoList(channel, videos.slice(1), matches)).toBe(objectForm(videos.slice(1), matches));
+  expect(renderVideoList(channel, videos, matches)).toBe(objectForm(videos, matches));
 });
 
 it('any titles, durations and matches render as JSON.stringify does (property)', () => {
