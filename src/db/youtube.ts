@@ -225,7 +225,9 @@ const CHANNEL_VIDEOS_SQL = `
  * The matches are probed (an index probe per video) only when the workspace's YouTube projects
  * moved since the version the caller remembers its matches at (`known_version`, null for none):
  * a repeated search of an unchanged workspace costs key lookups alone. `video_ids` stays JSON
- * until a probe needs it.
+ * until a probe needs it, and then becomes an array for `= any`: one index probe per id (written
+ * `in (select ...)`, PostgreSQL joined it to all the workspace's projects, 8.7 against 1.15 ms per
+ * 25 requests on the bench's data).
  */
 const PAGE_CONTEXTS_SQL = `
   select r.i, ${CONNECTION_HOLDS} as connected, (select mirror_version from youtube_channels where id = r.channel_id) as mirror_version,
@@ -233,7 +235,7 @@ const PAGE_CONTEXTS_SQL = `
     case when r.known_version = coalesce(pv.version, 0) then null else (select coalesce(json_agg(m), '[]'::json) from (
       select distinct on (p.youtube_video_id) p.youtube_video_id, p.id, p.target_locales, p.status, p.usage_state
       from projects p
-      where p.workspace_id = r.workspace_id and p.youtube_video_id in (select json_array_elements_text(r.video_ids))
+      where p.workspace_id = r.workspace_id and p.youtube_video_id = any(array(select json_array_elements_text(r.video_ids)))
       order by p.youtube_video_id, p.seq desc
     ) m) end as matches
   from ${REQUESTS('video_ids json, known_version bigint')}
