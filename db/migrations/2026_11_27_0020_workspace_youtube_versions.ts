@@ -11,6 +11,9 @@ import { Kysely, sql } from 'kysely';
 // Row-level with a WHEN clause: PostgreSQL tests it without entering the function, so the many
 // updates that touch no match (a phase, a view_version, an upload project) cost nothing. A
 // workspace without a row has never had a YouTube project: its version reads as 0.
+// Lock order: the row is taken by a project write, which every money transaction makes last (the
+// project row, then credit_balances, then the project update; a create reserves before it
+// inserts), so two transactions of one workspace never wait on each other's rows in a cycle.
 
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`create sequence workspace_youtube_version_seq`.execute(db);
