@@ -8,6 +8,7 @@ help:
 	@echo "make dev    - install what is missing, start PostgreSQL, Temporal (UI :8233), API (:3000) and worker"
 	@echo "              (STORAGE_DRIVER=s3 make dev also starts an S3-compatible server, versitygw)"
 	@echo "make test   - typecheck, lint and the full test suite on real PostgreSQL + Temporal + an S3 server"
+	@echo "make unit   - the unit tier alone: no database, Temporal or S3 server (needs the Debian engines for engine tests)"
 	@echo "make migrate | typecheck | lint | clean"
 
 node-check:
@@ -40,6 +41,10 @@ dev: deps
 test: deps typecheck lint
 	@# --forceExit: a leaked handle must fail loudly in a test, never hang CI for its 90 minutes.
 	@npx jest --ci --forceExit
+
+# The unit tier (jest project "unit"): starts no database, Temporal or S3 server.
+unit: node_modules/.package-lock.json system-deps
+	@npx jest --ci --forceExit --selectProjects unit
 
 typecheck: node_modules/.package-lock.json
 	@echo "[test] typecheck"
