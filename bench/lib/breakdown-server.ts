@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { findProject, findProjectById, type Project, type ProjectLanguage } from '../../src/db/projects';
 import type { Upload } from '../../src/db/uploads';
 import { loadProjectView } from '../../src/api/projects/load-project-view';
-import { presentProject, type DeliverableRef } from '../../src/api/projects/project-presenter';
+import { presentProject, type DeliverableRef } from '../../src/project-view/project-presenter';
 import { buildTransferBlock } from '../../src/api/uploads/transfer-block';
 import { createStorage } from '../../src/storage/create-storage';
 import type { AppDeps } from '../../src/api/app-deps';

@@ -2,8 +2,9 @@ import type { Transaction } from 'kysely';
 import { chargeCredits, InsufficientCreditsError, refundCredits } from '../db/credits';
 import type { Database } from '../db/database';
 import { updateLanguage, updateProject, type Project, type ProjectLanguage, type ProjectStatus } from '../db/projects';
+import { chargeReference, refundReference } from '../shared/ledger-references';
 import type { RetryBilling } from '../shared/project-contracts';
-import { publicFailureMessage, type LanguageFailureCode } from './failure-messages';
+import { publicFailureMessage, type LanguageFailureCode } from '../shared/failure-messages';
 
 // How a language attempt opens, fails and settles, and what that means for its project. Every
 // function takes the caller's transaction and is idempotent: ledger references are per project,
@@ -21,10 +22,6 @@ export type AttemptClaim =
 const FINAL = ['completed', 'failed'] as const;
 export const isFinalLanguage = (status: string) => (FINAL as readonly string[]).includes(status);
 
-export const chargeReference = (projectId: string, locale: string, attempt: number) => `${projectId}:${locale}:charge:${attempt}`;
-/** Attempt 1 keeps the reference it always had, so languages refunded before attempts existed stay refunded once. */
-export const refundReference = (projectId: string, locale: string, attempt: number) =>
-  attempt === 1 ? `${projectId}:${locale}:refund` : `${projectId}:${locale}:refund:${attempt}`;
 
 async function lockProject(trx: Trx, projectId: string): Promise<Project> {
   return trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow(() => new Error(`project ${projectId} not found`));

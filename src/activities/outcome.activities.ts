@@ -3,7 +3,7 @@ import type { Db } from '../db/create-db';
 import type { ProjectStatus } from '../db/projects';
 import type { RetryBilling } from '../shared/project-contracts';
 import { failUnchargedProject } from './fail-uncharged-project';
-import { PROJECT_FAILURE_MESSAGES, type LanguageFailureCode, type ProjectFailureCode } from './failure-messages';
+import { PROJECT_FAILURE_MESSAGES, type LanguageFailureCode, type ProjectFailureCode } from '../shared/failure-messages';
 import { claimAttempt, failAttempt, isFinalLanguage, recomputeProjectOutcome, type AttemptClaim } from './language-settlement';
 
 // How languages and projects end, whatever ends them: a failure, an operator's cancel or

@@ -1,7 +1,7 @@
 import { sql, type ColumnType, type Generated, type Transaction } from 'kysely';
 import type { Database } from './database';
 import type { Db } from './create-db';
-import { countLedgerEntry } from '../metrics/metrics';
+import { ledgerEntryAppended } from './ledger-events';
 
 export interface CreditBalanceTable {
   workspace_id: string;
@@ -81,7 +81,7 @@ async function appendEntry(
     .onConflict((oc) => oc.column('reference').doNothing())
     .returning('id')
     .executeTakeFirst();
-  if (inserted !== undefined) countLedgerEntry(entry.kind, entry.amount);
+  if (inserted !== undefined) ledgerEntryAppended(entry.kind, entry.amount);
   return inserted !== undefined;
 }
 
@@ -138,7 +138,7 @@ export async function holdCredits(trx: Trx, entry: Entry & { amount: number }): 
     const balance = await getBalance(trx, entry.workspaceId);
     throw new InsufficientCreditsError(entry.amount, balance.granted - balance.captured - balance.reserved);
   }
-  countLedgerEntry('hold', entry.amount);
+  ledgerEntryAppended('hold', entry.amount);
   return true;
 }
 

@@ -3,7 +3,7 @@ import { prepared, type Db } from './create-db';
 import type { Project, ProjectTable } from './projects';
 import type { StoredResponse } from './idempotency';
 import type { UploadTable } from './uploads';
-import { countLedgerEntry } from '../metrics/metrics';
+import { ledgerEntryAppended } from './ledger-events';
 
 // A new project, its credit hold, its upload (if any) and the create request's idempotency
 // key, written by ONE statement. A single statement is atomic on its own, so this needs no
@@ -138,6 +138,6 @@ async function runWrite(db: Db, write: ProjectWithHold, keyWrite: { placement: '
     from (select 1) as one left join project on true`.execute(db);
   const { locked, reserved, ...row } = rows[0]!;
   if (locked === 0 || reserved === 0) return { locked: locked !== 0, project: undefined };
-  countLedgerEntry('hold', holdAmount);
+  ledgerEntryAppended('hold', holdAmount);
   return { locked: true, project: row as Project };
 }

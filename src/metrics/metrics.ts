@@ -1,4 +1,5 @@
 import { Counter, Histogram } from 'prom-client';
+import { onLedgerEntry } from '../db/ledger-events';
 
 // The process's own metrics, on prom-client's default registry (served by metrics-server.ts when
 // METRICS_PORT is set). Each is defined once here and updated where the thing happens; a process
@@ -39,12 +40,8 @@ export const engineProcessSeconds = new Histogram({
   buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
 });
 
-/**
- * Counted when a ledger entry is appended, inside the caller's transaction: an entry whose
- * transaction later rolls back is still counted (rare, and only ever an over-count). The ledger
- * is the truth; these show its rates.
- */
-export function countLedgerEntry(kind: 'grant' | 'hold' | 'capture' | 'release' | 'refund', amount: number): void {
+// Ledger entries are counted as they are appended (src/db/ledger-events.ts says when).
+onLedgerEntry((kind, amount) => {
   creditEntries.inc({ kind });
   creditAmount.inc({ kind }, amount);
-}
+});

@@ -2,7 +2,7 @@ import type { Db } from '../db/create-db';
 import { listDeliverableRefs } from '../db/deliverables';
 import type { Project } from '../db/projects';
 import { listProjectLanguages } from '../db/projects';
-import { presentProject, type DeliverableRef } from '../api/projects/project-presenter';
+import { presentProject, type DeliverableRef } from '../project-view/project-presenter';
 
 /**
  * The project as GET /v1/dubbing/projects/{id} returns it, read in the caller's transaction: the

@@ -1,8 +1,8 @@
-import { LANGUAGE_FAILURE_CODES } from '../../activities/failure-messages';
+import { LANGUAGE_FAILURE_CODES } from '../../shared/failure-messages';
 import { FAILURE_CODES } from '../../shared/error-codes';
 import { isoTimestamp, localeString, nullable, strictObject, uuidString } from './json-schema';
 
-// The public shapes of a project (src/api/projects/project-presenter.ts), written once: create,
+// The public shapes of a project (src/project-view/project-presenter.ts), written once: create,
 // get, list, language additions and transcript review all answer with these. Named in the
 // document's components (components.ts), so they appear there once and are $ref'd everywhere.
 

@@ -14,7 +14,7 @@ import { lockTakenOver, type IdempotencyState } from '../middleware/idempotency'
 import { checkLocales } from './check-locales';
 import { buildTransferBlock } from '../uploads/transfer-block';
 import { loadProjectView } from './load-project-view';
-import { presentProject } from './project-presenter';
+import { presentProject } from '../../project-view/project-presenter';
 import type { CreateProjectBody } from './projects.schema';
 import { youtubeVideoId } from './youtube-url';
 

@@ -4,7 +4,7 @@ import { listDeliverableRefs } from '../../db/deliverables';
 import type { StoredPart } from '../../storage/multipart-uploads';
 import type { AppDeps } from '../app-deps';
 import { buildTransferBlock } from '../uploads/transfer-block';
-import { presentProject } from './project-presenter';
+import { presentProject } from '../../project-view/project-presenter';
 
 /**
  * Reads everything the project representation needs: Kysely queries, never workflow state, and,

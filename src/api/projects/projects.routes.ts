@@ -17,7 +17,7 @@ import { isUuid, loadOwnProject } from './load-own-project';
 import { ProjectViewCache } from './project-view-cache';
 import { ApiError } from '../api-error';
 import { loadProjectView, viewIsCacheable } from './load-project-view';
-import { presentProjectListItem } from './project-presenter';
+import { presentProjectListItem } from '../../project-view/project-presenter';
 import { requestTranscriptReview } from '../reviews/request-transcript-review';
 import { transcriptReviewBodySchema, type TranscriptReviewBody } from '../reviews/transcript-review.schema';
 import {

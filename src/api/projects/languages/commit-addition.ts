@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { chargeReference } from '../../../activities/language-settlement';
+import { chargeReference } from '../../../shared/ledger-references';
 import { chargeCredits, InsufficientCreditsError } from '../../../db/credits';
 import type { Database } from '../../../db/database';
 import { insertLanguageAddition } from '../../../db/language-additions';

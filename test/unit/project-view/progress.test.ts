@@ -1,4 +1,4 @@
-import { projectProgress } from '../../../src/api/projects/progress';
+import { projectProgress } from '../../../src/project-view/progress';
 import type { Project } from '../../../src/db/projects';
 
 // Progress while a YouTube source downloads: phase `fetching`, the percent in the message, and a

@@ -1,7 +1,7 @@
-import type { Project, ProjectLanguageSummary as ProjectLanguage } from '../../db/projects';
+import type { Project, ProjectLanguageSummary as ProjectLanguage } from '../db/projects';
 import { languageProgress, projectProgress } from './progress';
 
-// The public shape of a project (spec 2.2 / 2.4 / 2.5 plus DESIGN.md §3). Create, get and list
+// The public shape of a project, as the API answers it and webhook events carry it. Create, get and list
 // all use these functions, so the three can never disagree about a field.
 
 export interface DeliverableRef {
