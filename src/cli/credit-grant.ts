@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { CreditGrantInput, CreditGrantResult } from '../activities/billing.activities';
 import { creditGrantWorkflowId } from '../shared/workflow-ids';
+import type { creditGrantWorkflow } from '../workflows/credit-grant.workflow';
 
 // An operator's grant reference (an invoice number, say) names a grant within one workspace:
 // `invoice-1042` may be granted once to workspace A and once to workspace B. The ledger's
@@ -23,13 +24,13 @@ export async function runCreditGrant(client: Client, taskQueue: string, input: C
   const workflowId = creditGrantWorkflowId(input.reference);
   for (let attempt = 0; ; attempt++) {
     try {
-      const handle = await client.workflow.start('creditGrantWorkflow', {
+      const handle = await client.workflow.start<typeof creditGrantWorkflow>('creditGrantWorkflow', {
         taskQueue,
         workflowId,
         workflowIdReusePolicy: 'ALLOW_DUPLICATE',
         args: [input],
       });
-      return (await handle.result()) as CreditGrantResult;
+      return await handle.result();
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError) || attempt >= BUSY_RETRIES) throw err;
       // Its outcome (even a failure) is not ours to report: wait for it to close, then retry.

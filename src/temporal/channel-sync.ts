@@ -1,5 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { channelScheduleId, channelWorkflowId } from '../shared/workflow-ids';
+import type { channelSyncWorkflow } from '../workflows/channel-sync.workflow';
 
 // Each connected channel has a schedule (`channel-sync/<id>`) that runs its mirror workflow
 // (`channel/<id>`) every few minutes, both visible in the Temporal Web UI.
@@ -8,7 +9,7 @@ import { channelScheduleId, channelWorkflowId } from '../shared/workflow-ids';
 export async function startChannelSync(client: Client, taskQueue: string, channelId: string): Promise<{ workflowId: string; started: boolean }> {
   const workflowId = channelWorkflowId(channelId);
   try {
-    await client.workflow.start('channelSyncWorkflow', { taskQueue, workflowId, args: [channelId], workflowIdReusePolicy: 'ALLOW_DUPLICATE' });
+    await client.workflow.start<typeof channelSyncWorkflow>('channelSyncWorkflow', { taskQueue, workflowId, args: [channelId], workflowIdReusePolicy: 'ALLOW_DUPLICATE' });
     return { workflowId, started: true };
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return { workflowId, started: false };

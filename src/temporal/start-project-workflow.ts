@@ -2,6 +2,7 @@ import type { Client, SignalDefinition } from '@temporalio/client';
 import { uploadCompletedSignal, type ProjectWorkflowInput } from '../shared/project-contracts';
 import { projectSearchAttributes } from '../shared/search-attributes';
 import { projectWorkflowId } from '../shared/workflow-ids';
+import type { projectWorkflow } from '../workflows/project.workflow';
 import { startOnce } from './start-once';
 import { withTemporalDeadline } from './temporal-unavailable';
 
@@ -15,7 +16,7 @@ type ProjectRef = { id: string; workspace_id: string };
  */
 export async function startProjectWorkflow(temporal: Client, taskQueue: string, project: ProjectRef, timeoutMs = 5000): Promise<void> {
   const input: ProjectWorkflowInput = { projectId: project.id };
-  await startOnce(temporal, timeoutMs, 'projectWorkflow', {
+  await startOnce<typeof projectWorkflow>(temporal, timeoutMs, 'projectWorkflow', {
     taskQueue,
     workflowId: projectWorkflowId(project.id),
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -41,7 +42,7 @@ export async function signalWithStartProjectWorkflow(
 ): Promise<void> {
   const input: ProjectWorkflowInput = { projectId: project.id };
   await withTemporalDeadline(temporal.connection, options.timeoutMs, () =>
-    temporal.workflow.signalWithStart('projectWorkflow', {
+    temporal.workflow.signalWithStart<typeof projectWorkflow, any[]>('projectWorkflow', {
       taskQueue: options.taskQueue,
       workflowId: projectWorkflowId(project.id),
       args: [input],

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { TranscriptReviewWorkflowInput } from '../shared/review-contracts';
 import { projectSearchAttributes } from '../shared/search-attributes';
 import { transcriptReviewWorkflowId } from '../shared/workflow-ids';
+import type { transcriptReviewWorkflow } from '../workflows/transcript-review.workflow';
 import { startOnce } from './start-once';
 
 /**
@@ -15,7 +16,7 @@ export async function startReviewWorkflow(
   project: { id: string; workspace_id: string },
 ): Promise<void> {
   const input: TranscriptReviewWorkflowInput = { projectId: project.id };
-  await startOnce(temporal, options.timeoutMs, 'transcriptReviewWorkflow', {
+  await startOnce<typeof transcriptReviewWorkflow>(temporal, options.timeoutMs, 'transcriptReviewWorkflow', {
     taskQueue: options.taskQueue,
     workflowId: transcriptReviewWorkflowId(project.id),
     args: [input],

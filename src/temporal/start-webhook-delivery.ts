@@ -3,6 +3,7 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { projectSearchAttributes } from '../shared/search-attributes';
 import type { WebhookDeliveryInput, WebhookRetrySchedule } from '../shared/webhook-contracts';
 import { webhookDeliveryWorkflowId } from '../shared/workflow-ids';
+import type { webhookDeliveryWorkflow } from '../workflows/webhook-delivery.workflow';
 import { startOnce } from './start-once';
 
 /**
@@ -16,7 +17,7 @@ export async function startWebhookDelivery(
   delivery: { id: string; projectId: string; workspaceId: string },
 ): Promise<void> {
   const input: WebhookDeliveryInput = { deliveryId: delivery.id, retry: options.retry };
-  await startOnce(temporal, options.timeoutMs, 'webhookDeliveryWorkflow', {
+  await startOnce<typeof webhookDeliveryWorkflow>(temporal, options.timeoutMs, 'webhookDeliveryWorkflow', {
     taskQueue: options.taskQueue,
     workflowId: webhookDeliveryWorkflowId(delivery.id),
     args: [input],

@@ -1,7 +1,8 @@
 import { getBalance } from '../../db/credits';
-import type { LanguageWorkflowInput, LanguageWorkflowResult } from '../../shared/project-contracts';
+import type { LanguageWorkflowInput } from '../../shared/project-contracts';
 import { languageSearchAttributes } from '../../shared/search-attributes';
 import { languageWorkflowId } from '../../shared/workflow-ids';
+import type { languageWorkflow } from '../../workflows/language.workflow';
 import { locale, uuid } from '../arguments';
 import { UsageError, type CliContext } from '../cli-context';
 import type { RegisterCommand } from './index';
@@ -51,7 +52,7 @@ async function retryLanguage(ctx: CliContext, projectId: string, locale: string,
     billing: options.goodwill ? 'goodwill' : 'charge',
   };
   // Same workflow id: the Web UI shows every attempt as a run of the one language workflow.
-  const handle = await ctx.temporal().workflow.start('languageWorkflow', {
+  const handle = await ctx.temporal().workflow.start<typeof languageWorkflow>('languageWorkflow', {
     taskQueue: ctx.config.temporal.taskQueue,
     workflowId: languageWorkflowId(projectId, locale),
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
@@ -60,7 +61,7 @@ async function retryLanguage(ctx: CliContext, projectId: string, locale: string,
   });
   ctx.print(`started attempt ${input.attempt} of ${handle.workflowId} (run ${handle.firstExecutionRunId})`);
   if (!options.wait) return;
-  const result = (await handle.result()) as LanguageWorkflowResult;
+  const result = await handle.result();
   ctx.print(`${locale}: ${result.status}${result.reason ? ` (${result.reason})` : ''}`);
   if (result.status !== 'completed') throw new Error(result.reason ?? `${locale} failed again; see the workflow history`);
 }
