@@ -1,7 +1,7 @@
 // @ts-check
 const tseslint = require('typescript-eslint');
 
-const NODE_BUILTINS = require('node:module').builtinModules.filter((m) => !m.startsWith('_'));
+const layers = require('./eslint/layers');
 
 module.exports = tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.dev/', '.test-tmp/', 'coverage/', '**/*.js'] },
@@ -16,27 +16,6 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  {
-    // Workflow code must be deterministic: it is replayed. No Node built-ins, no database, no
-    // engines or storage, no activity implementations (types only), no worker/client SDK.
-    files: ['src/workflows/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [...NODE_BUILTINS.map((name) => ({ name, message: 'workflows cannot use Node built-ins' })),
-            ...NODE_BUILTINS.map((name) => ({ name: `node:${name}`, message: 'workflows cannot use Node built-ins' })),
-            { name: 'pg', message: 'workflows cannot touch the database; use an activity' },
-            { name: 'kysely', message: 'workflows cannot touch the database; use an activity' },
-            { name: '@temporalio/worker', message: 'workflow code imports @temporalio/workflow only' },
-            { name: '@temporalio/client', message: 'workflow code imports @temporalio/workflow only' },
-            { name: '@temporalio/activity', message: 'workflow code imports @temporalio/workflow only' }],
-          patterns: [
-            { group: ['**/db', '**/db/*', '**/engines', '**/engines/*', '**/storage', '**/storage/*', '**/api/*', '**/config'], message: 'workflows cannot import I/O code; call an activity' },
-            { group: ['**/activities/*', '**/activities'], allowTypeImports: true, message: 'workflows import activity types only (import type)' },
-          ],
-        },
-      ],
-    },
-  },
+  // Which way the layers point, per folder (workflows: deterministic code only).
+  ...layers,
 );

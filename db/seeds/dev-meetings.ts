@@ -1,4 +1,4 @@
-import type { MeetingImportRecord } from '../../src/api/notes/notes.schema';
+import type { MeetingImportRecord } from '../../src/notes/meeting-import-record';
 import { importMeetings } from '../../src/cli/import-meetings';
 import type { Db } from '../../src/db/create-db';
 

@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
-import { meetingImportRecordSchema, type MeetingImportRecord } from '../api/notes/notes.schema';
-import { findNul, findString, LONE_SURROGATE } from '../api/middleware/reject-nul';
-import { compileBody, pointerToParam } from '../api/middleware/validate';
+import { meetingImportRecordSchema, type MeetingImportRecord } from '../notes/meeting-import-record';
+import { compileBody, pointerToParam } from '../shared/json-schema-validators';
+import { findNul, findString, LONE_SURROGATE } from '../shared/text-checks';
 import type { Db } from '../db/create-db';
 import { findExistingUserIds, findMeetingOwners, replaceMeetingShares, upsertMeetings, type NewMeeting } from '../db/meetings';
 

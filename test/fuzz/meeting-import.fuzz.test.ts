@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { meetingImportRecordSchema } from '../../src/api/notes/notes.schema';
+import { meetingImportRecordSchema } from '../../src/notes/meeting-import-record';
 import { importMeetings, MeetingImportError } from '../../src/cli/import-meetings';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
 import { startTestApi, type TestApi } from '../helpers/test-api';

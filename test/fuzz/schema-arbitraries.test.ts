@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { compileBody, compileQuery } from '../../src/api/middleware/validate';
+import { compileBody, compileQuery } from '../../src/shared/json-schema-validators';
 import { operationsFor } from '../../src/api/openapi/operations';
 import { validValue, type JsonSchema } from './schema-arbitraries';
 

@@ -1,7 +1,8 @@
 import type { Operation } from '../openapi/operation';
 import { notFound } from '../openapi/common-errors';
 import { dataEnvelope, strictObject } from '../openapi/json-schema';
-import { getMeetingQuerySchema, listMeetingsQuerySchema, meetingNoteSchema, meetingTagSchema, transcriptSegmentSchema } from './notes.schema';
+import { meetingNoteSchema, meetingTagSchema, transcriptSegmentSchema } from '../../notes/meeting-import-record';
+import { getMeetingQuerySchema, listMeetingsQuerySchema } from './notes.schema';
 
 // The element schemas are the ones the meeting import validates with: what is stored is what is served.
 

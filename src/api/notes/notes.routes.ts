@@ -4,7 +4,8 @@ import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { authenticate } from '../middleware/authenticate';
 import { validateQuery } from '../middleware/validate';
-import { getMeetingQuerySchema, listMeetingsQuerySchema, MEETINGS_MAX_OFFSET, UUID_PATTERN, type ListMeetingsQuery } from './notes.schema';
+import { UUID_PATTERN } from '../../notes/meeting-import-record';
+import { getMeetingQuerySchema, listMeetingsQuerySchema, MEETINGS_MAX_OFFSET, type ListMeetingsQuery } from './notes.schema';
 import { requireNotesAccess, type NotesAccess } from './require-notes-access';
 
 const UUID = new RegExp(UUID_PATTERN);

@@ -1,7 +1,7 @@
 import { errorsOf } from '../../../src/api/openapi/derived-errors';
 import type { Operation } from '../../../src/api/openapi/operation';
 import { toOpenApiSchema } from '../../../src/api/openapi/to-openapi-schema';
-import { meetingImportRecordSchema } from '../../../src/api/notes/notes.schema';
+import { meetingImportRecordSchema } from '../../../src/notes/meeting-import-record';
 import { createProjectBodySchema } from '../../../src/api/projects/projects.schema';
 
 describe('toOpenApiSchema', () => {
