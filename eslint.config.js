@@ -16,6 +16,21 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // The `dub` CLI is for the person with a video: the typed client, pure shared modules and the
+  // config reader only, never server code (no database driver, metrics or Temporal; docs/cli.md).
+  // test/unit/dub/module-graph.test.ts checks the whole graph; this refuses the first step.
+  ...[['src/dub/*.ts', '\\.\\./'], ['src/dub/commands/*.ts', '\\.\\./\\.\\./']].map(([files, up]) => ({
+    files: [files],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: ['pg', 'kysely', 'prom-client', 'dataloader', 'koa', 'pino'].map((name) => ({ name, message: 'the dub CLI loads no server code' })),
+        patterns: [
+          { group: ['@temporalio/*', '@aws-sdk/*'], message: 'the dub CLI loads no server code' },
+          { regex: `^${up}(?!(client|shared)(/|$)|config$)`, message: 'the dub CLI imports src/client, src/shared and src/config only (no server code)' },
+        ],
+      }],
+    },
+  })),
   {
     // Workflow code must be deterministic: it is replayed. No Node built-ins, no database, no
     // engines or storage, no activity implementations (types only), no worker/client SDK.

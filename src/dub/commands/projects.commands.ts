@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Project } from '../../client';
-import { locale } from '../../cli/arguments';
+import { locale } from '../../shared/argument-parsers';
 import { positiveInteger, uuid } from '../arguments';
 import { downloadDeliverables } from '../download-deliverables';
 import { UsageError, type DubContext } from '../dub-context';
