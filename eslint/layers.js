@@ -14,13 +14,14 @@ const ENTRY = ['api', 'worker', 'cli', 'dub'];
 
 const upward = (folder) => `^(\\.\\./)+${folder}(/|$)`;
 
-/** @type {Array<{ folder: string, forbid: string[], types?: string[], packages?: Array<{ name: string, message: string }>, why: string }>} */
+/** @type {Array<{ folder: string, forbid: string[], types?: string[], packages?: Array<{ name: string, message: string }>, packagePatterns?: string[], why: string }>} */
 const ZONES = [
   { folder: 'src/shared', forbid: SERVICE, why: 'shared holds pure code both sides use: no I/O, no service layer' },
   { folder: 'src/publish', forbid: SERVICE, why: 'publish formats captions and files: pure code' },
   { folder: 'src/client', forbid: [...SERVICE, 'shared'], why: 'the client SDK stands alone: it is what a customer installs' },
-  { folder: 'src/dub', forbid: SERVICE, why: 'the dub CLI is a customer tool: it talks to the API through src/client only',
-    packages: ['pg', 'kysely', 'prom-client', 'dataloader', '@temporalio/client', '@temporalio/worker'].map((name) => ({ name, message: 'the dub CLI loads no server code' })) },
+  { folder: 'src/dub', forbid: SERVICE.filter((folder) => folder !== 'config'), why: 'the dub CLI is a customer tool: it talks to the API through src/client, with pure shared modules and the config reader (docs/cli.md)',
+    packages: ['pg', 'kysely', 'prom-client', 'dataloader', 'koa', 'pino'].map((name) => ({ name, message: 'the dub CLI loads no server code' })),
+    packagePatterns: ['@temporalio/*', '@aws-sdk/*'] },
   { folder: 'src/db', forbid: [...ENTRY, 'activities', 'workflows', 'metrics', 'storage', 'sources', 'temporal', 'webhooks', 'project-view', 'fleet', 'auth', 'notes'], types: ['engines'], why: 'db holds table types and queries: observers listen to it, it calls nobody' },
   { folder: 'src/project-view', forbid: [...ENTRY, 'activities', 'workflows', 'webhooks', 'temporal', 'storage', 'engines'], why: 'the project view is the public shape of a project, read by the API and webhooks alike' },
   { folder: 'src/notes', forbid: [...ENTRY, 'activities', 'workflows', 'temporal', 'storage', 'engines'], types: ['db'], why: 'notes holds the meeting import record, shared by the API and the console' },
@@ -56,6 +57,7 @@ const DB_FOLDERS = [
 
 function zoneConfig(zone) {
   const patterns = [];
+  if (zone.packagePatterns?.length) patterns.push({ group: zone.packagePatterns, message: `${zone.folder}: ${zone.why}.` });
   if (zone.forbid.length) patterns.push({ regex: upward(`(${zone.forbid.join('|')})`), message: `${zone.folder}: ${zone.why}.` });
   if (zone.types?.length) patterns.push({ regex: upward(`(${zone.types.join('|')})`), allowTypeImports: true, message: `${zone.folder} imports types only from there (import type): ${zone.why}.` });
   return {

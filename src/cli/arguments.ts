@@ -4,41 +4,25 @@ import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '
 
 // Parsers for console arguments. Each refuses a malformed value while parsing, before any
 // command touches the database, so a typo is a usage error and never PostgreSQL's own message.
+// The ones the `dub` CLI shares live in src/shared/argument-parsers.ts.
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { locale, positiveInteger, uuid } from '../shared/argument-parsers';
+
 // The id part of dk_<id>_<secret> (src/auth/api-key-secret.ts), as keys:create and keys:list print it.
 const KEY_ID = /^[a-z0-9]{16}$/;
-// Locales are lower-case language_region, as GET /v1/dubbing/locales lists them (e.g. es_es).
-const LOCALE = /^[a-z]{2,3}_[a-z]{2,3}$/;
 // Deliberately plain: enough to catch a pasted bracket or a missing domain, not RFC 5322.
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
 // A grant reference becomes part of a ledger reference and a workflow id: printable, no spaces.
 const REFERENCE = /^[\x21-\x7e]{1,128}$/;
-
-export function uuid(value: string): string {
-  if (!UUID.test(value)) throw new InvalidArgumentError('Expected a UUID, e.g. 0b0e5a4e-6f0c-4f57-9a1e-2f1d3c4b5a69.');
-  return value.toLowerCase();
-}
 
 export function keyId(value: string): string {
   if (!KEY_ID.test(value)) throw new InvalidArgumentError('Expected a key id: 16 lower-case letters and digits, as keys:list prints it.');
   return value;
 }
 
-export function locale(value: string): string {
-  if (!LOCALE.test(value)) throw new InvalidArgumentError('Expected a locale like es_es.');
-  return value;
-}
-
 export function email(value: string): string {
   if (!EMAIL.test(value)) throw new InvalidArgumentError('Expected an email address like ana@example.com.');
   return value;
-}
-
-export function positiveInteger(value: string): number {
-  const n = Number(value);
-  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError('Expected a positive whole number.');
-  return n;
 }
 
 export function text(value: string): string {

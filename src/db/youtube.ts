@@ -53,7 +53,7 @@ export type YoutubeChannel = Selectable<YoutubeChannelTable>;
 export type YoutubeVideo = Selectable<YoutubeVideoTable>;
 export type ConnectedChannel = YoutubeChannel & { is_primary: boolean; workspace_id: string };
 
-export const VIDEO_ID_PATTERN = /^[A-Za-z0-9_-]{11}$/;
+export { VIDEO_ID_PATTERN } from '../shared/youtube-video-id';
 
 export async function listConnectedChannels(db: Db, workspaceId?: string): Promise<ConnectedChannel[]> {
   let q = db

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
-import { locale } from '../cli/arguments';
+import { locale } from '../shared/argument-parsers';
 
-export { positiveInteger, uuid } from '../cli/arguments';
+export { positiveInteger, uuid } from '../shared/argument-parsers';
 
 /** `--to es_es,ca_es`: one or more locales, no repeats. */
 export function localeList(value: string): string[] {

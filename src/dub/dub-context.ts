@@ -8,6 +8,8 @@ export interface DubContext {
   cwd: string;
   credentials(): Credentials;
   client(): DubbingClient;
+  /** What a Ctrl-C from now on should tell the person (how to pick up where it stopped); `main` prints it. */
+  interruptHint?(text: string): void;
 }
 
 /** A command line that makes sense to commander but not to the command (exit code 2, like commander's own refusals). */

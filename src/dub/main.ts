@@ -9,7 +9,8 @@ import { buildDubProgram } from './program';
 // `dub`, the command line for the person with a video (bin/dub.js runs this file). Exit codes:
 // 0 done; 1 failed (the API's error message and code on stderr); 2 the command line or the
 // credentials were refused; 3 the dubbing ended with a language (or the project) failed;
-// 130 interrupted (an upload then resumes when the same command runs again).
+// 130 interrupted (an upload then resumes when the same command runs again; a wait, with
+// `dub wait <id>` or the same command).
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, dubbingFailed: 3, interrupted: 130 } as const;
 
@@ -25,7 +26,10 @@ export function describeError(err: unknown, baseUrl: string | undefined): string
   return `error: ${err instanceof Error ? err.message : String(err)}`;
 }
 
-export async function runDub(argv: string[], options: { out?: Output; env?: Record<string, string | undefined>; cwd?: string } = {}): Promise<number> {
+/** What a Ctrl-C says until a command knows better (see DubContext.interruptHint). */
+export const DEFAULT_INTERRUPT_HINT = 'Run the same command again to resume an upload.';
+
+export async function runDub(argv: string[], options: { out?: Output; env?: Record<string, string | undefined>; cwd?: string; onInterruptHint?: (text: string) => void } = {}): Promise<number> {
   const out = options.out ?? processOutput();
   const env = loadDubCliEnv(options.env);
   let credentials: Credentials | undefined;
@@ -35,6 +39,7 @@ export async function runDub(argv: string[], options: { out?: Output; env?: Reco
     cwd: options.cwd ?? process.cwd(),
     credentials: () => (credentials ??= resolveCredentials(program.opts<{ apiKey?: string; baseUrl?: string }>(), env, ctx.cwd)),
     client: () => (client ??= createDubbingClient({ baseUrl: ctx.credentials().baseUrl, apiKey: ctx.credentials().apiKey })),
+    interruptHint: (text) => options.onInterruptHint?.(text),
   };
   const program = buildDubProgram(ctx);
   try {
@@ -51,13 +56,14 @@ export async function runDub(argv: string[], options: { out?: Output; env?: Reco
 
 /** The process entry (bin/dub.js): exit code on the way out, and a clean Ctrl-C. */
 export function main(): void {
+  let hint = DEFAULT_INTERRUPT_HINT;
   process.once('SIGINT', () => {
     // The bars hide the cursor; give it back. The upload's state file is already on disk.
     process.stdout.write('\x1b[?25h\n');
-    process.stderr.write('Interrupted. Run the same command again to resume an upload.\n');
+    process.stderr.write(`Interrupted. ${hint}\n`);
     process.exit(EXIT.interrupted);
   });
-  void runDub(process.argv.slice(2)).then((code) => {
+  void runDub(process.argv.slice(2), { onInterruptHint: (text) => { hint = text; } }).then((code) => {
     process.exitCode = code;
   });
 }

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { youtubeVideoId } from '../api/projects/youtube-url';
+import { youtubeVideoId } from '../shared/youtube-video-id';
 import type { DubContext } from './dub-context';
 import { UsageError } from './dub-context';
 import { probeDurationSeconds } from './probe-duration';

@@ -4,51 +4,69 @@ import path from 'node:path';
 import { DubbingApiError, type CompletedPart, type CreateProjectRequest, type Project } from '../client';
 import type { DubContext } from './dub-context';
 import { UsageError } from './dub-context';
-import { readUploadState, stateMatches, statePathFor, UploadStateFile } from './upload-state';
+import { readUploadState, requestDifferences, stateMatches, statePathFor, UploadStateFile } from './upload-state';
 import { uploadProgress } from './upload-progress';
 
 // `dub create <video>`: create the upload project, send the parts, complete. Interrupted at any
-// point (Ctrl-C, a dropped network, a killed terminal), the same command again resumes from the
-// state file: the same project, and only the parts the storage does not already have.
+// point (Ctrl-C, a dropped network, a killed terminal, even during --wait), the same command
+// again goes on from the state file: the same project, and only the parts the storage does not
+// already have; once uploaded, the project is followed rather than created (and paid for) again.
 
 export interface UploadOptions {
   concurrency: number;
-  /** Builds the create request; called only when no project exists yet for this file. */
-  request(): Promise<CreateProjectRequest>;
+  /** What this command line asks for; a recorded project is reused only for the same request. */
+  request: CreateProjectRequest;
+  /** `--new`: a new project even when the state file records one made by the same command. */
+  startNew: boolean;
 }
 
-const sameLocales = (a: string[], b: string[]) => [...a].sort().join(',') === [...b].sort().join(',');
-
 /** The state to go on with, or null to start over (after saying why). */
-async function resumable(ctx: DubContext, video: string, statePath: string, targets: string[]): Promise<UploadStateFile | null> {
+function resumable(ctx: DubContext, video: string, statePath: string, options: UploadOptions): UploadStateFile | null {
   const state = readUploadState(statePath);
   if (!state) return null;
+  const file = path.basename(statePath);
   if (!stateMatches(state, video, ctx.credentials().baseUrl)) {
-    ctx.out.line(`${path.basename(statePath)} is for another version of this file or another API; starting a new upload.`);
+    ctx.out.line(`${file} is for another version of this file or another API; starting a new upload.`);
     return null;
   }
-  if (!sameLocales(state.request.target_locales, targets)) {
-    throw new UsageError(`An interrupted upload of this file to ${state.request.target_locales.join(',')} is pending (${statePath}). Run the same command with --to ${state.request.target_locales.join(',')} to finish it, or delete that file to start over.`);
+  if (options.startNew) {
+    ctx.out.line(`--new: creating another project${state.project_id ? `; project ${state.project_id}, recorded in ${file}, is left as it is` : ''}.`);
+    return null;
   }
-  return new UploadStateFile(statePath, state);
+  const differences = requestDifferences(state.request, options.request);
+  if (differences.length === 0) return new UploadStateFile(statePath, state);
+  const made = `made with ${differences.join(' ')}`;
+  const id = state.project_id;
+  if (!state.completed_at || !id) {
+    throw new UsageError(`An interrupted upload of this file to ${state.request.target_locales.join(',')} is pending (${statePath}${id ? `, project ${id}` : ''}), ${made}. Run the command with those options to finish it, or pass --new to create another project (the pending one's credit hold is released when its upload expires).`);
+  }
+  // Refused rather than guessed: another project from this file is charged again.
+  throw new UsageError(`This file was already sent as project ${id} (${statePath}), ${made}. Follow it with: dub wait ${id}. To add languages to it: dub add-languages ${id} --to <locales>. To create another project from this file (charged again), pass --new.`);
 }
 
 async function createOrResume(ctx: DubContext, stateFile: UploadStateFile): Promise<Project | null> {
   const { state } = stateFile;
+  const file = path.basename(stateFile.path);
   if (state.project_id) {
     try {
-      const project = await ctx.client().getProject(state.project_id, { includeTransfer: true });
+      const project = await ctx.client().getProject(state.project_id, { includeTransfer: !state.completed_at });
       // Expired: settled by the expiry schedule (failed, upload_expired), or about to be.
       const expired = project.status === 'failed' && project.failure?.code === 'upload_expired';
       if (expired || (project.transfer && Date.parse(project.transfer.expires_at) <= Date.now())) {
         ctx.out.line(`The upload of project ${project.id} expired; starting a new one.`);
         return null;
       }
-      ctx.out.line(project.status === 'awaiting_upload' ? `Resuming the upload of project ${project.id}.` : `Project ${project.id} was already uploaded (${project.status}).`);
+      if (project.status === 'awaiting_upload') {
+        ctx.out.line(`Resuming the upload of project ${project.id}.`);
+      } else {
+        ctx.out.line(`Project ${project.id} was already created and uploaded from this file with these options (${project.status}, recorded in ${file}): resuming it instead of creating another. To create another (charged again), pass --new.`);
+        if (!state.completed_at) await stateFile.markCompleted(); // completed by a run cut short right after
+      }
       return project;
     } catch (err) {
-      if (err instanceof DubbingApiError && err.status === 404) return null;
-      throw err;
+      if (!(err instanceof DubbingApiError && err.status === 404)) throw err;
+      ctx.out.line(`Project ${state.project_id}, recorded in ${file}, is not there for this API key; creating a new project.`);
+      return null;
     }
   }
   // Same key as the create that was cut short, if any: the API replays that project.
@@ -100,13 +118,17 @@ async function sendMissingParts(ctx: DubContext, video: string, project: Project
   return [...done.entries()].sort(([a], [b]) => a - b).map(([part_number, etag]) => ({ part_number, etag }));
 }
 
-/** Uploads `video` as a new project (or resumes its interrupted upload); returns the project id once the upload is completed. */
-export async function uploadVideo(ctx: DubContext, video: string, targets: string[], options: UploadOptions): Promise<string> {
+/**
+ * Uploads `video` as a new project, or goes on with the one its state file records for the same
+ * request (resuming its upload if unfinished); returns the project id once the upload is completed.
+ */
+export async function uploadVideo(ctx: DubContext, video: string, options: UploadOptions): Promise<string> {
   const statePath = statePathFor(video);
-  let stateFile = await resumable(ctx, video, statePath, targets);
+  let stateFile = resumable(ctx, video, statePath, options);
   let project: Project | null = stateFile ? await createOrResume(ctx, stateFile) : null;
   if (!project) {
-    stateFile = UploadStateFile.fresh(statePath, video, ctx.credentials().baseUrl, randomUUID(), await options.request());
+    // The key is on disk before the create is sent: a crash between the two replays it.
+    stateFile = UploadStateFile.fresh(statePath, video, ctx.credentials().baseUrl, randomUUID(), options.request);
     await stateFile.save();
     project = await createOrResume(ctx, stateFile);
   }
@@ -114,8 +136,8 @@ export async function uploadVideo(ctx: DubContext, video: string, targets: strin
   if (project.status === 'awaiting_upload') {
     const parts = await sendMissingParts(ctx, video, project, stateFile, options.concurrency);
     const completion = await ctx.client().completeUpload(project.id, parts);
+    await stateFile.markCompleted();
     ctx.out.line(`Upload completed; project ${completion.id} is ${completion.status}.`);
   }
-  await stateFile.remove();
   return project.id;
 }

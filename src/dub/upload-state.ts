@@ -1,10 +1,12 @@
 import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { CreateProjectRequest } from '../client';
 
-// The small file that lets an interrupted `dub create` resume: `<video>.dub.json`, next to the
-// video. It is written before the project is created (so a create cut short is replayed with the
-// same Idempotency-Key: the same project, never a second hold), then after each part the
-// storage accepted, and removed once the upload is completed.
+// The small file that ties `dub create <video>` to the one project it made: `<video>.dub.json`,
+// next to the video. It is written before the project is created (so a create cut short is
+// replayed with the same Idempotency-Key: the same project, never a second hold), then after
+// each part the storage accepted, and kept once the upload is completed: the same command run
+// again (after a Ctrl-C during --wait, say) then follows that project instead of creating and
+// paying for another. `--new` (or deleting the file) starts a new project. See docs/cli.md.
 
 export interface UploadState {
   version: 1;
@@ -17,6 +19,8 @@ export interface UploadState {
   request: CreateProjectRequest;
   /** part number → ETag, for every part the storage accepted. */
   parts: Record<string, string>;
+  /** When the upload was completed (absent in files written before this was kept). */
+  completed_at?: string | null;
 }
 
 export const statePathFor = (video: string) => `${video}.dub.json`;
@@ -37,6 +41,21 @@ export function stateMatches(state: UploadState, video: string, baseUrl: string)
   return state.base_url === baseUrl && state.file.size_bytes === stat.size && state.file.mtime_ms === Math.trunc(stat.mtimeMs);
 }
 
+const sorted = (locales: string[]) => [...locales].sort().join(',');
+
+/**
+ * The options of `recorded` that `wanted` does not repeat, as the flags that would repeat them
+ * (`--to es_es,ca_es`); empty when it is the same request. The order of the locales is not a difference.
+ */
+export function requestDifferences(recorded: CreateProjectRequest, wanted: CreateProjectRequest): string[] {
+  const differences: string[] = [];
+  if (sorted(recorded.target_locales) !== sorted(wanted.target_locales)) differences.push(`--to ${recorded.target_locales.join(',')}`);
+  if (recorded.source_locale !== wanted.source_locale) differences.push(`--from ${recorded.source_locale}`);
+  if (recorded.name !== wanted.name) differences.push(`--name ${JSON.stringify(recorded.name)}`);
+  if (recorded.max_billable_seconds !== wanted.max_billable_seconds) differences.push(`--max-seconds ${recorded.max_billable_seconds}`);
+  return differences;
+}
+
 export class UploadStateFile {
   private writing: Promise<void> = Promise.resolve();
 
@@ -44,7 +63,7 @@ export class UploadStateFile {
 
   static fresh(path: string, video: string, baseUrl: string, idempotencyKey: string, request: CreateProjectRequest): UploadStateFile {
     const stat = statSync(video);
-    return new UploadStateFile(path, { version: 1, base_url: baseUrl, project_id: null, idempotency_key: idempotencyKey, file: { size_bytes: stat.size, mtime_ms: Math.trunc(stat.mtimeMs) }, request, parts: {} });
+    return new UploadStateFile(path, { version: 1, base_url: baseUrl, project_id: null, idempotency_key: idempotencyKey, file: { size_bytes: stat.size, mtime_ms: Math.trunc(stat.mtimeMs) }, request, parts: {}, completed_at: null });
   }
 
   /** Written to a temp file and renamed, so a kill mid-write never leaves half a state. Writes are queued, never interleaved. */
@@ -59,6 +78,13 @@ export class UploadStateFile {
 
   recordPart(partNumber: number, etag: string): Promise<void> {
     this.state.parts[String(partNumber)] = etag;
+    return this.save();
+  }
+
+  /** The upload is done: the parts are no longer needed, the project id is. */
+  markCompleted(at: Date = new Date()): Promise<void> {
+    this.state.completed_at = at.toISOString();
+    this.state.parts = {};
     return this.save();
   }
 

@@ -90,7 +90,9 @@ describe.each(STORAGE_DRIVERS)('dub create --wait on the %s storage driver', (dr
       expect(mp3.formatName).toBe('mp3');
       expect(mp3.durationSeconds).toBeGreaterThan(1);
     }
-    expect(existsSync(`${video}.dub.json`)).toBe(false); // the resume state goes once the upload is completed
+    // The state file stays once the upload is completed, recording the project: the same command
+    // again follows it rather than creating another (docs/cli.md).
+    expect(JSON.parse(readFileSync(`${video}.dub.json`, 'utf8'))).toMatchObject({ project_id: projectId, completed_at: expect.any(String), parts: {} });
 
     const project = await api.db.selectFrom('projects').select(['status', 'usage_state', 'billable_seconds', 'workspace_id']).where('id', '=', projectId!).executeTakeFirstOrThrow();
     expect(project).toEqual({ status: 'completed', usage_state: 'charged', billable_seconds: billable, workspace_id: tenant.workspace.id });
@@ -195,7 +197,7 @@ describe('an interrupted upload, and errors (local driver, where the API sees ev
     expect((upload.completed_parts as unknown[]).length).toBe(301);
     const projects = await api.db.selectFrom('projects').select('id').where('workspace_id', '=', tenant.workspace.id).where('name', '=', 'long take').execute();
     expect(projects.map((p) => p.id)).toEqual([projectId]);
-    expect(existsSync(statePath)).toBe(false);
+    expect(readState()).toMatchObject({ project_id: projectId, completed_at: expect.any(String) });
   }, 180_000);
 
   it('starts a new upload when the file changed, and refuses other locales while one is pending', async () => {

@@ -16,7 +16,7 @@ import { buildTransferBlock } from '../uploads/transfer-block';
 import { loadProjectView } from './load-project-view';
 import { presentProject } from '../../project-view/project-presenter';
 import type { CreateProjectBody } from './projects.schema';
-import { youtubeVideoId } from './youtube-url';
+import { youtubeVideoId } from '../../shared/youtube-video-id';
 
 
 function validateSemantics(deps: AppDeps, body: CreateProjectBody): { videoId: string | null } {

@@ -1,14 +1,12 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { CreateProjectRequest, Project } from '../../client';
-import { counted } from '../../shared/counted';
+import type { CreateProjectRequest } from '../../client';
 import { localeList, positiveInteger } from '../arguments';
-import { downloadDeliverables } from '../download-deliverables';
-import { DubbingFailedError, UsageError, type DubContext } from '../dub-context';
+import { UsageError, type DubContext } from '../dub-context';
+import { followProject } from '../follow-project';
 import { formatSeconds, table } from '../output';
 import { planSource, type SourcePlan } from '../source-plan';
 import { uploadVideo } from '../upload-source';
-import { waitForProject } from '../wait-for-project';
 
 // `dub quote` and `dub create`: what a video will cost, and dubbing it.
 
@@ -25,20 +23,6 @@ function ceilingFor(plan: SourcePlan, maxSeconds: number | undefined): number {
       : 'The duration is unknown: pass --max-seconds.');
   }
   return Math.ceil(plan.durationSeconds);
-}
-
-/** Prints how a finished project ended, downloads what it made, and fails when a language did. */
-export async function finish(ctx: DubContext, project: Project, outDir: string): Promise<void> {
-  ctx.out.line(`Project ${project.id} ${project.status}.`);
-  for (const language of project.languages) {
-    if (language.failure) ctx.out.line(`  ${language.locale}: failed (${language.failure.code}): ${language.failure.message}`);
-  }
-  if (project.failure) ctx.out.line(`  ${project.failure.code}: ${project.failure.message}`);
-  const saved = await downloadDeliverables(ctx, project, outDir);
-  if (project.status !== 'completed') {
-    throw new DubbingFailedError(`The dubbing ended ${project.status}${saved.length ? `; the completed languages' ${counted(saved.length, 'file')} were saved` : ''}.`);
-  }
-  ctx.out.line(`${counted(saved.length, 'file')} in ${outDir}`);
 }
 
 export function registerCreateCommands(program: Command, ctx: DubContext): void {
@@ -76,8 +60,9 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
     .option('--concurrency <n>', 'parts uploaded at once', positiveInteger, 4)
     .option('--wait', 'follow the dubbing until it ends, then download every file')
     .option('--out <dir>', 'where --wait saves the files', '.')
-    .action(async (source: string, options: SourceOptions & { name?: string; maxSeconds?: number; concurrency: number; wait?: boolean; out: string }) => {
-      // A file with a ceiling given need not be probed; a resumed upload reuses its request.
+    .option('--new', "create another project even when <video>.dub.json records one made from this file with these options (that one is then charged again)")
+    .action(async (source: string, options: SourceOptions & { name?: string; maxSeconds?: number; concurrency: number; wait?: boolean; out: string; new?: boolean }) => {
+      // A file with a ceiling given need not be probed.
       const plan = await planSource(ctx, source, options.maxSeconds === undefined && !/^https?:/i.test(source));
       const request = (): CreateProjectRequest => ({
         name: (options.name ?? plan.name).slice(0, 100),
@@ -88,16 +73,18 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
       });
       let projectId: string;
       if (plan.kind === 'upload') {
-        projectId = await uploadVideo(ctx, plan.file, options.to, { concurrency: options.concurrency, request: async () => request() });
+        projectId = await uploadVideo(ctx, plan.file, { concurrency: options.concurrency, request: request(), startNew: options.new === true });
       } else {
+        // No state file for a URL: a rerun would create (and charge) another project, so a
+        // Ctrl-C from here on points to `dub wait` only.
         const project = await ctx.client().createProject(request());
         ctx.out.line(`Created project ${project.id} (${project.name}), ${project.status}.`);
         projectId = project.id;
       }
       if (!options.wait) {
-        ctx.out.line(`Follow it with: dub status ${projectId}`);
+        ctx.out.line(`Follow it with: dub wait ${projectId} (or dub status ${projectId})`);
         return;
       }
-      await finish(ctx, await waitForProject(ctx, projectId), path.resolve(ctx.cwd, options.out));
+      await followProject(ctx, projectId, path.resolve(ctx.cwd, options.out), plan.kind === 'upload' ? 'run the same command again' : undefined);
     });
 }

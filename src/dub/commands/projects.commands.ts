@@ -1,13 +1,14 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Project } from '../../client';
-import { locale } from '../../cli/arguments';
+import { locale } from '../../shared/argument-parsers';
 import { positiveInteger, uuid } from '../arguments';
 import { downloadDeliverables } from '../download-deliverables';
 import { UsageError, type DubContext } from '../dub-context';
+import { followProject } from '../follow-project';
 import { table } from '../output';
 
-// Reading projects: `dub status`, `dub list`, `dub download`, and `dub usage`.
+// Reading projects: `dub status`, `dub wait`, `dub list`, `dub download`, and `dub usage`.
 
 function printProject(ctx: DubContext, project: Project): void {
   ctx.out.line(`${project.id}  ${project.name}`);
@@ -33,6 +34,15 @@ export function registerProjectCommands(program: Command, ctx: DubContext): void
     .argument('<project-id>', 'the project id', uuid)
     .action(async (projectId: string) => {
       printProject(ctx, await ctx.client().getProject(projectId));
+    });
+
+  program
+    .command('wait')
+    .description('Follows a project until it ends (as create --wait does), then downloads every file. Creates and charges nothing.')
+    .argument('<project-id>', 'the project id', uuid)
+    .option('--out <dir>', 'where to save the files', '.')
+    .action(async (projectId: string, options: { out: string }) => {
+      await followProject(ctx, projectId, path.resolve(ctx.cwd, options.out));
     });
 
   program

@@ -1,17 +1,13 @@
-import { VIDEO_ID_PATTERN } from '../../db/youtube';
+import { isVideoId } from '../../shared/youtube-video-id';
 
 // yt-dlp is handed a URL built here from a validated 11-character id and the operator's
 // template, never a caller's string: a caller cannot point the downloader at another site, a
 // playlist, a local file, or smuggle an option in.
 
-export { VIDEO_ID_PATTERN };
+export { isVideoId, VIDEO_ID_PATTERN } from '../../shared/youtube-video-id';
 
 const ID_PLACEHOLDER = '{id}';
 const SAMPLE_ID = 'aaaaaaaaaaa';
-
-export function isVideoId(value: unknown): value is string {
-  return typeof value === 'string' && VIDEO_ID_PATTERN.test(value);
-}
 
 /**
  * Checks a watch-URL template once, at construction: `{id}` exactly once, and an http(s) URL once

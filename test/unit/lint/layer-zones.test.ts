@@ -28,6 +28,8 @@ const FORBIDDEN: Array<[file: string, code: string]> = [
   ['src/dub/fixture.ts', "import { Counter } from 'prom-client';"],
   ['src/dub/commands/fixture.ts', "import { youtubeVideoId } from '../../api/projects/youtube-url';"],
   ['src/dub/fixture.ts', "import { runProcess } from '../engines/run-process';"],
+  ['src/dub/fixture.ts', "import { Client } from '@temporalio/client';"],
+  ['src/dub/fixture.ts', "import { S3Client } from '@aws-sdk/client-s3';"],
   ['src/sources/youtube/fixture.ts', "import { VIDEO_ID_PATTERN } from '../../db/youtube';"],
   ['src/api/projects/fixture.ts', "import { chargeReference } from '../../activities/language-settlement';"],
   ['src/api/fixture.ts', "import { runCommand } from '../cli/console';"],
@@ -48,6 +50,8 @@ const FORBIDDEN: Array<[file: string, code: string]> = [
 const ALLOWED: Array<[file: string, code: string]> = [
   ['src/dub/fixture.ts', "import { createDubbingClient } from '../client';"],
   ['src/dub/fixture.ts', "import { Command } from 'commander';"],
+  ['src/dub/fixture.ts', "import { loadDubCliEnv } from '../config';"],
+  ['src/dub/fixture.ts', "import { youtubeVideoId } from '../shared/youtube-video-id';"],
   ['src/api/projects/fixture.ts', "import { findProject } from '../../db/projects';"],
   ['src/api/projects/fixture.ts', "import { presentProject } from '../../project-view/project-presenter';"],
   ['src/workflows/fixture.ts', "import type { BillingActivities } from '../activities/billing.activities';"],

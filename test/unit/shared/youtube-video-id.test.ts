@@ -1,4 +1,4 @@
-import { youtubeVideoId } from '../../../src/api/projects/youtube-url';
+import { youtubeVideoId } from '../../../src/shared/youtube-video-id';
 
 // The URL forms people paste into source.url, and what must be refused (spec 4.4, issue 9).
 

@@ -1,10 +1,18 @@
-import { isVideoId } from '../../sources/youtube/video-id';
+// A YouTube video id, and the URL shapes YouTube itself hands out for one. Pure (no database,
+// no network), so the API, the sources and the `dub` CLI share one definition.
 
-// Accepts the URL shapes YouTube itself hands out, and nothing else: watch?v=, youtu.be/,
-// /shorts/, /embed/, /live/ on youtube.com hosts. Returns the 11-character video id.
+export const VIDEO_ID_PATTERN = /^[A-Za-z0-9_-]{11}$/;
+
+export function isVideoId(value: unknown): value is string {
+  return typeof value === 'string' && VIDEO_ID_PATTERN.test(value);
+}
 
 const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com']);
 
+/**
+ * Accepts the URL shapes YouTube itself hands out, and nothing else: watch?v=, youtu.be/,
+ * /shorts/, /embed/, /live/ on youtube.com hosts. Returns the 11-character video id.
+ */
 export function youtubeVideoId(raw: string): string | null {
   let url: URL;
   try {
