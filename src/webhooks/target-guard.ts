@@ -63,6 +63,9 @@ function isLocalName(host: string): boolean {
   return !name.includes('.') || /(^|\.)(localhost|local|internal|home\.arpa)$/.test(name);
 }
 
+/** Every address a name has (DNS by default; a test passes its own). */
+export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
+
 const PUBLIC_ONLY = 'webhooks go to public addresses only';
 
 /**
@@ -88,15 +91,16 @@ export function checkWebhookUrl(raw: string, options: { allowPrivate: boolean })
  * discloses nothing about the network (it lands in the tenant's delivery log); returns the
  * address to connect to.
  */
-export async function checkWebhookTarget(raw: string, options: { allowPrivate: boolean }): Promise<CheckedTarget> {
+export async function checkWebhookTarget(raw: string, options: { allowPrivate: boolean; resolve?: Resolve }): Promise<CheckedTarget> {
   const url = checkWebhookUrl(raw, options);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(host)) return { url, address: host, family: isIP(host) === 6 ? 6 : 4 };
+  const resolve = options.resolve ?? ((name: string) => lookup(name, { all: true, verbatim: true }));
   let addresses: { address: string; family: number }[];
   let timer: NodeJS.Timeout | undefined;
   try {
     addresses = await Promise.race([
-      lookup(host, { all: true, verbatim: true }),
+      resolve(host),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error('lookup timed out')), LOOKUP_TIMEOUT_MS);
       }),

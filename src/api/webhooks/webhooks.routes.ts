@@ -57,7 +57,7 @@ export function webhooksRoutes(deps: AppDeps): Router {
       description: body.description ?? null,
     }, maxEndpointsPerWorkspace);
     if (!endpoint) {
-      throw ApiError.conflict('webhook_endpoint_limit_reached', `This workspace already has ${maxEndpointsPerWorkspace} webhook endpoints, as many as it may have; delete one before registering another.`);
+      throw ApiError.conflict('webhook_endpoint_limit_reached', `This workspace has reached its limit of ${maxEndpointsPerWorkspace} live webhook endpoints; delete one before registering another.`);
     }
     ctx.status = 201;
     ctx.body = { data: presentCreatedEndpoint({ ...endpoint, secret: plainSecret }) };

@@ -40,7 +40,7 @@ export const webhooksAdd: RegisterCommand = (program, ctx) =>
       const id = randomUUID();
       const secret = newEndpointSecret();
       const endpoint = await insertEndpointWithinLimit(ctx.db(), { id, workspaceId: options.workspace, url: options.url, secret: sealSecret(secretKey, id, secret), enabledEvents: options.events, description: options.description ?? null }, maxEndpointsPerWorkspace);
-      if (!endpoint) throw new Error(`workspace ${options.workspace} already has ${maxEndpointsPerWorkspace} webhook endpoints (WEBHOOK_MAX_ENDPOINTS_PER_WORKSPACE); remove one first`);
+      if (!endpoint) throw new Error(`workspace ${options.workspace} has reached its limit of ${maxEndpointsPerWorkspace} live webhook endpoints (WEBHOOK_MAX_ENDPOINTS_PER_WORKSPACE); remove one first`);
       ctx.print(`created webhook endpoint ${endpoint.id} → ${endpoint.url} (${endpoint.enabled_events.join(', ')})`);
       ctx.print(`signing secret (shown once): ${secret}`);
     });
