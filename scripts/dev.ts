@@ -62,7 +62,9 @@ async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const devEnv = withDevS3Defaults(process.env);
+  // A receiver on this machine (127.0.0.1) is the usual development target; private targets are
+  // never inferred from NODE_ENV (docs/webhooks.md), so `make dev` allows them unless told otherwise.
+  const devEnv = withDevS3Defaults({ ...process.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS || 'true' });
   const config = loadConfig(devEnv);
   mkdirSync(DEV_DIR, { recursive: true });
   const children: ChildProcess[] = [];

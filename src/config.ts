@@ -103,10 +103,19 @@ export interface Config {
   };
   readonly webhooks: {
     /**
-     * Lets webhook endpoints point at loopback, private and other internal addresses. On by
-     * default in development and test (a receiver on 127.0.0.1); never on by default in production.
+     * Lets webhook endpoints point at loopback, private and other internal addresses. Off unless
+     * WEBHOOK_ALLOW_PRIVATE_TARGETS=true says so, whatever NODE_ENV is: a deployment that forgot
+     * NODE_ENV=production must not let tenants reach its internal network (docs/webhooks.md).
+     * `make dev` and the tests set it for their receivers on 127.0.0.1.
      */
     readonly allowPrivateTargets: boolean;
+    /** Live endpoints one workspace may have: each event is delivered to every one of them. */
+    readonly maxEndpointsPerWorkspace: number;
+    /**
+     * 64 hex characters (32 bytes): the AES-256-GCM key endpoint signing secrets are encrypted
+     * with at rest. Required in production; elsewhere a fixed development key applies.
+     */
+    readonly secretKey: string;
     /** One delivery attempt, connect to last byte; a slower receiver counts as failed and is retried. */
     readonly attemptTimeoutMs: number;
     readonly retry: WebhookRetrySchedule;
@@ -187,6 +196,8 @@ type Env = Record<string, string | undefined>;
 
 const API_KEY_PATTERN = /^dk_[a-z0-9]{16}_[A-Za-z0-9]{32,128}$/;
 const DEV_SIGNING_SECRET = 'dev-only-signing-secret-change-me-in-production';
+/** Development and test only: production refuses it, as it refuses DEV_SIGNING_SECRET. */
+export const DEV_WEBHOOK_SECRET_KEY = 'de7de7de7de7de7de7de7de7de7de7de7de7de7de7de7de7de7de7de7de7de7d';
 
 class Reader {
   readonly problems: string[] = [];
@@ -277,6 +288,14 @@ export function loadConfig(env: Env = process.env): Config {
   } else if (signingSecret.length < 32) {
     read.problems.push('URL_SIGNING_SECRET must be at least 32 characters');
   }
+
+  // A key: a malformed value is named, never echoed.
+  const rawWebhookKey = read.optional('WEBHOOK_SECRET_KEY')?.trim() ?? null;
+  const webhookKeyShape = '64 hex characters (32 bytes, e.g. `openssl rand -hex 32`)';
+  if (rawWebhookKey !== null && !/^[0-9a-fA-F]{64}$/.test(rawWebhookKey)) read.problems.push(`WEBHOOK_SECRET_KEY must be ${webhookKeyShape}`);
+  const webhookSecretKey = rawWebhookKey !== null && /^[0-9a-fA-F]{64}$/.test(rawWebhookKey) ? rawWebhookKey.toLowerCase() : DEV_WEBHOOK_SECRET_KEY;
+  if (nodeEnv === 'production' && rawWebhookKey === null) read.problems.push(`WEBHOOK_SECRET_KEY must be set in production: ${webhookKeyShape}`);
+  else if (nodeEnv === 'production' && webhookSecretKey === DEV_WEBHOOK_SECRET_KEY) read.problems.push('WEBHOOK_SECRET_KEY must not be the development key in production');
 
   const devApiKey = read.optional('DUBBING_DEV_API_KEY');
   if (devApiKey !== null && !API_KEY_PATTERN.test(devApiKey)) {
@@ -372,7 +391,9 @@ export function loadConfig(env: Env = process.env): Config {
       videoPageCacheEntries: read.int('VIDEO_PAGE_CACHE_ENTRIES', 5_000, 0, 1_000_000),
     },
     webhooks: {
-      allowPrivateTargets: read.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', nodeEnv !== 'production'),
+      allowPrivateTargets: read.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+      maxEndpointsPerWorkspace: read.int('WEBHOOK_MAX_ENDPOINTS_PER_WORKSPACE', 16, 1, 10_000),
+      secretKey: webhookSecretKey,
       attemptTimeoutMs: read.int('WEBHOOK_ATTEMPT_TIMEOUT_MS', 10_000, 100, 120_000),
       retry: {
         initialIntervalSeconds: read.int('WEBHOOK_RETRY_INITIAL_SECONDS', 10, 1, 3600),

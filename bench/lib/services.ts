@@ -220,6 +220,8 @@ export function serviceEnv(options: {
     TEMPORAL_TASK_QUEUE: options.taskQueue,
     STORAGE_DIR: options.storageDir,
     URL_SIGNING_SECRET: SIGNING_SECRET,
+    // Production requires its own key for webhook secrets at rest (docs/webhooks.md).
+    WEBHOOK_SECRET_KEY: 'be'.repeat(32),
     HOST: '127.0.0.1',
     // One key drives the whole load: the limiter runs (its cost is measured) but never trips.
     RATE_LIMIT_READS: '100000000',

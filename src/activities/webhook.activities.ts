@@ -7,6 +7,7 @@ import { startWebhookDelivery } from '../temporal/start-webhook-delivery';
 import { eventBody } from '../webhooks/event-body';
 import { postWebhook, type PostResult } from '../webhooks/post-webhook';
 import { recordProjectEvents } from '../webhooks/record-project-events';
+import { openSecret } from '../webhooks/secret-box';
 import { SIGNATURE_HEADER, signatureHeader } from '../webhooks/signature';
 import { checkWebhookTarget, WebhookTargetError } from '../webhooks/target-guard';
 import { activityLog } from './activity-log';
@@ -18,6 +19,8 @@ export interface WebhookSettings {
   /** Origin of the download_url links in payloads, as GET builds them. */
   publicBaseUrl: string;
   allowPrivateTargets: boolean;
+  /** WEBHOOK_SECRET_KEY: endpoint secrets are stored sealed with it (src/webhooks/secret-box.ts). */
+  secretKey: string;
   attemptTimeoutMs: number;
   retry: WebhookRetrySchedule;
 }
@@ -102,7 +105,7 @@ export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: W
           'Dubbing-Event-Id': row.event_id,
           'Dubbing-Delivery-Id': row.delivery_id,
           'Dubbing-Delivery-Attempt': String(input.attempt),
-          [SIGNATURE_HEADER]: signatureHeader(row.secret, timestamp, body),
+          [SIGNATURE_HEADER]: signatureHeader(openSecret(webhooks.secretKey, row.endpoint_id, row.secret), timestamp, body),
         }, webhooks.attemptTimeoutMs));
       } catch (err) {
         if (!(err instanceof WebhookTargetError)) throw err;

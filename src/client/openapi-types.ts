@@ -268,7 +268,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Events of the workspace's projects are POSTed to `url`, signed with the returned `secret` (shown only here). The url must be http(s) and resolve to public addresses only. See docs/webhooks.md.
+         * @description Events of the workspace's projects are POSTed to `url`, signed with the returned `secret` (shown only here). The url must be http(s) and reach public addresses only: a literal address or local name is refused here, a name is resolved and checked at each delivery. A workspace has at most WEBHOOK_MAX_ENDPOINTS_PER_WORKSPACE live endpoints (16 by default). See docs/webhooks.md.
          *
          *     Requires an API key with the `dubbing:write` permission.
          */
@@ -490,7 +490,7 @@ export interface components {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "conflict_error" | "payment_required_error" | "rate_limit_error" | "api_error";
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "invalid_cursor" | "upload_incomplete" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "invalid_cursor" | "upload_incomplete" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "rate_limited" | "internal_error" | "service_unavailable";
                 message: string;
                 /** @description The request field at fault: a body path (`source.url`, `target_locales[1]`), a query parameter, a path parameter or a header. */
                 param?: string;
@@ -4558,7 +4558,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `error.code`: `idempotency_request_in_progress`. */
+            /** @description The workspace has as many live endpoints as it may; or this Idempotency-Key created an endpoint that has since been deleted. `error.code`: `idempotency_request_in_progress`, `webhook_endpoint_limit_reached`, `webhook_endpoint_deleted`. */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4581,7 +4581,7 @@ export interface operations {
                             /** @constant */
                             type?: "conflict_error";
                             /** @enum {unknown} */
-                            code?: "idempotency_request_in_progress";
+                            code?: "idempotency_request_in_progress" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted";
                         };
                     };
                 };

@@ -12,7 +12,11 @@ export interface WebhookEndpointTable {
   seq: Generated<number>;
   workspace_id: string;
   url: string;
-  secret: string;
+  /**
+   * The signing secret, sealed (`v1:…`, src/webhooks/secret-box.ts) or, on a row written
+   * before encryption, plain; null once the endpoint is deleted.
+   */
+  secret: string | null;
   enabled_events: string[];
   description: string | null;
   created_at: ColumnType<Date, never, never>;
@@ -64,6 +68,26 @@ export async function insertEndpoint(db: Db, row: { id: string; workspaceId: str
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * Inserts the endpoint unless the workspace already has `max` live ones (then answers null and
+ * writes nothing). Two creates at the limit cannot both pass: each counts under a transaction
+ * lock on the workspace's endpoints (an advisory lock, so paid work on the workspace row never
+ * waits for it), taken before counting and held until the insert commits.
+ */
+export async function insertEndpointWithinLimit(db: Db, row: Parameters<typeof insertEndpoint>[1], max: number): Promise<WebhookEndpoint | null> {
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${`webhook-endpoints:${row.workspaceId}`}))`.execute(trx);
+    const { live } = await trx
+      .selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll<string>().as('live'))
+      .where('workspace_id', '=', row.workspaceId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    if (Number(live) >= max) return null;
+    return insertEndpoint(trx, row);
+  });
+}
+
 /** A live endpoint of the workspace; deleted ones and other workspaces' are not found. */
 export async function findEndpoint(db: Db, workspaceId: string, id: string): Promise<WebhookEndpoint | undefined> {
   return db.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
@@ -77,11 +101,26 @@ export async function listEndpoints(db: Db, input: { workspaceId?: string; limit
   return query.orderBy('seq', 'desc').limit(input.limit + 1).execute();
 }
 
-/** Soft delete; pending deliveries to it give up at their next attempt. False when already gone. */
+/**
+ * Soft delete; pending deliveries to it give up at their next attempt. The secret goes with it:
+ * nothing is signed for a deleted endpoint again. False when already gone.
+ */
 export async function deleteEndpoint(db: Db, id: string, workspaceId?: string): Promise<boolean> {
-  let query = db.updateTable('webhook_endpoints').set({ deleted_at: new Date() }).where('id', '=', id).where('deleted_at', 'is', null);
+  let query = db.updateTable('webhook_endpoints').set({ deleted_at: new Date(), secret: null }).where('id', '=', id).where('deleted_at', 'is', null);
   if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId);
   const result = await query.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Live endpoints whose secret is still stored in clear (written before encryption at rest). */
+export async function endpointsWithPlainSecrets(db: Db): Promise<{ id: string; secret: string }[]> {
+  const rows = await db.selectFrom('webhook_endpoints').select(['id', 'secret']).where('deleted_at', 'is', null).where('secret', 'not like', 'v1:%').execute();
+  return rows.filter((row): row is { id: string; secret: string } => row.secret !== null);
+}
+
+/** Replaces a plain secret by its sealed form; false when the row changed meanwhile. */
+export async function replacePlainSecret(db: Db, id: string, plain: string, sealed: string): Promise<boolean> {
+  const result = await db.updateTable('webhook_endpoints').set({ secret: sealed }).where('id', '=', id).where('secret', '=', plain).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 

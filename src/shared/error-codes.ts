@@ -67,6 +67,10 @@ export const API_ERROR_CODES = [
   'project_not_ready',
   'project_not_billable',
   'transcript_review_unavailable',
+  // Webhook endpoints: the workspace has as many live ones as it may (WEBHOOK_MAX_ENDPOINTS_PER_WORKSPACE);
+  // a create replayed with its Idempotency-Key after its endpoint was deleted (the secret is gone).
+  'webhook_endpoint_limit_reached',
+  'webhook_endpoint_deleted',
   // 429: too many requests with one API key in the window (reads and writes counted apart).
   'rate_limited',
   // 5xx

@@ -1,35 +1,24 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { isForbiddenAddress } from './forbidden-addresses';
+
+export { isForbiddenAddress } from './forbidden-addresses';
 
 // Webhook targets are callers' URLs that the workers POST to from inside the network, so they
-// must not reach what only the network can reach: no private, loopback, link-local, CGNAT,
-// multicast, reserved or unspecified address, v4 or v6. A host is resolved and every address it
-// has is checked (a round-robin name with one private address is refused); the sender then
-// connects to the address checked here, so a second DNS answer cannot switch it (DNS rebinding).
+// must not reach what only the network can reach (forbidden-addresses.ts says which addresses).
+//
+// Registration (checkWebhookUrl) judges only what the caller wrote: the URL's form, a literal
+// address, and names that are local by definition. It resolves nothing, so it neither tells a
+// tenant what an internal name resolves to (or whether it resolves at all), nor refuses a public
+// host because DNS failed at that moment.
+//
+// Each delivery attempt (checkWebhookTarget) resolves the host and checks every address it has
+// (a round-robin name with one private address is refused); the sender then connects to the
+// address checked here, so a second DNS answer cannot switch it (DNS rebinding). Its refusal
+// says the same thing whether the name did not resolve or resolved to an internal address: the
+// reason is shown to the tenant in the delivery log.
+//
 // WEBHOOK_ALLOW_PRIVATE_TARGETS lifts the address rule for development and tests.
-
-const FORBIDDEN = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this network", unspecified
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15], // benchmarking
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) FORBIDDEN.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-  ['64:ff9b:1::', 48], // local-use NAT64
-] as const) FORBIDDEN.addSubnet(network, prefix, 'ipv6');
 
 /** A name that takes longer to resolve is treated as not resolving (a request must not hang on it). */
 const LOOKUP_TIMEOUT_MS = 5000;
@@ -50,22 +39,6 @@ export interface CheckedTarget {
   family: 4 | 6;
 }
 
-/** True for an address no webhook may reach (IPv4-mapped IPv6 is judged as its IPv4). */
-export function isForbiddenAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return FORBIDDEN.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return FORBIDDEN.check(mapped[1]!, 'ipv4');
-  // The URL parser writes a mapped address in hex: [::ffff:127.0.0.1] becomes ::ffff:7f00:1.
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (hex) {
-    const [high, low] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
-    return FORBIDDEN.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, 'ipv4');
-  }
-  return FORBIDDEN.check(address, 'ipv6');
-}
-
 /** The URL's own shape: http(s), a host, no credentials. Throws WebhookTargetError. */
 export function parseWebhookUrl(raw: string): URL {
   let url: URL;
@@ -81,37 +54,69 @@ export function parseWebhookUrl(raw: string): URL {
 }
 
 /**
- * Parses and resolves a target, refusing forbidden addresses unless `allowPrivate`. Throws
- * WebhookTargetError; returns the address to connect to.
+ * Names that only ever mean this machine or its local network (RFC 6761, 6762, 8375, and the
+ * `.internal` zone reserved for private use): refused without resolving them. A single label
+ * (`postgres`, `temporal`) is a name on the local search path, never a public host.
  */
-export async function checkWebhookTarget(raw: string, options: { allowPrivate: boolean }): Promise<CheckedTarget> {
+function isLocalName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return !name.includes('.') || /(^|\.)(localhost|local|internal|home\.arpa)$/.test(name);
+}
+
+/** Every address a name has (DNS by default; a test passes its own). */
+export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
+
+const PUBLIC_ONLY = 'webhooks go to public addresses only';
+
+/**
+ * What registration checks: the URL's form and, unless `allowPrivate`, a literal address or a
+ * local name. Resolves nothing. Throws WebhookTargetError.
+ */
+export function checkWebhookUrl(raw: string, options: { allowPrivate: boolean }): URL {
   const url = parseWebhookUrl(raw);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  // RFC 6761: `.invalid` never resolves, anywhere.
+  if (/(^|\.)invalid\.?$/i.test(host)) throw new WebhookTargetError('webhook_target_unresolvable', `The webhook host ${host} is under .invalid, a name that never resolves.`);
+  if (options.allowPrivate) return url;
+  if (isIP(host) && isForbiddenAddress(host)) {
+    throw new WebhookTargetError('webhook_target_forbidden', `The webhook address ${host} is a private, loopback, link-local or otherwise internal address; ${PUBLIC_ONLY}.`);
+  }
+  if (!isIP(host) && isLocalName(host)) throw new WebhookTargetError('webhook_target_forbidden', `The webhook host ${host} is a local name; ${PUBLIC_ONLY}.`);
+  return url;
+}
+
+/**
+ * What each delivery attempt checks: checkWebhookUrl, then the host resolved, refusing
+ * forbidden addresses unless `allowPrivate`. Throws WebhookTargetError, with a reason that
+ * discloses nothing about the network (it lands in the tenant's delivery log); returns the
+ * address to connect to.
+ */
+export async function checkWebhookTarget(raw: string, options: { allowPrivate: boolean; resolve?: Resolve }): Promise<CheckedTarget> {
+  const url = checkWebhookUrl(raw, options);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(host)) return { url, address: host, family: isIP(host) === 6 ? 6 : 4 };
+  const resolve = options.resolve ?? ((name: string) => lookup(name, { all: true, verbatim: true }));
   let addresses: { address: string; family: number }[];
-  if (isIP(host)) {
-    addresses = [{ address: host, family: isIP(host) }];
-  } else {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      addresses = await Promise.race([
-        lookup(host, { all: true, verbatim: true }),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('lookup timed out')), LOOKUP_TIMEOUT_MS);
-        }),
-      ]);
-    } catch {
-      addresses = [];
-    } finally {
-      clearTimeout(timer);
-    }
-    if (addresses.length === 0) throw new WebhookTargetError('webhook_target_unresolvable', `The webhook host ${host} does not resolve to any address.`);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    addresses = await Promise.race([
+      resolve(host),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('lookup timed out')), LOOKUP_TIMEOUT_MS);
+      }),
+    ]);
+  } catch {
+    addresses = [];
+  } finally {
+    clearTimeout(timer);
   }
-  if (!options.allowPrivate) {
-    const forbidden = addresses.find((a) => isForbiddenAddress(a.address));
-    if (forbidden) {
-      throw new WebhookTargetError('webhook_target_forbidden', `The webhook host ${host} resolves to ${forbidden.address}, a private, loopback, link-local or otherwise internal address; webhooks go to public addresses only.`);
-    }
+  const refused = new WebhookTargetError('webhook_target_forbidden', `target refused: the host did not resolve to a public address (no answer, or an internal one); ${PUBLIC_ONLY}.`);
+  if (addresses.length === 0) {
+    // With private targets allowed nothing is disclosed to protect: say what happened.
+    if (options.allowPrivate) throw new WebhookTargetError('webhook_target_unresolvable', `target refused: the host ${host} does not resolve.`);
+    throw refused;
   }
+  if (!options.allowPrivate && addresses.some((a) => isForbiddenAddress(a.address))) throw refused;
   const chosen = addresses[0]!;
   return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { openSecret } from '../../src/webhooks/secret-box';
 import { consoleRun } from '../helpers/console-run';
 import { bearer, createTenant } from '../helpers/fixtures';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
@@ -20,7 +21,8 @@ describe('console: webhooks', () => {
     expect(added.code).toBe(0);
     const secret = /signing secret \(shown once\): (whsec_\S+)/.exec(added.out)![1]!;
     const [row] = await rows(tenant.workspace.id);
-    expect(row).toMatchObject({ url: 'http://127.0.0.1:9/hook', secret, enabled_events: ['project.completed', 'project.failed'], description: 'ops receiver', deleted_at: null });
+    expect(row).toMatchObject({ url: 'http://127.0.0.1:9/hook', enabled_events: ['project.completed', 'project.failed'], description: 'ops receiver', deleted_at: null });
+    expect(openSecret(api.config.webhooks.secretKey, row!.id, row!.secret)).toBe(secret);
     const shown = await request(api.baseUrl, 'GET', `/v1/webhooks/${row!.id}`, { headers: bearer(tenant.key) });
     expect(shown.body.data).toMatchObject({ id: row!.id, enabled_events: ['project.completed', 'project.failed'] });
 
@@ -40,13 +42,15 @@ describe('console: webhooks', () => {
     expect((await consoleRun('webhooks:add', '--workspace', tenant.workspace.id, '--url', 'http://127.0.0.1/hook', '--events', 'project.exploded')).code).toBe(2);
     expect((await consoleRun('webhooks:add', '--workspace', 'not-a-uuid', '--url', 'http://127.0.0.1/hook')).code).toBe(2);
     expect((await consoleRun('webhooks:add', '--workspace', randomUUID(), '--url', 'http://127.0.0.1/hook')).code).toBe(1);
+    const allowed = process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
     process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
     try {
       const internal = await consoleRun('webhooks:add', '--workspace', tenant.workspace.id, '--url', 'http://10.0.0.8/hook');
       expect(internal.code).toBe(2);
       expect(internal.out).toContain('public addresses only');
     } finally {
-      delete process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
+      if (allowed === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
+      else process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = allowed;
     }
     expect(await rows(tenant.workspace.id)).toEqual([]);
   });

@@ -3,6 +3,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { createWebhookResponseSchema, deleteWebhookResponseSchema, getWebhookResponseSchema, listDeliveriesResponseSchema, listWebhooksResponseSchema } from '../../src/api/webhooks/webhooks.schema';
 import { WEBHOOK_EVENT_TYPES } from '../../src/shared/webhook-contracts';
+import { openSecret } from '../../src/webhooks/secret-box';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 
@@ -44,7 +45,9 @@ describe('POST /v1/webhooks', () => {
 
     const rows = await endpointRows(tenant);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: endpoint.id, url: 'http://127.0.0.1:9/hook', secret: endpoint.secret, enabled_events: [...WEBHOOK_EVENT_TYPES], deleted_at: null });
+    expect(rows[0]).toMatchObject({ id: endpoint.id, url: 'http://127.0.0.1:9/hook', enabled_events: [...WEBHOOK_EVENT_TYPES], deleted_at: null });
+    // Sealed at rest (docs/webhooks.md, "Secrets").
+    expect(openSecret(api.config.webhooks.secretKey, endpoint.id, rows[0]!.secret)).toBe(endpoint.secret);
 
     const read = await request(api.baseUrl, 'GET', `/v1/webhooks/${endpoint.id}`, { headers: bearer(tenant.key) });
     expect(read.status).toBe(200);
@@ -62,7 +65,7 @@ describe('POST /v1/webhooks', () => {
     expect(deleted.status).toBe(200);
     expect(deleted.body.data).toEqual({ id: endpoint.id, object: 'webhook_endpoint', deleted: true });
     matches(deleteWebhookResponseSchema, deleted.body);
-    expect((await endpointRows(tenant))[0]!.deleted_at).toBeInstanceOf(Date);
+    expect((await endpointRows(tenant))[0]).toMatchObject({ deleted_at: expect.any(Date), secret: null });
     expect((await request(api.baseUrl, 'GET', `/v1/webhooks/${endpoint.id}`, { headers: bearer(tenant.key) })).status).toBe(404);
     expect((await request(api.baseUrl, 'DELETE', `/v1/webhooks/${endpoint.id}`, { headers: bearer(tenant.key) })).status).toBe(404);
     expect((await request(api.baseUrl, 'GET', '/v1/webhooks', { headers: bearer(tenant.key) })).body.data).toEqual([]);

@@ -235,7 +235,7 @@ describe('a receiver that answers 500', () => {
       db: api.db,
       temporal: api.temporal,
       taskQueue: api.config.temporal.taskQueue,
-      webhooks: { publicBaseUrl: api.config.http.publicBaseUrl, allowPrivateTargets: false, attemptTimeoutMs: 5000, retry: api.config.webhooks.retry },
+      webhooks: { publicBaseUrl: api.config.http.publicBaseUrl, allowPrivateTargets: false, secretKey: api.config.webhooks.secretKey, attemptTimeoutMs: 5000, retry: api.config.webhooks.retry },
     });
     // An endpoint written before the rule (or by a name that resolved elsewhere then).
     const endpointId = randomUUID();

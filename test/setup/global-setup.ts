@@ -59,6 +59,9 @@ export default async function globalSetup(): Promise<void> {
   testState.temporal = server;
   testState.database = database;
   process.env.NODE_ENV = 'test';
+  // The suites' webhook receivers listen on 127.0.0.1; private targets are never inferred from
+  // NODE_ENV (docs/webhooks.md), so the tests allow them explicitly unless told otherwise.
+  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ??= 'true';
   process.env.DATABASE_URL = database.url;
   process.env.TEMPORAL_ADDRESS = server.address;
   process.env.WORKFLOW_BUNDLE_PATH = bundlePath;

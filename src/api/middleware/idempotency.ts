@@ -75,12 +75,23 @@ function fingerprint(method: string, path: string, body: unknown): string {
 }
 
 /**
+ * A response that must not be kept as it was sent (it holds a secret): `store` gives the bytes
+ * to keep, `replay` turns kept bytes back into the answer for a retry (throwing an ApiError
+ * when it can no longer be given). Stored responses live in the database as long as their key.
+ */
+export interface StoredResponseCodec {
+  store(body: string): string;
+  replay(ctx: ParameterizedContext, stored: StoredResponse): Promise<string>;
+}
+
+/**
  * @param required when it returns false for a request (e.g. a preview), the key is optional
  * and, if absent, the request runs without idempotency.
  * @param options.claimInHandler the handler claims the key itself (IdempotencyState.claimed),
  * so a create can claim it in the same statement as its work: one round trip and one commit fewer.
+ * @param options.codec keeps something else than the response's bytes (not with claimInHandler).
  */
-export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boolean = () => true, options: { claimInHandler?: boolean } = {}): Middleware {
+export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boolean = () => true, options: { claimInHandler?: boolean; codec?: StoredResponseCodec } = {}): Middleware {
   return async (ctx, next) => {
     const key = ctx.get('idempotency-key');
     if (!key) {
@@ -111,11 +122,12 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
       async claim() {
         const claimed = await claim(db, auth.workspaceId, key, ctx.method, ctx.path, requestHash);
         if (claimed.kind === 'replay') {
+          const body = options.codec ? await options.codec.replay(ctx, { status: claimed.status, body: claimed.body }) : claimed.body;
           replayed = true;
           ctx.status = claimed.status;
           ctx.type = 'application/json';
           ctx.set('idempotent-replayed', 'true');
-          ctx.body = claimed.body;
+          ctx.body = body;
           state.replayed = { recoveryPoint: claimed.recoveryPoint, recoveryData: claimed.recoveryData };
           return false;
         }
@@ -169,7 +181,7 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
     // No row updated: a retry took the lock over after this request's work had committed. The
     // retry resumes from the committed recovery point and stores the response; this one is
     // still a true answer for the caller.
-    await storeIdempotentResponse(db, { workspaceId: auth.workspaceId, key, token }, ctx.status, text);
+    await storeIdempotentResponse(db, { workspaceId: auth.workspaceId, key, token }, ctx.status, options.codec ? options.codec.store(text) : text);
   };
 }
 

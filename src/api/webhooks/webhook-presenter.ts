@@ -3,7 +3,10 @@ import { secretHint } from '../../webhooks/endpoint-secret';
 
 // The public shapes of an endpoint and of a delivery attempt (webhooks.schema.ts describes them).
 
-export function presentEndpoint(endpoint: WebhookEndpoint) {
+/** A live endpoint with its secret opened (src/webhooks/secret-box.ts). */
+export type OpenEndpoint = Omit<WebhookEndpoint, 'secret'> & { secret: string };
+
+export function presentEndpoint(endpoint: OpenEndpoint) {
   return {
     id: endpoint.id,
     object: 'webhook_endpoint' as const,
@@ -16,7 +19,7 @@ export function presentEndpoint(endpoint: WebhookEndpoint) {
 }
 
 /** Only the create response carries the secret in full. */
-export const presentCreatedEndpoint = (endpoint: WebhookEndpoint) => ({ ...presentEndpoint(endpoint), secret: endpoint.secret });
+export const presentCreatedEndpoint = (endpoint: OpenEndpoint) => ({ ...presentEndpoint(endpoint), secret: endpoint.secret });
 
 export function presentAttempt(entry: DeliveryLogEntry) {
   return {

@@ -29,7 +29,7 @@ export const webhooksOperations: Operation[] = [
     operationId: 'createWebhookEndpoint',
     summary: 'Register a webhook endpoint',
     description:
-      'Events of the workspace\'s projects are POSTed to `url`, signed with the returned `secret` (shown only here). The url must be http(s) and resolve to public addresses only. See docs/webhooks.md.',
+      'Events of the workspace\'s projects are POSTed to `url`, signed with the returned `secret` (shown only here). The url must be http(s) and reach public addresses only: a literal address or local name is refused here, a name is resolved and checked at each delivery. A workspace has at most WEBHOOK_MAX_ENDPOINTS_PER_WORKSPACE live endpoints (16 by default). See docs/webhooks.md.',
     tags: ['Webhooks'],
     auth: 'dubbing:write',
     idempotency: 'required',
@@ -39,7 +39,7 @@ export const webhooksOperations: Operation[] = [
     errors: [
       { status: 400, codes: ['idempotency_key_missing', 'invalid_json', 'unknown_parameter', 'missing_parameter', 'invalid_parameter', 'invalid_webhook_url', 'webhook_target_forbidden', 'webhook_target_unresolvable'] },
       ...AUTH_ERRORS,
-      { status: 409, codes: ['idempotency_request_in_progress'] },
+      { status: 409, codes: ['idempotency_request_in_progress', 'webhook_endpoint_limit_reached', 'webhook_endpoint_deleted'], description: 'The workspace has as many live endpoints as it may; or this Idempotency-Key created an endpoint that has since been deleted.' },
       { status: 422, codes: ['idempotency_key_reused'] },
     ],
   },

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
-import { deleteEndpoint, findEndpoint, insertEndpoint, listDeliveryLog, listEndpoints, type WebhookEndpoint } from '../../db/webhooks';
+import { deleteEndpoint, findEndpoint, insertEndpointWithinLimit, listDeliveryLog, listEndpoints, type WebhookEndpoint } from '../../db/webhooks';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhook-contracts';
 import { newEndpointSecret } from '../../webhooks/endpoint-secret';
-import { checkWebhookTarget, WebhookTargetError } from '../../webhooks/target-guard';
+import { openSecret, sealSecret } from '../../webhooks/secret-box';
+import { checkWebhookUrl, WebhookTargetError } from '../../webhooks/target-guard';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
@@ -11,7 +12,8 @@ import { idempotency } from '../middleware/idempotency';
 import { validateBody, validateQuery } from '../middleware/validate';
 import { cursorPage, decodeCursor } from '../projects/cursor';
 import { isUuid } from '../projects/load-own-project';
-import { presentAttempt, presentCreatedEndpoint, presentEndpoint } from './webhook-presenter';
+import { createdEndpointReplay } from './created-endpoint-replay';
+import { presentAttempt, presentCreatedEndpoint, presentEndpoint, type OpenEndpoint } from './webhook-presenter';
 import { createWebhookBodySchema, emptyQuerySchema, listDeliveriesQuerySchema, listWebhooksQuerySchema, type CreateWebhookBody, type ListWebhooksQuery } from './webhooks.schema';
 
 /**
@@ -24,6 +26,9 @@ export function webhooksRoutes(deps: AppDeps): Router {
   const auth = authenticate(deps);
   const write = requirePermission('dubbing:write');
   const secret = deps.config.storage.signingSecret;
+  const { secretKey, maxEndpointsPerWorkspace, allowPrivateTargets } = deps.config.webhooks;
+  // Live endpoints always hold a secret (deletion clears it); it is stored sealed.
+  const open = (endpoint: WebhookEndpoint): OpenEndpoint => ({ ...endpoint, secret: openSecret(secretKey, endpoint.id, endpoint.secret) });
 
   const ownEndpoint = async (caller: AuthContext, id: string): Promise<WebhookEndpoint> => {
     const endpoint = isUuid(id) ? await findEndpoint(db, caller.workspaceId, id.toLowerCase()) : undefined;
@@ -31,25 +36,31 @@ export function webhooksRoutes(deps: AppDeps): Router {
     return endpoint;
   };
 
-  router.post('/', auth, write, validateBody<CreateWebhookBody>(createWebhookBodySchema), idempotency(db), async (ctx) => {
+  router.post('/', auth, write, validateBody<CreateWebhookBody>(createWebhookBodySchema), idempotency(db, undefined, { codec: createdEndpointReplay(db, secretKey) }), async (ctx) => {
     const caller = ctx.state.auth as AuthContext;
     const body = ctx.state.input as CreateWebhookBody;
+    // The form and literal addresses only: names are resolved, and judged, at each delivery.
     try {
-      await checkWebhookTarget(body.url, { allowPrivate: deps.config.webhooks.allowPrivateTargets });
+      checkWebhookUrl(body.url, { allowPrivate: allowPrivateTargets });
     } catch (err) {
       if (err instanceof WebhookTargetError) throw ApiError.invalid(err.code, err.message, 'url');
       throw err;
     }
-    const endpoint = await insertEndpoint(db, {
-      id: randomUUID(),
+    const id = randomUUID();
+    const plainSecret = newEndpointSecret();
+    const endpoint = await insertEndpointWithinLimit(db, {
+      id,
       workspaceId: caller.workspaceId,
       url: body.url,
-      secret: newEndpointSecret(),
+      secret: sealSecret(secretKey, id, plainSecret),
       enabledEvents: body.enabled_events ?? [...WEBHOOK_EVENT_TYPES],
       description: body.description ?? null,
-    });
+    }, maxEndpointsPerWorkspace);
+    if (!endpoint) {
+      throw ApiError.conflict('webhook_endpoint_limit_reached', `This workspace has reached its limit of ${maxEndpointsPerWorkspace} live webhook endpoints; delete one before registering another.`);
+    }
     ctx.status = 201;
-    ctx.body = { data: presentCreatedEndpoint(endpoint) };
+    ctx.body = { data: presentCreatedEndpoint({ ...endpoint, secret: plainSecret }) };
   });
 
   router.get('/', auth, write, validateQuery(listWebhooksQuerySchema), async (ctx) => {
@@ -57,11 +68,11 @@ export function webhooksRoutes(deps: AppDeps): Router {
     const query = ctx.state.query as ListWebhooksQuery;
     const rows = await listEndpoints(db, { workspaceId: caller.workspaceId, limit: query.limit, beforeSeq: query.cursor ? decodeCursor(secret, query.cursor, caller.workspaceId) : undefined });
     const { items, page } = cursorPage(secret, caller.workspaceId, rows, query.limit);
-    ctx.body = { data: items.map(presentEndpoint), page };
+    ctx.body = { data: items.map((endpoint) => presentEndpoint(open(endpoint))), page };
   });
 
   router.get('/:webhook_id', auth, write, validateQuery(emptyQuerySchema), async (ctx) => {
-    ctx.body = { data: presentEndpoint(await ownEndpoint(ctx.state.auth as AuthContext, ctx.params.webhook_id!)) };
+    ctx.body = { data: presentEndpoint(open(await ownEndpoint(ctx.state.auth as AuthContext, ctx.params.webhook_id!))) };
   });
 
   // Deliveries still pending to it are given up at their next attempt; the log stays readable

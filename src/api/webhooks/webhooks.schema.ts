@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhook-contracts';
 
 // JSON schemas of the webhook endpoints (requests and responses). The url's target (scheme,
-// resolved address) is checked in the handler: it needs DNS.
+// literal address, local name) is checked in the handler, with the same rules as the console.
 
 const UUID = { type: 'string', format: 'uuid' } as const;
 const TIMESTAMP = { type: 'string', format: 'date-time' } as const;

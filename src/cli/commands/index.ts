@@ -7,7 +7,7 @@ import { languagesRetry } from './languages.commands';
 import { meetingsImport } from './meetings.commands';
 import { reviewsClaim, reviewsExport, reviewsList, reviewsSubmit } from './reviews.commands';
 import { temporalSetup } from './temporal.commands';
-import { webhooksAdd, webhooksList, webhooksRedeliver, webhooksRemove } from './webhooks.commands';
+import { webhooksAdd, webhooksList, webhooksRedeliver, webhooksRemove, webhooksSealSecrets } from './webhooks.commands';
 import { workspacesCreate, workspacesList } from './workspaces.commands';
 
 /** Adds one command (its name, arguments, options and action) to the console. */
@@ -34,5 +34,6 @@ export const COMMANDS: RegisterCommand[] = [
   webhooksList,
   webhooksRemove,
   webhooksRedeliver,
+  webhooksSealSecrets,
   temporalSetup,
 ];

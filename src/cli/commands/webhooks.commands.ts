@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { deleteEndpoint, insertEndpoint, listEndpoints } from '../../db/webhooks';
+import { deleteEndpoint, endpointsWithPlainSecrets, insertEndpointWithinLimit, listEndpoints, replacePlainSecret } from '../../db/webhooks';
 import { findWorkspace } from '../../db/workspaces';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../shared/webhook-contracts';
 import { newEndpointSecret, secretHint } from '../../webhooks/endpoint-secret';
 import { redeliverEvent } from '../../webhooks/redeliver-event';
-import { checkWebhookTarget, WebhookTargetError } from '../../webhooks/target-guard';
+import { openSecret, sealSecret } from '../../webhooks/secret-box';
+import { checkWebhookUrl, WebhookTargetError } from '../../webhooks/target-guard';
 import { text, uuid, webhookEvents } from '../arguments';
 import { UsageError } from '../cli-context';
 import type { RegisterCommand } from './index';
@@ -29,15 +30,19 @@ export const webhooksAdd: RegisterCommand = (program, ctx) =>
     .option('--description <text>', 'shown by webhooks:list', text)
     .action(async (options: AddOptions) => {
       if (!(await findWorkspace(ctx.db(), options.workspace))) throw new Error(`no workspace ${options.workspace}`);
+      const { allowPrivateTargets, secretKey, maxEndpointsPerWorkspace } = ctx.config.webhooks;
       try {
-        await checkWebhookTarget(options.url, { allowPrivate: ctx.config.webhooks.allowPrivateTargets });
+        checkWebhookUrl(options.url, { allowPrivate: allowPrivateTargets });
       } catch (err) {
         if (err instanceof WebhookTargetError) throw new UsageError(`--url: ${err.message}`);
         throw err;
       }
-      const endpoint = await insertEndpoint(ctx.db(), { id: randomUUID(), workspaceId: options.workspace, url: options.url, secret: newEndpointSecret(), enabledEvents: options.events, description: options.description ?? null });
+      const id = randomUUID();
+      const secret = newEndpointSecret();
+      const endpoint = await insertEndpointWithinLimit(ctx.db(), { id, workspaceId: options.workspace, url: options.url, secret: sealSecret(secretKey, id, secret), enabledEvents: options.events, description: options.description ?? null }, maxEndpointsPerWorkspace);
+      if (!endpoint) throw new Error(`workspace ${options.workspace} has reached its limit of ${maxEndpointsPerWorkspace} live webhook endpoints (WEBHOOK_MAX_ENDPOINTS_PER_WORKSPACE); remove one first`);
       ctx.print(`created webhook endpoint ${endpoint.id} → ${endpoint.url} (${endpoint.enabled_events.join(', ')})`);
-      ctx.print(`signing secret (shown once): ${endpoint.secret}`);
+      ctx.print(`signing secret (shown once): ${secret}`);
     });
 
 export const webhooksList: RegisterCommand = (program, ctx) =>
@@ -48,7 +53,7 @@ export const webhooksList: RegisterCommand = (program, ctx) =>
     .action(async (options: { workspace?: string }) => {
       const rows = await listEndpoints(ctx.db(), { workspaceId: options.workspace, limit: 1000 });
       for (const r of rows) {
-        ctx.print(`${r.id}  ws=${r.workspace_id}  ${r.url}  ${secretHint(r.secret)}  ${r.enabled_events.join(',')}${r.description ? `  "${r.description}"` : ''}`);
+        ctx.print(`${r.id}  ws=${r.workspace_id}  ${r.url}  ${secretHint(openSecret(ctx.config.webhooks.secretKey, r.id, r.secret))}  ${r.enabled_events.join(',')}${r.description ? `  "${r.description}"` : ''}`);
       }
       if (rows.length === 0) ctx.print('no webhook endpoints');
     });
@@ -61,6 +66,19 @@ export const webhooksRemove: RegisterCommand = (program, ctx) =>
     .action(async (id: string) => {
       if (!(await deleteEndpoint(ctx.db(), id))) throw new Error(`no live webhook endpoint ${id}`);
       ctx.print(`removed webhook endpoint ${id}`);
+    });
+
+export const webhooksSealSecrets: RegisterCommand = (program, ctx) =>
+  program
+    .command('webhooks:seal-secrets')
+    .description('encrypt, with WEBHOOK_SECRET_KEY, the signing secrets stored in clear before encryption at rest (run once after upgrading; safe to repeat)')
+    .action(async () => {
+      const { secretKey } = ctx.config.webhooks;
+      let sealed = 0;
+      for (const row of await endpointsWithPlainSecrets(ctx.db())) {
+        if (await replacePlainSecret(ctx.db(), row.id, row.secret, sealSecret(secretKey, row.id, row.secret))) sealed += 1;
+      }
+      ctx.print(`sealed ${sealed} webhook signing secret${sealed === 1 ? '' : 's'}`);
     });
 
 export const webhooksRedeliver: RegisterCommand = (program, ctx) =>

@@ -25,7 +25,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/URL_SIGNING_SECRET must be set in production/);
     expect(() => loadConfig({ NODE_ENV: 'production', URL_SIGNING_SECRET: 'x'.repeat(40), DUBBING_TEST_PAUSE_AFTER_CAPTURE_MS: '5' })).toThrow(/only allowed with NODE_ENV=test/);
     expect(() => loadConfig({ NODE_ENV: 'production', URL_SIGNING_SECRET: 'x'.repeat(40), DUBBING_TEST_ENGINE_TIMEOUT_CAP_MS: '5000' })).toThrow(/DUBBING_TEST_ENGINE_TIMEOUT_CAP_MS is only allowed with NODE_ENV=test/);
-    expect(loadConfig({ NODE_ENV: 'production', URL_SIGNING_SECRET: 'x'.repeat(40) }).env).toBe('production');
+    expect(loadConfig({ NODE_ENV: 'production', URL_SIGNING_SECRET: 'x'.repeat(40), WEBHOOK_SECRET_KEY: 'ab'.repeat(32) }).env).toBe('production');
   });
 
   it('bounds the wait for a database connection, 5 s unless told', () => {
