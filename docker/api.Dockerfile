@@ -5,7 +5,7 @@
 #
 # No media engine here: the API never runs one. What can be dubbed (GET /v1/dubbing/locales,
 # create-time locale checks) is the union of the capabilities the live workers publish in
-# PostgreSQL (see README, "Running at scale").
+# PostgreSQL (see docs/scaling.md#capabilities).
 #
 # The deps stage is written exactly like docker/worker.Dockerfile's so BuildKit builds it once
 # and both images share it.

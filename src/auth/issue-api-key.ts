@@ -19,7 +19,7 @@ export class KeyRuleError extends Error {}
 
 /**
  * Creates a key and returns the full secret once; only its hash is stored. Enforces the key
- * rules of DESIGN.md §3: personal keys are bound to a user, and a team workspace's project key
+ * rules of docs/design.md#auth: personal keys are bound to a user, and a team workspace's project key
  * can never read meetings (only a personal workspace's keys act for its owner).
  */
 export async function issueApiKey(db: Db, input: IssueApiKeyInput): Promise<{ key: string; row: ApiKeyRow }> {

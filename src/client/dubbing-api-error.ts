@@ -1,4 +1,4 @@
-// What a failed call throws: the API's error body (DESIGN.md §3), with the HTTP status. A network
+// What a failed call throws: the API's error body (docs/design.md#errors), with the HTTP status. A network
 // failure that outlived the retries is thrown as it came (a TypeError from fetch), not as this.
 
 export interface ApiErrorBody {

@@ -151,7 +151,7 @@ export async function findConnectedChannel(db: Db, workspaceId: string, channelI
   return q.executeTakeFirst();
 }
 
-/** The columns a listed video shows (spec 2.6); the description stays in the table. */
+/** The columns a listed video shows (docs/design.md#youtube); the description stays in the table. */
 export type ListedVideo = Pick<YoutubeVideo, 'id' | 'title' | 'duration_seconds' | 'published_at' | 'availability'>;
 
 export interface VideoPage {

@@ -1,7 +1,7 @@
 import type { Project, ProjectLanguageSummary as ProjectLanguage } from '../db/projects';
 import { counted } from '../shared/counted';
 
-// The progress object (spec 2.5, plus percent) is derived only from what the workflows have
+// The progress object (docs/design.md#progress) is derived only from what the workflows have
 // recorded, so it never claims more than has happened.
 
 export interface Progress {

@@ -61,7 +61,7 @@ function presentLanguage(project: Project, language: ProjectLanguage, options: P
     // 1 when first dubbed; + 1 each time a verified transcript re-dubs it (new files, same URLs).
     revision: language.revision,
     failure: failure(language.failure_code, language.failure_message),
-    // goodwill_seconds: delivered free by an operator's goodwill retry (see README, Money).
+    // goodwill_seconds: delivered free by an operator's goodwill retry (docs/money.md#retrying-a-failed-language).
     usage: { charged_seconds: language.charged_seconds, refunded_seconds: language.refunded_seconds, goodwill_seconds: language.goodwill_seconds },
     alignment: { drift_seconds: language.drift_seconds },
     created_at: iso(language.created_at),

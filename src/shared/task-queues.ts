@@ -4,7 +4,7 @@
 // - `<TEMPORAL_TASK_QUEUE>.media.<pool>`: the media steps (ffmpeg, pocketsphinx, apertium,
 //   espeak-ng), CPU-bound. Workers with the same engine set form one pool and poll one queue; a
 //   workflow asks which pool serves its language (a database step reading the workers' published
-//   capabilities) and schedules the media steps there. See README, "Running at scale".
+//   capabilities) and schedules the media steps there. See docs/scaling.md#routing.
 // Tests use a fresh base queue per test file so parallel files never steal each other's tasks.
 // Pure strings: safe in workflow code.
 

@@ -94,7 +94,7 @@ describe('bad input gets a clear error and changes nothing', () => {
 });
 
 describe('create', () => {
-  it('answers per spec 2.2 and holds max_billable_seconds × targets × credits_per_second', async () => {
+  it('answers as docs/design.md#project-shape says and holds max_billable_seconds × targets × credits_per_second', async () => {
     const before = await workspaceRowCounts(api, tenant.workspace.id);
     const res = await post({ body: projectBody({ name: 'Spec shape', external_id: 'ext-1', target_locales: ['es_es', 'ca_es'], max_billable_seconds: 30 }) });
     expect(res.status).toBe(201);

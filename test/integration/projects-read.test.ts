@@ -44,7 +44,7 @@ describe('GET /v1/dubbing/projects', () => {
     expect(seen).toEqual(ids);
   });
 
-  it('returns list items per spec 2.5 with an honest progress object', async () => {
+  it('returns list items as docs/design.md#progress says, with an honest progress object', async () => {
     const res = await list('?limit=1');
     const item = res.body.data[0];
     expect(item).toMatchObject({ id: ids[0], name: 'Eta cooking finale', status: 'awaiting_upload', target_locales: ['es_es'] });

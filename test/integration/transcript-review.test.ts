@@ -13,7 +13,7 @@ import { createProject, getProjectView, projectBody, uploadAndComplete, waitForP
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 import { startTestWorker, type TestWorker } from '../helpers/test-worker';
 
-// Human transcript review (spec 4.8, quote 2.9) on the real stack: the Koa app over HTTP, real
+// Human transcript review (docs/design.md#review) on the real stack: the Koa app over HTTP, real
 // PostgreSQL, the real Temporal dev server and a real worker with the real engines; reviewers
 // act through the real console.
 

@@ -7,7 +7,7 @@ import { listLocalesQuerySchema } from './locales.schema';
 /**
  * GET /v1/dubbing/locales — public; what the live workers' engines serve together. With no live
  * worker it answers from the last known workers and says so (`capabilities.source`) and how old
- * that is (`capabilities.as_of`, `age_seconds`): see README, "Running at scale".
+ * that is (`capabilities.as_of`, `age_seconds`): see docs/scaling.md#capabilities.
  */
 export function localesRoutes({ capabilities }: AppDeps): Router {
   // Rendered once per change of the fleet's union, not per request.

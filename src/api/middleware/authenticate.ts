@@ -86,7 +86,7 @@ export interface AuthDeps {
 }
 
 /**
- * Accepts both header forms on every authenticated endpoint (DESIGN.md §3), then counts the
+ * Accepts both header forms on every authenticated endpoint (docs/design.md#auth), then counts the
  * request against the key's rate limit when a limiter is given.
  */
 export function authenticate({ db, keyCache: cache, rateLimiter: limiter }: AuthDeps): Middleware {

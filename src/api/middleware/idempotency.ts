@@ -6,7 +6,7 @@ import { storeIdempotentResponse, type StoredResponse } from '../../db/idempoten
 import { ApiError } from '../api-error';
 import type { AuthContext } from './authenticate';
 
-// Idempotency-Key handling (DESIGN.md §3). The first request with a key takes a lock row; a
+// Idempotency-Key handling (docs/design.md#idempotency). The first request with a key takes a lock row; a
 // retry with the same body gets the stored response byte for byte, a different body gets 422,
 // and a retry while the first is still running gets 409. A request that crashed part-way leaves
 // its recovery point, so the retry resumes where it stopped instead of paying twice.

@@ -35,7 +35,7 @@ function detail(m: MeetingDetail) {
   };
 }
 
-/** GET /v1/notes/meetings[/{id}] — the caller's own synced meetings, read-only (spec §4.11, §4.12). */
+/** GET /v1/notes/meetings[/{id}] — the caller's own synced meetings, read-only (docs/notes-api.md). */
 export function notesRoutes(deps: AppDeps): Router {
   const { db } = deps;
   const router = new Router();

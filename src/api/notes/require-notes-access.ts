@@ -8,7 +8,7 @@ export interface NotesAccess {
 }
 
 /**
- * Meetings are a person's, not a workspace's (spec §5): only a key that acts for one user may
+ * Meetings are a person's, not a workspace's (docs/design.md#auth): only a key that acts for one user may
  * read them — a personal key, or a key of that user's personal workspace — and only with
  * notes:read. A team workspace's project key is refused even if a row somehow holds notes:read,
  * so the rule does not rest on how keys were issued.

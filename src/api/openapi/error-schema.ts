@@ -1,7 +1,7 @@
 import { API_ERROR_CODES, ERROR_TYPES, type ApiErrorCode, type ErrorType } from '../../shared/error-codes';
 import { strictObject } from './json-schema';
 
-// The one error body (DESIGN.md §3): {"error": {type, code, message, param?, request_id}}.
+// The one error body (docs/design.md#errors): {"error": {type, code, message, param?, request_id}}.
 
 export const errorBodySchema = strictObject(
   {

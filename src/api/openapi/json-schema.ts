@@ -21,7 +21,7 @@ export function strictObject(properties: Record<string, object>, optional: strin
   };
 }
 
-/** `{"data": …}`, the envelope of every successful JSON response (spec, introduction). */
+/** `{"data": …}`, the envelope of every successful JSON response (docs/design.md#requests). */
 export function dataEnvelope(data: object, extra: Record<string, object> = {}): object {
   return strictObject({ data, ...extra });
 }

@@ -140,7 +140,7 @@ export const projectListItemSchema = strictObject({
   created_at: isoTimestamp,
 });
 
-/** The project as a transcript-review preview shows it (spec 2.9): its id and review state. */
+/** The project as a transcript-review preview shows it (docs/design.md#review): its id and review state. */
 export const projectReviewStateSchema = strictObject({
   id: uuidString,
   transcript_review: strictObject({ requested: { type: 'boolean' }, status: reviewStatusSchema }),

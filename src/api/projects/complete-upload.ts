@@ -52,7 +52,7 @@ function completionResult(project: Project) {
 type Completion = { kind: 'completed'; project: Project } | { kind: 'repeat' } | { kind: 'conflict'; error: ApiError } | { kind: 'invalid'; problems: string[] };
 
 /**
- * POST /v1/dubbing/projects/{id}/upload/complete (spec 4.10). Safe to repeat.
+ * POST /v1/dubbing/projects/{id}/upload/complete (docs/design.md#uploads). Safe to repeat.
  *
  * The commit (upload completed, project validating) and the workflow start are two writes to
  * two systems. The start is idempotent (signalWithStart on the project's workflow id), so every

@@ -20,7 +20,7 @@ const FORMATS: Record<DownloadQuery['type'], { allowed: string[]; fallback: stri
 };
 
 /**
- * GET /v1/dubbing/projects/{id}/download (spec 4.9): a stable, authenticated URL. Audio and
+ * GET /v1/dubbing/projects/{id}/download (docs/design.md#downloads): a stable, authenticated URL. Audio and
  * thumbnails redirect to a short-lived signed storage URL; subtitles come back in the body.
  */
 export async function download(deps: AppDeps, ctx: Context): Promise<void> {

@@ -33,7 +33,7 @@ export async function loadProjectView(deps: AppDeps, project: Project, options: 
  * Only an open upload's parts are shown; a finished one's count is not (the project has moved
  * on). A stored part of the wrong size is shown as missing, to be sent again: a store may keep
  * what a dropped connection left (versitygw 1.8 even pads it with zeros to the announced length,
- * which only a Content-MD5 header or the ETag reveals; README, S3 storage).
+ * which only a Content-MD5 header or the ETag reveals; docs/storage.md#short-parts).
  */
 async function partsOf(deps: AppDeps, upload: Upload, open: boolean): Promise<StoredPart[]> {
   if (!open && !deps.uploads.partsRecordedInDatabase) return [];

@@ -19,7 +19,7 @@ export const uploadCompletionResponseSchema = dataEnvelope(
   }),
 );
 
-/** `data.addition` (spec 2.8); a request that is not a preview adds `charged_now_seconds`. */
+/** `data.addition` (docs/design.md#languages); a request that is not a preview adds `charged_now_seconds`. */
 const additionSchema = strictObject(
   {
     preview_only: { type: 'boolean' },
@@ -38,7 +38,7 @@ export const addLanguagesResponseSchema = dataEnvelope(
   strictObject({ addition: additionSchema, project: projectSchema }, ['project']),
 );
 
-/** `data.review` (spec 2.9). */
+/** `data.review` (docs/design.md#review). */
 const reviewQuoteSchema = strictObject({
   preview_only: { type: 'boolean' },
   already_requested: { type: 'boolean' },

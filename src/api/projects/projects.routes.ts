@@ -76,7 +76,7 @@ export function projectsRoutes(deps: AppDeps): Router {
 
   router.post('/:project_id/upload/complete', auth, requirePermission('dubbing:write'), validateBody(completeUploadBodySchema), (ctx) => completeUpload(deps, ctx));
 
-  // Quotes, or adds, target languages (spec 4.7). Previews and over-limit requests are answered
+  // Quotes, or adds, target languages (docs/design.md#languages). Previews and over-limit requests are answered
   // by answerUnpaidQuote and never reach the idempotency step; a paid addition needs a key.
   router.post('/:project_id/languages', auth, requirePermission('dubbing:write'), validateBody<AddLanguagesBody>(addLanguagesBodySchema), quoteRequest(deps), answerUnpaidQuote(deps), idempotency(db), (ctx) => addLanguages(deps, ctx));
 

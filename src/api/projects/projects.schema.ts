@@ -115,7 +115,7 @@ export interface CompleteUploadBody {
   parts: { part_number: number; etag: string }[];
 }
 
-// GET /v1/dubbing/projects/{id}/download (spec 4.9); which formats suit which type is checked in
+// GET /v1/dubbing/projects/{id}/download (docs/design.md#downloads); which formats suit which type is checked in
 // the handler (download.ts), so the error can name the allowed ones.
 export const downloadQuerySchema = {
   type: 'object',

@@ -17,7 +17,7 @@ const RECOVERY_POINT = 'review_requested';
 type Outcome = { kind: 'charged'; quote: ReviewQuote } | { kind: 'already_requested'; project: Project };
 
 /**
- * POST /v1/dubbing/projects/{id}/transcript-review (spec 4.8). A preview quotes and writes
+ * POST /v1/dubbing/projects/{id}/transcript-review (docs/design.md#review). A preview quotes and writes
  * nothing. A submission charges once, in one transaction with the review row, the project's
  * `requested` state and the idempotency recovery point; the review workflow starts after the
  * commit. A retry after a crash or a 503 between the two finds the recovery point and only

@@ -1,8 +1,8 @@
 import type { Project } from '../../db/projects';
 import { ApiError } from '../api-error';
 
-// The price of a human transcript review (spec 2.9): the source duration rounded up to whole
-// minutes (DESIGN.md, Credits), at the project's credits per second.
+// The price of a human transcript review (docs/design.md#review): the source duration rounded up to whole
+// minutes (docs/design.md#money), at the project's credits per second.
 
 export interface ReviewQuote {
   preview_only: boolean;

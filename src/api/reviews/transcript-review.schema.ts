@@ -1,4 +1,4 @@
-// POST /v1/dubbing/projects/{id}/transcript-review (spec 4.8).
+// POST /v1/dubbing/projects/{id}/transcript-review (docs/design.md#review).
 
 export const transcriptReviewBodySchema = {
   type: 'object',

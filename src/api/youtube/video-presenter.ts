@@ -1,6 +1,6 @@
 import type { ListedVideo, MatchingProjectRow } from '../../db/youtube';
 
-// The public shape of a mirrored video (spec 2.6) and of its matching project.
+// The public shape of a mirrored video (docs/design.md#youtube) and of its matching project.
 
 /**
  * `matching_project.state`: `verified` once the project fetched and validated this video as its

@@ -1,4 +1,4 @@
-// GET /v1/dubbing/youtube/videos (spec 4.2). Strict like every query: unknown parameters and
+// GET /v1/dubbing/youtube/videos (docs/design.md#youtube). Strict like every query: unknown parameters and
 // out-of-range limits are 400s naming the parameter.
 
 export const listVideosQuerySchema = {

@@ -2,7 +2,7 @@ import { ApiError } from '../../../src/api/api-error';
 import { billableSecondsOf, quoteAddition } from '../../../src/api/projects/languages/addition-quote';
 import type { Project } from '../../../src/db/projects';
 
-// The language-addition quote (spec 2.8) and when a project can be quoted at all.
+// The language-addition quote (docs/design.md#languages) and when a project can be quoted at all.
 
 const project = (changes: Partial<Project>) =>
   ({ status: 'completed', usage_state: 'charged', billable_seconds: 7, credits_per_second: 3, target_locales: ['es_es', 'ca_es'], failure_code: null, ...changes }) as Project;

@@ -1,6 +1,6 @@
 import { youtubeVideoId } from '../../../src/shared/youtube-video-id';
 
-// The URL forms people paste into source.url, and what must be refused (spec 4.4, issue 9).
+// The URL forms people paste into source.url, and what must be refused (docs/design.md#youtube, issue 9).
 
 describe('youtubeVideoId', () => {
   it.each([

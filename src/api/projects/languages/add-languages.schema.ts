@@ -1,4 +1,4 @@
-// POST /v1/dubbing/projects/{id}/languages (spec 4.7). Which locales the engines serve, and
+// POST /v1/dubbing/projects/{id}/languages (docs/design.md#languages). Which locales the engines serve, and
 // whether one is the project's source, is checked against the project in the handler chain.
 
 const LOCALE = { type: 'string', minLength: 1, maxLength: 20 } as const;

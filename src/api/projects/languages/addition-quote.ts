@@ -2,7 +2,7 @@ import type { Project } from '../../../db/projects';
 import { ApiError } from '../../api-error';
 import type { AddLanguagesBody } from './add-languages.schema';
 
-/** `data.addition` (spec 2.8); a request that is not a preview adds `charged_now_seconds`. */
+/** `data.addition` (docs/design.md#languages); a request that is not a preview adds `charged_now_seconds`. */
 export interface AdditionQuote {
   preview_only: boolean;
   existing_locales: string[];
