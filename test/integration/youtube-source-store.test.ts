@@ -12,7 +12,10 @@ import { startYouTubeStack, type YouTubeStack } from '../helpers/youtube-stack';
 // (30 s), as a file of a few GB does on S3: the real worker, yt-dlp, dev server and database,
 // with the worker's blob store slowed on that one write.
 
-const STORE_DELAY_MS = 40_000;
+// Past what silence the server sees: the SDK sends a heartbeat at most every 80 % of the timeout
+// (24 s) and flushes the last one pending then, so a step that stops heartbeating right after
+// yt-dlp ends times out 24 + 30 s later at the earliest; 70 s leaves a margin.
+const STORE_DELAY_MS = 70_000;
 const CHANNEL = `UC${randomUUID().replace(/-/g, '').slice(0, 22)}`;
 let stack: YouTubeStack;
 let store: ReturnType<typeof slowFirstPutFile>;
