@@ -9,12 +9,14 @@ import { isPermanentDownloadError, type SourceDownloader } from '../sources/yout
 import { isRetryableSourceError, type LookedUpVideo, type VideoLookup } from '../sources/youtube/video-lookup';
 import type { BlobStore } from '../storage/blob-store';
 import { failUnchargedProject } from './fail-uncharged-project';
+import { heartbeatWhile } from './heartbeat-while';
 import { requireProject } from './require-project';
 import { billableSecondsFor, stopOverCeiling } from './spend-ceiling';
 
 // A YouTube source before it joins the upload path: read the video's metadata (1 quota unit) and
 // refuse what cannot be dubbed or would exceed the ceiling *before any byte is downloaded*; then
-// download it with yt-dlp into the blob store, reporting progress as phase `fetching`.
+// download it with yt-dlp into the blob store, reporting progress as phase `fetching`, and
+// heartbeating through the store write too (SOURCE_DOWNLOAD_STEP in activity-profiles).
 
 export interface YoutubeSourceDeps {
   db: Db;
@@ -103,7 +105,9 @@ export function createYoutubeSourceActivities({ db, blobStore, youtube, download
             }
           },
         });
-        await blobStore.putFile(blobKeys.source(projectId), file);
+        // No yt-dlp progress lines now: a file of a few GB takes minutes to reach S3, longer
+        // than the heartbeat timeout, and a silent attempt would be retried beside this one.
+        await heartbeatWhile(() => blobStore.putFile(blobKeys.source(projectId), file), () => context.heartbeat({ storing: sizeBytes }));
         await updateProject(db, projectId, { fetch_percent: 100, phase: 'validating' });
         return { sizeBytes };
       } catch (err) {

@@ -9,6 +9,7 @@ import type { ReconcilerRepairTable } from './reconciler-repairs';
 import type { TranscriptReviewTable } from './transcript-reviews';
 import type { VerifiedTranscriptSegmentTable } from './transcripts';
 import type { WorkspaceChannelTable, WorkspaceYoutubeVersionTable, YoutubeChannelTable, YoutubeVideoTable } from './youtube';
+import type { YoutubeLookupBudgetTable, YoutubeLookupMissTable } from './youtube-lookups';
 import type { UploadPartTable, UploadTable } from './uploads';
 import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from './webhooks';
 import type { WorkerCapabilitiesTable } from './worker-capabilities';
@@ -40,6 +41,8 @@ export interface Database {
   workspace_channels: WorkspaceChannelTable;
   youtube_videos: YoutubeVideoTable;
   workspace_youtube_versions: WorkspaceYoutubeVersionTable;
+  youtube_lookup_misses: YoutubeLookupMissTable;
+  youtube_lookup_budgets: YoutubeLookupBudgetTable;
   worker_capabilities: WorkerCapabilitiesTable;
   rate_limit_counters: RateLimitCounterTable;
   webhook_endpoints: WebhookEndpointTable;

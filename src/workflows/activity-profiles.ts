@@ -1,4 +1,5 @@
 import type { ActivityOptions } from '@temporalio/workflow';
+import { SOURCE_DOWNLOAD_STEP_MS } from '../shared/source-download-limits';
 
 // Named timeout profiles, so every workflow step says what kind of work it is instead of
 // repeating numbers. Activities are idempotent, so retrying generously is safe.
@@ -17,6 +18,12 @@ export const LONG_MEDIA_STEP: ActivityOptions = {
   // broken engine fails the step (and settles the money) promptly. Permanent errors skip this.
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 5 },
 };
+
+/**
+ * The YouTube download: a media step whose yt-dlp run (YOUTUBE_DOWNLOAD_TIMEOUT_MS, at most
+ * MAX_DOWNLOAD_TIMEOUT_MS) and the blob store write after it both fit in one attempt.
+ */
+export const SOURCE_DOWNLOAD_STEP: ActivityOptions = { ...LONG_MEDIA_STEP, startToCloseTimeout: SOURCE_DOWNLOAD_STEP_MS };
 
 /**
  * A step that spends YouTube Data API quota: a quota error (daily units, rate limits) heals only

@@ -20,7 +20,7 @@ import type { YoutubeSourceActivities } from '../activities/youtube-source.activ
 import { languagesAddedSignal, uploadCompletedSignal, type ProjectWorkflowInput } from '../shared/project-contracts';
 import { languageSearchAttributes } from '../shared/search-attributes';
 import { languageWorkflowId } from '../shared/workflow-ids';
-import { QUOTA_BOUND_STEP, SHORT_DB_STEP } from './activity-profiles';
+import { QUOTA_BOUND_STEP, SHORT_DB_STEP, SOURCE_DOWNLOAD_STEP } from './activity-profiles';
 import { applicationFailureMessage, applicationFailureType, failureDetail } from './failure-detail';
 import { languageWorkflow } from './language.workflow';
 import { mediaActivitiesFor } from './media-route';
@@ -28,6 +28,7 @@ import { showProjectStatus, showStatuses } from './status-attributes';
 
 const db = proxyActivities<ProjectActivities & OutcomeActivities>(SHORT_DB_STEP);
 type SourceMedia = ProjectActivities & YoutubeSourceActivities;
+type RoutedSourceMedia = { activities: ActivityInterfaceFor<SourceMedia>; taskQueue: string };
 const youtube = proxyActivities<YoutubeSourceActivities>(QUOTA_BOUND_STEP);
 const webhooks = proxyActivities<WebhookActivities>(SHORT_DB_STEP);
 
@@ -77,7 +78,7 @@ async function runProject(projectId: string, added: string[]): Promise<ProjectRe
   if (start.status === 'failed' || start.status === 'completed' || start.status === 'partially_completed') return { status: start.status };
   // The source steps run on a media pool that can transcribe the source locale, chosen when the
   // first of them is due (a restarted run that has nothing left to do never asks).
-  let routed: Promise<{ activities: ActivityInterfaceFor<SourceMedia> }> | undefined;
+  let routed: Promise<RoutedSourceMedia> | undefined;
   // (Kept wrapped: never resolve a promise to an activity proxy; see mediaActivitiesFor.)
   const media = () => (routed ??= mediaActivitiesFor<SourceMedia>({ locale: start.sourceLocale, role: 'source' }));
 
@@ -155,14 +156,15 @@ async function runLanguages(projectId: string, workspaceId: string, open: string
  * A YouTube source: metadata first (unavailable or over the ceiling ends the project before any
  * byte is downloaded), then the download. False when the project has ended, its hold released.
  */
-async function fetchYoutubeSource(projectId: string, media: () => Promise<{ activities: ActivityInterfaceFor<SourceMedia> }>): Promise<boolean> {
+async function fetchYoutubeSource(projectId: string, media: () => Promise<RoutedSourceMedia>): Promise<boolean> {
   const checked = await sourceStep(() => youtube.checkYoutubeSource(projectId));
   if ('failed' in checked) {
     await db.failProject({ projectId, code: 'source_unavailable', message: 'YouTube could not be reached to read the video. The credit hold was released; nothing was charged. Try again later.', usageState: 'released', detail: failureDetail(checked.failed) });
     return false;
   }
   if (!checked.ok) return false;
-  const downloaded = await sourceStep(async () => (await media()).activities.downloadYoutubeSource(projectId));
+  // On the same pool's queue, with a start-to-close that holds yt-dlp's own timeout and the store write.
+  const downloaded = await sourceStep(async () => proxyActivities<YoutubeSourceActivities>({ ...SOURCE_DOWNLOAD_STEP, taskQueue: (await media()).taskQueue }).downloadYoutubeSource(projectId));
   if ('failed' in downloaded) {
     const permanent = applicationFailureType(downloaded.failed) === 'source_unavailable';
     const reason = permanent ? applicationFailureMessage(downloaded.failed) : 'The video could not be downloaded from YouTube after several attempts.';

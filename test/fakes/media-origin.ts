@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 // A local stand-in for YouTube's media servers: the real yt-dlp downloads from it through its
 // generic extractor (a direct media URL), so the downloader is tested end to end without the
 // internet. Serves GET and HEAD /watch/<id>.mp4 from what a test registers, with failures,
-// throttling and a missing Content-Length on demand. Loopback only.
+// throttling and a missing Content-Length on demand; /watch/<id> (no extension) serves the same
+// bytes as application/octet-stream, an origin that gives yt-dlp no hint of the format. Loopback only.
 
 export interface AddOptions {
   /** Send no Content-Length (chunked), so the size is unknown until the download ends. */
@@ -15,6 +16,8 @@ export interface AddOptions {
 export interface MediaOrigin {
   /** `http://127.0.0.1:PORT/watch/{id}.mp4`, for YtDlpDownloader's watchUrlTemplate. */
   readonly watchUrlTemplate: string;
+  /** `http://127.0.0.1:PORT/watch/{id}`: no extension and no media type to guess one from. */
+  readonly bareWatchUrlTemplate: string;
   add(id: string, source: string | Buffer, options?: AddOptions): void;
   /** Later requests for `id` answer 404. */
   remove(id: string): void;
@@ -32,7 +35,7 @@ interface Entry {
   omitContentLength: boolean;
 }
 
-const PATH = /^\/watch\/([^/]+)\.mp4$/;
+const PATH = /^\/watch\/([^/]+?)(\.mp4)?$/;
 const SLOW_TICK_MS = 100;
 
 export async function startMediaOrigin(): Promise<MediaOrigin> {
@@ -64,7 +67,8 @@ export async function startMediaOrigin(): Promise<MediaOrigin> {
     }
     const [start, end] = range ?? [0, entry.body.length - 1];
     const body = entry.body.subarray(start, end + 1);
-    const headers: http.OutgoingHttpHeaders = { 'Content-Type': 'video/mp4', 'Accept-Ranges': 'bytes' };
+    const contentType = match?.[2] === undefined ? 'application/octet-stream' : 'video/mp4';
+    const headers: http.OutgoingHttpHeaders = { 'Content-Type': contentType, 'Accept-Ranges': 'bytes' };
     if (!entry.omitContentLength) headers['Content-Length'] = body.length;
     if (range) headers['Content-Range'] = `bytes ${start}-${end}/${entry.body.length}`;
     res.writeHead(range ? 206 : 200, headers);
@@ -96,6 +100,7 @@ export async function startMediaOrigin(): Promise<MediaOrigin> {
 
   return {
     watchUrlTemplate: `http://127.0.0.1:${port}/watch/{id}.mp4`,
+    bareWatchUrlTemplate: `http://127.0.0.1:${port}/watch/{id}`,
     add(id, source, options = {}) {
       const body = typeof source === 'string' ? readFileSync(source) : source;
       entries.set(id, { body, omitContentLength: options.omitContentLength ?? false });

@@ -1,3 +1,4 @@
+import type { ActivityDeps } from '../../src/activities';
 import { YouTubeDataApi } from '../../src/sources/youtube/data-api-client';
 import { YtDlpDownloader } from '../../src/sources/youtube/ytdlp-downloader';
 import { startMediaOrigin, type MediaOrigin } from '../fakes/media-origin';
@@ -19,7 +20,8 @@ export interface YouTubeStack {
 
 const CONSOLE_ENV = ['YOUTUBE_API_KEY', 'YOUTUBE_API_BASE_URL', 'YOUTUBE_WATCH_URL_TEMPLATE', 'TEMPORAL_TASK_QUEUE'];
 
-export async function startYouTubeStack(): Promise<YouTubeStack> {
+/** @param workerOverrides more activity dependencies for the worker, e.g. a wrapped blob store. */
+export async function startYouTubeStack(workerOverrides: (api: TestApi) => Partial<ActivityDeps> = () => ({})): Promise<YouTubeStack> {
   const [youtube, origin] = await Promise.all([startFakeYouTubeDataApi({ requiredKey: FAKE_YOUTUBE_API_KEY }), startMediaOrigin()]);
   const env = { YOUTUBE_API_KEY: FAKE_YOUTUBE_API_KEY, YOUTUBE_API_BASE_URL: youtube.baseUrl, YOUTUBE_WATCH_URL_TEMPLATE: origin.watchUrlTemplate };
   const api = await startTestApi(env);
@@ -29,6 +31,7 @@ export async function startYouTubeStack(): Promise<YouTubeStack> {
     overrides: {
       youtube: new YouTubeDataApi({ apiKey: FAKE_YOUTUBE_API_KEY, baseUrl: youtube.baseUrl }),
       downloader: new YtDlpDownloader({ command: 'yt-dlp', watchUrlTemplate: origin.watchUrlTemplate, maxBytes: 50 * 1024 * 1024, timeoutMs: 60_000 }),
+      ...workerOverrides(api),
     },
   });
   return {

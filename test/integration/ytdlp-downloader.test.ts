@@ -89,6 +89,20 @@ describe('YtDlpDownloader with the real yt-dlp', () => {
     expect(progress.at(-1)).toEqual([video.length, video.length]);
   });
 
+  it('issue 26 item 5: a watch URL without an extension is downloaded (yt-dlp names it source.unknown_video) and ffprobe reads it', async () => {
+    const id = 'aaaaaaaaa10';
+    origin.add(id, video);
+
+    const result = await downloader({ watchUrlTemplate: origin.bareWatchUrlTemplate }).download(id, outDir);
+
+    // The name is yt-dlp's choice for bytes it cannot type; the bytes are the video all the same.
+    expect(result).toEqual({ file: path.join(outDir, 'source.unknown_video'), sizeBytes: video.length });
+    expect(readdirSync(outDir)).toEqual(['source.unknown_video']);
+    expect(sha256(readFileSync(result.file))).toBe(sha256(video));
+    const probe = await ffprobe(result.file);
+    expect(probe.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
+  });
+
   it('replaces what an earlier attempt left in the directory', async () => {
     const id = 'aaaaaaaaaa2';
     origin.add(id, video);

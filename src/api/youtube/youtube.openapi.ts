@@ -38,7 +38,19 @@ export const youtubeOperations: Operation[] = [
     tags: ['YouTube'],
     auth: 'dubbing:read',
     query: listVideosQuerySchema,
-    responses: { 200: { description: 'Recent or matching videos.', schema: videosResponse } },
+    responses: {
+      200: {
+        description: 'Recent or matching videos.',
+        schema: videosResponse,
+        headers: {
+          'YouTube-Lookup': {
+            description:
+              'Only when `query` is an exact video id the mirror lacks: `found` or `not_found` after a live Data API lookup; `remembered_miss` (looked up in vain lately) or `budget_exhausted` (the workspace\'s live lookups for this hour are spent) when none was made and the mirror answered.',
+            schema: { type: 'string', enum: ['found', 'not_found', 'remembered_miss', 'budget_exhausted'] },
+          },
+        },
+      },
+    },
     errors: [notFound('channel')],
   },
 ];

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { Db } from '../../db/create-db';
-import { findConnectedChannel, listVideoPage, upsertVideos, VIDEO_ID_PATTERN, videoReads, type VideoPage, type VideoPageRequest, type VideoReads } from '../../db/youtube';
+import { findConnectedChannel, listVideoPage, VIDEO_ID_PATTERN, videoReads, type VideoPage, type VideoPageRequest, type VideoReads } from '../../db/youtube';
 import { VideoPageCache } from './video-page-cache';
 import { ChannelCache } from './channel-cache';
-import type { VideoLookup } from '../../sources/youtube/video-lookup';
+import { UnmirroredLookups, type LookupOutcome } from './unmirrored-lookup';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
@@ -13,7 +13,9 @@ import { listVideosQuerySchema, type ListVideosQuery } from './youtube.schema';
 
 /**
  * GET /v1/dubbing/youtube/videos (spec 4.2): served from the mirror, so a title search costs no
- * Data API quota; only an exact video id the mirror does not have yet is looked up (1 unit).
+ * Data API quota; only an exact video id the mirror does not have yet is looked up (1 unit),
+ * within the workspace's hourly budget and unless it was looked up in vain lately
+ * (UnmirroredLookups); the `YouTube-Lookup` header says which happened.
  * An exact video id is one prepared statement of key lookups (the video, the connection, its
  * project). A search is two: the page (listVideoPage) and its context (reads.pageContext). A page
  * is remembered with the mirror's version (VideoPageCache), so a repeated search costs the
@@ -27,6 +29,8 @@ export function youtubeRoutes(deps: AppDeps): Router {
   const channels = new ChannelCache();
   const pages = new VideoPageCache(deps.config.youtube.videoPageCacheEntries);
   const reads = videoReads(db);
+  const { lookupMissTtlSeconds: missTtlSeconds, lookupsPerHour: perHour } = deps.config.youtube;
+  const lookups = deps.youtube ? new UnmirroredLookups(db, deps.youtube, { missTtlSeconds, perHour }) : null;
   router.get('/v1/dubbing/youtube/videos', authenticate(deps), requirePermission('dubbing:read'), validateQuery(listVideosQuerySchema), async (ctx) => {
     const caller = ctx.state.auth as AuthContext;
     const query = ctx.state.query as ListVideosQuery;
@@ -35,11 +39,11 @@ export function youtubeRoutes(deps: AppDeps): Router {
 
     const first = await channels.get(caller.workspaceId, query.channel_id, loadChannel);
     let channel = first.channel;
-    let page = channel ? await videoPage(deps, reads, pages, { workspaceId: caller.workspaceId, channelId: channel.id, primary, query }) : undefined;
+    let page = channel ? await videoPage(db, reads, pages, lookups, { workspaceId: caller.workspaceId, channelId: channel.id, primary, query }) : undefined;
     if (channel && first.remembered && !page!.context.connected) {
       // The remembered connection is gone (or another channel became the primary): ask afresh.
       ({ channel } = await channels.get(caller.workspaceId, query.channel_id, loadChannel, { fresh: true }));
-      page = channel ? await videoPage(deps, reads, pages, { workspaceId: caller.workspaceId, channelId: channel.id, primary, query }) : undefined;
+      page = channel ? await videoPage(db, reads, pages, lookups, { workspaceId: caller.workspaceId, channelId: channel.id, primary, query }) : undefined;
     }
     if (!channel || !page?.context.connected) {
       // Another workspace's channel looks exactly like an unknown one.
@@ -47,6 +51,7 @@ export function youtubeRoutes(deps: AppDeps): Router {
       ctx.body = { data: { connection_required: true, channel: null, items: [] } };
       return;
     }
+    if (page.lookup) ctx.set('YouTube-Lookup', page.lookup);
     ctx.type = 'application/json';
     ctx.body = renderVideoList({ channel_id: channel.id, title: channel.title }, page.videos, page.context.matches);
   });
@@ -65,8 +70,7 @@ interface PageRequest {
  * query that is no mirrored id (an 11-letter word, or a video newer than the last sync) searches
  * titles, and an id found nowhere is looked up with the Data API once.
  */
-async function videoPage(deps: AppDeps, reads: VideoReads, pages: VideoPageCache, request: PageRequest): Promise<VideoPage> {
-  const { db } = deps;
+async function videoPage(db: Db, reads: VideoReads, pages: VideoPageCache, lookups: UnmirroredLookups | null, request: PageRequest): Promise<VideoPage & { lookup?: LookupOutcome }> {
   const { workspaceId, channelId, primary, query } = request;
   const page = { workspaceId, channelId, primary, limit: query.limit };
   const videoId = query.query !== undefined && VIDEO_ID_PATTERN.test(query.query) ? query.query : undefined;
@@ -75,8 +79,9 @@ async function videoPage(deps: AppDeps, reads: VideoReads, pages: VideoPageCache
     if (!exact.context.connected || exact.videos.length > 0) return exact;
   }
   const found = await searchPage(db, reads, pages, page, query.query);
-  if (videoId !== undefined && found.context.connected && found.videos.length === 0 && deps.youtube && (await lookUpUnmirrored(db, deps.youtube, channelId, videoId))) {
-    return reads.channelVideo({ ...page, videoId });
+  if (videoId !== undefined && found.context.connected && found.videos.length === 0 && lookups) {
+    const lookup = await lookups.lookUp(workspaceId, channelId, videoId);
+    return { ...(lookup === 'found' ? await reads.channelVideo({ ...page, videoId }) : found), lookup };
   }
   return found;
 }
@@ -106,21 +111,4 @@ async function searchPage(db: Db, reads: VideoReads, pages: VideoPageCache, page
     if (entry) pages.rememberMatches(entry, page.workspaceId, { projectsVersion: context.projectsVersion, matches });
   }
   return { videos, context: { connected: context.connected, mirrorVersion: context.mirrorVersion, matches } };
-}
-
-/** A video newer than the last sync: fetched once, mirrored if it belongs to this channel. */
-async function lookUpUnmirrored(db: Db, youtube: VideoLookup, channelId: string, videoId: string): Promise<boolean> {
-  const [found] = await youtube.getVideos([videoId]);
-  if (!found || found.channelId !== channelId) return false;
-  await upsertVideos(db, [{
-    id: found.id,
-    channel_id: found.channelId,
-    title: found.title,
-    description: found.description,
-    published_at: new Date(found.publishedAt),
-    duration_seconds: found.durationSeconds,
-    availability: found.availability,
-    unavailable_reason: found.unavailableReason,
-  }]);
-  return true;
 }

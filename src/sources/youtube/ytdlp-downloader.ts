@@ -33,8 +33,12 @@ export interface DownloadedFile {
 }
 
 const OUTPUT_BASENAME = 'source';
-/** The finished file: "source.mp4", never "source.mp4.part" or "source.temp.mp4". */
-const FINISHED_FILE = /^source\.[A-Za-z0-9]+$/;
+/**
+ * What yt-dlp leaves while it works: "source.mp4.part", "source.mp4.ytdl", "source.mp4.part-Frag3",
+ * "source.temp.mp4". Anything else named "source.*" is the finished file, whatever its extension:
+ * a URL without one gives "source.unknown_video", and ffprobe judges the bytes later, not the name.
+ */
+const UNFINISHED_FILE = /\.(?:part|ytdl)$|\.part-Frag\d+(?:\.part)?$|^source\.temp\./;
 const OUTPUT_TAIL_CHARS = 4000;
 
 /**
@@ -201,7 +205,7 @@ export class YtDlpDownloader {
 }
 
 async function finishedFiles(outDir: string): Promise<string[]> {
-  return (await readdir(outDir)).filter((name) => FINISHED_FILE.test(name));
+  return (await readdir(outDir)).filter((name) => name.startsWith(`${OUTPUT_BASENAME}.`) && !UNFINISHED_FILE.test(name));
 }
 
 /** Removes everything this downloader writes in outDir: finished, partial and temporary files. */
