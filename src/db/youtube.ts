@@ -1,12 +1,13 @@
 import { sql, type ColumnType, type Selectable } from 'kysely';
 import { batchedRead, type BatchedRead } from './batched-read';
 import { prepared, runPrepared, type Db } from './create-db';
+import type { VideoAvailability } from '../shared/video-availability';
 import { containsPattern } from './like-pattern';
 
 // Connected YouTube channels and the mirror of their uploads. The video list is served from here,
 // so searching costs no Data API quota.
 
-export type VideoAvailability = 'available' | 'private' | 'unavailable' | 'live';
+export type { VideoAvailability };
 
 export interface YoutubeChannelTable {
   id: string;

@@ -12,7 +12,7 @@ import { renderVideoList } from './video-presenter';
 import { listVideosQuerySchema, type ListVideosQuery } from './youtube.schema';
 
 /**
- * GET /v1/dubbing/youtube/videos (spec 4.2): served from the mirror, so a title search costs no
+ * GET /v1/dubbing/youtube/videos (docs/design.md#youtube): served from the mirror, so a title search costs no
  * Data API quota; only an exact video id the mirror does not have yet is looked up (1 unit),
  * within the workspace's hourly budget and unless it was looked up in vain lately
  * (UnmirroredLookups); the `YouTube-Lookup` header says which happened.

@@ -2,9 +2,8 @@
 // "private" whatever its upload state, and a live or upcoming broadcast has no finished file yet
 // even though its upload status may already read "processed".
 
-import type { VideoAvailability } from '../../db/youtube';
+import type { VideoAvailability } from '../../shared/video-availability';
 
-// Stored as is in youtube_videos.availability.
 export type { VideoAvailability };
 
 export interface VideoStatusFields {
