@@ -38,7 +38,7 @@ export async function reconcileWebhookDeliveries({ db, temporal, taskQueue, retr
       const restart = { subject, kind: 'restart_webhook_delivery', detail: 'pending with no running workflow; started it again' };
       if (await recordOnce(restart)) {
         try {
-          await startWebhookDelivery(temporal, { taskQueue, timeoutMs: 10_000, retry }, { id: delivery.id, projectId: delivery.project_id, workspaceId: delivery.workspace_id, createdAt: delivery.created_at });
+          await startWebhookDelivery(temporal, { taskQueue, timeoutMs: 10_000, retry }, { id: delivery.id, projectId: delivery.project_id, workspaceId: delivery.workspace_id, createdAt: delivery.created_at, attemptsMade: delivery.attempts });
         } catch (err) {
           // Not started: the next pass tries again rather than taking it for one that died twice.
           await forget(restart);

@@ -245,7 +245,7 @@ export async function pendingQueueHeads(db: Db, input: { staleBefore: RawBuilder
   let query = db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .select(['d.id', 'd.created_at', 'e.project_id', 'e.workspace_id'])
+    .select(['d.id', 'd.created_at', 'd.attempts', 'e.project_id', 'e.workspace_id'])
     .where('d.status', '=', 'pending')
     .where('d.created_at', '<', input.staleBefore)
     .where(({ not, exists, selectFrom }) =>

@@ -40,6 +40,8 @@ export interface WebhookDeliveryInput {
    * Absent from runs started before lifetimes existed; those count from their own start.
    */
   endsAtMs?: number;
+  /** Attempts an earlier run of this delivery made (a run started again): its first is the next. */
+  attemptsMade?: number;
 }
 
 /**

@@ -14,9 +14,14 @@ import { startOnce } from './start-once';
 export async function startWebhookDelivery(
   temporal: Client,
   options: { taskQueue: string; timeoutMs: number; retry: WebhookRetrySchedule },
-  delivery: { id: string; projectId: string; workspaceId: string; createdAt: Date },
+  delivery: { id: string; projectId: string; workspaceId: string; createdAt: Date; attemptsMade?: number },
 ): Promise<void> {
-  const input: WebhookDeliveryInput = { deliveryId: delivery.id, retry: options.retry, endsAtMs: delivery.createdAt.getTime() + options.retry.lifetimeSeconds * 1000 };
+  const input: WebhookDeliveryInput = {
+    deliveryId: delivery.id,
+    retry: options.retry,
+    endsAtMs: delivery.createdAt.getTime() + options.retry.lifetimeSeconds * 1000,
+    ...(delivery.attemptsMade ? { attemptsMade: delivery.attemptsMade } : {}),
+  };
   await startOnce(temporal, options.timeoutMs, 'webhookDeliveryWorkflow', {
     taskQueue: options.taskQueue,
     workflowId: webhookDeliveryWorkflowId(delivery.id),

@@ -31,7 +31,7 @@ const QUEUE_RECHECK_MS = 10 * 60_000;
  * way its end wakes the next delivery of the queue. Each attempt is an activity in this history
  * and a row in the endpoint's delivery log.
  */
-export async function webhookDeliveryWorkflow({ deliveryId, retry, endsAtMs }: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
+export async function webhookDeliveryWorkflow({ deliveryId, retry, endsAtMs, attemptsMade = 0 }: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   // Runs started before lifetimes existed count theirs from their own start.
   const lifeEnds = endsAtMs ?? workflowInfo().runStartTime.getTime() + 2 * retry.windowSeconds * 1000;
   let queueMoved = false;
@@ -46,11 +46,12 @@ export async function webhookDeliveryWorkflow({ deliveryId, retry, endsAtMs }: W
     await condition(() => queueMoved, Math.min(left, QUEUE_RECHECK_MS));
   }
   // No attempt starts after the lifetime: a delivery still queued then is given up unsent.
-  if (Date.now() >= lifeEnds) return ended(deliveryId, { status: 'failed', attempts: 0 }, true);
+  if (Date.now() >= lifeEnds) return ended(deliveryId, { status: 'failed', attempts: attemptsMade }, true);
 
   const windowEnds = Math.min(Date.now() + retry.windowSeconds * 1000, lifeEnds);
   let interval = retry.initialIntervalSeconds * 1000;
-  for (let attempt = 1; ; attempt++) {
+  // A run started again goes on numbering, so the delivery log keeps the earlier run's attempts.
+  for (let attempt = attemptsMade + 1; ; attempt++) {
     const result = await send.attemptWebhookDelivery({ deliveryId, attempt });
     if (result.outcome !== 'pending') return ended(deliveryId, { status: result.outcome, attempts: attempt }, false);
     if (Date.now() + interval > windowEnds) return ended(deliveryId, { status: 'failed', attempts: attempt }, true);

@@ -190,6 +190,13 @@ describe('the reconciler', () => {
     });
     await waitFor('an attempt of the restarted run', async () => deliveryIdsAt(urlPath).filter((r) => r.id === head).length >= 2, 30_000);
     expect((await api.temporal.workflow.getHandle(subject).describe()).status.name).toBe('RUNNING');
+    // It numbers on from the dead run's attempt, so the delivery log keeps both.
+    expect(receiver.received.filter((r) => r.path === urlPath).map((r) => r.headers['dubbing-delivery-attempt'])).toEqual(['1', '2']);
+    await waitFor('the second attempt recorded', async () => (await deliveryRow(head)).attempts === 2, 10_000);
+    expect(await api.db.selectFrom('webhook_delivery_attempts').select(['attempt', 'status_code']).where('delivery_id', '=', head).orderBy('attempt').execute()).toEqual([
+      { attempt: 1, status_code: 500 },
+      { attempt: 2, status_code: 500 },
+    ]);
     // The next one waits behind it, untouched.
     expect(await reconciler.reconcile({ workspaceId: tenant.workspace.id, graceSeconds: 0 })).toEqual({ repairs: [], failed: [] });
 
