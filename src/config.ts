@@ -412,6 +412,9 @@ export function loadConfig(env: Env = process.env): Config {
         initialIntervalSeconds: read.int('WEBHOOK_RETRY_INITIAL_SECONDS', 10, 1, 3600),
         maximumIntervalSeconds: read.int('WEBHOOK_RETRY_MAX_INTERVAL_SECONDS', 3600, 1, 24 * 3600),
         windowSeconds: read.int('WEBHOOK_RETRY_WINDOW_SECONDS', 24 * 3600, 1, 7 * 24 * 3600),
+        // Twice the window: a delivery queued behind one that retries for the whole window still
+        // gets a window of its own (docs/webhooks.md, "Delivery, retries, ordering").
+        lifetimeSeconds: read.int('WEBHOOK_DELIVERY_LIFETIME_SECONDS', 48 * 3600, 1, 30 * 24 * 3600),
       },
     },
     dev: { apiKey: devApiKey },

@@ -22,6 +22,8 @@ export interface DevServerOptions {
   /** SQLite file for history that survives restarts; null keeps everything in memory. */
   dbFile: string | null;
   logFile: string;
+  /** Server settings (`--dynamic-config-value`), e.g. a lowered history limit for a test. */
+  dynamicConfig?: Record<string, number | string | boolean>;
 }
 
 export interface DevServer {
@@ -40,6 +42,7 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
     args.push('--db-filename', options.dbFile);
   }
   for (const name of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${name}=Keyword`);
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
   const log = createWriteStream(options.logFile, { flags: 'a' });
   const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -8,7 +8,9 @@ import { languageWorkflowId, projectWorkflowId } from '../shared/workflow-ids';
 import { startOrSignalProjectWorkflow } from '../temporal/start-project-workflow';
 import { activityLog } from './activity-log';
 import { reconcileReviews } from './reconcile-reviews';
+import { reconcileWebhookDeliveries } from './reconcile-webhook-deliveries';
 import { createOutcomeActivities } from './outcome.activities';
+import type { WebhookSettings } from './webhook.activities';
 
 // The safety net behind every money path: a scheduled pass that finds what should not exist and
 // repairs it, once, logging each repair and recording it in `reconciler_repairs`:
@@ -19,7 +21,9 @@ import { createOutcomeActivities } from './outcome.activities';
 // - a language that has not ended while neither its workflow nor its project's is running:
 //   failed and refunded once, so it can be retried;
 // - a hold still reserved for a project in a final state: released;
-// - a transcript review left without its workflow: started again (see reconcile-reviews.ts).
+// - a transcript review left without its workflow: started again (see reconcile-reviews.ts);
+// - a pending webhook delivery at the head of its queue without its workflow: started again
+//   once, then given up (see reconcile-webhook-deliveries.ts).
 // Only state unchanged for `graceSeconds` is judged, so work in flight is never touched.
 
 export interface ReconcilerDeps {
@@ -27,6 +31,7 @@ export interface ReconcilerDeps {
   temporal: Client;
   taskQueue: string;
   reconcileGraceSeconds: number;
+  webhooks: Pick<WebhookSettings, 'retry'>;
 }
 
 export interface ReconcileInput {
@@ -50,7 +55,7 @@ export interface ReconcileResult {
 const BATCH = 200;
 const FINAL_PROJECT = ['completed', 'partially_completed', 'failed'] as const;
 
-export function createReconcilerActivities({ db, temporal, taskQueue, reconcileGraceSeconds }: ReconcilerDeps) {
+export function createReconcilerActivities({ db, temporal, taskQueue, reconcileGraceSeconds, webhooks }: ReconcilerDeps) {
   const outcome = createOutcomeActivities({ db });
 
   async function isRunning(workflowId: string): Promise<boolean> {
@@ -164,6 +169,11 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
       }
       // 4. Transcript reviews without their workflow.
       await reconcileReviews({ db, temporal, taskQueue, staleBefore, workspaceId: input.workspaceId, isRunning, recordOnce, attempt });
+      // 5. Webhook deliveries without their workflow.
+      const forget = async (repair: Repair) => {
+        await db.deleteFrom('reconciler_repairs').where('subject', '=', repair.subject).where('kind', '=', repair.kind).execute();
+      };
+      await reconcileWebhookDeliveries({ db, temporal, taskQueue, retry: webhooks.retry, staleBefore, workspaceId: input.workspaceId, isRunning, recordOnce, forget, attempt });
       return result;
     },
   };

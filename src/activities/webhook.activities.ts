@@ -1,8 +1,12 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/create-db';
-import { earlierDeliveryPending, giveUpDelivery, loadDelivery, pendingProjectDeliveries, recordAttempt } from '../db/webhooks';
-import type { ProjectStatuses, WebhookAttemptResult, WebhookRetrySchedule } from '../shared/webhook-contracts';
+import { findReview } from '../db/transcript-reviews';
+import { earlierDeliveryPending, giveUpDelivery, loadDelivery, nextInQueue, pendingProjectDeliveriesSince, recordAttempt } from '../db/webhooks';
+import { projectLanguagesChangedSignal } from '../shared/review-contracts';
+import { webhookQueueMovedSignal, type ProjectStatuses, type WebhookAttemptResult, type WebhookRetrySchedule } from '../shared/webhook-contracts';
+import { transcriptReviewWorkflowId, webhookDeliveryWorkflowId } from '../shared/workflow-ids';
+import { signalIfRunning } from '../temporal/signal-waiting-workflow';
 import { startWebhookDelivery } from '../temporal/start-webhook-delivery';
 import { eventBody } from '../webhooks/event-body';
 import { postWebhook, type PostResult } from '../webhooks/post-webhook';
@@ -36,6 +40,27 @@ export const WEBHOOK_USER_AGENT = 'Dubbing-Webhooks/1.0 (+docs/webhooks.md)';
 
 const is2xx = (status: number | null) => status !== null && status >= 200 && status < 300;
 
+/** Temporal calls of the emitter: each bounded, so one slow call cannot eat the whole activity. */
+const TEMPORAL_CALL_MS = 10_000;
+/** Starts in flight at once: a step that fans out to many endpoints finishes well inside 30 s. */
+const START_CONCURRENCY = 8;
+/** Clock skew between Temporal (when the activity was scheduled) and PostgreSQL (created_at). */
+const CLOCK_SKEW_MS = 60_000;
+
+/** The first attempt's scheduled time when running as a retried activity; null otherwise. */
+function retriedSince(): Date | null {
+  try {
+    const { info } = Context.current();
+    return info.attempt > 1 ? new Date(info.scheduledTimestampMs - CLOCK_SKEW_MS) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
+}
+
 /**
  * Heartbeats while `work` runs, so an attempt lost with its worker is retried within the
  * heartbeat timeout rather than the start-to-close one. Outside a worker (called directly) it
@@ -60,16 +85,29 @@ async function heartbeating<T>(work: Promise<T>): Promise<T> {
 export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: WebhookActivityDeps) {
   return {
     /**
-     * Records the events the project's state calls for (idempotent), then makes sure every
-     * pending delivery of the project has its workflow: a start lost to a crash between the
-     * commit and Temporal is made good by the next call, or by this activity's retry.
+     * Records the events the project's state calls for (idempotent), then starts the workflows
+     * of the deliveries it created, and only those: one step of one project costs its own
+     * deliveries' starts, however many older ones are still pending (a receiver that is down).
+     * A retry of this activity (a start lost to a crash or a Temporal outage after the commit)
+     * also starts the pending ones created since its first attempt; a delivery whose workflow
+     * is missing for any other reason is the reconciler's (docs/webhooks.md).
      */
     async emitProjectEvents(projectId: string): Promise<{ emitted: number; statuses: ProjectStatuses | null }> {
-      const { emitted, statuses } = await recordProjectEvents(db, projectId, webhooks.publicBaseUrl);
-      for (const delivery of await pendingProjectDeliveries(db, projectId)) {
-        await startWebhookDelivery(temporal, { taskQueue, timeoutMs: 10_000, retry: webhooks.retry }, { id: delivery.id, projectId, workspaceId: delivery.workspace_id });
+      const { emitted, deliveries, statuses } = await recordProjectEvents(db, projectId, webhooks.publicBaseUrl);
+      const since = retriedSince();
+      const toStart = new Map(deliveries.map((d) => [d.id, d]));
+      if (since) for (const d of await pendingProjectDeliveriesSince(db, projectId, since)) toStart.set(d.id, d);
+      await inBatches([...toStart.values()], START_CONCURRENCY, (d) =>
+        startWebhookDelivery(temporal, { taskQueue, timeoutMs: TEMPORAL_CALL_MS, retry: webhooks.retry }, { id: d.id, projectId, workspaceId: d.workspace_id, createdAt: d.created_at }),
+      );
+      if (emitted > 0) {
+        activityLog().info('webhook events recorded', { projectId, emitted, deliveries: deliveries.length });
+        // A language ended (every ending is an event): a verified review waiting for languages
+        // still running from the machine transcript looks again (transcript-review.workflow.ts).
+        if ((await findReview(db, projectId))?.status === 'verified') {
+          await signalIfRunning(temporal, TEMPORAL_CALL_MS, transcriptReviewWorkflowId(projectId), projectLanguagesChangedSignal);
+        }
       }
-      if (emitted > 0) activityLog().info('webhook events recorded', { projectId, emitted });
       return { emitted, statuses };
     },
 
@@ -115,12 +153,28 @@ export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: W
       return record(result, is2xx(result.statusCode) ? 'delivered' : 'pending');
     },
 
-    /** The retry window closed without a 2xx. */
+    /** The retry window or the delivery's lifetime closed without a 2xx. */
     async giveUpWebhookDelivery(deliveryId: string): Promise<void> {
       await giveUpDelivery(db, deliveryId);
       activityLog().warn('webhook delivery given up', { deliveryId });
     },
+
+    /**
+     * The delivery has ended: wakes the next one(s) of its project to its endpoint, which wait
+     * on this signal instead of polling. Returns the ids it woke.
+     */
+    async releaseWebhookQueue(deliveryId: string): Promise<string[]> {
+      return releaseQueue({ db, temporal }, deliveryId);
+    },
   };
+}
+
+/** Signals the deliveries that may go now that `deliveryId` has ended (the reconciler uses it too). */
+export async function releaseQueue({ db, temporal }: { db: Db; temporal: Client }, deliveryId: string): Promise<string[]> {
+  const next = await nextInQueue(db, deliveryId);
+  const woken: string[] = [];
+  for (const id of next) if (await signalIfRunning(temporal, TEMPORAL_CALL_MS, webhookDeliveryWorkflowId(id), webhookQueueMovedSignal)) woken.push(id);
+  return woken;
 }
 
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

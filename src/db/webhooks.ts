@@ -1,4 +1,4 @@
-import { sql, type ColumnType, type Generated, type Selectable } from 'kysely';
+import { sql, type ColumnType, type Generated, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from './create-db';
 import type { WebhookEventType } from '../shared/webhook-contracts';
 
@@ -161,14 +161,18 @@ export async function insertDelivery(db: Db, row: { id: string; endpointId: stri
     .executeTakeFirstOrThrow();
 }
 
-/** Pending original deliveries of a project's events: the ones whose workflows must be running. */
-export async function pendingProjectDeliveries(db: Db, projectId: string): Promise<{ id: string; event_id: string; endpoint_id: string; workspace_id: string }[]> {
+/**
+ * The project's pending deliveries created at or after `since`: what an emitter retried after
+ * a lost start makes good, without touching the older ones (the reconciler's part).
+ */
+export async function pendingProjectDeliveriesSince(db: Db, projectId: string, since: Date): Promise<{ id: string; created_at: Date; workspace_id: string }[]> {
   return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .select(['d.id', 'd.event_id', 'd.endpoint_id', 'e.workspace_id'])
+    .select(['d.id', 'd.created_at', 'e.workspace_id'])
     .where('e.project_id', '=', projectId)
     .where('d.status', '=', 'pending')
+    .where('d.created_at', '>=', since)
     .orderBy('e.sequence')
     .execute();
 }
@@ -248,7 +252,59 @@ export async function recordAttempt(
     .execute();
 }
 
-/** The retry window closed: the delivery is given up (the next event may go). */
+/**
+ * The deliveries that may go once `deliveryId` has ended: the pending ones of the same project to
+ * the same endpoint with the lowest sequence left (an event's original and its redeliveries share
+ * one). Whoever ends a delivery signals these, so they do not poll.
+ */
+export async function nextInQueue(db: Db, deliveryId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .innerJoin('webhook_events as e2', 'e2.project_id', 'e.project_id')
+    .innerJoin('webhook_deliveries as d2', (join) => join.onRef('d2.event_id', '=', 'e2.id').onRef('d2.endpoint_id', '=', 'd.endpoint_id'))
+    .select(['d2.id', 'e2.sequence'])
+    .where('d.id', '=', deliveryId)
+    .where('d2.status', '=', 'pending')
+    .where('d2.id', '<>', deliveryId)
+    .orderBy('e2.sequence')
+    .limit(100)
+    .execute();
+  const lowest = rows[0]?.sequence;
+  return rows.filter((r) => r.sequence === lowest).map((r) => r.id);
+}
+
+/**
+ * Pending deliveries at the head of their queue (no earlier event of the project pending to the
+ * endpoint), unchanged since `staleBefore`: each must have a running workflow, or nothing will
+ * ever send it or the ones queued behind it. Only heads, so the deliveries waiting behind a
+ * receiver that is down are not looked at one by one; a dead one is found when it is the head.
+ */
+export async function pendingQueueHeads(db: Db, input: { staleBefore: RawBuilder<Date>; workspaceId?: string; limit: number }) {
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .select(['d.id', 'd.created_at', 'd.attempts', 'e.project_id', 'e.workspace_id'])
+    .where('d.status', '=', 'pending')
+    .where('d.created_at', '<', input.staleBefore)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as d2')
+            .innerJoin('webhook_events as e2', 'e2.id', 'd2.event_id')
+            .select('d2.id')
+            .whereRef('d2.endpoint_id', '=', 'd.endpoint_id')
+            .whereRef('e2.project_id', '=', 'e.project_id')
+            .whereRef('e2.sequence', '<', 'e.sequence')
+            .where('d2.status', '=', 'pending'),
+        ),
+      ),
+    );
+  if (input.workspaceId !== undefined) query = query.where('e.workspace_id', '=', input.workspaceId);
+  return query.orderBy('d.created_at').limit(input.limit).execute();
+}
+
+/** The retry window or the lifetime closed: the delivery is given up (the next event may go). */
 export async function giveUpDelivery(db: Db, deliveryId: string): Promise<void> {
   await db.updateTable('webhook_deliveries').set({ status: 'failed', finished_at: new Date() }).where('id', '=', deliveryId).where('status', '=', 'pending').execute();
 }

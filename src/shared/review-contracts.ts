@@ -1,4 +1,4 @@
-import { defineUpdate } from '@temporalio/workflow';
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ReviewCue } from './transcript-cues';
 
 // What the console and the review workflow agree on. Pure definitions: safe in workflow code.
@@ -38,3 +38,9 @@ export const claimReviewUpdate = defineUpdate<ReviewStepResult, [ClaimReviewInpu
 
 /** `reviews:submit`: the corrected transcript (→ verified), then the completed languages are re-dubbed. */
 export const submitTranscriptUpdate = defineUpdate<ReviewStepResult, [SubmitTranscriptInput]>('submitTranscript');
+
+/**
+ * Sent to a verified review's workflow when the project emitted news (a language ended): a
+ * re-dub waiting for languages still running from the machine transcript looks again.
+ */
+export const projectLanguagesChangedSignal = defineSignal('projectLanguagesChanged');

@@ -1,3 +1,5 @@
+import { defineSignal } from '@temporalio/workflow';
+
 // What the webhook emitter, the delivery workflow, the API and the console share. Pure types and
 // constants, safe to import from workflow code.
 
@@ -23,12 +25,30 @@ export interface WebhookRetrySchedule {
   maximumIntervalSeconds: number;
   /** No attempt starts later than this after the first one; then the delivery is given up. */
   windowSeconds: number;
+  /**
+   * The whole life of a delivery, waiting behind earlier events included, counted from its
+   * creation: once it is over, a delivery still waiting or retrying is given up.
+   */
+  lifetimeSeconds: number;
 }
 
 export interface WebhookDeliveryInput {
   deliveryId: string;
   retry: WebhookRetrySchedule;
+  /**
+   * When the delivery's lifetime ends (epoch ms): its creation plus `retry.lifetimeSeconds`.
+   * Absent from runs started before lifetimes existed; those count from their own start.
+   */
+  endsAtMs?: number;
+  /** Attempts an earlier run of this delivery made (a run started again): its first is the next. */
+  attemptsMade?: number;
 }
+
+/**
+ * Sent to a waiting delivery's workflow when an earlier delivery of its project to its endpoint
+ * ends (delivered or given up): it looks again whether it may go now.
+ */
+export const webhookQueueMovedSignal = defineSignal('webhookQueueMoved');
 
 export interface WebhookDeliveryResult {
   status: 'delivered' | 'failed';

@@ -6,17 +6,30 @@ import { dueEvents } from './due-events';
 import { projectSnapshot } from './project-snapshot';
 import type { ProjectStatuses } from '../shared/webhook-contracts';
 
+export interface NewDelivery {
+  id: string;
+  created_at: Date;
+  workspace_id: string;
+}
+
+export interface RecordedEvents {
+  emitted: number;
+  deliveries: NewDelivery[];
+  statuses: ProjectStatuses | null;
+}
+
 /**
  * Writes the events the project's state calls for and are not written yet, each with the next
  * sequence number and one pending delivery per endpoint subscribed to it. Under a lock on the
  * project row, so two emitters (two languages ending together) number events without gaps or
  * collisions; the unique (project, type, discriminator) makes a repeat a no-op. Returns how many
- * events it wrote, and the statuses it saw (the workflows show them as search attributes).
+ * events it wrote, the deliveries it created (whose workflows the caller starts), and the
+ * statuses it saw (the workflows show them as search attributes).
  */
-export async function recordProjectEvents(db: Db, projectId: string, publicBaseUrl: string): Promise<{ emitted: number; statuses: ProjectStatuses | null }> {
+export async function recordProjectEvents(db: Db, projectId: string, publicBaseUrl: string): Promise<RecordedEvents> {
   return db.transaction().execute(async (trx) => {
     const project = await trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirst();
-    if (!project) return { emitted: 0, statuses: null };
+    if (!project) return { emitted: 0, deliveries: [], statuses: null };
     const [languages, written] = await Promise.all([listProjectLanguages(trx, [projectId]), listProjectEvents(trx, projectId)]);
     const statuses: ProjectStatuses = {
       status: project.status,
@@ -25,17 +38,19 @@ export async function recordProjectEvents(db: Db, projectId: string, publicBaseU
     };
     const known = new Set(written.map((e) => `${e.type} ${e.discriminator}`));
     const missing = dueEvents(project, languages).filter((e) => !known.has(`${e.type} ${e.discriminator}`));
-    if (missing.length === 0) return { emitted: 0, statuses };
+    if (missing.length === 0) return { emitted: 0, deliveries: [], statuses };
     // One snapshot for the events of this step: the project as it is now, after the change.
     const payload = await projectSnapshot(trx, project, publicBaseUrl);
     let sequence = written.reduce((max, e) => Math.max(max, e.sequence), 0);
+    const deliveries: NewDelivery[] = [];
     for (const due of missing) {
       sequence += 1;
       const event = await insertEvent(trx, { id: randomUUID(), workspaceId: project.workspace_id, projectId, sequence, type: due.type, discriminator: due.discriminator, payload });
       for (const endpoint of await endpointsFor(trx, project.workspace_id, due.type)) {
-        await insertDelivery(trx, { id: randomUUID(), endpointId: endpoint.id, eventId: event.id });
+        const delivery = await insertDelivery(trx, { id: randomUUID(), endpointId: endpoint.id, eventId: event.id });
+        deliveries.push({ id: delivery.id, created_at: delivery.created_at, workspace_id: project.workspace_id });
       }
     }
-    return { emitted: missing.length, statuses };
+    return { emitted: missing.length, deliveries, statuses };
   });
 }

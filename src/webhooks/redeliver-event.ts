@@ -9,6 +9,7 @@ export interface Redelivery {
   endpointId: string;
   url: string;
   redeliveryOf: string | null;
+  createdAt: Date;
 }
 
 /**
@@ -41,13 +42,13 @@ export async function redeliverEvent(
       const original = await trx.selectFrom('webhook_deliveries').select('id').where('event_id', '=', event.id).where('endpoint_id', '=', endpoint.id).where('redelivery_of', 'is', null).executeTakeFirst();
       const id = randomUUID();
       // An endpoint that never had this event gets it as its original delivery.
-      await trx.insertInto('webhook_deliveries').values({ id, endpoint_id: endpoint.id, event_id: event.id, redelivery_of: original?.id ?? null, finished_at: null }).execute();
-      made.push({ deliveryId: id, endpointId: endpoint.id, url: endpoint.url, redeliveryOf: original?.id ?? null });
+      const row = await trx.insertInto('webhook_deliveries').values({ id, endpoint_id: endpoint.id, event_id: event.id, redelivery_of: original?.id ?? null, finished_at: null }).returning('created_at').executeTakeFirstOrThrow();
+      made.push({ deliveryId: id, endpointId: endpoint.id, url: endpoint.url, redeliveryOf: original?.id ?? null, createdAt: row.created_at });
     }
     return made;
   });
   for (const delivery of redeliveries) {
-    await startWebhookDelivery(temporal, options, { id: delivery.deliveryId, projectId: event.project_id, workspaceId: event.workspace_id });
+    await startWebhookDelivery(temporal, options, { id: delivery.deliveryId, projectId: event.project_id, workspaceId: event.workspace_id, createdAt: delivery.createdAt });
   }
   return redeliveries;
 }

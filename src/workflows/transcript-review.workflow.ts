@@ -1,9 +1,10 @@
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { RedubActivities } from '../activities/redub.activities';
 import type { ReviewActivities } from '../activities/review.activities';
 import type { WebhookActivities } from '../activities/webhook.activities';
 import {
   claimReviewUpdate,
+  projectLanguagesChangedSignal,
   submitTranscriptUpdate,
   type ReviewWorkflowStatus,
   type TranscriptReviewResult,
@@ -17,8 +18,13 @@ import { mediaActivitiesFor } from './media-route';
 const db = proxyActivities<ReviewActivities & RedubActivities>(SHORT_DB_STEP);
 const webhooks = proxyActivities<WebhookActivities>(SHORT_DB_STEP);
 
-/** How often a verified project looks again for languages still running from the machine transcript. */
-const OPEN_LANGUAGES_RECHECK = '1 minute';
+/**
+ * A verified project waits for its languages still running on the signal the emitter sends when
+ * one ends; it looks again on its own only this rarely, in case a signal was lost. About ten
+ * history events each time, so even a language that runs for weeks stays far from Temporal's
+ * limit of 51,200 events (a one-minute poll reached it in about three days).
+ */
+const OPEN_LANGUAGES_RECHECK_MS = 60 * 60_000;
 
 /**
  * One paid human review of a project's English transcript: `project/<id>/review`, started once
@@ -132,7 +138,12 @@ export async function transcriptReviewWorkflow({ projectId }: TranscriptReviewWo
  * transcript and needs nothing more. A re-dub that fails leaves the language's earlier files.
  */
 async function redubCompletedLanguages(projectId: string, result: TranscriptReviewResult): Promise<void> {
-  for (;;) {
+  let languagesChanged = false;
+  setHandler(projectLanguagesChangedSignal, () => {
+    languagesChanged = true;
+  });
+  // Cleared before each plan, so a language that ends while the plan is read is not missed.
+  for (languagesChanged = false; ; languagesChanged = false) {
     const plan = await db.planRedubs(projectId);
     const todo = plan.locales.filter((l) => !result.redubFailed.includes(l));
     await Promise.all(
@@ -149,6 +160,6 @@ async function redubCompletedLanguages(projectId: string, result: TranscriptRevi
       }),
     );
     if (todo.length === 0 && !plan.languagesOpen) return;
-    if (todo.length === 0) await sleep(OPEN_LANGUAGES_RECHECK);
+    if (todo.length === 0) await condition(() => languagesChanged, OPEN_LANGUAGES_RECHECK_MS);
   }
 }

@@ -152,7 +152,7 @@ describe('the reconciler schedule (the safety net)', () => {
     const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
     const project = await validatingProjectWithoutWorkflow(tenant);
     // The activity called directly, with starts refused: the schedule cannot inject that fault.
-    const refused = createReconcilerActivities({ db: api.db, temporal: refusingStarts(api.temporal), taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE });
+    const refused = createReconcilerActivities({ db: api.db, temporal: refusingStarts(api.temporal), taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE, webhooks: api.config.webhooks });
     for (let i = 0; i < 2; i++) {
       expect(await refused.reconcile(scheduleInput(tenant))).toEqual({ repairs: [], failed: [`project/${project.id}`] });
     }

@@ -149,10 +149,13 @@ describe('ordering', () => {
     const firstAccepted = requests.indexOf(accepted[0]!);
     expect(requests.slice(0, firstAccepted).every((r) => r.status === 500 && r.headers['dubbing-delivery-id'] === accepted[0]!.headers['dubbing-delivery-id'])).toBe(true);
     expect(firstAccepted).toBeGreaterThanOrEqual(1);
-    // The waiting deliveries' workflows show it: they asked again until the earlier one ended.
+    // The waiting deliveries' workflows show it: they looked, waited, and were woken by the
+    // earlier one's end (a signal), then looked again; no poll every few seconds.
     const later = await api.temporal.workflow.getHandle(webhookDeliveryWorkflowId(accepted[2]!.headers['dubbing-delivery-id'] as string)).fetchHistory();
     const checks = (later.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'webhookDeliveryBlocked');
     expect(checks.length).toBeGreaterThan(1);
+    expect(checks.length).toBeLessThanOrEqual(3);
+    expect((later.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'webhookQueueMoved').length).toBeGreaterThanOrEqual(1);
   }, 300_000);
 });
 
