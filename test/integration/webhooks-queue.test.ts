@@ -227,7 +227,7 @@ describe('an emit while many older deliveries are pending', () => {
       db: api.db,
       temporal: api.temporal,
       taskQueue: api.config.temporal.taskQueue,
-      webhooks: { publicBaseUrl: api.config.http.publicBaseUrl, allowPrivateTargets: true, attemptTimeoutMs: 5000, retry: api.config.webhooks.retry },
+      webhooks: { publicBaseUrl: api.config.http.publicBaseUrl, allowPrivateTargets: true, secretKey: api.config.webhooks.secretKey, attemptTimeoutMs: 5000, retry: api.config.webhooks.retry },
     });
 
     const began = Date.now();
@@ -274,7 +274,7 @@ describe('a verified review waiting for a language still running', () => {
       db: api.db,
       temporal: api.temporal,
       taskQueue: api.config.temporal.taskQueue,
-      webhooks: { publicBaseUrl: api.config.http.publicBaseUrl, allowPrivateTargets: true, attemptTimeoutMs: 5000, retry: api.config.webhooks.retry },
+      webhooks: { publicBaseUrl: api.config.http.publicBaseUrl, allowPrivateTargets: true, secretKey: api.config.webhooks.secretKey, attemptTimeoutMs: 5000, retry: api.config.webhooks.retry },
     });
     const ended = Date.now();
     expect(await activities.emitProjectEvents(projectId)).toMatchObject({ emitted: 1 });
