@@ -7,7 +7,6 @@ const shared = {
   // a database is configured), and every response the test's apps produced matched the OpenAPI
   // document.
   setupFilesAfterEnv: ['<rootDir>/test/setup/ledger-invariant.setup.ts', '<rootDir>/test/setup/response-contract.setup.ts'],
-  testTimeout: 60_000,
 };
 
 module.exports = {
@@ -25,6 +24,8 @@ module.exports = {
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
     },
   ],
+  // A global option: jest ignores it inside a project.
+  testTimeout: 60_000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/setup/summary-reporter.js'],
 };
