@@ -317,7 +317,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     database: {
       url: read.url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
-      poolMax: read.int('DATABASE_POOL_MAX', 10, 1, 1000),
+      // At least 2: a reconciler pass holds one connection for its lock while it repairs on others.
+      poolMax: read.int('DATABASE_POOL_MAX', 10, 2, 1000),
       connectTimeoutMs: read.int('DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 120_000),
     },
     temporal: {
