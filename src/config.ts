@@ -15,6 +15,11 @@ export interface Config {
     readonly publicBaseUrl: string;
     readonly bodyLimitBytes: number;
     readonly shutdownTimeoutMs: number;
+    /**
+     * Reverse proxies in front of the API that append the client's address to X-Forwarded-For.
+     * 0: the client is the socket's peer and the header is ignored (a client could write it).
+     */
+    readonly trustProxyHops: number;
   };
   readonly database: {
     /** Null means "find one": the local server on 127.0.0.1:5432, else embedded (dev only). */
@@ -60,6 +65,8 @@ export interface Config {
     readonly writes: number;
     /** How often each API process adds its reads to the shared count and learns the fleet's total. */
     readonly syncIntervalMs: number;
+    /** Failed authentications per client address per minute, in each API process; 0: unlimited. */
+    readonly authFailuresPerMinute: number;
   };
   readonly reconciler: {
     /** Only state unchanged for this long is judged stuck, so work in flight is never "repaired". */
@@ -342,10 +349,12 @@ export function loadConfig(env: Env = process.env): Config {
         `http://localhost:${port}`,
       bodyLimitBytes: read.int('API_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
       shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+      trustProxyHops: read.int('TRUST_PROXY_HOPS', 0, 0, 10),
     },
     database: {
       url: read.url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
-      poolMax: read.int('DATABASE_POOL_MAX', 10, 1, 1000),
+      // At least 2: a reconciler pass holds one connection for its lock while it repairs on others.
+      poolMax: read.int('DATABASE_POOL_MAX', 10, 2, 1000),
       connectTimeoutMs: read.int('DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 120_000),
     },
     temporal: {
@@ -372,6 +381,7 @@ export function loadConfig(env: Env = process.env): Config {
       reads: read.int('RATE_LIMIT_READS', 1000, 0, 100_000_000),
       writes: read.int('RATE_LIMIT_WRITES', 100, 0, 100_000_000),
       syncIntervalMs: read.int('RATE_LIMIT_SYNC_MS', 100, 10, 60_000),
+      authFailuresPerMinute: read.int('RATE_LIMIT_AUTH_FAILURES', 30, 0, 100_000_000),
     },
     reconciler: {
       graceSeconds: read.int('RECONCILE_GRACE_SECONDS', 300, 0, 7 * 24 * 3600),

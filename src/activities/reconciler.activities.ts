@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/create-db';
 import { releaseHold } from '../db/credits';
 import { countLanguageAdditions } from '../db/language-additions';
+import { withReconcilerPassLock } from '../db/reconciler-pass-lock';
 import { recordRepairOnce } from '../db/reconciler-repairs';
 import { languageWorkflowId, projectWorkflowId } from '../shared/workflow-ids';
 import { startOrSignalProjectWorkflow } from '../temporal/start-project-workflow';
@@ -11,6 +12,7 @@ import { reconcileReviews } from './reconcile-reviews';
 import { reconcileWebhookDeliveries } from './reconcile-webhook-deliveries';
 import { createOutcomeActivities } from './outcome.activities';
 import type { WebhookSettings } from './webhook.activities';
+import { startPassHeartbeat, type PassHeartbeat } from './pass-heartbeat';
 
 // The safety net behind every money path: a scheduled pass that finds what should not exist and
 // repairs it, once, logging each repair and recording it in `reconciler_repairs`:
@@ -25,6 +27,8 @@ import type { WebhookSettings } from './webhook.activities';
 // - a pending webhook delivery at the head of its queue without its workflow: started again
 //   once, then given up (see reconcile-webhook-deliveries.ts).
 // Only state unchanged for `graceSeconds` is judged, so work in flight is never touched.
+// One pass runs at a time (src/db/reconciler-pass-lock.ts): a pass that finds another one running
+// skips. It heartbeats, and an attempt Temporal has given up on stops before its next subject.
 
 export interface ReconcilerDeps {
   db: Db;
@@ -50,6 +54,8 @@ export interface ReconcileResult {
   repairs: Repair[];
   /** Subjects that could not be repaired this pass (logged with the reason); the next pass retries. */
   failed: string[];
+  /** Set when the pass did nothing because another pass was running (the next one looks again). */
+  skipped?: string;
 }
 
 const BATCH = 200;
@@ -70,13 +76,16 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
 
   const recordOnce = (repair: Repair) => recordRepairOnce(db, repair);
 
-  return {
-    async reconcile(input: ReconcileInput = {}): Promise<ReconcileResult> {
+  const unlocked = {
+    /** One pass; run only under the pass lock, by `reconcile` below. */
+    async pass(input: ReconcileInput, heartbeat: PassHeartbeat): Promise<ReconcileResult> {
       const grace = input.graceSeconds ?? reconcileGraceSeconds;
       const staleBefore = sql<Date>`now() - make_interval(secs => ${grace})`;
       const result: ReconcileResult = { repairs: [], failed: [] };
       const log = activityLog();
       const attempt = async (subject: string, work: () => Promise<Repair | undefined>) => {
+        // Outside the try: an attempt Temporal replaced ends here rather than act beside the new one.
+        heartbeat.check();
         try {
           const repair = await work();
           if (repair) {
@@ -175,6 +184,20 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
       };
       await reconcileWebhookDeliveries({ db, temporal, taskQueue, retry: webhooks.retry, staleBefore, workspaceId: input.workspaceId, isRunning, recordOnce, forget, attempt });
       return result;
+    },
+  };
+
+  return {
+    async reconcile(input: ReconcileInput = {}): Promise<ReconcileResult> {
+      const heartbeat = startPassHeartbeat();
+      try {
+        const locked = await withReconcilerPassLock(db, input.workspaceId, () => unlocked.pass(input, heartbeat));
+        if (locked.ran) return locked.value;
+        activityLog().info('reconciler pass skipped: another pass is running', { workspaceId: input.workspaceId ?? null });
+        return { repairs: [], failed: [], skipped: 'another reconciler pass was running' };
+      } finally {
+        heartbeat.stop();
+      }
     },
   };
 }

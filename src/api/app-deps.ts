@@ -9,6 +9,7 @@ import type { VideoLookup } from '../sources/youtube/video-lookup';
 import type { UrlSigner } from '../storage/url-signer';
 import type { MultipartUploads } from '../storage/multipart-uploads';
 import type { DownloadLinks } from '../storage/download-links';
+import type { AuthFailureLimiter } from './rate-limit/auth-failure-limiter';
 import type { RateLimiter } from './rate-limit/rate-limiter';
 
 /** Everything the HTTP app needs, passed in so tests build the same app on real services. */
@@ -29,6 +30,8 @@ export interface AppDeps {
   keyCache?: ApiKeyCache;
   /** Per-key request limits shared by the fleet; without it requests are not limited. */
   rateLimiter?: RateLimiter;
+  /** Failed authentications per client address; createRouter makes one from the config when not given. */
+  authFailures?: AuthFailureLimiter;
   /** The YouTube Data API, for video ids the mirror does not have yet; null without a key. */
   youtube?: VideoLookup | null;
 }

@@ -12,6 +12,7 @@ import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { traceRequest } from './middleware/trace-request';
 import { notesRoutes } from './notes/notes.routes';
+import { authFailureLimiterFromConfig } from './rate-limit/auth-failure-limiter';
 import { projectsRoutes } from './projects/projects.routes';
 import { uploadPartsRoutes } from './uploads/upload-parts.routes';
 import { usageRoutes } from './usage/usage.routes';
@@ -22,7 +23,9 @@ import { youtubeRoutes } from './youtube/youtube.routes';
  * Every route of the app. Its own function so the contract tests can list the routes and hold
  * them to the OpenAPI document (test/integration/openapi-routes.test.ts).
  */
-export function createRouter(deps: AppDeps): Router {
+export function createRouter(appDeps: AppDeps): Router {
+  // One count of failed authentications for every route of the app.
+  const deps: AppDeps = appDeps.authFailures ? appDeps : { ...appDeps, authFailures: authFailureLimiterFromConfig(appDeps.config) };
   const root = new Router();
   // The API serves part uploads and file downloads itself only on the local driver; on s3 the
   // client talks to the object store through presigned URLs and these routes do not exist.
@@ -36,7 +39,11 @@ export function createRouter(deps: AppDeps): Router {
 /** Builds the HTTP app; the server and the integration tests both use this. */
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
-  app.proxy = deps.config.env === 'production';
+  // The client address (ctx.ip) is what the failed-authentication limit counts by: taken from
+  // X-Forwarded-For only as far as the configured proxies wrote it, the rightmost entries, since
+  // whatever is left of them came from the client itself.
+  app.proxy = deps.config.http.trustProxyHops > 0;
+  app.maxIpsCount = deps.config.http.trustProxyHops;
   app.silent = true; // the error middleware logs; Koa's default stderr dump would duplicate it
 
   app.use(requestId());

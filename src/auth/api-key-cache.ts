@@ -11,9 +11,18 @@ const SYNC_MARKER = 'sync:';
  * for its key. Revocations arrive over LISTEN/NOTIFY and evict at once; while the listening
  * connection is down the cache is bypassed entirely, so a missed notification can never keep a
  * revoked key alive. The TTL is only a backstop.
+ *
+ * Key ids no row has are remembered too, for a short while, so a client repeating a wrong key
+ * costs one read per window, not one per request. That cannot hide a key created afterwards: an
+ * id is 16 random characters (api-key-secret.ts), never one a stranger guessed before, and every
+ * new key is announced on the channel like a revocation (insertApiKey), which forgets a
+ * remembered miss of its id at once (a fixed dev key, DUBBING_DEV_API_KEY, is the one id known
+ * in advance).
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, { row: ApiKeyWithWorkspace; at: number }>();
+  /** Key ids read as missing, with when. */
+  private readonly misses = new Map<string, number>();
   /**
    * Bumped by every eviction and by losing the listener. A row read from the database is cached
    * only if this did not move while it was read: otherwise the read may predate a revocation
@@ -32,6 +41,8 @@ export class ApiKeyCache {
     private readonly logger: Logger,
     private readonly ttlMs = 60_000,
     private readonly maxEntries = 50_000,
+    private readonly missTtlMs = 30_000,
+    private readonly maxMisses = 10_000,
   ) {}
 
   async start(): Promise<void> {
@@ -49,18 +60,39 @@ export class ApiKeyCache {
     return entry.row;
   }
 
+  /** True when `keyId` was read as missing within the miss TTL (and nothing about it since). */
+  isKnownMissing(keyId: string, now = Date.now()): boolean {
+    if (!this.listening) return false;
+    const at = this.misses.get(keyId);
+    if (at === undefined) return false;
+    if (now - at > this.missTtlMs) {
+      this.misses.delete(keyId);
+      return false;
+    }
+    return true;
+  }
+
   /**
    * The cached row, else the row `load` reads, which is cached only when no eviction happened
-   * during the read (see `generation`). There is no other way in, so no caller can skip the guard.
+   * during the read (see `generation`); likewise a miss. There is no other way in, so no caller
+   * can skip the guard.
    */
   async getOrLoad(keyId: string, load: () => Promise<ApiKeyWithWorkspace | undefined>): Promise<ApiKeyWithWorkspace | undefined> {
     const cached = this.get(keyId);
     if (cached) return cached;
+    if (this.isKnownMissing(keyId)) return undefined;
     const generation = this.generation;
     const row = await load();
-    if (row && row.id === keyId && generation === this.generation && this.listening) {
-      if (this.entries.size >= this.maxEntries) this.entries.clear();
-      this.entries.set(keyId, { row, at: Date.now() });
+    if (generation === this.generation && this.listening) {
+      if (row && row.id === keyId) {
+        if (this.entries.size >= this.maxEntries) this.entries.clear();
+        this.entries.set(keyId, { row, at: Date.now() });
+      } else if (!row) {
+        // Full: start over. A flood of fresh ids costs a read each either way; the per-address
+        // failure limit (src/api/rate-limit/auth-failure-limiter.ts) is what bounds that.
+        if (this.misses.size >= this.maxMisses) this.misses.clear();
+        this.misses.set(keyId, Date.now());
+      }
     }
     return row;
   }
@@ -104,12 +136,14 @@ export class ApiKeyCache {
     }
     this.generation++;
     this.entries.delete(payload);
+    this.misses.delete(payload);
   }
 
   /** Forgets every row and releases sync() waiters: with nothing cached, nothing is stale. */
   private evictAll(): void {
     this.generation++;
     this.entries.clear();
+    this.misses.clear();
     for (const resolve of this.pendingSyncs.values()) resolve();
     this.pendingSyncs.clear();
   }

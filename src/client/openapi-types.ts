@@ -953,7 +953,7 @@ export interface operations {
                     source_locale: string;
                     /** @description One or more distinct target locales, none equal to the source. */
                     target_locales: string[];
-                    /** @description The spend ceiling per language: a source longer than this is neither processed nor charged. */
+                    /** @description The spend ceiling per language: a source longer than this is neither processed nor charged. The create holds it for every target locale, so it must be covered by the balance (402 otherwise). */
                     max_billable_seconds: number;
                     /** @description Either a YouTube video URL or a file you upload in parts. */
                     source: {
@@ -2053,6 +2053,7 @@ export interface operations {
                  */
                 "application/json": {
                     target_locales: string[];
+                    /** @description The ceiling for the whole request (billable seconds × new locales): a quote above it charges and adds nothing. */
                     max_billable_seconds: number;
                     /**
                      * @description True: quote only, change nothing. False: charge and add (needs an Idempotency-Key).
@@ -2460,6 +2461,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description A quote above it submits and charges nothing. */
                     max_billable_seconds: number;
                     /**
                      * @description True: quote only. False: charge and submit (needs an Idempotency-Key).

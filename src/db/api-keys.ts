@@ -17,7 +17,10 @@ export interface ApiKeyTable {
 
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 
-/** Revocations are announced on this channel, in the transaction that revokes. */
+/**
+ * Revocations are announced on this channel, in the transaction that revokes, and new keys in
+ * the one that inserts (the payload is the key id): the API processes' key caches listen.
+ */
 export const API_KEY_CHANNEL = 'api_key_changes';
 
 /** The key with what authorization needs to know about its workspace. */
@@ -31,7 +34,10 @@ export async function insertApiKey(
   db: Db,
   key: Omit<ApiKeyRow, 'created_at' | 'last_used_at' | 'revoked_at'>,
 ): Promise<ApiKeyRow> {
-  return db.insertInto('api_keys').values(key).returningAll().executeTakeFirstOrThrow();
+  const row = await db.insertInto('api_keys').values(key).returningAll().executeTakeFirstOrThrow();
+  // A cache that remembered this id as missing (a client tried it before it existed) forgets that.
+  await sql`select pg_notify(${API_KEY_CHANNEL}, ${key.id})`.execute(db);
+  return row;
 }
 
 export async function findApiKeyWithWorkspace(db: Db, keyId: string): Promise<ApiKeyWithWorkspace | undefined> {

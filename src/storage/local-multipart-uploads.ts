@@ -1,7 +1,7 @@
 import type { Db } from '../db/create-db';
 import { blobKeys, listUploadParts } from '../db/uploads';
 import type { BlobStore } from './blob-store';
-import type { MultipartUploads, StoredPart, UploadRef } from './multipart-uploads';
+import type { MultipartUploads, SizedUploadRef, StoredPart, UploadRef } from './multipart-uploads';
 import type { UrlSigner } from './url-signer';
 
 /** The signed path of one part's PUT; the upload-parts route verifies against exactly this. */
@@ -23,9 +23,10 @@ export class LocalMultipartUploads implements MultipartUploads {
     return null;
   }
 
-  async partUrls(upload: UploadRef, partCount: number): Promise<string[]> {
-    // A part URL lives exactly as long as its upload (see transfer-block.ts).
-    return Array.from({ length: partCount }, (_, i) => this.signer.signPathUntil('PUT', uploadPartPath(upload.id, i + 1), upload.expires_at).url);
+  async partUrls(upload: SizedUploadRef): Promise<string[]> {
+    // A part URL lives exactly as long as its upload (see transfer-block.ts); the part route
+    // itself refuses a body of another size than the part's.
+    return Array.from({ length: upload.part_count }, (_, i) => this.signer.signPathUntil('PUT', uploadPartPath(upload.id, i + 1), upload.expires_at).url);
   }
 
   async listParts(db: Db, upload: UploadRef): Promise<StoredPart[]> {

@@ -17,6 +17,9 @@ export interface StoredPart {
 
 export type UploadRef = Pick<Upload, 'id' | 'project_id' | 'store_upload_id' | 'expires_at'>;
 
+/** An upload with its layout: what a part's URL needs to fix that part's size. */
+export type SizedUploadRef = UploadRef & Pick<Upload, 'size_bytes' | 'part_size_bytes' | 'part_count'>;
+
 export interface MultipartUploads {
   /**
    * True when the parts a client sent are recorded in the database as they arrive (local).
@@ -26,8 +29,8 @@ export interface MultipartUploads {
   readonly partsRecordedInDatabase: boolean;
   /** Starts the storage side of a new upload; returns the store's upload id (null: none needed). */
   begin(projectId: string): Promise<string | null>;
-  /** The PUT URL of one part, valid until the upload expires. */
-  partUrls(upload: UploadRef, partCount: number): Promise<string[]>;
+  /** The PUT URL of each part, in order, valid until the upload expires and only for a body of that part's size. */
+  partUrls(upload: SizedUploadRef): Promise<string[]>;
   /**
    * The parts stored so far, in part order: the truth a resume and a completion go by. Null when
    * the store no longer has the upload (completed, or aborted as abandoned).

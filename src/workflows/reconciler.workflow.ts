@@ -3,7 +3,10 @@ import type { ReconcileInput, ReconcileResult, ReconcilerActivities } from '../a
 import type { WebhookActivities } from '../activities/webhook.activities';
 import { SHORT_DB_STEP } from './activity-profiles';
 
-const { reconcile } = proxyActivities<ReconcilerActivities>({ ...SHORT_DB_STEP, startToCloseTimeout: '5 minutes' });
+// A pass heartbeats on a timer, so a worker that died is noticed within 30 s; a live pass may take
+// its time. A retry while an earlier attempt still runs finds the pass lock taken and skips, and
+// the earlier attempt stops at its next subject (src/activities/reconciler.activities.ts).
+const { reconcile } = proxyActivities<ReconcilerActivities>({ ...SHORT_DB_STEP, startToCloseTimeout: '30 minutes', heartbeatTimeout: '30 seconds' });
 const webhooks = proxyActivities<WebhookActivities>(SHORT_DB_STEP);
 
 /** `project/<id>` and `project/<id>/lang/<locale>` name a project; holds and the rest do not. */

@@ -40,3 +40,19 @@ function firstTable(node: RootOperationNode): string | undefined {
 
 export const insertInto = (table: string): Match => (node) => node.kind === 'InsertQueryNode' && firstTable(node) === table;
 export const selectFrom = (table: string): Match => (node) => node.kind === 'SelectQueryNode' && firstTable(node) === table;
+
+/** Counts the app's statements that match, e.g. key reads: `counter.count` after the requests. */
+export class QueryCounter implements KyselyPlugin {
+  count = 0;
+
+  constructor(private readonly match: (node: RootOperationNode) => boolean) {}
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    if (this.match(args.node)) this.count++;
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}

@@ -74,7 +74,7 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
   try {
     // A task queue of its own: a worker started by another test file never runs this file's workflows.
     // Limits far above what a suite sends, so only the rate-limit suite (which sets its own) meets them.
-    config = testConfig({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, RATE_LIMIT_READS: '1000000', RATE_LIMIT_WRITES: '100000', ...overrides });
+    config = testConfig({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, RATE_LIMIT_READS: '1000000', RATE_LIMIT_WRITES: '100000', RATE_LIMIT_AUTH_FAILURES: '1000000', ...overrides });
   } catch (err) {
     server.close();
     throw err;

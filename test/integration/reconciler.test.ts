@@ -129,6 +129,32 @@ function refusingStarts(client: Client): Client {
   return new Proxy(client, { get: (target, prop) => (prop === 'workflow' ? workflow : Reflect.get(target, prop)) });
 }
 
+/**
+ * The reconciler's Temporal client with every describe of `workflowId` made to wait at `gate`
+ * first: the way to hold a pass at the moment it judges a project, to run another beside it.
+ */
+function describesWaitAt(client: Client, workflowId: string, gate: () => Promise<void>): Client {
+  const bound = (target: object, prop: string | symbol) => {
+    const value: unknown = Reflect.get(target, prop);
+    return typeof value === 'function' ? value.bind(target) : value;
+  };
+  const workflow = new Proxy(client.workflow, {
+    get(target, prop) {
+      if (prop !== 'getHandle') return bound(target, prop);
+      return (id: string, ...rest: unknown[]) => {
+        const handle = (target.getHandle as (...args: unknown[]) => object)(id, ...rest);
+        if (id !== workflowId) return handle;
+        return new Proxy(handle, {
+          get: (h, p) => (p === 'describe' ? async () => { await gate(); return (h as { describe(): Promise<unknown> }).describe(); } : bound(h, p)),
+        });
+      };
+    },
+  });
+  return new Proxy(client, { get: (target, prop) => (prop === 'workflow' ? workflow : Reflect.get(target, prop)) });
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 describe('the reconciler schedule (the safety net)', () => {
   // Old code (a25b1f9) had no reconciler at all (no activity, workflow or schedule): nothing ever started this workflow.
   it('item 1 safety net: a validating upload project whose workflow was never started is started and dubbed', async () => {
@@ -242,4 +268,72 @@ describe('the reconciler schedule (the safety net)', () => {
       expect(await getProject(tenant, id)).toEqual(settled);
     });
   });
+
+  // ae776e7: both passes saw the workflow not running; one recorded `restart` and started it, the
+  // other found `restart` recorded, took the project for one that stopped twice, and failed it
+  // (hold released): the restarted workflow then dubbed a failed project.
+  it('issue 26 item 8: two passes at once over the same stuck project: exactly one acts, the project is restarted and not refunded', async () => {
+    const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+    const project = await validatingProjectWithoutWorkflow(tenant);
+    // Each pass waits, when it judges the project, until the other has reached the same point
+    // (or 3 s went by, when only one pass gets there): both decide from the same rows.
+    let arrived = 0;
+    let meet!: () => void;
+    const met = new Promise<void>((resolve) => (meet = resolve));
+    const gate = async () => {
+      if (++arrived === 2) meet();
+      await Promise.race([met, sleep(3000)]);
+    };
+    const temporal = describesWaitAt(api.temporal, `project/${project.id}`, gate);
+    const passes = [0, 1].map(() => createReconcilerActivities({ db: api.db, temporal, taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE }));
+    const results = await Promise.all(passes.map((p) => p.reconcile(scheduleInput(tenant))));
+
+    const restart = { subject: `project/${project.id}`, kind: 'restart_project_workflow' };
+    expect(results).toEqual(expect.arrayContaining([
+      { repairs: [expect.objectContaining(restart)], failed: [] },
+      { repairs: [], failed: [], skipped: expect.stringContaining('another reconciler pass') },
+    ]));
+    expect(arrived).toBe(1);
+    expect(await repairs(project.id)).toEqual([expect.objectContaining(restart)]);
+
+    const done = await waitForCompleted(tenant, project.id);
+    expect(done).toMatchObject({ status: 'completed', failure: null, usage: { state: 'charged', billable_seconds: 6, charged_seconds: 6, refunded_seconds: 0 } });
+    const row = await api.db.selectFrom('projects').select(['status', 'usage_state', 'failure_code']).where('id', '=', project.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'completed', usage_state: 'charged', failure_code: null });
+    expect(await ledger(project.id)).toEqual(['hold:600:hold', 'capture:60:capture', 'release:540:release']);
+    expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 60, reserved: 0 });
+    expect(await repairs(project.id)).toEqual([expect.objectContaining(restart)]);
+  }, 240_000);
+
+  // ae776e7 took no lock: a whole-service pass ran beside a workspace's pass.
+  it('issue 26 item 8: while a workspace\'s pass runs, another workspace\'s pass runs too and a whole-service pass skips', async () => {
+    const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+    const other = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+    const held = await validatingProjectWithoutWorkflow(tenant);
+    let reached!: () => void;
+    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const temporal = describesWaitAt(api.temporal, `project/${held.id}`, async () => {
+      reached();
+      await opened;
+    });
+    const deps = { db: api.db, taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE };
+    const first = createReconcilerActivities({ ...deps, temporal }).reconcile(scheduleInput(tenant));
+    await atGate;
+    try {
+      // Another workspace's pass is not held up: it runs (and finds nothing of its own to repair).
+      expect(await createReconcilerActivities({ ...deps, temporal: api.temporal }).reconcile(scheduleInput(other))).toEqual({ repairs: [], failed: [] });
+      // A pass over the whole service would judge the held project too: it skips. (A grace of
+      // a year keeps it off every other test's rows, were it to run.)
+      const whole = await createReconcilerActivities({ ...deps, temporal: api.temporal }).reconcile({ graceSeconds: 365 * 24 * 3600 });
+      expect(whole).toEqual({ repairs: [], failed: [], skipped: expect.any(String) });
+      expect(await repairs(held.id)).toEqual([]);
+    } finally {
+      open();
+    }
+    expect(await first).toEqual({ repairs: [expect.objectContaining({ subject: `project/${held.id}`, kind: 'restart_project_workflow' })], failed: [] });
+    await waitForCompleted(tenant, held.id);
+    expect(await ledger(held.id)).toEqual(['hold:600:hold', 'capture:60:capture', 'release:540:release']);
+  }, 240_000);
 });

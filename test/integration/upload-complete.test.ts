@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
+import { ListMultipartUploadsCommand, ListPartsCommand } from '@aws-sdk/client-s3';
 import { blobKeys } from '../../src/db/uploads';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { createProject, projectBody, workspaceRowCounts } from '../helpers/projects';
 import { STORAGE_DRIVERS, storageEnv, testS3Client } from '../helpers/storage-drivers';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
-import { md5, putPart, putPartAndDropConnection, splitParts } from '../helpers/upload-client';
+import { md5, putPart, putPartAndDropConnection, putPartReadingRefusal, splitParts } from '../helpers/upload-client';
 
 // Resuming and completing an upload, on both storage drivers: the API's own part route (local)
 // and a real S3-compatible store reached through presigned URLs (s3). The API's answers and the
@@ -144,22 +144,45 @@ describe.each(STORAGE_DRIVERS)('upload resume and complete on the %s driver', (d
   });
 
   if (driver === 's3') {
-    it('shows a part of the wrong size as missing and refuses to complete with it (a presigned URL cannot check the size)', async () => {
+    // ae776e7 signed only the host: the store took a PUT of any size (up to 5 GiB) into every
+    // part URL, kept it until complete refused it, and then for a day.
+    it('issue 26 item 11: a part URL takes only its own part\'s size: a PUT of another size is refused and stores nothing, the right size passes', async () => {
       const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
       const project = await newUpload(tenant);
       const { chunks } = project;
-      await putPart(project.transfer.parts[0].url, chunks[0]!);
-      await putPart(project.transfer.parts[1].url, chunks[1]!);
-      const short = chunks[2]!.subarray(0, 100);
-      expect((await putPart(project.transfer.parts[2].url, short)).status).toBe(200); // the store takes it
-
-      const view = await getProject(tenant, project.id);
-      expect(view.transfer.parts.map((p: any) => p.uploaded)).toEqual([true, true, false]);
-      const res = await complete(tenant, project.id, { parts: [...chunks.slice(0, 2).map((c, i) => ({ part_number: i + 1, etag: md5(c) })), { part_number: 3, etag: md5(short) }] });
-      expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'upload_incomplete', param: 'parts' });
-      expect(res.body.error.message).toContain(`part 3 has 100 bytes; it must have ${chunks[2]!.length}`);
+      const [first, , last] = project.transfer.parts;
+      const wrong = [
+        [first.url, Buffer.concat([chunks[0]!, Buffer.from('x')])], // one byte more
+        [first.url, chunks[0]!.subarray(1)], // one byte less
+        [first.url, randomBytes(3 * partSize)], // far more
+        [last.url, chunks[0]!], // a full part into the short last one
+      ] as const;
+      for (const [url, bytes] of wrong) {
+        const res = await putPartReadingRefusal(url, bytes);
+        expect({ size: bytes.length, status: res.status }).toEqual({ size: bytes.length, status: 403 });
+        expect(res.body).toContain('SignatureDoesNotMatch');
+      }
+      // The size is a signed header of the URL.
+      expect(new URL(first.url).searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;host');
+      // A client that sends the body straight away is refused too: the 403, or a reset once the
+      // store stops reading (see putPartReadingRefusal).
+      const straight = await putPart(first.url, randomBytes(2 * partSize)).catch((err: Error) => ({ status: `reset: ${String((err.cause as Error | undefined)?.message ?? err.message)}` }));
+      expect(String(straight.status)).toMatch(/^(403|reset: .*(ECONNRESET|EPIPE|other side closed))/);
+      const stored = await s3!.client.send(new ListPartsCommand({ Bucket: s3!.bucket, Key: blobKeys.source(project.id), UploadId: project.upload.store_upload_id! }));
+      expect(stored.Parts ?? []).toEqual([]);
+      expect((await getProject(tenant, project.id)).transfer.parts.map((p: any) => p.uploaded)).toEqual([false, false, false]);
       await expectStillOpen(tenant, project);
+
+      // Each part of its own size passes, and the upload completes.
+      for (const part of project.transfer.parts) {
+        const res = await putPart(part.url, chunks[part.part_number - 1]!);
+        expect(res.status).toBe(200);
+        expect(res.etag).toBe(`"${md5(chunks[part.part_number - 1]!)}"`);
+      }
+      const res = await complete(tenant, project.id, { parts: chunks.map((c, i) => ({ part_number: i + 1, etag: md5(c) })) });
+      expect(res.status).toBe(200);
+      const upload = await api.db.selectFrom('uploads').select(['completed_at']).where('id', '=', project.upload.id).executeTakeFirstOrThrow();
+      expect(upload.completed_at).not.toBeNull();
     });
 
     it('refuses a part whose bytes do not match its Content-MD5, keeping the good copy', async () => {

@@ -5,7 +5,10 @@ import { parseApiKey, secretMatches } from '../../auth/api-key-secret';
 import { findApiKeyWithWorkspace, touchApiKey, type ApiKeyWithWorkspace } from '../../db/api-keys';
 import type { Db } from '../../db/create-db';
 import type { KeyKind, Permission } from '../../shared/permissions';
+import { ERROR_TYPES } from '../../shared/error-codes';
 import { ApiError } from '../api-error';
+import type { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
+import { clientAddressKey } from '../rate-limit/client-address';
 import { enforceRateLimit } from '../rate-limit/enforce-rate-limit';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 
@@ -83,27 +86,64 @@ export interface AuthDeps {
   keyCache?: ApiKeyCache;
   /** Optional: without it requests are not rate limited. */
   rateLimiter?: RateLimiter;
+  /** Optional: without it failed authentications are not limited per client address. */
+  authFailures?: AuthFailureLimiter;
+}
+
+function tooManyFailures(limiter: AuthFailureLimiter, retryAfter: number): ApiError {
+  return new ApiError(
+    429,
+    ERROR_TYPES.rate_limit_error,
+    'rate_limited',
+    `Too many failed authentications from this address: the limit is ${limiter.limit} per ${limiter.windowSeconds} seconds. Retry after ${retryAfter} seconds.`,
+    undefined,
+    { 'retry-after': String(retryAfter) },
+  );
 }
 
 /**
- * Accepts both header forms on every authenticated endpoint (docs/design.md#auth), then counts the
- * request against the key's rate limit when a limiter is given.
+ * Accepts both header forms on every authenticated endpoint (docs/design.md#auth), then counts the request against the
+ * key's rate limit when a limiter is given. Every 401 counts against the client's address; an
+ * address past its limit gets 429 before any key is looked up, unless its key is one this
+ * process has cached and it matches (docs/rate-limits.md).
  */
-export function authenticate({ db, keyCache: cache, rateLimiter: limiter }: AuthDeps): Middleware {
+export function authenticate({ db, keyCache: cache, rateLimiter: limiter, authFailures }: AuthDeps): Middleware {
   // last_used_at changes at most once a minute anyway; remembering when this process last
   // wrote it saves a database round trip on almost every request.
   const lastTouched = new Map<string, number>();
-  return async (ctx, next) => {
-    const key = presentedKey(ctx.get('authorization').trim(), ctx.get('x-api-key').trim());
+  /** The caller's key row and what it proved; throws the 401 (or, past the address's limit, 429). */
+  const identify = async (authorization: string, headerKey: string, blockedFor: number): Promise<{ row: ApiKeyWithWorkspace; verified: Verified }> => {
+    const key = presentedKey(authorization, headerKey);
     const parsed = parseApiKey(key);
     let row: ApiKeyWithWorkspace | undefined;
     if (parsed) {
       // The cached row first, without building a loader: this runs on every request.
-      row = cache?.get(parsed.keyId) ?? (cache ? await cache.getOrLoad(parsed.keyId, () => findApiKeyWithWorkspace(db, parsed.keyId)) : await findApiKeyWithWorkspace(db, parsed.keyId));
+      row = cache?.get(parsed.keyId);
+      // An address past its limit reads nothing: only a key already cached here can pass.
+      if (!row && blockedFor > 0) throw tooManyFailures(authFailures!, blockedFor);
+      row ??= cache ? await cache.getOrLoad(parsed.keyId, () => findApiKeyWithWorkspace(db, parsed.keyId)) : await findApiKeyWithWorkspace(db, parsed.keyId);
     }
     const verified = parsed && row ? verify(row, parsed.secret) : undefined;
     if (!verified) throw ApiError.unauthenticated('Invalid API key provided.');
     if (row!.revoked_at !== null) throw ApiError.unauthenticated('This API key has been revoked.');
+    return { row: row!, verified };
+  };
+
+  return async (ctx, next) => {
+    const authorization = ctx.get('authorization').trim();
+    const headerKey = ctx.get('x-api-key').trim();
+    const address = authFailures ? clientAddressKey(ctx.ip) : '';
+    const blockedFor = authFailures?.blockedFor(address) ?? 0;
+    let verified: Verified;
+    try {
+      ({ verified } = await identify(authorization, headerKey, blockedFor));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        authFailures?.recordFailure(address);
+        if (blockedFor > 0) throw tooManyFailures(authFailures!, blockedFor);
+      }
+      throw err;
+    }
     ctx.state.auth = verified.auth;
     const now = Date.now();
     const keyId = verified.auth.keyId;

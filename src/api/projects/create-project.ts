@@ -11,6 +11,7 @@ import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import type { AuthContext } from '../middleware/authenticate';
 import { lockTakenOver, type IdempotencyState } from '../middleware/idempotency';
+import { ceilingHold } from './ceiling-hold';
 import { checkLocales } from './check-locales';
 import { buildTransferBlock } from '../uploads/transfer-block';
 import { loadProjectView } from './load-project-view';
@@ -51,7 +52,7 @@ function newUpload(projectId: string, source: { file_name: string; size_bytes: n
   };
 }
 
-type Written = InsertProjectOutcome & { id: string; holdAmount: number; upload: NewUpload | undefined; recoveryPoint: string; expected: Project; stored?: StoredResponse };
+type Written = InsertProjectOutcome & { id: string; holdAmount: number; neededCredits: bigint; upload: NewUpload | undefined; recoveryPoint: string; expected: Project; stored?: StoredResponse };
 
 /**
  * The project, its hold and its upload in one statement, under the key as `key` says. A new key
@@ -66,7 +67,7 @@ async function writeProject(deps: AppDeps, auth: AuthContext, body: CreateProjec
   // between leaves one the upload-expiry schedule aborts once it is older than any window.
   const upload = body.source.type === 'upload' ? newUpload(id, body.source, deps.config.uploads.partSizeBytes, await deps.uploads.begin(id)) : undefined;
   // Hold the most this project may cost: the ceiling for every target language.
-  const holdAmount = body.max_billable_seconds * body.target_locales.length * creditsPerSecond;
+  const { holdAmount, neededCredits } = ceilingHold(body.max_billable_seconds, body.target_locales.length, creditsPerSecond);
   // The API's clock dates the row (not the database's), so the answer can be built before the
   // write; ordering never depends on it (lists order by seq).
   const now = new Date();
@@ -109,7 +110,7 @@ async function writeProject(deps: AppDeps, auth: AuthContext, body: CreateProjec
     throw err;
   });
   if (upload && outcome.kind !== 'created') await abortQuietly(deps, upload);
-  return { ...outcome, id, holdAmount, upload, recoveryPoint, expected, stored };
+  return { ...outcome, id, holdAmount, neededCredits, upload, recoveryPoint, expected, stored };
 }
 
 /** The 201 of a create, from the rows it writes: a new project has no languages, parts or files yet. */
@@ -186,7 +187,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
     const balance = auth.permissions.has('usage:read') ? await getBalance(db, auth.workspaceId) : undefined;
     const available = balance ? `; ${balance.granted - balance.captured - balance.reserved} are available` : '';
     throw new ApiError(402, 'payment_required_error', 'insufficient_credits',
-      `This project needs ${written.holdAmount} credits held (max_billable_seconds × target locales × ${auth.creditsPerSecond} credits per second)${available}.`);
+      `This project needs ${written.neededCredits} credits held (max_billable_seconds × target locales × ${auth.creditsPerSecond} credits per second)${available}.`);
   }
   const { project, upload, expected, stored } = written;
   // The answer stored with the key was built from the row as expected. Should the written row

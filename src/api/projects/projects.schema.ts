@@ -1,6 +1,8 @@
 // JSON schemas for the projects endpoints. Semantic checks that need runtime data (which
 // locales the engines serve, the configured upload maximum) happen in the handlers.
 
+import { spendCeilingSchema } from './spend-ceiling.schema';
+
 const LOCALE = { type: 'string', minLength: 1, maxLength: 20 } as const;
 
 export const createProjectBodySchema = {
@@ -12,7 +14,9 @@ export const createProjectBodySchema = {
     external_id: { type: 'string', minLength: 1, maxLength: 255, description: 'Your own identifier, echoed back and usable as a list filter.' },
     source_locale: { ...LOCALE, description: 'An exact locale from GET /v1/dubbing/locales, usable as a source.' },
     target_locales: { type: 'array', minItems: 1, maxItems: 20, uniqueItems: true, items: LOCALE, description: 'One or more distinct target locales, none equal to the source.' },
-    max_billable_seconds: { type: 'integer', minimum: 1, maximum: 86_400, description: 'The spend ceiling per language: a source longer than this is neither processed nor charged.' },
+    max_billable_seconds: spendCeilingSchema(
+      'The spend ceiling per language: a source longer than this is neither processed nor charged. The create holds it for every target locale, so it must be covered by the balance (402 otherwise).',
+    ),
     source: {
       type: 'object',
       description: 'Either a YouTube video URL or a file you upload in parts.',

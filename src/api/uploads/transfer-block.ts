@@ -30,13 +30,13 @@ export interface TransferBlock {
 }
 
 export async function buildTransferBlock(input: {
-  upload: Pick<Upload, 'id' | 'project_id' | 'store_upload_id' | 'part_size_bytes' | 'part_count' | 'expires_at'>;
+  upload: Pick<Upload, 'id' | 'project_id' | 'store_upload_id' | 'size_bytes' | 'part_size_bytes' | 'part_count' | 'expires_at'>;
   parts: Pick<StoredPart, 'part_number' | 'etag'>[];
   uploads: MultipartUploads;
 }): Promise<TransferBlock> {
   const { upload } = input;
   const etags = new Map(input.parts.map((p) => [p.part_number, p.etag]));
-  const urls = await input.uploads.partUrls(upload, upload.part_count);
+  const urls = await input.uploads.partUrls(upload);
   const parts: TransferPart[] = urls.map((url, i) => {
     const etag = etags.get(i + 1);
     return { part_number: i + 1, url, uploaded: etag !== undefined, ...(etag !== undefined ? { etag } : {}) };

@@ -8,8 +8,8 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { blobKeys, type CompletedPart } from '../../db/uploads';
-import { UploadNotCompletableError, type MultipartUploads, type StoredPart, type UploadRef } from '../multipart-uploads';
+import { blobKeys, expectedPartSize, type CompletedPart } from '../../db/uploads';
+import { UploadNotCompletableError, type MultipartUploads, type SizedUploadRef, type StoredPart, type UploadRef } from '../multipart-uploads';
 import { multipartEtag } from './multipart-etag';
 import { bareEtag, isS3NotFound, type S3Clients } from './s3-clients';
 
@@ -39,14 +39,18 @@ export class S3MultipartUploads implements MultipartUploads {
     return created.UploadId;
   }
 
-  async partUrls(upload: UploadRef, partCount: number): Promise<string[]> {
+  async partUrls(upload: SizedUploadRef): Promise<string[]> {
     const uploadId = this.storeId(upload);
     // Like the local driver's, a part URL lives as long as the upload, never past it.
     const expiresIn = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor((upload.expires_at.getTime() - Date.now()) / 1000)));
+    const partCount = upload.part_count;
     const urls: string[] = [];
+    // Each URL signs its part's Content-Length (SignedHeaders=content-length;host): the store
+    // refuses a PUT of any other size (403 SignatureDoesNotMatch) instead of keeping up to 5 GiB
+    // per part until complete checks the sizes and the abandoned bytes expire a day later.
     for (let first = 1; first <= partCount; first += PRESIGN_BATCH) {
       const batch = Array.from({ length: Math.min(PRESIGN_BATCH, partCount - first + 1) }, (_, i) =>
-        getSignedUrl(this.s3.presigner, new UploadPartCommand({ Bucket: this.s3.bucket, Key: blobKeys.source(upload.project_id), UploadId: uploadId, PartNumber: first + i }), { expiresIn }),
+        getSignedUrl(this.s3.presigner, new UploadPartCommand({ Bucket: this.s3.bucket, Key: blobKeys.source(upload.project_id), UploadId: uploadId, PartNumber: first + i, ContentLength: expectedPartSize(upload, first + i) }), { expiresIn }),
       );
       urls.push(...(await Promise.all(batch)));
     }
