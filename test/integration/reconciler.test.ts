@@ -285,7 +285,7 @@ describe('the reconciler schedule (the safety net)', () => {
       await Promise.race([met, sleep(3000)]);
     };
     const temporal = describesWaitAt(api.temporal, `project/${project.id}`, gate);
-    const passes = [0, 1].map(() => createReconcilerActivities({ db: api.db, temporal, taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE }));
+    const passes = [0, 1].map(() => createReconcilerActivities({ db: api.db, temporal, taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE, webhooks: api.config.webhooks }));
     const results = await Promise.all(passes.map((p) => p.reconcile(scheduleInput(tenant))));
 
     const restart = { subject: `project/${project.id}`, kind: 'restart_project_workflow' };
@@ -318,7 +318,7 @@ describe('the reconciler schedule (the safety net)', () => {
       reached();
       await opened;
     });
-    const deps = { db: api.db, taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE };
+    const deps = { db: api.db, taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE, webhooks: api.config.webhooks };
     const first = createReconcilerActivities({ ...deps, temporal }).reconcile(scheduleInput(tenant));
     await atGate;
     try {
