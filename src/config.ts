@@ -107,8 +107,6 @@ export interface Config {
     readonly downloadTimeoutMs: number;
     /** How often each connected channel's mirror is refreshed. */
     readonly syncIntervalMinutes: number;
-    /** Title-search pages each API process remembers per mirror version; 0 turns that off. */
-    readonly videoPageCacheEntries: number;
     /**
      * How long the video search remembers an exact id the Data API did not have for the channel
      * searched (docs/rate-limits.md); 0 remembers none.
@@ -409,7 +407,6 @@ export function loadConfig(env: Env = process.env): Config {
       // a longer run would outlive the attempt, and Temporal would start another beside it.
       downloadTimeoutMs: read.int('YOUTUBE_DOWNLOAD_TIMEOUT_MS', 30 * 60_000, 1000, MAX_DOWNLOAD_TIMEOUT_MS),
       syncIntervalMinutes: read.int('YOUTUBE_SYNC_INTERVAL_MINUTES', 15, 1, 7 * 24 * 60),
-      videoPageCacheEntries: read.int('VIDEO_PAGE_CACHE_ENTRIES', 5_000, 0, 1_000_000),
       lookupMissTtlSeconds: read.int('YOUTUBE_LOOKUP_MISS_TTL_SECONDS', 3600, 0, 7 * 24 * 3600),
       lookupsPerHour: read.int('YOUTUBE_LOOKUPS_PER_HOUR', 20, 0, 1_000_000),
     },

@@ -8,7 +8,7 @@ import type { ProjectLanguageTable, ProjectTable } from './projects';
 import type { ReconcilerRepairTable } from './reconciler-repairs';
 import type { TranscriptReviewTable } from './transcript-reviews';
 import type { VerifiedTranscriptSegmentTable } from './transcripts';
-import type { WorkspaceChannelTable, WorkspaceYoutubeVersionTable, YoutubeChannelTable, YoutubeVideoTable } from './youtube';
+import type { WorkspaceChannelTable, YoutubeChannelTable, YoutubeVideoTable } from './youtube';
 import type { YoutubeLookupBudgetTable, YoutubeLookupMissTable } from './youtube-lookups';
 import type { UploadPartTable, UploadTable } from './uploads';
 import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from './webhooks';
@@ -40,7 +40,6 @@ export interface Database {
   youtube_channels: YoutubeChannelTable;
   workspace_channels: WorkspaceChannelTable;
   youtube_videos: YoutubeVideoTable;
-  workspace_youtube_versions: WorkspaceYoutubeVersionTable;
   youtube_lookup_misses: YoutubeLookupMissTable;
   youtube_lookup_budgets: YoutubeLookupBudgetTable;
   worker_capabilities: WorkerCapabilitiesTable;

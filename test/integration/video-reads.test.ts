@@ -2,21 +2,17 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { createDb, type Db } from '../../src/db/create-db';
-import { connectChannel, upsertVideos, videoReads, type ChannelVideoRequest, type PageContextRequest, type VideoReads } from '../../src/db/youtube';
+import { connectChannel, findConnectedChannel, findMatchingProjects, listVideos, upsertVideos } from '../../src/db/youtube';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
 import { testConfig } from '../helpers/test-api';
 
-// The video search's per-request reads on the real database: requests that arrive together share
-// one statement, and each still gets exactly the answer it would get alone (its own workspace's
-// connection and projects, never a neighbour's).
+// The video search's reads on the real database (the connection, the page, the matching
+// projects): reads of many workspaces at once each get exactly their own answer (their own
+// workspace's connection and projects, never a neighbour's).
 
 const applicationName = `video-reads-${randomUUID().slice(0, 8)}`;
 let db: Db;
-let reads: VideoReads;
-beforeAll(() => {
-  db = createDb({ url: testConfig().database.url!, poolMax: 10, applicationName });
-  reads = videoReads(db);
-});
+beforeAll(() => { db = createDb({ url: testConfig().database.url!, poolMax: 10, applicationName }); });
 afterAll(() => db.destroy());
 
 const newChannelId = () => `UC${randomUUID().replace(/-/g, '').slice(0, 22)}`;
@@ -26,6 +22,9 @@ interface World {
   tenants: TestTenant[];
   channels: string[];
   videos: string[];
+  /** Each video's channel, and each workspace's newest project per video (by usage state). */
+  channelOf: Map<string, string>;
+  newest: Map<string, string>;
 }
 
 /**
@@ -43,9 +42,11 @@ async function seedWorld(): Promise<World> {
   await connect(tenants[1]!.workspace.id, channels[0]!, false);
   await sql`insert into youtube_channels (id, title, uploads_playlist_id) values (${channels[2]!}, 'Unconnected', ${`UU${channels[2]!.slice(2)}`})`.execute(db);
   const videos: string[] = [];
+  const channelOf = new Map<string, string>();
   for (const [c, channel] of channels.entries()) {
     const ids = [newVideoId(), newVideoId(), newVideoId()];
     videos.push(...ids);
+    for (const id of ids) channelOf.set(id, channel);
     await upsertVideos(db, ids.map((id, i) => ({ id, channel_id: channel, title: `Video ${c}.${i}`, description: '', published_at: new Date(Date.UTC(2026, 10, 1 + i)), duration_seconds: 30 + i, availability: 'available' as const, unavailable_reason: null })));
   }
   const project = (tenant: TestTenant, video: string, usage_state: string) => {
@@ -60,104 +61,80 @@ async function seedWorld(): Promise<World> {
   await project(tenants[0]!, videos[0]!, 'charged'); // the newer one is the match
   await project(tenants[1]!, videos[1]!, 'charged');
   await project(tenants[0]!, videos[3]!, 'pending_validation');
-  return { tenants, channels, videos };
+  const newest = new Map([[`${tenants[0]!.workspace.id} ${videos[0]!}`, 'charged'], [`${tenants[1]!.workspace.id} ${videos[1]!}`, 'charged'], [`${tenants[0]!.workspace.id} ${videos[3]!}`, 'pending_validation']]);
+  return { tenants, channels, videos, channelOf, newest };
 }
 
 let world: World;
 beforeAll(async () => { world = await seedWorld(); });
 
-const sameAnswer = <T>(value: T) => JSON.parse(JSON.stringify(value, (_key, v: unknown) => (v instanceof Map ? [...v.entries()] : v)));
+/** One search as the route makes it: the connection, then the exact video's page, then its matches. */
+async function exactSearch(request: { workspaceId: string; channelId?: string; videoId: string }) {
+  const channel = await findConnectedChannel(db, request.workspaceId, request.channelId);
+  if (!channel) return { channel: undefined, videos: [], matches: new Map() };
+  const videos = await listVideos(db, { channelId: channel.id, videoId: request.videoId, limit: 20 });
+  const matches = await findMatchingProjects(db, request.workspaceId, videos.map((v) => v.id));
+  return { channel: channel.id, videos: videos.map((v) => v.id), matches: new Map([...matches].map(([id, m]) => [id, m.usage_state])) };
+}
 
-it('reads that arrive together share one statement on one connection, each with its own answer', async () => {
+it("reads of two workspaces at once each answer their own workspace's projects", async () => {
   const [first, second] = world.tenants;
-  const requests: ChannelVideoRequest[] = Array.from({ length: 20 }, (_, i) => ({
-    workspaceId: (i % 2 === 0 ? first! : second!).workspace.id, channelId: world.channels[0]!, primary: false, videoId: world.videos[i % 3]!,
+  const requests = Array.from({ length: 20 }, (_, i) => ({
+    workspaceId: (i % 2 === 0 ? first! : second!).workspace.id, channelId: world.channels[0]!, videoId: world.videos[i % 3]!,
   }));
-  const pages = await Promise.all(requests.map((request) => reads.channelVideo(request)));
-  // One statement needs one connection; twenty sent apart would have opened all ten.
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = ${applicationName}`.execute(db);
-  expect(rows[0]!.n).toBe(1);
+  const pages = await Promise.all(requests.map(exactSearch));
   for (const [i, page] of pages.entries()) {
-    expect(page.videos.map((v) => v.id)).toEqual([world.videos[i % 3]]);
-    const match = page.context.matches.get(world.videos[i % 3]!);
+    expect(page.videos).toEqual([world.videos[i % 3]]);
+    const match = page.matches.get(world.videos[i % 3]!);
     // The first workspace's newest project on video 0, the second's on video 1: never the other's.
-    if (i % 2 === 0) expect(match?.usage_state).toBe(i % 3 === 0 ? 'charged' : undefined);
-    else expect(match?.usage_state).toBe(i % 3 === 1 ? 'charged' : undefined);
+    if (i % 2 === 0) expect(match).toBe(i % 3 === 0 ? 'charged' : undefined);
+    else expect(match).toBe(i % 3 === 1 ? 'charged' : undefined);
   }
 });
 
-it('answers a batch exactly as it answers each request alone', async () => {
-  const workspace = fc.constantFrom(...world.tenants.map((t) => t.workspace.id));
-  const channel = fc.constantFrom(...world.channels);
-  const video = fc.constantFrom(...world.videos, 'unmirrored0', 'Zz_-0123456');
-  const videoRequest = fc.record({ workspaceId: workspace, channelId: channel, primary: fc.boolean(), videoId: video });
-  // Known versions: none, the workspace's current one (the matches are left out), 0, or one never issued.
-  const versions = await db.selectFrom('workspace_youtube_versions').select('version').where('workspace_id', 'in', world.tenants.map((t) => t.workspace.id)).execute();
-  const knownProjectsVersion = fc.option(fc.constantFrom(0, -1, ...versions.map((v) => v.version)), { nil: null });
-  const contextRequest = fc.record({ workspaceId: workspace, channelId: channel, primary: fc.boolean(), videoIds: fc.uniqueArray(video, { maxLength: 6 }), knownProjectsVersion });
+it('answers any mix of workspaces, channels and ids as the seeded world says (property)', async () => {
+  const connected = new Map<string, Set<string>>([
+    [world.tenants[0]!.workspace.id, new Set([world.channels[0]!, world.channels[1]!])],
+    [world.tenants[1]!.workspace.id, new Set([world.channels[0]!])],
+  ]);
+  // A workspace's first channel is its primary, asked for or not.
+  const primary = new Map(world.tenants.map((t) => [t.workspace.id, world.channels[0]!]));
+  const request = fc.record({
+    workspaceId: fc.constantFrom(...world.tenants.map((t) => t.workspace.id)),
+    channelId: fc.option(fc.constantFrom(...world.channels), { nil: undefined }),
+    videoId: fc.constantFrom(...world.videos, 'unmirrored0', 'Zz_-0123456'),
+  });
   await fc.assert(
-    fc.asyncProperty(fc.array(videoRequest, { minLength: 1, maxLength: 12 }), fc.array(contextRequest, { minLength: 1, maxLength: 12 }), async (videoRequests: ChannelVideoRequest[], contextRequests: PageContextRequest[]) => {
-      const together = await Promise.all([Promise.all(videoRequests.map(reads.channelVideo)), Promise.all(contextRequests.map(reads.pageContext))]);
-      const alone: [unknown[], unknown[]] = [[], []];
-      for (const request of videoRequests) alone[0].push(await reads.channelVideo(request));
-      for (const request of contextRequests) alone[1].push(await reads.pageContext(request));
-      expect(sameAnswer(together)).toEqual(sameAnswer(alone));
+    fc.asyncProperty(fc.array(request, { minLength: 1, maxLength: 12 }), async (requests) => {
+      const pages = await Promise.all(requests.map(exactSearch));
+      for (const [i, { workspaceId, channelId, videoId }] of requests.entries()) {
+        const channel = channelId === undefined ? primary.get(workspaceId) : connected.get(workspaceId)!.has(channelId) ? channelId : undefined;
+        const videos = channel !== undefined && world.channelOf.get(videoId) === channel ? [videoId] : [];
+        const match = videos.length > 0 ? world.newest.get(`${workspaceId} ${videoId}`) : undefined;
+        expect(pages[i]).toEqual({ channel, videos, matches: new Map(match ? [[videoId, match]] : []) });
+      }
     }),
     { numRuns: 25 },
   );
 });
 
-it('a request whose value PostgreSQL refuses fails alone; the requests beside it are answered', async () => {
+it('a read whose value PostgreSQL refuses fails alone; the reads beside it are answered', async () => {
   const [first] = world.tenants;
-  const good: ChannelVideoRequest = { workspaceId: first!.workspace.id, channelId: world.channels[0]!, primary: true, videoId: world.videos[0]! };
-  const settled = await Promise.allSettled([reads.channelVideo(good), reads.channelVideo({ ...good, workspaceId: 'not-a-uuid' }), reads.channelVideo(good)]);
+  const good = { workspaceId: first!.workspace.id, videoId: world.videos[0]! };
+  const settled = await Promise.allSettled([exactSearch(good), exactSearch({ ...good, workspaceId: 'not-a-uuid' }), exactSearch(good)]);
   expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   expect((settled[1] as PromiseRejectedResult).reason).toMatchObject({ code: '22P02' }); // invalid_text_representation
-  for (const s of [settled[0], settled[2]] as PromiseFulfilledResult<Awaited<ReturnType<VideoReads['channelVideo']>>>[]) {
-    expect(s.value.context.connected).toBe(true);
-    expect(s.value.context.matches.get(world.videos[0]!)?.usage_state).toBe('charged');
+  for (const s of [settled[0], settled[2]] as PromiseFulfilledResult<Awaited<ReturnType<typeof exactSearch>>>[]) {
+    expect(s.value.channel).toBe(world.channels[0]);
+    expect(s.value.matches.get(world.videos[0]!)).toBe('charged');
   }
 });
 
-it('lone reads run the generic plan, not a fresh plan per call', async () => {
+it('a title search reads the page newest first, and the matches of the whole page in one read', async () => {
   const [first] = world.tenants;
-  const request = { workspaceId: first!.workspace.id, channelId: world.channels[0]!, primary: true };
-  // One read at a time: each is a batch of one, on the pool's most recently used connection.
-  for (let n = 0; n < 10; n++) {
-    await reads.channelVideo({ ...request, videoId: world.videos[n % 3]! });
-    await reads.pageContext({ ...request, videoIds: world.videos.slice(0, 1 + (n % 3)), knownProjectsVersion: n % 2 === 0 ? null : 0 });
-  }
-  const { rows } = await sql<{ statement: string; generic_plans: string; custom_plans: string }>`
-    select statement, generic_plans, custom_plans from pg_prepared_statements
-    where statement like '%json_to_recordset($1::json)%' and statement not like '%pg_prepared_statements%'`.execute(db);
-  // PostgreSQL tries five custom plans first; after that, the generic plan is the cheaper one.
-  expect(rows).toHaveLength(2);
-  for (const row of rows) {
-    expect(Number(row.custom_plans)).toBeLessThanOrEqual(5);
-    expect(Number(row.generic_plans)).toBeGreaterThanOrEqual(5);
-  }
-});
-
-it("probes a page's matching projects only when the workspace's YouTube projects moved since the known version", async () => {
-  const [first] = world.tenants;
-  const versionOf = async (workspaceId: string) =>
-    (await db.selectFrom('workspace_youtube_versions').select('version').where('workspace_id', '=', workspaceId).executeTakeFirst())?.version;
-  const current = (await versionOf(first!.workspace.id))!;
-  expect(current).toBeGreaterThan(0);
-  const request: PageContextRequest = { workspaceId: first!.workspace.id, channelId: world.channels[0]!, primary: true, videoIds: world.videos.slice(0, 3), knownProjectsVersion: null };
-
-  const fresh = await reads.pageContext(request);
-  expect(fresh.projectsVersion).toBe(current);
-  expect([...fresh.matches!.keys()]).toEqual([world.videos[0]]);
-  // Still at the known version: the remembered matches stand, nothing probed.
-  const unchanged = await reads.pageContext({ ...request, knownProjectsVersion: current });
-  expect(unchanged).toEqual({ connected: true, mirrorVersion: fresh.mirrorVersion, projectsVersion: current, matches: undefined });
-  // Another version (an older one, or 0 for "no project ever"): probed.
-  expect((await reads.pageContext({ ...request, knownProjectsVersion: 0 })).matches).toEqual(fresh.matches);
-
-  // A workspace without a YouTube project has no row: version 0, and 0 known means nothing to probe.
-  const empty = await createTenant(db);
-  expect(await versionOf(empty.workspace.id)).toBeUndefined();
-  const none = await reads.pageContext({ ...request, workspaceId: empty.workspace.id, primary: false, knownProjectsVersion: 0 });
-  expect(none).toMatchObject({ connected: false, projectsVersion: 0, matches: undefined });
+  const page = await listVideos(db, { channelId: world.channels[0]!, query: 'video 0.', limit: 20 });
+  expect(page.map((v) => v.id)).toEqual(world.videos.slice(0, 3).reverse());
+  const matches = await findMatchingProjects(db, first!.workspace.id, [...page.map((v) => v.id), world.videos[3]!, 'unmirrored0']);
+  expect(new Map([...matches].map(([id, m]) => [id, m.usage_state]))).toEqual(new Map([[world.videos[0]!, 'charged'], [world.videos[3]!, 'pending_validation']]));
+  expect(await findMatchingProjects(db, first!.workspace.id, [])).toEqual(new Map());
 });

@@ -141,7 +141,7 @@ it('a remembered channel is checked on every request: a disconnect or a new prim
   await connect(api.db, tenant.workspace.id, first);
   const [video] = await mirror(api.db, first, ['First channel video']);
 
-  // Twice, so the second answer comes with the channel remembered by this API process.
+  // Twice: a repeated request answers the same.
   for (let i = 0; i < 2; i++) {
     const res = await list(tenant);
     expect(res.status).toBe(200);
@@ -155,10 +155,10 @@ it('a remembered channel is checked on every request: a disconnect or a new prim
   const moved = await list(tenant);
   expect(moved.body.data.channel.channel_id).toBe(second);
   expect(moved.body.data.items.map((v: any) => v.title)).toEqual(['Second channel video']);
-  // The first is still connected, so naming it still works (and is remembered under its own key).
+  // The first is still connected, so naming it still works.
   expect((await list(tenant, `?channel_id=${first}`)).body.data.channel.channel_id).toBe(first);
 
-  // Both disconnected: the remembered channels are not trusted.
+  // Both disconnected: neither lists any more.
   await api.db.transaction().execute(async (trx) => {
     await disconnectChannel(trx, tenant.workspace.id, first);
     await disconnectChannel(trx, tenant.workspace.id, second);
@@ -180,7 +180,7 @@ it('a remembered search follows the mirror at once: a new video, a video gone pr
   const search = async () => (await list(tenant, '?query=soup')).body.data.items as any[];
   const version = async () => (await api.db.selectFrom('youtube_channels').select('mirror_version').where('id', '=', channel).executeTakeFirstOrThrow()).mirror_version;
 
-  // Asked twice, so the page is remembered (the second answer may come from memory).
+  // Asked twice: a repeated search answers the same.
   expect((await search()).map((v) => v.youtube_video_id)).toEqual([older]);
   expect((await search()).map((v) => v.youtube_video_id)).toEqual([older]);
   const before = await version();
@@ -195,8 +195,7 @@ it('a remembered search follows the mirror at once: a new video, a video gone pr
   await api.db.updateTable('youtube_videos').set({ availability: 'private', unavailable_reason: 'private' }).where('id', '=', older!).execute();
   expect((await search()).map((v) => [v.youtube_video_id, v.availability])).toEqual([[newer, 'available'], [older, 'private']]);
 
-  // Matching projects are remembered with the workspace's YouTube projects version, which the
-  // projects' triggers move: a project created now shows on the next search...
+  // A project created now shows on the next search...
   const project = await projectFor(api.db, tenant, newer, { status: 'validating', usage_state: 'pending_validation' });
   expect((await search())[0].matching_project).toEqual({ project_id: project, state: 'pending', target_locales: ['es_es', 'ca_es'] });
   expect((await search())[0].matching_project.state).toBe('pending');
@@ -208,7 +207,7 @@ it('a remembered search follows the mirror at once: a new video, a video gone pr
   await api.db.deleteFrom('projects').where('id', '=', project).execute();
   expect((await search()).map((v) => v.matching_project)).toEqual([undefined, undefined]);
 
-  // Another workspace's project on the same video moves only that workspace's version: never shown here.
+  // Another workspace's project on the same video is never shown here.
   const neighbour = await createTenant(api.db);
   await connect(api.db, neighbour.workspace.id, channel);
   await projectFor(api.db, neighbour, newer, { status: 'completed', usage_state: 'charged' });
