@@ -3129,6 +3129,8 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    /** @description Only when `query` is an exact video id the mirror lacks: `found` or `not_found` after a live Data API lookup; `remembered_miss` (looked up in vain lately) or `budget_exhausted` (the workspace's live lookups for this hour are spent) when none was made and the mirror answered. */
+                    "YouTube-Lookup"?: "found" | "not_found" | "remembered_miss" | "budget_exhausted";
                     [name: string]: unknown;
                 };
                 content: {
