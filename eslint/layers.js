@@ -55,6 +55,38 @@ const DB_FOLDERS = [
   { files: ['db/seeds/**/*.ts'], regex: '(^|/)src/(api|worker|activities|workflows)(/|$)', why: 'seeds use the console and db layers, not API internals' },
 ];
 
+/**
+ * Queries live in src/db (docs/design.md#layers): a query-builder call or a `sql` template
+ * anywhere else in src/ fails lint. A caller asks src/db by name (lockProject, listStaleReviews…)
+ * and owns the transaction it passes in.
+ */
+const QUERY_SELECTORS = [
+  { selector: 'CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]', what: 'a query-builder call' },
+  { selector: "TaggedTemplateExpression[tag.name='sql']", what: 'a sql`…` template' },
+  { selector: "CallExpression[callee.object.name='sql']", what: 'a sql helper (sql.raw, sql.ref, …)' },
+];
+
+/**
+ * Files that still hold queries while they are being rewritten: each leaves this list when its
+ * queries have moved into src/db. Do not add to it.
+ */
+const QUERIES_OUTSIDE_DB = [
+  'src/activities/reconciler.activities.ts',
+  'src/api/middleware/idempotency.ts',
+  'src/api/projects/complete-upload.ts',
+  'src/api/projects/languages/commit-addition.ts',
+  'src/api/reviews/request-transcript-review.ts',
+  'src/api/uploads/upload-parts.routes.ts',
+];
+
+const queriesLiveInDb = {
+  files: ['src/**/*.ts'],
+  ignores: ['src/db/**', ...QUERIES_OUTSIDE_DB],
+  rules: {
+    'no-restricted-syntax': ['error', ...QUERY_SELECTORS.map(({ selector, what }) => ({ selector, message: `Queries live in src/db (docs/design.md#layers): move ${what} into a query function there and call it.` }))],
+  },
+};
+
 function zoneConfig(zone) {
   const patterns = [];
   if (zone.packagePatterns?.length) patterns.push({ group: zone.packagePatterns, message: `${zone.folder}: ${zone.why}.` });
@@ -72,5 +104,7 @@ module.exports = [
     files,
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex, message: `${why}.` }] }] },
   })),
+  queriesLiveInDb,
 ];
 module.exports.ZONES = ZONES;
+module.exports.QUERIES_OUTSIDE_DB = QUERIES_OUTSIDE_DB;

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Db } from '../db/create-db';
-import { grantCredits, type LedgerKind } from '../db/credits';
+import { findLedgerEntry, grantCredits, type LedgerKind } from '../db/credits';
 import { findWorkspace } from '../db/workspaces';
 
 export interface CreditGrantInput {
@@ -46,11 +46,8 @@ export function createBillingActivities({ db }: { db: Db }) {
         if (applied) return { applied: true };
         // The reference is taken. Only the same grant again is a harmless repeat; anything else
         // must be reported, or a second grant would silently vanish.
-        const earlier = await trx
-          .selectFrom('credit_ledger')
-          .select(['workspace_id', 'kind', 'amount'])
-          .where('reference', '=', input.reference)
-          .executeTakeFirstOrThrow();
+        const earlier = await findLedgerEntry(trx, input.reference);
+        if (!earlier) throw new Error(`no ledger entry ${input.reference}`);
         const same = earlier.kind === 'grant' && earlier.workspace_id === input.workspaceId && earlier.amount === input.credits;
         return same ? { applied: false } : { applied: false, conflict: { workspaceId: earlier.workspace_id, kind: earlier.kind, amount: earlier.amount } };
       });

@@ -1,5 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { sql } from 'kysely';
+import { findMirroredChannel, leastRecentlyCheckedVideoIds, markVideosRemoved, mirroredVideoIds, recordSyncError, recordSyncSuccess } from '../db/channel-sync';
 import type { Db } from '../db/create-db';
 import { upsertVideos } from '../db/youtube';
 import { isRetryableSourceError, type ChannelUploadsSource, type LookedUpVideo } from '../sources/youtube/video-lookup';
@@ -63,7 +63,7 @@ export function createChannelSyncActivities({ db, youtube }: ChannelSyncDeps) {
   return {
     async syncChannel(channelId: string): Promise<ChannelSyncResult> {
       if (!youtube) throw ApplicationFailure.nonRetryable('YOUTUBE_API_KEY is not configured', 'not_configured');
-      const channel = await db.selectFrom('youtube_channels').selectAll().where('id', '=', channelId).executeTakeFirst();
+      const channel = await findMirroredChannel(db, channelId);
       if (!channel) throw ApplicationFailure.nonRetryable(`channel ${channelId} is not in the mirror`, 'channel_not_found');
       const result: ChannelSyncResult = { added: 0, refreshed: 0, markedUnavailable: 0, pages: 0 };
       try {
@@ -75,7 +75,7 @@ export function createChannelSyncActivities({ db, youtube }: ChannelSyncDeps) {
           result.pages++;
           Context.current().heartbeat({ pages: result.pages });
           const ids = videoIds.map((v) => v.id);
-          const known = ids.length ? new Set((await db.selectFrom('youtube_videos').select('id').where('id', 'in', ids).execute()).map((r) => r.id)) : new Set<string>();
+          const known = await mirroredVideoIds(db, ids);
           const unknown = ids.filter((id) => !known.has(id));
           fresh.push(...unknown);
           if (unknown.length < ids.length || !nextPageToken) break;
@@ -89,22 +89,22 @@ export function createChannelSyncActivities({ db, youtube }: ChannelSyncDeps) {
         }
 
         // 2. Re-check the least recently checked videos: private, removed, or changed.
-        const stale = await db.selectFrom('youtube_videos').select('id').where('channel_id', '=', channelId).where('id', 'not in', fresh.length ? fresh : ['']).orderBy('updated_at').limit(REFRESH_BATCH).execute();
-        for (const batch of chunks(stale.map((r) => r.id), BATCH)) {
+        const stale = await leastRecentlyCheckedVideoIds(db, { channelId, except: fresh, limit: REFRESH_BATCH });
+        for (const batch of chunks(stale, BATCH)) {
           const found = await youtube.getVideos(batch);
           await upsertVideos(db, found.filter((v) => v.channelId === channelId).map(toRow));
           const gone = batch.filter((id) => !found.some((v) => v.id === id));
           if (gone.length) {
-            await db.updateTable('youtube_videos').set({ availability: 'unavailable', unavailable_reason: 'removed from YouTube', updated_at: sql<Date>`now()` }).where('id', 'in', gone).execute();
+            await markVideosRemoved(db, gone);
           }
           result.refreshed += found.length;
           result.markedUnavailable += gone.length;
         }
       } catch (err) {
-        await db.updateTable('youtube_channels').set({ last_sync_error: (err as Error).message?.slice(0, 500) ?? 'sync failed' }).where('id', '=', channelId).execute();
+        await recordSyncError(db, channelId, (err as Error).message?.slice(0, 500) ?? 'sync failed');
         throw classify(err);
       }
-      await db.updateTable('youtube_channels').set({ last_synced_at: sql<Date>`now()`, last_sync_error: null }).where('id', '=', channelId).execute();
+      await recordSyncSuccess(db, channelId);
       return result;
     },
   };

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { chargeCredits, InsufficientCreditsError, refundCredits } from '../db/credits';
 import type { Database } from '../db/database';
-import { updateLanguage, updateProject, type Project, type ProjectLanguage, type ProjectStatus } from '../db/projects';
+import { listLanguageStatuses, lockExistingProject, lockLanguage, updateLanguage, updateProject, type ProjectStatus } from '../db/projects';
 import { chargeReference, refundReference } from '../shared/ledger-references';
 import type { RetryBilling } from '../shared/project-contracts';
 import { publicFailureMessage, type LanguageFailureCode } from '../shared/failure-messages';
@@ -23,20 +23,6 @@ const FINAL = ['completed', 'failed'] as const;
 export const isFinalLanguage = (status: string) => (FINAL as readonly string[]).includes(status);
 
 
-async function lockProject(trx: Trx, projectId: string): Promise<Project> {
-  return trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow(() => new Error(`project ${projectId} not found`));
-}
-
-async function lockLanguage(trx: Trx, projectId: string, locale: string): Promise<ProjectLanguage> {
-  return trx
-    .selectFrom('project_languages')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('locale', '=', locale)
-    .forUpdate()
-    .executeTakeFirstOrThrow(() => new Error(`project ${projectId} has no language ${locale}`));
-}
-
 /**
  * Claims the right to work on a language for `attempt`. An open attempt carries on; a completed
  * language is left alone; a failed one is reopened as a new attempt, paid like a console retry
@@ -44,7 +30,7 @@ async function lockLanguage(trx: Trx, projectId: string, locale: string): Promis
  * and a Web UI reset of a failed language, wherever in the history the reset points.
  */
 export async function claimAttempt(trx: Trx, input: { projectId: string; locale: string; attempt: number; billing?: RetryBilling }): Promise<AttemptClaim> {
-  const project = await lockProject(trx, input.projectId);
+  const project = await lockExistingProject(trx, input.projectId);
   const language = await lockLanguage(trx, input.projectId, input.locale);
   if (language.status === 'completed') return { state: 'completed' };
   if (language.status !== 'failed') return { state: 'open', attempt: language.attempt };
@@ -102,7 +88,7 @@ export async function failAttempt(
   trx: Trx,
   input: { projectId: string; locale: string; attempt: number | 'current'; code: LanguageFailureCode; detail: string },
 ): Promise<{ failed: boolean; refundedSeconds: number }> {
-  const project = await lockProject(trx, input.projectId);
+  const project = await lockExistingProject(trx, input.projectId);
   const language = await lockLanguage(trx, input.projectId, input.locale);
   const attempt = input.attempt === 'current' ? language.attempt : input.attempt;
   if (language.status === 'completed' || language.attempt !== attempt) return { failed: false, refundedSeconds: 0 };
@@ -140,9 +126,9 @@ export async function failAttempt(
  * project. A project that was never charged (failed before validation) is left as it is.
  */
 export async function recomputeProjectOutcome(trx: Trx, projectId: string): Promise<ProjectStatus> {
-  const project = await lockProject(trx, projectId);
+  const project = await lockExistingProject(trx, projectId);
   if (project.usage_state !== 'charged' && project.usage_state !== 'refunded') return project.status;
-  const languages = await trx.selectFrom('project_languages').select(['status']).where('project_id', '=', projectId).execute();
+  const languages = await listLanguageStatuses(trx, projectId);
   if (languages.length === 0 || languages.some((l) => !isFinalLanguage(l.status))) return project.status;
   const completed = languages.filter((l) => l.status === 'completed').length;
   const status: ProjectStatus = completed === languages.length ? 'completed' : completed > 0 ? 'partially_completed' : 'failed';

@@ -2,7 +2,7 @@ import type { DubQuality } from '../engines/alignment/dub-quality';
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { upsertDeliverable } from '../db/deliverables';
-import { updateLanguage, updateOpenAttempt, type TranslatedSegment } from '../db/projects';
+import { findLanguage, updateLanguage, updateOpenAttempt, type TranslatedSegment } from '../db/projects';
 import { loadCurrentTranscript } from '../db/transcripts';
 import type { RetryBilling } from '../shared/project-contracts';
 import { claimAttempt, recomputeProjectOutcome } from './language-settlement';
@@ -74,7 +74,8 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
       if (!claim.ran) return claim;
       const step = { ...input, attempt: claim.attempt };
       const project = await requireProject(db, step.projectId);
-      const language = await db.selectFrom('project_languages').selectAll().where('project_id', '=', step.projectId).where('locale', '=', step.locale).executeTakeFirstOrThrow();
+      const language = await findLanguage(db, step.projectId, step.locale);
+      if (!language) throw new Error(`project ${step.projectId} has no language ${step.locale}`);
       const segments: TranslatedSegment[] = language.translated_segments ?? [];
       const duration = project.source_duration_seconds ?? 0;
       await updateOpenAttempt(db, step, { status: 'dubbing', percent: 25, phase_message: `Synthesizing ${counted(segments.length, 'segment')}.` });

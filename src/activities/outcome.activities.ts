@@ -1,6 +1,6 @@
 import { activityLog } from './activity-log';
 import type { Db } from '../db/create-db';
-import type { ProjectStatus } from '../db/projects';
+import { listLanguageStatuses, lockExistingProject, setProjectFailure, type ProjectStatus } from '../db/projects';
 import type { RetryBilling } from '../shared/project-contracts';
 import { failUnchargedProject } from './fail-uncharged-project';
 import { PROJECT_FAILURE_MESSAGES, type LanguageFailureCode, type ProjectFailureCode } from '../shared/failure-messages';
@@ -48,7 +48,7 @@ export function createOutcomeActivities({ db }: { db: Db }) {
     async settleProject(input: { projectId: string; code: ProjectFailureCode; detail: string; skipLocales?: string[] }): Promise<ProjectStatus> {
       activityLog().warn('settling a project that could not finish', { ...input });
       return db.transaction().execute(async (trx) => {
-        const project = await trx.selectFrom('projects').selectAll().where('id', '=', input.projectId).forUpdate().executeTakeFirstOrThrow();
+        const project = await lockExistingProject(trx, input.projectId);
         const failure = { code: input.code, message: PROJECT_FAILURE_MESSAGES[input.code] };
         if (project.usage_state === 'pending_validation') {
           if (project.status === 'failed' || project.status === 'completed' || project.status === 'partially_completed') return project.status;
@@ -56,7 +56,7 @@ export function createOutcomeActivities({ db }: { db: Db }) {
           return 'failed';
         }
         if (project.usage_state !== 'charged' && project.usage_state !== 'refunded') return project.status;
-        const languages = await trx.selectFrom('project_languages').select(['locale', 'status']).where('project_id', '=', project.id).execute();
+        const languages = await listLanguageStatuses(trx, project.id);
         const open = languages.filter((l) => !isFinalLanguage(l.status) && !(input.skipLocales ?? []).includes(l.locale));
         const languageCode: LanguageFailureCode = input.code === 'engine_failed' ? 'source_failed' : input.code;
         for (const language of open) {
@@ -64,7 +64,7 @@ export function createOutcomeActivities({ db }: { db: Db }) {
         }
         if (open.length > 0 && languages.every((l) => open.includes(l) || l.status === 'failed')) {
           // Nothing was delivered: the project failed for the project-level reason.
-          await trx.updateTable('projects').set({ failure_code: failure.code, failure_message: `${failure.message} Every charge was refunded.`, failure_detail: input.detail }).where('id', '=', project.id).execute();
+          await setProjectFailure(trx, project.id, { code: failure.code, message: `${failure.message} Every charge was refunded.`, detail: input.detail });
         }
         return recomputeProjectOutcome(trx, project.id);
       });

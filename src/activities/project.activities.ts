@@ -5,7 +5,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { captureFromHold, releaseHold } from '../db/credits';
 import { replaceTranscript } from '../db/deliverables';
-import { updateProject, type Project, type ProjectPhase, type UsageState } from '../db/projects';
+import { insertQueuedLanguages, listLanguageStatuses, lockExistingProject, updateProject, type Project, type ProjectPhase, type UsageState } from '../db/projects';
 import { blobKeys, findUploadByProject } from '../db/uploads';
 import { InvalidMediaError, type Engines } from '../engines';
 import type { BlobStore } from '../storage/blob-store';
@@ -59,7 +59,7 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
   return {
     async loadProjectStart(projectId: string): Promise<ProjectStart> {
       const project = await requireProject(db, projectId);
-      const languages = await db.selectFrom('project_languages').select(['locale', 'status']).where('project_id', '=', projectId).execute();
+      const languages = await listLanguageStatuses(db, projectId);
       const ended = new Set(languages.filter((l) => l.status === 'completed' || l.status === 'failed').map((l) => l.locale));
       return {
         sourceType: project.source_type,
@@ -121,7 +121,7 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
     async settleCharges(input: { projectId: string; durationSeconds: number }): Promise<ChargeOutcome> {
       const billableSeconds = billableSecondsFor(input.durationSeconds);
       const outcome = await db.transaction().execute(async (trx): Promise<ChargeOutcome> => {
-        const project = await trx.selectFrom('projects').selectAll().where('id', '=', input.projectId).forUpdate().executeTakeFirstOrThrow();
+        const project = await lockExistingProject(trx, input.projectId);
         if (project.usage_state === 'charged') return { outcome: 'charged', billableSeconds: project.billable_seconds ?? billableSeconds };
         if (project.usage_state === 'limit_exceeded') return { outcome: 'limit_exceeded', billableSeconds: project.billable_seconds ?? billableSeconds };
         // Ended meanwhile (e.g. its upload expired): its hold is gone, there is nothing to charge.
@@ -144,11 +144,7 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
           phase: 'transcribing',
           validated_at: new Date(),
         });
-        await trx
-          .insertInto('project_languages')
-          .values(project.target_locales.map((locale) => ({ project_id: project.id, locale, status: 'queued' as const, phase_message: null, failure_code: null, failure_message: null, title: null, description: null, drift_seconds: null, completed_at: null, charged_seconds: billableSeconds, attempt_charged_seconds: billableSeconds })))
-          .onConflict((oc) => oc.columns(['project_id', 'locale']).doNothing())
-          .execute();
+        await insertQueuedLanguages(trx, { projectId: project.id, locales: project.target_locales, chargedSeconds: billableSeconds });
         return { outcome: 'charged', billableSeconds };
       });
       if (pauseAfterCaptureMs) await new Promise((resolve) => setTimeout(resolve, pauseAfterCaptureMs));

@@ -1,6 +1,7 @@
-import { sql, type RawBuilder } from 'kysely';
+import type { RawBuilder } from 'kysely';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/create-db';
+import { listStaleReviews } from '../db/transcript-reviews';
 import { transcriptReviewWorkflowId } from '../shared/workflow-ids';
 import { startReviewWorkflow } from '../temporal/start-review-workflow';
 import type { Repair } from './reconciler.activities';
@@ -24,24 +25,7 @@ export interface ReviewPassDeps {
 }
 
 export async function reconcileReviews({ db, temporal, taskQueue, staleBefore, workspaceId, isRunning, recordOnce, attempt }: ReviewPassDeps): Promise<void> {
-  let reviews = db
-    .selectFrom('transcript_reviews as r')
-    .select(['r.project_id', 'r.workspace_id', 'r.status'])
-    .where((eb) =>
-      eb.or([
-        eb('r.status', 'in', ['requested', 'in_review']),
-        // Verified, with a completed language still made from the machine transcript.
-        eb.and([
-          eb('r.status', '=', 'verified'),
-          eb.exists(
-            eb.selectFrom('project_languages as l').select('l.locale').whereRef('l.project_id', '=', 'r.project_id').where('l.status', '=', 'completed').where(sql<boolean>`l.transcript_kind is distinct from 'verified'`),
-          ),
-        ]),
-      ]),
-    )
-    .where(sql<Date>`coalesce(r.verified_at, r.claimed_at, r.requested_at)`, '<', staleBefore);
-  if (workspaceId) reviews = reviews.where('r.workspace_id', '=', workspaceId);
-  for (const review of await reviews.orderBy('r.requested_at').limit(BATCH).execute()) {
+  for (const review of await listStaleReviews(db, { staleBefore, workspaceId, limit: BATCH })) {
     const subject = transcriptReviewWorkflowId(review.project_id);
     await attempt(subject, async () => {
       if (await isRunning(subject)) return undefined;

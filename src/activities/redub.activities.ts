@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { upsertDeliverable } from '../db/deliverables';
-import { updateLanguage } from '../db/projects';
+import { listLanguageTranscriptKinds, lockLanguageRevision, readLanguageRevision, updateLanguage } from '../db/projects';
 import { loadCurrentTranscript } from '../db/transcripts';
 import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';
@@ -28,7 +28,7 @@ const heartbeat = () => Context.current().heartbeat();
 export function createRedubActivities({ db, blobStore, engines, capabilities }: { db: Db; blobStore: BlobStore; engines: Engines; capabilities: EngineCapabilities }) {
   return {
     async planRedubs(projectId: string): Promise<RedubPlan> {
-      const languages = await db.selectFrom('project_languages').select(['locale', 'status', 'transcript_kind']).where('project_id', '=', projectId).orderBy('locale').execute();
+      const languages = await listLanguageTranscriptKinds(db, projectId);
       return {
         locales: languages.filter((l) => l.status === 'completed' && l.transcript_kind !== 'verified').map((l) => l.locale),
         languagesOpen: languages.some((l) => l.status !== 'completed' && l.status !== 'failed'),
@@ -43,7 +43,7 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
      */
     async redubLanguage(input: { projectId: string; locale: string }): Promise<{ redubbed: boolean; revision: number }> {
       const project = await requireProject(db, input.projectId);
-      const language = await db.selectFrom('project_languages').select(['status', 'revision', 'transcript_kind']).where('project_id', '=', input.projectId).where('locale', '=', input.locale).executeTakeFirstOrThrow();
+      const language = await readLanguageRevision(db, input.projectId, input.locale);
       if (language.status !== 'completed' || language.transcript_kind === 'verified') return { redubbed: false, revision: language.revision };
       const transcript = await loadCurrentTranscript(db, input.projectId);
       if (transcript.kind !== 'verified') return { redubbed: false, revision: language.revision };
@@ -69,7 +69,7 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
       });
 
       return db.transaction().execute(async (trx) => {
-        const current = await trx.selectFrom('project_languages').select(['status', 'revision']).where('project_id', '=', input.projectId).where('locale', '=', input.locale).forUpdate().executeTakeFirstOrThrow();
+        const current = await lockLanguageRevision(trx, input.projectId, input.locale);
         // Switched already (a retried activity) or no longer completed: leave the rows alone.
         if (current.status !== 'completed' || current.revision !== language.revision) return { redubbed: current.revision >= revision, revision: current.revision };
         for (const file of files) {

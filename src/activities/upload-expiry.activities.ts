@@ -1,7 +1,7 @@
 import { log } from '@temporalio/activity';
-import { sql } from 'kysely';
 import type { Db } from '../db/create-db';
-import { UPLOAD_WINDOW_MS } from '../db/uploads';
+import { lockProject } from '../db/projects';
+import { listExpiredUploadProjects, lockExpiredUpload, UPLOAD_WINDOW_MS } from '../db/uploads';
 import type { MultipartUploads, UploadRef } from '../storage/multipart-uploads';
 import { failUnchargedProject } from './fail-uncharged-project';
 
@@ -26,18 +26,9 @@ export function createUploadExpiryActivities({ db, uploads }: { db: Db; uploads:
      * the other abandoned holds stay reserved.
      */
     async expireAbandonedUploads(): Promise<UploadExpiryResult> {
-      const due = await db
-        .selectFrom('uploads')
-        .innerJoin('projects', 'projects.id', 'uploads.project_id')
-        .select('uploads.project_id')
-        .where('uploads.completed_at', 'is', null)
-        .where('uploads.expires_at', '<', sql<Date>`now()`)
-        .where('projects.status', '=', 'awaiting_upload')
-        .orderBy('uploads.expires_at')
-        .limit(BATCH)
-        .execute();
+      const due = await listExpiredUploadProjects(db, BATCH);
       const result: UploadExpiryResult = { expired: 0, expiredProjects: [], failed: [], storageAborted: 0 };
-      for (const { project_id: projectId } of due) {
+      for (const projectId of due) {
         let expired: UploadRef | null;
         try {
           expired = await expireOne(projectId);
@@ -75,18 +66,8 @@ export function createUploadExpiryActivities({ db, uploads }: { db: Db; uploads:
   /** The upload it expired, or null when there was nothing to do (completed or settled meanwhile). */
   function expireOne(projectId: string): Promise<UploadRef | null> {
     return db.transaction().execute(async (trx) => {
-      const locked = await trx
-        .selectFrom('uploads')
-        .select(['id', 'project_id', 'store_upload_id', 'expires_at'])
-        .where('project_id', '=', projectId)
-        .where('completed_at', 'is', null)
-        .where('expires_at', '<', sql<Date>`now()`)
-        .forUpdate()
-        .skipLocked()
-        .executeTakeFirst();
-      const project = locked
-        ? await trx.selectFrom('projects').select(['id', 'workspace_id', 'hold_reference', 'status']).where('id', '=', projectId).forUpdate().executeTakeFirst()
-        : undefined;
+      const locked = await lockExpiredUpload(trx, projectId);
+      const project = locked ? await lockProject(trx, projectId) : undefined;
       if (!locked || !project || project.status !== 'awaiting_upload') return null;
       await failUnchargedProject(trx, project, {
         code: 'upload_expired',

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
-import { updateProject } from '../db/projects';
+import { lockExistingProject, updateProject } from '../db/projects';
 import { blobKeys } from '../db/uploads';
 import { isPermanentDownloadError, type SourceDownloader } from '../sources/youtube/source-downloader';
 import { isRetryableSourceError, type LookedUpVideo, type VideoLookup } from '../sources/youtube/video-lookup';
@@ -44,7 +44,7 @@ export function unavailableBecause(video: LookedUpVideo | undefined): string | n
 export function createYoutubeSourceActivities({ db, blobStore, youtube, downloader }: YoutubeSourceDeps) {
   const releaseWith = (projectId: string, message: string, detail?: string) =>
     db.transaction().execute(async (trx) => {
-      const project = await trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow();
+      const project = await lockExistingProject(trx, projectId);
       if (project.status !== 'validating') return;
       await failUnchargedProject(trx, project, { code: 'source_unavailable', message: `${message} The credit hold was released; nothing was charged.`, usageState: 'released', detail });
     });
@@ -72,7 +72,7 @@ export function createYoutubeSourceActivities({ db, blobStore, youtube, download
         return { ok: false };
       }
       return db.transaction().execute(async (trx) => {
-        const locked = await trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow();
+        const locked = await lockExistingProject(trx, projectId);
         if (locked.status !== 'validating') return { ok: false };
         const billable = billableSecondsFor(video!.durationSeconds!);
         if (billable > locked.max_billable_seconds) {

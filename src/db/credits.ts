@@ -239,3 +239,8 @@ export async function getBalance(db: Db, workspaceId: string): Promise<CreditBal
     .executeTakeFirst();
   return row ?? { granted: 0, captured: 0, reserved: 0 };
 }
+
+/** The ledger entry holding a reference: who it was for, what kind, how much. */
+export async function findLedgerEntry(db: Db, reference: string): Promise<{ workspace_id: string; kind: LedgerKind; amount: number } | undefined> {
+  return db.selectFrom('credit_ledger').select(['workspace_id', 'kind', 'amount']).where('reference', '=', reference).executeTakeFirst();
+}

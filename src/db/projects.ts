@@ -1,6 +1,7 @@
 import type { DubQuality } from '../engines/alignment/dub-quality';
-import { sql, type ColumnType, type Generated, type Selectable } from 'kysely';
+import { sql, type ColumnType, type Generated, type Selectable, type Transaction } from 'kysely';
 import { runPrepared, type Db } from './create-db';
+import type { Database } from './database';
 import { containsPattern } from './like-pattern';
 
 export type ProjectStatus = 'awaiting_upload' | 'validating' | 'processing' | 'completed' | 'partially_completed' | 'failed';
@@ -196,4 +197,122 @@ export async function updateOpenAttempt(
     .where('status', 'not in', ['completed', 'failed'])
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * The project row, locked for the rest of the caller's transaction: whatever changes a project's
+ * status or money reads it here first, so two such steps never interleave.
+ */
+export async function lockProject(trx: Transaction<Database>, projectId: string): Promise<Project | undefined> {
+  return trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirst();
+}
+
+/** lockProject for a project the caller knows exists: a missing one throws. */
+export async function lockExistingProject(trx: Transaction<Database>, projectId: string): Promise<Project> {
+  return trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow(() => new Error(`project ${projectId} not found`));
+}
+
+/** A project-level failure's reason, written over what the languages' failures left there. */
+export async function setProjectFailure(trx: Db, projectId: string, failure: { code: string; message: string; detail: string | null }): Promise<void> {
+  await trx.updateTable('projects').set({ failure_code: failure.code, failure_message: failure.message, failure_detail: failure.detail }).where('id', '=', projectId).execute();
+}
+
+/** One language with everything it holds (translated segments included), or undefined. */
+export async function findLanguage(db: Db, projectId: string, locale: string): Promise<ProjectLanguage | undefined> {
+  return db.selectFrom('project_languages').selectAll().where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirst();
+}
+
+/** Just the language's status: a download asks whether its files are ready. */
+export async function findLanguageStatus(db: Db, projectId: string, locale: string): Promise<Pick<ProjectLanguage, 'status'> | undefined> {
+  return db.selectFrom('project_languages').select(['status']).where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirst();
+}
+
+/** The language row, locked for the rest of the caller's transaction; a missing one throws. */
+export async function lockLanguage(trx: Transaction<Database>, projectId: string, locale: string): Promise<ProjectLanguage> {
+  return trx
+    .selectFrom('project_languages')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('locale', '=', locale)
+    .forUpdate()
+    .executeTakeFirstOrThrow(() => new Error(`project ${projectId} has no language ${locale}`));
+}
+
+export type LanguageRevision = Pick<ProjectLanguage, 'status' | 'revision' | 'transcript_kind'>;
+
+/** Which files a completed language publishes (its revision) and which transcript made them; a missing language throws. */
+export async function readLanguageRevision(db: Db, projectId: string, locale: string): Promise<LanguageRevision> {
+  return db.selectFrom('project_languages').select(['status', 'revision', 'transcript_kind']).where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirstOrThrow();
+}
+
+/** The language's status and revision, locked: a re-dub switches its files under this lock. */
+export async function lockLanguageRevision(trx: Transaction<Database>, projectId: string, locale: string): Promise<Pick<ProjectLanguage, 'status' | 'revision'>> {
+  return trx.selectFrom('project_languages').select(['status', 'revision']).where('project_id', '=', projectId).where('locale', '=', locale).forUpdate().executeTakeFirstOrThrow();
+}
+
+/** Each language of the project and its status, in no particular order. */
+export async function listLanguageStatuses(db: Db, projectId: string): Promise<Pick<ProjectLanguage, 'locale' | 'status'>[]> {
+  return db.selectFrom('project_languages').select(['locale', 'status']).where('project_id', '=', projectId).execute();
+}
+
+/** Each language's status and the transcript it was made from, by locale: what a re-dub plans from. */
+export async function listLanguageTranscriptKinds(db: Db, projectId: string): Promise<Pick<ProjectLanguage, 'locale' | 'status' | 'transcript_kind'>[]> {
+  return db.selectFrom('project_languages').select(['locale', 'status', 'transcript_kind']).where('project_id', '=', projectId).orderBy('locale').execute();
+}
+
+/**
+ * The project's target languages, queued, each charged `chargedSeconds` for its first attempt.
+ * A language that already has a row keeps it, so a retried charge step adds nothing.
+ */
+export async function insertQueuedLanguages(trx: Db, input: { projectId: string; locales: string[]; chargedSeconds: number }): Promise<void> {
+  await trx
+    .insertInto('project_languages')
+    .values(
+      input.locales.map((locale) => ({
+        project_id: input.projectId,
+        locale,
+        status: 'queued' as const,
+        phase_message: null,
+        failure_code: null,
+        failure_message: null,
+        title: null,
+        description: null,
+        drift_seconds: null,
+        completed_at: null,
+        charged_seconds: input.chargedSeconds,
+        attempt_charged_seconds: input.chargedSeconds,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['project_id', 'locale']).doNothing())
+    .execute();
+}
+
+/** What the console needs to retry a language: its state and what its project bills. */
+export interface LanguageRetryFacts {
+  status: LanguageStatus;
+  attempt: number;
+  workspace_id: string;
+  billable_seconds: number | null;
+  credits_per_second: number;
+}
+
+export async function findLanguageRetryFacts(db: Db, projectId: string, locale: string): Promise<LanguageRetryFacts | undefined> {
+  return db
+    .selectFrom('project_languages')
+    .innerJoin('projects', 'projects.id', 'project_languages.project_id')
+    .select(['project_languages.status', 'project_languages.attempt', 'projects.workspace_id', 'projects.billable_seconds', 'projects.credits_per_second'])
+    .where('project_languages.project_id', '=', projectId)
+    .where('project_languages.locale', '=', locale)
+    .executeTakeFirst();
+}
+
+/** How many projects, and how many target languages, are in each status (fleet-wide). */
+export async function countProjectsByStatus(db: Db): Promise<{ status: ProjectStatus; count: number }[]> {
+  const rows = await db.selectFrom('projects').select(['status', (eb) => eb.fn.countAll<string>().as('n')]).groupBy('status').execute();
+  return rows.map((row) => ({ status: row.status, count: Number(row.n) }));
+}
+
+export async function countLanguagesByStatus(db: Db): Promise<{ status: LanguageStatus; count: number }[]> {
+  const rows = await db.selectFrom('project_languages').select(['status', (eb) => eb.fn.countAll<string>().as('n')]).groupBy('status').execute();
+  return rows.map((row) => ({ status: row.status, count: Number(row.n) }));
 }

@@ -1,4 +1,4 @@
-import { sql, type ColumnType, type Selectable } from 'kysely';
+import { sql, type ColumnType, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from './create-db';
 
 // One paid human review of a project's English transcript. The public state (status,
@@ -110,4 +110,33 @@ export async function listOpenReviews(db: Db): Promise<QueuedReview[]> {
     .orderBy('r.requested_at')
     .orderBy('r.project_id')
     .execute();
+}
+
+/**
+ * Reviews that still need their workflow and have not moved since `staleBefore`: open ones, and
+ * verified ones with a completed language still made from the machine transcript (a re-dub is
+ * due). Oldest request first, `limit` of them; only the workspace's when one is given.
+ */
+export async function listStaleReviews(
+  db: Db,
+  input: { staleBefore: RawBuilder<Date>; workspaceId?: string; limit: number },
+): Promise<Pick<TranscriptReview, 'project_id' | 'workspace_id' | 'status'>[]> {
+  let reviews = db
+    .selectFrom('transcript_reviews as r')
+    .select(['r.project_id', 'r.workspace_id', 'r.status'])
+    .where((eb) =>
+      eb.or([
+        eb('r.status', 'in', ['requested', 'in_review']),
+        // Verified, with a completed language still made from the machine transcript.
+        eb.and([
+          eb('r.status', '=', 'verified'),
+          eb.exists(
+            eb.selectFrom('project_languages as l').select('l.locale').whereRef('l.project_id', '=', 'r.project_id').where('l.status', '=', 'completed').where(sql<boolean>`l.transcript_kind is distinct from 'verified'`),
+          ),
+        ]),
+      ]),
+    )
+    .where(sql<Date>`coalesce(r.verified_at, r.claimed_at, r.requested_at)`, '<', input.staleBefore);
+  if (input.workspaceId) reviews = reviews.where('r.workspace_id', '=', input.workspaceId);
+  return reviews.orderBy('r.requested_at').limit(input.limit).execute();
 }

@@ -1,5 +1,6 @@
-import { sql, type ColumnType, type Selectable } from 'kysely';
+import { sql, type ColumnType, type Selectable, type Transaction } from 'kysely';
 import type { Db } from './create-db';
+import type { Database } from './database';
 
 export interface UploadTable {
   id: string;
@@ -115,4 +116,39 @@ export async function uploadProgressByProject(db: Db, projectIds: string[]): Pro
     .groupBy(['uploads.project_id', 'uploads.part_count', 'uploads.store_upload_id'])
     .execute();
   return new Map(rows.map((r) => [r.project_id, { received: r.store_upload_id === null ? Number(r.received) : null, total: r.part_count }]));
+}
+
+/**
+ * Projects still awaiting an upload whose window has closed (by the database's clock), the
+ * longest expired first: what the expiry schedule settles, `limit` per run.
+ */
+export async function listExpiredUploadProjects(db: Db, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('uploads')
+    .innerJoin('projects', 'projects.id', 'uploads.project_id')
+    .select('uploads.project_id')
+    .where('uploads.completed_at', 'is', null)
+    .where('uploads.expires_at', '<', sql<Date>`now()`)
+    .where('projects.status', '=', 'awaiting_upload')
+    .orderBy('uploads.expires_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.project_id);
+}
+
+/**
+ * The project's upload, locked for the caller's transaction, if it is still incomplete and its
+ * window has closed. A row another transaction holds (a complete in flight) is skipped, not
+ * waited for: undefined then, as for a completed upload.
+ */
+export async function lockExpiredUpload(trx: Transaction<Database>, projectId: string): Promise<Pick<Upload, 'id' | 'project_id' | 'store_upload_id' | 'expires_at'> | undefined> {
+  return trx
+    .selectFrom('uploads')
+    .select(['id', 'project_id', 'store_upload_id', 'expires_at'])
+    .where('project_id', '=', projectId)
+    .where('completed_at', 'is', null)
+    .where('expires_at', '<', sql<Date>`now()`)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst();
 }

@@ -161,6 +161,11 @@ export async function insertDelivery(db: Db, row: { id: string; endpointId: stri
     .executeTakeFirstOrThrow();
 }
 
+/** The event's first delivery to the endpoint (not a redelivery); undefined if it never had one. */
+export async function findOriginalDelivery(db: Db, eventId: string, endpointId: string): Promise<Pick<WebhookDelivery, 'id'> | undefined> {
+  return db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', eventId).where('endpoint_id', '=', endpointId).where('redelivery_of', 'is', null).executeTakeFirst();
+}
+
 /**
  * The project's pending deliveries created at or after `since`: what an emitter retried after
  * a lost start makes good, without touching the older ones (the reconciler's part).

@@ -101,6 +101,12 @@ export async function disconnectChannel(trx: Db, workspaceId: string, channelId:
   return true;
 }
 
+/** The workspaces a channel is connected to; none means nothing needs its mirror kept fresh. */
+export async function listChannelWorkspaceIds(db: Db, channelId: string): Promise<string[]> {
+  const rows = await db.selectFrom('workspace_channels').select('workspace_id').where('channel_id', '=', channelId).execute();
+  return rows.map((row) => row.workspace_id);
+}
+
 export async function upsertVideos(db: Db, videos: Omit<YoutubeVideo, 'updated_at'>[]): Promise<void> {
   if (videos.length === 0) return;
   await db

@@ -1,5 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { Db } from '../db/create-db';
+import { countLanguagesByStatus, countProjectsByStatus } from '../db/projects';
 
 // Projects and languages by status, read from PostgreSQL when scraped: the whole fleet's view,
 // the same from every API process (aggregate with max(), not sum()). The counts use the status
@@ -20,8 +21,8 @@ function throttled<T>(refreshMs: number, read: () => Promise<T>): () => Promise<
 }
 
 export function registerStatusGauges(db: Db, refreshMs = 15_000): void {
-  const projects = throttled(refreshMs, () => db.selectFrom('projects').select(['status', (eb) => eb.fn.countAll<string>().as('n')]).groupBy('status').execute());
-  const languages = throttled(refreshMs, () => db.selectFrom('project_languages').select(['status', (eb) => eb.fn.countAll<string>().as('n')]).groupBy('status').execute());
+  const projects = throttled(refreshMs, () => countProjectsByStatus(db));
+  const languages = throttled(refreshMs, () => countLanguagesByStatus(db));
   new Gauge({
     name: 'dubbing_projects',
     help: 'Projects by status (fleet-wide, read from the database at scrape time).',
@@ -29,7 +30,7 @@ export function registerStatusGauges(db: Db, refreshMs = 15_000): void {
     async collect() {
       const rows = await projects();
       this.reset();
-      for (const row of rows) this.set({ status: row.status }, Number(row.n));
+      for (const row of rows) this.set({ status: row.status }, row.count);
     },
   });
   new Gauge({
@@ -39,7 +40,7 @@ export function registerStatusGauges(db: Db, refreshMs = 15_000): void {
     async collect() {
       const rows = await languages();
       this.reset();
-      for (const row of rows) this.set({ status: row.status }, Number(row.n));
+      for (const row of rows) this.set({ status: row.status }, row.count);
     },
   });
 }

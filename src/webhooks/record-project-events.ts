@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/create-db';
-import { listProjectLanguages } from '../db/projects';
+import { listProjectLanguages, lockProject } from '../db/projects';
 import { endpointsFor, insertDelivery, insertEvent, listProjectEvents } from '../db/webhooks';
 import { dueEvents } from './due-events';
 import { projectSnapshot } from './project-snapshot';
@@ -28,7 +28,7 @@ export interface RecordedEvents {
  */
 export async function recordProjectEvents(db: Db, projectId: string, publicBaseUrl: string): Promise<RecordedEvents> {
   return db.transaction().execute(async (trx) => {
-    const project = await trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirst();
+    const project = await lockProject(trx, projectId);
     if (!project) return { emitted: 0, deliveries: [], statuses: null };
     const [languages, written] = await Promise.all([listProjectLanguages(trx, [projectId]), listProjectEvents(trx, projectId)]);
     const statuses: ProjectStatuses = {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/create-db';
+import { endpointsFor, findEndpoint, findEvent, findOriginalDelivery, insertDelivery } from '../db/webhooks';
 import type { WebhookRetrySchedule } from '../shared/webhook-contracts';
 import { startWebhookDelivery } from '../temporal/start-webhook-delivery';
 
@@ -24,25 +25,22 @@ export async function redeliverEvent(
   options: { taskQueue: string; timeoutMs: number; retry: WebhookRetrySchedule },
   input: { eventId: string; endpointId?: string },
 ): Promise<Redelivery[]> {
-  const event = await db.selectFrom('webhook_events').select(['id', 'workspace_id', 'project_id', 'type']).where('id', '=', input.eventId).executeTakeFirst();
+  const event = await findEvent(db, input.eventId);
   if (!event) throw new Error(`no webhook event ${input.eventId}`);
-  let endpoints = db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'url', 'enabled_events'])
-    .where('workspace_id', '=', event.workspace_id)
-    .where('deleted_at', 'is', null);
-  if (input.endpointId) endpoints = endpoints.where('id', '=', input.endpointId);
-  const targets = (await endpoints.orderBy('seq').execute()).filter((e) => input.endpointId !== undefined || e.enabled_events.includes(event.type));
+  // A named endpoint gets the event whatever it subscribes to; otherwise every subscriber does.
+  const targets = input.endpointId
+    ? [await findEndpoint(db, event.workspace_id, input.endpointId)].filter((e) => e !== undefined)
+    : await endpointsFor(db, event.workspace_id, event.type);
   if (targets.length === 0) {
     throw new Error(input.endpointId ? `no live endpoint ${input.endpointId} in the event's workspace` : `no live endpoint of the event's workspace subscribes to ${event.type}`);
   }
   const redeliveries = await db.transaction().execute(async (trx) => {
     const made: Redelivery[] = [];
     for (const endpoint of targets) {
-      const original = await trx.selectFrom('webhook_deliveries').select('id').where('event_id', '=', event.id).where('endpoint_id', '=', endpoint.id).where('redelivery_of', 'is', null).executeTakeFirst();
+      const original = await findOriginalDelivery(trx, event.id, endpoint.id);
       const id = randomUUID();
       // An endpoint that never had this event gets it as its original delivery.
-      const row = await trx.insertInto('webhook_deliveries').values({ id, endpoint_id: endpoint.id, event_id: event.id, redelivery_of: original?.id ?? null, finished_at: null }).returning('created_at').executeTakeFirstOrThrow();
+      const row = await insertDelivery(trx, { id, endpointId: endpoint.id, eventId: event.id, redeliveryOf: original?.id });
       made.push({ deliveryId: id, endpointId: endpoint.id, url: endpoint.url, redeliveryOf: original?.id ?? null, createdAt: row.created_at });
     }
     return made;

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { sql } from 'kysely';
 import type { AppDeps } from '../app-deps';
+import { pingDatabase } from '../../db/ping';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -29,7 +29,7 @@ export function healthRoutes({ db, temporal, logger }: AppDeps): Router {
   });
   router.get('/readyz', async (ctx) => {
     const [postgres, temporalCheck] = await Promise.all([
-      check(() => sql`select 1`.execute(db)),
+      check(() => pingDatabase(db)),
       // A gRPC deadline, not just a race: the SDK stops retrying when it passes.
       check(() =>
         temporal.connection.withDeadline(Date.now() + CHECK_TIMEOUT_MS, () =>

@@ -1,6 +1,7 @@
 import { text } from 'node:stream/consumers';
 import type { Context } from 'koa';
 import { findDeliverable } from '../../db/deliverables';
+import { findLanguageStatus } from '../../db/projects';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { attachmentDisposition, deliverableFileName } from '../../storage/download-links';
@@ -34,7 +35,7 @@ export async function download(deps: AppDeps, ctx: Context): Promise<void> {
   if (!project.target_locales.includes(query.locale)) {
     throw ApiError.invalid('invalid_parameter', `This project has no target locale "${query.locale}"; it has ${project.target_locales.join(', ')}.`, 'locale');
   }
-  const language = await deps.db.selectFrom('project_languages').select(['status']).where('project_id', '=', project.id).where('locale', '=', query.locale).executeTakeFirst();
+  const language = await findLanguageStatus(deps.db, project.id, query.locale);
   const deliverable = language?.status === 'completed' ? await findDeliverable(deps.db, project.id, query.locale, query.type, format) : undefined;
   if (!deliverable) {
     throw ApiError.conflict('language_not_completed', `The ${query.locale} dub is ${language?.status ?? 'not started'}; its files are downloadable once it is completed.`);

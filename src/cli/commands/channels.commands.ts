@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import { connectChannel, disconnectChannel, listConnectedChannels } from '../../db/youtube';
+import { findWorkspace } from '../../db/workspaces';
+import { connectChannel, disconnectChannel, listChannelWorkspaceIds, listConnectedChannels } from '../../db/youtube';
 import { CHANNEL_ID_PATTERN, parseChannelRef } from '../../sources/youtube/channel-ref';
 import { ensureChannelSyncSchedule, removeChannelSyncSchedule, startChannelSync } from '../../temporal/channel-sync';
 import { uuid } from '../arguments';
@@ -27,7 +28,7 @@ export const channelsConnect: RegisterCommand = (program, ctx) =>
     .requiredOption('--channel <ref>', 'UC… channel id, @handle, or channel URL', channelRef)
     .option('--primary', 'make it the primary channel (the one the video list shows by default)')
     .action(async (options: { workspace: string; channel: string; primary?: boolean }) => {
-      const workspace = await ctx.db().selectFrom('workspaces').select('id').where('id', '=', options.workspace).executeTakeFirst();
+      const workspace = await findWorkspace(ctx.db(), options.workspace);
       if (!workspace) throw new Error(`no workspace ${options.workspace}`);
       const channel = await ctx.youtube().resolveChannel(options.channel);
       const connected = await ctx.db().transaction().execute((trx) =>
@@ -70,7 +71,7 @@ export const channelsDisconnect: RegisterCommand = (program, ctx) =>
       if (connections.length > 1) throw new UsageError(`channel ${channel} is connected to ${connections.length} workspaces; say which with --workspace`);
       const workspaceId = connections[0]!.workspace_id;
       await ctx.db().transaction().execute((trx) => disconnectChannel(trx, workspaceId, channel));
-      const remaining = await ctx.db().selectFrom('workspace_channels').select('workspace_id').where('channel_id', '=', channel).execute();
+      const remaining = await listChannelWorkspaceIds(ctx.db(), channel);
       if (remaining.length === 0) await removeChannelSyncSchedule(ctx.temporal(), channel);
       ctx.print(`disconnected ${channel} from ${workspaceId}${remaining.length === 0 ? '; its sync schedule was removed' : ''}`);
     });

@@ -1,4 +1,5 @@
 import { getBalance } from '../../db/credits';
+import { findLanguageRetryFacts } from '../../db/projects';
 import type { LanguageWorkflowInput } from '../../shared/project-contracts';
 import { languageSearchAttributes } from '../../shared/search-attributes';
 import { languageWorkflowId } from '../../shared/workflow-ids';
@@ -25,14 +26,7 @@ export const languagesRetry: RegisterCommand = (program, ctx) =>
 
 /** Starts the next attempt of a failed language workflow. */
 async function retryLanguage(ctx: CliContext, projectId: string, locale: string, options: RetryOptions): Promise<void> {
-  const row = await ctx
-    .db()
-    .selectFrom('project_languages')
-    .innerJoin('projects', 'projects.id', 'project_languages.project_id')
-    .select(['project_languages.status', 'project_languages.attempt', 'projects.workspace_id', 'projects.billable_seconds', 'projects.credits_per_second'])
-    .where('project_languages.project_id', '=', projectId)
-    .where('project_languages.locale', '=', locale)
-    .executeTakeFirst();
+  const row = await findLanguageRetryFacts(ctx.db(), projectId, locale);
   if (!row) throw new UsageError(`project ${projectId} has no language ${locale}`);
   if (row.status !== 'failed') throw new UsageError(`${locale} is ${row.status}; only a failed language can be retried`);
   if (!options.goodwill) {
