@@ -56,14 +56,14 @@ export interface Config {
     /** apertium modes this worker must not use, e.g. to keep a translation pair off a pool. */
     readonly excludedTranslationModes: readonly string[];
   };
-  /** Requests per API key, shared by every API process (see src/api/rate-limit/rate-limiter.ts). */
+  /** Requests per API key, shared by every API process (docs/rate-limits.md). */
   readonly rateLimits: {
     readonly windowSeconds: number;
     /** GET requests per key per window; 0: unlimited. */
     readonly reads: number;
     /** POST and DELETE requests (creates, paid calls) per key per window; 0: unlimited. */
     readonly writes: number;
-    /** How often each API process adds its reads to the shared count and learns the fleet's total. */
+    /** How often each API process adds the reads it counted in memory to the shared count and learns the fleet's total (writes are counted one statement each). */
     readonly syncIntervalMs: number;
     /** Failed authentications per client address per minute, in each API process; 0: unlimited. */
     readonly authFailuresPerMinute: number;

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from './create-db';
 
-// Request counts per API key, bucket and fixed window, shared by every API process.
+// Request counts per API key, bucket and fixed window, shared by every API process
+// (docs/rate-limits.md).
 
 export type RateLimitBucket = 'read' | 'write';
 
@@ -19,6 +20,26 @@ export interface CounterIncrement {
   add: number;
 }
 
+/**
+ * Counts one request in its window if the window has room: the new count, or undefined when
+ * `limit` requests were already counted there. One statement, so concurrent requests from any
+ * number of processes are granted exactly `limit` between them, and the count is what was granted.
+ */
+export async function countWithin(db: Db, counter: Omit<CounterIncrement, 'add'>, limit: number): Promise<number | undefined> {
+  const row = await db
+    .insertInto('rate_limit_counters')
+    .values({ api_key_id: counter.apiKeyId, bucket: counter.bucket, window_start: counter.windowStart, count: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['api_key_id', 'bucket', 'window_start'])
+        .doUpdateSet({ count: sql<number>`rate_limit_counters.count + 1` })
+        .where('rate_limit_counters.count', '<', limit),
+    )
+    .returning('count')
+    .executeTakeFirst();
+  return row?.count;
+}
+
 /** Adds each increment to its window's shared count and returns the new totals, in input order. */
 export async function addToCounters(db: Db, increments: readonly CounterIncrement[]): Promise<number[]> {
   if (increments.length === 0) return [];
@@ -30,22 +51,6 @@ export async function addToCounters(db: Db, increments: readonly CounterIncremen
     .execute();
   const totals = new Map(rows.map((r) => [counterKey(r.api_key_id, r.bucket, r.window_start), r.count]));
   return increments.map((i) => totals.get(counterKey(i.apiKeyId, i.bucket, i.windowStart)) ?? 0);
-}
-
-/**
- * Gives back write tokens a process reserved and did not use, so another process may grant them.
- * Returns the window's new total (0 when the window is gone).
- */
-export async function takeFromCounter(db: Db, counter: Omit<CounterIncrement, 'add'>, amount: number): Promise<number> {
-  const row = await db
-    .updateTable('rate_limit_counters')
-    .set({ count: sql<number>`greatest(count - ${amount}, 0)` })
-    .where('api_key_id', '=', counter.apiKeyId)
-    .where('bucket', '=', counter.bucket)
-    .where('window_start', '=', counter.windowStart)
-    .returning('count')
-    .executeTakeFirst();
-  return row?.count ?? 0;
 }
 
 /** Windows that ended before `before` can limit nobody any more. */

@@ -3,7 +3,7 @@ import { createProject, projectBody, workspaceRowCounts } from '../helpers/proje
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 
 // Per-key limits, counted apart for reads and writes, shared by every API process through
-// PostgreSQL. Two real apps on one database stand for two API processes.
+// PostgreSQL (docs/rate-limits.md). Two real apps on one database stand for two API processes.
 
 const WINDOW_SECONDS = 3600;
 const LIMITS = { RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS), RATE_LIMIT_READS: '5', RATE_LIMIT_WRITES: '3', RATE_LIMIT_SYNC_MS: '60000' };
@@ -83,11 +83,28 @@ describe('rate limits per API key', () => {
     const onB = await invalidCreate(b, tenant);
     expect(onB.status).toBe(429);
     expect(onB.body.error.code).toBe('rate_limited');
-    // B reserved a token past the limit to learn it was spent; it gives it back as it syncs, so
-    // the count says how many writes were granted.
-    expect(await counter(a, tenant, 'write')).toBe(4);
+    // A refused write is not counted: the count says how many writes were granted.
+    expect(await counter(a, tenant, 'write')).toBe(3);
     await b.rateLimiter.sync();
     expect(await counter(a, tenant, 'write')).toBe(3);
+  });
+
+  it('issue 27 item 4: two API processes share one write limit, and the shared count is exactly what was granted after every request, with no sync', async () => {
+    const tenant = await createTenant(a.db);
+    for (const [i, api] of [a, b, a].entries()) {
+      const res = await invalidCreate(api, tenant);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('ratelimit-remaining')).toBe(String(2 - i));
+      expect(await counter(a, tenant, 'write')).toBe(i + 1);
+    }
+    for (const api of [b, a, b]) {
+      const refused = await invalidCreate(api, tenant);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+      expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await counter(a, tenant, 'write')).toBe(3);
+    }
   });
 
   it('grants exactly the limit to concurrent writes spread over two processes, and counts only those', async () => {
