@@ -26,6 +26,8 @@ describe('project ETag (issue 27 item 5)', () => {
     expect(unchanged.status).toBe(304);
     expect(unchanged.body).toBe('');
     expect(unchanged.headers.get('etag')).toBe(etag);
+    // fetch() itself adds `Cache-Control: no-cache` to a request carrying If-None-Match: still a 304.
+    expect((await get({ 'if-none-match': etag, 'cache-control': 'no-cache' })).status).toBe(304);
     // Another ETag, or none, is a full answer.
     expect((await get({ 'if-none-match': '"0-n-stale"' })).status).toBe(200);
     expect((await get()).body).toEqual(first.body);

@@ -31,3 +31,15 @@ export function projectETag(deps: AppDeps, tag: string, project: Pick<Project, '
   if (storeKnowsParts) return undefined;
   return `"${project.view_version}-${includeTransfer ? 't' : 'n'}-${tag}"`;
 }
+
+/**
+ * Whether If-None-Match names `etag` (RFC 9110 §13.1.2: `*`, or a list compared weakly). Not
+ * Koa's `ctx.fresh`: that also refuses any request with `Cache-Control: no-cache`, which the
+ * Fetch standard adds to every fetch() that sets If-None-Match itself, i.e. to the very clients
+ * that poll with an ETag. The request's Cache-Control speaks to caches, not to this server.
+ */
+export function ifNoneMatchHits(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  const tag = etag.replace(/^W\//, '');
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag);
+}

@@ -15,7 +15,7 @@ import { download } from './download';
 import { cursorPage, decodeCursor } from './cursor';
 import { loadOwnProject } from './load-own-project';
 import { loadProjectView } from './load-project-view';
-import { projectETag, representationTag } from './project-etag';
+import { ifNoneMatchHits, projectETag, representationTag } from './project-etag';
 import { presentProjectListItem } from '../../project-view/project-presenter';
 import { requestTranscriptReview } from '../reviews/request-transcript-review';
 import { transcriptReviewBodySchema, type TranscriptReviewBody } from '../reviews/transcript-review.schema';
@@ -63,9 +63,7 @@ export function projectsRoutes(deps: AppDeps): Router {
     ctx.set('cache-control', 'private, no-cache');
     if (etag !== undefined) {
       ctx.set('etag', etag);
-      ctx.status = 200;
-      // Koa's `fresh`: If-None-Match against the ETag just set (a request's no-cache opts out).
-      if (ctx.fresh) {
+      if (ifNoneMatchHits(ctx.get('if-none-match'), etag)) {
         ctx.status = 304;
         return;
       }
