@@ -72,7 +72,6 @@ const QUERY_SELECTORS = [
  */
 const QUERIES_OUTSIDE_DB = [
   'src/activities/reconciler.activities.ts',
-  'src/api/middleware/idempotency.ts',
   'src/api/projects/complete-upload.ts',
   'src/api/projects/languages/commit-addition.ts',
   'src/api/reviews/request-transcript-review.ts',

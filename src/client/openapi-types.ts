@@ -1366,7 +1366,10 @@ export interface operations {
                 /** @description While the upload is open, include the `transfer` block (fresh part URLs, which parts arrived). */
                 include_transfer?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a body you hold: while the project shows the same, the answer is `304` with no body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The project's id (a UUID). */
                 project_id: string;
@@ -1379,6 +1382,10 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    /** @description A strong validator of this body, to send back in `If-None-Match`. Absent while an upload is open on the s3 storage driver, whose part URLs and progress change without the project. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: revalidate with `If-None-Match` before reusing a body. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1491,6 +1498,18 @@ export interface operations {
                         data: components["schemas"]["Project"];
                     };
                 };
+            };
+            /** @description Unchanged: the body whose `ETag` was sent in `If-None-Match` is still what the project shows. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description A strong validator of this body, to send back in `If-None-Match`. Absent while an upload is open on the s3 storage driver, whose part URLs and progress change without the project. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: revalidate with `If-None-Match` before reusing a body. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
             400: {

@@ -1,6 +1,6 @@
 import type { DubQuality } from '../engines/alignment/dub-quality';
-import { sql, type ColumnType, type Generated, type Selectable, type Transaction } from 'kysely';
-import { runPrepared, type Db } from './create-db';
+import { sql, type ColumnType, type Generated, type Insertable, type Selectable, type Transaction } from 'kysely';
+import type { Db } from './create-db';
 import type { Database } from './database';
 import { containsPattern } from './like-pattern';
 
@@ -45,7 +45,6 @@ export interface ProjectTable {
   transcript_review_status: Generated<TranscriptReviewStatus>;
   transcript_review_requested_at: Date | null;
   transcript_review_verified_at: Date | null;
-  /** Given by a create (newProjectRow), so its answer can be built before the row is written. */
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
   validated_at: Date | null;
@@ -105,11 +104,9 @@ export async function findProject(db: Db, workspaceId: string, projectId: string
   return db.selectFrom('projects').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', projectId).executeTakeFirst();
 }
 
-/** The one primary-key read a cached GET needs: does the project exist here, and which version. */
-/** Every cached GET of a project runs this, so it is plain SQL, prepared, with no builder work. */
-export async function findProjectViewVersion(db: Db, workspaceId: string, projectId: string): Promise<number | undefined> {
-  const rows = await runPrepared<Pick<Project, 'view_version'>>(db, 'select view_version from projects where id = $1 and workspace_id = $2', [projectId, workspaceId]);
-  return rows[0]?.view_version;
+/** A new project, as written (its defaults filled in by the table). */
+export async function insertProject(db: Db, project: Insertable<ProjectTable>): Promise<Project> {
+  return db.insertInto('projects').values(project).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function findProjectById(db: Db, projectId: string): Promise<Project | undefined> {

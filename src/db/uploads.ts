@@ -1,4 +1,4 @@
-import { sql, type ColumnType, type Selectable, type Transaction } from 'kysely';
+import { sql, type ColumnType, type Insertable, type Selectable, type Transaction } from 'kysely';
 import type { Db } from './create-db';
 import type { Database } from './database';
 
@@ -60,6 +60,10 @@ export const blobKeys = {
   storedPart: (part: Pick<UploadPart, 'upload_id' | 'part_number' | 'storage_key'>) => part.storage_key ?? blobKeys.part(part.upload_id, part.part_number),
   source: (projectId: string) => `projects/${projectId}/source`,
 };
+
+export async function insertUpload(db: Db, upload: Insertable<UploadTable>): Promise<Upload> {
+  return db.insertInto('uploads').values(upload).returningAll().executeTakeFirstOrThrow();
+}
 
 export async function findUpload(db: Db, uploadId: string): Promise<Upload | undefined> {
   return db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();

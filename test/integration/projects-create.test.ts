@@ -123,16 +123,13 @@ describe('create', () => {
     expect(res.body.data.transfer).toBeUndefined();
   });
 
-  it('stores its answer with the project in one statement, the same answer a read of the new row gives', async () => {
+  it('issue 27 item 2: stores the answer it gave under its key, the same answer a read of the new row gives', async () => {
     for (const source of [{ type: 'youtube', url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }, { type: 'upload', file_name: 'clip.mp4', size_bytes: 1000 }]) {
       const key = randomUUID();
-      const res = await post({ headers: { 'idempotency-key': key }, body: projectBody({ name: `One statement ${source.type}`, external_id: `one-${source.type}`, source, publishing: { title: 'Rice', description: 'How to cook rice.' } }) });
+      const res = await post({ headers: { 'idempotency-key': key }, body: projectBody({ name: `Stored ${source.type}`, external_id: `stored-${source.type}`, source, publishing: { title: 'Rice', description: 'How to cook rice.' } }) });
       expect(res.status).toBe(201);
       const row = await api.db.selectFrom('idempotency_keys').selectAll().where('workspace_id', '=', tenant.workspace.id).where('key', '=', key).executeTakeFirstOrThrow();
-      // Answered from the row as expected, so nothing was written after the statement (a second
-      // write of the answer clears the token).
-      expect(row).toMatchObject({ response_status: 201, response_body: JSON.stringify(res.body), locked_at: null, lock_token: expect.any(String) });
-      expect(row.recovery_point).toBe(source.type === 'youtube' ? 'project_created' : 'finished');
+      expect(row).toMatchObject({ response_status: 201, response_body: JSON.stringify(res.body), recovery_point: 'finished', recovery_data: { project_id: res.body.data.id }, locked_at: null, lock_token: null });
       const read = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${res.body.data.id}`, { headers: bearer(tenant.key) });
       const { transfer: _transfer, progress: _progress, ...created } = res.body.data;
       const { transfer: _t, progress: _p, ...fresh } = read.body.data;

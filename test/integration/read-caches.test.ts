@@ -4,38 +4,71 @@ import { createProject, projectBody } from '../helpers/projects';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 import { waitFor } from '../helpers/wait-for';
 
-// GET answers from caches (rendered project bodies, API key rows). These tests prove the
-// caches never serve what the database no longer says.
+// GET /v1/dubbing/projects/{id} answers an ETag built on view_version, and a 304 to a matching
+// If-None-Match; the API key rows are cached per process. These tests prove neither ever serves
+// what the database no longer says.
 
 let api: TestApi;
 beforeAll(async () => { api = await startTestApi(); });
 afterAll(() => api.close());
 
-describe('project view cache', () => {
-  it('shows a change made by any writer on the very next GET', async () => {
+describe('project ETag (issue 27 item 5)', () => {
+  it('issue 27 item 5: GET answers a strong ETag; the same ETag in If-None-Match is a 304 with no body; a change by any writer is a 200 with a new ETag', async () => {
     const tenant = await createTenant(api.db, { credits: 100_000 });
     const id: string = (await createProject(api, tenant, projectBody({ target_locales: ['es_es'] }))).body.data.id;
-    const get = async () => (await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}?include_transfer=false`, { headers: bearer(tenant.key) })).body.data;
+    const get = (headers: Record<string, string> = {}) => request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}?include_transfer=false`, { headers: { ...bearer(tenant.key), ...headers } });
     const first = await get();
-    expect(await get()).toEqual(first); // served from the cache: same body
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[^"]+"$/); // strong: no W/
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    const unchanged = await get({ 'if-none-match': etag });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.body).toBe('');
+    expect(unchanged.headers.get('etag')).toBe(etag);
+    // fetch() itself adds `Cache-Control: no-cache` to a request carrying If-None-Match: still a 304.
+    expect((await get({ 'if-none-match': etag, 'cache-control': 'no-cache' })).status).toBe(304);
+    // Another ETag, or none, is a full answer.
+    expect((await get({ 'if-none-match': '"0-n-stale"' })).status).toBe(200);
+    expect((await get()).body).toEqual(first.body);
 
     // Writes the way the workflows do, straight to the tables; no API code is told.
     await api.db.updateTable('projects').set({ status: 'processing', phase: 'dubbing', usage_state: 'charged', billable_seconds: 7, charged_seconds: 7 }).where('id', '=', id).execute();
-    expect((await get()).usage).toMatchObject({ state: 'charged', billable_seconds: 7 });
+    const charged = await get({ 'if-none-match': etag });
+    expect(charged.status).toBe(200);
+    expect(charged.body.data.usage).toMatchObject({ state: 'charged', billable_seconds: 7 });
+    const chargedTag = charged.headers.get('etag')!;
+    expect(chargedTag).not.toBe(etag);
+
     await api.db.insertInto('project_languages').values({ project_id: id, locale: 'es_es', status: 'dubbing', phase_message: 'Synthesizing 3 segments.', failure_code: null, failure_message: null, title: null, description: null, drift_seconds: null, completed_at: null, percent: 40 }).execute();
-    expect((await get()).languages).toMatchObject([{ locale: 'es_es', status: 'dubbing', progress: { percent: 40, message: 'Synthesizing 3 segments.' } }]);
+    const withLanguage = await get({ 'if-none-match': chargedTag });
+    expect(withLanguage.status).toBe(200);
+    expect(withLanguage.body.data.languages).toMatchObject([{ locale: 'es_es', status: 'dubbing', progress: { percent: 40, message: 'Synthesizing 3 segments.' } }]);
     await api.db.updateTable('project_languages').set({ percent: 60 }).where('project_id', '=', id).execute();
-    expect((await get()).languages[0].progress.percent).toBe(60);
+    const progressed = await get({ 'if-none-match': withLanguage.headers.get('etag')! });
+    expect(progressed.status).toBe(200);
+    expect(progressed.body.data.languages[0].progress.percent).toBe(60);
+    expect(new Set([etag, chargedTag, withLanguage.headers.get('etag'), progressed.headers.get('etag')]).size).toBe(4);
+    expect((await get({ 'if-none-match': progressed.headers.get('etag')! })).status).toBe(304);
   });
 
-  it('shows a newly uploaded part in the transfer block at once', async () => {
+  it('issue 27 item 5: the transfer block has an ETag of its own, and a newly uploaded part changes it', async () => {
     const tenant = await createTenant(api.db, { credits: 100_000 });
     const project = (await createProject(api, tenant, projectBody())).body.data;
-    const transfer = async () => (await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${project.id}`, { headers: bearer(tenant.key) })).body.data.transfer;
-    expect((await transfer()).parts[0].uploaded).toBe(false);
+    const get = (query: string, headers: Record<string, string> = {}) => request(api.baseUrl, 'GET', `/v1/dubbing/projects/${project.id}${query}`, { headers: { ...bearer(tenant.key), ...headers } });
+    const withTransfer = await get('');
+    const without = await get('?include_transfer=false');
+    expect(withTransfer.body.data.transfer.parts[0].uploaded).toBe(false);
+    expect(without.body.data.transfer).toBeUndefined();
+    expect(withTransfer.headers.get('etag')).not.toBe(without.headers.get('etag'));
+    expect((await get('', { 'if-none-match': withTransfer.headers.get('etag')! })).status).toBe(304);
+
     const put = await fetch(project.transfer.parts[0].url, { method: 'PUT', body: Buffer.alloc(1000, 1) });
     expect(put.status).toBe(200);
-    expect((await transfer()).parts[0]).toMatchObject({ uploaded: true, etag: put.headers.get('etag')!.replace(/"/g, '') });
+    const after = await get('', { 'if-none-match': withTransfer.headers.get('etag')! });
+    expect(after.status).toBe(200);
+    expect(after.body.data.transfer.parts[0]).toMatchObject({ uploaded: true, etag: put.headers.get('etag')!.replace(/"/g, '') });
+    expect(after.headers.get('etag')).not.toBe(withTransfer.headers.get('etag'));
   });
 });
 

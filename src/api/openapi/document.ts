@@ -106,6 +106,9 @@ function parameters(operation: Operation, schema: ToSchema): unknown[] {
   for (const [name, property] of Object.entries(query?.properties ?? {})) {
     list.push({ name, in: 'query', required: query?.required?.includes(name) ?? false, ...(property.description ? { description: property.description } : {}), schema: schema(property) });
   }
+  for (const [name, header] of Object.entries(operation.headers ?? {})) {
+    list.push({ name, in: 'header', required: false, description: header.description, schema: schema(header.schema) });
+  }
   if (operation.auth === 'signed_url') {
     list.push({ name: 'expires', in: 'query', required: true, description: 'Signed into the URL: when it stops working (Unix seconds).', schema: { type: 'integer' } });
     list.push({ name: 'signature', in: 'query', required: true, description: 'The URL\'s HMAC signature.', schema: { type: 'string' } });

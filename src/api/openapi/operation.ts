@@ -38,6 +38,8 @@ export interface Operation {
   pathParams?: Record<string, { description: string; schema: object }>;
   /** The same schema object `validateQuery` compiles. */
   query?: object;
+  /** Optional request headers the route reads (e.g. If-None-Match), besides Idempotency-Key. */
+  headers?: Record<string, { description: string; schema: object }>;
   /** The same schema object `validateBody` compiles. */
   body?: object;
   /** Media type of the request body when not application/json (part uploads). */

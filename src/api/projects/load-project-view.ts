@@ -40,11 +40,3 @@ async function partsOf(deps: AppDeps, upload: Upload, open: boolean): Promise<St
   const stored = (await deps.uploads.listParts(deps.db, upload)) ?? [];
   return stored.filter((p) => p.part_number <= upload.part_count && p.size_bytes === expectedPartSize(upload, p.part_number));
 }
-
-/**
- * Whether a rendered view may be cached on the project's view_version: not while its upload is
- * open on a store that records parts outside the database (no version bump when one arrives).
- */
-export function viewIsCacheable(deps: AppDeps, project: Pick<Project, 'status' | 'source_type'>): boolean {
-  return deps.uploads.partsRecordedInDatabase || !(project.status === 'awaiting_upload' && project.source_type === 'upload');
-}

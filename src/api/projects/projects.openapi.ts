@@ -16,6 +16,11 @@ import { additionPreviewExample, completedProjectExample, createdProjectExample,
 const TAGS = ['Projects'];
 const projectId = { project_id: { description: 'The project\'s id (a UUID).', schema: uuidString } };
 const NOT_FOUND = notFound('project');
+/** A project's body is revalidated, never reused unasked: its ETag follows view_version (docs/design.md#conditional-get). */
+const PROJECT_VIEW_HEADERS = {
+  ETag: { description: 'A strong validator of this body, to send back in `If-None-Match`. Absent while an upload is open on the s3 storage driver, whose part URLs and progress change without the project.', schema: { type: 'string' } },
+  'Cache-Control': { description: '`private, no-cache`: revalidate with `If-None-Match` before reusing a body.', schema: { type: 'string' } },
+};
 
 export const projectsOperations: Operation[] = [
   {
@@ -61,7 +66,13 @@ export const projectsOperations: Operation[] = [
     auth: 'dubbing:read',
     pathParams: projectId,
     query: getProjectQuerySchema,
-    responses: { 200: { description: 'The project.', schema: projectResponseSchema, example: completedProjectExample } },
+    headers: {
+      'If-None-Match': { description: 'The `ETag` of a body you hold: while the project shows the same, the answer is `304` with no body.', schema: { type: 'string' } },
+    },
+    responses: {
+      200: { description: 'The project.', schema: projectResponseSchema, example: completedProjectExample, headers: PROJECT_VIEW_HEADERS },
+      304: { description: 'Unchanged: the body whose `ETag` was sent in `If-None-Match` is still what the project shows.', headers: PROJECT_VIEW_HEADERS },
+    },
     errors: [NOT_FOUND],
   },
   {

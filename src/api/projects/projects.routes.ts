@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { findProjectViewVersion, listProjectLanguages, listProjects } from '../../db/projects';
+import { listProjectLanguages, listProjects } from '../../db/projects';
 import { uploadProgressByProject } from '../../db/uploads';
 import type { AppDeps } from '../app-deps';
 import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
@@ -13,10 +13,9 @@ import { completeUpload } from './complete-upload';
 import { createProject } from './create-project';
 import { download } from './download';
 import { cursorPage, decodeCursor } from './cursor';
-import { isUuid, loadOwnProject } from './load-own-project';
-import { ProjectViewCache } from './project-view-cache';
-import { ApiError } from '../api-error';
-import { loadProjectView, viewIsCacheable } from './load-project-view';
+import { loadOwnProject } from './load-own-project';
+import { loadProjectView } from './load-project-view';
+import { ifNoneMatchHits, projectETag, representationTag } from './project-etag';
 import { presentProjectListItem } from '../../project-view/project-presenter';
 import { requestTranscriptReview } from '../reviews/request-transcript-review';
 import { transcriptReviewBodySchema, type TranscriptReviewBody } from '../reviews/transcript-review.schema';
@@ -34,7 +33,7 @@ export function projectsRoutes(deps: AppDeps): Router {
   const router = new Router({ prefix: '/v1/dubbing/projects' });
   const auth = authenticate(deps);
 
-  router.post('/', auth, requirePermission('dubbing:write'), validateBody(createProjectBodySchema), idempotency(db, undefined, { claimInHandler: true }), (ctx) => createProject(deps, ctx));
+  router.post('/', auth, requirePermission('dubbing:write'), validateBody(createProjectBodySchema), idempotency(db), (ctx) => createProject(deps, ctx));
 
   router.get('/', auth, requirePermission('dubbing:read'), validateQuery(listProjectsQuerySchema), async (ctx) => {
     const caller = ctx.state.auth as AuthContext;
@@ -54,24 +53,22 @@ export function projectsRoutes(deps: AppDeps): Router {
     ctx.body = { data: items.map((p) => presentProjectListItem(p, languages.filter((l) => l.project_id === p.id), uploads.get(p.id))), page };
   });
 
-  const views = new ProjectViewCache({ signedUrlTtlSeconds: deps.config.storage.urlTtlSeconds });
+  // A conditional GET (If-None-Match) of an unchanged project is a 304 after one primary-key
+  // read (project-etag.ts; docs/design.md#conditional-get).
+  const tag = representationTag(deps.config);
   router.get('/:project_id', auth, requirePermission('dubbing:read'), validateQuery(getProjectQuerySchema), async (ctx) => {
-    const caller = ctx.state.auth as AuthContext;
-    const projectId = ctx.params.project_id!.toLowerCase();
     const { include_transfer: includeTransfer } = ctx.state.query as { include_transfer: boolean };
-    const version = isUuid(projectId) ? await findProjectViewVersion(db, caller.workspaceId, projectId) : undefined;
-    if (version === undefined) throw ApiError.notFound('project', 'project_id');
-    ctx.type = 'application/json';
-    const cached = views.get(projectId, includeTransfer, version);
-    if (cached !== undefined) {
-      ctx.body = cached;
-      return;
+    const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+    const etag = projectETag(deps, tag, project, includeTransfer);
+    ctx.set('cache-control', 'private, no-cache');
+    if (etag !== undefined) {
+      ctx.set('etag', etag);
+      if (ifNoneMatchHits(ctx.get('if-none-match'), etag)) {
+        ctx.status = 304;
+        return;
+      }
     }
-    // Every read below happens after the version read, so the body is at least that fresh.
-    const project = await loadOwnProject(deps, caller, projectId);
-    const body = JSON.stringify({ data: await loadProjectView(deps, project, { includeTransfer }) });
-    if (viewIsCacheable(deps, project)) views.set(projectId, includeTransfer, project.view_version, body);
-    ctx.body = body;
+    ctx.body = { data: await loadProjectView(deps, project, { includeTransfer }) };
   });
 
   router.post('/:project_id/upload/complete', auth, requirePermission('dubbing:write'), validateBody(completeUploadBodySchema), (ctx) => completeUpload(deps, ctx));
