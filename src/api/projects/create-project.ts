@@ -11,12 +11,13 @@ import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import type { AuthContext } from '../middleware/authenticate';
 import { lockTakenOver, type IdempotencyState } from '../middleware/idempotency';
+import { bodyOf } from '../middleware/validate';
 import { ceilingHold } from './ceiling-hold';
 import { checkLocales } from './check-locales';
 import { buildTransferBlock } from '../uploads/transfer-block';
 import { loadProjectView } from './load-project-view';
 import { presentProject } from '../../project-view/project-presenter';
-import type { CreateProjectBody } from './projects.schema';
+import { createProjectBodySchema, type CreateProjectBody } from './projects.schema';
 import { youtubeVideoId } from '../../shared/youtube-video-id';
 
 
@@ -152,7 +153,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
   const { db, config } = deps;
   const auth = ctx.state.auth as AuthContext;
   const idempotency = ctx.state.idempotency as IdempotencyState;
-  const body = ctx.state.input as CreateProjectBody;
+  const body = bodyOf(ctx, createProjectBodySchema);
   // Checked before the key is touched: a refused request leaves no trace.
   const { videoId } = validateSemantics(deps, body);
 
