@@ -21,7 +21,7 @@ export class MeetingImportError extends Error {
 }
 
 // The body validator: no type coercion, unknown fields refused, defaults filled in.
-const validateRecord = compileBody<MeetingImportRecord>(meetingImportRecordSchema);
+const validateRecord = compileBody(meetingImportRecordSchema);
 
 const BATCH = 1000; // 16 columns a row stays far below Postgres' 65,535 bind parameters
 

@@ -1,4 +1,4 @@
-import type { MeetingNote, MeetingTag, SyncState, TranscriptSegment } from '../db/meetings';
+import type { Validated } from '../shared/validated';
 
 // A meeting as the notes product exports it and the console imports it (src/cli/import-meetings.ts).
 // Element shapes of the meeting's arrays. The API returns what was imported, so the import
@@ -38,27 +38,6 @@ export const meetingNoteSchema = {
   additionalProperties: false,
 } as const;
 
-/** One meeting of an import file, as the notes product exports it (timestamps in Unix seconds). */
-export interface MeetingImportRecord {
-  id: string;
-  name: string;
-  started_at: number;
-  ended_at: number;
-  duration_seconds: number;
-  updated_at: number;
-  tags: MeetingTag[];
-  sync_state: SyncState;
-  hidden: boolean;
-  deleted_at: number | null;
-  /** User ids the owner shared the meeting with. */
-  shared_with: string[];
-  transcript_text: string;
-  transcript_segments: TranscriptSegment[];
-  notes: MeetingNote[];
-  summary: string | null;
-  summary_generated_at: number | null;
-}
-
 export const meetingImportRecordSchema = {
   type: 'object',
   properties: {
@@ -82,3 +61,10 @@ export const meetingImportRecordSchema = {
   required: ['id', 'name', 'started_at', 'ended_at', 'duration_seconds', 'updated_at'],
   additionalProperties: false,
 } as const;
+
+/**
+ * One meeting of an import file, as the notes product exports it (timestamps in Unix seconds),
+ * after validation: every defaulted field is present. `shared_with` holds the user ids the owner
+ * shared the meeting with.
+ */
+export type MeetingImportRecord = Validated<typeof meetingImportRecordSchema>;

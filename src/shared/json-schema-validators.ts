@@ -1,5 +1,6 @@
-import Ajv, { type JSONSchemaType, type ValidateFunction } from 'ajv';
+import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import type { JSONSchema, Validated } from './validated';
 
 // The JSON Schema validators of the API's bodies and query strings, and of the console's import
 // files: one set of rules for what is accepted, wherever the JSON comes from.
@@ -16,10 +17,19 @@ export function pointerToParam(pointer: string, child?: string): string {
   return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
 }
 
-export function compileBody<T>(schema: JSONSchemaType<T> | object): ValidateFunction<T> {
-  return bodyAjv.compile<T>(schema as JSONSchemaType<T>);
+/** A body's validator; what it accepts is typed from the schema itself (docs/design.md#requests). */
+export function compileBody<S extends JSONSchema>(schema: S): ValidateFunction<Validated<S>> {
+  return compileTyped<Validated<S>>(bodyAjv, schema);
 }
 
-export function compileQuery<T>(schema: JSONSchemaType<T> | object): ValidateFunction<T> {
-  return queryAjv.compile<T>(schema as JSONSchemaType<T>);
+/** A query string's validator, typed like compileBody's (after coercion and defaults). */
+export function compileQuery<S extends JSONSchema>(schema: S): ValidateFunction<Validated<S>> {
+  return compileTyped<Validated<S>>(queryAjv, schema);
+}
+
+// ajv's own way to name what a validator accepts. The derived type goes in through a plain type
+// parameter: handed to ajv.compile directly, its JSONSchemaType overload tries to expand it and
+// the compiler gives up ("excessively deep").
+function compileTyped<T>(ajv: Ajv, schema: object | boolean): ValidateFunction<T> {
+  return ajv.compile<T>(schema);
 }

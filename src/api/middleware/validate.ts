@@ -2,6 +2,7 @@ import type { ErrorObject } from 'ajv';
 import type { Middleware } from 'koa';
 import { ApiError } from '../api-error';
 import { compileBody, compileQuery, pointerToParam } from '../../shared/json-schema-validators';
+import type { JSONSchema, Validated } from '../../shared/validated';
 import { rejectNulCharacters } from './reject-nul';
 
 export function describeAjvError(error: ErrorObject, where: 'body' | 'query'): ApiError {
@@ -23,16 +24,48 @@ export function describeAjvError(error: ErrorObject, where: 'body' | 'query'): A
   }
 }
 
-/** Validates ctx.state.body (set by jsonBody) and leaves the typed value in ctx.state.input. */
-export function validateBody<T>(schema: object): Middleware {
-  const validate = compileBody<T>(schema);
+// What validateBody/validateQuery accepted, kept per request with the schema that accepted it.
+// Handlers read it through bodyOf/queryOf, which type it from that same schema
+// (docs/design.md#requests); nothing else can reach it.
+interface Accepted {
+  schema: JSONSchema;
+  value: unknown;
+}
+const bodies = new WeakMap<object, Accepted>();
+const queries = new WeakMap<object, Accepted>();
+
+/**
+ * True when `schema` itself accepted `value`. bodyOf/queryOf name T as that schema's derived
+ * type; T stays a plain type parameter here because narrowing by the derived type of a generic
+ * schema sends the compiler past its depth limit.
+ */
+function acceptedBy<T>(found: Accepted | undefined, schema: JSONSchema, value: unknown): value is T {
+  return found !== undefined && found.schema === schema && found.value === value;
+}
+
+function accepted<T>(found: Accepted | undefined, schema: JSONSchema, where: string): T {
+  const value = found?.value;
+  // A route that validated with another schema (or none) would hand over a value of another
+  // shape under this type: refuse it loudly rather than let the type lie.
+  if (!acceptedBy<T>(found, schema, value)) throw new Error(`This route did not validate its ${where} with the schema the handler reads it by.`);
+  return value;
+}
+
+/** Validates ctx.state.body (set by jsonBody); the handler reads the result with bodyOf(ctx, schema). */
+export function validateBody<S extends JSONSchema>(schema: S): Middleware {
+  const validate = compileBody(schema);
   return (ctx, next) => {
-    const body = ctx.state.body ?? {};
+    const body: unknown = ctx.state.body ?? {};
     if (!validate(body)) throw describeAjvError(validate.errors![0]!, 'body');
     rejectNulCharacters(body, 'body');
-    ctx.state.input = body as T;
+    bodies.set(ctx.state, { schema, value: body });
     return next();
   };
+}
+
+/** The body validateBody(schema) accepted, typed from that schema, with its defaults filled in. */
+export function bodyOf<S extends JSONSchema>(ctx: { state: object }, schema: S): Validated<S> {
+  return accepted<Validated<S>>(bodies.get(ctx.state), schema, 'body');
 }
 
 const STRICT_TEXT: Record<string, RegExp> = { integer: /^-?(0|[1-9]\d*)$/, boolean: /^(true|false)$/ };
@@ -50,15 +83,21 @@ function rejectLooseScalars(schema: { properties?: Record<string, { type?: strin
   }
 }
 
-/** Validates a copy of the query string and leaves the typed value in ctx.state.query. */
-export function validateQuery<T>(schema: object): Middleware {
-  const validate = compileQuery<T>(schema);
+/** Validates a copy of the query string; the handler reads the result with queryOf(ctx, schema). */
+export function validateQuery<S extends JSONSchema>(schema: S): Middleware {
+  const validate = compileQuery(schema);
   return (ctx, next) => {
-    const query: Record<string, unknown> = { ...ctx.query };
-    rejectLooseScalars(schema as { properties?: Record<string, { type?: string }> }, query);
+    const text: Record<string, unknown> = { ...ctx.query };
+    rejectLooseScalars(schema as { properties?: Record<string, { type?: string }> }, text);
+    const query: unknown = text;
     if (!validate(query)) throw describeAjvError(validate.errors![0]!, 'query');
     rejectNulCharacters(query, 'query');
-    ctx.state.query = query as T;
+    queries.set(ctx.state, { schema, value: query });
     return next();
   };
+}
+
+/** The query validateQuery(schema) accepted, typed from that schema (coerced, defaults filled in). */
+export function queryOf<S extends JSONSchema>(ctx: { state: object }, schema: S): Validated<S> {
+  return accepted<Validated<S>>(queries.get(ctx.state), schema, 'query');
 }

@@ -3,9 +3,9 @@ import { findOwnedMeeting, listOwnedMeetings, type MeetingDetail, type MeetingMe
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { authenticate } from '../middleware/authenticate';
-import { validateQuery } from '../middleware/validate';
+import { queryOf, validateQuery } from '../middleware/validate';
 import { UUID_PATTERN } from '../../notes/meeting-import-record';
-import { getMeetingQuerySchema, listMeetingsQuerySchema, MEETINGS_MAX_OFFSET, type ListMeetingsQuery } from './notes.schema';
+import { getMeetingQuerySchema, listMeetingsQuerySchema, MEETINGS_MAX_OFFSET } from './notes.schema';
 import { requireNotesAccess, type NotesAccess } from './require-notes-access';
 
 const UUID = new RegExp(UUID_PATTERN);
@@ -43,7 +43,7 @@ export function notesRoutes(deps: AppDeps): Router {
 
   router.get('/v1/notes/meetings', auth, requireNotesAccess(), validateQuery(listMeetingsQuerySchema), async (ctx) => {
     const { ownerUserId } = ctx.state.notes as NotesAccess;
-    const { limit, offset } = ctx.state.query as ListMeetingsQuery;
+    const { limit, offset } = queryOf(ctx, listMeetingsQuerySchema);
     const { rows, more } = await listOwnedMeetings(db, ownerUserId, { limit, offset });
     // A next_offset the offset rule would refuse is no next page: following has_more must
     // always end cleanly, so listing stops at the largest accepted offset.

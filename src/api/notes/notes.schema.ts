@@ -1,11 +1,8 @@
+import type { Validated } from '../../shared/validated';
+
 export const MEETINGS_MAX_LIMIT = 100;
 export const MEETINGS_DEFAULT_LIMIT = 20;
 export const MEETINGS_MAX_OFFSET = 1_000_000;
-
-export interface ListMeetingsQuery {
-  limit: number;
-  offset: number;
-}
 
 export const listMeetingsQuerySchema = {
   type: 'object',
@@ -15,6 +12,8 @@ export const listMeetingsQuerySchema = {
   },
   additionalProperties: false,
 } as const;
+
+export type ListMeetingsQuery = Validated<typeof listMeetingsQuerySchema>;
 
 export const getMeetingQuerySchema = {
   type: 'object',

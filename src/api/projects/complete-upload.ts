@@ -8,7 +8,8 @@ import { startOrSignalProjectWorkflow } from '../../temporal/start-project-workf
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import type { AuthContext } from '../middleware/authenticate';
-import type { CompleteUploadBody } from './projects.schema';
+import { bodyOf } from '../middleware/validate';
+import { completeUploadBodySchema } from './projects.schema';
 import { loadOwnProject } from './load-own-project';
 import { counted } from '../../shared/counted';
 
@@ -63,7 +64,7 @@ type Completion = { kind: 'completed'; project: Project } | { kind: 'repeat' } |
 export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void> {
   const { db } = deps;
   const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
-  const body = ctx.state.input as CompleteUploadBody;
+  const body = bodyOf(ctx, completeUploadBodySchema);
   const upload = project.source_type === 'upload' ? await findUploadByProject(db, project.id) : undefined;
   if (!upload) throw ApiError.invalid('invalid_request', "This project's source is not an upload.", 'project_id');
   const given = body.parts.map((p) => ({ part_number: p.part_number, etag: normalizeEtag(p.etag) }));

@@ -8,12 +8,13 @@ import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import type { AuthContext } from '../middleware/authenticate';
 import type { IdempotencyState } from '../middleware/idempotency';
+import { bodyOf } from '../middleware/validate';
 import { ceilingHold } from './ceiling-hold';
 import { checkLocales } from './check-locales';
 import { buildTransferBlock } from '../uploads/transfer-block';
 import { loadProjectView } from './load-project-view';
 import { presentProject } from '../../project-view/project-presenter';
-import type { CreateProjectBody } from './projects.schema';
+import { createProjectBodySchema, type CreateProjectBody } from './projects.schema';
 import { youtubeVideoId } from '../../shared/youtube-video-id';
 
 /** Recorded with the project, its hold and its upload: only the workflow start may be left to do. */
@@ -43,7 +44,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
   const { db, config } = deps;
   const auth = ctx.state.auth as AuthContext;
   const idempotency = ctx.state.idempotency as IdempotencyState;
-  const body = ctx.state.input as CreateProjectBody;
+  const body = bodyOf(ctx, createProjectBodySchema);
 
   if (idempotency.recoveryPoint === PROJECT_CREATED) {
     // Before validation: the project exists and is paid for, whatever the engines serve now.

@@ -6,13 +6,9 @@ import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { attachmentDisposition, deliverableFileName } from '../../storage/download-links';
 import type { AuthContext } from '../middleware/authenticate';
+import { queryOf } from '../middleware/validate';
 import { loadOwnProject } from './load-own-project';
-
-interface DownloadQuery {
-  locale: string;
-  type: 'audio' | 'subtitles' | 'thumbnail';
-  format?: string;
-}
+import { downloadQuerySchema, type DownloadQuery } from './projects.schema';
 
 const FORMATS: Record<DownloadQuery['type'], { allowed: string[]; fallback: string }> = {
   audio: { allowed: ['mp3', 'wav'], fallback: 'mp3' },
@@ -26,7 +22,7 @@ const FORMATS: Record<DownloadQuery['type'], { allowed: string[]; fallback: stri
  */
 export async function download(deps: AppDeps, ctx: Context): Promise<void> {
   const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
-  const query = ctx.state.query as DownloadQuery;
+  const query = queryOf(ctx, downloadQuerySchema);
   const { allowed, fallback } = FORMATS[query.type];
   const format = query.format ?? fallback;
   if (!allowed.includes(format)) {

@@ -4,9 +4,9 @@ import { uploadProgressByProject } from '../../db/uploads';
 import type { AppDeps } from '../app-deps';
 import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
 import { idempotency } from '../middleware/idempotency';
-import { validateBody, validateQuery } from '../middleware/validate';
+import { bodyOf, queryOf, validateBody, validateQuery } from '../middleware/validate';
 import { addLanguages } from './languages/add-languages';
-import { addLanguagesBodySchema, type AddLanguagesBody } from './languages/add-languages.schema';
+import { addLanguagesBodySchema } from './languages/add-languages.schema';
 import { answerUnpaidQuote } from './languages/answer-unpaid-quote';
 import { quoteRequest } from './languages/quote-request';
 import { completeUpload } from './complete-upload';
@@ -18,14 +18,13 @@ import { loadProjectView } from './load-project-view';
 import { ifNoneMatchHits, projectETag, representationTag } from './project-etag';
 import { presentProjectListItem } from '../../project-view/project-presenter';
 import { requestTranscriptReview } from '../reviews/request-transcript-review';
-import { transcriptReviewBodySchema, type TranscriptReviewBody } from '../reviews/transcript-review.schema';
+import { transcriptReviewBodySchema } from '../reviews/transcript-review.schema';
 import {
   completeUploadBodySchema,
   createProjectBodySchema,
   downloadQuerySchema,
   getProjectQuerySchema,
   listProjectsQuerySchema,
-  type ListProjectsQuery,
 } from './projects.schema';
 
 export function projectsRoutes(deps: AppDeps): Router {
@@ -37,7 +36,7 @@ export function projectsRoutes(deps: AppDeps): Router {
 
   router.get('/', auth, requirePermission('dubbing:read'), validateQuery(listProjectsQuerySchema), async (ctx) => {
     const caller = ctx.state.auth as AuthContext;
-    const query = ctx.state.query as ListProjectsQuery;
+    const query = queryOf(ctx, listProjectsQuerySchema);
     const secret = deps.config.storage.signingSecret;
     const rows = await listProjects(db, {
       workspaceId: caller.workspaceId,
@@ -57,7 +56,7 @@ export function projectsRoutes(deps: AppDeps): Router {
   // read (project-etag.ts; docs/design.md#conditional-get).
   const tag = representationTag(deps.config);
   router.get('/:project_id', auth, requirePermission('dubbing:read'), validateQuery(getProjectQuerySchema), async (ctx) => {
-    const { include_transfer: includeTransfer } = ctx.state.query as { include_transfer: boolean };
+    const { include_transfer: includeTransfer } = queryOf(ctx, getProjectQuerySchema);
     const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
     const etag = projectETag(deps, tag, project, includeTransfer);
     ctx.set('cache-control', 'private, no-cache');
@@ -75,10 +74,10 @@ export function projectsRoutes(deps: AppDeps): Router {
 
   // Quotes, or adds, target languages (docs/design.md#languages). Previews and over-limit requests are answered
   // by answerUnpaidQuote and never reach the idempotency step; a paid addition needs a key.
-  router.post('/:project_id/languages', auth, requirePermission('dubbing:write'), validateBody<AddLanguagesBody>(addLanguagesBodySchema), quoteRequest(deps), answerUnpaidQuote(deps), idempotency(db), (ctx) => addLanguages(deps, ctx));
+  router.post('/:project_id/languages', auth, requirePermission('dubbing:write'), validateBody(addLanguagesBodySchema), quoteRequest(deps), answerUnpaidQuote(deps), idempotency(db), (ctx) => addLanguages(deps, ctx));
 
   // A preview needs no Idempotency-Key; a submission (preview_only: false) does.
-  const submitsReview = (ctx: { state: { input?: unknown } }) => (ctx.state.input as TranscriptReviewBody).preview_only === false;
+  const submitsReview = (ctx: { state: object }) => bodyOf(ctx, transcriptReviewBodySchema).preview_only === false;
   router.post('/:project_id/transcript-review', auth, requirePermission('dubbing:write'), validateBody(transcriptReviewBodySchema), idempotency(db, submitsReview), (ctx) => requestTranscriptReview(deps, ctx));
 
   router.get('/:project_id/download', auth, requirePermission('dubbing:read'), validateQuery(downloadQuerySchema), (ctx) => download(deps, ctx));

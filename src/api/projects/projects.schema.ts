@@ -1,6 +1,7 @@
 // JSON schemas for the projects endpoints. Semantic checks that need runtime data (which
 // locales the engines serve, the configured upload maximum) happen in the handlers.
 
+import type { Validated } from '../../shared/validated';
 import { spendCeilingSchema } from './spend-ceiling.schema';
 
 const LOCALE = { type: 'string', minLength: 1, maxLength: 20 } as const;
@@ -55,15 +56,7 @@ export const createProjectBodySchema = {
   },
 } as const;
 
-export interface CreateProjectBody {
-  name: string;
-  external_id?: string;
-  source_locale: string;
-  target_locales: string[];
-  max_billable_seconds: number;
-  source: { type: 'upload'; file_name: string; size_bytes: number } | { type: 'youtube'; url: string };
-  publishing?: { title?: string; description?: string };
-}
+export type CreateProjectBody = Validated<typeof createProjectBodySchema>;
 
 export const listProjectsQuerySchema = {
   type: 'object',
@@ -77,13 +70,7 @@ export const listProjectsQuerySchema = {
   },
 } as const;
 
-export interface ListProjectsQuery {
-  limit: number;
-  cursor?: string;
-  external_id?: string;
-  youtube_video_id?: string;
-  query?: string;
-}
+export type ListProjectsQuery = Validated<typeof listProjectsQuerySchema>;
 
 export const getProjectQuerySchema = {
   type: 'object',
@@ -92,6 +79,8 @@ export const getProjectQuerySchema = {
     include_transfer: { type: 'boolean', default: true, description: 'While the upload is open, include the `transfer` block (fresh part URLs, which parts arrived).' },
   },
 } as const;
+
+export type GetProjectQuery = Validated<typeof getProjectQuerySchema>;
 
 export const completeUploadBodySchema = {
   type: 'object',
@@ -115,9 +104,7 @@ export const completeUploadBodySchema = {
   },
 } as const;
 
-export interface CompleteUploadBody {
-  parts: { part_number: number; etag: string }[];
-}
+export type CompleteUploadBody = Validated<typeof completeUploadBodySchema>;
 
 // GET /v1/dubbing/projects/{id}/download (docs/design.md#downloads); which formats suit which type is checked in
 // the handler (download.ts), so the error can name the allowed ones.
@@ -131,3 +118,5 @@ export const downloadQuerySchema = {
     format: { enum: ['mp3', 'wav', 'srt', 'vtt', 'png'], description: 'audio: mp3 (default) or wav; subtitles: vtt (default) or srt; thumbnail: png.' },
   },
 } as const;
+
+export type DownloadQuery = Validated<typeof downloadQuerySchema>;

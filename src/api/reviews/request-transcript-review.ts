@@ -7,10 +7,11 @@ import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import type { AuthContext } from '../middleware/authenticate';
 import type { IdempotencyState } from '../middleware/idempotency';
+import { bodyOf } from '../middleware/validate';
 import { loadOwnProject } from '../projects/load-own-project';
 import { loadProjectView } from '../projects/load-project-view';
 import { assertReviewable, presentReviewState, quoteReview, type ReviewQuote } from './review-quote';
-import type { TranscriptReviewBody } from './transcript-review.schema';
+import { transcriptReviewBodySchema } from './transcript-review.schema';
 
 const RECOVERY_POINT = 'review_requested';
 
@@ -26,7 +27,7 @@ type Outcome = { kind: 'charged'; quote: ReviewQuote } | { kind: 'already_reques
 export async function requestTranscriptReview(deps: AppDeps, ctx: Context): Promise<void> {
   const { db, config } = deps;
   const auth = ctx.state.auth as AuthContext;
-  const body = ctx.state.input as TranscriptReviewBody;
+  const body = bodyOf(ctx, transcriptReviewBodySchema);
   const idempotency = ctx.state.idempotency as IdempotencyState | undefined;
   const project = await loadOwnProject(deps, auth, ctx.params.project_id!);
   const start = (p: Project) => startReviewWorkflow(deps.temporal, { taskQueue: config.temporal.taskQueue, timeoutMs: config.temporal.callTimeoutMs }, p);

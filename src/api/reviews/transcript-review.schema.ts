@@ -1,5 +1,6 @@
 // POST /v1/dubbing/projects/{id}/transcript-review (docs/design.md#review).
 
+import type { Validated } from '../../shared/validated';
 import { spendCeilingSchema } from '../projects/spend-ceiling.schema';
 
 export const transcriptReviewBodySchema = {
@@ -13,7 +14,4 @@ export const transcriptReviewBodySchema = {
   },
 } as const;
 
-export interface TranscriptReviewBody {
-  max_billable_seconds: number;
-  preview_only: boolean;
-}
+export type TranscriptReviewBody = Validated<typeof transcriptReviewBodySchema>;

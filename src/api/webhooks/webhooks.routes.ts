@@ -9,12 +9,12 @@ import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
 import { idempotency } from '../middleware/idempotency';
-import { validateBody, validateQuery } from '../middleware/validate';
+import { bodyOf, queryOf, validateBody, validateQuery } from '../middleware/validate';
 import { cursorPage, decodeCursor } from '../projects/cursor';
 import { isUuid } from '../projects/load-own-project';
 import { createdEndpointReplay } from './created-endpoint-replay';
 import { presentAttempt, presentCreatedEndpoint, presentEndpoint, type OpenEndpoint } from './webhook-presenter';
-import { createWebhookBodySchema, emptyQuerySchema, listDeliveriesQuerySchema, listWebhooksQuerySchema, type CreateWebhookBody, type ListWebhooksQuery } from './webhooks.schema';
+import { createWebhookBodySchema, emptyQuerySchema, listDeliveriesQuerySchema, listWebhooksQuerySchema } from './webhooks.schema';
 
 /**
  * Webhook endpoints of the caller's workspace (docs/webhooks.md). Every route needs
@@ -36,9 +36,9 @@ export function webhooksRoutes(deps: AppDeps): Router {
     return endpoint;
   };
 
-  router.post('/', auth, write, validateBody<CreateWebhookBody>(createWebhookBodySchema), idempotency(db, undefined, { codec: createdEndpointReplay(db, secretKey) }), async (ctx) => {
+  router.post('/', auth, write, validateBody(createWebhookBodySchema), idempotency(db, undefined, { codec: createdEndpointReplay(db, secretKey) }), async (ctx) => {
     const caller = ctx.state.auth as AuthContext;
-    const body = ctx.state.input as CreateWebhookBody;
+    const body = bodyOf(ctx, createWebhookBodySchema);
     // The form and literal addresses only: names are resolved, and judged, at each delivery.
     try {
       checkWebhookUrl(body.url, { allowPrivate: allowPrivateTargets });
@@ -65,7 +65,7 @@ export function webhooksRoutes(deps: AppDeps): Router {
 
   router.get('/', auth, write, validateQuery(listWebhooksQuerySchema), async (ctx) => {
     const caller = ctx.state.auth as AuthContext;
-    const query = ctx.state.query as ListWebhooksQuery;
+    const query = queryOf(ctx, listWebhooksQuerySchema);
     const rows = await listEndpoints(db, { workspaceId: caller.workspaceId, limit: query.limit, beforeSeq: query.cursor ? decodeCursor(secret, query.cursor, caller.workspaceId) : undefined });
     const { items, page } = cursorPage(secret, caller.workspaceId, rows, query.limit);
     ctx.body = { data: items.map((endpoint) => presentEndpoint(open(endpoint))), page };
@@ -87,7 +87,7 @@ export function webhooksRoutes(deps: AppDeps): Router {
   router.get('/:webhook_id/deliveries', auth, write, validateQuery(listDeliveriesQuerySchema), async (ctx) => {
     const caller = ctx.state.auth as AuthContext;
     const endpoint = await ownEndpoint(caller, ctx.params.webhook_id!);
-    const query = ctx.state.query as ListWebhooksQuery;
+    const query = queryOf(ctx, listDeliveriesQuerySchema);
     const rows = await listDeliveryLog(db, { endpointId: endpoint.id, limit: query.limit, beforeSeq: query.cursor ? decodeCursor(secret, query.cursor, caller.workspaceId) : undefined });
     const { items, page } = cursorPage(secret, caller.workspaceId, rows, query.limit);
     ctx.body = { data: items.map(presentAttempt), page };

@@ -1,3 +1,4 @@
+import type { Validated } from '../../shared/validated';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhook-contracts';
 
 // JSON schemas of the webhook endpoints (requests and responses). The url's target (scheme,
@@ -20,11 +21,7 @@ export const createWebhookBodySchema = {
   },
 } as const;
 
-export interface CreateWebhookBody {
-  url: string;
-  enabled_events?: string[];
-  description?: string;
-}
+export type CreateWebhookBody = Validated<typeof createWebhookBodySchema>;
 
 export const listWebhooksQuerySchema = {
   type: 'object',
@@ -35,10 +32,7 @@ export const listWebhooksQuerySchema = {
   },
 } as const;
 
-export interface ListWebhooksQuery {
-  limit: number;
-  cursor?: string;
-}
+export type ListWebhooksQuery = Validated<typeof listWebhooksQuerySchema>;
 
 /** The delivery log takes the same paging. */
 export const listDeliveriesQuerySchema = listWebhooksQuerySchema;

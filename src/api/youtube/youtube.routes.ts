@@ -4,9 +4,9 @@ import { UnmirroredLookups } from './unmirrored-lookup';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
-import { validateQuery } from '../middleware/validate';
+import { queryOf, validateQuery } from '../middleware/validate';
 import { presentVideo } from './video-presenter';
-import { listVideosQuerySchema, type ListVideosQuery } from './youtube.schema';
+import { listVideosQuerySchema } from './youtube.schema';
 
 /**
  * GET /v1/dubbing/youtube/videos (docs/design.md#youtube): served from the mirror, so a title
@@ -22,7 +22,7 @@ export function youtubeRoutes(deps: AppDeps): Router {
   const lookups = deps.youtube ? new UnmirroredLookups(db, deps.youtube, { missTtlSeconds, perHour }) : null;
   router.get('/v1/dubbing/youtube/videos', authenticate(deps), requirePermission('dubbing:read'), validateQuery(listVideosQuerySchema), async (ctx) => {
     const { workspaceId } = ctx.state.auth as AuthContext;
-    const { channel_id: named, query, limit } = ctx.state.query as ListVideosQuery;
+    const { channel_id: named, query, limit } = queryOf(ctx, listVideosQuerySchema);
     const channel = await findConnectedChannel(db, workspaceId, named);
     if (!channel) {
       // Another workspace's channel looks exactly like an unknown one.

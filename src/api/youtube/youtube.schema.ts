@@ -1,3 +1,5 @@
+import type { Validated } from '../../shared/validated';
+
 // GET /v1/dubbing/youtube/videos (docs/design.md#youtube). Strict like every query: unknown parameters and
 // out-of-range limits are 400s naming the parameter.
 
@@ -11,8 +13,4 @@ export const listVideosQuerySchema = {
   },
 } as const;
 
-export interface ListVideosQuery {
-  channel_id?: string;
-  query?: string;
-  limit: number;
-}
+export type ListVideosQuery = Validated<typeof listVideosQuerySchema>;

@@ -1,6 +1,7 @@
 // POST /v1/dubbing/projects/{id}/languages (docs/design.md#languages). Which locales the engines serve, and
 // whether one is the project's source, is checked against the project in the handler chain.
 
+import type { Validated } from '../../../shared/validated';
 import { spendCeilingSchema } from '../spend-ceiling.schema';
 
 const LOCALE = { type: 'string', minLength: 1, maxLength: 20 } as const;
@@ -18,8 +19,4 @@ export const addLanguagesBodySchema = {
   },
 } as const;
 
-export interface AddLanguagesBody {
-  target_locales: string[];
-  max_billable_seconds: number;
-  preview_only: boolean;
-}
+export type AddLanguagesBody = Validated<typeof addLanguagesBodySchema>;

@@ -6,8 +6,9 @@ import { ApiError } from '../../api-error';
 import type { AppDeps } from '../../app-deps';
 import type { AuthContext } from '../../middleware/authenticate';
 import type { IdempotencyState } from '../../middleware/idempotency';
+import { bodyOf } from '../../middleware/validate';
 import { loadProjectView } from '../load-project-view';
-import type { AddLanguagesBody } from './add-languages.schema';
+import { addLanguagesBodySchema } from './add-languages.schema';
 import type { AdditionQuote } from './addition-quote';
 import { commitAddition } from './commit-addition';
 import type { QuotedAddition } from './quote-request';
@@ -28,7 +29,7 @@ export async function addLanguages(deps: AppDeps, ctx: Context): Promise<void> {
   const { db, config } = deps;
   const auth = ctx.state.auth as AuthContext;
   const idempotency = ctx.state.idempotency as IdempotencyState;
-  const body = ctx.state.input as AddLanguagesBody;
+  const body = bodyOf(ctx, addLanguagesBodySchema);
   const { project: quoted } = ctx.state.addition as QuotedAddition;
 
   let addition: PaidQuote;

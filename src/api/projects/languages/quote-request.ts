@@ -2,9 +2,10 @@ import type { Middleware } from 'koa';
 import type { Project } from '../../../db/projects';
 import type { AppDeps } from '../../app-deps';
 import type { AuthContext } from '../../middleware/authenticate';
+import { bodyOf } from '../../middleware/validate';
 import { checkLocales } from '../check-locales';
 import { loadOwnProject } from '../load-own-project';
-import type { AddLanguagesBody } from './add-languages.schema';
+import { addLanguagesBodySchema } from './add-languages.schema';
 import { quoteAddition, type AdditionQuote } from './addition-quote';
 
 /** What quoteRequest leaves in ctx.state.addition for the steps after it. */
@@ -21,7 +22,7 @@ export interface QuotedAddition {
  */
 export function quoteRequest(deps: AppDeps): Middleware {
   return async (ctx, next) => {
-    const body = ctx.state.input as AddLanguagesBody;
+    const body = bodyOf(ctx, addLanguagesBodySchema);
     const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
     checkLocales(deps.capabilities.current(), project.source_locale, body.target_locales);
     const addition: QuotedAddition = { project, quote: quoteAddition(project, body) };
