@@ -1,8 +1,11 @@
 import type { DubQuality } from '../engines/alignment/dub-quality';
 import { sql, type ColumnType, type Generated, type Insertable, type Selectable, type Transaction } from 'kysely';
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from './create-db';
 import type { Database } from './database';
+import type { Deliverable } from './deliverables';
 import { containsPattern } from './like-pattern';
+import type { Upload } from './uploads';
 
 export type ProjectStatus = 'awaiting_upload' | 'validating' | 'processing' | 'completed' | 'partially_completed' | 'failed';
 export type ProjectPhase = 'uploading' | 'fetching' | 'validating' | 'transcribing' | 'dubbing' | 'completed' | 'failed';
@@ -116,17 +119,65 @@ export async function findProjectById(db: Db, projectId: string): Promise<Projec
 /** Everything but the translated segments, which can be large and no response shows. */
 export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments' | 'failure_detail' | 'attempt_charged_seconds' | 'transcript_kind' | 'dub_quality'>;
 
+const LANGUAGE_SUMMARY = [
+  'project_id', 'locale', 'status', 'phase_message', 'percent', 'failure_code', 'failure_message', 'title', 'description',
+  'charged_seconds', 'refunded_seconds', 'drift_seconds', 'attempt', 'goodwill_seconds', 'revision', 'created_at', 'updated_at', 'completed_at',
+] as const satisfies readonly (keyof ProjectLanguageSummary)[];
+
 export async function listProjectLanguages(db: Db, projectIds: string[]): Promise<ProjectLanguageSummary[]> {
   if (projectIds.length === 0) return [];
   return db
     .selectFrom('project_languages')
-    .select(['project_id', 'locale', 'status', 'phase_message', 'percent', 'failure_code', 'failure_message', 'title', 'description', 'charged_seconds', 'refunded_seconds', 'drift_seconds', 'attempt', 'goodwill_seconds', 'revision', 'created_at', 'updated_at', 'completed_at'])
+    .select(LANGUAGE_SUMMARY)
     .where('project_id', 'in', projectIds)
     .orderBy('project_id')
     .orderBy('created_at')
     .orderBy('locale')
     .execute();
 }
+
+/** What a part URL and the part check need of an upload (not the parts list it completed with). */
+export type ViewUpload = Pick<Upload, 'id' | 'project_id' | 'store_upload_id' | 'size_bytes' | 'part_size_bytes' | 'part_count' | 'expires_at'>;
+
+/** Everything the project's representation is drawn from, but the parts of an open upload. */
+export interface ProjectView {
+  project: Project;
+  /** In the order the representation lists them: as added, then by locale. */
+  languages: ProjectLanguageSummary[];
+  deliverables: Pick<Deliverable, 'locale' | 'type' | 'format'>[];
+  /** The project's upload (an upload-source project), open or not. */
+  upload: ViewUpload | undefined;
+}
+
+/**
+ * The project (scoped to the workspace, as findProject) with its languages, deliverables and
+ * upload, in one statement: each nested part is an index read by project id (the primary keys
+ * of project_languages and deliverables, uploads' unique project_id), aggregated to JSON.
+ */
+export async function findProjectView(db: Db, workspaceId: string, projectId: string): Promise<ProjectView | undefined> {
+  const row = await db
+    .selectFrom('projects as p')
+    .selectAll('p')
+    .select((eb) => [
+      jsonArrayFrom(eb.selectFrom('project_languages as l').select(LANGUAGE_SUMMARY.map((c) => `l.${c}` as const)).whereRef('l.project_id', '=', 'p.id').orderBy('l.created_at').orderBy('l.locale')).as('languages'),
+      jsonArrayFrom(eb.selectFrom('deliverables as d').select(['d.locale', 'd.type', 'd.format']).whereRef('d.project_id', '=', 'p.id').orderBy('d.locale').orderBy('d.type').orderBy('d.format')).as('deliverables'),
+      jsonObjectFrom(eb.selectFrom('uploads as u').select(['u.id', 'u.project_id', 'u.store_upload_id', 'u.size_bytes', 'u.part_size_bytes', 'u.part_count', 'u.expires_at']).whereRef('u.project_id', '=', 'p.id')).as('upload'),
+    ])
+    .where('p.workspace_id', '=', workspaceId)
+    .where('p.id', '=', projectId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { languages, deliverables, upload, ...project } = row;
+  // JSON carries timestamps as ISO text; pg's own parser would have made them Dates (to the same millisecond).
+  return {
+    project,
+    languages: languages.map((l) => ({ ...l, created_at: new Date(l.created_at), updated_at: new Date(l.updated_at), completed_at: dateOrNull(l.completed_at) })),
+    deliverables,
+    upload: upload ? { ...upload, expires_at: new Date(upload.expires_at) } : undefined,
+  };
+}
+
+const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 
 export interface ProjectListFilter {
   workspaceId: string;
