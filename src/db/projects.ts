@@ -1,5 +1,5 @@
 import type { DubQuality } from '../engines/alignment/dub-quality';
-import { sql, type ColumnType, type Generated, type Insertable, type Selectable, type Transaction } from 'kysely';
+import { expressionBuilder, sql, type ColumnType, type Generated, type Insertable, type Selectable, type Transaction } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from './create-db';
 import type { Database } from './database';
@@ -150,22 +150,20 @@ export interface ProjectView {
 }
 
 /**
- * The project (scoped to the workspace, as findProject) with its languages, deliverables and
- * upload, in one statement: each nested part is an index read by project id (the primary keys
- * of project_languages and deliverables, uploads' unique project_id), aggregated to JSON.
+ * What findProjectView nests in the project row, each an index read by project id (the primary
+ * keys of project_languages and deliverables, uploads' unique project_id) aggregated to JSON.
+ * Built once: they take no parameters, and building them is most of the statement's JavaScript.
  */
+const nested = expressionBuilder<Database & { p: ProjectTable }, 'p'>();
+const VIEW_PARTS = [
+  jsonArrayFrom(nested.selectFrom('project_languages as l').select(LANGUAGE_SUMMARY.map((c) => `l.${c}` as const)).whereRef('l.project_id', '=', 'p.id').orderBy('l.created_at').orderBy('l.locale')).as('languages'),
+  jsonArrayFrom(nested.selectFrom('deliverables as d').select(['d.locale', 'd.type', 'd.format']).whereRef('d.project_id', '=', 'p.id').orderBy('d.locale').orderBy('d.type').orderBy('d.format')).as('deliverables'),
+  jsonObjectFrom(nested.selectFrom('uploads as u').select(['u.id', 'u.project_id', 'u.store_upload_id', 'u.size_bytes', 'u.part_size_bytes', 'u.part_count', 'u.expires_at']).whereRef('u.project_id', '=', 'p.id')).as('upload'),
+] as const;
+
+/** The project (scoped to the workspace, as findProject) with everything it shows, in one statement. */
 export async function findProjectView(db: Db, workspaceId: string, projectId: string): Promise<ProjectView | undefined> {
-  const row = await db
-    .selectFrom('projects as p')
-    .selectAll('p')
-    .select((eb) => [
-      jsonArrayFrom(eb.selectFrom('project_languages as l').select(LANGUAGE_SUMMARY.map((c) => `l.${c}` as const)).whereRef('l.project_id', '=', 'p.id').orderBy('l.created_at').orderBy('l.locale')).as('languages'),
-      jsonArrayFrom(eb.selectFrom('deliverables as d').select(['d.locale', 'd.type', 'd.format']).whereRef('d.project_id', '=', 'p.id').orderBy('d.locale').orderBy('d.type').orderBy('d.format')).as('deliverables'),
-      jsonObjectFrom(eb.selectFrom('uploads as u').select(['u.id', 'u.project_id', 'u.store_upload_id', 'u.size_bytes', 'u.part_size_bytes', 'u.part_count', 'u.expires_at']).whereRef('u.project_id', '=', 'p.id')).as('upload'),
-    ])
-    .where('p.workspace_id', '=', workspaceId)
-    .where('p.id', '=', projectId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('projects as p').selectAll('p').select(VIEW_PARTS).where('p.workspace_id', '=', workspaceId).where('p.id', '=', projectId).executeTakeFirst();
   if (!row) return undefined;
   const { languages, deliverables, upload, ...project } = row;
   // JSON carries timestamps as ISO text; pg's own parser would have made them Dates (to the same millisecond).
