@@ -54,6 +54,12 @@ export async function upsertDeliverable(db: Db, row: Omit<Deliverable, 'created_
     .execute();
 }
 
+/** Whether the project has a source transcript (any segment). */
+export async function hasTranscript(db: Db, projectId: string): Promise<boolean> {
+  const segment = await db.selectFrom('transcript_segments').select('position').where('project_id', '=', projectId).limit(1).executeTakeFirst();
+  return segment !== undefined;
+}
+
 export async function listTranscript(db: Db, projectId: string): Promise<TranscriptSegment[]> {
   return db.selectFrom('transcript_segments').selectAll().where('project_id', '=', projectId).orderBy('position').execute();
 }

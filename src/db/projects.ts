@@ -1,5 +1,5 @@
 import type { DubQuality } from '../engines/alignment/dub-quality';
-import { expressionBuilder, sql, type ColumnType, type Generated, type Insertable, type Selectable, type Transaction } from 'kysely';
+import { expressionBuilder, sql, type ColumnType, type Generated, type Insertable, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from './create-db';
 import type { Database } from './database';
@@ -361,4 +361,85 @@ export async function countProjectsByStatus(db: Db): Promise<{ status: ProjectSt
 export async function countLanguagesByStatus(db: Db): Promise<{ status: LanguageStatus; count: number }[]> {
   const rows = await db.selectFrom('project_languages').select(['status', (eb) => eb.fn.countAll<string>().as('n')]).groupBy('status').execute();
   return rows.map((row) => ({ status: row.status, count: Number(row.n) }));
+}
+
+/** In flight (validating or processing) and unchanged since `staleBefore`, the longest unchanged first: what the reconciler checks for a workflow. */
+export async function listStaleProjectsInFlight(db: Db, input: { staleBefore: RawBuilder<Date>; workspaceId?: string; limit: number }): Promise<Pick<Project, 'id' | 'workspace_id' | 'status'>[]> {
+  let q = db.selectFrom('projects').select(['id', 'workspace_id', 'status']).where('status', 'in', ['validating', 'processing']).where('updated_at', '<', input.staleBefore);
+  if (input.workspaceId) q = q.where('workspace_id', '=', input.workspaceId);
+  return q.orderBy('updated_at').limit(input.limit).execute();
+}
+
+/** The project's languages that have not ended (neither completed nor failed). */
+export async function listOpenLanguageLocales(db: Db, projectId: string): Promise<Pick<ProjectLanguage, 'locale'>[]> {
+  return db.selectFrom('project_languages').select('locale').where('project_id', '=', projectId).where('status', 'not in', ['completed', 'failed']).execute();
+}
+
+/**
+ * Languages that have not ended and are unchanged since `staleBefore`, of projects past
+ * validation, the longest unchanged first: what the reconciler checks for a workflow.
+ */
+export async function listStaleOpenLanguages(
+  db: Db,
+  input: { staleBefore: RawBuilder<Date>; workspaceId?: string; limit: number },
+): Promise<Pick<ProjectLanguage, 'project_id' | 'locale' | 'attempt' | 'status'>[]> {
+  let q = db
+    .selectFrom('project_languages')
+    .innerJoin('projects', 'projects.id', 'project_languages.project_id')
+    .select(['project_languages.project_id', 'project_languages.locale', 'project_languages.attempt', 'project_languages.status'])
+    .where('project_languages.status', 'not in', ['completed', 'failed'])
+    .where('project_languages.updated_at', '<', input.staleBefore)
+    .where('projects.status', 'not in', ['validating']);
+  if (input.workspaceId) q = q.where('projects.workspace_id', '=', input.workspaceId);
+  return q.orderBy('project_languages.updated_at').limit(input.limit).execute();
+}
+
+/** Ended projects (completed, partially completed, failed) whose hold still reserves credits. */
+export async function listEndedProjectsWithHeldCredits(
+  db: Db,
+  input: { workspaceId?: string; limit: number },
+): Promise<(Pick<Project, 'id' | 'workspace_id' | 'hold_reference' | 'status'> & { remaining: number })[]> {
+  let q = db
+    .selectFrom('projects')
+    .innerJoin('credit_holds', 'credit_holds.reference', 'projects.hold_reference')
+    .select(['projects.id', 'projects.workspace_id', 'projects.hold_reference', 'projects.status', 'credit_holds.remaining'])
+    .where('projects.status', 'in', ['completed', 'partially_completed', 'failed'])
+    .where('credit_holds.remaining', '>', 0);
+  if (input.workspaceId) q = q.where('projects.workspace_id', '=', input.workspaceId);
+  return q.limit(input.limit).execute();
+}
+
+/**
+ * An upload project's move to validating once its upload is complete, only from
+ * awaiting_upload: undefined when the project has moved on (its upload expired meanwhile).
+ */
+export async function startValidatingUpload(trx: Transaction<Database>, projectId: string): Promise<Project | undefined> {
+  return trx
+    .updateTable('projects')
+    .set({ status: 'validating', phase: 'validating', updated_at: sql<Date>`now()` as any })
+    .where('id', '=', projectId)
+    .where('status', '=', 'awaiting_upload')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Languages added to a project by a paid request, queued, each charged `chargedSeconds` for its first attempt. */
+export async function insertAddedLanguages(trx: Transaction<Database>, input: { projectId: string; locales: string[]; chargedSeconds: number }): Promise<void> {
+  await trx
+    .insertInto('project_languages')
+    .values(input.locales.map((locale) => ({
+      project_id: input.projectId,
+      locale,
+      status: 'queued' as const,
+      phase_message: 'Added; waiting to start.',
+      failure_code: null,
+      failure_message: null,
+      title: null,
+      description: null,
+      drift_seconds: null,
+      completed_at: null,
+      charged_seconds: input.chargedSeconds,
+      attempt_charged_seconds: input.chargedSeconds,
+    })))
+    .execute();
 }
