@@ -23,17 +23,6 @@ export interface TranscriptSegmentTable {
 export type Deliverable = Selectable<DeliverableTable>;
 export type TranscriptSegment = Selectable<TranscriptSegmentTable>;
 
-export async function listDeliverableRefs(db: Db, projectId: string): Promise<Pick<Deliverable, 'locale' | 'type' | 'format'>[]> {
-  return db
-    .selectFrom('deliverables')
-    .select(['locale', 'type', 'format'])
-    .where('project_id', '=', projectId)
-    .orderBy('locale')
-    .orderBy('type')
-    .orderBy('format')
-    .execute();
-}
-
 export async function findDeliverable(db: Db, projectId: string, locale: string, type: string, format: string): Promise<Deliverable | undefined> {
   return db
     .selectFrom('deliverables')
