@@ -24,15 +24,15 @@ import { serveUntilSignalled } from './serve';
 //   /L2/<id>  + authenticate's key lookup + hash check      (findApiKeyWithWorkspace)
 //   /L3/<id>  + touchApiKey                                 (an UPDATE that matches no row)
 //   /L4/<id>  + findProject scoped + loadProjectView without the transfer block
-//             (project_languages, uploads, deliverables in parallel, then upload_parts)
+//             (findProjectView: one statement, then the open upload's upload_parts)
 //   /L5/<id>  + the transfer block (one HMAC-signed URL per part): the whole handler
 //
 // and prototypes of changes (measured here, not made in src/):
 //
 //   /S0/<id>  L5 with touchApiKey sent at most once a minute per key per process
 //   /S1/<id>  S0 with the key row also cached in process for 30 s
-//   /S2/<id>  S1 with the project and everything loadProjectView reads in ONE statement
-//             (json_agg subqueries), then the same presentProject + transfer block
+//   /S2/<id>  S1 with the project, everything it shows and the open upload's parts in ONE
+//             raw statement (json_agg subqueries), then the same presentProject + transfer block
 
 const config = loadConfig();
 const db = createDb({ url: config.database.url!, poolMax: config.database.poolMax, applicationName: 'bench-breakdown' });

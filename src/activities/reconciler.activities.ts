@@ -1,10 +1,10 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { sql } from 'kysely';
 import type { Db } from '../db/create-db';
 import { releaseHold } from '../db/credits';
 import { countLanguageAdditions } from '../db/language-additions';
+import { listEndedProjectsWithHeldCredits, listOpenLanguageLocales, listStaleOpenLanguages, listStaleProjectsInFlight } from '../db/projects';
 import { withReconcilerPassLock } from '../db/reconciler-pass-lock';
-import { recordRepairOnce } from '../db/reconciler-repairs';
+import { forgetRepair, recordRepairOnce, secondsAgo } from '../db/reconciler-repairs';
 import { languageWorkflowId, projectWorkflowId } from '../shared/workflow-ids';
 import { startOrSignalProjectWorkflow } from '../temporal/start-project-workflow';
 import { activityLog } from './activity-log';
@@ -59,7 +59,6 @@ export interface ReconcileResult {
 }
 
 const BATCH = 200;
-const FINAL_PROJECT = ['completed', 'partially_completed', 'failed'] as const;
 
 export function createReconcilerActivities({ db, temporal, taskQueue, reconcileGraceSeconds, webhooks }: ReconcilerDeps) {
   const outcome = createOutcomeActivities({ db });
@@ -80,7 +79,7 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
     /** One pass; run only under the pass lock, by `reconcile` below. */
     async pass(input: ReconcileInput, heartbeat: PassHeartbeat): Promise<ReconcileResult> {
       const grace = input.graceSeconds ?? reconcileGraceSeconds;
-      const staleBefore = sql<Date>`now() - make_interval(secs => ${grace})`;
+      const staleBefore = secondsAgo(grace);
       const result: ReconcileResult = { repairs: [], failed: [] };
       const log = activityLog();
       const attempt = async (subject: string, work: () => Promise<Repair | undefined>) => {
@@ -99,13 +98,11 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
       };
 
       // 1. Projects in flight whose workflow is gone.
-      let stuck = db.selectFrom('projects').select(['id', 'workspace_id', 'status']).where('status', 'in', ['validating', 'processing']).where('updated_at', '<', staleBefore);
-      if (input.workspaceId) stuck = stuck.where('workspace_id', '=', input.workspaceId);
-      for (const project of await stuck.orderBy('updated_at').limit(BATCH).execute()) {
+      for (const project of await listStaleProjectsInFlight(db, { staleBefore, workspaceId: input.workspaceId, limit: BATCH })) {
         const subject = projectWorkflowId(project.id);
         await attempt(subject, async () => {
           if (await isRunning(subject)) return undefined;
-          const open = await db.selectFrom('project_languages').select('locale').where('project_id', '=', project.id).where('status', 'not in', ['completed', 'failed']).execute();
+          const open = await listOpenLanguageLocales(db, project.id);
           const running: string[] = [];
           for (const { locale } of open) if (await isRunning(languageWorkflowId(project.id, locale))) running.push(locale);
           // Languages still running settle the project themselves when they end.
@@ -121,7 +118,7 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
             } catch (err) {
               // Not started: forget the record, or the next pass would take a project that never
               // ran for one that stopped twice and settle (fail) it. The next pass starts it again.
-              await db.deleteFrom('reconciler_repairs').where('subject', '=', restart.subject).where('kind', '=', restart.kind).execute();
+              await forgetRepair(db, restart);
               throw err;
             }
             return restart;
@@ -134,15 +131,7 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
       }
 
       // 2. Languages that have not ended, with nothing running that would end them.
-      let languages = db
-        .selectFrom('project_languages')
-        .innerJoin('projects', 'projects.id', 'project_languages.project_id')
-        .select(['project_languages.project_id', 'project_languages.locale', 'project_languages.attempt', 'project_languages.status'])
-        .where('project_languages.status', 'not in', ['completed', 'failed'])
-        .where('project_languages.updated_at', '<', staleBefore)
-        .where('projects.status', 'not in', ['validating']);
-      if (input.workspaceId) languages = languages.where('projects.workspace_id', '=', input.workspaceId);
-      for (const language of await languages.orderBy('project_languages.updated_at').limit(BATCH).execute()) {
+      for (const language of await listStaleOpenLanguages(db, { staleBefore, workspaceId: input.workspaceId, limit: BATCH })) {
         const subject = languageWorkflowId(language.project_id, language.locale);
         await attempt(subject, async () => {
           if (await isRunning(subject)) return undefined;
@@ -155,14 +144,7 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
       }
 
       // 3. Holds still reserved for projects that have ended.
-      let holds = db
-        .selectFrom('projects')
-        .innerJoin('credit_holds', 'credit_holds.reference', 'projects.hold_reference')
-        .select(['projects.id', 'projects.workspace_id', 'projects.hold_reference', 'projects.status', 'credit_holds.remaining'])
-        .where('projects.status', 'in', [...FINAL_PROJECT])
-        .where('credit_holds.remaining', '>', 0);
-      if (input.workspaceId) holds = holds.where('projects.workspace_id', '=', input.workspaceId);
-      for (const hold of await holds.limit(BATCH).execute()) {
+      for (const hold of await listEndedProjectsWithHeldCredits(db, { workspaceId: input.workspaceId, limit: BATCH })) {
         const subject = hold.hold_reference;
         await attempt(subject, async () => {
           const released = await db.transaction().execute(async (trx) => {
@@ -179,9 +161,7 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
       // 4. Transcript reviews without their workflow.
       await reconcileReviews({ db, temporal, taskQueue, staleBefore, workspaceId: input.workspaceId, isRunning, recordOnce, attempt });
       // 5. Webhook deliveries without their workflow.
-      const forget = async (repair: Repair) => {
-        await db.deleteFrom('reconciler_repairs').where('subject', '=', repair.subject).where('kind', '=', repair.kind).execute();
-      };
+      const forget = (repair: Repair) => forgetRepair(db, repair);
       await reconcileWebhookDeliveries({ db, temporal, taskQueue, retry: webhooks.retry, staleBefore, workspaceId: input.workspaceId, isRunning, recordOnce, forget, attempt });
       return result;
     },

@@ -23,17 +23,6 @@ export interface TranscriptSegmentTable {
 export type Deliverable = Selectable<DeliverableTable>;
 export type TranscriptSegment = Selectable<TranscriptSegmentTable>;
 
-export async function listDeliverableRefs(db: Db, projectId: string): Promise<Pick<Deliverable, 'locale' | 'type' | 'format'>[]> {
-  return db
-    .selectFrom('deliverables')
-    .select(['locale', 'type', 'format'])
-    .where('project_id', '=', projectId)
-    .orderBy('locale')
-    .orderBy('type')
-    .orderBy('format')
-    .execute();
-}
-
 export async function findDeliverable(db: Db, projectId: string, locale: string, type: string, format: string): Promise<Deliverable | undefined> {
   return db
     .selectFrom('deliverables')
@@ -52,6 +41,12 @@ export async function upsertDeliverable(db: Db, row: Omit<Deliverable, 'created_
     .values(row)
     .onConflict((oc) => oc.columns(['project_id', 'locale', 'type', 'format']).doUpdateSet({ storage_key: row.storage_key, content_type: row.content_type, size_bytes: row.size_bytes }))
     .execute();
+}
+
+/** Whether the project has a source transcript (any segment). */
+export async function hasTranscript(db: Db, projectId: string): Promise<boolean> {
+  const segment = await db.selectFrom('transcript_segments').select('position').where('project_id', '=', projectId).limit(1).executeTakeFirst();
+  return segment !== undefined;
 }
 
 export async function listTranscript(db: Db, projectId: string): Promise<TranscriptSegment[]> {

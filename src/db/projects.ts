@@ -1,8 +1,11 @@
 import type { DubQuality } from '../engines/alignment/dub-quality';
-import { sql, type ColumnType, type Generated, type Insertable, type Selectable, type Transaction } from 'kysely';
+import { expressionBuilder, sql, type ColumnType, type Generated, type Insertable, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from './create-db';
 import type { Database } from './database';
+import type { Deliverable } from './deliverables';
 import { containsPattern } from './like-pattern';
+import type { Upload } from './uploads';
 
 export type ProjectStatus = 'awaiting_upload' | 'validating' | 'processing' | 'completed' | 'partially_completed' | 'failed';
 export type ProjectPhase = 'uploading' | 'fetching' | 'validating' | 'transcribing' | 'dubbing' | 'completed' | 'failed';
@@ -116,17 +119,63 @@ export async function findProjectById(db: Db, projectId: string): Promise<Projec
 /** Everything but the translated segments, which can be large and no response shows. */
 export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments' | 'failure_detail' | 'attempt_charged_seconds' | 'transcript_kind' | 'dub_quality'>;
 
+const LANGUAGE_SUMMARY = [
+  'project_id', 'locale', 'status', 'phase_message', 'percent', 'failure_code', 'failure_message', 'title', 'description',
+  'charged_seconds', 'refunded_seconds', 'drift_seconds', 'attempt', 'goodwill_seconds', 'revision', 'created_at', 'updated_at', 'completed_at',
+] as const satisfies readonly (keyof ProjectLanguageSummary)[];
+
 export async function listProjectLanguages(db: Db, projectIds: string[]): Promise<ProjectLanguageSummary[]> {
   if (projectIds.length === 0) return [];
   return db
     .selectFrom('project_languages')
-    .select(['project_id', 'locale', 'status', 'phase_message', 'percent', 'failure_code', 'failure_message', 'title', 'description', 'charged_seconds', 'refunded_seconds', 'drift_seconds', 'attempt', 'goodwill_seconds', 'revision', 'created_at', 'updated_at', 'completed_at'])
+    .select(LANGUAGE_SUMMARY)
     .where('project_id', 'in', projectIds)
     .orderBy('project_id')
     .orderBy('created_at')
     .orderBy('locale')
     .execute();
 }
+
+/** What a part URL and the part check need of an upload (not the parts list it completed with). */
+export type ViewUpload = Pick<Upload, 'id' | 'project_id' | 'store_upload_id' | 'size_bytes' | 'part_size_bytes' | 'part_count' | 'expires_at'>;
+
+/** Everything the project's representation is drawn from, but the parts of an open upload. */
+export interface ProjectView {
+  project: Project;
+  /** In the order the representation lists them: as added, then by locale. */
+  languages: ProjectLanguageSummary[];
+  deliverables: Pick<Deliverable, 'locale' | 'type' | 'format'>[];
+  /** The project's upload (an upload-source project), open or not. */
+  upload: ViewUpload | undefined;
+}
+
+/**
+ * What findProjectView nests in the project row, each an index read by project id (the primary
+ * keys of project_languages and deliverables, uploads' unique project_id) aggregated to JSON.
+ * Built once: they take no parameters, and building them is most of the statement's JavaScript.
+ */
+const nested = expressionBuilder<Database & { p: ProjectTable }, 'p'>();
+const VIEW_PARTS = [
+  jsonArrayFrom(nested.selectFrom('project_languages as l').select(LANGUAGE_SUMMARY.map((c) => `l.${c}` as const)).whereRef('l.project_id', '=', 'p.id').orderBy('l.created_at').orderBy('l.locale')).as('languages'),
+  jsonArrayFrom(nested.selectFrom('deliverables as d').select(['d.locale', 'd.type', 'd.format']).whereRef('d.project_id', '=', 'p.id').orderBy('d.locale').orderBy('d.type').orderBy('d.format')).as('deliverables'),
+  jsonObjectFrom(nested.selectFrom('uploads as u').select(['u.id', 'u.project_id', 'u.store_upload_id', 'u.size_bytes', 'u.part_size_bytes', 'u.part_count', 'u.expires_at']).whereRef('u.project_id', '=', 'p.id')).as('upload'),
+] as const;
+
+/** The project (scoped to the workspace, as findProject) with everything it shows, in one statement. */
+export async function findProjectView(db: Db, workspaceId: string, projectId: string): Promise<ProjectView | undefined> {
+  const row = await db.selectFrom('projects as p').selectAll('p').select(VIEW_PARTS).where('p.workspace_id', '=', workspaceId).where('p.id', '=', projectId).executeTakeFirst();
+  if (!row) return undefined;
+  const { languages, deliverables, upload, ...project } = row;
+  // JSON carries timestamps as ISO text; pg's own parser would have made them Dates (to the same millisecond).
+  return {
+    project,
+    languages: languages.map((l) => ({ ...l, created_at: new Date(l.created_at), updated_at: new Date(l.updated_at), completed_at: dateOrNull(l.completed_at) })),
+    deliverables,
+    upload: upload ? { ...upload, expires_at: new Date(upload.expires_at) } : undefined,
+  };
+}
+
+const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 
 export interface ProjectListFilter {
   workspaceId: string;
@@ -312,4 +361,85 @@ export async function countProjectsByStatus(db: Db): Promise<{ status: ProjectSt
 export async function countLanguagesByStatus(db: Db): Promise<{ status: LanguageStatus; count: number }[]> {
   const rows = await db.selectFrom('project_languages').select(['status', (eb) => eb.fn.countAll<string>().as('n')]).groupBy('status').execute();
   return rows.map((row) => ({ status: row.status, count: Number(row.n) }));
+}
+
+/** In flight (validating or processing) and unchanged since `staleBefore`, the longest unchanged first: what the reconciler checks for a workflow. */
+export async function listStaleProjectsInFlight(db: Db, input: { staleBefore: RawBuilder<Date>; workspaceId?: string; limit: number }): Promise<Pick<Project, 'id' | 'workspace_id' | 'status'>[]> {
+  let q = db.selectFrom('projects').select(['id', 'workspace_id', 'status']).where('status', 'in', ['validating', 'processing']).where('updated_at', '<', input.staleBefore);
+  if (input.workspaceId) q = q.where('workspace_id', '=', input.workspaceId);
+  return q.orderBy('updated_at').limit(input.limit).execute();
+}
+
+/** The project's languages that have not ended (neither completed nor failed). */
+export async function listOpenLanguageLocales(db: Db, projectId: string): Promise<Pick<ProjectLanguage, 'locale'>[]> {
+  return db.selectFrom('project_languages').select('locale').where('project_id', '=', projectId).where('status', 'not in', ['completed', 'failed']).execute();
+}
+
+/**
+ * Languages that have not ended and are unchanged since `staleBefore`, of projects past
+ * validation, the longest unchanged first: what the reconciler checks for a workflow.
+ */
+export async function listStaleOpenLanguages(
+  db: Db,
+  input: { staleBefore: RawBuilder<Date>; workspaceId?: string; limit: number },
+): Promise<Pick<ProjectLanguage, 'project_id' | 'locale' | 'attempt' | 'status'>[]> {
+  let q = db
+    .selectFrom('project_languages')
+    .innerJoin('projects', 'projects.id', 'project_languages.project_id')
+    .select(['project_languages.project_id', 'project_languages.locale', 'project_languages.attempt', 'project_languages.status'])
+    .where('project_languages.status', 'not in', ['completed', 'failed'])
+    .where('project_languages.updated_at', '<', input.staleBefore)
+    .where('projects.status', 'not in', ['validating']);
+  if (input.workspaceId) q = q.where('projects.workspace_id', '=', input.workspaceId);
+  return q.orderBy('project_languages.updated_at').limit(input.limit).execute();
+}
+
+/** Ended projects (completed, partially completed, failed) whose hold still reserves credits. */
+export async function listEndedProjectsWithHeldCredits(
+  db: Db,
+  input: { workspaceId?: string; limit: number },
+): Promise<(Pick<Project, 'id' | 'workspace_id' | 'hold_reference' | 'status'> & { remaining: number })[]> {
+  let q = db
+    .selectFrom('projects')
+    .innerJoin('credit_holds', 'credit_holds.reference', 'projects.hold_reference')
+    .select(['projects.id', 'projects.workspace_id', 'projects.hold_reference', 'projects.status', 'credit_holds.remaining'])
+    .where('projects.status', 'in', ['completed', 'partially_completed', 'failed'])
+    .where('credit_holds.remaining', '>', 0);
+  if (input.workspaceId) q = q.where('projects.workspace_id', '=', input.workspaceId);
+  return q.limit(input.limit).execute();
+}
+
+/**
+ * An upload project's move to validating once its upload is complete, only from
+ * awaiting_upload: undefined when the project has moved on (its upload expired meanwhile).
+ */
+export async function startValidatingUpload(trx: Transaction<Database>, projectId: string): Promise<Project | undefined> {
+  return trx
+    .updateTable('projects')
+    .set({ status: 'validating', phase: 'validating', updated_at: sql<Date>`now()` as any })
+    .where('id', '=', projectId)
+    .where('status', '=', 'awaiting_upload')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Languages added to a project by a paid request, queued, each charged `chargedSeconds` for its first attempt. */
+export async function insertAddedLanguages(trx: Transaction<Database>, input: { projectId: string; locales: string[]; chargedSeconds: number }): Promise<void> {
+  await trx
+    .insertInto('project_languages')
+    .values(input.locales.map((locale) => ({
+      project_id: input.projectId,
+      locale,
+      status: 'queued' as const,
+      phase_message: 'Added; waiting to start.',
+      failure_code: null,
+      failure_message: null,
+      title: null,
+      description: null,
+      drift_seconds: null,
+      completed_at: null,
+      charged_seconds: input.chargedSeconds,
+      attempt_charged_seconds: input.chargedSeconds,
+    })))
+    .execute();
 }

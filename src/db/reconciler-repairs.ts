@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import { sql, type ColumnType, type Generated, type RawBuilder } from 'kysely';
 import type { Db } from './create-db';
 
 /** One repair the reconciler made; (subject, kind) is unique, which is what makes it happen once. */
@@ -19,4 +19,14 @@ export async function recordRepairOnce(db: Db, repair: { subject: string; kind: 
     .returning('id')
     .executeTakeFirst();
   return inserted !== undefined;
+}
+
+/** Takes back a repair recorded but not made (its workflow did not start), so a later pass tries it again. */
+export async function forgetRepair(db: Db, repair: { subject: string; kind: string }): Promise<void> {
+  await db.deleteFrom('reconciler_repairs').where('subject', '=', repair.subject).where('kind', '=', repair.kind).execute();
+}
+
+/** The instant `seconds` before now by the database's clock: what the reconciler calls stale is unchanged since then. */
+export function secondsAgo(seconds: number): RawBuilder<Date> {
+  return sql<Date>`now() - make_interval(secs => ${seconds})`;
 }

@@ -156,3 +156,27 @@ export async function lockExpiredUpload(trx: Transaction<Database>, projectId: s
     .skipLocked()
     .executeTakeFirst();
 }
+
+/**
+ * The upload row locked for its completion, with whether its window has closed by the
+ * database's clock (the one the expiry schedule uses). Part uploads hold the same lock shared
+ * (lockUploadShared), so the parts checked under it are the parts that stay.
+ */
+export async function lockUploadForCompletion(trx: Transaction<Database>, uploadId: string): Promise<Pick<Upload, 'id' | 'completed_at' | 'completed_parts'> & { expired: boolean }> {
+  return trx
+    .selectFrom('uploads')
+    .select(['id', 'completed_at', 'completed_parts', sql<boolean>`expires_at <= now()`.as('expired')])
+    .where('id', '=', uploadId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+
+/** Records the upload completed now, with the parts list it was completed with. */
+export async function markUploadCompleted(trx: Transaction<Database>, uploadId: string, parts: CompletedPart[]): Promise<void> {
+  await trx.updateTable('uploads').set({ completed_at: sql<Date>`now()` as any, completed_parts: JSON.stringify(parts) }).where('id', '=', uploadId).execute();
+}
+
+/** The upload's completion, read under a shared lock: a part stored meanwhile never lands after a completion. */
+export async function lockUploadShared(trx: Transaction<Database>, uploadId: string): Promise<Pick<Upload, 'completed_at'> | undefined> {
+  return trx.selectFrom('uploads').select('completed_at').where('id', '=', uploadId).forShare().executeTakeFirst();
+}

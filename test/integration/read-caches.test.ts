@@ -1,6 +1,7 @@
 import { revokeApiKey } from '../../src/db/api-keys';
 import { bearer, createTenant } from '../helpers/fixtures';
 import { createProject, projectBody } from '../helpers/projects';
+import { QueryCounter, selectFrom } from '../helpers/query-hook';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 import { waitFor } from '../helpers/wait-for';
 
@@ -8,8 +9,12 @@ import { waitFor } from '../helpers/wait-for';
 // If-None-Match; the API key rows are cached per process. These tests prove neither ever serves
 // what the database no longer says.
 
+/** The app's reads of a project's own tables (not its key, rate-limit or fleet reads). */
+const PROJECT_TABLES = ['projects', 'project_languages', 'uploads', 'upload_parts', 'deliverables'];
+const projectReads = new QueryCounter((node) => PROJECT_TABLES.some((table) => selectFrom(table)(node, { rows: [] })));
+
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi(); });
+beforeAll(async () => { api = await startTestApi({}, [projectReads]); });
 afterAll(() => api.close());
 
 describe('project ETag (issue 27 item 5)', () => {
@@ -69,6 +74,51 @@ describe('project ETag (issue 27 item 5)', () => {
     expect(after.status).toBe(200);
     expect(after.body.data.transfer.parts[0]).toMatchObject({ uploaded: true, etag: put.headers.get('etag')!.replace(/"/g, '') });
     expect(after.headers.get('etag')).not.toBe(withTransfer.headers.get('etag'));
+  });
+});
+
+describe('GET project round trips (issue 27 item 5)', () => {
+  it('issue 27 item 5: a GET of a project is one SQL statement (plus its parts while the upload is open), a 304 one primary-key read, and the body is the same', async () => {
+    const tenant = await createTenant(api.db, { credits: 100_000 });
+    const id: string = (await createProject(api, tenant, projectBody({ target_locales: ['es_es'] }))).body.data.id;
+    const get = async (headers: Record<string, string> = {}) => {
+      const before = projectReads.count;
+      const res = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: { ...bearer(tenant.key), ...headers } });
+      return { res, statements: projectReads.count - before };
+    };
+    const open = await get();
+    expect(open.res.status).toBe(200);
+    expect(open.res.body.data.transfer.part_count).toBe(1);
+    expect(open.statements).toBe(2); // the project with all it shows, then the open upload's parts
+
+    // Past its upload, with a language and its files, as the workflows leave it.
+    await api.db.updateTable('projects').set({ status: 'processing', phase: 'dubbing', usage_state: 'charged', billable_seconds: 7, charged_seconds: 7 }).where('id', '=', id).execute();
+    await api.db.insertInto('project_languages').values({ project_id: id, locale: 'es_es', status: 'completed', phase_message: null, failure_code: null, failure_message: null, title: 'Hola', description: null, drift_seconds: 0.25, completed_at: new Date('2026-01-02T03:04:05.678Z'), percent: 100 }).execute();
+    await api.db.insertInto('deliverables').values({ project_id: id, locale: 'es_es', type: 'audio', format: 'mp3', storage_key: `projects/${id}/es_es.mp3`, content_type: 'audio/mpeg', size_bytes: 1234 }).execute();
+    const dubbed = await get();
+    expect(dubbed.res.status).toBe(200);
+    expect(dubbed.statements).toBe(1);
+    expect(dubbed.res.body.data.transfer).toBeUndefined();
+    expect(dubbed.res.body.data.languages).toEqual([expect.objectContaining({
+      locale: 'es_es',
+      status: 'completed',
+      publishing: { title: 'Hola', description: null },
+      alignment: { drift_seconds: 0.25 },
+      completed_at: '2026-01-02T03:04:05.678Z',
+      deliverables: [{ type: 'audio', format: 'mp3', download_url: `${api.config.http.publicBaseUrl}/v1/dubbing/projects/${id}/download?locale=es_es&type=audio&format=mp3` }],
+    })]);
+    const language = await api.db.selectFrom('project_languages').select('created_at').where('project_id', '=', id).executeTakeFirstOrThrow();
+    expect(dubbed.res.body.data.languages[0].created_at).toBe(language.created_at.toISOString());
+
+    const unchanged = await get({ 'if-none-match': dubbed.res.headers.get('etag')! });
+    expect(unchanged.res.status).toBe(304);
+    expect(unchanged.statements).toBe(1);
+    // A stale ETag: the row read, then the whole view, and the same body a plain GET answers.
+    const stale = await get({ 'if-none-match': open.res.headers.get('etag')! });
+    expect(stale.res.status).toBe(200);
+    expect(stale.statements).toBe(2);
+    expect(stale.res.body).toEqual(dubbed.res.body);
+    expect(stale.res.headers.get('etag')).toBe(dubbed.res.headers.get('etag'));
   });
 });
 

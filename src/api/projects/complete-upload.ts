@@ -1,8 +1,7 @@
 import type { Context } from 'koa';
 import type { Project } from '../../db/projects';
-import { sql } from 'kysely';
-import { findProjectById } from '../../db/projects';
-import { expectedPartSize, findUploadByProject, type CompletedPart, type Upload } from '../../db/uploads';
+import { findProjectById, startValidatingUpload } from '../../db/projects';
+import { expectedPartSize, findUploadByProject, lockUploadForCompletion, markUploadCompleted, type CompletedPart, type Upload } from '../../db/uploads';
 import { UploadNotCompletableError, type StoredPart } from '../../storage/multipart-uploads';
 import { startOrSignalProjectWorkflow } from '../../temporal/start-project-workflow';
 import { ApiError } from '../api-error';
@@ -73,12 +72,7 @@ export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void>
     // The lock orders this against part uploads (they hold it shared), so the parts checked
     // below are the parts that stay; `now()` is the database's clock, the same one the expiry
     // schedule uses, so no machine's drift can reopen a window the other side closed.
-    const locked = await trx
-      .selectFrom('uploads')
-      .select(['id', 'completed_at', 'completed_parts', sql<boolean>`expires_at <= now()`.as('expired')])
-      .where('id', '=', upload.id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
+    const locked = await lockUploadForCompletion(trx, upload.id);
     if (locked.completed_at) {
       return sameParts(locked.completed_parts ?? [], given)
         ? { kind: 'repeat' }
@@ -97,17 +91,11 @@ export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void>
       const problems = findProblems(upload, stored, given);
       if (problems.length) return { kind: 'invalid', problems };
     }
-    const validating = await trx
-      .updateTable('projects')
-      .set({ status: 'validating', phase: 'validating', updated_at: sql<Date>`now()` as any })
-      .where('id', '=', project.id)
-      .where('status', '=', 'awaiting_upload')
-      .returningAll()
-      .executeTakeFirst();
+    const validating = await startValidatingUpload(trx, project.id);
     if (!validating) {
       return { kind: 'conflict', error: ApiError.conflict('upload_expired', `This project no longer accepts an upload (status ${project.status}).`) };
     }
-    await trx.updateTable('uploads').set({ completed_at: sql<Date>`now()` as any, completed_parts: JSON.stringify(given) }).where('id', '=', upload.id).execute();
+    await markUploadCompleted(trx, upload.id, given);
     // Last, with the rows written but not committed: if storage refuses, the rollback leaves the
     // project awaiting its upload; if the commit fails after storage completed, a retry finds
     // the upload completed in storage with these parts (completedEarlier above).

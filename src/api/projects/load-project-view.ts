@@ -1,42 +1,56 @@
-import { listProjectLanguages, type Project } from '../../db/projects';
-import { expectedPartSize, findUploadByProject, type Upload } from '../../db/uploads';
-import { listDeliverableRefs } from '../../db/deliverables';
+import { findProjectView, type Project, type ProjectView, type ViewUpload } from '../../db/projects';
+import { expectedPartSize } from '../../db/uploads';
 import type { StoredPart } from '../../storage/multipart-uploads';
+import type { AuthContext } from '../middleware/authenticate';
+import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { buildTransferBlock } from '../uploads/transfer-block';
 import { presentProject } from '../../project-view/project-presenter';
+import { isUuid } from './load-own-project';
 
 /**
- * Reads everything the project representation needs: Kysely queries, never workflow state, and,
- * while an upload is open on a driver whose store alone knows the parts (s3), that store's
- * ListParts, so a resuming client is told what really arrived.
+ * The caller's project as its representation shows it, read in one statement (findProjectView),
+ * or the same 404 as loadOwnProject.
  */
+export async function loadOwnProjectView(deps: AppDeps, auth: AuthContext, projectId: string): Promise<ProjectView> {
+  const view = isUuid(projectId) ? await findProjectView(deps.db, auth.workspaceId, projectId.toLowerCase()) : undefined;
+  if (!view) throw ApiError.notFound('project', 'project_id');
+  return view;
+}
+
+/** The representation of a project the caller has just read or written: `project` as given, the rest read afresh. */
 export async function loadProjectView(deps: AppDeps, project: Project, options: { includeTransfer: boolean }) {
-  const [languages, upload, deliverables] = await Promise.all([
-    listProjectLanguages(deps.db, [project.id]),
-    project.source_type === 'upload' ? findUploadByProject(deps.db, project.id) : Promise.resolve(undefined),
-    listDeliverableRefs(deps.db, project.id),
-  ]);
-  const awaitingUpload = project.status === 'awaiting_upload' && upload !== undefined;
-  const parts = upload ? await partsOf(deps, upload, awaitingUpload) : [];
-  const transfer = awaitingUpload && options.includeTransfer ? await buildTransferBlock({ upload, parts, uploads: deps.uploads }) : undefined;
+  const view = await findProjectView(deps.db, project.workspace_id, project.id);
+  if (!view) throw new Error(`project ${project.id} vanished`);
+  return presentProjectView(deps, { ...view, project }, options);
+}
+
+/**
+ * Renders a view: never workflow state, and, while an upload is open, the parts that arrived
+ * (one more read: the upload_parts rows, or on a driver whose store alone knows the parts (s3)
+ * that store's ListParts), so a resuming client is told what really arrived.
+ */
+export async function presentProjectView(deps: AppDeps, view: ProjectView, options: { includeTransfer: boolean }) {
+  const { project, upload } = view;
+  // Only an open upload's parts are shown: once the project has moved on, its progress no longer counts them.
+  const openUpload = project.status === 'awaiting_upload' ? upload : undefined;
+  const parts = openUpload ? await partsOf(deps, openUpload) : [];
+  const transfer = openUpload && options.includeTransfer ? await buildTransferBlock({ upload: openUpload, parts, uploads: deps.uploads }) : undefined;
   return presentProject(project, {
     publicBaseUrl: deps.config.http.publicBaseUrl,
-    languages,
-    deliverables,
-    uploadProgress: upload ? { received: parts.length, total: upload.part_count } : undefined,
+    languages: view.languages,
+    deliverables: view.deliverables,
+    uploadProgress: openUpload ? { received: parts.length, total: openUpload.part_count } : undefined,
     transfer: transfer as Record<string, unknown> | undefined,
   });
 }
 
 /**
- * Only an open upload's parts are shown; a finished one's count is not (the project has moved
- * on). A stored part of the wrong size is shown as missing, to be sent again: a store may keep
- * what a dropped connection left (versitygw 1.8 even pads it with zeros to the announced length,
+ * A stored part of the wrong size is shown as missing, to be sent again: a store may keep what
+ * a dropped connection left (versitygw 1.8 even pads it with zeros to the announced length,
  * which only a Content-MD5 header or the ETag reveals; docs/storage.md#short-parts).
  */
-async function partsOf(deps: AppDeps, upload: Upload, open: boolean): Promise<StoredPart[]> {
-  if (!open && !deps.uploads.partsRecordedInDatabase) return [];
+async function partsOf(deps: AppDeps, upload: ViewUpload): Promise<StoredPart[]> {
   const stored = (await deps.uploads.listParts(deps.db, upload)) ?? [];
   return stored.filter((p) => p.part_number <= upload.part_count && p.size_bytes === expectedPartSize(upload, p.part_number));
 }

@@ -14,7 +14,7 @@ import { createProject } from './create-project';
 import { download } from './download';
 import { cursorPage, decodeCursor } from './cursor';
 import { loadOwnProject } from './load-own-project';
-import { loadProjectView } from './load-project-view';
+import { loadOwnProjectView, presentProjectView } from './load-project-view';
 import { ifNoneMatchHits, projectETag, representationTag } from './project-etag';
 import { presentProjectListItem } from '../../project-view/project-presenter';
 import { requestTranscriptReview } from '../reviews/request-transcript-review';
@@ -52,22 +52,28 @@ export function projectsRoutes(deps: AppDeps): Router {
     ctx.body = { data: items.map((p) => presentProjectListItem(p, languages.filter((l) => l.project_id === p.id), uploads.get(p.id))), page };
   });
 
-  // A conditional GET (If-None-Match) of an unchanged project is a 304 after one primary-key
-  // read (project-etag.ts; docs/design.md#conditional-get).
+  // A plain GET is one statement (findProjectView). A conditional one (If-None-Match) reads the
+  // project row alone first: an unchanged project is a 304 after that one primary-key read
+  // (project-etag.ts; docs/design.md#conditional-get).
   const tag = representationTag(deps.config);
   router.get('/:project_id', auth, requirePermission('dubbing:read'), validateQuery(getProjectQuerySchema), async (ctx) => {
     const { include_transfer: includeTransfer } = queryOf(ctx, getProjectQuerySchema);
-    const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
-    const etag = projectETag(deps, tag, project, includeTransfer);
-    ctx.set('cache-control', 'private, no-cache');
-    if (etag !== undefined) {
-      ctx.set('etag', etag);
-      if (ifNoneMatchHits(ctx.get('if-none-match'), etag)) {
+    const caller = ctx.state.auth as AuthContext;
+    const ifNoneMatch = ctx.get('if-none-match');
+    if (ifNoneMatch !== '') {
+      const etag = projectETag(deps, tag, await loadOwnProject(deps, caller, ctx.params.project_id!), includeTransfer);
+      if (etag !== undefined && ifNoneMatchHits(ifNoneMatch, etag)) {
+        ctx.set('cache-control', 'private, no-cache');
+        ctx.set('etag', etag);
         ctx.status = 304;
         return;
       }
     }
-    ctx.body = { data: await loadProjectView(deps, project, { includeTransfer }) };
+    const view = await loadOwnProjectView(deps, caller, ctx.params.project_id!);
+    const etag = projectETag(deps, tag, view.project, includeTransfer);
+    ctx.set('cache-control', 'private, no-cache');
+    if (etag !== undefined) ctx.set('etag', etag);
+    ctx.body = { data: await presentProjectView(deps, view, { includeTransfer }) };
   });
 
   router.post('/:project_id/upload/complete', auth, requirePermission('dubbing:write'), validateBody(completeUploadBodySchema), (ctx) => completeUpload(deps, ctx));

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { chargeCredits, InsufficientCreditsError } from '../../db/credits';
-import { findProjectById, type Project } from '../../db/projects';
+import { findProjectById, lockExistingProject, type Project } from '../../db/projects';
 import { insertReview, reviewChargeReference } from '../../db/transcript-reviews';
 import { startReviewWorkflow } from '../../temporal/start-review-workflow';
 import { ApiError } from '../api-error';
@@ -54,7 +54,7 @@ export async function requestTranscriptReview(deps: AppDeps, ctx: Context): Prom
     ? ({ kind: 'already_requested', project } as const)
     : await db.transaction().execute(async (trx): Promise<Outcome> => {
         // The project row lock orders concurrent submissions: the second sees `requested`.
-        const locked = await trx.selectFrom('projects').selectAll().where('id', '=', project.id).forUpdate().executeTakeFirstOrThrow();
+        const locked = await lockExistingProject(trx, project.id);
         if (locked.transcript_review_status !== 'not_requested') return { kind: 'already_requested', project: locked };
         try {
           await chargeCredits(trx, { workspaceId: project.workspace_id, reference: reviewChargeReference(project.id), amount: quote.credits, projectId: project.id, description: `transcript review, ${quote.billable_seconds} s` });

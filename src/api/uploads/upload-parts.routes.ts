@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Db } from '../../db/create-db';
-import { blobKeys, expectedPartSize, findUpload, upsertUploadPart, type Upload } from '../../db/uploads';
+import { blobKeys, expectedPartSize, findUpload, lockUploadShared, upsertUploadPart, type Upload } from '../../db/uploads';
 import { ERROR_TYPES } from '../../shared/error-codes';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
@@ -107,7 +107,7 @@ export function uploadPartsRoutes({ db, blobStore, urlSigner }: AppDeps): Router
 
     const replaced = await db.transaction().execute(async (trx) => {
       // Shares the row lock upload/complete takes, so a part never lands after a completion.
-      const current = await trx.selectFrom('uploads').select('completed_at').where('id', '=', upload.id).forShare().executeTakeFirst();
+      const current = await lockUploadShared(trx, upload.id);
       if (current?.completed_at) {
         throw ApiError.conflict('upload_already_completed', 'This upload has been completed; it accepts no more parts.');
       }

@@ -3,8 +3,9 @@ import type { Transaction } from 'kysely';
 import { chargeReference } from '../../../shared/ledger-references';
 import { chargeCredits, InsufficientCreditsError } from '../../../db/credits';
 import type { Database } from '../../../db/database';
+import { hasTranscript } from '../../../db/deliverables';
 import { insertLanguageAddition } from '../../../db/language-additions';
-import { updateProject, type Project, type ProjectPhase } from '../../../db/projects';
+import { findProjectById, insertAddedLanguages, lockExistingProject, updateProject, type Project, type ProjectPhase } from '../../../db/projects';
 import type { AddLanguagesBody } from './add-languages.schema';
 import { quoteAddition, type AdditionQuote } from './addition-quote';
 
@@ -23,8 +24,7 @@ const FINAL = ['completed', 'partially_completed', 'failed'];
 /** A project that has ended goes back to dubbing; one that never got a transcript transcribes first. */
 async function phaseToResume(trx: Trx, project: Project): Promise<ProjectPhase> {
   if (project.phase === 'dubbing' || project.phase === 'completed') return 'dubbing';
-  const segment = await trx.selectFrom('transcript_segments').select('position').where('project_id', '=', project.id).limit(1).executeTakeFirst();
-  return segment ? 'dubbing' : 'transcribing';
+  return (await hasTranscript(trx, project.id)) ? 'dubbing' : 'transcribing';
 }
 
 /**
@@ -40,7 +40,7 @@ async function phaseToResume(trx: Trx, project: Project): Promise<ProjectPhase> 
  * Throws InsufficientCreditsError (having charged nothing that commits) when credits fall short.
  */
 export async function commitAddition(trx: Trx, projectId: string, body: AddLanguagesBody, idempotencyKey: string): Promise<CommittedAddition> {
-  const project = await trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow();
+  const project = await lockExistingProject(trx, projectId);
   const quote = quoteAddition(project, body);
   if (quote.new_locales.length === 0 || !quote.within_limit) return { additionId: null, quote, chargedNowSeconds: 0, project };
 
@@ -74,23 +74,7 @@ export async function commitAddition(trx: Trx, projectId: string, body: AddLangu
     credits: quote.credits,
     idempotency_key: idempotencyKey,
   });
-  await trx
-    .insertInto('project_languages')
-    .values(quote.new_locales.map((locale) => ({
-      project_id: project.id,
-      locale,
-      status: 'queued' as const,
-      phase_message: 'Added; waiting to start.',
-      failure_code: null,
-      failure_message: null,
-      title: null,
-      description: null,
-      drift_seconds: null,
-      completed_at: null,
-      charged_seconds: billable,
-      attempt_charged_seconds: billable,
-    })))
-    .execute();
+  await insertAddedLanguages(trx, { projectId: project.id, locales: quote.new_locales, chargedSeconds: billable });
   const reopen = FINAL.includes(project.status)
     ? { status: 'processing' as const, phase: await phaseToResume(trx, project), completed_at: null, failure_code: null, failure_message: null, failure_detail: null }
     : {};
@@ -100,6 +84,7 @@ export async function commitAddition(trx: Trx, projectId: string, body: AddLangu
     usage_state: 'charged',
     ...reopen,
   });
-  const updated = await trx.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
+  const updated = await findProjectById(trx, project.id);
+  if (!updated) throw new Error(`project ${project.id} not found`);
   return { additionId, quote, chargedNowSeconds: quote.billable_seconds, project: updated };
 }
