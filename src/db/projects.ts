@@ -313,22 +313,7 @@ export async function listLanguageTranscriptKinds(db: Db, projectId: string): Pr
 export async function insertQueuedLanguages(trx: Db, input: { projectId: string; locales: string[]; chargedSeconds: number }): Promise<void> {
   await trx
     .insertInto('project_languages')
-    .values(
-      input.locales.map((locale) => ({
-        project_id: input.projectId,
-        locale,
-        status: 'queued' as const,
-        phase_message: null,
-        failure_code: null,
-        failure_message: null,
-        title: null,
-        description: null,
-        drift_seconds: null,
-        completed_at: null,
-        charged_seconds: input.chargedSeconds,
-        attempt_charged_seconds: input.chargedSeconds,
-      })),
-    )
+    .values(input.locales.map((locale) => queuedLanguageRow(input.projectId, locale, input.chargedSeconds, null)))
     .onConflict((oc) => oc.columns(['project_id', 'locale']).doNothing())
     .execute();
 }
@@ -427,19 +412,24 @@ export async function startValidatingUpload(trx: Transaction<Database>, projectI
 export async function insertAddedLanguages(trx: Transaction<Database>, input: { projectId: string; locales: string[]; chargedSeconds: number }): Promise<void> {
   await trx
     .insertInto('project_languages')
-    .values(input.locales.map((locale) => ({
-      project_id: input.projectId,
-      locale,
-      status: 'queued' as const,
-      phase_message: 'Added; waiting to start.',
-      failure_code: null,
-      failure_message: null,
-      title: null,
-      description: null,
-      drift_seconds: null,
-      completed_at: null,
-      charged_seconds: input.chargedSeconds,
-      attempt_charged_seconds: input.chargedSeconds,
-    })))
+    .values(input.locales.map((locale) => queuedLanguageRow(input.projectId, locale, input.chargedSeconds, 'Added; waiting to start.')))
     .execute();
+}
+
+/** A language row waiting for its first attempt, which is charged `chargedSeconds`. */
+function queuedLanguageRow(projectId: string, locale: string, chargedSeconds: number, phaseMessage: string | null) {
+  return {
+    project_id: projectId,
+    locale,
+    status: 'queued' as const,
+    phase_message: phaseMessage,
+    failure_code: null,
+    failure_message: null,
+    title: null,
+    description: null,
+    drift_seconds: null,
+    completed_at: null,
+    charged_seconds: chargedSeconds,
+    attempt_charged_seconds: chargedSeconds,
+  };
 }
