@@ -42,7 +42,7 @@ export function quoteReview(project: Project, billableSeconds: number, request: 
   };
 }
 
-/** The project as the preview shows it (spec 2.9): its id and review state only. */
+/** The project as the preview shows it (docs/design.md#review): its id and review state only. */
 export function presentReviewState(project: Project) {
   return { id: project.id, transcript_review: { requested: project.transcript_review_status !== 'not_requested', status: project.transcript_review_status } };
 }

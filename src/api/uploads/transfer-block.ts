@@ -3,7 +3,7 @@ import type { MultipartUploads, StoredPart } from '../../storage/multipart-uploa
 
 export { uploadPartPath } from '../../storage/local-multipart-uploads';
 
-// The `transfer` object of a project awaiting its upload (DESIGN.md §3): one PUT URL per part,
+// The `transfer` object of a project awaiting its upload (docs/design.md#uploads): one PUT URL per part,
 // and which parts already arrived, so a dropped client re-sends only what is missing. The URLs
 // are the storage driver's: the API's own signed part route (local) or presigned UploadPart URLs
 // of the object store (s3); which parts arrived is what that storage reports.
