@@ -1,5 +1,6 @@
-import { sql, type ColumnType, type Generated, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type ColumnType, type ExpressionBuilder, type Generated, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from './create-db';
+import type { Database } from './database';
 import type { WebhookEventType } from '../shared/webhook-contracts';
 
 // Webhook endpoints, the events projects emit (an outbox numbered per project), their
@@ -208,6 +209,22 @@ export async function loadDelivery(db: Db, deliveryId: string) {
     .executeTakeFirst();
 }
 
+/** A delivery `d` of event `e`, joined: the scope of the queue checks below. */
+type DeliveryScope = Database & { d: WebhookDeliveryTable; e: WebhookEventTable };
+
+/** An earlier event of the same project is still pending to the same endpoint: `d` waits behind it. */
+function earlierPendingInQueue({ exists, selectFrom }: ExpressionBuilder<DeliveryScope, 'd' | 'e'>) {
+  return exists(
+    selectFrom('webhook_deliveries as d2')
+      .innerJoin('webhook_events as e2', 'e2.id', 'd2.event_id')
+      .select('d2.id')
+      .whereRef('d2.endpoint_id', '=', 'd.endpoint_id')
+      .whereRef('e2.project_id', '=', 'e.project_id')
+      .whereRef('e2.sequence', '<', 'e.sequence')
+      .where('d2.status', '=', 'pending'),
+  );
+}
+
 /**
  * Delivery of sequence N to an endpoint waits while an earlier event of the same project still
  * has a pending delivery to that endpoint: events arrive in order, each delivered or given up.
@@ -217,17 +234,7 @@ export async function earlierDeliveryPending(db: Db, deliveryId: string): Promis
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
     .where('d.id', '=', deliveryId)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('webhook_deliveries as d2')
-          .innerJoin('webhook_events as e2', 'e2.id', 'd2.event_id')
-          .select('d2.id')
-          .whereRef('d2.endpoint_id', '=', 'd.endpoint_id')
-          .whereRef('e2.project_id', '=', 'e.project_id')
-          .whereRef('e2.sequence', '<', 'e.sequence')
-          .where('d2.status', '=', 'pending'),
-      ),
-    )
+    .where(earlierPendingInQueue)
     .select('d.id')
     .executeTakeFirst();
   return row !== undefined;
@@ -292,19 +299,7 @@ export async function pendingQueueHeads(db: Db, input: { staleBefore: RawBuilder
     .select(['d.id', 'd.created_at', 'd.attempts', 'e.project_id', 'e.workspace_id'])
     .where('d.status', '=', 'pending')
     .where('d.created_at', '<', input.staleBefore)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('webhook_deliveries as d2')
-            .innerJoin('webhook_events as e2', 'e2.id', 'd2.event_id')
-            .select('d2.id')
-            .whereRef('d2.endpoint_id', '=', 'd.endpoint_id')
-            .whereRef('e2.project_id', '=', 'e.project_id')
-            .whereRef('e2.sequence', '<', 'e.sequence')
-            .where('d2.status', '=', 'pending'),
-        ),
-      ),
-    );
+    .where((eb) => eb.not(earlierPendingInQueue(eb)));
   if (input.workspaceId !== undefined) query = query.where('e.workspace_id', '=', input.workspaceId);
   return query.orderBy('d.created_at').limit(input.limit).execute();
 }
