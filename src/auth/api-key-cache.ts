@@ -24,12 +24,13 @@ export class ApiKeyCache {
   /** Key ids read as missing, with when. */
   private readonly misses = new Map<string, number>();
   /**
-   * Bumped by every eviction and by losing the listener. A row read from the database is cached
-   * only if this did not move while it was read: otherwise the read may predate a revocation
-   * whose NOTIFY has already come and gone, evicting nothing, and caching the row would revive
-   * the key until the TTL.
+   * One ticket per read in flight, by key id. An eviction of that key (or of everything) marks
+   * its tickets stale, and a stale read is not cached: it may predate a revocation whose NOTIFY
+   * has already come and gone, evicting nothing, and caching the row would revive the key until
+   * the TTL. Per key, so other keys' notifications (every new key is announced) cannot keep a
+   * busy service from caching anything.
    */
-  private generation = 0;
+  private readonly reads = new Map<string, Set<{ stale: boolean }>>();
   private readonly pendingSyncs = new Map<string, () => void>();
   private client: Client | null = null;
   private listening = false;
@@ -73,17 +74,25 @@ export class ApiKeyCache {
   }
 
   /**
-   * The cached row, else the row `load` reads, which is cached only when no eviction happened
-   * during the read (see `generation`); likewise a miss. There is no other way in, so no caller
+   * The cached row, else the row `load` reads, which is cached only when no eviction of that key
+   * happened during the read (see `reads`); likewise a miss. There is no other way in, so no caller
    * can skip the guard.
    */
   async getOrLoad(keyId: string, load: () => Promise<ApiKeyWithWorkspace | undefined>): Promise<ApiKeyWithWorkspace | undefined> {
     const cached = this.get(keyId);
     if (cached) return cached;
     if (this.isKnownMissing(keyId)) return undefined;
-    const generation = this.generation;
-    const row = await load();
-    if (generation === this.generation && this.listening) {
+    const ticket = { stale: false };
+    const tickets = this.reads.get(keyId) ?? new Set();
+    this.reads.set(keyId, tickets.add(ticket));
+    let row: ApiKeyWithWorkspace | undefined;
+    try {
+      row = await load();
+    } finally {
+      tickets.delete(ticket);
+      if (tickets.size === 0) this.reads.delete(keyId);
+    }
+    if (!ticket.stale && this.listening) {
       if (row && row.id === keyId) {
         if (this.entries.size >= this.maxEntries) this.entries.clear();
         this.entries.set(keyId, { row, at: Date.now() });
@@ -134,14 +143,14 @@ export class ApiKeyCache {
       this.pendingSyncs.delete(payload);
       return;
     }
-    this.generation++;
+    for (const ticket of this.reads.get(payload) ?? []) ticket.stale = true;
     this.entries.delete(payload);
     this.misses.delete(payload);
   }
 
   /** Forgets every row and releases sync() waiters: with nothing cached, nothing is stale. */
   private evictAll(): void {
-    this.generation++;
+    for (const tickets of this.reads.values()) for (const ticket of tickets) ticket.stale = true;
     this.entries.clear();
     this.misses.clear();
     for (const resolve of this.pendingSyncs.values()) resolve();

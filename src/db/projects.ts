@@ -1,3 +1,4 @@
+import type { Cue, TranscriptSource } from './source-segments';
 import type { DubQuality } from '../engines/alignment/dub-quality';
 import { expressionBuilder, sql, type ColumnType, type Generated, type Insertable, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
@@ -48,6 +49,8 @@ export interface ProjectTable {
   transcript_review_status: Generated<TranscriptReviewStatus>;
   transcript_review_requested_at: Date | null;
   transcript_review_verified_at: Date | null;
+  /** Who wrote the source transcript the dub is made from; null until there is one. */
+  transcript_source: TranscriptSource | null;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
   validated_at: Date | null;
@@ -84,6 +87,8 @@ export interface ProjectLanguageTable {
   revision: Generated<number>;
   /** Which transcript the current translation came from; null until translated. */
   transcript_kind: ColumnType<TranscriptKind | null, TranscriptKind | null | undefined, TranscriptKind | null>;
+  /** A translation supplied at create, taken as given instead of machine translation. */
+  supplied_translation: ColumnType<Cue[] | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
   completed_at: Date | null;
@@ -117,7 +122,7 @@ export async function findProjectById(db: Db, projectId: string): Promise<Projec
 }
 
 /** Everything but the translated segments, which can be large and no response shows. */
-export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments' | 'failure_detail' | 'attempt_charged_seconds' | 'transcript_kind' | 'dub_quality'>;
+export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments' | 'supplied_translation' | 'failure_detail' | 'attempt_charged_seconds' | 'transcript_kind' | 'dub_quality'>;
 
 const LANGUAGE_SUMMARY = [
   'project_id', 'locale', 'status', 'phase_message', 'percent', 'failure_code', 'failure_message', 'title', 'description',
@@ -214,7 +219,7 @@ export async function updateLanguage(
   db: Db,
   projectId: string,
   locale: string,
-  changes: Partial<Omit<ProjectLanguage, 'project_id' | 'locale' | 'created_at' | 'translated_segments' | 'dub_quality'>> & { translated_segments?: string | null; dub_quality?: string | null },
+  changes: Partial<Omit<ProjectLanguage, 'project_id' | 'locale' | 'created_at' | 'translated_segments' | 'supplied_translation' | 'dub_quality'>> & { translated_segments?: string | null; dub_quality?: string | null },
 ): Promise<void> {
   await db
     .updateTable('project_languages')

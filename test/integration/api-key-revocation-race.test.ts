@@ -44,4 +44,14 @@ describe('API key cache and revocation', () => {
     expect(api.keyCache.get(tenant.keyId)).toBeUndefined();
     expect((await usage(tenant.key)).status).toBe(401);
   });
+
+  it('caches a key whose read saw only other keys change (new keys are announced all the time)', async () => {
+    const tenant = await createTenant(api.db);
+    hook.afterNext(selectFrom('api_keys'), async () => {
+      await createTenant(api.db);
+      await api.keyCache.sync();
+    });
+    expect((await usage(tenant.key)).status).toBe(200);
+    expect(api.keyCache.get(tenant.keyId)?.id).toBe(tenant.keyId);
+  });
 });
