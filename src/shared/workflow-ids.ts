@@ -15,3 +15,6 @@ export const channelWorkflowId = (channelId: string): string => `channel/${chann
 export const channelScheduleId = (channelId: string): string => `channel-sync/${channelId}`;
 /** One delivery of one event to one endpoint; a redelivery is a new delivery id. */
 export const webhookDeliveryWorkflowId = (deliveryId: string): string => `webhook-delivery/${deliveryId}`;
+/** One paid regeneration of a language; `n` counts the language's regenerations from 1. */
+export const regenerationWorkflowId = (projectId: string, locale: string, n: number): string =>
+  `project/${projectId}/lang/${locale}/regen/${n}`;
