@@ -28,5 +28,6 @@ export type CompletedPart = RequestBody<'/v1/dubbing/projects/{project_id}/uploa
 export type UploadCompletion = SuccessData<'/v1/dubbing/projects/{project_id}/upload/complete', 'post'>;
 export type LanguageAdditionResult = SuccessData<'/v1/dubbing/projects/{project_id}/languages', 'post'>;
 export type TranscriptReviewResult = SuccessData<'/v1/dubbing/projects/{project_id}/transcript-review', 'post'>;
+export type RegenerationResult = SuccessData<'/v1/dubbing/projects/{project_id}/languages/{locale}/regenerate', 'post'>;
 export type DownloadQuery = QueryOf<'/v1/dubbing/projects/{project_id}/download', 'get'>;
 export type VideoList = SuccessData<'/v1/dubbing/youtube/videos', 'get'>;

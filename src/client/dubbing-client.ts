@@ -9,6 +9,7 @@ import type {
   Locale,
   Project,
   ProjectListItem,
+  RegenerationResult,
   TranscriptReviewResult,
   UploadCompletion,
   Usage,
@@ -97,6 +98,9 @@ export function createDubbingClient(options: DubbingClientOptions) {
       unwrap(api.POST('/v1/dubbing/projects/{project_id}/languages', { params: { path: { project_id: projectId }, header: withKey(call) }, body })).then((res) => res.data),
     requestTranscriptReview: (projectId: string, body: { max_billable_seconds: number; preview_only?: boolean }, call: IdempotentCallOptions = {}): Promise<TranscriptReviewResult> =>
       unwrap(api.POST('/v1/dubbing/projects/{project_id}/transcript-review', { params: { path: { project_id: projectId }, header: withKey(call) }, body })).then((res) => res.data),
+    /** A quote with `preview_only` true (the default); the changed lines charged and regenerated with false. */
+    regenerateLanguage: (projectId: string, locale: string, body: { max_billable_seconds: number; preview_only?: boolean }, call: IdempotentCallOptions = {}): Promise<RegenerationResult> =>
+      unwrap(api.POST('/v1/dubbing/projects/{project_id}/languages/{locale}/regenerate', { params: { path: { project_id: projectId, locale }, header: withKey(call) }, body })).then((res) => res.data),
     /** One deliverable's bytes, redirects followed (audio and thumbnails live behind a short-lived storage URL). */
     download: async (projectId: string, query: DownloadQuery): Promise<Response> => {
       const { response } = await api.GET('/v1/dubbing/projects/{project_id}/download', { params: { path: { project_id: projectId }, query }, parseAs: 'stream' });

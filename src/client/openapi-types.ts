@@ -141,6 +141,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dubbing/projects/{project_id}/languages/{locale}/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote or regenerate what changed in a language
+         * @description Dubs again only the lines that changed since the published revision (edited, stale, or new source segments) and publishes the next revision; the other cues keep their exact timing. `preview_only` (default true) quotes and changes nothing. `preview_only: false` charges the quote and starts the regeneration; it needs an Idempotency-Key. Over `max_billable_seconds`, or with nothing to change: 200, nothing charged. Refunded once if the regeneration fails.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        post: operations["regenerateLanguage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dubbing/youtube/videos": {
         parameters: {
             query?: never;
@@ -490,7 +512,7 @@ export interface components {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "conflict_error" | "payment_required_error" | "rate_limit_error" | "api_error";
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "invalid_cursor" | "upload_incomplete" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "invalid_cursor" | "upload_incomplete" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "regeneration_in_progress" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "rate_limited" | "internal_error" | "service_unavailable";
                 message: string;
                 /** @description The request field at fault: a body path (`source.url`, `target_locales[1]`), a query parameter, a path parameter or a header. */
                 param?: string;
@@ -3100,6 +3122,514 @@ export interface operations {
                 };
             };
             /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    regenerateLanguage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required when `preview_only` is false; ignored on a preview. Retry with the same key and body to get the first response again (never a second charge); a different body with the same key is a 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project's id (a UUID). */
+                project_id: string;
+                /** @description One of the project's target locales. */
+                locale: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "max_billable_seconds": 60,
+                 *       "preview_only": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The ceiling for this regeneration: a quote above it charges and changes nothing. */
+                    max_billable_seconds: number;
+                    /**
+                     * @description True: quote only, change nothing. False: charge and regenerate (needs an Idempotency-Key).
+                     * @default true
+                     */
+                    preview_only?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The quote and the project; with `preview_only: false` and within the limit, what was charged. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "regeneration": {
+                     *           "preview_only": true,
+                     *           "segments": 1,
+                     *           "billable_seconds": 4,
+                     *           "credits": 4,
+                     *           "max_billable_seconds": 60,
+                     *           "within_limit": true,
+                     *           "charged_now_seconds": 0
+                     *         },
+                     *         "project": {
+                     *           "id": "5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15",
+                     *           "name": "Cooking rice",
+                     *           "external_id": "video-1042",
+                     *           "status": "completed",
+                     *           "source": {
+                     *             "type": "upload",
+                     *             "duration_seconds": 94.6,
+                     *             "file_name": "rice.mp4",
+                     *             "size_bytes": 12582912
+                     *           },
+                     *           "source_locale": "en_us",
+                     *           "target_locales": [
+                     *             "es_es"
+                     *           ],
+                     *           "usage": {
+                     *             "max_billable_seconds": 120,
+                     *             "billable_seconds": 95,
+                     *             "charged_seconds": 95,
+                     *             "refunded_seconds": 0,
+                     *             "state": "charged"
+                     *           },
+                     *           "progress": {
+                     *             "phase": "completed",
+                     *             "waiting_on": "caller",
+                     *             "can_advance_without_user": false,
+                     *             "poll_after_seconds": 0,
+                     *             "message": "All 1 language is dubbed; download the files.",
+                     *             "percent": 100
+                     *           },
+                     *           "transcript_review": {
+                     *             "requested": false,
+                     *             "status": "not_requested",
+                     *             "requested_at": null,
+                     *             "verified_at": null
+                     *           },
+                     *           "publishing": {
+                     *             "title": "Cooking rice",
+                     *             "description": ""
+                     *           },
+                     *           "languages": [
+                     *             {
+                     *               "locale": "es_es",
+                     *               "status": "completed",
+                     *               "progress": {
+                     *                 "phase": "completed",
+                     *                 "waiting_on": "caller",
+                     *                 "can_advance_without_user": false,
+                     *                 "poll_after_seconds": 0,
+                     *                 "message": "Dubbed; the files are ready to download.",
+                     *                 "percent": 100
+                     *               },
+                     *               "publishing": {
+                     *                 "title": "Cocinar arroz",
+                     *                 "description": ""
+                     *               },
+                     *               "deliverables": [
+                     *                 {
+                     *                   "type": "audio",
+                     *                   "format": "mp3",
+                     *                   "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=audio&format=mp3"
+                     *                 },
+                     *                 {
+                     *                   "type": "audio",
+                     *                   "format": "wav",
+                     *                   "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=audio&format=wav"
+                     *                 },
+                     *                 {
+                     *                   "type": "subtitles",
+                     *                   "format": "vtt",
+                     *                   "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=subtitles&format=vtt"
+                     *                 },
+                     *                 {
+                     *                   "type": "subtitles",
+                     *                   "format": "srt",
+                     *                   "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=subtitles&format=srt"
+                     *                 },
+                     *                 {
+                     *                   "type": "thumbnail",
+                     *                   "format": "png",
+                     *                   "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=thumbnail"
+                     *                 }
+                     *               ],
+                     *               "revision": 1,
+                     *               "failure": null,
+                     *               "usage": {
+                     *                 "charged_seconds": 95,
+                     *                 "refunded_seconds": 0,
+                     *                 "goodwill_seconds": 0
+                     *               },
+                     *               "alignment": {
+                     *                 "drift_seconds": 0.12
+                     *               },
+                     *               "created_at": "2026-11-24T06:01:10.000Z",
+                     *               "completed_at": "2026-11-24T06:03:42.000Z"
+                     *             }
+                     *           ],
+                     *           "failure": null,
+                     *           "created_at": "2026-11-24T06:00:00.000Z",
+                     *           "updated_at": "2026-11-24T06:03:42.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            regeneration: {
+                                preview_only: boolean;
+                                /** @description How many lines change: stale ones, ones whose text differs from what the published revision plays, and new source segments. */
+                                segments: number;
+                                /** @description The summed source duration of the lines that change, rounded up to whole seconds. */
+                                billable_seconds: number;
+                                credits: number;
+                                max_billable_seconds: number;
+                                /** @description False: over max_billable_seconds, nothing was charged or changed. */
+                                within_limit: boolean;
+                                /** @description What this request charged: 0 for a preview, over the limit, or with nothing to change. */
+                                charged_now_seconds: number;
+                            };
+                            project: components["schemas"]["Project"];
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `idempotency_key_missing`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "idempotency_key_missing";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description Not enough credits for the quote; nothing was charged or changed. `error.code`: `insufficient_credits`. */
+            402: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "payment_required_error",
+                     *         "code": "insufficient_credits",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "payment_required_error";
+                            /** @enum {unknown} */
+                            code?: "insufficient_credits";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such project (or not yours), or no such target locale in it. `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description A regeneration of this language is still running, or the language is not completed. `error.code`: `idempotency_request_in_progress`, `regeneration_in_progress`, `language_not_completed`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "idempotency_request_in_progress",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "conflict_error";
+                            /** @enum {unknown} */
+                            code?: "idempotency_request_in_progress" | "regeneration_in_progress" | "language_not_completed";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `body_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "body_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unsupported_content_type";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. The workflow service is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

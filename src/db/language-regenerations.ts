@@ -1,4 +1,5 @@
-import type { ColumnType, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { Db } from './create-db';
 
 /** One paid regeneration of a language's changed lines (docs/editing.md#regenerate). */
 export interface LanguageRegenerationTable {
@@ -22,3 +23,22 @@ export interface LanguageRegenerationTable {
 }
 
 export type LanguageRegeneration = Selectable<LanguageRegenerationTable>;
+
+/** The language's regeneration still running, if any: there is at most one (language_regenerations_one_running). */
+export async function findRunningRegeneration(db: Db, projectId: string, locale: string): Promise<LanguageRegeneration | undefined> {
+  return db.selectFrom('language_regenerations').selectAll().where('project_id', '=', projectId).where('locale', '=', locale).where('status', '=', 'running').executeTakeFirst();
+}
+
+/** Records a paid regeneration, in the transaction that charged it. */
+export async function insertLanguageRegeneration(trx: Db, row: Omit<Insertable<LanguageRegenerationTable>, 'status' | 'to_revision' | 'failure_code' | 'completed_at'>): Promise<LanguageRegeneration> {
+  return trx.insertInto('language_regenerations').values({ ...row, status: 'running', to_revision: null, failure_code: null, completed_at: null }).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * How many regenerations the language has had: counted under the language's row lock right
+ * after inserting one, it is that one's number `n` in its workflow id (regenerationWorkflowId).
+ */
+export async function countLanguageRegenerations(db: Db, projectId: string, locale: string): Promise<number> {
+  const row = await db.selectFrom('language_regenerations').select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,4 +1,4 @@
-import type { ColumnType, Selectable } from 'kysely';
+import { sql, type ColumnType, type Selectable } from 'kysely';
 import type { Db } from './create-db';
 
 // One language's lines, each made from a source segment (docs/editing.md). `status`: `current`
@@ -35,4 +35,49 @@ export type LanguageSegment = Selectable<LanguageSegmentTable>;
 
 export async function listLanguageSegments(db: Db, projectId: string, locale: string): Promise<LanguageSegment[]> {
   return db.selectFrom('language_segments').selectAll().where('project_id', '=', projectId).where('locale', '=', locale).orderBy('position').execute();
+}
+
+/** What a regeneration of one language would redo now (docs/editing.md#regenerate). */
+export interface RegenerationMeasure {
+  /** How many lines change: lines to translate or synthesize again, and source segments the language has no line for. */
+  segments: number;
+  /** The summed source duration of those lines, rounded up to whole seconds. */
+  billableSeconds: number;
+}
+
+/**
+ * Measures the lines of a language that the next regeneration changes, with what they bill:
+ * - a line made from a source segment changes when it is `stale`, or its text differs from what
+ *   the published revision played (never played: `rendered_text` null); it bills its source
+ *   segment's duration;
+ * - a line with no source segment (a supplied cue that overlaps none) changes when its text
+ *   differs from what was played, and bills its own duration. Once `stale` it was left behind
+ *   by a replaced transcript: the regeneration drops it and dubs the new source segments, so it
+ *   bills nothing (the new segments pay for what replaces it);
+ * - a source segment the language has no line for (a replaced transcript) gets one, and bills
+ *   its duration.
+ * Durations are summed to the millisecond before rounding up, so float noise never adds a second.
+ */
+export async function quoteRegeneration(db: Db, projectId: string, locale: string): Promise<RegenerationMeasure> {
+  const { rows } = await sql<{ segments: number; milliseconds: string }>`
+    with changing as (
+      select round(((coalesce(s.end_seconds, l.end_seconds) - coalesce(s.start_seconds, l.start_seconds)) * 1000)::numeric) as milliseconds
+      from language_segments l
+      left join source_segments s on s.id = l.source_segment_id
+      where l.project_id = ${projectId} and l.locale = ${locale}
+        and (
+          (l.source_segment_id is not null and l.status = 'stale')
+          or (l.status <> 'stale' and (l.rendered_text is null or l.text <> l.rendered_text))
+        )
+      union all
+      select round(((s.end_seconds - s.start_seconds) * 1000)::numeric)
+      from source_segments s
+      where s.project_id = ${projectId}
+        and not exists (select 1 from language_segments l where l.project_id = ${projectId} and l.locale = ${locale} and l.source_segment_id = s.id)
+    )
+    select count(*)::int as segments, coalesce(sum(milliseconds), 0)::text as milliseconds from changing`.execute(db);
+  const row = rows[0]!;
+  // Every line lasts more than nothing, so a change bills at least a second, even one that rounds to 0 ms.
+  const billableSeconds = Math.max(row.segments > 0 ? 1 : 0, Math.ceil(Number(row.milliseconds) / 1000));
+  return { segments: row.segments, billableSeconds };
 }

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { locale } from '../shared/argument-parsers';
 
-export { positiveInteger, uuid } from '../shared/argument-parsers';
+export { locale, positiveInteger, uuid } from '../shared/argument-parsers';
 
 /** `--to es_es,ca_es`: one or more locales, no repeats. */
 export function localeList(value: string): string[] {

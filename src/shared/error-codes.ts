@@ -67,6 +67,8 @@ export const API_ERROR_CODES = [
   'project_not_ready',
   'project_not_billable',
   'transcript_review_unavailable',
+  // A language's regeneration (docs/editing.md#regenerate) while an earlier one still runs.
+  'regeneration_in_progress',
   // Webhook endpoints: the workspace has as many live ones as it may (WEBHOOK_MAX_ENDPOINTS_PER_WORKSPACE);
   // a create replayed with its Idempotency-Key after its endpoint was deleted (the secret is gone).
   'webhook_endpoint_limit_reached',

@@ -7,3 +7,6 @@ export const chargeReference = (projectId: string, locale: string, attempt: numb
 /** Attempt 1 keeps the reference it always had, so languages refunded before attempts existed stay refunded once. */
 export const refundReference = (projectId: string, locale: string, attempt: number) =>
   attempt === 1 ? `${projectId}:${locale}:refund` : `${projectId}:${locale}:refund:${attempt}`;
+
+/** A paid regeneration of a language's changed lines (docs/editing.md#regenerate): one charge per regeneration row. */
+export const regenerationChargeReference = (projectId: string, regenerationId: string) => `${projectId}:regen:${regenerationId}`;

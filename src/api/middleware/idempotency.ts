@@ -30,6 +30,12 @@ export interface IdempotencyState {
    * back, leaving the work to the retry, which owns the key now.
    */
   setRecoveryPoint(db: Db, point: string, data: Record<string, unknown>): Promise<void>;
+  /**
+   * The answer changed nothing (a quote over its limit, nothing to do): the key is forgotten
+   * instead of keeping the answer, as for a refused request, so a corrected retry may reuse it
+   * (docs/design.md#idempotency: such answers ignore the key). Only before any recovery point.
+   */
+  answerUnrecorded(): void;
 }
 
 /** The 409 a request gets when a retry took its stalled lock over; nothing was done. */
@@ -87,6 +93,7 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
       return;
     }
 
+    let unrecorded = false;
     const state: IdempotencyState = {
       key,
       recoveryPoint: claimed.recoveryPoint,
@@ -95,6 +102,10 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
         if (!(await setRecoveryPoint(trx, lock, point, data))) throw lockTakenOver();
         state.recoveryPoint = point;
         state.recoveryData = data;
+      },
+      answerUnrecorded() {
+        if (state.recoveryPoint !== 'started') throw new Error(`an answer after recovery point ${state.recoveryPoint} must be kept`);
+        unrecorded = true;
       },
     };
     ctx.state.idempotency = state;
@@ -105,6 +116,10 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
       // unexpected failure keeps its recovery point and releases the lock, so a retry resumes now.
       await (err instanceof ApiError && err.status < 500 ? forgetKey(db, lock) : releaseKey(db, lock));
       throw err;
+    }
+    if (unrecorded) {
+      await forgetKey(db, lock);
+      return;
     }
 
     // Serialize once and store exactly these bytes, so a replay is identical. No row updated: a

@@ -17,6 +17,8 @@ import { loadOwnProject } from './load-own-project';
 import { loadOwnProjectView, presentProjectView } from './load-project-view';
 import { ifNoneMatchHits, projectETag, representationTag } from './project-etag';
 import { presentProjectListItem } from '../../project-view/project-presenter';
+import { regenerateLanguage, regenerationTarget } from '../regenerations/regenerate-language';
+import { regenerateBodySchema } from '../regenerations/regenerate.schema';
 import { requestTranscriptReview } from '../reviews/request-transcript-review';
 import { transcriptReviewBodySchema } from '../reviews/transcript-review.schema';
 import {
@@ -85,6 +87,10 @@ export function projectsRoutes(deps: AppDeps): Router {
   // A preview needs no Idempotency-Key; a submission (preview_only: false) does.
   const submitsReview = (ctx: { state: object }) => bodyOf(ctx, transcriptReviewBodySchema).preview_only === false;
   router.post('/:project_id/transcript-review', auth, requirePermission('dubbing:write'), validateBody(transcriptReviewBodySchema), idempotency(db, submitsReview), (ctx) => requestTranscriptReview(deps, ctx));
+
+  // Quotes, or pays for, a language's regeneration (docs/editing.md#regenerate). A preview is answered
+  // by regenerationTarget and never reaches the idempotency step; a paid one needs a key.
+  router.post('/:project_id/languages/:locale/regenerate', auth, requirePermission('dubbing:write'), validateBody(regenerateBodySchema), regenerationTarget(deps), idempotency(db), (ctx) => regenerateLanguage(deps, ctx));
 
   router.get('/:project_id/download', auth, requirePermission('dubbing:read'), validateQuery(downloadQuerySchema), (ctx) => download(deps, ctx));
 

@@ -1,0 +1,104 @@
+import type { Context, Middleware } from 'koa';
+import { InsufficientCreditsError } from '../../db/credits';
+import { findRunningRegeneration } from '../../db/language-regenerations';
+import { quoteRegeneration } from '../../db/language-segments';
+import { findLanguageStatus, findProjectById, type Project } from '../../db/projects';
+import { startRegenerationWorkflow, type RegenerationRun } from '../../temporal/start-regeneration-workflow';
+import { ApiError } from '../api-error';
+import type { AppDeps } from '../app-deps';
+import type { AuthContext } from '../middleware/authenticate';
+import type { IdempotencyState } from '../middleware/idempotency';
+import { bodyOf } from '../middleware/validate';
+import { loadOwnProject } from '../projects/load-own-project';
+import { loadProjectView } from '../projects/load-project-view';
+import { commitRegeneration } from './commit-regeneration';
+import { regenerateBodySchema } from './regenerate.schema';
+import { assertRegenerable, priceRegeneration, type RegenerationQuote } from './regeneration-quote';
+
+// POST /v1/dubbing/projects/{id}/languages/{locale}/regenerate (docs/editing.md#regenerate), in two
+// steps around the idempotency middleware: `regenerationTarget` finds the language and answers a
+// preview, which ignores any key; `regenerateLanguage` does the paid request under its key.
+
+/** What regenerationTarget leaves in ctx.state.regeneration for the paid step. */
+export interface RegenerationTarget {
+  project: Project;
+  locale: string;
+}
+
+/** The recovery point of a committed regeneration, and what a retry needs to finish it. */
+const RECOVERY_POINT = 'regeneration_charged';
+interface ChargedRegeneration {
+  regeneration: RegenerationQuote;
+  run: RegenerationRun;
+}
+
+async function answer(deps: AppDeps, ctx: Context, regeneration: RegenerationQuote, project: Project): Promise<void> {
+  ctx.body = { data: { regeneration, project: await loadProjectView(deps, project, { includeTransfer: true }) } };
+}
+
+/**
+ * The caller's project and one of its languages (the same 404 otherwise), then, for a preview,
+ * the quote: it changes nothing, so it is answered here, before any Idempotency-Key is read.
+ * A paid request goes on to the idempotency step: only what never changes (the project and its
+ * language exist) is judged before it, so a replay always reaches its stored answer.
+ */
+export function regenerationTarget(deps: AppDeps): Middleware {
+  return async (ctx, next) => {
+    const body = bodyOf(ctx, regenerateBodySchema);
+    const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+    const locale = ctx.params.locale!;
+    if (!project.target_locales.includes(locale)) throw ApiError.notFound('language', 'locale');
+    if (!body.preview_only) {
+      const target: RegenerationTarget = { project, locale };
+      ctx.state.regeneration = target;
+      return next();
+    }
+    const language = await findLanguageStatus(deps.db, project.id, locale);
+    assertRegenerable(locale, language?.status, await findRunningRegeneration(deps.db, project.id, locale));
+    await answer(deps, ctx, priceRegeneration(project, await quoteRegeneration(deps.db, project.id, locale), body), project);
+  };
+}
+
+/**
+ * A paid regeneration. One transaction checks, quotes, charges and records it with the
+ * idempotency recovery point (commitRegeneration); its workflow starts after the commit. A retry
+ * after a crash or a 503 between the two finds the recovery point and only starts the (same)
+ * workflow. Nothing to change, or over the limit: the quote, nothing charged, and the key is not
+ * kept (nothing happened that a retry could repeat).
+ */
+export async function regenerateLanguage(deps: AppDeps, ctx: Context): Promise<void> {
+  const { db, config } = deps;
+  const auth = ctx.state.auth as AuthContext;
+  const idempotency = ctx.state.idempotency as IdempotencyState;
+  const body = bodyOf(ctx, regenerateBodySchema);
+  const { project, locale } = ctx.state.regeneration as RegenerationTarget;
+  const start = (run: RegenerationRun) => startRegenerationWorkflow(deps.temporal, { taskQueue: config.temporal.taskQueue, timeoutMs: config.temporal.callTimeoutMs }, run);
+
+  if (idempotency.recoveryPoint === RECOVERY_POINT) {
+    // Charged and committed before a crash or an outage: only the workflow start is left.
+    const { regeneration, run } = idempotency.recoveryData as unknown as ChargedRegeneration;
+    await start(run);
+    return answer(deps, ctx, regeneration, (await findProjectById(db, project.id)) ?? project);
+  }
+
+  const committed = await db.transaction().execute(async (trx) => {
+    try {
+      const result = await commitRegeneration(trx, { projectId: project.id, locale, body, idempotencyKey: idempotency.key });
+      if (result.kind === 'charged') {
+        const charged: ChargedRegeneration = { regeneration: result.quote, run: result.run };
+        await idempotency.setRecoveryPoint(trx, RECOVERY_POINT, { ...charged });
+      }
+      return result;
+    } catch (err) {
+      if (!(err instanceof InsufficientCreditsError)) throw err;
+      // The balance is what usage:read guards; a key without it learns only that it falls short.
+      const available = auth.permissions.has('usage:read') ? `; ${err.available} are available` : '';
+      throw new ApiError(402, 'payment_required_error', 'insufficient_credits',
+        `This regeneration costs ${err.requested} credits (${err.requested / project.credits_per_second} s × ${project.credits_per_second} credits per second)${available}. Nothing was charged or changed.`);
+    }
+  });
+
+  if (committed.kind === 'unpaid') idempotency.answerUnrecorded();
+  else await start(committed.run);
+  await answer(deps, ctx, committed.quote, committed.project);
+}

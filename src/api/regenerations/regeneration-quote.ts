@@ -1,0 +1,45 @@
+import type { RegenerationMeasure } from '../../db/language-segments';
+import type { LanguageRegeneration } from '../../db/language-regenerations';
+import type { LanguageStatus, Project } from '../../db/projects';
+import { ApiError } from '../api-error';
+import type { RegenerateBody } from './regenerate.schema';
+
+// The price of regenerating a language's changed lines (docs/editing.md#regenerate): their summed
+// source seconds (measured by quoteRegeneration), at the project's credits per second.
+
+/** `data.regeneration`. */
+export interface RegenerationQuote {
+  preview_only: boolean;
+  segments: number;
+  billable_seconds: number;
+  credits: number;
+  max_billable_seconds: number;
+  within_limit: boolean;
+  /** What this request charged: 0 for a preview, over the limit, or with nothing to change. */
+  charged_now_seconds: number;
+}
+
+/**
+ * The 409s: one regeneration per language at a time, and only of a completed language. A running
+ * one is named first: whatever state it leaves the language in meanwhile, the caller should wait.
+ */
+export function assertRegenerable(locale: string, status: LanguageStatus | undefined, running: LanguageRegeneration | undefined): void {
+  if (running) {
+    throw ApiError.conflict('regeneration_in_progress', `A regeneration of ${locale} is still running; quote again once it has published its revision.`);
+  }
+  if (status !== 'completed') {
+    throw ApiError.conflict('language_not_completed', `The ${locale} dub is ${status ?? 'not started'}; it can be regenerated once it is completed.`);
+  }
+}
+
+export function priceRegeneration(project: Project, measure: RegenerationMeasure, body: RegenerateBody): RegenerationQuote {
+  return {
+    preview_only: body.preview_only,
+    segments: measure.segments,
+    billable_seconds: measure.billableSeconds,
+    credits: measure.billableSeconds * project.credits_per_second,
+    max_billable_seconds: body.max_billable_seconds,
+    within_limit: measure.billableSeconds <= body.max_billable_seconds,
+    charged_now_seconds: 0,
+  };
+}
