@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { regenerationChargeReference } from '../../src/shared/ledger-references';
 import { regenerationWorkflowId } from '../../src/shared/workflow-ids';
+import { dubEnv, runDub } from '../helpers/dub-cli';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
 import { getProjectView } from '../helpers/projects';
 import { completedProjectWithSegments, LOCALE, postRegenerate, regenerationRows, updateLine, type SegmentedProject } from '../helpers/regenerations';
@@ -300,4 +304,39 @@ describe('refusals that write nothing', () => {
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code, param });
     expect(await regenerationRows(api, tenant.workspace.id)).toEqual(before);
   });
+});
+
+describe('dub regenerate', () => {
+  it('shows the quote and charges nothing without --yes; with --yes pays exactly the quote, once', async () => {
+    const tenant = await createTenant(api.db, { credits: 1000, creditsPerSecond: CPS });
+    const project = await projectWithStaleLine(tenant);
+    const work = mkdtempSync(path.join(tmpdir(), 'dub-regenerate-'));
+    const env = dubEnv({ apiKey: tenant.key, baseUrl: api.baseUrl });
+    try {
+      const before = await regenerationRows(api, tenant.workspace.id);
+      const quote = await runDub(['regenerate', project.id, '--locale', LOCALE], { cwd: work, env });
+      expect(quote.code).toBe(0);
+      expect(quote.stdout).toMatch(/Lines to redo\s+1\n/);
+      expect(quote.stdout).toMatch(/Billable\s+4 s/);
+      expect(quote.stdout).toMatch(/Credits\s+40\n/);
+      expect(quote.stdout).toContain('Nothing charged. Run it again with --yes to accept this quote.');
+      expect(await regenerationRows(api, tenant.workspace.id)).toEqual(before);
+
+      const over = await runDub(['regenerate', project.id, '--locale', LOCALE, '--max-seconds', '3', '--yes'], { cwd: work, env });
+      expect(over.code).not.toBe(0);
+      expect(over.stderr).toContain('over --max-seconds 3; nothing was charged');
+      expect(await regenerationRows(api, tenant.workspace.id)).toEqual(before);
+
+      const paid = await runDub(['regenerate', project.id, '--locale', LOCALE, '--yes'], { cwd: work, env });
+      expect({ code: paid.code, stderr: paid.stderr }).toEqual({ code: 0, stderr: '' });
+      started.push(regenerationWorkflowId(project.id, LOCALE, 1));
+      expect(paid.stdout).toContain(`Regenerating 1 line(s) of ${LOCALE}; charged 4 s. Revision 2 is published when it is done.`);
+      const after = await regenerationRows(api, tenant.workspace.id);
+      expect(after.regenerations).toHaveLength(1);
+      expect(after.ledger.slice(before.ledger.length).map((e) => [e.kind, e.amount, e.reference])).toEqual([['capture', 40, regenerationChargeReference(project.id, after.regenerations[0]!.id)]]);
+      expect(await workflowStatus(regenerationWorkflowId(project.id, LOCALE, 1))).toBe('RUNNING');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
