@@ -69,6 +69,8 @@ export async function buildFuzzWorld(api: TestApi): Promise<FuzzWorld> {
       project_id: [ownProject.id, ownProject.id.toUpperCase(), second.body.data.id, foreignProject.id, '00000000-0000-4000-8000-000000000000'],
       upload_id: [uploadId, foreignProject.transfer.upload_id, partPath.split('/')[3]!],
       part_number: ['1', '2', '0', '01', '10001'],
+      // The project's own targets, one it lacks, and near-misses.
+      locale: ['es_es', 'ca_es', 'pt_pt', 'ES_ES', 'es-ES'],
       meeting_id: [MEETING_ID, MEETING_ID.toUpperCase(), '00000000-0000-4000-8000-000000000000'],
       key: [fileKey, `uploads/${uploadId}/part-1`, 'thumbnails/x.png', 'a.mp3', 'projects%2F..%2F..%2Fsecret'],
     },

@@ -270,6 +270,20 @@ describe('refusals that write nothing', () => {
     expect(await regenerationRows(api, tenant.workspace.id)).toEqual(before);
   });
 
+  it('409 language_not_completed for a project not validated yet (its languages have no rows), preview or paid', async () => {
+    const tenant = await createTenant(api.db, { credits: 1000, creditsPerSecond: CPS });
+    const project = await completedProjectWithSegments(api.db, tenant, { cues: CUES, creditsPerSecond: CPS });
+    await api.db.deleteFrom('project_languages').where('project_id', '=', project.id).execute();
+    await api.db.updateTable('projects').set({ status: 'awaiting_upload', phase: 'uploading', usage_state: 'pending_validation', billable_seconds: null, charged_seconds: 0, completed_at: null }).where('id', '=', project.id).execute();
+    const before = await regenerationRows(api, tenant.workspace.id);
+    for (const [body, key] of [[{ max_billable_seconds: 60 }, undefined], [{ max_billable_seconds: 60, preview_only: false }, randomUUID()]] as const) {
+      const res = await postRegenerate(api, tenant, project.id, body, key);
+      expect(res.status).toBe(409);
+      expect(res.body.error).toMatchObject({ type: 'conflict_error', code: 'language_not_completed', message: `The ${LOCALE} dub is not started; it can be regenerated once it is completed.` });
+    }
+    expect(await regenerationRows(api, tenant.workspace.id)).toEqual(before);
+  });
+
   it('404, the same as an unknown id, for another workspace\'s project and for a locale the project does not have', async () => {
     const owner = await createTenant(api.db, { credits: 1000, creditsPerSecond: CPS });
     const stranger = await createTenant(api.db, { credits: 1000, creditsPerSecond: CPS });

@@ -27,9 +27,12 @@ export function assertRegenerable(locale: string, status: LanguageStatus | undef
   if (running) {
     throw ApiError.conflict('regeneration_in_progress', `A regeneration of ${locale} is still running; quote again once it has published its revision.`);
   }
-  if (status !== 'completed') {
-    throw ApiError.conflict('language_not_completed', `The ${locale} dub is ${status ?? 'not started'}; it can be regenerated once it is completed.`);
-  }
+  if (status !== 'completed') throw languageNotCompleted(locale, status);
+}
+
+/** `status` undefined: a target of a project not yet validated, which has no language row yet. */
+export function languageNotCompleted(locale: string, status: LanguageStatus | undefined): ApiError {
+  return ApiError.conflict('language_not_completed', `The ${locale} dub is ${status ?? 'not started'}; it can be regenerated once it is completed.`);
 }
 
 export function priceRegeneration(project: Project, measure: RegenerationMeasure, body: RegenerateBody): RegenerationQuote {
