@@ -1,4 +1,5 @@
 import type { ColumnType, Selectable } from 'kysely';
+import type { Db } from './create-db';
 
 /** One paid regeneration of a language's changed lines (docs/editing.md#regenerate). */
 export interface LanguageRegenerationTable {
@@ -22,3 +23,14 @@ export interface LanguageRegenerationTable {
 }
 
 export type LanguageRegeneration = Selectable<LanguageRegenerationTable>;
+
+/** The language's regeneration still running, if any: there is at most one (language_regenerations_one_running). */
+export async function findRunningRegeneration(db: Db, projectId: string, locale: string): Promise<LanguageRegeneration | undefined> {
+  return db.selectFrom('language_regenerations').selectAll().where('project_id', '=', projectId).where('locale', '=', locale).where('status', '=', 'running').executeTakeFirst();
+}
+
+/** The locales of the project whose regeneration is still running. */
+export async function listRunningRegenerationLocales(db: Db, projectId: string): Promise<string[]> {
+  const rows = await db.selectFrom('language_regenerations').select('locale').where('project_id', '=', projectId).where('status', '=', 'running').orderBy('locale').execute();
+  return rows.map((r) => r.locale);
+}

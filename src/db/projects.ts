@@ -301,6 +301,19 @@ export async function lockLanguageRevision(trx: Transaction<Database>, projectId
   return trx.selectFrom('project_languages').select(['status', 'revision']).where('project_id', '=', projectId).where('locale', '=', locale).forUpdate().executeTakeFirstOrThrow();
 }
 
+/**
+ * Each language of the project with its status and revision, locked for the rest of the caller's
+ * transaction: a transcript edit holds them, so no language starts or regenerates meanwhile.
+ */
+export async function lockLanguageStatuses(trx: Transaction<Database>, projectId: string): Promise<Pick<ProjectLanguage, 'locale' | 'status' | 'revision'>[]> {
+  return trx.selectFrom('project_languages').select(['locale', 'status', 'revision']).where('project_id', '=', projectId).orderBy('locale').forUpdate().execute();
+}
+
+/** The language's status and revision, or undefined when the project has no such language. */
+export async function findLanguageRevision(db: Db, projectId: string, locale: string): Promise<Pick<ProjectLanguage, 'status' | 'revision'> | undefined> {
+  return db.selectFrom('project_languages').select(['status', 'revision']).where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirst();
+}
+
 /** Each language of the project and its status, in no particular order. */
 export async function listLanguageStatuses(db: Db, projectId: string): Promise<Pick<ProjectLanguage, 'locale' | 'status'>[]> {
   return db.selectFrom('project_languages').select(['locale', 'status']).where('project_id', '=', projectId).execute();

@@ -13,7 +13,7 @@ export interface ReviewCue {
 export const MAX_REVIEW_CUES = 10_000;
 export const MAX_CUE_TEXT = 2_000;
 /** Media durations are measured in floats; a cue ending within this of the end is inside it. */
-const END_TOLERANCE_SECONDS = 0.05;
+export const END_TOLERANCE_SECONDS = 0.05;
 
 const label = (cue: ReviewCue, index: number): string => {
   const time = (t: number) => (Number.isFinite(t) && t >= 0 ? formatTimestamp(t, '.') : String(t));

@@ -4,6 +4,7 @@ import { healthOperations } from '../health/health.openapi';
 import { localesOperations } from '../locales/locales.openapi';
 import { notesOperations } from '../notes/notes.openapi';
 import { projectsOperations } from '../projects/projects.openapi';
+import { transcriptsOperations } from '../transcripts/transcripts.openapi';
 import { uploadPartsOperations } from '../uploads/upload-parts.openapi';
 import { usageOperations } from '../usage/usage.openapi';
 import { webhooksOperations } from '../webhooks/webhooks.openapi';
@@ -21,6 +22,7 @@ interface Resource {
 
 const RESOURCES: Resource[] = [
   { operations: projectsOperations },
+  { operations: transcriptsOperations },
   { operations: youtubeOperations },
   { operations: localesOperations },
   { operations: usageOperations },
