@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import { holdCredits, InsufficientCreditsError } from '../../db/credits';
 import { findProject, holdReferenceFor, insertProject, type Project } from '../../db/projects';
+import { replaceSourceSegments, type Cue } from '../../db/source-segments';
 import { insertUpload, partSizeFor, UPLOAD_WINDOW_MS, type Upload } from '../../db/uploads';
 import { startProjectWorkflow } from '../../temporal/start-project-workflow';
 import { ApiError } from '../api-error';
@@ -16,28 +17,37 @@ import { loadProjectView } from './load-project-view';
 import { presentProject } from '../../project-view/project-presenter';
 import { createProjectBodySchema, type CreateProjectBody } from './projects.schema';
 import { youtubeVideoId } from '../../shared/youtube-video-id';
+import { readTranscriptInput } from '../transcripts/read-transcript-input';
 
 /** Recorded with the project, its hold and its upload: only the workflow start may be left to do. */
 const PROJECT_CREATED = 'project_created';
 
-function validateSemantics(deps: AppDeps, body: CreateProjectBody): { videoId: string | null } {
+interface Accepted {
+  videoId: string | null;
+  /** The customer's own source transcript, when given (docs/editing.md#bring-your-own-script). */
+  transcript: Cue[] | null;
+}
+
+function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
   checkLocales(deps.capabilities.current(), body.source_locale, body.target_locales);
   if (body.source.type === 'upload' && body.source.size_bytes > deps.config.uploads.maxBytes) {
     throw ApiError.invalid('invalid_parameter', `source.size_bytes exceeds the maximum upload size of ${deps.config.uploads.maxBytes} bytes.`, 'source.size_bytes');
   }
+  let videoId: string | null = null;
   if (body.source.type === 'youtube') {
-    const videoId = youtubeVideoId(body.source.url);
+    videoId = youtubeVideoId(body.source.url);
     if (!videoId) throw ApiError.invalid('invalid_parameter', 'source.url must be a YouTube video URL (youtube.com/watch?v=… or youtu.be/…).', 'source.url');
-    return { videoId };
   }
-  return { videoId: null };
+  // The source is not measured yet: cue ends are checked against it once it is.
+  const transcript = body.transcript ? readTranscriptInput(body.transcript, null, 'transcript.content') : null;
+  return { videoId, transcript };
 }
 
 /**
  * POST /v1/dubbing/projects. The idempotency middleware holds the key; one transaction writes
- * the project, its credit hold, its upload and the recovery point; a YouTube project's workflow
- * starts after the commit (an upload project's at upload/complete); the middleware stores the
- * answer. A retry after a crash between the commit and the workflow start finds the recovery
+ * the project, its credit hold, its upload, a supplied transcript and the recovery point; a
+ * YouTube project's workflow starts after the commit (an upload project's at upload/complete);
+ * the middleware stores the answer. A retry after a crash between the commit and the workflow start finds the recovery
  * point and only starts the (same) workflow (docs/design.md#idempotency).
  */
 export async function createProject(deps: AppDeps, ctx: Context): Promise<void> {
@@ -56,7 +66,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
     return;
   }
 
-  const { videoId } = validateSemantics(deps, body);
+  const { videoId, transcript } = validateSemantics(deps, body);
   const id = randomUUID();
   // The storage side of the upload starts first, so the row can name it (s3: the multipart
   // upload's id). Should the row not be written, the upload is aborted below; a crash in
@@ -70,6 +80,8 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
       const project = await insertProject(trx, newProject(id, auth, body, videoId));
       await holdCredits(trx, { workspaceId: auth.workspaceId, reference: project.hold_reference, amount: holdAmount, projectId: id, description: 'project ceiling hold' });
       const uploadRow = upload ? await insertUpload(trx, upload) : undefined;
+      // A supplied transcript is the dub's: no speech recognition runs for this project.
+      if (transcript) await replaceSourceSegments(trx, id, transcript, 'supplied');
       await idempotency.setRecoveryPoint(trx, PROJECT_CREATED, { project_id: id });
       return { project, upload: uploadRow };
     })
