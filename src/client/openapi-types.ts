@@ -1090,6 +1090,28 @@ export interface operations {
                         type: "youtube";
                         url: string;
                     });
+                    /** @description Your own source transcript: no speech recognition runs, and the dub is made from these cues. */
+                    transcript?: {
+                        /**
+                         * @description `vtt` (WebVTT), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text"}]`, or that list under `segments`.
+                         * @enum {unknown}
+                         */
+                        format: "vtt" | "srt" | "json";
+                        /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, and must end within the source once its duration is known. */
+                        content: string;
+                    };
+                    /** @description Your own lines for some target locales, keyed by locale: that language is dubbed from them as given (no machine translation). */
+                    translations?: {
+                        [key: string]: {
+                            /**
+                             * @description `vtt` (WebVTT), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text"}]`, or that list under `segments`.
+                             * @enum {unknown}
+                             */
+                            format: "vtt" | "srt" | "json";
+                            /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, and must end within the source once its duration is known. */
+                            content: string;
+                        };
+                    };
                     publishing?: {
                         title?: string;
                         description?: string;
@@ -1178,7 +1200,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A locale the engines cannot serve, or a target equal to the source. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `idempotency_key_missing`, `unsupported_locale`. */
+            /** @description A locale the engines cannot serve, or a target equal to the source. A `transcript` or `translations` file that cannot be read or whose cues break the rules (the message names the cue); a translation for a locale that is not a target. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `idempotency_key_missing`, `unsupported_locale`, `invalid_transcript`. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1200,7 +1222,7 @@ export interface operations {
                             /** @constant */
                             type?: "invalid_request_error";
                             /** @enum {unknown} */
-                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "idempotency_key_missing" | "unsupported_locale";
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "idempotency_key_missing" | "unsupported_locale" | "invalid_transcript";
                         };
                     };
                 };

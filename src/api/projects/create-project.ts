@@ -26,6 +26,8 @@ interface Accepted {
   videoId: string | null;
   /** The customer's own source transcript, when given (docs/editing.md#bring-your-own-script). */
   transcript: Cue[] | null;
+  /** Their own lines for some target locales, taken as given when those languages are dubbed. */
+  translations: Record<string, Cue[]> | null;
 }
 
 function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
@@ -40,7 +42,16 @@ function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
   }
   // The source is not measured yet: cue ends are checked against it once it is.
   const transcript = body.transcript ? readTranscriptInput(body.transcript, null, 'transcript.content') : null;
-  return { videoId, transcript };
+  return { videoId, transcript, translations: body.translations ? readTranslations(body.translations, body.target_locales) : null };
+}
+
+function readTranslations(files: NonNullable<CreateProjectBody['translations']>, targets: string[]): Record<string, Cue[]> {
+  const translations: Record<string, Cue[]> = {};
+  for (const [locale, file] of Object.entries(files)) {
+    if (!targets.includes(locale)) throw ApiError.invalid('invalid_parameter', `translations.${locale}: ${locale} is not one of target_locales (${targets.join(', ')}).`, `translations.${locale}`);
+    translations[locale] = readTranscriptInput(file, null, `translations.${locale}.content`);
+  }
+  return translations;
 }
 
 /**
@@ -66,7 +77,8 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
     return;
   }
 
-  const { videoId, transcript } = validateSemantics(deps, body);
+  const accepted = validateSemantics(deps, body);
+  const { transcript } = accepted;
   const id = randomUUID();
   // The storage side of the upload starts first, so the row can name it (s3: the multipart
   // upload's id). Should the row not be written, the upload is aborted below; a crash in
@@ -77,7 +89,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
   const written = await db
     .transaction()
     .execute(async (trx) => {
-      const project = await insertProject(trx, newProject(id, auth, body, videoId));
+      const project = await insertProject(trx, newProject(id, auth, body, accepted));
       await holdCredits(trx, { workspaceId: auth.workspaceId, reference: project.hold_reference, amount: holdAmount, projectId: id, description: 'project ceiling hold' });
       const uploadRow = upload ? await insertUpload(trx, upload) : undefined;
       // A supplied transcript is the dub's: no speech recognition runs for this project.
@@ -102,7 +114,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
   ctx.body = { data: await createdView(deps, written.project, written.upload) };
 }
 
-function newProject(id: string, auth: AuthContext, body: CreateProjectBody, videoId: string | null) {
+function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { videoId, translations }: Accepted) {
   const isUpload = body.source.type === 'upload';
   return {
     id,
@@ -133,6 +145,7 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, vide
     hold_reference: holdReferenceFor(id),
     transcript_review_requested_at: null,
     transcript_review_verified_at: null,
+    supplied_translations: translations ? JSON.stringify(translations) : null,
     validated_at: null,
     completed_at: null,
   };
