@@ -1,23 +1,12 @@
 import { CaptionParseError, parseSrt, parseVtt } from '../publish/captions';
 import { findCueProblem, type ReviewCue } from './transcript-cues';
+import type { TranscriptFormat } from './transcript-format';
 
 // Transcript files as people bring them (docs/editing.md#bring-your-own-script): WebVTT, SubRip,
-// or JSON cues. Pure, so the API, the operator console and the `dub` CLI read them alike. Shape
+// or JSON cues. Pure, so the API and the operator console read them alike. Shape
 // errors name the cue (1-based); timing and text rules are findCueProblem's.
 
-export const TRANSCRIPT_FORMATS = ['vtt', 'srt', 'json'] as const;
-export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
-
 export class TranscriptFileError extends Error {}
-
-/** The format from the file name, else from the content (WEBVTT, a JSON bracket, else SubRip). */
-export function detectFormat(fileName: string, content: string): TranscriptFormat {
-  const extension = /\.(vtt|srt|json)$/i.exec(fileName)?.[1]?.toLowerCase();
-  if (extension) return extension as TranscriptFormat;
-  const start = content.replace(/^\uFEFF/, '').trimStart();
-  if (start.startsWith('WEBVTT')) return 'vtt';
-  return start.startsWith('[') || start.startsWith('{') ? 'json' : 'srt';
-}
 
 /** The file's cues as written, in file order; a file that cannot be read throws TranscriptFileError. */
 export function parseTranscript(format: TranscriptFormat, content: string): ReviewCue[] {

@@ -1,5 +1,6 @@
 import type { Cue } from '../../db/source-segments';
-import { readTranscript, TranscriptFileError, type TranscriptFormat } from '../../shared/transcript-file';
+import { readTranscript, TranscriptFileError } from '../../shared/transcript-file';
+import type { TranscriptFormat } from '../../shared/transcript-format';
 import { ApiError } from '../api-error';
 
 /**

@@ -1,4 +1,4 @@
-import { TRANSCRIPT_FORMATS } from '../../shared/transcript-file';
+import { TRANSCRIPT_FORMATS } from '../../shared/transcript-format';
 
 // A transcript or translation file sent in a JSON body: `PUT …/transcript`, and `transcript` and
 // `translations.<locale>` at create (docs/editing.md#bring-your-own-script). Its cues are checked

@@ -13,7 +13,8 @@ import { startReviewWorkflow } from '../../temporal/start-review-workflow';
 import { text, uuid } from '../arguments';
 import { UsageError, type CliContext } from '../cli-context';
 import { formatTranscript, type ExportFormat } from '../transcript-file';
-import { detectFormat, parseTranscript, TranscriptFileError } from '../../shared/transcript-file';
+import { parseTranscript, TranscriptFileError } from '../../shared/transcript-file';
+import { detectFormat } from '../../shared/transcript-format';
 import type { RegisterCommand } from './index';
 import { counted } from '../../shared/counted';
 

@@ -2,9 +2,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { LanguageSegments, Transcript } from '../../client';
-import { formatTimestamp } from '../../publish/caption-timestamps';
 import { locale } from '../../shared/argument-parsers';
-import { detectFormat } from '../../shared/transcript-file';
+import { detectFormat } from '../../shared/transcript-format';
 import { uuid } from '../arguments';
 import type { DubContext } from '../dub-context';
 import { table } from '../output';
@@ -12,7 +11,8 @@ import { table } from '../output';
 // The words of a dub (docs/editing.md): `dub transcript` shows the source transcript or replaces
 // it with your own file, and `dub segments` shows a language's lines with their status. Both free.
 
-const clock = (seconds: number) => formatTimestamp(seconds, '.');
+/** Seconds to the millisecond, as the API gives them and a file sets them. */
+const clock = (seconds: number) => seconds.toFixed(3);
 /** One line per segment: a cue's text may span lines, which a table row cannot. */
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' / ');
 
@@ -23,7 +23,7 @@ function printTranscript(ctx: DubContext, transcript: Transcript): void {
   }
   ctx.out.line(`Transcript of ${transcript.project_id} (${transcript.source}, ${transcript.segments.length} segments)`);
   const rows = transcript.segments.map((s) => [s.id, clock(s.start_seconds), clock(s.end_seconds), oneLine(s.text)]);
-  for (const line of table([['ID', 'START', 'END', 'TEXT'], ...rows])) ctx.out.line(line);
+  for (const line of table([['ID', 'START (S)', 'END (S)', 'TEXT'], ...rows])) ctx.out.line(line);
 }
 
 function printLanguageSegments(ctx: DubContext, projectId: string, lines: LanguageSegments): void {
@@ -35,7 +35,7 @@ function printLanguageSegments(ctx: DubContext, projectId: string, lines: Langua
   const stale = lines.segments.filter((s) => s.status === 'stale').length;
   ctx.out.line(`${lines.locale} of ${projectId} (${revision}, ${lines.segments.length} lines, ${stale} stale)`);
   const rows = lines.segments.map((s) => [s.id, clock(s.start_seconds), clock(s.end_seconds), s.status, oneLine(s.text)]);
-  for (const line of table([['ID', 'START', 'END', 'STATUS', 'TEXT'], ...rows])) ctx.out.line(line);
+  for (const line of table([['ID', 'START (S)', 'END (S)', 'STATUS', 'TEXT'], ...rows])) ctx.out.line(line);
 }
 
 export function registerTranscriptCommands(program: Command, ctx: DubContext): void {

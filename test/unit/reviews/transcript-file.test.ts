@@ -1,5 +1,6 @@
 import { formatTranscript } from '../../../src/cli/transcript-file';
-import { detectFormat, parseTranscript, readTranscript, TranscriptFileError } from '../../../src/shared/transcript-file';
+import { parseTranscript, readTranscript, TranscriptFileError } from '../../../src/shared/transcript-file';
+import { detectFormat } from '../../../src/shared/transcript-format';
 
 const segments = [
   { start_seconds: 0.2, end_seconds: 1.5, text: 'Good morning.' },
