@@ -383,7 +383,7 @@ describe('a reviewer verifies the transcript', () => {
     expect(rejected).toBeInstanceOf(WorkflowUpdateFailedError);
     expect((rejected as WorkflowUpdateFailedError).cause?.message).toContain('cue 2 (00:00:01.000 → 00:00:01.500) starts before cue 1 ends');
     const empty = await handle.executeUpdate(submitTranscriptUpdate, { args: [{ reviewer: 'ada', cues: [{ startSeconds: 0, endSeconds: 1, text: '  ' }] }] }).catch((err: unknown) => err);
-    expect((empty as WorkflowUpdateFailedError).cause?.message).toContain('cue 1 (00:00:00.000 --> 00:00:01.000) has no text');
+    expect((empty as WorkflowUpdateFailedError).cause?.message).toContain('cue 1 (00:00:00.000 → 00:00:01.000) has no text');
     expect(await api.db.selectFrom('transcript_reviews').select(['status', 'verified_at']).where('project_id', '=', id).executeTakeFirstOrThrow()).toEqual({ status: 'in_review', verified_at: null });
     expect(await api.db.selectFrom('verified_transcript_segments').selectAll().where('project_id', '=', id).execute()).toEqual([]);
 

@@ -20,7 +20,7 @@ export async function lockEditableTranscript(trx: Trx, projectId: string): Promi
   const project = await lockProject(trx, projectId);
   if (!project) throw ApiError.notFound('project', 'project_id');
   if (project.status === 'validating' || project.status === 'processing') {
-    const doing = project.status === 'validating' ? 'being validated' : `${project.phase === 'transcribing' ? 'being transcribed' : 'being dubbed'}`;
+    const doing = project.status === 'validating' ? 'being validated' : project.phase === 'transcribing' ? 'being transcribed' : 'being dubbed';
     throw ApiError.conflict('project_busy', `The project is ${doing}; its transcript can change once it has finished.`);
   }
   const working = (await lockLanguageStatuses(trx, projectId)).filter((l) => !ENDED.has(l.status));
