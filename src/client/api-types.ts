@@ -3,7 +3,7 @@ import type { paths } from './openapi-types';
 // Names for the shapes callers handle, derived from the operations in the generated `paths`
 // (never from schema component names), so a regenerated document cannot leave them behind.
 
-type Method = 'get' | 'post';
+type Method = 'get' | 'post' | 'put' | 'patch';
 type Operation<P extends keyof paths, M extends Method> = M extends keyof paths[P] ? NonNullable<paths[P][M]> : never;
 type JsonContent<R> = R extends { content: { 'application/json': infer Body } } ? Body : never;
 type Responses<P extends keyof paths, M extends Method> = Operation<P, M> extends { responses: infer R } ? R : never;
@@ -31,3 +31,9 @@ export type TranscriptReviewResult = SuccessData<'/v1/dubbing/projects/{project_
 export type RegenerationResult = SuccessData<'/v1/dubbing/projects/{project_id}/languages/{locale}/regenerate', 'post'>;
 export type DownloadQuery = QueryOf<'/v1/dubbing/projects/{project_id}/download', 'get'>;
 export type VideoList = SuccessData<'/v1/dubbing/youtube/videos', 'get'>;
+export type Transcript = SuccessData<'/v1/dubbing/projects/{project_id}/transcript', 'get'>;
+export type SourceSegment = Transcript['segments'][number];
+export type TranscriptFile = RequestBody<'/v1/dubbing/projects/{project_id}/transcript', 'put'>;
+export type SourceSegmentEdit = RequestBody<'/v1/dubbing/projects/{project_id}/transcript/segments/{segment_id}', 'patch'>;
+export type LanguageSegments = SuccessData<'/v1/dubbing/projects/{project_id}/languages/{locale}/segments', 'get'>;
+export type LanguageSegment = LanguageSegments['segments'][number];

@@ -5,11 +5,17 @@ import type {
   CreateProjectRequest,
   DownloadQuery,
   LanguageAdditionResult,
+  LanguageSegment,
+  LanguageSegments,
   ListProjectsQuery,
   Locale,
   Project,
   ProjectListItem,
   RegenerationResult,
+  SourceSegment,
+  SourceSegmentEdit,
+  Transcript,
+  TranscriptFile,
   TranscriptReviewResult,
   UploadCompletion,
   Usage,
@@ -107,6 +113,21 @@ export function createDubbingClient(options: DubbingClientOptions) {
       if (!response.ok) throw await DubbingApiError.fromResponse(response);
       return response;
     },
+    /** The source transcript every language is made from (docs/editing.md). */
+    getTranscript: (projectId: string): Promise<Transcript> =>
+      unwrap(api.GET('/v1/dubbing/projects/{project_id}/transcript', { params: { path: { project_id: projectId } } })).then((body) => body.data),
+    /** Your own script (vtt, srt or json) replaces the transcript: before the upload, or once the project has ended. Free. */
+    replaceTranscript: (projectId: string, file: TranscriptFile): Promise<Transcript> =>
+      unwrap(api.PUT('/v1/dubbing/projects/{project_id}/transcript', { params: { path: { project_id: projectId } }, body: file })).then((body) => body.data),
+    /** One source segment's text and/or timing; its language lines go stale for the next regeneration. */
+    editTranscriptSegment: (projectId: string, segmentId: string, changes: SourceSegmentEdit): Promise<SourceSegment> =>
+      unwrap(api.PATCH('/v1/dubbing/projects/{project_id}/transcript/segments/{segment_id}', { params: { path: { project_id: projectId, segment_id: segmentId } }, body: changes })).then((body) => body.data),
+    /** A language's lines, each with its status, and the revision its files were rendered from. */
+    listLanguageSegments: (projectId: string, locale: string): Promise<LanguageSegments> =>
+      unwrap(api.GET('/v1/dubbing/projects/{project_id}/languages/{locale}/segments', { params: { path: { project_id: projectId, locale } } })).then((body) => body.data),
+    /** Your words for one line: it becomes `edited`, which the machine never overwrites. */
+    editLanguageSegment: (projectId: string, locale: string, segmentId: string, text: string): Promise<LanguageSegment> =>
+      unwrap(api.PATCH('/v1/dubbing/projects/{project_id}/languages/{locale}/segments/{segment_id}', { params: { path: { project_id: projectId, locale, segment_id: segmentId } }, body: { text } })).then((body) => body.data),
     /** PUTs parts of a file to a transfer block's URLs, with this client's retry settings. */
     uploadParts: (input: Omit<UploadPartsInput, 'retry'>): Promise<CompletedPart[]> => uploadParts({ ...input, retry: options.retry }),
   };

@@ -163,6 +163,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dubbing/projects/{project_id}/transcript": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the source transcript
+         * @description The segments every language is translated from, in time order, and who wrote them. Empty (`source` null) until the source is transcribed or a transcript is supplied.
+         *
+         *     Requires an API key with the `dubbing:read` permission.
+         */
+        get: operations["getTranscript"];
+        /**
+         * Replace the source transcript with your own
+         * @description Bring your own script (`vtt`, `srt` or `json`). While the project is `awaiting_upload` it is what the dub is made from and no speech recognition runs; once the project has ended, every language's segments go `stale`, edited ones included, for the next regeneration. Free. A refused file (`invalid_transcript`, the message naming the cue) changes nothing.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        put: operations["replaceTranscript"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dubbing/projects/{project_id}/transcript/segments/{segment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit a source segment
+         * @description Its text and/or timing. Free: the segment's language lines go `stale` for the next regeneration, except `edited` ones, which keep their words and take the new timing. The transcript's `source` becomes `edited`. An edit that changes nothing changes nothing.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        patch: operations["editTranscriptSegment"];
+        trace?: never;
+    };
+    "/v1/dubbing/projects/{project_id}/languages/{locale}/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a language's segments
+         * @description One line per source segment (a supplied translation's cues as given), each with its `status`, and the `revision` the published files were rendered from.
+         *
+         *     Requires an API key with the `dubbing:read` permission.
+         */
+        get: operations["listLanguageSegments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dubbing/projects/{project_id}/languages/{locale}/segments/{segment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit a language's segment
+         * @description Your words for one line: it becomes `edited`, which the machine never overwrites; the next regeneration dubs it as written. Free.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        patch: operations["editLanguageSegment"];
+        trace?: never;
+    };
     "/v1/dubbing/youtube/videos": {
         parameters: {
             query?: never;
@@ -512,7 +606,7 @@ export interface components {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "conflict_error" | "payment_required_error" | "rate_limit_error" | "api_error";
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "invalid_cursor" | "upload_incomplete" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "regeneration_in_progress" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "invalid_cursor" | "upload_incomplete" | "invalid_transcript" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "regeneration_in_progress" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "project_busy" | "language_busy" | "rate_limited" | "internal_error" | "service_unavailable";
                 message: string;
                 /** @description The request field at fault: a body path (`source.url`, `target_locales[1]`), a query parameter, a path parameter or a header. */
                 param?: string;
@@ -683,6 +777,33 @@ export interface components {
                 /** @description Present once uploaded: send it back in upload/complete. */
                 etag?: string;
             }[];
+        };
+        SourceSegment: {
+            /**
+             * @description Stable across edits of the segment (`seg_…`); a replaced transcript gets new ids.
+             * @example seg_k3v9x2m1q8r4t6wz
+             */
+            id: string;
+            start_seconds: number;
+            end_seconds: number;
+            text: string;
+        };
+        LanguageSegment: {
+            /**
+             * @description The line's id (`lseg_…`).
+             * @example lseg_p2n8c4d7s1f5g9hj
+             */
+            id: string;
+            /** @description The source segment it was made from; null for a supplied cue that overlaps none, or once a new transcript replaced its segment. */
+            source_segment_id: string | null;
+            start_seconds: number;
+            end_seconds: number;
+            text: string;
+            /**
+             * @description `current`: the machine's translation of the source as it is; `stale`: the source changed since, and the next regeneration translates it again; `edited`: a person wrote it, and the machine never overwrites it.
+             * @enum {string}
+             */
+            status: "current" | "stale" | "edited";
         };
     };
     responses: never;
@@ -991,6 +1112,28 @@ export interface operations {
                         type: "youtube";
                         url: string;
                     });
+                    /** @description Your own source transcript: no speech recognition runs, and the dub is made from these cues. */
+                    transcript?: {
+                        /**
+                         * @description `vtt` (WebVTT), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text"}]`, or that list under `segments`.
+                         * @enum {unknown}
+                         */
+                        format: "vtt" | "srt" | "json";
+                        /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, and must end within the source once its duration is known. */
+                        content: string;
+                    };
+                    /** @description Your own lines for some target locales, keyed by locale: that language is dubbed from them as given (no machine translation). */
+                    translations?: {
+                        [key: string]: {
+                            /**
+                             * @description `vtt` (WebVTT), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text"}]`, or that list under `segments`.
+                             * @enum {unknown}
+                             */
+                            format: "vtt" | "srt" | "json";
+                            /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, and must end within the source once its duration is known. */
+                            content: string;
+                        };
+                    };
                     publishing?: {
                         title?: string;
                         description?: string;
@@ -1079,7 +1222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A locale the engines cannot serve, or a target equal to the source. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `idempotency_key_missing`, `unsupported_locale`. */
+            /** @description A locale the engines cannot serve, or a target equal to the source. A `transcript` or `translations` file that cannot be read or whose cues break the rules (the message names the cue); a translation for a locale that is not a target. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `idempotency_key_missing`, `unsupported_locale`, `invalid_transcript`. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1101,7 +1244,7 @@ export interface operations {
                             /** @constant */
                             type?: "invalid_request_error";
                             /** @enum {unknown} */
-                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "idempotency_key_missing" | "unsupported_locale";
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "idempotency_key_missing" | "unsupported_locale" | "invalid_transcript";
                         };
                     };
                 };
@@ -3630,6 +3773,1512 @@ export interface operations {
                 };
             };
             /** @description The database is briefly unreachable; nothing was lost. Retry the same request. The workflow service is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getTranscript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a UUID). */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transcript. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "project_id": "5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15",
+                     *         "source": "edited",
+                     *         "segments": [
+                     *           {
+                     *             "id": "seg_k3v9x2m1q8r4t6wz",
+                     *             "start_seconds": 0.42,
+                     *             "end_seconds": 3.1,
+                     *             "text": "Hello everyone and welcome to the kitchen."
+                     *           },
+                     *           {
+                     *             "id": "seg_b7d2f9h4j6l8n0qs",
+                     *             "start_seconds": 3.4,
+                     *             "end_seconds": 6.05,
+                     *             "text": "Today we cook rice with fresh vegetables."
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            project_id: string;
+                            /**
+                             * @description Who wrote it: `machine` (speech recognition), `supplied` (given at create or by PUT), `edited` (changed since), `verified` (a reviewer). Null while there is no transcript.
+                             * @enum {string|null}
+                             */
+                            source: "machine" | "supplied" | "edited" | "verified" | null;
+                            /** @description In time order; empty until the source is transcribed or a transcript is supplied. */
+                            segments: components["schemas"]["SourceSegment"][];
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such project (or not yours). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    replaceTranscript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a UUID). */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "format": "srt",
+                 *       "content": "1\n00:00:00,420 --> 00:00:03,100\nHello everyone and welcome to the kitchen.\n\n2\n00:00:03,400 --> 00:00:06,050\nToday we cook rice with fresh vegetables.\n"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description `vtt` (WebVTT), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text"}]`, or that list under `segments`.
+                     * @enum {unknown}
+                     */
+                    format: "vtt" | "srt" | "json";
+                    /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, and must end within the source once its duration is known. */
+                    content: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new transcript (`source: supplied`), as GET returns it. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "project_id": "5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15",
+                     *         "source": "supplied",
+                     *         "segments": [
+                     *           {
+                     *             "id": "seg_k3v9x2m1q8r4t6wz",
+                     *             "start_seconds": 0.42,
+                     *             "end_seconds": 3.1,
+                     *             "text": "Hello everyone and welcome to the kitchen."
+                     *           },
+                     *           {
+                     *             "id": "seg_b7d2f9h4j6l8n0qs",
+                     *             "start_seconds": 3.4,
+                     *             "end_seconds": 6.05,
+                     *             "text": "Today we cook rice with fresh vegetables."
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            project_id: string;
+                            /**
+                             * @description Who wrote it: `machine` (speech recognition), `supplied` (given at create or by PUT), `edited` (changed since), `verified` (a reviewer). Null while there is no transcript.
+                             * @enum {string|null}
+                             */
+                            source: "machine" | "supplied" | "edited" | "verified" | null;
+                            /** @description In time order; empty until the source is transcribed or a transcript is supplied. */
+                            segments: components["schemas"]["SourceSegment"][];
+                        };
+                    };
+                };
+            };
+            /** @description The file cannot be read, or a cue is out of order, overlaps the one before, has no text, or ends after the source. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `invalid_transcript`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "invalid_transcript";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such project (or not yours). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description The project is being validated, transcribed or dubbed, or a language is being regenerated: the transcript can change before the upload and once all of that has finished. `error.code`: `project_busy`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "project_busy",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "conflict_error";
+                            /** @enum {unknown} */
+                            code?: "project_busy";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `body_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "body_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unsupported_content_type";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    editTranscriptSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a UUID). */
+                project_id: string;
+                /** @description The segment's id, as the list returns it. */
+                segment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Hello everyone, and welcome to my kitchen."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The segment's new words. */
+                    text?: string;
+                    /** @description When it starts: no earlier than the previous segment ends. */
+                    start_seconds?: number;
+                    /** @description When it ends: after it starts, no later than the next segment starts, and within the source. */
+                    end_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The segment as it is now. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "seg_k3v9x2m1q8r4t6wz",
+                     *         "start_seconds": 0.42,
+                     *         "end_seconds": 3.1,
+                     *         "text": "Hello everyone, and welcome to my kitchen."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SourceSegment"];
+                    };
+                };
+            };
+            /** @description Nothing to change; blank text; or timing that ends before it starts, overlaps a neighbour, or ends after the source. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such project or segment (or not yours). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description The project is being validated, transcribed or dubbed, or a language is being regenerated: the transcript can change before the upload and once all of that has finished. `error.code`: `project_busy`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "project_busy",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "conflict_error";
+                            /** @enum {unknown} */
+                            code?: "project_busy";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `body_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "body_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unsupported_content_type";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listLanguageSegments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a UUID). */
+                project_id: string;
+                /** @description One of the project's target locales. */
+                locale: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The language's lines. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "locale": "es_es",
+                     *         "revision": 2,
+                     *         "segments": [
+                     *           {
+                     *             "id": "lseg_p2n8c4d7s1f5g9hj",
+                     *             "source_segment_id": "seg_k3v9x2m1q8r4t6wz",
+                     *             "start_seconds": 0.42,
+                     *             "end_seconds": 3.1,
+                     *             "text": "Hola a todos y bienvenidos a la cocina.",
+                     *             "status": "edited"
+                     *           },
+                     *           {
+                     *             "id": "lseg_r5t1v3x7z9b2d4fg",
+                     *             "source_segment_id": "seg_b7d2f9h4j6l8n0qs",
+                     *             "start_seconds": 3.4,
+                     *             "end_seconds": 6.05,
+                     *             "text": "Hoy cocinamos arroz con verduras frescas.",
+                     *             "status": "stale"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @example es_es */
+                            locale: string;
+                            /** @description The published revision the deliverables are rendered from; null until the language has started. */
+                            revision: number | null;
+                            /** @description In time order; empty until the language is translated. */
+                            segments: components["schemas"]["LanguageSegment"][];
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such project or target locale (or not yours). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    editLanguageSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a UUID). */
+                project_id: string;
+                /** @description One of the project's target locales. */
+                locale: string;
+                /** @description The segment's id, as the list returns it. */
+                segment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Hola a todos y bienvenidos a mi cocina."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The line's words, taken as given: the line becomes `edited`, which the machine never overwrites. */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The line as it is now. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "lseg_p2n8c4d7s1f5g9hj",
+                     *         "source_segment_id": "seg_k3v9x2m1q8r4t6wz",
+                     *         "start_seconds": 0.42,
+                     *         "end_seconds": 3.1,
+                     *         "text": "Hola a todos y bienvenidos a la cocina.",
+                     *         "status": "edited"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["LanguageSegment"];
+                    };
+                };
+            };
+            /** @description Blank text. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such project or segment (or not yours). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description The language is being dubbed or regenerated. `error.code`: `language_busy`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "language_busy",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "conflict_error";
+                            /** @enum {unknown} */
+                            code?: "language_busy";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `body_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "body_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unsupported_content_type";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

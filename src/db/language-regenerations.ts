@@ -42,3 +42,9 @@ export async function countLanguageRegenerations(db: Db, projectId: string, loca
   const row = await db.selectFrom('language_regenerations').select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** The locales of the project whose regeneration is still running. */
+export async function listRunningRegenerationLocales(db: Db, projectId: string): Promise<string[]> {
+  const rows = await db.selectFrom('language_regenerations').select('locale').where('project_id', '=', projectId).where('status', '=', 'running').orderBy('locale').execute();
+  return rows.map((r) => r.locale);
+}

@@ -81,3 +81,60 @@ export async function quoteRegeneration(db: Db, projectId: string, locale: strin
   const billableSeconds = Math.max(row.segments > 0 ? 1 : 0, Math.ceil(Number(row.milliseconds) / 1000));
   return { segments: row.segments, billableSeconds };
 }
+
+/** One line of the project's language; another project's or language's line is not found. */
+export async function findLanguageSegment(db: Db, projectId: string, locale: string, segmentId: string): Promise<LanguageSegment | undefined> {
+  return db.selectFrom('language_segments').selectAll().where('project_id', '=', projectId).where('locale', '=', locale).where('id', '=', segmentId).executeTakeFirst();
+}
+
+/** A person's words for a line: `edited`, which no machine step overwrites. */
+export async function editLanguageSegmentText(trx: Db, segmentId: string, text: string): Promise<LanguageSegment> {
+  return trx
+    .updateTable('language_segments')
+    .set({ text, status: 'edited', updated_at: sql<Date>`now()` })
+    .where('id', '=', segmentId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Every line of the project's languages (or of one) goes `stale`, edited ones included: what a
+ * new source transcript does (docs/editing.md#editing-is-free-regenerating-is-paid).
+ */
+export async function markLanguageSegmentsStale(trx: Db, projectId: string, locale?: string): Promise<void> {
+  let q = trx.updateTable('language_segments').set({ status: 'stale', updated_at: sql<Date>`now()` }).where('project_id', '=', projectId);
+  if (locale !== undefined) q = q.where('locale', '=', locale);
+  await q.execute();
+}
+
+/**
+ * After an edit of a source segment: its lines go `stale`, except `edited` ones, which a person
+ * wrote and the machine never overwrites (docs/editing.md#editing-is-free-regenerating-is-paid).
+ * `timing`, when the segment's timing changed: a language's line takes it (edited or not) when
+ * it is that language's only line for the segment; several lines (a supplied translation's cues
+ * that all overlap it most) keep their own timing, which only they divide up.
+ */
+export async function markSourceSegmentLinesStale(trx: Db, sourceSegmentId: string, timing: { start_seconds: number; end_seconds: number } | null): Promise<void> {
+  await trx
+    .updateTable('language_segments')
+    .set({ status: 'stale', updated_at: sql<Date>`now()` })
+    .where('source_segment_id', '=', sourceSegmentId)
+    .where('status', '<>', 'edited')
+    .execute();
+  if (!timing) return;
+  await trx
+    .updateTable('language_segments as l')
+    .set({ start_seconds: timing.start_seconds, end_seconds: timing.end_seconds, updated_at: sql<Date>`now()` })
+    .where('l.source_segment_id', '=', sourceSegmentId)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(
+        selectFrom('language_segments as other')
+          .select('other.id')
+          .whereRef('other.project_id', '=', 'l.project_id')
+          .whereRef('other.locale', '=', 'l.locale')
+          .where('other.source_segment_id', '=', sourceSegmentId)
+          .whereRef('other.id', '<>', 'l.id'),
+      )),
+    )
+    .execute();
+}

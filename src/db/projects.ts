@@ -51,6 +51,11 @@ export interface ProjectTable {
   transcript_review_verified_at: Date | null;
   /** Who wrote the source transcript the dub is made from; null until there is one. */
   transcript_source: TranscriptSource | null;
+  /**
+   * Translations supplied at create, by locale, until the charge step hands each to its language
+   * row (insertQueuedLanguages) and clears this; written as JSON text.
+   */
+  supplied_translations: ColumnType<Record<string, Cue[]> | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
   validated_at: Date | null;
@@ -211,7 +216,7 @@ export async function listProjects(db: Db, filter: ProjectListFilter): Promise<P
   return q.orderBy('seq', 'desc').limit(filter.limit + 1).execute();
 }
 
-export async function updateProject(db: Db, projectId: string, changes: Partial<Omit<Project, 'id' | 'seq' | 'created_at' | 'view_version'>>): Promise<void> {
+export async function updateProject(db: Db, projectId: string, changes: Partial<Omit<Project, 'id' | 'seq' | 'created_at' | 'view_version' | 'supplied_translations'>>): Promise<void> {
   await db.updateTable('projects').set({ ...changes, updated_at: sql<Date>`now()` as any }).where('id', '=', projectId).execute();
 }
 
@@ -301,6 +306,19 @@ export async function lockLanguageRevision(trx: Transaction<Database>, projectId
   return trx.selectFrom('project_languages').select(['status', 'revision']).where('project_id', '=', projectId).where('locale', '=', locale).forUpdate().executeTakeFirstOrThrow();
 }
 
+/**
+ * Each language of the project with its status and revision, locked for the rest of the caller's
+ * transaction: a transcript edit holds them, so no language starts or regenerates meanwhile.
+ */
+export async function lockLanguageStatuses(trx: Transaction<Database>, projectId: string): Promise<Pick<ProjectLanguage, 'locale' | 'status' | 'revision'>[]> {
+  return trx.selectFrom('project_languages').select(['locale', 'status', 'revision']).where('project_id', '=', projectId).orderBy('locale').forUpdate().execute();
+}
+
+/** The language's status and revision, or undefined when the project has no such language. */
+export async function findLanguageRevision(db: Db, projectId: string, locale: string): Promise<Pick<ProjectLanguage, 'status' | 'revision'> | undefined> {
+  return db.selectFrom('project_languages').select(['status', 'revision']).where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirst();
+}
+
 /** Each language of the project and its status, in no particular order. */
 export async function listLanguageStatuses(db: Db, projectId: string): Promise<Pick<ProjectLanguage, 'locale' | 'status'>[]> {
   return db.selectFrom('project_languages').select(['locale', 'status']).where('project_id', '=', projectId).execute();
@@ -312,15 +330,20 @@ export async function listLanguageTranscriptKinds(db: Db, projectId: string): Pr
 }
 
 /**
- * The project's target languages, queued, each charged `chargedSeconds` for its first attempt.
- * A language that already has a row keeps it, so a retried charge step adds nothing.
+ * The project's target languages, queued, each charged `chargedSeconds` for its first attempt,
+ * with the translation supplied for it at create, if any. A language that already has a row
+ * keeps it, so a retried charge step adds nothing.
  */
 export async function insertQueuedLanguages(trx: Db, input: { projectId: string; locales: string[]; chargedSeconds: number }): Promise<void> {
+  // Each row takes the translation supplied for its locale at create, which the project held
+  // until now (docs/editing.md#bring-your-own-script); the project's copy is then cleared.
+  const supplied = (locale: string) => sql<string | null>`(select p.supplied_translations -> ${locale} from projects p where p.id = ${input.projectId})`;
   await trx
     .insertInto('project_languages')
-    .values(input.locales.map((locale) => queuedLanguageRow(input.projectId, locale, input.chargedSeconds, null)))
+    .values(input.locales.map((locale) => ({ ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, null), supplied_translation: supplied(locale) })))
     .onConflict((oc) => oc.columns(['project_id', 'locale']).doNothing())
     .execute();
+  await trx.updateTable('projects').set({ supplied_translations: null }).where('id', '=', input.projectId).where('supplied_translations', 'is not', null).execute();
 }
 
 /** What the console needs to retry a language: its state and what its project bills. */

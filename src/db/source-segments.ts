@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ColumnType, Selectable } from 'kysely';
+import { sql, type ColumnType, type Selectable } from 'kysely';
 import type { Db } from './create-db';
 
 // The source transcript the dub is made from, one row per segment (docs/editing.md). Whoever
@@ -49,4 +49,29 @@ export async function replaceSourceSegments(trx: Db, projectId: string, cues: Cu
     .returningAll()
     .execute()
     .then((rows) => rows.sort((a, b) => a.position - b.position));
+}
+
+/** One segment of the project's source transcript; another project's segment is not found. */
+export async function findSourceSegment(db: Db, projectId: string, segmentId: string): Promise<SourceSegment | undefined> {
+  return db.selectFrom('source_segments').selectAll().where('project_id', '=', projectId).where('id', '=', segmentId).executeTakeFirst();
+}
+
+/** The segments just before and after a position: what an edited segment's timing must fit between. */
+export async function findNeighbourSegments(db: Db, projectId: string, position: number): Promise<{ previous?: SourceSegment; next?: SourceSegment }> {
+  const rows = await db.selectFrom('source_segments').selectAll().where('project_id', '=', projectId).where('position', 'in', [position - 1, position + 1]).execute();
+  return { previous: rows.find((r) => r.position === position - 1), next: rows.find((r) => r.position === position + 1) };
+}
+
+/**
+ * A customer's edit of one segment, in the caller's transaction: its words and timing change,
+ * its id and place stay, and the transcript is now `edited`.
+ */
+export async function editSourceSegment(trx: Db, segment: Pick<SourceSegment, 'id' | 'project_id'>, changes: Cue): Promise<SourceSegment> {
+  await trx.updateTable('projects').set({ transcript_source: 'edited' }).where('id', '=', segment.project_id).execute();
+  return trx
+    .updateTable('source_segments')
+    .set({ text: changes.text, start_seconds: changes.start_seconds, end_seconds: changes.end_seconds, updated_at: sql<Date>`now()` })
+    .where('id', '=', segment.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerCreateCommands } from './commands/create.commands';
 import { registerPaidCommands } from './commands/paid.commands';
 import { registerProjectCommands } from './commands/projects.commands';
+import { registerTranscriptCommands } from './commands/transcript.commands';
 import type { DubContext } from './dub-context';
 
 /** The `dub` command tree; commander parses, refuses bad input, and writes the help. */
@@ -20,5 +21,6 @@ export function buildDubProgram(ctx: DubContext): Command {
   registerCreateCommands(program, ctx);
   registerProjectCommands(program, ctx);
   registerPaidCommands(program, ctx);
+  registerTranscriptCommands(program, ctx);
   return program;
 }

@@ -71,27 +71,35 @@ function blocksOf(content: string): string[][] {
     .filter((lines) => lines.length > 0);
 }
 
-function parseTiming(line: string, parse: (t: string) => number | null, block: number): { start: number; end: number } {
+/**
+ * `keepReversed`: a cue that ends before it starts is kept as written rather than refused, so a
+ * caller validating a customer's file can name it with the rest of its cue checks.
+ */
+export interface ParseOptions {
+  keepReversed?: boolean;
+}
+
+function parseTiming(line: string, parse: (t: string) => number | null, block: number, options: ParseOptions): { start: number; end: number } {
   const [left, right] = line.split('-->');
   if (left === undefined || right === undefined) throw new CaptionParseError(`expected a timing line, got "${line}"`, block);
   // WebVTT allows cue settings (position, align…) after the end time.
   const start = parse(left);
   const end = parse(right.trim().split(/\s+/)[0] ?? '');
   if (start === null || end === null) throw new CaptionParseError(`malformed timestamp in "${line}"`, block);
-  if (end < start) throw new CaptionParseError(`cue ends before it starts: "${line}"`, block);
+  if (end < start && !options.keepReversed) throw new CaptionParseError(`cue ends before it starts: "${line}"`, block);
   return { start, end };
 }
 
-export function parseSrt(content: string): Cue[] {
+export function parseSrt(content: string, options: ParseOptions = {}): Cue[] {
   return blocksOf(content).map((lines, block) => {
     const [counter, timing, ...text] = lines;
     if (!/^\d+$/.test(counter?.trim() ?? '')) throw new CaptionParseError(`expected a cue number, got "${counter}"`, block);
-    const { start, end } = parseTiming(timing ?? '', parseSrtTimestamp, block);
+    const { start, end } = parseTiming(timing ?? '', parseSrtTimestamp, block, options);
     return { startSeconds: start, endSeconds: end, text: text.join('\n') };
   });
 }
 
-export function parseVtt(content: string): Cue[] {
+export function parseVtt(content: string, options: ParseOptions = {}): Cue[] {
   const blocks = blocksOf(content);
   const header = blocks.shift();
   // The signature may be followed by a space or tab and a title on the same line.
@@ -103,7 +111,7 @@ export function parseVtt(content: string): Cue[] {
     if (/^(NOTE|STYLE|REGION)([ \t]|$)/.test(first)) return;
     // An optional cue identifier precedes the timing line.
     const timingIndex = first.includes('-->') ? 0 : 1;
-    const { start, end } = parseTiming(lines[timingIndex] ?? '', parseVttTimestamp, block);
+    const { start, end } = parseTiming(lines[timingIndex] ?? '', parseVttTimestamp, block, options);
     cues.push({ startSeconds: start, endSeconds: end, text: unescapeVtt(lines.slice(timingIndex + 1).join('\n')) });
   });
   return cues;

@@ -28,6 +28,9 @@ export const API_ERROR_CODES = [
   'unsupported_locale',
   'invalid_cursor',
   'upload_incomplete',
+  // A transcript or translation file (param `transcript.content`, `translations.<locale>.content`,
+  // `content`) that cannot be read, or whose cues break the rules; the message names the cue.
+  'invalid_transcript',
   // Upload part PUTs: the body must be exactly the part's size, announced up front, so a part is
   // streamed to storage without buffering and a short or long body is refused before it lands.
   'content_length_required',
@@ -73,6 +76,11 @@ export const API_ERROR_CODES = [
   // a create replayed with its Idempotency-Key after its endpoint was deleted (the secret is gone).
   'webhook_endpoint_limit_reached',
   'webhook_endpoint_deleted',
+  // Editing the words (docs/editing.md): the source transcript while the project is validated,
+  // transcribed or dubbed, or any language regenerates; a language's line while that language
+  // is dubbed or regenerated.
+  'project_busy',
+  'language_busy',
   // 429: too many requests with one API key in the window (reads and writes counted apart).
   'rate_limited',
   // 5xx

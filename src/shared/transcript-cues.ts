@@ -13,19 +13,20 @@ export interface ReviewCue {
 export const MAX_REVIEW_CUES = 10_000;
 export const MAX_CUE_TEXT = 2_000;
 /** Media durations are measured in floats; a cue ending within this of the end is inside it. */
-const END_TOLERANCE_SECONDS = 0.05;
+export const END_TOLERANCE_SECONDS = 0.05;
 
 const label = (cue: ReviewCue, index: number): string => {
   const time = (t: number) => (Number.isFinite(t) && t >= 0 ? formatTimestamp(t, '.') : String(t));
-  return `cue ${index + 1} (${time(cue.startSeconds)} --> ${time(cue.endSeconds)})`;
+  return `cue ${index + 1} (${time(cue.startSeconds)} → ${time(cue.endSeconds)})`;
 };
 
 /**
  * The first problem with a transcript, naming the cue (1-based, with its timing), or null when
  * it is fine: at least one cue; each with text, starting at or after 0, ending after it starts
- * and within the source's duration; each starting no earlier than the previous one ends.
+ * and within the source's duration (when it is known: null before the source is measured);
+ * each starting no earlier than the previous one ends.
  */
-export function findCueProblem(cues: readonly ReviewCue[], durationSeconds: number): string | null {
+export function findCueProblem(cues: readonly ReviewCue[], durationSeconds: number | null): string | null {
   if (!Array.isArray(cues) || cues.length === 0) return 'the transcript has no cues';
   if (cues.length > MAX_REVIEW_CUES) return `the transcript has ${cues.length} cues; at most ${MAX_REVIEW_CUES} are accepted`;
   for (const [i, cue] of cues.entries()) {
@@ -35,7 +36,7 @@ export function findCueProblem(cues: readonly ReviewCue[], durationSeconds: numb
     if (cue.text.includes('\u0000')) return `${name} contains a NUL character`;
     if (!Number.isFinite(cue.startSeconds) || !Number.isFinite(cue.endSeconds) || cue.startSeconds < 0) return `${name} has an invalid time`;
     if (cue.endSeconds <= cue.startSeconds) return `${name} ends before it starts`;
-    if (cue.endSeconds > durationSeconds + END_TOLERANCE_SECONDS) return `${name} ends after the source, which lasts ${formatTimestamp(durationSeconds, '.')}`;
+    if (durationSeconds !== null && cue.endSeconds > durationSeconds + END_TOLERANCE_SECONDS) return `${name} ends after the source, which lasts ${formatTimestamp(durationSeconds, '.')}`;
     const previous = cues[i - 1];
     if (previous && cue.startSeconds < previous.endSeconds) return `${name} starts before cue ${i} ends (${formatTimestamp(previous.endSeconds, '.')}); cues must be in order and must not overlap`;
   }

@@ -375,15 +375,15 @@ describe('a reviewer verifies the transcript', () => {
     writeFileSync(invalid, 'WEBVTT\n\n00:00:00.200 --> 00:00:01.500\nGood morning.\n\n00:00:01.600 --> 00:00:09.000\nThe elephant is big.\n');
     const refused = await consoleRun('reviews:submit', id, '--file', invalid);
     expect(refused.code).toBe(1);
-    expect(refused.out).toContain('cue 2 (00:00:01.600 --> 00:00:09.000) ends after the source');
+    expect(refused.out).toContain('cue 2 (00:00:01.600 → 00:00:09.000) ends after the source');
     expect(refused.out).toContain('nothing was submitted');
     const handle = api.temporal.workflow.getHandle(transcriptReviewWorkflowId(id));
     const outOfOrder = [{ startSeconds: 2, endSeconds: 3, text: 'The elephant is big.' }, { startSeconds: 1, endSeconds: 1.5, text: 'Good morning.' }];
     const rejected = await handle.executeUpdate(submitTranscriptUpdate, { args: [{ reviewer: 'ada', cues: outOfOrder }] }).catch((err: unknown) => err);
     expect(rejected).toBeInstanceOf(WorkflowUpdateFailedError);
-    expect((rejected as WorkflowUpdateFailedError).cause?.message).toContain('cue 2 (00:00:01.000 --> 00:00:01.500) starts before cue 1 ends');
+    expect((rejected as WorkflowUpdateFailedError).cause?.message).toContain('cue 2 (00:00:01.000 → 00:00:01.500) starts before cue 1 ends');
     const empty = await handle.executeUpdate(submitTranscriptUpdate, { args: [{ reviewer: 'ada', cues: [{ startSeconds: 0, endSeconds: 1, text: '  ' }] }] }).catch((err: unknown) => err);
-    expect((empty as WorkflowUpdateFailedError).cause?.message).toContain('cue 1 (00:00:00.000 --> 00:00:01.000) has no text');
+    expect((empty as WorkflowUpdateFailedError).cause?.message).toContain('cue 1 (00:00:00.000 → 00:00:01.000) has no text');
     expect(await api.db.selectFrom('transcript_reviews').select(['status', 'verified_at']).where('project_id', '=', id).executeTakeFirstOrThrow()).toEqual({ status: 'in_review', verified_at: null });
     expect(await api.db.selectFrom('verified_transcript_segments').selectAll().where('project_id', '=', id).execute()).toEqual([]);
 

@@ -1,4 +1,5 @@
 import { errorBodySchema } from './error-schema';
+import { languageSegmentSchema, sourceSegmentSchema } from '../transcripts/transcripts.responses';
 import { languageSchema, progressSchema, projectListItemSchema, projectReviewStateSchema, projectSchema, projectUsageSchema, transferSchema } from './project-schemas';
 
 /**
@@ -14,4 +15,6 @@ export const NAMED_SCHEMAS: Record<string, object> = {
   Language: languageSchema,
   Progress: progressSchema,
   Transfer: transferSchema,
+  SourceSegment: sourceSegmentSchema,
+  LanguageSegment: languageSegmentSchema,
 };

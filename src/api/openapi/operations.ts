@@ -5,6 +5,7 @@ import { localesOperations } from '../locales/locales.openapi';
 import { notesOperations } from '../notes/notes.openapi';
 import { projectsOperations } from '../projects/projects.openapi';
 import { regenerationsOperations } from '../regenerations/regenerations.openapi';
+import { transcriptsOperations } from '../transcripts/transcripts.openapi';
 import { uploadPartsOperations } from '../uploads/upload-parts.openapi';
 import { usageOperations } from '../usage/usage.openapi';
 import { webhooksOperations } from '../webhooks/webhooks.openapi';
@@ -23,6 +24,7 @@ interface Resource {
 const RESOURCES: Resource[] = [
   { operations: projectsOperations },
   { operations: regenerationsOperations },
+  { operations: transcriptsOperations },
   { operations: youtubeOperations },
   { operations: localesOperations },
   { operations: usageOperations },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import { holdCredits, InsufficientCreditsError } from '../../db/credits';
 import { findProject, holdReferenceFor, insertProject, type Project } from '../../db/projects';
+import { replaceSourceSegments, type Cue } from '../../db/source-segments';
 import { insertUpload, partSizeFor, UPLOAD_WINDOW_MS, type Upload } from '../../db/uploads';
 import { startProjectWorkflow } from '../../temporal/start-project-workflow';
 import { ApiError } from '../api-error';
@@ -16,28 +17,48 @@ import { loadProjectView } from './load-project-view';
 import { presentProject } from '../../project-view/project-presenter';
 import { createProjectBodySchema, type CreateProjectBody } from './projects.schema';
 import { youtubeVideoId } from '../../shared/youtube-video-id';
+import { readTranscriptInput } from '../transcripts/read-transcript-input';
 
 /** Recorded with the project, its hold and its upload: only the workflow start may be left to do. */
 const PROJECT_CREATED = 'project_created';
 
-function validateSemantics(deps: AppDeps, body: CreateProjectBody): { videoId: string | null } {
+interface Accepted {
+  videoId: string | null;
+  /** The customer's own source transcript, when given (docs/editing.md#bring-your-own-script). */
+  transcript: Cue[] | null;
+  /** Their own lines for some target locales, taken as given when those languages are dubbed. */
+  translations: Record<string, Cue[]> | null;
+}
+
+function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
   checkLocales(deps.capabilities.current(), body.source_locale, body.target_locales);
   if (body.source.type === 'upload' && body.source.size_bytes > deps.config.uploads.maxBytes) {
     throw ApiError.invalid('invalid_parameter', `source.size_bytes exceeds the maximum upload size of ${deps.config.uploads.maxBytes} bytes.`, 'source.size_bytes');
   }
+  let videoId: string | null = null;
   if (body.source.type === 'youtube') {
-    const videoId = youtubeVideoId(body.source.url);
+    videoId = youtubeVideoId(body.source.url);
     if (!videoId) throw ApiError.invalid('invalid_parameter', 'source.url must be a YouTube video URL (youtube.com/watch?v=… or youtu.be/…).', 'source.url');
-    return { videoId };
   }
-  return { videoId: null };
+  // The source is not measured yet: cue ends are checked against it once it is.
+  const transcript = body.transcript ? readTranscriptInput(body.transcript, null, 'transcript.content') : null;
+  return { videoId, transcript, translations: body.translations ? readTranslations(body.translations, body.target_locales) : null };
+}
+
+function readTranslations(files: NonNullable<CreateProjectBody['translations']>, targets: string[]): Record<string, Cue[]> {
+  const translations: Record<string, Cue[]> = {};
+  for (const [locale, file] of Object.entries(files)) {
+    if (!targets.includes(locale)) throw ApiError.invalid('invalid_parameter', `translations.${locale}: ${locale} is not one of target_locales (${targets.join(', ')}).`, `translations.${locale}`);
+    translations[locale] = readTranscriptInput(file, null, `translations.${locale}.content`);
+  }
+  return translations;
 }
 
 /**
  * POST /v1/dubbing/projects. The idempotency middleware holds the key; one transaction writes
- * the project, its credit hold, its upload and the recovery point; a YouTube project's workflow
- * starts after the commit (an upload project's at upload/complete); the middleware stores the
- * answer. A retry after a crash between the commit and the workflow start finds the recovery
+ * the project, its credit hold, its upload, a supplied transcript and the recovery point; a
+ * YouTube project's workflow starts after the commit (an upload project's at upload/complete);
+ * the middleware stores the answer. A retry after a crash between the commit and the workflow start finds the recovery
  * point and only starts the (same) workflow (docs/design.md#idempotency).
  */
 export async function createProject(deps: AppDeps, ctx: Context): Promise<void> {
@@ -56,7 +77,8 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
     return;
   }
 
-  const { videoId } = validateSemantics(deps, body);
+  const accepted = validateSemantics(deps, body);
+  const { transcript } = accepted;
   const id = randomUUID();
   // The storage side of the upload starts first, so the row can name it (s3: the multipart
   // upload's id). Should the row not be written, the upload is aborted below; a crash in
@@ -67,9 +89,11 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
   const written = await db
     .transaction()
     .execute(async (trx) => {
-      const project = await insertProject(trx, newProject(id, auth, body, videoId));
+      const project = await insertProject(trx, newProject(id, auth, body, accepted));
       await holdCredits(trx, { workspaceId: auth.workspaceId, reference: project.hold_reference, amount: holdAmount, projectId: id, description: 'project ceiling hold' });
       const uploadRow = upload ? await insertUpload(trx, upload) : undefined;
+      // A supplied transcript is the dub's: no speech recognition runs for this project.
+      if (transcript) await replaceSourceSegments(trx, id, transcript, 'supplied');
       await idempotency.setRecoveryPoint(trx, PROJECT_CREATED, { project_id: id });
       return { project, upload: uploadRow };
     })
@@ -90,7 +114,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
   ctx.body = { data: await createdView(deps, written.project, written.upload) };
 }
 
-function newProject(id: string, auth: AuthContext, body: CreateProjectBody, videoId: string | null) {
+function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { videoId, translations }: Accepted) {
   const isUpload = body.source.type === 'upload';
   return {
     id,
@@ -121,6 +145,7 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, vide
     hold_reference: holdReferenceFor(id),
     transcript_review_requested_at: null,
     transcript_review_verified_at: null,
+    supplied_translations: translations ? JSON.stringify(translations) : null,
     validated_at: null,
     completed_at: null,
   };

@@ -40,6 +40,7 @@ export const projectsOperations: Operation[] = [
     responses: { 201: { description: 'The project (a replay answers the stored 201).', schema: projectResponseSchema, example: createdProjectExample } },
     errors: [
       { status: 400, codes: ['unsupported_locale'], description: 'A locale the engines cannot serve, or a target equal to the source.' },
+      { status: 400, codes: ['invalid_transcript', 'invalid_parameter'], description: 'A `transcript` or `translations` file that cannot be read or whose cues break the rules (the message names the cue); a translation for a locale that is not a target.' },
       { status: 402, codes: ['insufficient_credits'], description: 'Not enough credits for the hold; nothing was created.' },
       ...WORKFLOW_SERVICE_ERRORS,
     ],

@@ -3,6 +3,7 @@
 
 import type { Validated } from '../../shared/validated';
 import { spendCeilingSchema } from './spend-ceiling.schema';
+import { transcriptFileSchema } from '../transcripts/transcript-file.schema';
 
 const LOCALE = { type: 'string', minLength: 1, maxLength: 20 } as const;
 
@@ -43,6 +44,16 @@ export const createProjectBodySchema = {
           },
         },
       ],
+    },
+    // Bring your own script (docs/editing.md#bring-your-own-script); the cues are checked by the
+    // handler, which names the one that breaks a rule.
+    transcript: { ...transcriptFileSchema, description: 'Your own source transcript: no speech recognition runs, and the dub is made from these cues.' },
+    translations: {
+      type: 'object',
+      description: 'Your own lines for some target locales, keyed by locale: that language is dubbed from them as given (no machine translation).',
+      maxProperties: 20,
+      propertyNames: LOCALE,
+      additionalProperties: transcriptFileSchema,
     },
     // Source title and description to localize per language; the name is used when absent.
     publishing: {

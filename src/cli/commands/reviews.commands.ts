@@ -12,7 +12,9 @@ import { transcriptReviewWorkflowId } from '../../shared/workflow-ids';
 import { startReviewWorkflow } from '../../temporal/start-review-workflow';
 import { text, uuid } from '../arguments';
 import { UsageError, type CliContext } from '../cli-context';
-import { detectFormat, formatTranscript, parseTranscript, TranscriptFileError, type TranscriptFormat } from '../transcript-file';
+import { formatTranscript, type ExportFormat } from '../transcript-file';
+import { parseTranscript, TranscriptFileError } from '../../shared/transcript-file';
+import { detectFormat } from '../../shared/transcript-format';
 import type { RegisterCommand } from './index';
 import { counted } from '../../shared/counted';
 
@@ -97,7 +99,7 @@ export const reviewsExport: RegisterCommand = (program, ctx) =>
     .argument('<project-id>', 'project id', uuid)
     .addOption(new Option('--format <format>', 'file format').choices(['vtt', 'json']).makeOptionMandatory())
     .option('--out <file>', 'write to this file instead of printing')
-    .action(async (projectId: string, options: { format: TranscriptFormat; out?: string }) => {
+    .action(async (projectId: string, options: { format: ExportFormat; out?: string }) => {
       await requireReview(ctx, projectId);
       const project = (await findProjectById(ctx.db(), projectId))!;
       const segments = await listTranscript(ctx.db(), projectId);
@@ -116,7 +118,7 @@ export const reviewsExport: RegisterCommand = (program, ctx) =>
 export const reviewsSubmit: RegisterCommand = (program, ctx) =>
   program
     .command('reviews:submit')
-    .description('submit the corrected transcript (.vtt or .json); verified, then the completed languages are re-dubbed free')
+    .description('submit the corrected transcript (.vtt, .srt or .json); verified, then the completed languages are re-dubbed free')
     .argument('<project-id>', 'project id', uuid)
     .requiredOption('--file <path>', 'the corrected transcript, as reviews:export wrote it')
     .option('--reviewer <name>', 'who reviewed it (default: your user name)', text)

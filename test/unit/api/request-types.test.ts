@@ -16,6 +16,7 @@ import {
   type ListProjectsQuery,
 } from '../../../src/api/projects/projects.schema';
 import type { TranscriptReviewBody } from '../../../src/api/reviews/transcript-review.schema';
+import type { EditLanguageSegmentBody, EditSourceSegmentBody, ReplaceTranscriptBody } from '../../../src/api/transcripts/transcripts.schema';
 import type { CreateWebhookBody, ListWebhooksQuery } from '../../../src/api/webhooks/webhooks.schema';
 import type { ListVideosQuery } from '../../../src/api/youtube/youtube.schema';
 import type { MeetingNote, MeetingTag, SyncState, TranscriptSegment } from '../../../src/db/meetings';
@@ -40,8 +41,13 @@ same<Equal<CreateProjectBody, {
   target_locales: string[];
   max_billable_seconds: number;
   source: { type: 'upload'; file_name: string; size_bytes: number } | { type: 'youtube'; url: string };
+  transcript?: { format: 'vtt' | 'srt' | 'json'; content: string };
+  translations?: Record<string, { format: 'vtt' | 'srt' | 'json'; content: string }>;
   publishing?: { title?: string; description?: string };
 }>>();
+same<Equal<ReplaceTranscriptBody, { format: 'vtt' | 'srt' | 'json'; content: string }>>();
+same<Equal<EditSourceSegmentBody, { text?: string; start_seconds?: number; end_seconds?: number }>>();
+same<Equal<EditLanguageSegmentBody, { text: string }>>();
 same<Equal<CompleteUploadBody, { parts: { part_number: number; etag: string }[] }>>();
 same<Equal<AddLanguagesBody, { target_locales: string[]; max_billable_seconds: number; preview_only: boolean }>>();
 same<Equal<TranscriptReviewBody, { max_billable_seconds: number; preview_only: boolean }>>();

@@ -1,0 +1,32 @@
+import type { Context } from 'koa';
+import { editLanguageSegmentText, findLanguageSegment } from '../../db/language-segments';
+import { ApiError } from '../api-error';
+import type { AppDeps } from '../app-deps';
+import type { AuthContext } from '../middleware/authenticate';
+import { bodyOf } from '../middleware/validate';
+import { loadOwnProject } from '../projects/load-own-project';
+import { lockEditableLanguage } from './edit-guard';
+import { presentLanguageSegment } from './segment-presenter';
+import { editLanguageSegmentBodySchema } from './transcripts.schema';
+
+/**
+ * PATCH …/languages/{locale}/segments/{segment_id}: a person's words for one line, which becomes
+ * `edited`: no machine step overwrites it, and the next regeneration dubs it as written
+ * (docs/editing.md#editing-is-free-regenerating-is-paid).
+ */
+export async function editLanguageSegment(deps: AppDeps, ctx: Context): Promise<void> {
+  const caller = ctx.state.auth as AuthContext;
+  const { text } = bodyOf(ctx, editLanguageSegmentBodySchema);
+  const project = await loadOwnProject(deps, caller, ctx.params.project_id!);
+  const locale = ctx.params.locale!;
+  const segmentId = ctx.params.segment_id!;
+  if (!(await findLanguageSegment(deps.db, project.id, locale, segmentId))) throw ApiError.notFound('segment', 'segment_id');
+  if (text.trim() === '') throw ApiError.invalid('invalid_parameter', 'text must not be blank: a line says something.', 'text');
+  const segment = await deps.db.transaction().execute(async (trx) => {
+    await lockEditableLanguage(trx, project.id, locale);
+    // A regeneration may have rebuilt the lines since the read above.
+    if (!(await findLanguageSegment(trx, project.id, locale, segmentId))) throw ApiError.notFound('segment', 'segment_id');
+    return editLanguageSegmentText(trx, segmentId, text.trim());
+  });
+  ctx.body = { data: presentLanguageSegment(segment) };
+}

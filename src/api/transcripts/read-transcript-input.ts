@@ -1,0 +1,19 @@
+import type { Cue } from '../../db/source-segments';
+import { readTranscript, TranscriptFileError } from '../../shared/transcript-file';
+import type { TranscriptFormat } from '../../shared/transcript-format';
+import { ApiError } from '../api-error';
+
+/**
+ * A transcript file from a request body, as the cues to store, or 400 `invalid_transcript` with
+ * `param` naming the content field and a message naming the cue
+ * (docs/editing.md#bring-your-own-script). Refused before anything is written.
+ * @param durationSeconds the source's, once measured; null before (no end is checked then).
+ */
+export function readTranscriptInput(file: { format: TranscriptFormat; content: string }, durationSeconds: number | null, param: string): Cue[] {
+  try {
+    return readTranscript(file.format, file.content, durationSeconds).map((cue) => ({ start_seconds: cue.startSeconds, end_seconds: cue.endSeconds, text: cue.text.trim() }));
+  } catch (err) {
+    if (err instanceof TranscriptFileError) throw ApiError.invalid('invalid_transcript', `${err.message}.`, param);
+    throw err;
+  }
+}

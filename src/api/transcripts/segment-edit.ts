@@ -1,0 +1,48 @@
+import type { Cue, SourceSegment } from '../../db/source-segments';
+import { formatTimestamp } from '../../publish/caption-timestamps';
+import { END_TOLERANCE_SECONDS } from '../../shared/transcript-cues';
+import { ApiError } from '../api-error';
+import type { EditSourceSegmentBody } from './transcripts.schema';
+
+// One source segment's edit, judged by the rules every transcript keeps (docs/editing.md):
+// text that is not blank, an end after the start, in order with its neighbours without
+// overlapping them, and inside the source once its duration is known.
+
+const at = (seconds: number) => formatTimestamp(seconds, '.');
+
+/** What the segment becomes, or 400 naming the field that breaks a rule. */
+export function applySegmentEdit(
+  segment: SourceSegment,
+  body: EditSourceSegmentBody,
+  neighbours: { previous?: SourceSegment; next?: SourceSegment },
+  durationSeconds: number | null,
+): Cue {
+  if (body.text === undefined && body.start_seconds === undefined && body.end_seconds === undefined) {
+    throw ApiError.invalid('missing_parameter', 'Send text, start_seconds or end_seconds: what the segment becomes.', 'text');
+  }
+  const edited: Cue = {
+    text: body.text === undefined ? segment.text : body.text.trim(),
+    start_seconds: body.start_seconds ?? segment.start_seconds,
+    end_seconds: body.end_seconds ?? segment.end_seconds,
+  };
+  if (edited.text === '') throw ApiError.invalid('invalid_parameter', 'text must not be blank: a segment says something.', 'text');
+  // Name the field the caller sent: a start moved past the end, or an end moved before the start.
+  const timingParam = body.end_seconds !== undefined ? 'end_seconds' : 'start_seconds';
+  if (edited.end_seconds <= edited.start_seconds) {
+    throw ApiError.invalid('invalid_parameter', `The segment would end (${at(edited.end_seconds)}) before it starts (${at(edited.start_seconds)}).`, timingParam);
+  }
+  const { previous, next } = neighbours;
+  if (previous && edited.start_seconds < previous.end_seconds) {
+    throw ApiError.invalid('invalid_parameter', `start_seconds (${at(edited.start_seconds)}) is before the previous segment ends (${at(previous.end_seconds)}); segments must be in order and must not overlap.`, 'start_seconds');
+  }
+  if (next && edited.end_seconds > next.start_seconds) {
+    throw ApiError.invalid('invalid_parameter', `end_seconds (${at(edited.end_seconds)}) is after the next segment starts (${at(next.start_seconds)}); segments must be in order and must not overlap.`, 'end_seconds');
+  }
+  if (durationSeconds !== null && edited.end_seconds > durationSeconds + END_TOLERANCE_SECONDS) {
+    throw ApiError.invalid('invalid_parameter', `end_seconds (${at(edited.end_seconds)}) is after the source ends (${at(durationSeconds)}).`, 'end_seconds');
+  }
+  return edited;
+}
+
+export const timingChanged = (segment: SourceSegment, edited: Cue) => segment.start_seconds !== edited.start_seconds || segment.end_seconds !== edited.end_seconds;
+export const segmentChanged = (segment: SourceSegment, edited: Cue) => timingChanged(segment, edited) || segment.text !== edited.text;

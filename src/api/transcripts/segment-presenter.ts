@@ -1,0 +1,26 @@
+import type { LanguageSegment } from '../../db/language-segments';
+import type { SourceSegment, TranscriptSource } from '../../db/source-segments';
+
+// The public shape of segments (docs/editing.md#reading-and-editing): GET, PUT and PATCH answer
+// with these, so they never disagree about a field. Internal columns (position, what the
+// published revision played) stay out.
+
+export function presentSourceSegment(segment: SourceSegment) {
+  return { id: segment.id, start_seconds: segment.start_seconds, end_seconds: segment.end_seconds, text: segment.text };
+}
+
+export function presentTranscript(projectId: string, source: TranscriptSource | null, segments: SourceSegment[]) {
+  // No segments, no transcript: whatever wrote the last one, there is nothing to attribute.
+  return { project_id: projectId, source: segments.length ? source : null, segments: segments.map(presentSourceSegment) };
+}
+
+export function presentLanguageSegment(segment: LanguageSegment) {
+  return {
+    id: segment.id,
+    source_segment_id: segment.source_segment_id,
+    start_seconds: segment.start_seconds,
+    end_seconds: segment.end_seconds,
+    text: segment.text,
+    status: segment.status,
+  };
+}

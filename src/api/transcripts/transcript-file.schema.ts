@@ -1,0 +1,15 @@
+import { TRANSCRIPT_FORMATS } from '../../shared/transcript-format';
+
+// A transcript or translation file sent in a JSON body: `PUT …/transcript`, and `transcript` and
+// `translations.<locale>` at create (docs/editing.md#bring-your-own-script). Its cues are checked
+// by the handler (readTranscriptInput), which names the cue that breaks a rule.
+
+export const transcriptFileSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['format', 'content'],
+  properties: {
+    format: { enum: TRANSCRIPT_FORMATS, description: '`vtt` (WebVTT), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text"}]`, or that list under `segments`.' },
+    content: { type: 'string', minLength: 1, description: 'The whole file, as text. Cues must be in order, must not overlap, must have text, and must end within the source once its duration is known.' },
+  },
+} as const;

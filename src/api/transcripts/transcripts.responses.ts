@@ -1,0 +1,47 @@
+import { dataEnvelope, localeString, nullable, strictObject, uuidString } from '../openapi/json-schema';
+
+// Response bodies of the transcript and segment routes, written once: the OpenAPI document shows
+// them and the contract tests hold every response of the integration suites to them.
+
+const seconds = { type: 'number', minimum: 0 } as const;
+
+export const sourceSegmentSchema = strictObject({
+  id: { type: 'string', description: 'Stable across edits of the segment (`seg_…`); a replaced transcript gets new ids.', examples: ['seg_k3v9x2m1q8r4t6wz'] },
+  start_seconds: seconds,
+  end_seconds: seconds,
+  text: { type: 'string' },
+});
+
+const transcriptSchema = strictObject({
+  project_id: uuidString,
+  source: {
+    type: ['string', 'null'],
+    enum: ['machine', 'supplied', 'edited', 'verified', null],
+    description: 'Who wrote it: `machine` (speech recognition), `supplied` (given at create or by PUT), `edited` (changed since), `verified` (a reviewer). Null while there is no transcript.',
+  },
+  segments: { type: 'array', items: sourceSegmentSchema, description: 'In time order; empty until the source is transcribed or a transcript is supplied.' },
+});
+
+export const languageSegmentSchema = strictObject({
+  id: { type: 'string', description: 'The line\'s id (`lseg_…`).', examples: ['lseg_p2n8c4d7s1f5g9hj'] },
+  source_segment_id: nullable({ type: 'string', description: 'The source segment it was made from; null for a supplied cue that overlaps none, or once a new transcript replaced its segment.' }),
+  start_seconds: seconds,
+  end_seconds: seconds,
+  text: { type: 'string' },
+  status: {
+    type: 'string',
+    enum: ['current', 'stale', 'edited'],
+    description: '`current`: the machine\'s translation of the source as it is; `stale`: the source changed since, and the next regeneration translates it again; `edited`: a person wrote it, and the machine never overwrites it.',
+  },
+});
+
+export const transcriptResponseSchema = dataEnvelope(transcriptSchema);
+export const sourceSegmentResponseSchema = dataEnvelope(sourceSegmentSchema);
+export const languageSegmentResponseSchema = dataEnvelope(languageSegmentSchema);
+export const languageSegmentsResponseSchema = dataEnvelope(
+  strictObject({
+    locale: localeString,
+    revision: nullable({ type: 'integer', description: 'The published revision the deliverables are rendered from; null until the language has started.' }),
+    segments: { type: 'array', items: languageSegmentSchema, description: 'In time order; empty until the language is translated.' },
+  }),
+);

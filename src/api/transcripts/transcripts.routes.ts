@@ -1,0 +1,51 @@
+import Router from '@koa/router';
+import { findLanguageRevision } from '../../db/projects';
+import { listLanguageSegments } from '../../db/language-segments';
+import { listSourceSegments } from '../../db/source-segments';
+import { ApiError } from '../api-error';
+import type { AppDeps } from '../app-deps';
+import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
+import { validateBody, validateQuery } from '../middleware/validate';
+import { loadOwnProject } from '../projects/load-own-project';
+import { editLanguageSegment } from './edit-language-segment';
+import { editSourceSegment } from './edit-source-segment';
+import { replaceTranscript } from './replace-transcript';
+import { presentLanguageSegment, presentTranscript } from './segment-presenter';
+import { editLanguageSegmentBodySchema, editSourceSegmentBodySchema, noQuerySchema, replaceTranscriptBodySchema } from './transcripts.schema';
+
+/**
+ * A project's words (docs/editing.md#reading-and-editing): its source transcript and each
+ * language's lines, to read (`dubbing:read`) and to edit (`dubbing:write`). Edits are free and
+ * need no Idempotency-Key: repeating one leaves the same words. Another workspace's project or
+ * segment is the same 404 as one that does not exist.
+ */
+export function transcriptsRoutes(deps: AppDeps): Router {
+  const { db } = deps;
+  const router = new Router({ prefix: '/v1/dubbing/projects/:project_id' });
+  const auth = authenticate(deps);
+  const read = requirePermission('dubbing:read');
+  const write = requirePermission('dubbing:write');
+
+  router.get('/transcript', auth, read, validateQuery(noQuerySchema), async (ctx) => {
+    const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+    ctx.body = { data: presentTranscript(project.id, project.transcript_source, await listSourceSegments(db, project.id)) };
+  });
+
+  router.put('/transcript', auth, write, validateBody(replaceTranscriptBodySchema), (ctx) => replaceTranscript(deps, ctx));
+
+  router.patch('/transcript/segments/:segment_id', auth, write, validateBody(editSourceSegmentBodySchema), (ctx) => editSourceSegment(deps, ctx));
+
+  router.get('/languages/:locale/segments', auth, read, validateQuery(noQuerySchema), async (ctx) => {
+    const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+    const locale = ctx.params.locale!;
+    const language = await findLanguageRevision(db, project.id, locale);
+    // A target language not yet started (the project is not charged yet) has no lines so far.
+    if (!language && !project.target_locales.includes(locale)) throw ApiError.notFound('language', 'locale');
+    const segments = language ? await listLanguageSegments(db, project.id, locale) : [];
+    ctx.body = { data: { locale, revision: language?.revision ?? null, segments: segments.map(presentLanguageSegment) } };
+  });
+
+  router.patch('/languages/:locale/segments/:segment_id', auth, write, validateBody(editLanguageSegmentBodySchema), (ctx) => editLanguageSegment(deps, ctx));
+
+  return router;
+}

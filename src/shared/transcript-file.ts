@@ -1,0 +1,59 @@
+import { CaptionParseError, parseSrt, parseVtt } from '../publish/captions';
+import { findCueProblem, type ReviewCue } from './transcript-cues';
+import type { TranscriptFormat } from './transcript-format';
+
+// Transcript files as people bring them (docs/editing.md#bring-your-own-script): WebVTT, SubRip,
+// or JSON cues. Pure, so the API and the operator console read them alike. Shape
+// errors name the cue (1-based); timing and text rules are findCueProblem's.
+
+export class TranscriptFileError extends Error {}
+
+/** The file's cues as written, in file order; a file that cannot be read throws TranscriptFileError. */
+export function parseTranscript(format: TranscriptFormat, content: string): ReviewCue[] {
+  if (format === 'json') return parseJsonCues(content);
+  try {
+    // Reversed cues are kept: findCueProblem names them with their timing.
+    const cues = format === 'vtt' ? parseVtt(content, { keepReversed: true }) : parseSrt(content, { keepReversed: true });
+    return cues.map((c) => ({ startSeconds: c.startSeconds, endSeconds: c.endSeconds, text: c.text }));
+  } catch (err) {
+    if (!(err instanceof CaptionParseError)) throw err;
+    const problem = err.message.replace(/^caption block \d+: /, '');
+    // WebVTT's block 0 is the header, so its cues count from 1; SubRip's count from block 0.
+    if (format === 'vtt') throw new TranscriptFileError(err.block === 0 ? `not a WebVTT file: ${err.message}` : `cue ${err.block}: ${problem}`);
+    throw new TranscriptFileError(`cue ${err.block + 1}: ${problem}`);
+  }
+}
+
+/**
+ * A file's cues once they pass every rule (in order, not overlapping, with text, inside the
+ * source when its duration is known), or TranscriptFileError naming the first cue that does not.
+ */
+export function readTranscript(format: TranscriptFormat, content: string, durationSeconds: number | null): ReviewCue[] {
+  const cues = parseTranscript(format, content);
+  const problem = findCueProblem(cues, durationSeconds);
+  if (problem) throw new TranscriptFileError(problem);
+  return cues;
+}
+
+function parseJsonCues(content: string): ReviewCue[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    throw new TranscriptFileError(`not valid JSON: ${(err as Error).message}`);
+  }
+  // A bare list, or the list under `segments` (what GET …/transcript answers) or `cues` (what
+  // the console's reviews:export writes).
+  const holder = parsed as { segments?: unknown; cues?: unknown } | null;
+  const cues = Array.isArray(parsed) ? parsed : (holder?.segments ?? holder?.cues);
+  if (!Array.isArray(cues)) throw new TranscriptFileError('expected [{"start_seconds", "end_seconds", "text"}, …], or that list under "segments" or "cues"');
+  return cues.map((cue: unknown, i) => {
+    const c = cue as Record<string, unknown> | null;
+    if (!c || typeof c !== 'object') throw new TranscriptFileError(`cue ${i + 1}: expected an object`);
+    for (const field of ['start_seconds', 'end_seconds'] as const) {
+      if (typeof c[field] !== 'number') throw new TranscriptFileError(`cue ${i + 1}: ${field} must be a number of seconds`);
+    }
+    if (typeof c.text !== 'string') throw new TranscriptFileError(`cue ${i + 1}: text must be a string`);
+    return { startSeconds: c.start_seconds as number, endSeconds: c.end_seconds as number, text: c.text };
+  });
+}
