@@ -1,4 +1,4 @@
-import type { ColumnType, Selectable } from 'kysely';
+import { sql, type ColumnType, type Selectable } from 'kysely';
 import type { Db } from './create-db';
 
 // One language's lines, each made from a source segment (docs/editing.md). `status`: `current`
@@ -35,4 +35,106 @@ export type LanguageSegment = Selectable<LanguageSegmentTable>;
 
 export async function listLanguageSegments(db: Db, projectId: string, locale: string): Promise<LanguageSegment[]> {
   return db.selectFrom('language_segments').selectAll().where('project_id', '=', projectId).where('locale', '=', locale).orderBy('position').execute();
+}
+
+/** A line as the translate step writes it; its render columns stay as they were (null when new). */
+export interface LineText {
+  id: string;
+  source_segment_id: string | null;
+  start_seconds: number;
+  end_seconds: number;
+  text: string;
+  status: LanguageSegmentStatus;
+}
+
+/**
+ * Applies a line plan (src/shared/line-plan.ts) in the caller's transaction: removes, rewrites and
+ * adds lines, then numbers them again in time order, so a reader sees the old lines or the new
+ * ones, never a mix.
+ */
+export async function writeLanguageLines(trx: Db, projectId: string, locale: string, change: { remove: string[]; update: LineText[]; insert: LineText[] }): Promise<void> {
+  if (change.remove.length) {
+    await trx.deleteFrom('language_segments').where('project_id', '=', projectId).where('locale', '=', locale).where('id', 'in', change.remove).execute();
+  }
+  for (const line of change.update) {
+    await trx
+      .updateTable('language_segments')
+      .set({ source_segment_id: line.source_segment_id, start_seconds: line.start_seconds, end_seconds: line.end_seconds, text: line.text, status: line.status, updated_at: sql<Date>`now()` })
+      .where('project_id', '=', projectId)
+      .where('locale', '=', locale)
+      .where('id', '=', line.id)
+      .execute();
+  }
+  if (change.insert.length) {
+    // Out of the way of the existing positions until they are numbered again below.
+    const { top } = await trx.selectFrom('language_segments').select((eb) => eb.fn.coalesce(eb.fn.max('position'), sql<number>`-1`).as('top')).where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirstOrThrow();
+    await trx
+      .insertInto('language_segments')
+      .values(change.insert.map((line, i) => ({ ...line, project_id: projectId, locale, position: Number(top) + 1 + i })))
+      .execute();
+  }
+  await numberLinesInTimeOrder(trx, projectId, locale);
+}
+
+/**
+ * Positions follow time order. Two statements, since the unique (language, position) is checked
+ * row by row: every position moves below zero first, then each takes its rank.
+ */
+async function numberLinesInTimeOrder(trx: Db, projectId: string, locale: string): Promise<void> {
+  await sql`update language_segments set position = -1 - position where project_id = ${projectId} and locale = ${locale}`.execute(trx);
+  await sql`
+    update language_segments l set position = ranked.rank
+    from (
+      -- (positions are negated here: the earlier line keeps its place on a tie)
+      select id, (row_number() over (order by start_seconds, end_seconds, position desc, id) - 1)::int as rank
+      from language_segments where project_id = ${projectId} and locale = ${locale}
+    ) ranked
+    where l.id = ranked.id`.execute(trx);
+}
+
+/** What the published revision plays for one line (null clip and placement: a silent line). */
+export interface RenderedLine {
+  id: string;
+  renderedText: string;
+  clipKey: string | null;
+  clipSeconds: number | null;
+  placedStartSeconds: number | null;
+  placedEndSeconds: number | null;
+  tempo: number | null;
+}
+
+/**
+ * Records what a revision plays for each line, in the publish transaction (the one that switches
+ * the deliverables). `settleStale`: lines translated again for this revision were left `stale`
+ * until it is published; now they are `current`.
+ */
+export async function recordRenderedLines(trx: Db, projectId: string, locale: string, lines: readonly RenderedLine[], options: { settleStale: boolean }): Promise<void> {
+  for (const line of lines) {
+    await trx
+      .updateTable('language_segments')
+      .set({
+        rendered_text: line.renderedText,
+        clip_key: line.clipKey,
+        clip_seconds: line.clipSeconds,
+        placed_start_seconds: line.placedStartSeconds,
+        placed_end_seconds: line.placedEndSeconds,
+        tempo: line.tempo,
+        ...(options.settleStale ? { status: sql<LanguageSegmentStatus>`case when status = 'stale' then 'current' else status end` } : {}),
+        updated_at: sql<Date>`now()`,
+      })
+      .where('project_id', '=', projectId)
+      .where('locale', '=', locale)
+      .where('id', '=', line.id)
+      .execute();
+  }
+}
+
+/**
+ * Every line of the project's languages (or of one) goes `stale`, edited ones included: what a
+ * new source transcript does (docs/editing.md#editing-is-free-regenerating-is-paid).
+ */
+export async function markLanguageSegmentsStale(trx: Db, projectId: string, locale?: string): Promise<void> {
+  let q = trx.updateTable('language_segments').set({ status: 'stale', updated_at: sql<Date>`now()` }).where('project_id', '=', projectId);
+  if (locale !== undefined) q = q.where('locale', '=', locale);
+  await q.execute();
 }
