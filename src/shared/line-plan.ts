@@ -161,5 +161,5 @@ export function regenerationChanges(lines: readonly LineState[], sources: readon
     }),
   ];
   const seconds = changed.reduce((sum, c) => sum + c.seconds, 0);
-  return { lines: changed, removed: plan.remove.length, segments: changed.length, billableSeconds: Math.ceil(seconds - ROUNDING_TOLERANCE) };
+  return { lines: changed, removed: plan.remove.length, segments: changed.length, billableSeconds: Math.max(0, Math.ceil(seconds - ROUNDING_TOLERANCE)) };
 }
