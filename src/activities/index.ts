@@ -13,6 +13,7 @@ import { createOutcomeActivities } from './outcome.activities';
 import { createProjectActivities } from './project.activities';
 import { createReconcilerActivities } from './reconciler.activities';
 import { createRedubActivities } from './redub.activities';
+import { createRegenerationActivities } from './regeneration.activities';
 import { createReviewActivities } from './review.activities';
 import { createRoutingActivities } from './routing.activities';
 import { createUploadExpiryActivities } from './upload-expiry.activities';
@@ -53,6 +54,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createYoutubeSourceActivities(deps),
     ...createReviewActivities(deps),
     ...createRedubActivities(deps),
+    ...createRegenerationActivities(deps),
     ...createRoutingActivities(deps),
     ...createWebhookActivities(deps),
   };

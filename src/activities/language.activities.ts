@@ -1,17 +1,18 @@
 import type { DubQuality } from '../engines/alignment/dub-quality';
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
-import { upsertDeliverable } from '../db/deliverables';
-import { findLanguage, updateLanguage, updateOpenAttempt, type TranslatedSegment } from '../db/projects';
-import { loadCurrentTranscript } from '../db/transcripts';
+import { listLanguageSegments, writeLanguageLines, type RenderedLine } from '../db/language-segments';
+import { findLanguage, updateOpenAttempt } from '../db/projects';
+import { adoptRecordedTranscript, loadCurrentTranscript } from '../db/transcripts';
 import type { RetryBilling } from '../shared/project-contracts';
 import { claimAttempt, recomputeProjectOutcome } from './language-settlement';
 import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';
 import type { BlobStore } from '../storage/blob-store';
 import { requireProject } from './require-project';
-import { languageKeyPrefix, renderDub, type PublishedFile } from './render-dub';
-import { translateTranscript } from './translate-transcript';
+import { planLanguageLines } from './language-lines';
+import { publishRendered } from './publish-revision';
+import { renderDub, revisionKeyPrefix, type PublishedFile, type RenderedDub } from './render-dub';
 import { activityTransfer } from './activity-transfer';
 import { counted } from '../shared/counted';
 
@@ -19,7 +20,7 @@ export type { PublishedFile } from './render-dub';
 
 // The steps of one language: translate, dub (synthesize, fit, mix, encode, caption, draw the
 // thumbnail), publish. Intermediate files live in a temp dir inside one activity; what crosses
-// activities goes through PostgreSQL (translated segments) or the blob store (published files).
+// activities goes through PostgreSQL (the language's lines) or the blob store (clips, files).
 
 export interface LanguageActivityDeps {
   db: Db;
@@ -55,39 +56,41 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
       const attempt = { ...step, attempt: claim.attempt };
       await updateOpenAttempt(db, attempt, { status: 'translating', percent: 5, phase_message: 'Translating the transcript.' });
       const project = await requireProject(db, step.projectId);
+      await db.transaction().execute((trx) => adoptRecordedTranscript(trx, step.projectId));
       // The verified transcript once a review verified it, else the machine's; recorded, so a
       // later verification re-dubs exactly the languages made from the machine transcript.
       const transcript = await loadCurrentTranscript(db, step.projectId);
-      const { segments, title, description } = await translateTranscript({ engines, capabilities }, {
-        locale: step.locale,
-        transcript: transcript.segments,
-        title: project.title ?? project.name,
-        description: project.description ?? '',
-        onTick: heartbeat,
+      const title = project.title ?? project.name;
+      const description = project.description ?? '';
+      // One line per source segment (or the supplied translation's cues), with the title and
+      // description in the same batch through the same route.
+      const planned = await planLanguageLines({ db, engines, capabilities }, { projectId: step.projectId, locale: step.locale, translatedStatus: 'current', extraTexts: [title, description], onTick: heartbeat });
+      const [translatedTitle, translatedDescription] = planned.extras;
+      await db.transaction().execute(async (trx) => {
+        await writeLanguageLines(trx, step.projectId, step.locale, planned.change);
+        await updateOpenAttempt(trx, attempt, { title: translatedTitle, description: translatedDescription, transcript_kind: transcript.kind, percent: 20 });
       });
-      await updateOpenAttempt(db, attempt, { translated_segments: JSON.stringify(segments), title, description, transcript_kind: transcript.kind, percent: 20 });
-      return { ran: true, attempt: claim.attempt, segments: segments.length };
+      return { ran: true, attempt: claim.attempt, segments: planned.lines };
     },
 
-    async dubLanguage(input: LanguageStep): Promise<StepOutcome<{ files: PublishedFile[]; driftSeconds: number; quality: DubQuality }>> {
+    async dubLanguage(input: LanguageStep): Promise<StepOutcome<RenderedDub>> {
       const claim = await claimStep(input);
       if (!claim.ran) return claim;
       const step = { ...input, attempt: claim.attempt };
       const project = await requireProject(db, step.projectId);
       const language = await findLanguage(db, step.projectId, step.locale);
       if (!language) throw new Error(`project ${step.projectId} has no language ${step.locale}`);
-      const segments: TranslatedSegment[] = language.translated_segments ?? [];
-      const duration = project.source_duration_seconds ?? 0;
-      await updateOpenAttempt(db, step, { status: 'dubbing', percent: 25, phase_message: `Synthesizing ${counted(segments.length, 'segment')}.` });
+      const lines = await listLanguageSegments(db, step.projectId, step.locale);
+      await updateOpenAttempt(db, step, { status: 'dubbing', percent: 25, phase_message: `Synthesizing ${counted(lines.length, 'segment')}.` });
 
-      const { files, driftSeconds, quality } = await renderDub({ blobStore, engines, capabilities }, {
+      const rendered = await renderDub({ blobStore, engines, capabilities }, {
         projectId: step.projectId,
         locale: step.locale,
-        segments,
+        lines,
         title: language.title ?? project.name,
-        durationSeconds: duration,
+        durationSeconds: project.source_duration_seconds ?? 0,
         hasVideo: project.source_has_video ?? false,
-        keyPrefix: languageKeyPrefix(step.projectId, step.locale),
+        keyPrefix: revisionKeyPrefix(step.projectId, step.locale, language.revision),
         onTick: heartbeat,
         transfer: activityTransfer(),
         onStage: async (stage) => {
@@ -95,7 +98,7 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
           else await updateOpenAttempt(db, step, { status: 'publishing', percent: 85, phase_message: 'Encoding audio, captions and thumbnail.' });
         },
       });
-      return { ran: true as const, attempt: step.attempt, files, driftSeconds, quality };
+      return { ran: true as const, attempt: step.attempt, ...rendered };
     },
 
     /**
@@ -103,14 +106,15 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
      * visible exactly when done. A reset run that reaches here for a language that meanwhile
      * failed reopens it first, paid like a console retry; a completed language stays as it was.
      */
-    async publishLanguage(input: LanguageStep & { files: PublishedFile[]; driftSeconds: number; quality?: DubQuality }): Promise<{ status: 'completed' | 'failed' }> {
+    async publishLanguage(input: LanguageStep & { files: PublishedFile[]; lines?: RenderedLine[]; driftSeconds: number; quality?: DubQuality }): Promise<{ status: 'completed' | 'failed' }> {
       return db.transaction().execute(async (trx) => {
         const claim = await claimAttempt(trx, input);
         if (claim.state !== 'open') return { status: claim.state === 'completed' ? 'completed' : 'failed' };
-        for (const file of input.files) {
-          await upsertDeliverable(trx, { project_id: input.projectId, locale: input.locale, type: file.type, format: file.format, storage_key: file.key, content_type: file.contentType, size_bytes: file.sizeBytes });
-        }
-        await updateLanguage(trx, input.projectId, input.locale, { status: 'completed', percent: 100, phase_message: null, failure_code: null, failure_message: null, failure_detail: null, drift_seconds: input.driftSeconds, dub_quality: input.quality ? JSON.stringify(input.quality) : null, completed_at: new Date() });
+        // A line that went stale while this dub rendered stays stale: a re-dub picks it up.
+        await publishRendered(trx, input, { ...input, lines: input.lines ?? [] }, {
+          settleStale: false,
+          language: { status: 'completed', percent: 100, phase_message: null, failure_code: null, failure_message: null, failure_detail: null, completed_at: new Date() },
+        });
         await recomputeProjectOutcome(trx, input.projectId);
         return { status: 'completed' };
       });

@@ -6,6 +6,7 @@ import type { Db } from '../db/create-db';
 import { captureFromHold, releaseHold } from '../db/credits';
 import { replaceTranscript } from '../db/deliverables';
 import { insertQueuedLanguages, listLanguageStatuses, lockExistingProject, updateProject, type Project, type ProjectPhase, type UsageState } from '../db/projects';
+import { listSourceSegments, replaceSourceSegments } from '../db/source-segments';
 import { blobKeys, findUploadByProject } from '../db/uploads';
 import { InvalidMediaError, type Engines } from '../engines';
 import type { BlobStore } from '../storage/blob-store';
@@ -55,7 +56,26 @@ export const sourceKeys = {
 
 const heartbeat = () => Context.current().heartbeat();
 
+/** Source segments somebody other than the recognizer wrote (supplied, edited, verified). */
+const hasWrittenTranscript = (project: Project) => project.transcript_source !== null && project.transcript_source !== 'machine';
+
 export function createProjectActivities({ db, blobStore, uploads, engines, pauseAfterCaptureMs }: ProjectActivityDeps) {
+  /** The source audio the dub is mixed over, for a project that needs no recognition; its segment count. */
+  const extractBackgroundOnly = async (projectId: string): Promise<number> => {
+    const workDir = await mkdtemp(path.join(os.tmpdir(), 'dub-background-'));
+    try {
+      const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir, activityTransfer());
+      const background = path.join(workDir, 'background.wav');
+      if (await classifyingEngineErrors(() => engines.media.extractBackground(source, background, { onTick: heartbeat }))) {
+        await blobStore.putFile(sourceKeys.background(projectId), background);
+      }
+      const segments = (await listSourceSegments(db, projectId)).length;
+      activityLog().info('source transcript supplied; no speech recognition', { projectId, segments });
+      return segments;
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  };
   return {
     async loadProjectStart(projectId: string): Promise<ProjectStart> {
       const project = await requireProject(db, projectId);
@@ -151,8 +171,17 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
       return outcome;
     },
 
-    /** Recognizes the source speech once per project; every language translates this. */
-    async transcribeSource(projectId: string): Promise<{ segments: number }> {
+    /**
+     * Recognizes the source speech once per project; every language translates this. A project
+     * whose transcript the customer supplied (docs/editing.md#bring-your-own-script) runs no
+     * speech recognition at all: only the background the dub is mixed over is extracted.
+     */
+    async transcribeSource(projectId: string): Promise<{ segments: number; recognized: boolean }> {
+      const project = await requireProject(db, projectId);
+      if (hasWrittenTranscript(project)) {
+        const segments = await extractBackgroundOnly(projectId);
+        return { segments, recognized: false };
+      }
       const workDir = await mkdtemp(path.join(os.tmpdir(), 'dub-asr-'));
       try {
         const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir, activityTransfer());
@@ -169,10 +198,13 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
         activityLog().info('source transcribed', { segments: transcript.segments.length, extractMs, recognizeMs: Math.round(performance.now() - started) - extractMs });
         await blobStore.putFile(sourceKeys.speech(projectId), speech);
         if (hasBackground) await blobStore.putFile(sourceKeys.background(projectId), background);
-        await db.transaction().execute((trx) =>
-          replaceTranscript(trx, projectId, transcript.segments.map((s, position) => ({ position, start_seconds: s.startSeconds, end_seconds: s.endSeconds, text: s.text }))),
-        );
-        return { segments: transcript.segments.length };
+        const cues = transcript.segments.map((s) => ({ start_seconds: s.startSeconds, end_seconds: s.endSeconds, text: s.text }));
+        // The record of what was heard, and the source segments the dub is made from, together.
+        await db.transaction().execute(async (trx) => {
+          await replaceTranscript(trx, projectId, cues.map((c, position) => ({ position, ...c })));
+          if (!hasWrittenTranscript(await lockExistingProject(trx, projectId))) await replaceSourceSegments(trx, projectId, cues, 'machine');
+        });
+        return { segments: transcript.segments.length, recognized: true };
       } finally {
         await rm(workDir, { recursive: true, force: true });
       }

@@ -1,20 +1,21 @@
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
-import { upsertDeliverable } from '../db/deliverables';
-import { listLanguageTranscriptKinds, lockLanguageRevision, readLanguageRevision, updateLanguage } from '../db/projects';
+import { listLanguageSegments, writeLanguageLines } from '../db/language-segments';
+import { findLanguage, listLanguageTranscriptKinds, lockLanguageRevision, readLanguageRevision } from '../db/projects';
 import { loadCurrentTranscript } from '../db/transcripts';
 import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';
 import type { BlobStore } from '../storage/blob-store';
 import { activityLog } from './activity-log';
-import { languageKeyPrefix, renderDub } from './render-dub';
+import { planLanguageLines } from './language-lines';
+import { publishRendered } from './publish-revision';
+import { renderDub, revisionKeyPrefix } from './render-dub';
 import { requireProject } from './require-project';
-import { translateTranscript } from './translate-transcript';
 import { activityTransfer } from './activity-transfer';
 
 // Dubbing a completed language again from the verified transcript, free. This path never
 // touches the ledger, the language's attempt or charges, or the project's status and usage:
-// only the language's files, localized title and description, and its `revision` change.
+// only the language's lines and files, and its `revision`, change.
 
 export interface RedubPlan {
   /** Completed languages made from the machine transcript: to dub again. */
@@ -36,10 +37,11 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
     },
 
     /**
-     * Translates the current (verified) transcript, renders the dub under a new revision's keys,
-     * then switches the language's deliverable rows and revision in one transaction: a download
-     * sees the old files or the new ones, never a mix. The old blobs stay, so a signed URL handed
-     * out before the switch still works until it expires.
+     * Brings the lines up to the current (verified) transcript — verification made every line
+     * stale, so there is one new line per verified segment — renders them under a new revision's
+     * keys, then switches the language's deliverable rows, lines and revision in one
+     * transaction: a download sees the old files or the new ones, never a mix. The old blobs
+     * stay, so a signed URL handed out before the switch still works until it expires.
      */
     async redubLanguage(input: { projectId: string; locale: string }): Promise<{ redubbed: boolean; revision: number }> {
       const project = await requireProject(db, input.projectId);
@@ -49,42 +51,29 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
       if (transcript.kind !== 'verified') return { redubbed: false, revision: language.revision };
 
       const revision = language.revision + 1;
-      const translation = await translateTranscript({ engines, capabilities }, {
-        locale: input.locale,
-        transcript: transcript.segments,
-        title: project.title ?? project.name,
-        description: project.description ?? '',
-        onTick: heartbeat,
-      });
-      const { files, driftSeconds, quality } = await renderDub({ blobStore, engines, capabilities }, {
+      // Left stale until the revision that speaks them is published.
+      const planned = await planLanguageLines({ db, engines, capabilities }, { ...input, translatedStatus: 'stale', onTick: heartbeat });
+      await db.transaction().execute((trx) => writeLanguageLines(trx, input.projectId, input.locale, planned.change));
+      const lines = await listLanguageSegments(db, input.projectId, input.locale);
+      const current = await findLanguage(db, input.projectId, input.locale);
+      const rendered = await renderDub({ blobStore, engines, capabilities }, {
         projectId: input.projectId,
         locale: input.locale,
-        segments: translation.segments,
-        title: translation.title,
+        lines,
+        title: current?.title ?? project.name,
         durationSeconds: project.source_duration_seconds ?? 0,
         hasVideo: project.source_has_video ?? false,
-        keyPrefix: `${languageKeyPrefix(input.projectId, input.locale)}/r${revision}`,
+        keyPrefix: revisionKeyPrefix(input.projectId, input.locale, revision),
         onTick: heartbeat,
         transfer: activityTransfer(),
       });
 
       return db.transaction().execute(async (trx) => {
-        const current = await lockLanguageRevision(trx, input.projectId, input.locale);
+        const locked = await lockLanguageRevision(trx, input.projectId, input.locale);
         // Switched already (a retried activity) or no longer completed: leave the rows alone.
-        if (current.status !== 'completed' || current.revision !== language.revision) return { redubbed: current.revision >= revision, revision: current.revision };
-        for (const file of files) {
-          await upsertDeliverable(trx, { project_id: input.projectId, locale: input.locale, type: file.type, format: file.format, storage_key: file.key, content_type: file.contentType, size_bytes: file.sizeBytes });
-        }
-        await updateLanguage(trx, input.projectId, input.locale, {
-          revision,
-          transcript_kind: 'verified',
-          translated_segments: JSON.stringify(translation.segments),
-          title: translation.title,
-          description: translation.description,
-          drift_seconds: driftSeconds,
-          dub_quality: JSON.stringify(quality),
-        });
-        activityLog().info('language re-dubbed from the verified transcript', { ...input, revision });
+        if (locked.status !== 'completed' || locked.revision !== language.revision) return { redubbed: locked.revision >= revision, revision: locked.revision };
+        await publishRendered(trx, input, rendered, { settleStale: true, language: { revision, transcript_kind: 'verified' } });
+        activityLog().info('language re-dubbed from the verified transcript', { ...input, revision, synthesized: rendered.synthesized });
         return { redubbed: true, revision };
       });
     },

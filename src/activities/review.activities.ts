@@ -3,6 +3,8 @@ import type { Db } from '../db/create-db';
 import { refundCredits } from '../db/credits';
 import { findProjectById } from '../db/projects';
 import { findReview, lockReview, reviewRefundReference, setReviewStatus, type TranscriptReview } from '../db/transcript-reviews';
+import { markLanguageSegmentsStale } from '../db/language-segments';
+import { replaceSourceSegments } from '../db/source-segments';
 import { replaceVerifiedTranscript } from '../db/transcripts';
 import type { ReviewStepResult, ReviewWorkflowStatus } from '../shared/review-contracts';
 import { findCueProblem, type ReviewCue } from '../shared/transcript-cues';
@@ -52,9 +54,10 @@ export function createReviewActivities({ db }: { db: Db }) {
     },
 
     /**
-     * in_review → verified: the reviewer's transcript and the status commit together, so the
-     * "current transcript" is verified exactly when the review says so. Checked again here
-     * against the stored duration: the database, not the message, is the authority.
+     * in_review → verified: the reviewer's transcript (as the record and as the source segments)
+     * and the status commit together, so the "current transcript" is verified exactly when the
+     * review says so. Checked again here against the stored duration: the database, not the
+     * message, is the authority.
      */
     async verifyTranscript(input: { projectId: string; reviewer: string; cues: ReviewCue[] }): Promise<ReviewStepResult> {
       return db.transaction().execute(async (trx) => {
@@ -64,7 +67,12 @@ export function createReviewActivities({ db }: { db: Db }) {
         const project = await findProjectById(trx, input.projectId);
         const problem = findCueProblem(input.cues, project?.source_duration_seconds ?? 0);
         if (problem) throw ApplicationFailure.nonRetryable(problem, 'invalid_transcript');
-        await replaceVerifiedTranscript(trx, input.projectId, input.cues.map((c) => ({ start_seconds: c.startSeconds, end_seconds: c.endSeconds, text: c.text.trim() })));
+        const verifiedCues = input.cues.map((c) => ({ start_seconds: c.startSeconds, end_seconds: c.endSeconds, text: c.text.trim() }));
+        await replaceVerifiedTranscript(trx, input.projectId, verifiedCues);
+        // The verified transcript is what the dub is made from now: a new script, so every line
+        // made from the old one is stale, and the free re-dub builds one per new segment.
+        await replaceSourceSegments(trx, input.projectId, verifiedCues, 'verified');
+        await markLanguageSegmentsStale(trx, input.projectId);
         const verified = await setReviewStatus(trx, input.projectId, 'verified', { reviewer: input.reviewer, verified_at: new Date() });
         activityLog().info('transcript verified', { projectId: input.projectId, reviewer: input.reviewer, cues: input.cues.length });
         return stepResult(verified, verified.verified_at);

@@ -1,5 +1,6 @@
-import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable, Transaction } from 'kysely';
 import type { Db } from './create-db';
+import type { Database } from './database';
 
 /** One paid regeneration of a language's changed lines (docs/editing.md#regenerate). */
 export interface LanguageRegenerationTable {
@@ -47,4 +48,21 @@ export async function countLanguageRegenerations(db: Db, projectId: string, loca
 export async function listRunningRegenerationLocales(db: Db, projectId: string): Promise<string[]> {
   const rows = await db.selectFrom('language_regenerations').select('locale').where('project_id', '=', projectId).where('status', '=', 'running').orderBy('locale').execute();
   return rows.map((r) => r.locale);
+}
+
+export async function findRegeneration(db: Db, regenerationId: string): Promise<LanguageRegeneration | undefined> {
+  return db.selectFrom('language_regenerations').selectAll().where('id', '=', regenerationId).executeTakeFirst();
+}
+
+/** The regeneration row, locked: its outcome (published or failed and refunded) is settled under this lock, once. */
+export async function lockRegeneration(trx: Transaction<Database>, regenerationId: string): Promise<LanguageRegeneration | undefined> {
+  return trx.selectFrom('language_regenerations').selectAll().where('id', '=', regenerationId).forUpdate().executeTakeFirst();
+}
+
+export async function updateRegeneration(
+  trx: Db,
+  regenerationId: string,
+  changes: Partial<Pick<LanguageRegeneration, 'status' | 'to_revision' | 'refunded_credits' | 'failure_code' | 'completed_at'>>,
+): Promise<void> {
+  await trx.updateTable('language_regenerations').set(changes).where('id', '=', regenerationId).execute();
 }

@@ -1,5 +1,7 @@
 import { sql, type ColumnType, type Selectable } from 'kysely';
 import type { Db } from './create-db';
+import { regenerationChanges, type RegenerationChanges } from '../shared/line-plan';
+import { listSourceSegments } from './source-segments';
 
 // One language's lines, each made from a source segment (docs/editing.md). `status`: `current`
 // (the machine translation of the source text as it is), `stale` (the source changed since; the
@@ -37,49 +39,17 @@ export async function listLanguageSegments(db: Db, projectId: string, locale: st
   return db.selectFrom('language_segments').selectAll().where('project_id', '=', projectId).where('locale', '=', locale).orderBy('position').execute();
 }
 
-/** What a regeneration of one language would redo now (docs/editing.md#regenerate). */
-export interface RegenerationMeasure {
-  /** How many lines change: lines to translate or synthesize again, and source segments the language has no line for. */
-  segments: number;
-  /** The summed source duration of those lines, rounded up to whole seconds. */
-  billableSeconds: number;
-}
-
 /**
- * Measures the lines of a language that the next regeneration changes, with what they bill:
- * - a line made from a source segment changes when it is `stale`, or its text differs from what
- *   the published revision played (never played: `rendered_text` null); it bills its source
- *   segment's duration;
- * - a line with no source segment (a supplied cue that overlaps none) changes when its text
- *   differs from what was played, and bills its own duration. Once `stale` it was left behind
- *   by a replaced transcript: the regeneration drops it and dubs the new source segments, so it
- *   bills nothing (the new segments pay for what replaces it);
- * - a source segment the language has no line for (a replaced transcript) gets one, and bills
- *   its duration.
- * Durations are summed to the millisecond before rounding up, so float noise never adds a second.
+ * What the next regeneration of one language changes and bills, by the very rules its workflow
+ * applies when it runs (src/shared/line-plan.ts), so the charge is exactly the quote.
  */
-export async function quoteRegeneration(db: Db, projectId: string, locale: string): Promise<RegenerationMeasure> {
-  const { rows } = await sql<{ segments: number; milliseconds: string }>`
-    with changing as (
-      select round(((coalesce(s.end_seconds, l.end_seconds) - coalesce(s.start_seconds, l.start_seconds)) * 1000)::numeric) as milliseconds
-      from language_segments l
-      left join source_segments s on s.id = l.source_segment_id
-      where l.project_id = ${projectId} and l.locale = ${locale}
-        and (
-          (l.source_segment_id is not null and l.status = 'stale')
-          or (l.status <> 'stale' and (l.rendered_text is null or l.text <> l.rendered_text))
-        )
-      union all
-      select round(((s.end_seconds - s.start_seconds) * 1000)::numeric)
-      from source_segments s
-      where s.project_id = ${projectId}
-        and not exists (select 1 from language_segments l where l.project_id = ${projectId} and l.locale = ${locale} and l.source_segment_id = s.id)
-    )
-    select count(*)::int as segments, coalesce(sum(milliseconds), 0)::text as milliseconds from changing`.execute(db);
-  const row = rows[0]!;
-  // Every line lasts more than nothing, so a change bills at least a second, even one that rounds to 0 ms.
-  const billableSeconds = Math.max(row.segments > 0 ? 1 : 0, Math.ceil(Number(row.milliseconds) / 1000));
-  return { segments: row.segments, billableSeconds };
+export async function quoteRegeneration(db: Db, projectId: string, locale: string): Promise<RegenerationChanges> {
+  const [lines, sources, language] = await Promise.all([
+    listLanguageSegments(db, projectId, locale),
+    listSourceSegments(db, projectId),
+    db.selectFrom('project_languages').select('supplied_translation').where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirst(),
+  ]);
+  return regenerationChanges(lines, sources, { suppliedTranslation: (language?.supplied_translation ?? null) !== null });
 }
 
 /** One line of the project's language; another project's or language's line is not found. */
@@ -95,6 +65,98 @@ export async function editLanguageSegmentText(trx: Db, segmentId: string, text: 
     .where('id', '=', segmentId)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** A line as the translate step writes it; its render columns stay as they were (null when new). */
+export interface LineText {
+  id: string;
+  source_segment_id: string | null;
+  start_seconds: number;
+  end_seconds: number;
+  text: string;
+  status: LanguageSegmentStatus;
+}
+
+/**
+ * Applies a line plan (src/shared/line-plan.ts) in the caller's transaction: removes, rewrites and
+ * adds lines, then numbers them again in time order, so a reader sees the old lines or the new
+ * ones, never a mix.
+ */
+export async function writeLanguageLines(trx: Db, projectId: string, locale: string, change: { remove: string[]; update: LineText[]; insert: LineText[] }): Promise<void> {
+  if (change.remove.length) {
+    await trx.deleteFrom('language_segments').where('project_id', '=', projectId).where('locale', '=', locale).where('id', 'in', change.remove).execute();
+  }
+  for (const line of change.update) {
+    await trx
+      .updateTable('language_segments')
+      .set({ source_segment_id: line.source_segment_id, start_seconds: line.start_seconds, end_seconds: line.end_seconds, text: line.text, status: line.status, updated_at: sql<Date>`now()` })
+      .where('project_id', '=', projectId)
+      .where('locale', '=', locale)
+      .where('id', '=', line.id)
+      .execute();
+  }
+  if (change.insert.length) {
+    // Out of the way of the existing positions until they are numbered again below.
+    const { top } = await trx.selectFrom('language_segments').select((eb) => eb.fn.coalesce(eb.fn.max('position'), sql<number>`-1`).as('top')).where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirstOrThrow();
+    await trx
+      .insertInto('language_segments')
+      .values(change.insert.map((line, i) => ({ ...line, project_id: projectId, locale, position: Number(top) + 1 + i })))
+      .execute();
+  }
+  await numberLinesInTimeOrder(trx, projectId, locale);
+}
+
+/**
+ * Positions follow time order. Two statements, since the unique (language, position) is checked
+ * row by row: every position moves below zero first, then each takes its rank.
+ */
+async function numberLinesInTimeOrder(trx: Db, projectId: string, locale: string): Promise<void> {
+  await sql`update language_segments set position = -1 - position where project_id = ${projectId} and locale = ${locale}`.execute(trx);
+  await sql`
+    update language_segments l set position = ranked.rank
+    from (
+      -- (positions are negated here: the earlier line keeps its place on a tie)
+      select id, (row_number() over (order by start_seconds, end_seconds, position desc, id) - 1)::int as rank
+      from language_segments where project_id = ${projectId} and locale = ${locale}
+    ) ranked
+    where l.id = ranked.id`.execute(trx);
+}
+
+/** What the published revision plays for one line (null clip and placement: a silent line). */
+export interface RenderedLine {
+  id: string;
+  renderedText: string;
+  clipKey: string | null;
+  clipSeconds: number | null;
+  placedStartSeconds: number | null;
+  placedEndSeconds: number | null;
+  tempo: number | null;
+}
+
+/**
+ * Records what a revision plays for each line, in the publish transaction (the one that switches
+ * the deliverables). `settleStale`: lines translated again for this revision were left `stale`
+ * until it is published; now they are `current`.
+ */
+export async function recordRenderedLines(trx: Db, projectId: string, locale: string, lines: readonly RenderedLine[], options: { settleStale: boolean }): Promise<void> {
+  for (const line of lines) {
+    await trx
+      .updateTable('language_segments')
+      .set({
+        rendered_text: line.renderedText,
+        clip_key: line.clipKey,
+        clip_seconds: line.clipSeconds,
+        placed_start_seconds: line.placedStartSeconds,
+        placed_end_seconds: line.placedEndSeconds,
+        tempo: line.tempo,
+        ...(options.settleStale ? { status: sql<LanguageSegmentStatus>`case when status = 'stale' then 'current' else status end` } : {}),
+        updated_at: sql<Date>`now()`,
+      })
+      .where('project_id', '=', projectId)
+      .where('locale', '=', locale)
+      .where('id', '=', line.id)
+      .execute();
+  }
 }
 
 /**

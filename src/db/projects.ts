@@ -86,7 +86,7 @@ export interface ProjectLanguageTable {
   goodwill_seconds: Generated<number>;
   /** Internal reason for operators; clients see failure_code and a safe failure_message. */
   failure_detail: string | null;
-  /** Written by the translate step as JSON text, read back parsed. */
+  /** What the translate step wrote before languages had lines (`language_segments`); no longer written. */
   translated_segments: ColumnType<TranslatedSegment[] | null, string | null | undefined, string | null>;
   /** Published files' generation: 1 when first dubbed, + 1 per re-dub from a verified transcript. */
   revision: Generated<number>;

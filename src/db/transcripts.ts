@@ -2,9 +2,11 @@ import type { Selectable } from 'kysely';
 import type { Db } from './create-db';
 import { listTranscript } from './deliverables';
 import type { TranscriptKind } from './projects';
+import { listSourceSegments, replaceSourceSegments, type SourceSegment } from './source-segments';
 
-// The transcript a language is translated from: the reviewer's verified one when the project has
-// it, else the machine's. The machine transcript stays as recognized (reviewers export it).
+// The transcript a language is translated from: the source segments (docs/editing.md), whoever
+// wrote them. The machine transcript stays as recognized (reviewers export it), and the verified
+// one as the reviewer submitted it: records, not what the dub is made from.
 
 export interface VerifiedTranscriptSegmentTable {
   project_id: string;
@@ -23,8 +25,9 @@ export interface TimedText {
 }
 
 export interface CurrentTranscript {
+  /** `verified` once a review verified the project's transcript: what a re-dub plans from. */
   kind: TranscriptKind;
-  segments: TimedText[];
+  segments: SourceSegment[];
 }
 
 /** Replaces the verified transcript as a whole, so a retried step never leaves a mix. */
@@ -40,11 +43,27 @@ export async function listVerifiedTranscript(db: Db, projectId: string): Promise
 }
 
 /**
- * Verified only once the review says so: the segments and the `verified` status commit together,
- * so a language that reads `verified` here is re-dubbed from nothing older.
+ * Verified only once the review says so: the verified segments, the review's status and the
+ * source segments commit together (review.activities.ts), so a language that reads `verified`
+ * here is re-dubbed from nothing older.
  */
 export async function loadCurrentTranscript(db: Db, projectId: string): Promise<CurrentTranscript> {
   const review = await db.selectFrom('transcript_reviews').select('status').where('project_id', '=', projectId).executeTakeFirst();
-  if (review?.status === 'verified') return { kind: 'verified', segments: await listVerifiedTranscript(db, projectId) };
-  return { kind: 'machine', segments: await listTranscript(db, projectId) };
+  return { kind: review?.status === 'verified' ? 'verified' : 'machine', segments: await listSourceSegments(db, projectId) };
+}
+
+/**
+ * A project transcribed before source segments existed has its transcript only in the records
+ * (the verified one, else the machine's): those become its source segments, once, so its
+ * languages can be translated, edited and regenerated like any other. A project whose source
+ * segments were ever written (`transcript_source` set) is left alone.
+ */
+export async function adoptRecordedTranscript(trx: Db, projectId: string): Promise<void> {
+  const project = await trx.selectFrom('projects').select('transcript_source').where('id', '=', projectId).forUpdate().executeTakeFirst();
+  if (!project || project.transcript_source !== null) return;
+  const review = await trx.selectFrom('transcript_reviews').select('status').where('project_id', '=', projectId).executeTakeFirst();
+  const verified = review?.status === 'verified';
+  const recorded = verified ? await listVerifiedTranscript(trx, projectId) : await listTranscript(trx, projectId);
+  if (recorded.length === 0) return;
+  await replaceSourceSegments(trx, projectId, recorded, verified ? 'verified' : 'machine');
 }

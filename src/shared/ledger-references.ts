@@ -8,5 +8,8 @@ export const chargeReference = (projectId: string, locale: string, attempt: numb
 export const refundReference = (projectId: string, locale: string, attempt: number) =>
   attempt === 1 ? `${projectId}:${locale}:refund` : `${projectId}:${locale}:refund:${attempt}`;
 
-/** A paid regeneration of a language's changed lines (docs/editing.md#regenerate): one charge per regeneration row. */
+/** The charge of one paid regeneration of a language's changed lines (docs/editing.md#regenerate). */
 export const regenerationChargeReference = (projectId: string, regenerationId: string) => `${projectId}:regen:${regenerationId}`;
+
+/** Its refund, once, if the regeneration fails. */
+export const regenerationRefundReference = (projectId: string, regenerationId: string) => `${projectId}:regen:${regenerationId}:refund`;

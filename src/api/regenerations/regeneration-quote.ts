@@ -1,4 +1,4 @@
-import type { RegenerationMeasure } from '../../db/language-segments';
+import type { RegenerationChanges } from '../../shared/line-plan';
 import type { LanguageRegeneration } from '../../db/language-regenerations';
 import type { LanguageStatus, Project } from '../../db/projects';
 import { ApiError } from '../api-error';
@@ -35,7 +35,7 @@ export function languageNotCompleted(locale: string, status: LanguageStatus | un
   return ApiError.conflict('language_not_completed', `The ${locale} dub is ${status ?? 'not started'}; it can be regenerated once it is completed.`);
 }
 
-export function priceRegeneration(project: Project, measure: RegenerationMeasure, body: RegenerateBody): RegenerationQuote {
+export function priceRegeneration(project: Project, measure: RegenerationChanges, body: RegenerateBody): RegenerationQuote {
   return {
     preview_only: body.preview_only,
     segments: measure.segments,

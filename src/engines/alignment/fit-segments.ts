@@ -2,7 +2,12 @@
 // often longer than the original; speeding speech up beyond ~1.3× hurts intelligibility and
 // slowing it down sounds drunk, so the tempo only goes up, and what still does not fit spills
 // into the silence after the slot. Whatever is left over is reported as drift (the clip runs into
-// the next sentence or past the end) instead of being hidden. Pure: no I/O, easy to test.
+// the next sentence or past the end) instead of being hidden. Pure: no I/O, easy to test. One
+// sentence's placement is src/shared/line-placement.ts, which a regeneration's quote uses too.
+
+import { DEFAULT_MAX_TEMPO, placeInSlot } from '../../shared/line-placement';
+
+export { DEFAULT_MAX_TEMPO };
 
 export interface SegmentToFit {
   /** Where the source sentence starts and ends on the timeline. */
@@ -35,8 +40,6 @@ export interface FitResult {
   totalDriftSeconds: number;
 }
 
-export const DEFAULT_MAX_TEMPO = 1.3;
-
 /** Below this, a difference is float noise, not a real overrun. */
 const EPSILON = 1e-9;
 
@@ -49,11 +52,7 @@ export function fitSegments(segments: readonly SegmentToFit[], options: FitOptio
   validate(segments);
 
   const fitted: FittedSegment[] = segments.map((segment, i) => {
-    const slot = segment.endSeconds - segment.startSeconds;
-    const spoken = segment.synthesizedSeconds;
-    // Only as fast as needed to fit the slot, capped; a zero-length slot takes the cap.
-    const tempo = spoken <= slot ? 1 : Math.min(maxTempo, slot > 0 ? spoken / slot : Infinity);
-    const endSeconds = segment.startSeconds + spoken / tempo;
+    const { endSeconds, tempo } = placeInSlot(segment, segment.synthesizedSeconds, maxTempo);
     // The silence after the slot can be borrowed up to where the next sentence starts.
     const limit = segments[i + 1]?.startSeconds ?? options.timelineSeconds;
     const overrun = endSeconds - limit;

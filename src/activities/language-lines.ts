@@ -1,0 +1,105 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Db } from '../db/create-db';
+import { listLanguageSegments, type LanguageSegmentStatus, type LineText } from '../db/language-segments';
+import { findLanguage } from '../db/projects';
+import { listSourceSegments, newSegmentId, type Cue } from '../db/source-segments';
+import type { Engines } from '../engines';
+import type { EngineCapabilities } from '../engines/capabilities';
+import { mostOverlappedSource, planLines } from '../shared/line-plan';
+import { classifyingEngineErrors } from './classify-engine-error';
+
+// A language's lines brought up to date with the source segments (docs/editing.md), by the rules
+// of src/shared/line-plan.ts: the first translation of a language, a regeneration and the free
+// re-dub from a verified transcript all go through here. Planned outside any transaction (the
+// translator is slow); the caller writes the change (writeLanguageLines) in its own transaction.
+
+export function translationModes(capabilities: EngineCapabilities, locale: string): string[] {
+  const entry = capabilities.locales.find((l) => l.locale === locale);
+  if (!entry?.translationModes) throw ApplicationFailure.nonRetryable(`no installed translation route to ${locale}`, 'engine_failed');
+  return entry.translationModes;
+}
+
+export interface LineChange {
+  remove: string[];
+  update: LineText[];
+  insert: LineText[];
+}
+
+export interface PlannedLines {
+  change: LineChange;
+  /** `extraTexts` translated in the same batch (as given when the language runs no translation). */
+  extras: string[];
+  /** Lines the language will have. */
+  lines: number;
+  /** Texts the translator was given for lines. */
+  translatedLines: number;
+}
+
+export interface PlanLinesInput {
+  projectId: string;
+  locale: string;
+  /**
+   * What a machine-translated line is until the revision that speaks it is published: `current`
+   * for a language's first dub, `stale` for a re-render, which publishing settles.
+   */
+  translatedStatus: Extract<LanguageSegmentStatus, 'current' | 'stale'>;
+  /** Other texts to translate in the same batch (a title, a description). */
+  extraTexts?: string[];
+  onTick: () => void;
+}
+
+export async function planLanguageLines(
+  { db, engines, capabilities }: { db: Db; engines: Engines; capabilities: EngineCapabilities },
+  input: PlanLinesInput,
+): Promise<PlannedLines> {
+  const language = await findLanguage(db, input.projectId, input.locale);
+  if (!language) throw new Error(`project ${input.projectId} has no language ${input.locale}`);
+  const [lines, sources] = await Promise.all([listLanguageSegments(db, input.projectId, input.locale), listSourceSegments(db, input.projectId)]);
+  const supplied = language.supplied_translation;
+  const extraTexts = input.extraTexts ?? [];
+
+  // A supplied translation is taken as given: its cues are the lines, and nothing is translated.
+  if (supplied && lines.length === 0) {
+    const insert = supplied.map((cue: Cue): LineText => ({
+      id: newSegmentId('lseg'),
+      source_segment_id: mostOverlappedSource(cue, sources)?.id ?? null,
+      start_seconds: cue.start_seconds,
+      end_seconds: cue.end_seconds,
+      text: cue.text,
+      status: 'edited',
+    }));
+    return { change: { remove: [], update: [], insert }, extras: extraTexts, lines: insert.length, translatedLines: 0 };
+  }
+
+  const plan = planLines(lines, sources, { suppliedTranslation: supplied !== null });
+  const sourceTexts = [...plan.retranslate.map((r) => r.source.text), ...plan.create.map((s) => s.text)];
+  // A supplied language keeps its title and description as given too.
+  const extras = supplied ? [] : extraTexts;
+  const texts = [...sourceTexts, ...extras];
+  const translated = texts.length === 0
+    ? []
+    : await classifyingEngineErrors(() => engines.translator.translate(texts, translationModes(capabilities, input.locale), { onTick: input.onTick }));
+  const text = (i: number) => translated[i] ?? '';
+  const update = plan.retranslate.map(({ line, source }, i): LineText => ({
+    id: line.id,
+    source_segment_id: source.id,
+    start_seconds: source.start_seconds,
+    end_seconds: source.end_seconds,
+    text: text(i),
+    status: input.translatedStatus,
+  }));
+  const insert = plan.create.map((source, i): LineText => ({
+    id: newSegmentId('lseg'),
+    source_segment_id: source.id,
+    start_seconds: source.start_seconds,
+    end_seconds: source.end_seconds,
+    text: text(plan.retranslate.length + i),
+    status: input.translatedStatus,
+  }));
+  return {
+    change: { remove: plan.remove.map((l) => l.id), update, insert },
+    extras: supplied ? extraTexts : extraTexts.map((given, i) => translated[sourceTexts.length + i] || given),
+    lines: plan.keep.length + update.length + insert.length,
+    translatedLines: sourceTexts.length,
+  };
+}

@@ -1,0 +1,76 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Engines } from '../engines';
+import { leadingSilenceSeconds, trimLeadingSilence } from '../engines/tts/leading-silence';
+import type { LanguageSegment } from '../db/language-segments';
+import { clipReusable } from '../shared/line-plan';
+import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
+
+// The spoken clip of each line of a render: synthesized for a line whose words changed (or that
+// never had one) and stored in the blob store under the revision's prefix, or the clip the
+// published revision played, fetched again. Only what changed costs speech.
+
+export interface LineClip {
+  line: LanguageSegment;
+  /** The clip in the work dir. */
+  file: string;
+  /** Its key in the blob store. */
+  key: string;
+  /** How long it sounds, its lead trimmed. */
+  seconds: number;
+  /** What is left of its leading silence, for the quality figures. */
+  leadingSilence: number;
+  /** Synthesized by this render (not the published clip played again). */
+  fresh: boolean;
+}
+
+/** Silence kept before a clip's first sound when its lead is cut: enough to avoid a click. */
+const ONSET_KEEP_SECONDS = 0.01;
+
+/** Blob store transfers in flight at once: many small clips, without flooding the store. */
+const TRANSFER_CONCURRENCY = 8;
+
+export const clipKey = (keyPrefix: string, lineId: string) => `${keyPrefix}/clips/${lineId}.wav`;
+
+async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += TRANSFER_CONCURRENCY) results.push(...(await Promise.all(items.slice(i, i + TRANSFER_CONCURRENCY).map(work))));
+  return results;
+}
+
+/** One clip per spoken line, in the lines' order. */
+export async function lineClips(
+  { blobStore, engines }: { blobStore: BlobStore; engines: Engines },
+  input: { lines: readonly LanguageSegment[]; voice: string; workDir: string; keyPrefix: string; onTick: () => void; transfer?: LocalFileOptions },
+): Promise<LineClip[]> {
+  const fresh = input.lines.filter((line) => !clipReusable(line));
+  const kept = input.lines.filter((line) => clipReusable(line));
+  const clips = new Map<string, LineClip>();
+
+  if (fresh.length > 0) {
+    // One synthesizer call for the lines: a process per sentence was most of a dub's time.
+    const files = fresh.map((line) => path.join(input.workDir, `${line.id}.wav`));
+    const synthesized = await engines.tts.synthesizeBatch(fresh.map((l) => l.text), input.voice, files, { onTick: input.onTick });
+    input.onTick();
+    // espeak-ng starts a clip with up to ~0.1 s of silence; cut it, so the dub is heard when
+    // its source sentence starts (dub_quality's start offset) and needs less speed-up. What is
+    // left of each lead is kept for the quality figures, so no clip is read twice.
+    await inBatches(fresh.map((line, i) => ({ line, file: files[i]!, seconds: synthesized[i]!.durationSeconds })), async ({ line, file, seconds }) => {
+      const bytes = await readFile(file);
+      const lead = leadingSilenceSeconds(bytes);
+      const trimmed = trimLeadingSilence(bytes, ONSET_KEEP_SECONDS);
+      if (trimmed) await writeFile(file, trimmed.wav);
+      const cut = trimmed?.trimmedSeconds ?? 0;
+      const key = clipKey(input.keyPrefix, line.id);
+      await blobStore.putFile(key, file);
+      clips.set(line.id, { line, file, key, seconds: seconds - cut, leadingSilence: lead - cut, fresh: true });
+    });
+  }
+
+  await inBatches(kept, async (line) => {
+    const key = line.clip_key!;
+    const file = await blobStore.toLocalFile(key, input.workDir, input.transfer);
+    clips.set(line.id, { line, file, key, seconds: line.clip_seconds!, leadingSilence: leadingSilenceSeconds(await readFile(file)), fresh: false });
+  });
+  return input.lines.map((line) => clips.get(line.id)!);
+}

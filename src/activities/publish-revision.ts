@@ -1,0 +1,22 @@
+import type { Db } from '../db/create-db';
+import { upsertDeliverable } from '../db/deliverables';
+import { recordRenderedLines } from '../db/language-segments';
+import { updateLanguage } from '../db/projects';
+import type { RenderedDub } from './render-dub';
+
+// What every render publishes, inside the caller's transaction: the deliverable rows switch to
+// the revision's files and each line records what the revision plays for it, together, so a
+// download (or a later re-render) sees the old revision or the new one, never a mix.
+
+export async function publishRendered(
+  trx: Db,
+  step: { projectId: string; locale: string },
+  rendered: Pick<RenderedDub, 'files' | 'lines' | 'driftSeconds'> & { quality?: RenderedDub['quality'] },
+  options: { settleStale: boolean; language?: Parameters<typeof updateLanguage>[3] },
+): Promise<void> {
+  for (const file of rendered.files) {
+    await upsertDeliverable(trx, { project_id: step.projectId, locale: step.locale, type: file.type, format: file.format, storage_key: file.key, content_type: file.contentType, size_bytes: file.sizeBytes });
+  }
+  await recordRenderedLines(trx, step.projectId, step.locale, rendered.lines, { settleStale: options.settleStale });
+  await updateLanguage(trx, step.projectId, step.locale, { ...options.language, drift_seconds: rendered.driftSeconds, dub_quality: rendered.quality ? JSON.stringify(rendered.quality) : null });
+}
