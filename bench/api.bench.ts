@@ -451,7 +451,7 @@ async function profileGet(ctx: {
     ['L1 Kysely findProjectById', breakdown, { url: `${breakdown.baseUrl}/L1/${projectId}`, headers: auth }],
     ['L2 + API key lookup (join workspaces) + SHA-256 check', breakdown, { url: `${breakdown.baseUrl}/L2/${projectId}`, headers: auth }],
     ['L3 + touchApiKey on every request (UPDATE matching no row)', breakdown, { url: `${breakdown.baseUrl}/L3/${projectId}`, headers: auth }],
-    ['L4 + loadProjectView w/o transfer (view statement + parts)', breakdown, { url: `${breakdown.baseUrl}/L4/${projectId}`, headers: auth }],
+    ['L4 + loadProjectView w/o transfer (one named view statement)', breakdown, { url: `${breakdown.baseUrl}/L4/${projectId}`, headers: auth }],
     ['L5 + transfer block (3 HMAC-signed URLs)', breakdown, { url: `${breakdown.baseUrl}/L5/${projectId}`, headers: auth }],
     ['L6 real API (working tree; + middleware, router, ajv)', api, { url: `${api.baseUrl}/v1/dubbing/projects/${projectId}`, headers: auth }],
     ['L6b real API, ?include_transfer=false', api, { url: `${api.baseUrl}/v1/dubbing/projects/${projectId}?include_transfer=false`, headers: auth }],
