@@ -12,30 +12,15 @@ types.setTypeParser(types.builtins.INT8, (value) => {
 
 export type Db = Kysely<Database>;
 
-/**
- * @param connectTimeoutMs bounds how long a query waits for a connection: with the database down,
- * a request fails within it (503) instead of hanging on pg's default of waiting forever.
- */
-export interface PoolOptions {
-  url: string;
-  poolMax: number;
-  applicationName?: string;
-  connectTimeoutMs?: number;
-}
+/** `connectTimeoutMs` bounds the wait for a connection: with the database down, a request fails within it (503) instead of hanging. */
+export interface PoolOptions { url: string; poolMax: number; applicationName?: string; connectTimeoutMs?: number }
 
 export function createPool(options: PoolOptions): Pool {
-  const pool = new Pool({
-    connectionString: options.url,
-    max: options.poolMax,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
-    application_name: options.applicationName ?? 'dubbing',
-  });
-  // An idle connection whose server went away (restart, failover: 57P01) is reported on the
-  // pool; unhandled, that event would kill the whole process. The pool has already dropped it.
+  const pool = new Pool({ connectionString: options.url, max: options.poolMax, connectionTimeoutMillis: options.connectTimeoutMs ?? 5000, application_name: options.applicationName ?? 'dubbing' });
+  // A connection whose server went away (a restart, a failover) emits `error`, idle in the pool
+  // or checked out between statements; unhandled, that would end the process. The pool drops
+  // it, and a statement sent on it fails instead (the step retries).
   pool.on('error', () => undefined);
-  // A connection that dies while checked out but between statements emits `error` with no
-  // listener from the pool: the next statement on it fails instead (the step retries), and the
-  // pool discards it on release as no longer queryable.
   pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }

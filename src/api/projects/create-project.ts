@@ -34,11 +34,9 @@ function validateSemantics(deps: AppDeps, body: CreateProjectBody): { videoId: s
 }
 
 /**
- * POST /v1/dubbing/projects. The idempotency middleware holds the key; one transaction writes
- * the project, its credit hold, its upload and the recovery point; a YouTube project's workflow
- * starts after the commit (an upload project's at upload/complete); the middleware stores the
- * answer. A retry after a crash between the commit and the workflow start finds the recovery
- * point and only starts the (same) workflow (docs/design.md#idempotency).
+ * POST /v1/dubbing/projects: one transaction writes the project, its credit hold, its upload and
+ * the recovery point; a retry that finds the recovery point only starts the (same) workflow
+ * (docs/design.md#idempotency).
  */
 export async function createProject(deps: AppDeps, ctx: Context): Promise<void> {
   const { db, config } = deps;
@@ -82,14 +80,14 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
         `This project needs ${neededCredits} credits held (max_billable_seconds × target locales × ${auth.creditsPerSecond} credits per second)${available}.`);
     });
 
-  // A YouTube project has its source now, so its workflow starts now. An upload project's starts
-  // when upload/complete signals it (signalWithStart); abandoned uploads are settled by the
-  // expiry schedule.
+  // A YouTube project has its source now, so its workflow starts now; an upload project's starts
+  // at upload/complete (signalWithStart).
   if (!written.upload) await startProjectWorkflow(deps.temporal, config.temporal.taskQueue, written.project, config.temporal.callTimeoutMs);
   ctx.status = 201;
   ctx.body = { data: await createdView(deps, written.project, written.upload) };
 }
 
+/** The new project's row; every column it does not name takes the table's default (null, 0, …). */
 function newProject(id: string, auth: AuthContext, body: CreateProjectBody, videoId: string | null) {
   const isUpload = body.source.type === 'upload';
   return {
@@ -102,27 +100,16 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, vide
     youtube_video_id: videoId,
     source_file_name: body.source.type === 'upload' ? body.source.file_name : null,
     source_size_bytes: body.source.type === 'upload' ? body.source.size_bytes : null,
-    source_duration_seconds: null,
-    source_has_video: null,
-    fetch_percent: null,
     source_locale: body.source_locale,
     target_locales: body.target_locales,
     title: body.publishing?.title ?? null,
     description: body.publishing?.description ?? null,
     status: isUpload ? ('awaiting_upload' as const) : ('validating' as const),
     phase: isUpload ? ('uploading' as const) : ('validating' as const),
-    failure_code: null,
-    failure_message: null,
-    failure_detail: null,
     max_billable_seconds: body.max_billable_seconds,
     credits_per_second: auth.creditsPerSecond,
-    billable_seconds: null,
     usage_state: 'pending_validation' as const,
     hold_reference: holdReferenceFor(id),
-    transcript_review_requested_at: null,
-    transcript_review_verified_at: null,
-    validated_at: null,
-    completed_at: null,
   };
 }
 
@@ -138,8 +125,6 @@ function newUpload(projectId: string, source: { file_name: string; size_bytes: n
     part_count: Math.ceil(source.size_bytes / partSize),
     expires_at: new Date(Date.now() + UPLOAD_WINDOW_MS),
     store_upload_id: storeUploadId,
-    completed_at: null,
-    completed_parts: null,
   };
 }
 
