@@ -176,8 +176,21 @@ const VIEW_PARTS = [
   ).as('parts'),
 ] as const;
 
+/**
+ * The project's columns by name, not `p.*`: a prepared statement's result columns are fixed, so
+ * a column a migration adds while the API runs must not change them (PostgreSQL would refuse the
+ * statement: "cached plan must not change result type"). ProjectView's type checks that none is missing.
+ */
+const PROJECT_COLUMNS = [
+  'id', 'seq', 'workspace_id', 'name', 'external_id', 'source_type', 'source_url', 'youtube_video_id', 'source_file_name', 'source_size_bytes',
+  'source_duration_seconds', 'source_has_video', 'fetch_percent', 'source_locale', 'target_locales', 'title', 'description', 'status', 'phase',
+  'failure_code', 'failure_message', 'failure_detail', 'max_billable_seconds', 'credits_per_second', 'billable_seconds', 'charged_seconds',
+  'refunded_seconds', 'usage_state', 'hold_reference', 'transcript_review_status', 'transcript_review_requested_at', 'transcript_review_verified_at',
+  'transcript_source', 'created_at', 'updated_at', 'validated_at', 'completed_at', 'view_version',
+] as const satisfies readonly (keyof ProjectTable)[];
+
 const viewQuery = (db: Kysely<Database>, workspaceId: string, projectId: string) =>
-  db.selectFrom('projects as p').selectAll('p').select(VIEW_PARTS).where('p.workspace_id', '=', workspaceId).where('p.id', '=', projectId);
+  db.selectFrom('projects as p').select(PROJECT_COLUMNS.map((c) => `p.${c}` as const)).select(VIEW_PARTS).where('p.workspace_id', '=', workspaceId).where('p.id', '=', projectId);
 
 /**
  * The statement's text, compiled once without a connection: its only parameters are the two

@@ -41,6 +41,17 @@ it('the named statement on a pool and the plain one in a transaction give the sa
     const prepared = await pool.query<{ name: string; parameter_types: string[] }>('select name, parameter_types::text[] from pg_prepared_statements');
     expect(prepared.rows).toEqual([{ name: 'find-project-view', parameter_types: ['uuid', 'uuid'] }]);
 
+    // A migration adding a column while the API runs must not break the statement a connection
+    // has prepared (PostgreSQL refuses a prepared statement whose result columns change). Seen
+    // from this one connection only: the column is rolled back.
+    await pool.query('begin');
+    try {
+      await pool.query('alter table projects add column added_by_a_later_migration integer');
+      expect(await findProjectView(pool, tenant.workspace.id, id)).toEqual(named);
+    } finally {
+      await pool.query('rollback');
+    }
+
     // Past the upload, its parts are no longer part of the view; another workspace sees nothing.
     await api.db.updateTable('projects').set({ status: 'validating', phase: 'validating' }).where('id', '=', id).execute();
     expect((await findProjectView(pool, tenant.workspace.id, id))!.parts).toEqual([]);
