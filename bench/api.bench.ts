@@ -41,6 +41,9 @@ import { numberFlag } from './lib/args';
 //     against a bare Koa + pg Pool (same pool size) doing SELECT * FROM projects WHERE id=$1 on
 //     the same row: requests/s and latency at N keep-alive connections.
 //     Targets: real ≥ 0.85 × bare requests/s, real p99 < 20 ms at 50 connections.
+//     The same GET conditional, as the dub CLI and the typed client poll (If-None-Match: the
+//     ETag of the first answer; a 304 with no body while nothing changes), against the same
+//     bare baseline. Target: ≥ 0.85 × bare requests/s.
 //  2. POST /v1/dubbing/projects (upload source, distinct Idempotency-Keys; the workflow starts at
 //     upload/complete, so this is the API's own work; YouTube-source creates, which start a real
 //     workflow in the request, are reported on an extra row; no worker runs, so workflows only
@@ -150,9 +153,9 @@ interface GetRun {
   bytes: number;
 }
 
-async function measureGet(meter: CpuMeter, server: ChildService, spec: HttpRequestSpec, options: Options): Promise<GetRun> {
+async function measureGet(meter: CpuMeter, server: ChildService, spec: HttpRequestSpec, options: Options, expect: 200 | 304 = 200): Promise<GetRun> {
   const probe = await send(keepAliveAgent(1), spec);
-  if (probe.status !== 200) throw new Error(`${server.name} answered ${probe.status}: ${probe.body.toString('utf8').slice(0, 300)}`);
+  if (probe.status !== expect) throw new Error(`${server.name} answered ${probe.status}: ${probe.body.toString('utf8').slice(0, 300)}`);
   // CPU is read from the end of the warm-up (JIT and pools warm) to the end of the run.
   let before: ReturnType<CpuMeter['snapshot']> | undefined;
   const result = await runTimedLoad({
@@ -160,6 +163,7 @@ async function measureGet(meter: CpuMeter, server: ChildService, spec: HttpReque
     connections: options.connections,
     warmupMs: options.warmupMs,
     durationMs: options.durationMs,
+    answers: expect === 304 ? '3xx' : '2xx',
     onMeasureStart: () => { before = meter.snapshot(server.pid); },
   });
   const cpu = meter.diff(await (before ?? meter.snapshot(server.pid)), await meter.snapshot(server.pid));
@@ -282,21 +286,31 @@ async function main(): Promise<number> {
   const bareGet = (baseUrl: string): HttpRequestSpec => ({ url: `${baseUrl}/projects/${project.id}` });
   const bareBody = JSON.parse((await send(agent, bareGet(bare.baseUrl))).body.toString('utf8'));
   if (bareBody.data?.id !== project.id) throw new Error('the bare server does not return the same row');
+  // As the dub CLI polls: the ETag of the server's last answer in If-None-Match, a 304 while
+  // nothing changes. The ETag covers the server's public base URL, so each server has its own.
+  const etagOf = async (baseUrl: string) => {
+    const etag = (await send(agent, realGet(baseUrl))).headers.etag;
+    if (typeof etag !== 'string') throw new Error('the real API answered no ETag');
+    return etag;
+  };
+  const conditionalGet = (baseUrl: string, etag: string): HttpRequestSpec => ({ url: `${baseUrl}/v1/dubbing/projects/${project.id}`, headers: { ...auth, 'if-none-match': etag } });
+  const apiEtag = await etagOf(api.baseUrl);
 
-  // ---- 1. GET ----
-  const realRuns: GetRun[] = [];
-  const bareRuns: GetRun[] = [];
+  // ---- 1. GET, plain and conditional ----
+  const runs = { real: [] as GetRun[], conditional: [] as GetRun[], bare: [] as GetRun[] };
   for (let round = 0; round < options.rounds; round++) {
-    // Alternate the order so neither side always runs second on a warmer machine.
-    const order = round % 2 === 0 ? (['real', 'bare'] as const) : (['bare', 'real'] as const);
+    // Alternate the order so no side always runs last on a warmer machine.
+    const order = round % 2 === 0 ? (['real', 'conditional', 'bare'] as const) : (['bare', 'conditional', 'real'] as const);
     for (const side of order) {
       log(`GET round ${round + 1}/${options.rounds}: ${side}, ${options.connections} connections, ${options.warmupMs / 1000} s warm-up + ${options.durationMs / 1000} s (load average ${loadAverage()})`);
-      if (side === 'real') realRuns.push(await measureGet(meter, api, realGet(api.baseUrl), options));
-      else bareRuns.push(await measureGet(meter, bare, bareGet(bare.baseUrl), options));
+      if (side === 'real') runs.real.push(await measureGet(meter, api, realGet(api.baseUrl), options));
+      else if (side === 'conditional') runs.conditional.push(await measureGet(meter, api, conditionalGet(api.baseUrl, apiEtag), options, 304));
+      else runs.bare.push(await measureGet(meter, bare, bareGet(bare.baseUrl), options));
     }
   }
-  const real = combine(realRuns);
-  const base = combine(bareRuns);
+  const real = combine(runs.real);
+  const conditional = combine(runs.conditional);
+  const base = combine(runs.bare);
 
   // ---- 2. POST create vs bare workflow.start ----
   const connection = await Connection.connect({ address: temporal.address });
@@ -361,17 +375,22 @@ async function main(): Promise<number> {
 
   // ---- 3. SQL round trips per request, counted exactly through a proxy ----
   log('counting SQL round trips per request (fresh servers behind a counting proxy)');
-  const sequential = (spec: (baseUrl: string) => HttpRequestSpec, n: number) => async (server: ChildService) => {
+  const sequential = (spec: (baseUrl: string) => HttpRequestSpec, n: number, expect = [200, 201]) => async (server: ChildService) => {
     const one = keepAliveAgent(1);
     for (let i = 0; i < n; i++) {
       const res = await send(one, spec(server.baseUrl));
-      if (res.status !== 200 && res.status !== 201) throw new Error(`${server.name}: HTTP ${res.status}`);
+      if (!expect.includes(res.status)) throw new Error(`${server.name}: HTTP ${res.status}`);
     }
     one.destroy();
     return n;
   };
   // /healthz for readiness: it touches no database, so only the counted requests do.
   const sqlRealGet = await countRoundTrips(database.url, (url) => startApi('api-count-get', '/healthz', [], url), sequential(realGet, 100));
+  // The fresh server's own ETag first (one plain GET, counted with the 100 conditional ones).
+  const sqlConditionalGet = await countRoundTrips(database.url, (url) => startApi('api-count-conditional', '/healthz', [], url), async (server) => {
+    const etag = await etagOf(server.baseUrl);
+    return sequential((baseUrl) => conditionalGet(baseUrl, etag), 100, [304])(server);
+  });
   const sqlBareGet = await countRoundTrips(database.url, (url) => startBare('bare-count-get', url), sequential(bareGet, 100));
   let createN = 0;
   const sqlCreate = await countRoundTrips(database.url, (url) => startApi('api-count-post', '/healthz', [], url), sequential((b) => createSpec(b, auth, target, `bench-count-${runId}-${createN}`, createN++), 20));
@@ -381,6 +400,7 @@ async function main(): Promise<number> {
   const p99Target = 20;
   const createTarget = 0.7;
   const rpsRatio = real.load.rps / base.load.rps;
+  const conditionalRatio = conditional.load.rps / base.load.rps;
   const createRatio = creates.perSecond / starts.perSecond;
   // A YouTube create starts its workflow in the request: its figure is reported, not a target,
   // since its cost is the Temporal server's workflow start (docs/benchmarks.md).
@@ -388,6 +408,7 @@ async function main(): Promise<number> {
   const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
   const rows = [
     [`GET /v1/dubbing/projects/{id} requests/s (${options.connections} conn)`, fmtInt(real.load.rps), fmtInt(base.load.rps), fmt(rpsRatio, 3), `>= ${getTarget}`, pass(rpsRatio >= getTarget)],
+    [`GET conditional (If-None-Match, as the dub CLI polls) 304s/s`, fmtInt(conditional.load.rps), fmtInt(base.load.rps), fmt(conditionalRatio, 3), `>= ${getTarget}`, pass(conditionalRatio >= getTarget)],
     ['GET latency p50 (ms)', fmt(real.load.latencyMs.p50, 2), fmt(base.load.latencyMs.p50, 2), fmt(real.load.latencyMs.p50 / base.load.latencyMs.p50, 2), '', ''],
     ['GET latency p99 (ms)', fmt(real.load.latencyMs.p99, 2), fmt(base.load.latencyMs.p99, 2), fmt(real.load.latencyMs.p99 / base.load.latencyMs.p99, 2), `< ${p99Target} ms`, pass(real.load.latencyMs.p99 < p99Target)],
     [`POST create/s vs workflow.start/s (${options.creates}, conc ${options.createConcurrency})`, fmt(creates.perSecond, 1), fmt(starts.perSecond, 1), fmt(createRatio, 3), `>= ${createTarget}`, pass(createRatio >= createTarget)],
@@ -404,6 +425,7 @@ async function main(): Promise<number> {
 
   const cpuRows = [
     ['GET real API', fmtInt(real.load.requests), fmt(perRequestUs(real.cpu.serverMs, real.load.requests), 0), fmt(perRequestUs(real.cpu.postgresMs, real.load.requests), 0), '', fmt(perRequestUs(real.cpu.loadgenMs, real.load.requests), 0), fmt(sqlRealGet, 2), String(real.bytes)],
+    ['GET conditional (304)', fmtInt(conditional.load.requests), fmt(perRequestUs(conditional.cpu.serverMs, conditional.load.requests), 0), fmt(perRequestUs(conditional.cpu.postgresMs, conditional.load.requests), 0), '', fmt(perRequestUs(conditional.cpu.loadgenMs, conditional.load.requests), 0), fmt(sqlConditionalGet, 2), '0'],
     ['GET bare Koa + pg', fmtInt(base.load.requests), fmt(perRequestUs(base.cpu.serverMs, base.load.requests), 0), fmt(perRequestUs(base.cpu.postgresMs, base.load.requests), 0), '', fmt(perRequestUs(base.cpu.loadgenMs, base.load.requests), 0), fmt(sqlBareGet, 2), String(base.bytes)],
     ['POST create (real API)', fmtInt(creates.total), fmt(perRequestUs(createCpu.serverMs, creates.total), 0), fmt(perRequestUs(createCpu.postgresMs, creates.total), 0), fmt(perRequestUs(temporalCpuApi, creates.total), 0), fmt(perRequestUs(createCpu.loadgenMs, creates.total), 0), fmt(sqlCreate, 2), String(created.body.length)],
     ['POST YouTube create (API)', fmtInt(youtubeCreates.total), fmt(perRequestUs(youtubeCpu.serverMs, youtubeCreates.total), 0), fmt(perRequestUs(youtubeCpu.postgresMs, youtubeCreates.total), 0), fmt(perRequestUs(temporalCpuYoutube, youtubeCreates.total), 0), fmt(perRequestUs(youtubeCpu.loadgenMs, youtubeCreates.total), 0), '', ''],
@@ -417,9 +439,9 @@ async function main(): Promise<number> {
     if (!options.profilePostOnly) await profileGet({ options, env, startApi, startBare, databaseUrl: database.url, dbName: database.name, projectId: project.id, auth });
     await profilePost({ options, startApi, databaseUrl: database.url, target, auth, runId });
   }
-  else if (rpsRatio < getTarget || real.load.latencyMs.p99 >= p99Target) console.log('\nGET misses its target: run with --profile to see where the time goes.');
+  else if (rpsRatio < getTarget || conditionalRatio < getTarget || real.load.latencyMs.p99 >= p99Target) console.log('\nGET misses its target: run with --profile to see where the time goes.');
   log(`done in ${fmt((performance.now() - started) / 1000, 1)} s`);
-  return rpsRatio >= getTarget && real.load.latencyMs.p99 < p99Target && createRatio >= createTarget ? 0 : 1;
+  return rpsRatio >= getTarget && conditionalRatio >= getTarget && real.load.latencyMs.p99 < p99Target && createRatio >= createTarget ? 0 : 1;
 }
 
 async function profileGet(ctx: {
@@ -451,7 +473,7 @@ async function profileGet(ctx: {
     ['L1 Kysely findProjectById', breakdown, { url: `${breakdown.baseUrl}/L1/${projectId}`, headers: auth }],
     ['L2 + API key lookup (join workspaces) + SHA-256 check', breakdown, { url: `${breakdown.baseUrl}/L2/${projectId}`, headers: auth }],
     ['L3 + touchApiKey on every request (UPDATE matching no row)', breakdown, { url: `${breakdown.baseUrl}/L3/${projectId}`, headers: auth }],
-    ['L4 + loadProjectView w/o transfer (view statement + parts)', breakdown, { url: `${breakdown.baseUrl}/L4/${projectId}`, headers: auth }],
+    ['L4 + loadProjectView w/o transfer (one named view statement)', breakdown, { url: `${breakdown.baseUrl}/L4/${projectId}`, headers: auth }],
     ['L5 + transfer block (3 HMAC-signed URLs)', breakdown, { url: `${breakdown.baseUrl}/L5/${projectId}`, headers: auth }],
     ['L6 real API (working tree; + middleware, router, ajv)', api, { url: `${api.baseUrl}/v1/dubbing/projects/${projectId}`, headers: auth }],
     ['L6b real API, ?include_transfer=false', api, { url: `${api.baseUrl}/v1/dubbing/projects/${projectId}?include_transfer=false`, headers: auth }],

@@ -6,7 +6,7 @@ import { Client as PgClient } from 'pg';
 import { createApp } from '../src/api/app';
 import { issueApiKey } from '../src/auth/issue-api-key';
 import { loadConfig } from '../src/config';
-import { createDb, type Db } from '../src/db/create-db';
+import { createDb, createPool, type Db } from '../src/db/create-db';
 import { LISTED, MEETING_METADATA_COLUMNS, ownedMeetingsPageQuery } from '../src/db/meetings';
 import { migrateToLatest } from '../src/db/migrator';
 import { insertUser, insertWorkspace } from '../src/db/workspaces';
@@ -162,7 +162,8 @@ async function main(): Promise<void> {
   await admin((c) => c.query(options.jit ? `alter database ${DB_NAME} reset jit` : `alter database ${DB_NAME} set jit = off`));
 
   const config = loadConfig({ ...process.env, DATABASE_URL: dbUrl(DB_NAME), LOG_LEVEL: 'error' });
-  const db = createDb({ url: dbUrl(DB_NAME), poolMax: 5, applicationName: 'dubbing-bench' });
+  const pool = createPool({ url: dbUrl(DB_NAME), poolMax: 5, applicationName: 'dubbing-bench' });
+  const db = createDb(pool);
   const temporal = createTemporalClient(config); // lazy: the notes routes never touch Temporal
   let server: Server | undefined;
   try {
@@ -174,7 +175,7 @@ async function main(): Promise<void> {
 
     // The full app, built as server.ts builds it; the notes routes use only db (and never engines).
     const app = createApp({
-      config, db, temporal, capabilities: { current: () => NO_CAPABILITIES }, logger: createLogger('error'),
+      config, db, pool, temporal, capabilities: { current: () => NO_CAPABILITIES }, logger: createLogger('error'),
       ...createStorage(config),
     });
     server = await new Promise<Server>((resolve) => {

@@ -2,7 +2,7 @@ import Koa from 'koa';
 import { parseApiKey, secretMatches } from '../../src/auth/api-key-secret';
 import { loadConfig } from '../../src/config';
 import { findApiKeyWithWorkspace, touchApiKey } from '../../src/db/api-keys';
-import { createDb } from '../../src/db/create-db';
+import { createDb, createPool } from '../../src/db/create-db';
 import { sql } from 'kysely';
 import { findProject, findProjectById, type Project, type ProjectLanguage } from '../../src/db/projects';
 import type { Upload } from '../../src/db/uploads';
@@ -24,7 +24,7 @@ import { serveUntilSignalled } from './serve';
 //   /L2/<id>  + authenticate's key lookup + hash check      (findApiKeyWithWorkspace)
 //   /L3/<id>  + touchApiKey                                 (an UPDATE that matches no row)
 //   /L4/<id>  + findProject scoped + loadProjectView without the transfer block
-//             (findProjectView: one statement, then the open upload's upload_parts)
+//             (findProjectView: one named statement, the open upload's parts included)
 //   /L5/<id>  + the transfer block (one HMAC-signed URL per part): the whole handler
 //
 // and prototypes of changes (measured here, not made in src/):
@@ -35,8 +35,9 @@ import { serveUntilSignalled } from './serve';
 //             raw statement (json_agg subqueries), then the same presentProject + transfer block
 
 const config = loadConfig();
-const db = createDb({ url: config.database.url!, poolMax: config.database.poolMax, applicationName: 'bench-breakdown' });
-const deps = { config, db, urlSigner: UrlSigner.fromConfig(config), uploads: createStorage(config).uploads } as unknown as AppDeps;
+const pool = createPool({ url: config.database.url!, poolMax: config.database.poolMax, applicationName: 'bench-breakdown' });
+const db = createDb(pool);
+const deps = { config, db, pool, urlSigner: UrlSigner.fromConfig(config), uploads: createStorage(config).uploads } as unknown as AppDeps;
 const PATH = /^\/([LS])([0-5])\/([0-9a-f-]{36})$/;
 
 async function authenticateLike(authorization: string): Promise<{ keyId: string; workspaceId: string }> {

@@ -48,7 +48,7 @@ export function keepAliveAgent(connections: number): http.Agent {
 
 export interface TimedLoadResult {
   connections: number;
-  /** 2xx answers in the measured window. */
+  /** Answers of the expected class (2xx unless asked for 3xx) in the measured window. */
   requests: number;
   errors: number;
   firstError?: string;
@@ -71,13 +71,15 @@ function summaryOf(result: autocannon.Result): Summary {
 /**
  * autocannon (closed loop: `connections` keep-alive connections, each sending its next request
  * as soon as the previous answer is read) for warmupMs, not recorded, then durationMs, recorded.
- * A non-2xx answer or a socket error counts as an error.
+ * An answer outside the expected class (2xx unless `answers` says 3xx, e.g. a conditional GET's
+ * 304) or a socket error counts as an error.
  */
 export async function runTimedLoad(options: {
   spec: HttpRequestSpec;
   connections: number;
   warmupMs: number;
   durationMs: number;
+  answers?: '2xx' | '3xx';
   /** Called once when the warm-up ends and the measured window starts. */
   onMeasureStart?: () => void;
 }): Promise<TimedLoadResult> {
@@ -88,14 +90,16 @@ export async function runTimedLoad(options: {
   if (options.warmupMs > 0) await run(options.warmupMs);
   options.onMeasureStart?.();
   const result = await run(options.durationMs);
-  const errors = result.non2xx + result.errors + result.timeouts;
+  const answers = options.answers ?? '2xx';
+  const others = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'] - result[answers];
+  const errors = others + result.errors + result.timeouts;
   return {
     connections,
-    requests: result['2xx'],
+    requests: result[answers],
     errors,
-    firstError: errors ? `${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts` : undefined,
+    firstError: errors ? `${others} non-${answers} answers, ${result.errors} errors, ${result.timeouts} timeouts` : undefined,
     elapsedMs: result.duration * 1000,
-    rps: result['2xx'] / result.duration,
+    rps: result[answers] / result.duration,
     latencyMs: summaryOf(result),
   };
 }

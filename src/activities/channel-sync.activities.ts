@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { findMirroredChannel, leastRecentlyCheckedVideoIds, markVideosRemoved, mirroredVideoIds, recordSyncError, recordSyncSuccess } from '../db/channel-sync';
 import type { Db } from '../db/create-db';
 import { upsertVideos } from '../db/youtube';
-import { isRetryableSourceError, type ChannelUploadsSource, type LookedUpVideo } from '../sources/youtube/video-lookup';
+import { isRetryableSourceError, mirroredVideo, type ChannelUploadsSource } from '../sources/youtube/video-lookup';
 
 // Keeps the mirror of one channel's uploads. Incremental: it pages the uploads playlist (newest
 // first) only until it reaches a video it already has. A bounded batch of the least recently
@@ -24,17 +24,6 @@ export interface ChannelSyncResult {
 const PAGE_LIMIT = 200; // 10,000 videos per run at most; the next run carries on
 const REFRESH_BATCH = 100;
 const BATCH = 50;
-
-const toRow = (v: LookedUpVideo) => ({
-  id: v.id,
-  channel_id: v.channelId,
-  title: v.title,
-  description: v.description,
-  published_at: new Date(v.publishedAt),
-  duration_seconds: v.durationSeconds,
-  availability: v.availability,
-  unavailable_reason: v.unavailableReason,
-});
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -83,7 +72,7 @@ export function createChannelSyncActivities({ db, youtube }: ChannelSyncDeps) {
         }
         for (const batch of chunks(fresh, BATCH)) {
           const videos = (await youtube.getVideos(batch)).filter((v) => v.channelId === channelId);
-          await upsertVideos(db, videos.map(toRow));
+          await upsertVideos(db, videos.map(mirroredVideo));
           result.added += videos.length;
           Context.current().heartbeat({ added: result.added });
         }
@@ -92,7 +81,7 @@ export function createChannelSyncActivities({ db, youtube }: ChannelSyncDeps) {
         const stale = await leastRecentlyCheckedVideoIds(db, { channelId, except: fresh, limit: REFRESH_BATCH });
         for (const batch of chunks(stale, BATCH)) {
           const found = await youtube.getVideos(batch);
-          await upsertVideos(db, found.filter((v) => v.channelId === channelId).map(toRow));
+          await upsertVideos(db, found.filter((v) => v.channelId === channelId).map(mirroredVideo));
           const gone = batch.filter((id) => !found.some((v) => v.id === id));
           if (gone.length) {
             await markVideosRemoved(db, gone);

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { Pool } from 'pg';
 import type { ApiKeyCache } from '../auth/api-key-cache';
 import type { Config } from '../config';
 import type { Db } from '../db/create-db';
@@ -16,6 +17,8 @@ import type { RateLimiter } from './rate-limit/rate-limiter';
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** The pool behind `db`: the hot GET of a project runs on it as a named statement (findProjectView). */
+  pool: Pool;
   temporal: Client;
   /** The union of the live workers' engines (the API runs none itself). */
   capabilities: CapabilitySource;

@@ -12,7 +12,7 @@ import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { traceRequest } from './middleware/trace-request';
 import { notesRoutes } from './notes/notes.routes';
-import { authFailureLimiterFromConfig } from './rate-limit/auth-failure-limiter';
+import { AuthFailureLimiter } from './rate-limit/auth-failure-limiter';
 import { projectsRoutes } from './projects/projects.routes';
 import { transcriptsRoutes } from './transcripts/transcripts.routes';
 import { uploadPartsRoutes } from './uploads/upload-parts.routes';
@@ -26,7 +26,7 @@ import { youtubeRoutes } from './youtube/youtube.routes';
  */
 export function createRouter(appDeps: AppDeps): Router {
   // One count of failed authentications for every route of the app.
-  const deps: AppDeps = appDeps.authFailures ? appDeps : { ...appDeps, authFailures: authFailureLimiterFromConfig(appDeps.config) };
+  const deps: AppDeps = appDeps.authFailures ? appDeps : { ...appDeps, authFailures: new AuthFailureLimiter(appDeps.config.rateLimits.authFailuresPerMinute, 60) };
   const root = new Router();
   // The API serves part uploads and file downloads itself only on the local driver; on s3 the
   // client talks to the object store through presigned URLs and these routes do not exist.

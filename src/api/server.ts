@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { loadConfig } from '../config';
-import { createDb } from '../db/create-db';
+import { createDb, createPool } from '../db/create-db';
 import { databaseUrl } from '../db/database-url';
 import { startCapabilityCache } from '../fleet/capability-cache';
 import { createLogger } from '../logger';
@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   // Before anything makes spans: the Temporal client's interceptor and the request middleware.
   const tracing = startTracing(config, 'dubbing-api');
   if (tracing) logger.info('tracing', { otlpTracesUrl: config.tracing.otlpTracesUrl });
-  const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, connectTimeoutMs: config.database.connectTimeoutMs, applicationName: 'dubbing-api' });
+  const pool = createPool({ url: databaseUrl(config), poolMax: config.database.poolMax, connectTimeoutMs: config.database.connectTimeoutMs, applicationName: 'dubbing-api' });
+  const db = createDb(pool);
   const temporal = createTemporalClient(config);
   // The API runs no engine: what can be dubbed is what the live workers published.
   const capabilities = await startCapabilityCache(config, db, databaseUrl(config), logger);
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
   const keyCache = new ApiKeyCache(databaseUrl(config), logger);
   await keyCache.start();
   const rateLimiter = rateLimiterFromConfig(config, db, logger);
-  const app = createApp({ config, db, temporal, capabilities, logger, blobStore, urlSigner, uploads, downloadLinks, keyCache, rateLimiter, youtube: youTubeDataApiFromConfig(config.youtube) });
+  const app = createApp({ config, db, pool, temporal, capabilities, logger, blobStore, urlSigner, uploads, downloadLinks, keyCache, rateLimiter, youtube: youTubeDataApiFromConfig(config.youtube) });
   const server: Server = app.listen(config.http.port, config.http.host, () => {
     logger.info('api listening', { url: `http://${config.http.host}:${config.http.port}`, publicBaseUrl: config.http.publicBaseUrl });
   });

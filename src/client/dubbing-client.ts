@@ -79,6 +79,8 @@ export function createDubbingClient(options: DubbingClientOptions) {
 
   const listProjects = (query: ListProjectsQuery = {}): Promise<CursorPage<ProjectListItem>> =>
     unwrap(api.GET('/v1/dubbing/projects', { params: { query } }));
+  const fetchProject = (projectId: string, query: { includeTransfer?: boolean }, etag?: string) =>
+    api.GET('/v1/dubbing/projects/{project_id}', { params: { path: { project_id: projectId }, query: { include_transfer: query.includeTransfer ?? false }, header: etag ? { 'If-None-Match': etag } : {} } });
 
   return {
     api,
@@ -91,7 +93,24 @@ export function createDubbingClient(options: DubbingClientOptions) {
     createProject: (body: CreateProjectRequest, call: IdempotentCallOptions = {}): Promise<Project> =>
       unwrap(api.POST('/v1/dubbing/projects', { params: { header: withKey(call) }, body })).then((res) => res.data),
     getProject: (projectId: string, query: { includeTransfer?: boolean } = {}): Promise<Project> =>
-      unwrap(api.GET('/v1/dubbing/projects/{project_id}', { params: { path: { project_id: projectId }, query: { include_transfer: query.includeTransfer ?? false } } })).then((body) => body.data),
+      unwrap(fetchProject(projectId, query)).then((body) => body.data),
+    /**
+     * getProject for polling: each call sends the last answer's ETag in If-None-Match, and while
+     * the project shows the same the API answers 304 with no body, for which the call returns
+     * the project it last got.
+     */
+    projectPoller: (projectId: string, query: { includeTransfer?: boolean } = {}): (() => Promise<Project>) => {
+      let last: { etag: string; project: Project } | undefined;
+      return async () => {
+        const answer = fetchProject(projectId, query, last?.etag);
+        const { response } = await answer;
+        if (response.status === 304 && last) return last.project;
+        const project = (await unwrap(answer)).data;
+        const etag = response.headers.get('etag');
+        last = etag ? { etag, project } : undefined;
+        return project;
+      };
+    },
     /** One page; `page.next_cursor` leads to the next. */
     listProjects,
     /** Every project (newest first), page after page, as an async iterator. */

@@ -12,25 +12,20 @@ types.setTypeParser(types.builtins.INT8, (value) => {
 
 export type Db = Kysely<Database>;
 
-/**
- * @param connectTimeoutMs bounds how long a query waits for a connection: with the database down,
- * a request fails within it (503) instead of hanging on pg's default of waiting forever.
- */
-export function createDb(options: { url: string; poolMax: number; applicationName?: string; connectTimeoutMs?: number }): Db {
-  const pool = new Pool({
-    connectionString: options.url,
-    max: options.poolMax,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
-    application_name: options.applicationName ?? 'dubbing',
-  });
-  // An idle connection whose server went away (restart, failover: 57P01) is reported on the
-  // pool; unhandled, that event would kill the whole process. The pool has already dropped that
-  // connection and the next query opens a new one, so there is nothing more to do here.
+/** `connectTimeoutMs` bounds the wait for a connection: with the database down, a request fails within it (503) instead of hanging. */
+export interface PoolOptions { url: string; poolMax: number; applicationName?: string; connectTimeoutMs?: number }
+
+export function createPool(options: PoolOptions): Pool {
+  const pool = new Pool({ connectionString: options.url, max: options.poolMax, connectionTimeoutMillis: options.connectTimeoutMs ?? 5000, application_name: options.applicationName ?? 'dubbing' });
+  // A connection whose server went away (a restart, a failover) emits `error`, idle in the pool
+  // or checked out between statements; unhandled, that would end the process. The pool drops
+  // it, and a statement sent on it fails instead (the step retries).
   pool.on('error', () => undefined);
-  // A connection that dies while checked out but between statements (PostgreSQL restarting under
-  // a transaction) emits `error` with no listener from the pool: unhandled, that would end the
-  // process. The next statement on it fails instead (the step retries), and the pool discards it
-  // on release as no longer queryable.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return pool;
+}
+
+/** Queries on `pool`, or on a new one; destroying the Db ends the pool. */
+export function createDb(from: PoolOptions | Pool): Db {
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: from instanceof Pool ? from : createPool(from) }) });
 }

@@ -1,12 +1,16 @@
 import type { Cue, TranscriptSource } from './source-segments';
 import type { DubQuality } from '../engines/alignment/dub-quality';
-import { expressionBuilder, sql, type ColumnType, type Generated, type Insertable, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import {
+  DummyDriver, expressionBuilder, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql,
+  type ColumnType, type Generated, type InferResult, type Insertable, type RawBuilder, type Selectable, type Transaction,
+} from 'kysely';
+import { Pool } from 'pg';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from './create-db';
 import type { Database } from './database';
 import type { Deliverable } from './deliverables';
 import { containsPattern } from './like-pattern';
-import type { Upload } from './uploads';
+import type { Upload, UploadPart } from './uploads';
 
 export type ProjectStatus = 'awaiting_upload' | 'validating' | 'processing' | 'completed' | 'partially_completed' | 'failed';
 export type ProjectPhase = 'uploading' | 'fetching' | 'validating' | 'transcribing' | 'dubbing' | 'completed' | 'failed';
@@ -149,7 +153,7 @@ export async function listProjectLanguages(db: Db, projectIds: string[]): Promis
 /** What a part URL and the part check need of an upload (not the parts list it completed with). */
 export type ViewUpload = Pick<Upload, 'id' | 'project_id' | 'store_upload_id' | 'size_bytes' | 'part_size_bytes' | 'part_count' | 'expires_at'>;
 
-/** Everything the project's representation is drawn from, but the parts of an open upload. */
+/** Everything the project's representation is drawn from. */
 export interface ProjectView {
   project: Project;
   /** In the order the representation lists them: as added, then by locale. */
@@ -157,31 +161,68 @@ export interface ProjectView {
   deliverables: Pick<Deliverable, 'locale' | 'type' | 'format'>[];
   /** The project's upload (an upload-source project), open or not. */
   upload: ViewUpload | undefined;
+  /** While the upload is open, the parts recorded in `upload_parts`, by part number (none on a store that alone knows them). */
+  parts: Pick<UploadPart, 'part_number' | 'etag' | 'size_bytes'>[];
 }
 
 /**
  * What findProjectView nests in the project row, each an index read by project id (the primary
- * keys of project_languages and deliverables, uploads' unique project_id) aggregated to JSON.
- * Built once: they take no parameters, and building them is most of the statement's JavaScript.
+ * keys of project_languages, deliverables and upload_parts, uploads' unique project_id)
+ * aggregated to JSON. Built once: they take no parameters.
  */
 const nested = expressionBuilder<Database & { p: ProjectTable }, 'p'>();
 const VIEW_PARTS = [
   jsonArrayFrom(nested.selectFrom('project_languages as l').select(LANGUAGE_SUMMARY.map((c) => `l.${c}` as const)).whereRef('l.project_id', '=', 'p.id').orderBy('l.created_at').orderBy('l.locale')).as('languages'),
   jsonArrayFrom(nested.selectFrom('deliverables as d').select(['d.locale', 'd.type', 'd.format']).whereRef('d.project_id', '=', 'p.id').orderBy('d.locale').orderBy('d.type').orderBy('d.format')).as('deliverables'),
   jsonObjectFrom(nested.selectFrom('uploads as u').select(['u.id', 'u.project_id', 'u.store_upload_id', 'u.size_bytes', 'u.part_size_bytes', 'u.part_count', 'u.expires_at']).whereRef('u.project_id', '=', 'p.id')).as('upload'),
+  jsonArrayFrom(
+    nested.selectFrom('uploads as pu').innerJoin('upload_parts as up', 'up.upload_id', 'pu.id').select(['up.part_number', 'up.etag', 'up.size_bytes'])
+      .whereRef('pu.project_id', '=', 'p.id').where('p.status', '=', sql.lit('awaiting_upload')).orderBy('up.part_number'),
+  ).as('parts'),
 ] as const;
 
-/** The project (scoped to the workspace, as findProject) with everything it shows, in one statement. */
-export async function findProjectView(db: Db, workspaceId: string, projectId: string): Promise<ProjectView | undefined> {
-  const row = await db.selectFrom('projects as p').selectAll('p').select(VIEW_PARTS).where('p.workspace_id', '=', workspaceId).where('p.id', '=', projectId).executeTakeFirst();
+/**
+ * The project's columns by name, not `p.*`: a prepared statement's result columns are fixed, so
+ * a column a migration adds while the API runs must not change them (PostgreSQL would refuse the
+ * statement: "cached plan must not change result type"). ProjectView's type checks that none is missing.
+ */
+const PROJECT_COLUMNS = [
+  'id', 'seq', 'workspace_id', 'name', 'external_id', 'source_type', 'source_url', 'youtube_video_id', 'source_file_name', 'source_size_bytes',
+  'source_duration_seconds', 'source_has_video', 'fetch_percent', 'source_locale', 'target_locales', 'title', 'description', 'status', 'phase',
+  'failure_code', 'failure_message', 'failure_detail', 'max_billable_seconds', 'credits_per_second', 'billable_seconds', 'charged_seconds',
+  'refunded_seconds', 'usage_state', 'hold_reference', 'transcript_review_status', 'transcript_review_requested_at', 'transcript_review_verified_at',
+  'transcript_source', 'supplied_translations', 'created_at', 'updated_at', 'validated_at', 'completed_at', 'view_version',
+] as const satisfies readonly (keyof ProjectTable)[];
+
+const viewQuery = (db: Kysely<Database>, workspaceId: string, projectId: string) =>
+  db.selectFrom('projects as p').select(PROJECT_COLUMNS.map((c) => `p.${c}` as const)).select(VIEW_PARTS).where('p.workspace_id', '=', workspaceId).where('p.id', '=', projectId);
+
+/**
+ * The statement's text, compiled once without a connection: its only parameters are the two
+ * ids. Run by name, each connection plans it once instead of on every call (docs/design.md#conditional-get).
+ */
+const VIEW_STATEMENT = {
+  name: 'find-project-view',
+  text: viewQuery(new Kysely<Database>({ dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (db) => new PostgresIntrospector(db), createQueryCompiler: () => new PostgresQueryCompiler() } }), '', '').compile().sql,
+};
+
+/**
+ * The project (scoped to the workspace, as findProject) with everything it shows, in one
+ * statement: on a pool as a named prepared statement, in a transaction (`trx`) as a plain one.
+ */
+export async function findProjectView(db: Pool | Db, workspaceId: string, projectId: string): Promise<ProjectView | undefined> {
+  const row = db instanceof Pool
+    ? (await db.query<InferResult<ReturnType<typeof viewQuery>>[number]>({ ...VIEW_STATEMENT, values: [workspaceId, projectId] })).rows[0]
+    : await viewQuery(db, workspaceId, projectId).executeTakeFirst();
   if (!row) return undefined;
-  const { languages, deliverables, upload, ...project } = row;
+  const { languages, deliverables, upload, parts, ...project } = row;
   // JSON carries timestamps as ISO text; pg's own parser would have made them Dates (to the same millisecond).
   return {
     project,
     languages: languages.map((l) => ({ ...l, created_at: new Date(l.created_at), updated_at: new Date(l.updated_at), completed_at: dateOrNull(l.completed_at) })),
     deliverables,
     upload: upload ? { ...upload, expires_at: new Date(upload.expires_at) } : undefined,
+    parts,
   };
 }
 

@@ -3,10 +3,7 @@ import type { Db } from './create-db';
 import type { VideoAvailability } from '../shared/video-availability';
 import { containsPattern } from './like-pattern';
 
-// Connected YouTube channels and the mirror of their uploads. The video list is served from here,
-// so searching costs no Data API quota.
-
-export type { VideoAvailability };
+// Connected YouTube channels and the mirror of their uploads (docs/design.md#youtube).
 
 export interface YoutubeChannelTable {
   id: string;
@@ -43,8 +40,6 @@ export type YoutubeChannel = Selectable<YoutubeChannelTable>;
 export type YoutubeVideo = Selectable<YoutubeVideoTable>;
 export type ConnectedChannel = YoutubeChannel & { is_primary: boolean; workspace_id: string };
 
-export { VIDEO_ID_PATTERN } from '../shared/youtube-video-id';
-
 export async function listConnectedChannels(db: Db, workspaceId?: string): Promise<ConnectedChannel[]> {
   let q = db
     .selectFrom('workspace_channels')
@@ -56,9 +51,8 @@ export async function listConnectedChannels(db: Db, workspaceId?: string): Promi
 }
 
 /**
- * Connects a channel to a workspace. The first channel of a workspace becomes its primary, and
- * `primary: true` moves the primary here; the partial unique index makes two primaries
- * impossible even for concurrent connects. The caller owns the transaction.
+ * Connects a channel to a workspace: its first channel, or one connected with `primary: true`,
+ * becomes its primary (the partial unique index makes two primaries impossible).
  */
 export async function connectChannel(
   trx: Db,
@@ -107,23 +101,14 @@ export async function listChannelWorkspaceIds(db: Db, channelId: string): Promis
   return rows.map((row) => row.workspace_id);
 }
 
+/** Adds the videos to the mirror, or refreshes what it has of them. */
 export async function upsertVideos(db: Db, videos: Omit<YoutubeVideo, 'updated_at'>[]): Promise<void> {
   if (videos.length === 0) return;
+  const refreshed = ['channel_id', 'title', 'description', 'published_at', 'duration_seconds', 'availability', 'unavailable_reason'] as const;
   await db
     .insertInto('youtube_videos')
     .values(videos)
-    .onConflict((oc) =>
-      oc.column('id').doUpdateSet((eb) => ({
-        channel_id: eb.ref('excluded.channel_id'),
-        title: eb.ref('excluded.title'),
-        description: eb.ref('excluded.description'),
-        published_at: eb.ref('excluded.published_at'),
-        duration_seconds: eb.ref('excluded.duration_seconds'),
-        availability: eb.ref('excluded.availability'),
-        unavailable_reason: eb.ref('excluded.unavailable_reason'),
-        updated_at: sql<Date>`now()`,
-      })),
-    )
+    .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ ...Object.fromEntries(refreshed.map((c) => [c, eb.ref(`excluded.${c}`)])), updated_at: sql<Date>`now()` })))
     .execute();
 }
 

@@ -4,7 +4,8 @@ import type { DubContext } from './dub-context';
 
 // `--wait`: follows a project until it ends, with one live line per language (status and the
 // percent the API reports) on a terminal, or a plain line per change elsewhere. It polls with
-// backoff: quickly while things change, slower (up to the API's poll_after_seconds) while not.
+// backoff: quickly while things change, slower (up to the API's poll_after_seconds) while not,
+// each poll sending the last answer's ETag (If-None-Match), so an unchanged project costs a 304.
 
 export const FINAL_STATUSES = new Set(['completed', 'partially_completed', 'failed']);
 const MIN_POLL_MS = 1000;
@@ -65,7 +66,8 @@ function plainView(ctx: DubContext): View {
 const fingerprint = (project: Project) => JSON.stringify(rows(project));
 
 export async function waitForProject(ctx: DubContext, projectId: string, sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms))): Promise<Project> {
-  let project = await ctx.client().getProject(projectId);
+  const poll = ctx.client().projectPoller(projectId);
+  let project = await poll();
   const width = Math.max(7, ...project.target_locales.map((l) => l.length));
   const view = ctx.out.tty ? liveView(ctx, width) : plainView(ctx);
   let delay = MIN_POLL_MS;
@@ -75,7 +77,7 @@ export async function waitForProject(ctx: DubContext, projectId: string, sleep: 
       if (FINAL_STATUSES.has(project.status)) return project;
       await sleep(delay);
       const before = fingerprint(project);
-      project = await ctx.client().getProject(projectId);
+      project = await poll();
       const ceiling = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, project.progress.poll_after_seconds * 1000));
       delay = fingerprint(project) === before ? Math.min(ceiling, delay * 2) : MIN_POLL_MS;
     }

@@ -8,7 +8,7 @@ import { responseContract } from './response-contract';
 import { youTubeDataApiFromConfig } from '../../src/sources/youtube/data-api-client';
 import { ApiKeyCache } from '../../src/auth/api-key-cache';
 import { loadConfig, type Config } from '../../src/config';
-import { createDb, type Db } from '../../src/db/create-db';
+import { createDb, createPool, type Db } from '../../src/db/create-db';
 import { detectCapabilities, type EngineCapabilities } from '../../src/engines/capabilities';
 import { publishWorker, retireWorker } from '../../src/db/worker-capabilities';
 import { startCapabilityCache, type CapabilityCache } from '../../src/fleet/capability-cache';
@@ -21,6 +21,7 @@ import type { UrlSigner } from '../../src/storage/url-signer';
 import { createTemporalClient } from '../../src/temporal/connection';
 import type { Client } from '@temporalio/client';
 import type { KyselyPlugin } from 'kysely';
+import type { Pool } from 'pg';
 
 // The real Koa app over real HTTP (port 0), on the run's real PostgreSQL and Temporal server.
 
@@ -28,6 +29,8 @@ export interface TestApi {
   baseUrl: string;
   config: Config;
   db: Db;
+  /** The pool behind `db` and the app's queries (findProjectView runs on it by name). */
+  pool: Pool;
   temporal: Client;
   /** The API's copy of its fleet's capabilities; refresh() to see a worker that just joined. */
   capabilities: CapabilityCache;
@@ -79,7 +82,8 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
     server.close();
     throw err;
   }
-  const db = createDb({ url: config.database.url!, poolMax: 5, applicationName: 'dubbing-test', connectTimeoutMs: config.database.connectTimeoutMs });
+  const pool = createPool({ url: config.database.url!, poolMax: 5, applicationName: 'dubbing-test', connectTimeoutMs: config.database.connectTimeoutMs });
+  const db = createDb(pool);
   const temporal = createTemporalClient(config);
   if (fleet === 'last-known') await seedLastKnownWorker(db, config.temporal.taskQueue);
   const { blobStore, urlSigner, uploads, downloadLinks } = createStorage(config);
@@ -91,7 +95,7 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
   const capabilities = await startCapabilityCache(config, db, config.database.url!, createLogger('error'));
   const appDb = plugins.reduce((wrapped, plugin) => wrapped.withPlugin(plugin), db);
   const rateLimiter = rateLimiterFromConfig(config, appDb, createLogger('error'));
-  const app = createApp({ config, db: appDb, temporal, capabilities, logger, blobStore, urlSigner, uploads, downloadLinks, keyCache, rateLimiter, youtube: youTubeDataApiFromConfig(config.youtube) });
+  const app = createApp({ config, db: appDb, pool, temporal, capabilities, logger, blobStore, urlSigner, uploads, downloadLinks, keyCache, rateLimiter, youtube: youTubeDataApiFromConfig(config.youtube) });
   // Outermost, so it checks each response exactly as the client gets it (contract test 2).
   app.middleware.unshift(responseContract(app, config.storage.driver));
   server.on('request', app.callback());
@@ -99,6 +103,7 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
     baseUrl: `http://127.0.0.1:${port}`,
     config,
     db,
+    pool,
     temporal,
     capabilities,
     blobStore,

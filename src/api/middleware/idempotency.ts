@@ -5,15 +5,9 @@ import { forgetKey, insertKey, lockKeyRow, releaseKey, setRecoveryPoint, storeId
 import { ApiError } from '../api-error';
 import type { AuthContext } from './authenticate';
 
-// Idempotency-Key handling (docs/design.md#idempotency). The first request with a key takes a lock row; a
-// retry with the same body gets the stored response byte for byte, a different body gets 422,
-// and a retry while the first is still running gets 409. A request that crashed part-way leaves
-// its recovery point, so the retry resumes where it stopped instead of paying twice.
-//
-// A lock can be taken over while its first holder still runs (it stalled past LOCK_TIMEOUT_MS).
-// Each holder therefore gets a fencing token, and every write it makes to the row requires that
-// token: the recovery point (written inside the work's own transaction, so a holder that lost
-// the lock rolls its work back), the final response, and the cleanup on failure.
+// Idempotency-Key handling (docs/design.md#idempotency): replay, 422 for another request, 409
+// while the first runs, recovery points, and a stalled lock taken over under a fencing token
+// that every write of its holder to the key row requires.
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** A lock older than this belongs to a request that died; a retry may take it over. */
@@ -24,26 +18,16 @@ export interface IdempotencyState {
   key: string;
   recoveryPoint: string;
   recoveryData: Record<string, unknown> | null;
-  /**
-   * Records progress inside the caller's transaction, so it commits with the work it marks.
-   * Throws (a 409) when a retry has taken the lock over: the caller's transaction must then roll
-   * back, leaving the work to the retry, which owns the key now.
-   */
+  /** Records progress in the caller's transaction; a 409 when a retry took the lock over (roll back then). */
   setRecoveryPoint(db: Db, point: string, data: Record<string, unknown>): Promise<void>;
-  /**
-   * The answer changed nothing (a quote over its limit, nothing to do): the key is forgotten
-   * instead of keeping the answer, as for a refused request, so a corrected retry may reuse it
-   * (docs/design.md#idempotency: such answers ignore the key). Only before any recovery point.
-   */
+  /** The answer changed nothing (over the limit, nothing to do): forget the key, as for a refusal (docs/design.md#idempotency). */
   answerUnrecorded(): void;
 }
 
-/** The 409 a request gets when a retry took its stalled lock over; nothing was done. */
-export const lockTakenOver = () =>
-  ApiError.conflict('idempotency_request_in_progress', 'This request stalled and a retry with the same Idempotency-Key took it over; nothing was done here. Retry to get the result.', { 'retry-after': '1' });
+const inProgress = (message: string) => ApiError.conflict('idempotency_request_in_progress', message, { 'retry-after': '1' });
 
 /** Canonical JSON: keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -52,14 +36,10 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function fingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method}\n${path}\n${canonicalJson(body)}`).digest('hex');
-}
-
 /**
  * A response that must not be kept as it was sent (it holds a secret): `store` gives the bytes
  * to keep, `replay` turns kept bytes back into the answer for a retry (throwing an ApiError
- * when it can no longer be given). Stored responses live in the database as long as their key.
+ * when it can no longer be given).
  */
 export interface StoredResponseCodec {
   store(body: string): string;
@@ -69,7 +49,6 @@ export interface StoredResponseCodec {
 /**
  * @param required when it returns false for a request (e.g. a preview), the key is optional
  * and, if absent, the request runs without idempotency.
- * @param options.codec keeps something else than the response's bytes.
  */
 export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boolean = () => true, options: { codec?: StoredResponseCodec } = {}): Middleware {
   return async (ctx, next) => {
@@ -78,12 +57,10 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
       if (!required(ctx)) return next();
       throw new ApiError(400, 'invalid_request_error', 'idempotency_key_missing', 'This request needs an Idempotency-Key header; reuse the same key when you retry it.', 'Idempotency-Key');
     }
-    if (!KEY_PATTERN.test(key)) {
-      throw ApiError.invalid('invalid_parameter', 'Idempotency-Key must be 1-255 visible ASCII characters.', 'Idempotency-Key');
-    }
-    const auth = ctx.state.auth as AuthContext;
-    const lock: KeyLock = { workspaceId: auth.workspaceId, key, token: randomUUID() };
-    const claimed = await claim(db, lock, { method: ctx.method, path: ctx.path, requestSha256: fingerprint(ctx.method, ctx.path, ctx.state.body ?? {}) });
+    if (!KEY_PATTERN.test(key)) throw ApiError.invalid('invalid_parameter', 'Idempotency-Key must be 1-255 visible ASCII characters.', 'Idempotency-Key');
+    const lock: KeyLock = { workspaceId: (ctx.state.auth as AuthContext).workspaceId, key, token: randomUUID() };
+    const requestSha256 = createHash('sha256').update(`${ctx.method}\n${ctx.path}\n${canonicalJson(ctx.state.body ?? {})}`).digest('hex');
+    const claimed = await claim(db, lock, { method: ctx.method, path: ctx.path, requestSha256 });
     if ('replay' in claimed) {
       const body = options.codec ? await options.codec.replay(ctx, claimed.replay) : claimed.replay.body;
       ctx.status = claimed.replay.status;
@@ -99,7 +76,9 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
       recoveryPoint: claimed.recoveryPoint,
       recoveryData: claimed.recoveryData,
       async setRecoveryPoint(trx, point, data) {
-        if (!(await setRecoveryPoint(trx, lock, point, data))) throw lockTakenOver();
+        if (!(await setRecoveryPoint(trx, lock, point, data))) {
+          throw inProgress('This request stalled and a retry with the same Idempotency-Key took it over; nothing was done here. Retry to get the result.');
+        }
         state.recoveryPoint = point;
         state.recoveryData = data;
       },
@@ -136,19 +115,16 @@ type Claim = { recoveryPoint: string; recoveryData: Record<string, unknown> | nu
 
 async function claim(db: Db, lock: KeyLock, request: { method: string; path: string; requestSha256: string }): Promise<Claim> {
   if (await insertKey(db, lock, request)) return { recoveryPoint: 'started', recoveryData: null };
-
   return db.transaction().execute(async (trx) => {
     const row = await lockKeyRow(trx, lock.workspaceId, lock.key);
-    if (!row) {
-      // The holder forgot it between our insert and select (its request was refused): retry.
-      throw ApiError.conflict('idempotency_request_in_progress', 'A request with this Idempotency-Key just finished; retry.', { 'retry-after': '1' });
-    }
+    // The holder forgot it between our insert and select (its request was refused): retry.
+    if (!row) throw inProgress('A request with this Idempotency-Key just finished; retry.');
     if (row.method !== request.method || row.path !== request.path || row.request_sha256 !== request.requestSha256) {
       throw new ApiError(422, 'invalid_request_error', 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request; use a new key for a new request.', 'Idempotency-Key');
     }
     if (row.response_status !== null && row.response_body !== null) return { replay: { status: row.response_status, body: row.response_body } };
     if (row.locked_at !== null && Date.now() - row.locked_at.getTime() < LOCK_TIMEOUT_MS) {
-      throw ApiError.conflict('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress; retry shortly.', { 'retry-after': '1' });
+      throw inProgress('A request with this Idempotency-Key is still in progress; retry shortly.');
     }
     await takeOverKey(trx, lock);
     return { recoveryPoint: row.recovery_point, recoveryData: row.recovery_data };

@@ -17,18 +17,13 @@ import { loadProjectView } from './load-project-view';
 import { presentProject } from '../../project-view/project-presenter';
 import { createProjectBodySchema, type CreateProjectBody } from './projects.schema';
 import { youtubeVideoId } from '../../shared/youtube-video-id';
-import { readTranscriptInput } from '../transcripts/read-transcript-input';
+import { readTranscriptInput, readTranslationInputs } from '../transcripts/read-transcript-input';
 
 /** Recorded with the project, its hold and its upload: only the workflow start may be left to do. */
 const PROJECT_CREATED = 'project_created';
 
-interface Accepted {
-  videoId: string | null;
-  /** The customer's own source transcript, when given (docs/editing.md#bring-your-own-script). */
-  transcript: Cue[] | null;
-  /** Their own lines for some target locales, taken as given when those languages are dubbed. */
-  translations: Record<string, Cue[]> | null;
-}
+/** The customer's own transcript and lines, when given (docs/editing.md#bring-your-own-script). */
+interface Accepted { videoId: string | null; transcript: Cue[] | null; translations: Record<string, Cue[]> | null }
 
 function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
   checkLocales(deps.capabilities.current(), body.source_locale, body.target_locales);
@@ -41,25 +36,17 @@ function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
     if (!videoId) throw ApiError.invalid('invalid_parameter', 'source.url must be a YouTube video URL (youtube.com/watch?v=… or youtu.be/…).', 'source.url');
   }
   // The source is not measured yet: cue ends are checked against it once it is.
-  const transcript = body.transcript ? readTranscriptInput(body.transcript, null, 'transcript.content') : null;
-  return { videoId, transcript, translations: body.translations ? readTranslations(body.translations, body.target_locales) : null };
-}
-
-function readTranslations(files: NonNullable<CreateProjectBody['translations']>, targets: string[]): Record<string, Cue[]> {
-  const translations: Record<string, Cue[]> = {};
-  for (const [locale, file] of Object.entries(files)) {
-    if (!targets.includes(locale)) throw ApiError.invalid('invalid_parameter', `translations.${locale}: ${locale} is not one of target_locales (${targets.join(', ')}).`, `translations.${locale}`);
-    translations[locale] = readTranscriptInput(file, null, `translations.${locale}.content`);
-  }
-  return translations;
+  return {
+    videoId,
+    transcript: body.transcript ? readTranscriptInput(body.transcript, null, 'transcript.content') : null,
+    translations: body.translations ? readTranslationInputs(body.translations, body.target_locales) : null,
+  };
 }
 
 /**
- * POST /v1/dubbing/projects. The idempotency middleware holds the key; one transaction writes
- * the project, its credit hold, its upload, a supplied transcript and the recovery point; a
- * YouTube project's workflow starts after the commit (an upload project's at upload/complete);
- * the middleware stores the answer. A retry after a crash between the commit and the workflow start finds the recovery
- * point and only starts the (same) workflow (docs/design.md#idempotency).
+ * POST /v1/dubbing/projects: one transaction writes the project, its credit hold, its upload, a
+ * supplied transcript and the recovery point; a retry that finds the recovery point only starts
+ * the (same) workflow (docs/design.md#idempotency).
  */
 export async function createProject(deps: AppDeps, ctx: Context): Promise<void> {
   const { db, config } = deps;
@@ -78,7 +65,6 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
   }
 
   const accepted = validateSemantics(deps, body);
-  const { transcript } = accepted;
   const id = randomUUID();
   // The storage side of the upload starts first, so the row can name it (s3: the multipart
   // upload's id). Should the row not be written, the upload is aborted below; a crash in
@@ -93,7 +79,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
       await holdCredits(trx, { workspaceId: auth.workspaceId, reference: project.hold_reference, amount: holdAmount, projectId: id, description: 'project ceiling hold' });
       const uploadRow = upload ? await insertUpload(trx, upload) : undefined;
       // A supplied transcript is the dub's: no speech recognition runs for this project.
-      if (transcript) await replaceSourceSegments(trx, id, transcript, 'supplied');
+      if (accepted.transcript) await replaceSourceSegments(trx, id, accepted.transcript, 'supplied');
       await idempotency.setRecoveryPoint(trx, PROJECT_CREATED, { project_id: id });
       return { project, upload: uploadRow };
     })
@@ -106,14 +92,14 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
         `This project needs ${neededCredits} credits held (max_billable_seconds × target locales × ${auth.creditsPerSecond} credits per second)${available}.`);
     });
 
-  // A YouTube project has its source now, so its workflow starts now. An upload project's starts
-  // when upload/complete signals it (signalWithStart); abandoned uploads are settled by the
-  // expiry schedule.
+  // A YouTube project has its source now, so its workflow starts now; an upload project's starts
+  // at upload/complete (signalWithStart).
   if (!written.upload) await startProjectWorkflow(deps.temporal, config.temporal.taskQueue, written.project, config.temporal.callTimeoutMs);
   ctx.status = 201;
   ctx.body = { data: await createdView(deps, written.project, written.upload) };
 }
 
+/** The new project's row; every column it does not name takes the table's default (null, 0, …). */
 function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { videoId, translations }: Accepted) {
   const isUpload = body.source.type === 'upload';
   return {
@@ -126,28 +112,17 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { vi
     youtube_video_id: videoId,
     source_file_name: body.source.type === 'upload' ? body.source.file_name : null,
     source_size_bytes: body.source.type === 'upload' ? body.source.size_bytes : null,
-    source_duration_seconds: null,
-    source_has_video: null,
-    fetch_percent: null,
     source_locale: body.source_locale,
     target_locales: body.target_locales,
     title: body.publishing?.title ?? null,
     description: body.publishing?.description ?? null,
     status: isUpload ? ('awaiting_upload' as const) : ('validating' as const),
     phase: isUpload ? ('uploading' as const) : ('validating' as const),
-    failure_code: null,
-    failure_message: null,
-    failure_detail: null,
     max_billable_seconds: body.max_billable_seconds,
     credits_per_second: auth.creditsPerSecond,
-    billable_seconds: null,
     usage_state: 'pending_validation' as const,
     hold_reference: holdReferenceFor(id),
-    transcript_review_requested_at: null,
-    transcript_review_verified_at: null,
     supplied_translations: translations ? JSON.stringify(translations) : null,
-    validated_at: null,
-    completed_at: null,
   };
 }
 
@@ -163,8 +138,6 @@ function newUpload(projectId: string, source: { file_name: string; size_bytes: n
     part_count: Math.ceil(source.size_bytes / partSize),
     expires_at: new Date(Date.now() + UPLOAD_WINDOW_MS),
     store_upload_id: storeUploadId,
-    completed_at: null,
-    completed_parts: null,
   };
 }
 

@@ -13,28 +13,28 @@ import { isUuid } from './load-own-project';
  * or the same 404 as loadOwnProject.
  */
 export async function loadOwnProjectView(deps: AppDeps, auth: AuthContext, projectId: string): Promise<ProjectView> {
-  const view = isUuid(projectId) ? await findProjectView(deps.db, auth.workspaceId, projectId.toLowerCase()) : undefined;
+  const view = isUuid(projectId) ? await findProjectView(deps.pool, auth.workspaceId, projectId.toLowerCase()) : undefined;
   if (!view) throw ApiError.notFound('project', 'project_id');
   return view;
 }
 
 /** The representation of a project the caller has just read or written: `project` as given, the rest read afresh. */
 export async function loadProjectView(deps: AppDeps, project: Project, options: { includeTransfer: boolean }) {
-  const view = await findProjectView(deps.db, project.workspace_id, project.id);
+  const view = await findProjectView(deps.pool, project.workspace_id, project.id);
   if (!view) throw new Error(`project ${project.id} vanished`);
   return presentProjectView(deps, { ...view, project }, options);
 }
 
 /**
  * Renders a view: never workflow state, and, while an upload is open, the parts that arrived
- * (one more read: the upload_parts rows, or on a driver whose store alone knows the parts (s3)
- * that store's ListParts), so a resuming client is told what really arrived.
+ * (the view's upload_parts rows, or on a driver whose store alone knows the parts (s3) that
+ * store's ListParts, one more call), so a resuming client is told what really arrived.
  */
 export async function presentProjectView(deps: AppDeps, view: ProjectView, options: { includeTransfer: boolean }) {
   const { project, upload } = view;
   // Only an open upload's parts are shown: once the project has moved on, its progress no longer counts them.
   const openUpload = project.status === 'awaiting_upload' ? upload : undefined;
-  const parts = openUpload ? await partsOf(deps, openUpload) : [];
+  const parts = openUpload ? await partsOf(deps, openUpload, view.parts) : [];
   const transfer = openUpload && options.includeTransfer ? await buildTransferBlock({ upload: openUpload, parts, uploads: deps.uploads }) : undefined;
   return presentProject(project, {
     publicBaseUrl: deps.config.http.publicBaseUrl,
@@ -50,7 +50,7 @@ export async function presentProjectView(deps: AppDeps, view: ProjectView, optio
  * a dropped connection left (versitygw 1.8 even pads it with zeros to the announced length,
  * which only a Content-MD5 header or the ETag reveals; docs/storage.md#short-parts).
  */
-async function partsOf(deps: AppDeps, upload: ViewUpload): Promise<StoredPart[]> {
-  const stored = (await deps.uploads.listParts(deps.db, upload)) ?? [];
+async function partsOf(deps: AppDeps, upload: ViewUpload, recorded: StoredPart[]): Promise<StoredPart[]> {
+  const stored = deps.uploads.partsRecordedInDatabase ? recorded : (await deps.uploads.listParts(deps.db, upload)) ?? [];
   return stored.filter((p) => p.part_number <= upload.part_count && p.size_bytes === expectedPartSize(upload, p.part_number));
 }

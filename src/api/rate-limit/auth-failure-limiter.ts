@@ -1,5 +1,3 @@
-import type { Config } from '../../config';
-
 /** Addresses tracked in one window; past it, new addresses share one count (see `countFor`). */
 const MAX_ADDRESSES = 100_000;
 const OVERFLOW = '(addresses past the table)';
@@ -43,8 +41,4 @@ export class AuthFailureLimiter {
     this.window = window;
     this.counts.clear();
   }
-}
-
-export function authFailureLimiterFromConfig(config: Config): AuthFailureLimiter {
-  return new AuthFailureLimiter(config.rateLimits.authFailuresPerMinute, 60);
 }

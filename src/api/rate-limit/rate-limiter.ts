@@ -4,14 +4,9 @@ import type { Db } from '../../db/create-db';
 import type { Logger } from '../../logger';
 
 // A per-key limit in fixed windows, shared by every API process through PostgreSQL
-// (rate_limit_counters; docs/rate-limits.md).
-//
-// Each write (POST, DELETE) is one statement that counts it if its window has room: exact across
-// the fleet, and the count is what was granted. Reads are the hot path (a cached GET costs one
-// indexed query), so each process counts them in memory and adds its count to the shared one
-// every `syncIntervalMs`, learning the fleet's total in the same statement: a key can exceed its
-// read limit by what the other processes served since their last sync, never more. The counter
-// store failing lets requests through (logged): a limiter must not be the reason the API is down.
+// (rate_limit_counters; docs/rate-limits.md#shared-by-every-api-process): a write is counted by
+// one statement in the request, reads in memory and added to the shared count every
+// `syncIntervalMs`. A failing counter store lets requests through (logged).
 
 export interface RateLimitPolicy {
   windowSeconds: number;
@@ -62,13 +57,8 @@ export class RateLimiter {
     const now = this.now();
     const windowMs = this.policy.windowSeconds * 1000;
     const windowStart = Math.floor(now / windowMs) * windowMs;
-    const decision = (used: number, allowed: boolean): RateLimitDecision => ({
-      allowed,
-      limit,
-      remaining: Math.max(0, limit - used),
-      resetSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)),
-      windowSeconds: this.policy.windowSeconds,
-    });
+    const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+    const decision = (used: number, allowed: boolean): RateLimitDecision => ({ allowed, limit, remaining: Math.max(0, limit - used), resetSeconds, windowSeconds: this.policy.windowSeconds });
 
     if (bucket === 'write') {
       this.deleteOldCounters(now);
@@ -91,9 +81,7 @@ export class RateLimiter {
   /** Adds every pending read count to the shared counters and learns the fleet's totals. */
   async sync(): Promise<void> {
     while (this.syncing) await this.syncing;
-    this.syncing = this.syncOnce().finally(() => {
-      this.syncing = undefined;
-    });
+    this.syncing = this.syncOnce().finally(() => (this.syncing = undefined));
     await this.syncing;
   }
 

@@ -17,3 +17,13 @@ export function readTranscriptInput(file: { format: TranscriptFormat; content: s
     throw err;
   }
 }
+
+/** Translations supplied at create, by locale: each must be one of the project's targets. */
+export function readTranslationInputs(files: Record<string, { format: TranscriptFormat; content: string }>, targets: string[]): Record<string, Cue[]> {
+  const translations: Record<string, Cue[]> = {};
+  for (const [locale, file] of Object.entries(files)) {
+    if (!targets.includes(locale)) throw ApiError.invalid('invalid_parameter', `translations.${locale}: ${locale} is not one of target_locales (${targets.join(', ')}).`, `translations.${locale}`);
+    translations[locale] = readTranscriptInput(file, null, `translations.${locale}.content`);
+  }
+  return translations;
+}

@@ -1,23 +1,15 @@
 import type { Db } from '../../db/create-db';
 import { upsertVideos } from '../../db/youtube';
 import { claimVideoLookup, rememberLookupMiss } from '../../db/youtube-lookups';
-import type { VideoLookup } from '../../sources/youtube/video-lookup';
-
-// An exact video id the mirror lacks (a video newer than the last sync) costs a Data API call
-// and the quota is the whole service's, so a lookup is made only when it can help: an id looked
-// up in vain within the TTL is answered from the mirror, and each workspace has a budget of
-// live lookups per hour (docs/rate-limits.md, "YouTube lookups").
+import { mirroredVideo, type VideoLookup } from '../../sources/youtube/video-lookup';
 
 /**
- * `found`: mirrored now; `not_found`: a live lookup found nothing of this channel;
- * `remembered_miss` / `budget_exhausted`: no call was made.
+ * An exact video id the mirror lacks costs a Data API call from the whole service's quota, so it
+ * is looked up only within the workspace's hourly budget and unless it was looked up in vain
+ * within the TTL (docs/rate-limits.md#youtube-lookups). `found`: mirrored now; `not_found`: a
+ * live lookup found nothing of this channel; `remembered_miss` / `budget_exhausted`: no call.
  */
 export type LookupOutcome = 'found' | 'not_found' | 'remembered_miss' | 'budget_exhausted';
-
-export interface UnmirroredLookupSettings {
-  missTtlSeconds: number;
-  perHour: number;
-}
 
 export class UnmirroredLookups {
   /** Concurrent searches for the same id in this process share one claim and one call. */
@@ -26,7 +18,7 @@ export class UnmirroredLookups {
   constructor(
     private readonly db: Db,
     private readonly youtube: VideoLookup,
-    private readonly settings: UnmirroredLookupSettings,
+    private readonly settings: { missTtlSeconds: number; perHour: number },
   ) {}
 
   lookUp(workspaceId: string, channelId: string, videoId: string): Promise<LookupOutcome> {
@@ -48,16 +40,7 @@ export class UnmirroredLookups {
       await rememberLookupMiss(this.db, { videoId, ownerChannelId: found?.channelId ?? null, missTtlSeconds });
       return 'not_found';
     }
-    await upsertVideos(this.db, [{
-      id: found.id,
-      channel_id: found.channelId,
-      title: found.title,
-      description: found.description,
-      published_at: new Date(found.publishedAt),
-      duration_seconds: found.durationSeconds,
-      availability: found.availability,
-      unavailable_reason: found.unavailableReason,
-    }]);
+    await upsertVideos(this.db, [mirroredVideo(found)]);
     return 'found';
   }
 }

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { findConnectedChannel, findMatchingProjects, listVideos, VIDEO_ID_PATTERN } from '../../db/youtube';
+import { findConnectedChannel, findMatchingProjects, listVideos } from '../../db/youtube';
+import { VIDEO_ID_PATTERN } from '../../shared/youtube-video-id';
 import { UnmirroredLookups } from './unmirrored-lookup';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
@@ -9,11 +10,9 @@ import { presentVideo } from './video-presenter';
 import { listVideosQuerySchema } from './youtube.schema';
 
 /**
- * GET /v1/dubbing/youtube/videos (docs/design.md#youtube): served from the mirror, so a title
- * search costs no Data API quota. Three reads: the connection, the page, the caller's matching
- * projects. Only an exact video id the mirror does not have yet is looked up (1 unit), within the
- * workspace's hourly budget and unless it was looked up in vain lately (UnmirroredLookups); the
- * `YouTube-Lookup` header says which happened.
+ * GET /v1/dubbing/youtube/videos (docs/design.md#youtube): three reads of the mirror (the
+ * connection, the page, the caller's matching projects); only an exact video id the mirror lacks
+ * is looked up (UnmirroredLookups), and the `YouTube-Lookup` header says what happened.
  */
 export function youtubeRoutes(deps: AppDeps): Router {
   const { db } = deps;

@@ -12,6 +12,18 @@ export interface VideoLookup {
 export type LookedUpVideo = Pick<YouTubeVideo, 'id' | 'channelId' | 'title' | 'description' | 'publishedAt' | 'durationSeconds' | 'availability' | 'unavailableReason'> &
   Partial<Pick<YouTubeVideo, 'ageRestricted'>>;
 
+/** A looked-up video as the mirror keeps it (youtube_videos' columns). */
+export const mirroredVideo = (v: LookedUpVideo) => ({
+  id: v.id,
+  channel_id: v.channelId,
+  title: v.title,
+  description: v.description,
+  published_at: new Date(v.publishedAt),
+  duration_seconds: v.durationSeconds,
+  availability: v.availability,
+  unavailable_reason: v.unavailableReason,
+});
+
 /** What the mirror needs from the Data API (the real client implements it; 1 quota unit a call). */
 export interface ChannelUploadsSource extends VideoLookup {
   listUploads(playlistId: string, pageToken?: string): Promise<{ videoIds: { id: string; publishedAt: string }[]; nextPageToken: string | null }>;
