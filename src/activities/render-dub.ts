@@ -11,11 +11,11 @@ import type { LanguageSegment, RenderedLine } from '../db/language-segments';
 import { blobKeys } from '../db/uploads';
 import { toSrt, toVtt, type Cue } from '../publish/captions';
 import { isSpoken, placementHolds } from '../shared/line-plan';
+import { sourceKeys } from '../shared/source-keys';
 import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
 import { activityLog } from './activity-log';
 import { classifyingEngineErrors } from './classify-engine-error';
 import { lineClips, type LineClip } from './line-clips';
-import { sourceKeys } from './project.activities';
 
 // Render one language from its lines: speak the lines whose words changed, place each clip on
 // the timeline, mix, encode, caption and draw the thumbnail, then store the files under the

@@ -4,7 +4,7 @@ import { copyFile, mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from 
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStore } from './blob-store';
+import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStore, type ByteRange } from './blob-store';
 import { meteredStream } from './metered-stream';
 
 /** How often concat reports progress within one long source, so heartbeats keep flowing. */
@@ -75,7 +75,7 @@ export class LocalBlobStore implements BlobStore {
     return { sizeBytes };
   }
 
-  async get(key: string): Promise<NodeJS.ReadableStream> {
+  async get(key: string, range?: ByteRange): Promise<NodeJS.ReadableStream> {
     const file = this.pathOf(key);
     // Open first, then check: the stream reads the file we checked, even if a new version is
     // renamed over it meanwhile.
@@ -86,7 +86,8 @@ export class LocalBlobStore implements BlobStore {
       await handle.close();
       throw new BlobNotFoundError(key);
     }
-    return handle.createReadStream();
+    // fs counts `end` inclusively, as HTTP does.
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 
   async stat(key: string): Promise<{ sizeBytes: number } | null> {

@@ -15,7 +15,7 @@ export function slowFirstPutFile(inner: BlobStore, matches: (key: string) => boo
     },
     put: (key, body, options) => inner.put(key, body, options),
     concat: (sourceKeys, destKey, onProgress) => inner.concat(sourceKeys, destKey, onProgress),
-    get: (key) => inner.get(key),
+    get: (key, range) => inner.get(key, range),
     stat: (key) => inner.stat(key),
     toLocalFile: (key, tempDir, options) => inner.toLocalFile(key, tempDir, options),
     delete: (key) => inner.delete(key),

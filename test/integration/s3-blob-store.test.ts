@@ -82,6 +82,21 @@ it('streams a blob into the caller’s temp dir, and stops (file and all) when t
   expect(readdirSync(dir)).toHaveLength(1);
 });
 
+it('reads only the bytes of a range, both ends inclusive, as the local driver does', async () => {
+  const key = `${prefix}/ranged.wav`;
+  const data = randomBytes(9 * MiB + 7);
+  await store.put(key, Readable.from([data]));
+  const range = async (start: number, end: number) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of (await store.get(key, { start, end })) as AsyncIterable<Buffer>) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  };
+  expect(await range(0, 0)).toEqual(data.subarray(0, 1));
+  expect(md5(await range(5 * MiB, 9 * MiB + 6))).toBe(md5(data.subarray(5 * MiB)));
+  expect(await range(1000, 66_000)).toEqual(data.subarray(1000, 66_001));
+  await expect(store.get(`${prefix}/missing`, { start: 0, end: 10 })).rejects.toBeInstanceOf(BlobNotFoundError);
+});
+
 it('concatenates blobs in order, and fails before writing when a source is missing', async () => {
   const parts = [randomBytes(3 * MiB), randomBytes(6 * MiB), randomBytes(5)];
   const keys = parts.map((_, i) => `${prefix}/parts/${i}`);

@@ -117,6 +117,15 @@ describe('LocalBlobStore', () => {
     expect(await leftovers()).toEqual([]);
   });
 
+  it('get reads only the bytes of a range, both ends inclusive', async () => {
+    const data = randomBytes(100_000);
+    await store.put('media/speech.wav', chunked(data));
+    expect(await readAll(await store.get('media/speech.wav', { start: 0, end: 0 }))).toEqual(data.subarray(0, 1));
+    expect(await readAll(await store.get('media/speech.wav', { start: 1000, end: 65_999 }))).toEqual(data.subarray(1000, 66_000));
+    expect(await readAll(await store.get('media/speech.wav', { start: 99_990, end: 99_999 }))).toEqual(data.subarray(99_990));
+    await expect(store.get('media/missing.wav', { start: 0, end: 10 })).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
+
   it('get throws BlobNotFoundError and stat returns null for a missing blob or a folder', async () => {
     await store.put('dir/file', chunked(Buffer.from('x')));
     await expect(store.get('dir/missing')).rejects.toBeInstanceOf(BlobNotFoundError);
