@@ -6,6 +6,7 @@ import type { AuthContext } from '../middleware/authenticate';
 import { bodyOf } from '../middleware/validate';
 import { loadOwnProject } from '../projects/load-own-project';
 import { lockEditableLanguage } from './edit-guard';
+import { clipUrl } from './media-links';
 import { presentLanguageSegment } from './segment-presenter';
 import { editLanguageSegmentBodySchema } from './transcripts.schema';
 
@@ -28,5 +29,5 @@ export async function editLanguageSegment(deps: AppDeps, ctx: Context): Promise<
     if (!(await findLanguageSegment(trx, project.id, locale, segmentId))) throw ApiError.notFound('segment', 'segment_id');
     return editLanguageSegmentText(trx, segmentId, text.trim());
   });
-  ctx.body = { data: presentLanguageSegment(segment) };
+  ctx.body = { data: presentLanguageSegment(segment, await clipUrl(deps, project, segment)) };
 }
