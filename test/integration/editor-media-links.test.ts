@@ -62,7 +62,7 @@ describe.each(STORAGE_DRIVERS)('on the %s driver', (driver) => {
     expect(past.status).toBe(416);
     if (driver === 'local') {
       expect(past.headers.get('content-range')).toBe(`bytes */${speech.length}`);
-      expect((await past.json()).error).toMatchObject({ type: 'invalid_request_error', code: 'range_not_satisfiable', param: 'Range' });
+      expect(((await past.json()) as { error: unknown }).error).toMatchObject({ type: 'invalid_request_error', code: 'range_not_satisfiable', param: 'Range' });
     }
 
     const lines = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${project.id}/languages/${LOCALE}/segments`, { headers: bearer(tenant.key) });
