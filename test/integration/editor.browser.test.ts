@@ -12,6 +12,7 @@ import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { launchChromium, pageAttempts } from '../helpers/headless-browser';
 import { startOutboundRecorder, type OutboundRecorder } from '../helpers/outbound-recorder';
 import { createProject, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
+import { completedProjectWithSegments, postRegenerate } from '../helpers/regenerations';
 import { request } from '../helpers/test-api';
 
 // The editor (docs/editing.md#the-editor) in headless Chromium on the real stack: a project
@@ -54,13 +55,21 @@ async function dubbedProject(tenant: TestTenant): Promise<string> {
   return id;
 }
 
+// What the functions handed to page.evaluate use of the page, typed here: they run in the
+// browser, and this program is typed for Node, without the DOM's library.
+interface PageElement { value: string; textContent: string | null; disabled: boolean; hidden: boolean; currentSrc: string }
+interface PageAudio { currentTime: number; duration: number; addEventListener(event: string, listener: () => void, options: { once: boolean }): void }
+declare const document: { querySelector(selector: string): (PageElement & PageAudio) | null };
+declare const location: { href: string };
+declare const sessionStorage: { getItem(name: string): string | null };
+
 const lineCell = (segmentId: string) => `tr[data-segment-id="${segmentId}"] td[data-locale="${LOCALE}"]`;
 const languageBox = `section.language[data-locale="${LOCALE}"]`;
 
 /** Resolves when `selector`'s audio element fires `event`, with where it stood then. */
 function audioEvent(page: Page, selector: string, event: 'ended' | 'pause') {
   return page.evaluate((sel, name) => new Promise<{ currentTime: number; duration: number }>((resolve) => {
-    const audio = document.querySelector(sel) as HTMLAudioElement;
+    const audio = document.querySelector(sel)!;
     audio.addEventListener(name, () => resolve({ currentTime: audio.currentTime, duration: audio.duration }), { once: true });
   }), selector, event);
 }
@@ -86,8 +95,8 @@ it('edits a segment, regenerates the language and plays the new clip, all in the
   await page.waitForSelector(`${lineCell(first!.id)} .badge[data-status="current"]`);
   expect(await page.evaluate(() => location.href)).toBe(`${suite.api.baseUrl}/editor/projects/${id}`);
   expect(await page.evaluate(() => sessionStorage.getItem('dubbing-editor-api-key'))).toBe(tenant.key);
-  expect(await page.$eval(`tr[data-segment-id="${first!.id}"] td.source textarea`, (t) => (t as HTMLTextAreaElement).value)).toBe(first!.text);
-  expect(await page.$eval(`${lineCell(first!.id)} textarea`, (t) => (t as HTMLTextAreaElement).value)).toBe(line.text);
+  expect(await page.$eval(`tr[data-segment-id="${first!.id}"] td.source textarea`, (t) => (t as unknown as PageElement).value)).toBe(first!.text);
+  expect(await page.$eval(`${lineCell(first!.id)} textarea`, (t) => (t as unknown as PageElement).value)).toBe(line.text);
   expect(await page.$eval(`${languageBox} .revision`, (p) => p.textContent)).toContain('Revision 1');
 
   // The source segment plays exactly its own stretch of the source speech.
@@ -127,7 +136,7 @@ it('edits a segment, regenerates the language and plays the new clip, all in the
 
   const modes = (await detectCapabilities()).locales.find((l) => l.locale === LOCALE)!.translationModes!;
   const [translated] = await createLocalEngines().translator.translate([NEW_TEXT], modes);
-  expect(await page.$eval(`${lineCell(first!.id)} textarea`, (t) => (t as HTMLTextAreaElement).value)).toBe(translated);
+  expect(await page.$eval(`${lineCell(first!.id)} textarea`, (t) => (t as unknown as PageElement).value)).toBe(translated);
 
   // The new clip plays to its end.
   const clipEnded = audioEvent(page, '#clip-player', 'ended');
@@ -135,7 +144,7 @@ it('edits a segment, regenerates the language and plays the new clip, all in the
   const ended = await clipEnded;
   expect(ended.duration).toBeGreaterThan(0.3);
   const regenerated = (await listLanguageSegments(suite.api.db, id, LOCALE)).find((l) => l.source_segment_id === first!.id)!;
-  expect(await page.$eval('#clip-player', (a) => (a as HTMLAudioElement).currentSrc)).toContain(regenerated.clip_key!);
+  expect(await page.$eval('#clip-player', (a) => (a as unknown as PageElement).currentSrc)).toContain(regenerated.clip_key!);
 
   const shot = await page.screenshot({ type: 'png' });
   mkdirSync(path.join(ROOT, '.test-tmp'), { recursive: true });
@@ -168,3 +177,73 @@ it('edits a segment, regenerates the language and plays the new clip, all in the
   expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
   expect(png.readUInt32BE(16)).toBe(1100);
 }, 300_000);
+
+it('asks for a key the API takes, shows what the API refuses in its own words, and keeps a person\'s line', async () => {
+  const tenant = await createTenant(suite.api.db, { credits: 1000, creditsPerSecond: CPS });
+  const project = await completedProjectWithSegments(suite.api.db, tenant, { cues: [[0.5, 3, 'Hello everyone.'], [3.5, 6, 'Today we cook rice.']], creditsPerSecond: CPS });
+  const [firstSource] = await listSourceSegments(suite.api.db, project.id);
+  const page = await browser.newPage();
+  page.setDefaultTimeout(BROWSER_STEP_MS);
+  const errorText = () => page.$eval('#error', (p) => p.textContent);
+
+  // /editor alone asks for the key, then for the project.
+  await page.goto(`${suite.api.baseUrl}/editor`);
+  await page.waitForSelector('#key-form:not([hidden])');
+  // A key the API refuses: its message, and the key form again.
+  const wrongKey = `${tenant.key.slice(0, -4)}zzzz`;
+  const refusal = await request(suite.api.baseUrl, 'GET', `/v1/dubbing/projects/${project.id}`, { headers: bearer(wrongKey) });
+  expect(refusal.status).toBe(401);
+  await page.goto(`${suite.api.baseUrl}/editor/projects/${project.id}#key=${wrongKey}`);
+  await page.waitForFunction(() => document.querySelector('#error')?.textContent !== '');
+  expect(await errorText()).toBe(refusal.body.error.message);
+  await page.waitForSelector('#key-form:not([hidden])');
+  expect(await page.evaluate(() => sessionStorage.getItem('dubbing-editor-api-key'))).toBeNull();
+  await page.type('#api-key', tenant.key);
+  await page.click('#key-form button');
+  await page.waitForSelector(`tr[data-segment-id="${firstSource!.id}"] .badge[data-status="current"]`);
+  expect(await errorText()).toBe('');
+  // No speech was recognized for this project: nothing to play, and the page says why.
+  expect(await page.$eval(`tr[data-segment-id="${firstSource!.id}"] th button`, (b) => (b as unknown as PageElement).disabled)).toBe(true);
+  expect(await page.$eval('#source-audio-note', (p) => (p as unknown as PageElement).hidden)).toBe(false);
+
+  // Blank text is refused by the API, in its words; the field gets its words back, nothing changes.
+  const blank = await request(suite.api.baseUrl, 'PATCH', `/v1/dubbing/projects/${project.id}/transcript/segments/${firstSource!.id}`, { headers: bearer(tenant.key), body: { text: '' } });
+  expect(blank.status).toBe(400);
+  const source = `tr[data-segment-id="${firstSource!.id}"] td.source textarea`;
+  await page.click(source);
+  await page.keyboard.down('Control');
+  await page.keyboard.press('KeyA');
+  await page.keyboard.up('Control');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#error')?.textContent !== '');
+  expect(await errorText()).toBe(blank.body.error.message);
+  expect(await page.$eval(source, (t) => (t as unknown as PageElement).value)).toBe('Hello everyone.');
+  expect((await listSourceSegments(suite.api.db, project.id))[0]!.text).toBe('Hello everyone.');
+
+  // A person's own line: `edited`, kept as written.
+  const spanish = `tr[data-segment-id="${firstSource!.id}"] td[data-locale="${LOCALE}"] textarea`;
+  await page.click(spanish);
+  await page.keyboard.down('Control');
+  await page.keyboard.press('KeyA');
+  await page.keyboard.up('Control');
+  await page.keyboard.type('Hola a todos.');
+  await page.keyboard.press('Tab');
+  await page.waitForSelector(`tr[data-segment-id="${firstSource!.id}"] .badge[data-status="edited"]`);
+  expect(await errorText()).toBe('');
+  expect((await listLanguageSegments(suite.api.db, project.id, LOCALE))[0]).toMatchObject({ id: project.lines[0], status: 'edited', text: 'Hola a todos.' });
+
+  // The quote, as the API gives it; cancelled, nothing is charged.
+  const quoted = (await postRegenerate(suite.api, tenant, project.id, { max_billable_seconds: 60 })).body.data.regeneration;
+  expect(quoted.segments).toBeGreaterThanOrEqual(1);
+  await page.click(`${languageBox} > button`);
+  await page.waitForSelector(`${languageBox} .quote:not([hidden])`);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  expect(await page.$eval(`${languageBox} .quote-text`, (p) => p.textContent))
+    .toBe(`${plural(quoted.segments, 'segment')} will be dubbed again: ${plural(quoted.billable_seconds, 'second')}, ${plural(quoted.credits, 'credit')}.`);
+  await page.click(`${languageBox} .quote button:not(.primary)`);
+  await page.waitForSelector(`${languageBox} .quote`, { hidden: true });
+  expect(await suite.api.db.selectFrom('language_regenerations').select('id').where('project_id', '=', project.id).execute()).toEqual([]);
+  expect(await suite.api.db.selectFrom('credit_ledger').select('reference').where('project_id', '=', project.id).execute()).toEqual([]);
+  await page.close();
+}, 120_000);

@@ -82,7 +82,6 @@ export async function openProjectEditor({ api, projectId, messages, elements }) 
       done: (current) => {
         const language = languageOf(current, locale);
         if (!language) return false;
-        messages.notice('');
         if (language.revision > fromRevision) {
           panel.finished(`Revision ${language.revision} published.`);
         } else if (language.usage.refunded_seconds > refundedSeconds) {
@@ -90,6 +89,7 @@ export async function openProjectEditor({ api, projectId, messages, elements }) 
         } else {
           return false;
         }
+        messages.notice('');
         void loadLanguage(locale).catch((err) => messages.error(err));
         return true;
       },

@@ -16,7 +16,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** The page itself, served at /editor and /editor/projects/{id}, never under its own name. */
-export const EDITOR_PAGE = 'index.html';
+const EDITOR_PAGE = 'index.html';
 
 /** The page's scripts and stylesheet, by name (`main.js`, `editor.css`). */
 export const EDITOR_ASSET_NAMES: string[] = readdirSync(EDITOR_DIR)
@@ -32,9 +32,17 @@ export interface EditorFile {
 
 const loaded = new Map<string, Promise<EditorFile>>();
 
-/** A file of the page (EDITOR_PAGE or one of EDITOR_ASSET_NAMES), read once per process; undefined for any other name. */
-export function readEditorFile(name: string): Promise<EditorFile> | undefined {
-  if (name !== EDITOR_PAGE && !EDITOR_ASSET_NAMES.includes(name)) return undefined;
+/** The page's HTML, read once per process. */
+export function readEditorPage(): Promise<EditorFile> {
+  return load(EDITOR_PAGE);
+}
+
+/** One of EDITOR_ASSET_NAMES, read once per process; undefined for any other name (the page's own included). */
+export function readEditorAsset(name: string): Promise<EditorFile> | undefined {
+  return EDITOR_ASSET_NAMES.includes(name) ? load(name) : undefined;
+}
+
+function load(name: string): Promise<EditorFile> {
   let file = loaded.get(name);
   if (!file) {
     file = readFile(path.join(EDITOR_DIR, name)).then((bytes) => ({

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import { EDITOR_PAGE, readEditorFile, type EditorFile } from './editor-assets';
+import { readEditorAsset, readEditorPage, type EditorFile } from './editor-assets';
 import { editorContentSecurityPolicy, storageMediaOrigin } from './editor-policy';
 
 /**
@@ -38,13 +38,13 @@ export function editorRoutes({ downloadLinks }: AppDeps): Router {
 
   const page = async (ctx: Context) => {
     ctx.set('Content-Security-Policy', await contentSecurityPolicy());
-    send(ctx, await readEditorFile(EDITOR_PAGE)!);
+    send(ctx, await readEditorPage());
   };
   router.get('/editor', page);
   router.get('/editor/projects/:project_id', page);
 
   router.get('/editor/:asset', async (ctx) => {
-    const file = readEditorFile(ctx.params.asset ?? '');
+    const file = readEditorAsset(ctx.params.asset ?? '');
     if (!file) throw ApiError.notFound('editor file', 'asset');
     send(ctx, await file);
   });
