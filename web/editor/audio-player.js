@@ -49,9 +49,18 @@ export function createAudioPlayer({ sourceElement, clipElement, onLinkFailed }) 
   const metadataOf = (element, url) =>
     new Promise((resolve, reject) => {
       if (element.getAttribute('src') === url && element.readyState >= HTMLMediaElement.HAVE_METADATA) return resolve();
-      element.addEventListener('loadedmetadata', () => resolve(), { once: true });
-      element.addEventListener('error', () => reject(new Error('The audio could not be loaded; press play again.')), { once: true });
+      const settle = (failed) => {
+        element.removeEventListener('loadedmetadata', loaded);
+        element.removeEventListener('error', broken);
+        if (failed) reject(new Error('The audio could not be loaded; press play again.'));
+        else resolve();
+      };
+      const loaded = () => settle(false);
+      const broken = () => settle(true);
+      element.addEventListener('loadedmetadata', loaded);
+      element.addEventListener('error', broken);
       if (element.getAttribute('src') !== url) element.src = url;
+      else element.load();
     });
 
   return {

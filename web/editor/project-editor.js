@@ -34,8 +34,9 @@ export async function openProjectEditor({ api, projectId, messages, elements }) 
 
   const saveSource = saving(async (segmentId, text) => {
     const segment = await api.editSourceSegment(projectId, segmentId, text);
-    await loadLanguages();
     messages.notice('Saved. Its translations are stale until the language is regenerated.');
+    // Saved whatever follows: a failed read of the lines must not put the old words back.
+    await loadLanguages().catch((err) => messages.error(err));
     return segment.text;
   });
 
