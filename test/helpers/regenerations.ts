@@ -92,8 +92,9 @@ export async function completedProjectWithSegments(
           rendered_text: `es: ${text}`,
           clip_key: `clips/${lines[position]}.wav`,
           clip_seconds: end - start - 0.2,
+          // Where the worker's placement rule (src/shared/line-placement.ts) puts such a clip.
           placed_start_seconds: start + 0.1,
-          placed_end_seconds: end - 0.05,
+          placed_end_seconds: start + 0.1 + (end - start - 0.2),
           tempo: 1,
         })),
       )
