@@ -1,9 +1,10 @@
+import type { WebhookEventType } from '../../../src/shared/webhook-contracts';
 import { eventBody } from '../../../src/webhooks/event-body';
 
 // The body a receiver gets (docs/webhooks.md#events): a language event names its locale, and
 // language.completed the revision it published, read from the stored event's discriminator.
 
-const event = (type: string, discriminator: string) => ({
+const event = (type: WebhookEventType, discriminator: string) => ({
   id: 'evt-1',
   type,
   created_at: new Date('2026-11-30T10:00:00.500Z'),
