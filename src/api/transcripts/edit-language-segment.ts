@@ -1,3 +1,4 @@
+import { segmentIdParam, targetLocaleParam } from './path-params';
 import type { Context } from 'koa';
 import { editLanguageSegmentText, findLanguageSegment } from '../../db/language-segments';
 import { ApiError } from '../api-error';
@@ -19,8 +20,8 @@ export async function editLanguageSegment(deps: AppDeps, ctx: Context): Promise<
   const caller = ctx.state.auth as AuthContext;
   const { text } = bodyOf(ctx, editLanguageSegmentBodySchema);
   const project = await loadOwnProject(deps, caller, ctx.params.project_id!);
-  const locale = ctx.params.locale!;
-  const segmentId = ctx.params.segment_id!;
+  const locale = targetLocaleParam(ctx, project);
+  const segmentId = segmentIdParam(ctx);
   if (!(await findLanguageSegment(deps.db, project.id, locale, segmentId))) throw ApiError.notFound('segment', 'segment_id');
   if (text.trim() === '') throw ApiError.invalid('invalid_parameter', 'text must not be blank: a line says something.', 'text');
   const segment = await deps.db.transaction().execute(async (trx) => {

@@ -1,8 +1,8 @@
+import { targetLocaleParam } from './path-params';
 import Router from '@koa/router';
 import { findLanguageRevision } from '../../db/projects';
 import { listLanguageSegments } from '../../db/language-segments';
 import { listSourceSegments } from '../../db/source-segments';
-import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
 import { validateBody, validateQuery } from '../middleware/validate';
@@ -39,10 +39,9 @@ export function transcriptsRoutes(deps: AppDeps): Router {
 
   router.get('/languages/:locale/segments', auth, read, validateQuery(noQuerySchema), async (ctx) => {
     const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
-    const locale = ctx.params.locale!;
-    const language = await findLanguageRevision(db, project.id, locale);
+    const locale = targetLocaleParam(ctx, project);
     // A target language not yet started (the project is not charged yet) has no lines so far.
-    if (!language && !project.target_locales.includes(locale)) throw ApiError.notFound('language', 'locale');
+    const language = await findLanguageRevision(db, project.id, locale);
     const segments = language ? await listLanguageSegments(db, project.id, locale) : [];
     const presented = await Promise.all(segments.map(async (line) => presentLanguageSegment(line, await clipUrl(deps, project, line))));
     ctx.body = { data: { locale, revision: language?.revision ?? null, segments: presented } };
