@@ -67,7 +67,9 @@ const call = (method: string, path: string, body?: unknown) => request(suite.api
 const languageSegments = async (locale: string) => {
   const res = await call('GET', `/languages/${locale}/segments`);
   expect(res.status).toBe(200);
-  return res.body.data as { locale: string; revision: number; segments: { id: string; source_segment_id: string; start_seconds: number; end_seconds: number; text: string; status: string }[] };
+  const data = res.body.data as { locale: string; revision: number; segments: { id: string; source_segment_id: string; start_seconds: number; end_seconds: number; text: string; status: string; clip_url: string | null }[] };
+  // Each clip_url is signed afresh per GET (its expiry moves with the clock): compared by the file it names.
+  return { ...data, segments: data.segments.map((s) => ({ ...s, clip_url: s.clip_url && new URL(s.clip_url).pathname })) };
 };
 const captions = async (locale = 'es_es'): Promise<string> => {
   const res = await call('GET', `/download?locale=${locale}&type=subtitles&format=vtt`);
@@ -139,7 +141,7 @@ describe('a project with its own script', () => {
     expect(spanish).toEqual({
       locale: 'es_es',
       revision: 1,
-      segments: SCRIPT.map((cue, i) => ({ id: expect.stringMatching(/^lseg_/), source_segment_id: sourceIds[i], start_seconds: cue.start_seconds, end_seconds: cue.end_seconds, text: expected[i], status: 'current' })),
+      segments: SCRIPT.map((cue, i) => ({ id: expect.stringMatching(/^lseg_/), source_segment_id: sourceIds[i], start_seconds: cue.start_seconds, end_seconds: cue.end_seconds, text: expected[i], status: 'current', clip_url: expect.stringMatching(/^\/v1\/files\/projects\/.+\/clips\/lseg_\w+\.wav$/) })),
     });
     lineIds = spanish.segments.map((s) => s.id);
     published[1] = await captions();
