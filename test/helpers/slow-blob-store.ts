@@ -18,6 +18,8 @@ export function slowFirstPutFile(inner: BlobStore, matches: (key: string) => boo
     get: (key) => inner.get(key),
     stat: (key) => inner.stat(key),
     toLocalFile: (key, tempDir, options) => inner.toLocalFile(key, tempDir, options),
+    readRange: (key, start, end) => inner.readRange(key, start, end),
+    copyPatched: (sourceKey, destKey, patches) => inner.copyPatched(sourceKey, destKey, patches),
     delete: (key) => inner.delete(key),
     deletePrefix: (prefix) => inner.deletePrefix(prefix),
   };
