@@ -10,7 +10,7 @@ import type { MediaEngine, MediaProbe, ThumbnailSpec, TimelineSpec } from './med
 import { interpretFfprobeJson } from './probe-result';
 import { buildTimelineFilter, TIMELINE_SAMPLE_RATE } from './timeline-filter';
 import { layoutTitle } from './title-layout';
-import { sharedMonoPcmRate } from '../tts/wav-file-duration';
+import { sharedMonoPcmRate, wavFileDurationSeconds } from '../tts/wav-file-duration';
 
 export const DEFAULT_FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 
@@ -166,7 +166,8 @@ export class FfmpegMediaEngine implements MediaEngine {
   }
 
   async encodeMp3Frames(inWav: string, outMp3: string, options?: EngineCallOptions): Promise<void> {
-    const { durationSeconds } = await this.probe(inWav, options);
+    // The input is a span of the published WAV: its header times it, without starting ffprobe.
+    const durationSeconds = await wavFileDurationSeconds(inWav).catch(async () => (await this.probe(inWav, options)).durationSeconds);
     // No ID3 tag and no Info frame: only the audio frames, to be spliced into a published MP3.
     await this.run([...inputFile(inWav), ...mp3Output(outMp3, { framesOnly: true })], options, 60_000, durationSeconds);
   }
