@@ -27,7 +27,8 @@ import { spliceMp3, type WavSource } from './splice-mp3';
 // captions are rebuilt from the lines; an unchanged thumbnail is copied; the quality figures come
 // from the revision's timeline record, not from the mixed file. What it costs grows with what
 // changed, not with the video's length. Null when the published revision cannot be spliced (no
-// record, another format, most of the timeline changed): the caller renders the whole.
+// record, another format): the caller renders the whole. When most of the timeline changed, the
+// whole is mixed here, from the clips spoken already.
 
 export interface SpliceDubInput extends RenderDubInput {
   /** The published revision's prefix: its files and timeline record. */
