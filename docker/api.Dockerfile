@@ -41,6 +41,8 @@ COPY package.json package-lock.json tsconfig.json ./
 COPY scripts ./scripts
 COPY db ./db
 COPY src ./src
+# The editor page's files (GET /editor, docs/editing.md#the-editor); the worker image has no use for them.
+COPY web ./web
 
 USER node
 ENV HOST=0.0.0.0 \

@@ -19,6 +19,7 @@ import { billableSecondsFor, stopOverCeiling } from './spend-ceiling';
 import { requireProject } from './require-project';
 import type { FailureCode } from '../shared/error-codes';
 import { counted } from '../shared/counted';
+import { sourceKeys } from '../shared/source-keys';
 
 // Project-level steps of the project workflow. Each is idempotent: a retry, or a second worker
 // after the first was killed, finds the step's effects already recorded and changes nothing.
@@ -48,11 +49,6 @@ export interface ProjectStart {
 
 
 export type ChargeOutcome = { outcome: 'charged' | 'limit_exceeded' | 'not_billable'; billableSeconds: number };
-
-export const sourceKeys = {
-  speech: (projectId: string) => `projects/${projectId}/speech-16k.wav`,
-  background: (projectId: string) => `projects/${projectId}/background.wav`,
-};
 
 const heartbeat = () => Context.current().heartbeat();
 

@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
 import type { Db } from '../db/create-db';
 import { releaseHold } from '../db/credits';
 import { countLanguageAdditions } from '../db/language-additions';
@@ -8,6 +8,7 @@ import { forgetRepair, recordRepairOnce, secondsAgo } from '../db/reconciler-rep
 import { languageWorkflowId, projectWorkflowId } from '../shared/workflow-ids';
 import { startOrSignalProjectWorkflow } from '../temporal/start-project-workflow';
 import { activityLog } from './activity-log';
+import { reconcileRegenerations } from './reconcile-regenerations';
 import { reconcileReviews } from './reconcile-reviews';
 import { reconcileWebhookDeliveries } from './reconcile-webhook-deliveries';
 import { createOutcomeActivities } from './outcome.activities';
@@ -25,7 +26,9 @@ import { startPassHeartbeat, type PassHeartbeat } from './pass-heartbeat';
 // - a hold still reserved for a project in a final state: released;
 // - a transcript review left without its workflow: started again (see reconcile-reviews.ts);
 // - a pending webhook delivery at the head of its queue without its workflow: started again
-//   once, then given up (see reconcile-webhook-deliveries.ts).
+//   once, then given up (see reconcile-webhook-deliveries.ts);
+// - a paid regeneration still running without its workflow: started if it never was, failed
+//   and refunded once if its workflow stopped (see reconcile-regenerations.ts).
 // Only state unchanged for `graceSeconds` is judged, so work in flight is never touched.
 // One pass runs at a time (src/db/reconciler-pass-lock.ts): a pass that finds another one running
 // skips. It heartbeats, and an attempt Temporal has given up on stops before its next subject.
@@ -63,15 +66,16 @@ const BATCH = 200;
 export function createReconcilerActivities({ db, temporal, taskQueue, reconcileGraceSeconds, webhooks }: ReconcilerDeps) {
   const outcome = createOutcomeActivities({ db });
 
-  async function isRunning(workflowId: string): Promise<boolean> {
+  /** The workflow's status, or undefined when Temporal has no such workflow. */
+  async function workflowStatus(workflowId: string): Promise<WorkflowExecutionStatusName | undefined> {
     try {
-      const description = await temporal.workflow.getHandle(workflowId).describe();
-      return description.status.name === 'RUNNING';
+      return (await temporal.workflow.getHandle(workflowId).describe()).status.name;
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return false;
+      if (err instanceof WorkflowNotFoundError) return undefined;
       throw err;
     }
   }
+  const isRunning = async (workflowId: string): Promise<boolean> => (await workflowStatus(workflowId)) === 'RUNNING';
 
   const recordOnce = (repair: Repair) => recordRepairOnce(db, repair);
 
@@ -163,6 +167,8 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
       // 5. Webhook deliveries without their workflow.
       const forget = (repair: Repair) => forgetRepair(db, repair);
       await reconcileWebhookDeliveries({ db, temporal, taskQueue, retry: webhooks.retry, staleBefore, workspaceId: input.workspaceId, isRunning, recordOnce, forget, attempt });
+      // 6. Paid regenerations without their workflow.
+      await reconcileRegenerations({ db, temporal, taskQueue, staleBefore, workspaceId: input.workspaceId, workflowStatus, recordOnce, forget, attempt });
       return result;
     },
   };

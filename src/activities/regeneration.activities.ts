@@ -1,19 +1,18 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
-import { refundCredits } from '../db/credits';
 import { listLanguageSegments, writeLanguageLines, type RenderedLine } from '../db/language-segments';
 import { findRegeneration, lockRegeneration, updateRegeneration, type LanguageRegeneration } from '../db/language-regenerations';
-import { findLanguage, lockExistingProject, lockLanguage, lockLanguageRevision, updateLanguage, updateProject } from '../db/projects';
+import { findLanguage, lockLanguageRevision } from '../db/projects';
 import type { Engines } from '../engines';
 import type { DubQuality } from '../engines/alignment/dub-quality';
 import type { EngineCapabilities } from '../engines/capabilities';
-import { regenerationRefundReference } from '../shared/ledger-references';
 import type { RegenerationWorkflowInput } from '../shared/regeneration-contracts';
 import type { BlobStore } from '../storage/blob-store';
 import { activityLog } from './activity-log';
 import { activityTransfer } from './activity-transfer';
 import { planLanguageLines } from './language-lines';
 import { publishRendered } from './publish-revision';
+import { failRegeneration, regenerationStateOf, type RegenerationFailureCode, type RegenerationState } from './regeneration-settlement';
 import { renderDub, revisionKeyPrefix, type PublishedFile } from './render-dub';
 import { spliceDub } from './splice-dub';
 import { requireProject } from './require-project';
@@ -22,13 +21,6 @@ import { requireProject } from './require-project';
 // stale lines again, speak and place the lines that changed, publish the next revision, or fail
 // and refund. Every step reads the `language_regenerations` row first and does nothing once it
 // has ended, so a retried activity or a restarted workflow never publishes or refunds twice.
-
-export type RegenerationFailureCode = 'engine_failed' | 'cancelled' | 'internal_error';
-
-export type RegenerationState =
-  | { state: 'running'; fromRevision: number }
-  | { state: 'completed'; revision: number }
-  | { state: 'failed'; failureCode: string | null };
 
 export interface RenderedRegeneration {
   /** False when the regeneration had already ended: nothing was rendered. */
@@ -43,11 +35,6 @@ export interface RenderedRegeneration {
 
 const heartbeat = () => Context.current().heartbeat();
 
-const stateOf = (row: LanguageRegeneration): RegenerationState =>
-  row.status === 'running' ? { state: 'running', fromRevision: row.from_revision }
-  : row.status === 'completed' ? { state: 'completed', revision: row.to_revision ?? row.from_revision + 1 }
-  : { state: 'failed', failureCode: row.failure_code };
-
 export function createRegenerationActivities({ db, blobStore, engines, capabilities }: { db: Db; blobStore: BlobStore; engines: Engines; capabilities: EngineCapabilities }) {
   /** The row, which must belong to this project and language: a mismatch is a bug, never retried. */
   const loadRow = async (input: RegenerationWorkflowInput): Promise<LanguageRegeneration> => {
@@ -60,7 +47,7 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
 
   return {
     async loadRegeneration(input: RegenerationWorkflowInput): Promise<RegenerationState> {
-      return stateOf(await loadRow(input));
+      return regenerationStateOf(await loadRow(input));
     },
 
     /**
@@ -110,7 +97,7 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
       return db.transaction().execute(async (trx) => {
         const row = await lockRegeneration(trx, input.regenerationId);
         if (!row) throw ApplicationFailure.nonRetryable(`regeneration ${input.regenerationId} not found`, 'internal_error');
-        if (row.status !== 'running' || !input.rendered.ran) return stateOf(row);
+        if (row.status !== 'running' || !input.rendered.ran) return regenerationStateOf(row);
         const language = await lockLanguageRevision(trx, input.projectId, input.locale);
         if (language.status !== 'completed' || language.revision !== row.from_revision) {
           throw ApplicationFailure.nonRetryable(`${input.locale} moved to revision ${language.revision} while regeneration ${row.id} rendered revision ${input.rendered.revision}`, 'internal_error');
@@ -125,29 +112,9 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
     /** `failed` with its code, and the charge refunded once (`<project>:regen:<id>:refund`). */
     async failRegeneration(input: RegenerationWorkflowInput & { code: RegenerationFailureCode; detail: string }): Promise<RegenerationState> {
       activityLog().warn('regeneration failed', { ...input });
-      return db.transaction().execute(async (trx) => {
-        const row = await lockRegeneration(trx, input.regenerationId);
-        if (!row) throw ApplicationFailure.nonRetryable(`regeneration ${input.regenerationId} not found`, 'internal_error');
-        if (row.status !== 'running') return stateOf(row);
-        const refunded = row.credits > 0 && await refundCredits(trx, {
-          workspaceId: row.workspace_id,
-          reference: regenerationRefundReference(row.project_id, row.id),
-          amount: row.credits,
-          projectId: row.project_id,
-          description: `regeneration of ${row.locale} failed`,
-        });
-        if (refunded) {
-          // The commit counted these seconds as charged on the project and the language; given
-          // back, they count as refunded, as a failed language's are (docs/money.md).
-          const project = await lockExistingProject(trx, row.project_id);
-          const language = await lockLanguage(trx, row.project_id, row.locale);
-          const seconds = row.billable_seconds;
-          await updateLanguage(trx, row.project_id, row.locale, { charged_seconds: language.charged_seconds - seconds, refunded_seconds: language.refunded_seconds + seconds });
-          await updateProject(trx, row.project_id, { charged_seconds: project.charged_seconds - seconds, refunded_seconds: project.refunded_seconds + seconds, ...(project.charged_seconds - seconds > 0 ? {} : { usage_state: 'refunded' }) });
-        }
-        await updateRegeneration(trx, row.id, { status: 'failed', failure_code: input.code, completed_at: new Date(), refunded_credits: refunded ? row.credits : row.refunded_credits });
-        return { state: 'failed', failureCode: input.code };
-      });
+      const failed = await failRegeneration(db, { regenerationId: input.regenerationId, code: input.code });
+      if (!failed) throw ApplicationFailure.nonRetryable(`regeneration ${input.regenerationId} not found`, 'internal_error');
+      return failed.state;
     },
   };
 }

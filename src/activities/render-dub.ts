@@ -9,12 +9,12 @@ import type { LanguageSegment, RenderedLine } from '../db/language-segments';
 import { blobKeys } from '../db/uploads';
 import { toSrt, toVtt } from '../publish/captions';
 import { isSpoken } from '../shared/line-plan';
+import { sourceKeys } from '../shared/source-keys';
 import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
 import { activityLog } from './activity-log';
 import { classifyingEngineErrors } from './classify-engine-error';
 import { BACKGROUND_VOLUME, driftSeconds, dubQuality, placeLines, recordedClips, renderedLines } from './dub-timeline';
 import { fetchClipFiles, lineClips, type LineClip } from './line-clips';
-import { sourceKeys } from './project.activities';
 import { MP3_ENCODING, REVISION_FILES, writeRevisionTimeline } from './revision-timeline';
 
 // Render one language from its lines: speak the lines whose words changed, place each clip on

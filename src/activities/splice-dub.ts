@@ -10,11 +10,12 @@ import { blobKeys } from '../db/uploads';
 import { toSrt, toVtt } from '../publish/captions';
 import { isSpoken } from '../shared/line-plan';
 import type { BlobStore } from '../storage/blob-store';
+import { readBytes } from '../storage/read-bytes';
 import { activityLog } from './activity-log';
 import { classifyingEngineErrors } from './classify-engine-error';
 import { BACKGROUND_VOLUME, driftSeconds, dubQuality, placeLines, recordedClips, renderedLines, type PlacedLine } from './dub-timeline';
 import { fetchClipFiles, lineClips } from './line-clips';
-import { sourceKeys } from './project.activities';
+import { sourceKeys } from '../shared/source-keys';
 import { mixWhole, PUBLISHED_FILES, stageClock, voiceFor, type Deps, type PublishedFile, type RenderDubInput, type RenderedDub } from './render-dub';
 import { MP3_ENCODING, readRevisionTimeline, REVISION_FILES, revisionFileKey, writeRevisionTimeline, type RecordedClip, type RevisionTimeline } from './revision-timeline';
 import { spliceMp3, type WavSource } from './splice-mp3';
@@ -142,7 +143,8 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
 
 /** A 48 kHz 16-bit stereo PCM WAV's layout from its header, or null for any other WAV. */
 export async function pcmLayout(blobStore: BlobStore, key: string): Promise<(WavInfo & { samples: number }) | null> {
-  const [head, size] = await Promise.all([blobStore.readRange(key, 0, 4096), blobStore.stat(key)]);
+  const size = await blobStore.stat(key);
+  const head = size ? await readBytes(blobStore, key, 0, 4096, size.sizeBytes) : Buffer.alloc(0);
   let info: WavInfo;
   try {
     info = readWavInfo(head);
@@ -199,7 +201,7 @@ async function mixSpans(
     let spanBackground: { file: string; volume: number } | undefined;
     if (background) {
       // The background's samples of the span alone: a range of the file, not the file.
-      const pcm = await blobStore.readRange(backgroundKey, background.dataOffset + span.fromSample * FRAME_BYTES, background.dataOffset + span.toSample * FRAME_BYTES);
+      const pcm = await readBytes(blobStore, backgroundKey, background.dataOffset + span.fromSample * FRAME_BYTES, background.dataOffset + span.toSample * FRAME_BYTES, background.dataOffset + background.dataBytes);
       const file = path.join(workDir, `background-${n}.wav`);
       await writeFile(file, Buffer.concat([pcmWavHeader(TIMELINE_SAMPLE_RATE, pcm.length, 2), pcm]));
       spanBackground = { file, volume: BACKGROUND_VOLUME };

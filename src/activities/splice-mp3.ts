@@ -7,6 +7,7 @@ import { TIMELINE_SAMPLE_RATE } from '../engines/media/timeline-filter';
 import { pcmWavHeader } from '../engines/tts/wav-file';
 import type { BlobStore } from '../storage/blob-store';
 import type { BytePatch } from '../storage/byte-patches';
+import { readBytes } from '../storage/read-bytes';
 
 // The published MP3 with the frames over a regeneration's changed spans encoded again and
 // swapped in (src/engines/media/mp3-frames.ts says when that is sound). Each span's samples are
@@ -31,7 +32,8 @@ export async function spliceMp3(
   { blobStore, engines }: { blobStore: BlobStore; engines: Engines },
   input: { previousMp3: string; mp3: string; wav: WavSource; workDir: string; onTick: () => void },
 ): Promise<Mp3SpliceResult> {
-  const [head, size] = await Promise.all([blobStore.readRange(input.previousMp3, 0, HEAD_BYTES), blobStore.stat(input.previousMp3)]);
+  const size = await blobStore.stat(input.previousMp3);
+  const head = size ? await readBytes(blobStore, input.previousMp3, 0, HEAD_BYTES, size.sizeBytes) : Buffer.alloc(0);
   const layout = size ? readMp3Layout(head, size.sizeBytes) : null;
   if (!layout) return { spliced: false, reason: 'the published MP3 is not frames of one size' };
   if (layout.sampleRate !== TIMELINE_SAMPLE_RATE || layout.channels !== 2) return { spliced: false, reason: 'the published MP3 has another format' };
@@ -50,7 +52,7 @@ export async function spliceMp3(
     if (fresh.length % layout.frameBytes !== 0) return { spliced: false, reason: 'the frames encoded again have another size' };
     const freshFrames = fresh.length / layout.frameBytes;
     const publishedEnd = Math.min(layout.frames, plan.firstFrame + freshFrames);
-    const published = await blobStore.readRange(input.previousMp3, layout.audioOffset + plan.firstFrame * layout.frameBytes, layout.audioOffset + publishedEnd * layout.frameBytes);
+    const published = await readBytes(blobStore, input.previousMp3, layout.audioOffset + plan.firstFrame * layout.frameBytes, layout.audioOffset + publishedEnd * layout.frameBytes, size!.sizeBytes);
     const splice = planMp3Splice({
       layout,
       fresh: { firstFrame: plan.firstFrame, bytes: fresh },
@@ -71,7 +73,7 @@ export async function spliceMp3(
 
 /** Samples [from, to) of the new WAV: the published ones with the new spans written over them. */
 async function newSamples(blobStore: BlobStore, wav: WavSource, from: number, to: number): Promise<Buffer> {
-  const pcm = await blobStore.readRange(wav.key, wav.dataOffset + from * FRAME_BYTES, wav.dataOffset + to * FRAME_BYTES);
+  const pcm = await readBytes(blobStore, wav.key, wav.dataOffset + from * FRAME_BYTES, wav.dataOffset + to * FRAME_BYTES, wav.dataOffset + wav.samples * FRAME_BYTES);
   for (const { span, pcm: mixed } of wav.spans) {
     const start = Math.max(from, span.fromSample);
     const end = Math.min(to, span.toSample);

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps } from './app-deps';
 import { docsRoutes } from './docs/docs.routes';
+import { editorRoutes } from './editor/editor.routes';
 import { healthRoutes } from './health/health.routes';
 import { localesRoutes } from './locales/locales.routes';
 import { filesRoutes } from './files/files.routes';
@@ -31,7 +32,7 @@ export function createRouter(appDeps: AppDeps): Router {
   // The API serves part uploads and file downloads itself only on the local driver; on s3 the
   // client talks to the object store through presigned URLs and these routes do not exist.
   const servesBytes = deps.config.storage.driver === 'local' ? [uploadPartsRoutes(deps), filesRoutes(deps)] : [];
-  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), transcriptsRoutes(deps), youtubeRoutes(deps), notesRoutes(deps), webhooksRoutes(deps), docsRoutes(deps), ...servesBytes]) {
+  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), transcriptsRoutes(deps), youtubeRoutes(deps), notesRoutes(deps), webhooksRoutes(deps), docsRoutes(deps), editorRoutes(deps), ...servesBytes]) {
     root.use(resource.routes());
   }
   return root;

@@ -172,7 +172,7 @@ export interface paths {
         };
         /**
          * Get the source transcript
-         * @description The segments every language is translated from, in time order, and who wrote them. Empty (`source` null) until the source is transcribed or a transcript is supplied.
+         * @description The segments every language is translated from, in time order, and who wrote them, with a signed link to the source's speech to listen to them. Empty (`source` null) until the source is transcribed or a transcript is supplied.
          *
          *     Requires an API key with the `dubbing:read` permission.
          */
@@ -222,7 +222,7 @@ export interface paths {
         };
         /**
          * Get a language's segments
-         * @description One line per source segment (a supplied translation's cues as given), each with its `status`, and the `revision` the published files were rendered from.
+         * @description One line per source segment (a supplied translation's cues as given), each with its `status` and a signed link to its dubbed clip, and the `revision` the published files were rendered from.
          *
          *     Requires an API key with the `dubbing:read` permission.
          */
@@ -474,7 +474,7 @@ export interface paths {
         };
         /**
          * Download a file through a signed URL
-         * @description The redirect target of audio and thumbnail downloads (local storage driver only). No API key: the signed, expiring URL is the credential. `key` may contain slashes.
+         * @description The redirect target of audio and thumbnail downloads, and the editor's audio links (local storage driver only). No API key: the signed, expiring URL is the credential. `key` may contain slashes. One byte range (`Range: bytes=a-b`, `bytes=a-`, `bytes=-n`) is answered with 206 and only those bytes, so a media player can seek; several ranges, or an `If-Range`, get the whole file.
          *
          *     No API key: the signed URL (`expires`, `signature`) is the credential.
          */
@@ -597,6 +597,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/editor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The editor page
+         * @description Edit a project's transcript and translations in the browser, listen to them, and regenerate. It asks for an API key (kept in the tab's session storage) and a project id. No authentication to load it.
+         *
+         *     No authentication.
+         */
+        get: operations["getEditorPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/editor/projects/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The editor page, open on a project
+         * @description The same page as /editor, showing this project. For scripted use the key may be given in the URL fragment, `#key=<key>`, which the browser never sends to a server; the page moves it into session storage and out of the address bar.
+         *
+         *     No authentication.
+         */
+        get: operations["getEditorProjectPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/editor/{asset}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file of the editor page
+         * @description Its ES modules and stylesheet, from this server alone. No authentication.
+         *
+         *     No authentication.
+         */
+        get: operations["getEditorAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -606,7 +672,7 @@ export interface components {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "conflict_error" | "payment_required_error" | "rate_limit_error" | "api_error";
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "invalid_cursor" | "upload_incomplete" | "invalid_transcript" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "regeneration_in_progress" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "project_busy" | "language_busy" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "invalid_cursor" | "upload_incomplete" | "invalid_transcript" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "range_not_satisfiable" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "regeneration_in_progress" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "project_busy" | "language_busy" | "rate_limited" | "internal_error" | "service_unavailable";
                 message: string;
                 /** @description The request field at fault: a body path (`source.url`, `target_locales[1]`), a query parameter, a path parameter or a header. */
                 param?: string;
@@ -804,6 +870,11 @@ export interface components {
              * @enum {string}
              */
             status: "current" | "stale" | "edited";
+            /**
+             * Format: uri
+             * @description A short-lived signed URL (`SIGNED_URL_TTL_SECONDS`) of the line's dubbed clip (WAV) as the published revision plays it, which for a `stale` or `edited` line may be older words. Null when the revision plays none for it.
+             */
+            clip_url: string | null;
         };
     };
     responses: never;
@@ -3826,6 +3897,7 @@ export interface operations {
                      *       "data": {
                      *         "project_id": "5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15",
                      *         "source": "edited",
+                     *         "source_audio_url": "https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/speech-16k.wav?expires=1767225600&filename=Kitchen.source.wav&signature=3f1c9a",
                      *         "segments": [
                      *           {
                      *             "id": "seg_k3v9x2m1q8r4t6wz",
@@ -3852,6 +3924,11 @@ export interface operations {
                              * @enum {string|null}
                              */
                             source: "machine" | "supplied" | "edited" | "verified" | null;
+                            /**
+                             * Format: uri
+                             * @description A short-lived signed URL (`SIGNED_URL_TTL_SECONDS`) of the speech the recognizer heard (16 kHz mono WAV), to play a segment from its `start_seconds`; it answers Range requests. Null before the source is transcribed, and when the transcript was supplied (nothing was recognized). GET again for a fresh one.
+                             */
+                            source_audio_url: string | null;
                             /** @description In time order; empty until the source is transcribed or a transcript is supplied. */
                             segments: components["schemas"]["SourceSegment"][];
                         };
@@ -4094,6 +4171,7 @@ export interface operations {
                      *       "data": {
                      *         "project_id": "5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15",
                      *         "source": "supplied",
+                     *         "source_audio_url": "https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/speech-16k.wav?expires=1767225600&filename=Kitchen.source.wav&signature=3f1c9a",
                      *         "segments": [
                      *           {
                      *             "id": "seg_k3v9x2m1q8r4t6wz",
@@ -4120,6 +4198,11 @@ export interface operations {
                              * @enum {string|null}
                              */
                             source: "machine" | "supplied" | "edited" | "verified" | null;
+                            /**
+                             * Format: uri
+                             * @description A short-lived signed URL (`SIGNED_URL_TTL_SECONDS`) of the speech the recognizer heard (16 kHz mono WAV), to play a segment from its `start_seconds`; it answers Range requests. Null before the source is transcribed, and when the transcript was supplied (nothing was recognized). GET again for a fresh one.
+                             */
+                            source_audio_url: string | null;
                             /** @description In time order; empty until the source is transcribed or a transcript is supplied. */
                             segments: components["schemas"]["SourceSegment"][];
                         };
@@ -4761,7 +4844,8 @@ export interface operations {
                      *             "start_seconds": 0.42,
                      *             "end_seconds": 3.1,
                      *             "text": "Hola a todos y bienvenidos a la cocina.",
-                     *             "status": "edited"
+                     *             "status": "edited",
+                     *             "clip_url": "https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/r2/clips/lseg_p2n8c4d7s1f5g9hj.wav?expires=1767225600&signature=9b2e71"
                      *           },
                      *           {
                      *             "id": "lseg_r5t1v3x7z9b2d4fg",
@@ -4769,7 +4853,8 @@ export interface operations {
                      *             "start_seconds": 3.4,
                      *             "end_seconds": 6.05,
                      *             "text": "Hoy cocinamos arroz con verduras frescas.",
-                     *             "status": "stale"
+                     *             "status": "stale",
+                     *             "clip_url": "https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/clips/lseg_r5t1v3x7z9b2d4fg.wav?expires=1767225600&signature=c41d08"
                      *           }
                      *         ]
                      *       }
@@ -5024,7 +5109,8 @@ export interface operations {
                      *         "start_seconds": 0.42,
                      *         "end_seconds": 3.1,
                      *         "text": "Hola a todos y bienvenidos a la cocina.",
-                     *         "status": "edited"
+                     *         "status": "edited",
+                     *         "clip_url": "https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/r2/clips/lseg_p2n8c4d7s1f5g9hj.wav?expires=1767225600&signature=9b2e71"
                      *       }
                      *     }
                      */
@@ -7892,7 +7978,10 @@ export interface operations {
                 /** @description The URL's HMAC signature. */
                 signature: string;
             };
-            header?: never;
+            header?: {
+                /** @description One byte range, e.g. `bytes=0-1023`. */
+                Range?: string;
+            };
             path: {
                 /** @description The stored file's key, as signed into the URL. */
                 key: string;
@@ -7905,6 +7994,27 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    /** @description `bytes`: a single byte range may be asked for. */
+                    "Accept-Ranges"?: "bytes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": unknown;
+                    "audio/wav": unknown;
+                    "image/png": unknown;
+                    "text/vtt": unknown;
+                    "application/x-subrip": unknown;
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description The requested bytes of the file. */
+            206: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `bytes`: a single byte range may be asked for. */
+                    "Accept-Ranges"?: "bytes";
+                    /** @description `bytes <first>-<last>/<size>`. */
+                    "Content-Range"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7966,6 +8076,33 @@ export interface operations {
                             type?: "not_found_error";
                             /** @enum {unknown} */
                             code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description The range starts past the end of the file; `Content-Range: bytes *\/<size>` gives its size. `error.code`: `range_not_satisfiable`. */
+            416: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "range_not_satisfiable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "range_not_satisfiable";
                         };
                     };
                 };
@@ -8379,6 +8516,292 @@ export interface operations {
                 content?: never;
             };
             /** @description No such documentation asset (or not yours). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getEditorPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The editor page (HTML). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description Not modified since the copy the browser holds (ETag). */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getEditorProjectPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id; the page reads it, the route does not. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The editor page (HTML). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description Not modified since the copy the browser holds (ETag). */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getEditorAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file name. */
+                asset: "api-client.js" | "api-key.js" | "audio-player.js" | "editable-text.js" | "editor.css" | "format.js" | "idempotency-key.js" | "main.js" | "messages.js" | "project-editor.js" | "project-watch.js" | "regenerate-panel.js" | "route.js" | "segment-table.js";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": unknown;
+                    "text/css": unknown;
+                };
+            };
+            /** @description Not modified since the copy the browser holds (ETag). */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such editor file (or not yours). `error.code`: `not_found`. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

@@ -1,4 +1,4 @@
-import type { ColumnType, Insertable, Selectable, Transaction } from 'kysely';
+import { sql, type ColumnType, type Insertable, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Db } from './create-db';
 import type { Database } from './database';
 
@@ -65,4 +65,33 @@ export async function updateRegeneration(
   changes: Partial<Pick<LanguageRegeneration, 'status' | 'to_revision' | 'refunded_credits' | 'failure_code' | 'completed_at'>>,
 ): Promise<void> {
   await trx.updateTable('language_regenerations').set(changes).where('id', '=', regenerationId).execute();
+}
+
+/** A running regeneration, with its number `n` in its workflow id (regenerationWorkflowId). */
+export type NumberedRegeneration = Pick<LanguageRegeneration, 'id' | 'project_id' | 'workspace_id' | 'locale' | 'created_at'> & { number: number };
+
+/**
+ * Regenerations still `running` that were committed before `staleBefore`, for the reconciler,
+ * oldest first. Each one's number is its rank among its language's regenerations by creation:
+ * the count the API took right after inserting it (countLanguageRegenerations), since a
+ * language's regenerations are committed one at a time.
+ */
+export async function listStaleRunningRegenerations(db: Db, input: { staleBefore: RawBuilder<Date>; workspaceId?: string; limit: number }): Promise<NumberedRegeneration[]> {
+  let rows = db
+    .selectFrom('language_regenerations as r')
+    .select(['r.id', 'r.project_id', 'r.workspace_id', 'r.locale', 'r.created_at'])
+    .select((eb) =>
+      eb
+        .selectFrom('language_regenerations as earlier')
+        .select(eb.fn.countAll<string>().as('n'))
+        .whereRef('earlier.project_id', '=', 'r.project_id')
+        .whereRef('earlier.locale', '=', 'r.locale')
+        .where(sql<boolean>`(earlier.created_at, earlier.id) <= (r.created_at, r.id)`)
+        .as('number'),
+    )
+    .where('r.status', '=', 'running')
+    .where('r.created_at', '<', input.staleBefore);
+  if (input.workspaceId) rows = rows.where('r.workspace_id', '=', input.workspaceId);
+  const found = await rows.orderBy('r.created_at').limit(input.limit).execute();
+  return found.map((row) => ({ ...row, number: Number(row.number) }));
 }

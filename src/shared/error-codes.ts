@@ -40,6 +40,9 @@ export const API_ERROR_CODES = [
   // nothing is stored, as S3 answers BadDigest.
   'content_md5_mismatch',
   'upload_already_completed',
+  // 416 on a signed file: a Range that starts past the file's end (the answer's Content-Range
+  // gives the size).
+  'range_not_satisfiable',
   // Webhook endpoint urls (param `url`): not an http(s) URL, or one carrying credentials; a host
   // that resolves to a private, loopback or other internal address; a host that does not resolve.
   'invalid_webhook_url',

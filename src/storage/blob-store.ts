@@ -10,6 +10,15 @@ export interface LocalFileOptions {
   onProgress?: () => void;
 }
 
+/**
+ * Bytes `start` through `end` of a blob, both inclusive, as HTTP counts them (a Range request's
+ * `bytes=start-end`): what a media player asks for when it seeks in a long file.
+ */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface BlobStore {
   /**
    * Streams body into key without buffering it whole; fails with BlobTooLargeError past maxBytes
@@ -20,8 +29,11 @@ export interface BlobStore {
   putFile(key: string, filePath: string): Promise<{ sizeBytes: number }>;
   /** Concatenates sourceKeys in order into destKey, streaming; optional onProgress for heartbeats. */
   concat(sourceKeys: string[], destKey: string, onProgress?: () => void): Promise<{ sizeBytes: number }>;
-  /** Throws BlobNotFoundError. */
-  get(key: string): Promise<NodeJS.ReadableStream>;
+  /**
+   * The blob's bytes, or only those of `range`, which the caller has checked against the blob's
+   * size (stat). Throws BlobNotFoundError.
+   */
+  get(key: string, range?: ByteRange): Promise<NodeJS.ReadableStream>;
   stat(key: string): Promise<{ sizeBytes: number } | null>;
   /**
    * A local file path with the blob's bytes: the local driver returns its own file; a remote
@@ -29,8 +41,6 @@ export interface BlobStore {
    * cancellation alike).
    */
   toLocalFile(key: string, tempDir: string, options?: LocalFileOptions): Promise<string>;
-  /** Bytes [start, end) of a blob, fewer when it ends sooner. Throws BlobNotFoundError. */
-  readRange(key: string, start: number, end: number): Promise<Buffer>;
   /**
    * Copies sourceKey to destKey with `patches` written over the copy, atomically like put: a
    * long file changed in a few places without passing it through the caller. Throws

@@ -4,7 +4,7 @@ import { copyFile, mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from 
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStore } from './blob-store';
+import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStore, type ByteRange } from './blob-store';
 import { checkedPatches, type BytePatch } from './byte-patches';
 import { meteredStream } from './metered-stream';
 
@@ -76,7 +76,7 @@ export class LocalBlobStore implements BlobStore {
     return { sizeBytes };
   }
 
-  async get(key: string): Promise<NodeJS.ReadableStream> {
+  async get(key: string, range?: ByteRange): Promise<NodeJS.ReadableStream> {
     const file = this.pathOf(key);
     // Open first, then check: the stream reads the file we checked, even if a new version is
     // renamed over it meanwhile.
@@ -87,7 +87,8 @@ export class LocalBlobStore implements BlobStore {
       await handle.close();
       throw new BlobNotFoundError(key);
     }
-    return handle.createReadStream();
+    // fs counts `end` inclusively, as HTTP does.
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 
   async stat(key: string): Promise<{ sizeBytes: number } | null> {
@@ -97,20 +98,6 @@ export class LocalBlobStore implements BlobStore {
     } catch (err) {
       if (isNotFound(err)) return null;
       throw err;
-    }
-  }
-
-  async readRange(key: string, start: number, end: number): Promise<Buffer> {
-    const handle = await open(this.pathOf(key), 'r').catch((err: unknown) => {
-      throw isNotFound(err) ? new BlobNotFoundError(key) : err;
-    });
-    try {
-      const length = Math.max(0, Math.min(end, (await handle.stat()).size) - start);
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = length > 0 ? await handle.read(buffer, 0, length, start) : { bytesRead: 0 };
-      return buffer.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
     }
   }
 

@@ -1,9 +1,9 @@
-import { createLocalEngines, ProcessError, type SpeechSynthesizer } from '../../src/engines';
+import { createLocalEngines, ProcessError, type SpeechSynthesizer, type Translator } from '../../src/engines';
 import { engineProcessSeconds } from '../../src/metrics/metrics';
 
 // What the engines did, for tests that must prove work was or was not done: how many recognizer
-// processes this process started (the worker's own engine metric), and which sentences the
-// speech synthesizer was asked to speak.
+// processes this process started (the worker's own engine metric), which sentences the speech
+// synthesizer was asked to speak, and what the translator was asked to translate.
 
 /** pocketsphinx processes started by this process so far (each ends as one observation). */
 export async function recognizerProcesses(): Promise<number> {
@@ -36,4 +36,11 @@ export function countingSpeech(): { tts: SpeechSynthesizer; spoken: string[] } {
 export function missingSpeech(): SpeechSynthesizer {
   const missing = () => Promise.reject(new ProcessError('espeak-ng: not installed', '/nonexistent/espeak-ng', null, '', false, true));
   return { synthesize: missing, synthesizeBatch: missing };
+}
+
+/** The real translator, recording the texts and modes of every call. */
+export function countingTranslator(): { translator: Translator; calls: { texts: string[]; modes: string[] }[] } {
+  const real = createLocalEngines().translator;
+  const calls: { texts: string[]; modes: string[] }[] = [];
+  return { calls, translator: { translate: (texts, modes, options) => (calls.push({ texts: [...texts], modes: [...modes] }), real.translate(texts, modes, options)) } };
 }

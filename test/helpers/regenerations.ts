@@ -92,8 +92,10 @@ export async function completedProjectWithSegments(
           rendered_text: `es: ${text}`,
           clip_key: `clips/${lines[position]}.wav`,
           clip_seconds: end - start - 0.2,
+          // Played from its slot's start at its own length, as the render places it
+          // (src/shared/line-placement.ts): a placement that still holds, so the line is unchanged.
           placed_start_seconds: start + 0.1,
-          placed_end_seconds: end - 0.05,
+          placed_end_seconds: start + 0.1 + (end - start - 0.2),
           tempo: 1,
         })),
       )

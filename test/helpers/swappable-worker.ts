@@ -1,19 +1,21 @@
+import type { ActivityDeps } from '../../src/activities';
 import { createLocalEngines, type Engines } from '../../src/engines';
 import type { TestApi } from './test-api';
 import { startTestWorker, type TestWorker } from './test-worker';
 
 /**
  * One real worker at a time on the API's task queue, with some engines replaced (a broken one, a
- * gated one). `use` swaps it, the way an operator deploys a fixed worker between two steps.
+ * gated one), and optionally other dependencies (a gated blob store). `use` swaps it, the way an
+ * operator deploys a fixed worker between two steps.
  */
 export type SwappableWorker = ReturnType<typeof swappableWorker>;
 
 export function swappableWorker(api: () => TestApi) {
   let worker: TestWorker | undefined;
   return {
-    async use(engines: Partial<Engines> = {}): Promise<void> {
+    async use(engines: Partial<Engines> = {}, deps: Partial<Omit<ActivityDeps, 'engines'>> = {}): Promise<void> {
       await worker?.stop();
-      worker = await startTestWorker(api().db, { taskQueue: api().config.temporal.taskQueue, overrides: { engines: { ...createLocalEngines(), ...engines } } });
+      worker = await startTestWorker(api().db, { taskQueue: api().config.temporal.taskQueue, overrides: { ...deps, engines: { ...createLocalEngines(), ...engines } } });
     },
     async stop(): Promise<void> {
       await worker?.stop();

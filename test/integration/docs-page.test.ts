@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { get } from 'node:http';
 import path from 'node:path';
 import { runProcess } from '../../src/engines/run-process';
+import { CHROMIUM, pageAttempts } from '../helpers/headless-browser';
 import { startOutboundRecorder, type OutboundRecorder } from '../helpers/outbound-recorder';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 
@@ -10,24 +11,7 @@ import { request, startTestApi, type TestApi } from '../helpers/test-api';
 // the page renders the project-create operation from /v1/openapi.json, with every file served
 // by this API and nothing fetched from anywhere else, and a screenshot of it is a real image.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const BROWSER_TIMEOUT_MS = 90_000;
-
-/**
- * Chromium's own services (clock sync, component updates, sign-in), which it calls whatever
- * the page; flags cannot silence them all. Exact hosts only, so a page reaching for a CDN or a
- * font host (fonts.googleapis.com, …) is still caught.
- */
-const BROWSER_SERVICE_HOSTS = ['clients2.google.com', 'update.googleapis.com', 'accounts.google.com'];
-
-/** The outbound requests that are not the browser's own services: the page's. */
-function pageAttempts(attempts: string[]): string[] {
-  return attempts.filter((line) => {
-    const target = line.split(' ')[1] ?? '';
-    const host = target.includes('://') ? new URL(target).hostname : target.split(':')[0];
-    return !BROWSER_SERVICE_HOSTS.includes(host ?? '');
-  });
-}
 
 /** A conditional GET without fetch, which marks such requests `Cache-Control: no-cache`. */
 function conditionalGet(url: string, etag: string): Promise<number> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createLocalEngines, type MediaEngine, type Translator } from '../../src/engines';
+import { createLocalEngines, type MediaEngine } from '../../src/engines';
 import { detectCapabilities } from '../../src/engines/capabilities';
 import { chargeCredits, getBalance } from '../../src/db/credits';
 import { listLanguageSegments, type LanguageSegment } from '../../src/db/language-segments';
@@ -9,7 +9,7 @@ import { regenerationChargeReference, regenerationRefundReference } from '../../
 import type { RegenerationWorkflowInput, RegenerationWorkflowResult } from '../../src/shared/regeneration-contracts';
 import { regenerationWorkflowId } from '../../src/shared/workflow-ids';
 import { dubbingSuite } from '../helpers/dubbing-suite';
-import { countingSpeech, missingSpeech, recognizerProcesses } from '../helpers/engine-counters';
+import { countingSpeech, countingTranslator, missingSpeech, recognizerProcesses } from '../helpers/engine-counters';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { createProject, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
 import { request } from '../helpers/test-api';
@@ -54,13 +54,6 @@ const captions = async (tenant: TestTenant, id: string): Promise<string> => {
 const vttBlocks = (vtt: string) => vtt.split('\n\n').slice(1).filter((b) => b.trim() !== '');
 
 const lines = (id: string) => listLanguageSegments(suite.api.db, id, 'es_es');
-
-/** The real translator, recording the modes of every call. */
-function countingTranslator(): { translator: Translator; calls: string[][] } {
-  const real = createLocalEngines().translator;
-  const calls: string[][] = [];
-  return { calls, translator: { translate: (texts, modes, options) => (calls.push([...modes]), real.translate(texts, modes, options)) } };
-}
 
 /** The real media engine, except that extracting the background waits for `gate` (the source step, after the charge). */
 function gatedBackground(gate: Promise<void>): MediaEngine {
@@ -158,7 +151,7 @@ describe('a project with its own script', () => {
     const cues = parseVtt(await captions(tenant, id));
     expect(cues.map((c) => c.text)).toEqual(expected);
     cues.forEach((cue, i) => expect(cue.startSeconds).toBeCloseTo(SUPPLIED[i]!.start_seconds, 3));
-    expect(translation.calls).toEqual([modes]);
+    expect(translation.calls.map((c) => c.modes)).toEqual([modes]);
   }, 150_000);
 
   it('dubs a supplied translation as given: its cues are the lines and captions, with no machine translation', async () => {

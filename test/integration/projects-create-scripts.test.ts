@@ -47,7 +47,7 @@ it('stores the transcript as supplied source segments and the translations on th
     },
   });
   const transcript = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}/transcript`, { headers: bearer(tenant.key) });
-  expect(transcript.body.data).toEqual({ project_id: id, source: 'supplied', segments: segments.map(({ id: segmentId, start_seconds, end_seconds, text }) => ({ id: segmentId, start_seconds, end_seconds, text })) });
+  expect(transcript.body.data).toEqual({ project_id: id, source: 'supplied', source_audio_url: null, segments: segments.map(({ id: segmentId, start_seconds, end_seconds, text }) => ({ id: segmentId, start_seconds, end_seconds, text })) });
 
   // The same key and body: the stored answer, byte for byte, and nothing written twice.
   const counts = await workspaceRowCounts(api, tenant.workspace.id);

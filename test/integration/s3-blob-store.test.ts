@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { HeadObjectCommand, ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { loadConfig } from '../../src/config';
 import { BlobNotFoundError, BlobTooLargeError, InvalidBlobKeyError } from '../../src/storage/blob-store';
+import { readBytes } from '../../src/storage/read-bytes';
 import { S3BlobStore } from '../../src/storage/s3/s3-blob-store';
 import { createS3Clients } from '../../src/storage/s3/s3-clients';
 import { makeTempDir, removeTempDir } from '../helpers/media-fixtures';
@@ -82,6 +83,21 @@ it('streams a blob into the caller’s temp dir, and stops (file and all) when t
   expect(readdirSync(dir)).toHaveLength(1);
 });
 
+it('reads only the bytes of a range, both ends inclusive, as the local driver does', async () => {
+  const key = `${prefix}/ranged.wav`;
+  const data = randomBytes(9 * MiB + 7);
+  await store.put(key, Readable.from([data]));
+  const range = async (start: number, end: number) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of (await store.get(key, { start, end })) as AsyncIterable<Buffer>) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  };
+  expect(await range(0, 0)).toEqual(data.subarray(0, 1));
+  expect(md5(await range(5 * MiB, 9 * MiB + 6))).toBe(md5(data.subarray(5 * MiB)));
+  expect(await range(1000, 66_000)).toEqual(data.subarray(1000, 66_001));
+  await expect(store.get(`${prefix}/missing`, { start: 0, end: 10 })).rejects.toBeInstanceOf(BlobNotFoundError);
+});
+
 it('concatenates blobs in order, and fails before writing when a source is missing', async () => {
   const parts = [randomBytes(3 * MiB), randomBytes(6 * MiB), randomBytes(5)];
   const keys = parts.map((_, i) => `${prefix}/parts/${i}`);
@@ -107,14 +123,14 @@ it('deletes by prefix with S3 semantics, and refuses keys the local driver would
   await expect(store.deletePrefix('')).rejects.toBeInstanceOf(InvalidBlobKeyError);
 });
 
-it('reads a range of a blob (fewer bytes past its end), and copies one with patches written over the copy', async () => {
+it('reads bytes of a blob through a range get (fewer past its end), and copies one with patches written over the copy', async () => {
   const data = randomBytes(17 * MiB + 3);
   const source = `${prefix}/rev1/dub.wav`;
   await store.put(source, Readable.from([data]));
-  expect(await store.readRange(source, 100, 1100)).toEqual(data.subarray(100, 1100));
-  expect(await store.readRange(source, data.length - 10, data.length + 100)).toEqual(data.subarray(data.length - 10));
-  expect(await store.readRange(source, data.length + 10, data.length + 100)).toEqual(Buffer.alloc(0));
-  await expect(store.readRange(`${prefix}/none`, 0, 10)).rejects.toBeInstanceOf(BlobNotFoundError);
+  expect(await readBytes(store, source, 100, 1100)).toEqual(data.subarray(100, 1100));
+  expect(await readBytes(store, source, data.length - 10, data.length + 100)).toEqual(data.subarray(data.length - 10));
+  expect(await readBytes(store, source, data.length + 10, data.length + 100)).toEqual(Buffer.alloc(0));
+  await expect(readBytes(store, `${prefix}/none`, 0, 10)).rejects.toBeInstanceOf(BlobNotFoundError);
 
   // One patch across a part boundary of the streamed copy, one at the very end.
   const patches = [{ offset: 8 * MiB - 5, bytes: randomBytes(10) }, { offset: data.length - 3, bytes: Buffer.from('end') }];

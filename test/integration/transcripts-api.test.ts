@@ -103,7 +103,7 @@ describe('the source transcript', () => {
     const id = await newProject(tenant);
     const got = await call(tenant, 'GET', transcriptPath(id));
     expect(got.status).toBe(200);
-    expect(got.body).toEqual({ data: { project_id: id, source: null, segments: [] } });
+    expect(got.body).toEqual({ data: { project_id: id, source: null, source_audio_url: null, segments: [] } });
     expect(await transcriptSource(id)).toBeNull();
   });
 
@@ -332,7 +332,7 @@ describe("a language's segments", () => {
       data: {
         locale: 'es_es',
         revision: 3,
-        segments: lines.map((l, i) => ({ id: l.id, source_segment_id: segments[i]!.id, start_seconds: THREE[i]!.start_seconds, end_seconds: THREE[i]!.end_seconds, text: `${SPANISH[i]} (es_es)`, status: i === 0 ? 'stale' : 'current' })),
+        segments: lines.map((l, i) => ({ id: l.id, source_segment_id: segments[i]!.id, start_seconds: THREE[i]!.start_seconds, end_seconds: THREE[i]!.end_seconds, text: `${SPANISH[i]} (es_es)`, status: i === 0 ? 'stale' : 'current', clip_url: null })),
       },
     });
 
@@ -348,7 +348,7 @@ describe("a language's segments", () => {
     const { id, segments, lines } = await completedProject(tenant);
     const patched = await call(tenant, 'PATCH', linePath(id, 'es_es', lines[0]!.id), { text: '  Hola a todos, bienvenidos a mi cocina. ' });
     expect(patched.status).toBe(200);
-    expect(patched.body).toEqual({ data: { id: lines[0]!.id, source_segment_id: segments[0]!.id, start_seconds: 0.5, end_seconds: 3, text: 'Hola a todos, bienvenidos a mi cocina.', status: 'edited' } });
+    expect(patched.body).toEqual({ data: { id: lines[0]!.id, source_segment_id: segments[0]!.id, start_seconds: 0.5, end_seconds: 3, text: 'Hola a todos, bienvenidos a mi cocina.', status: 'edited', clip_url: null } });
     const row = (await lineRows(id))[0]!;
     expect(row).toMatchObject({ status: 'edited', text: 'Hola a todos, bienvenidos a mi cocina.', rendered_text: `${SPANISH[0]} (es_es)` });
 

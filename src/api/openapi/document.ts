@@ -30,6 +30,7 @@ const TAGS = [
   { name: 'Files', description: 'Signed, expiring file downloads (local storage driver).' },
   { name: 'Health', description: 'Liveness and readiness probes.' },
   { name: 'Reference', description: 'This document and its reference page.' },
+  { name: 'Editor', description: 'The editor page: a project\'s words edited, listened to and regenerated in the browser (docs/editing.md#the-editor).' },
 ];
 
 const API_DESCRIPTION = [

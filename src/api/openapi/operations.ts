@@ -1,4 +1,5 @@
 import { docsOperations } from '../docs/docs.openapi';
+import { editorOperations } from '../editor/editor.openapi';
 import { filesOperations } from '../files/files.openapi';
 import { healthOperations } from '../health/health.openapi';
 import { localesOperations } from '../locales/locales.openapi';
@@ -34,6 +35,7 @@ const RESOURCES: Resource[] = [
   { operations: filesOperations, localStorageOnly: true },
   { operations: healthOperations },
   { operations: docsOperations },
+  { operations: editorOperations },
 ];
 
 export function operationsFor(storageDriver: 'local' | 's3'): Operation[] {

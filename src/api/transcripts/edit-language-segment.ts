@@ -1,3 +1,4 @@
+import { segmentIdParam, targetLocaleParam } from './path-params';
 import type { Context } from 'koa';
 import { editLanguageSegmentText, findLanguageSegment } from '../../db/language-segments';
 import { ApiError } from '../api-error';
@@ -6,6 +7,7 @@ import type { AuthContext } from '../middleware/authenticate';
 import { bodyOf } from '../middleware/validate';
 import { loadOwnProject } from '../projects/load-own-project';
 import { lockEditableLanguage } from './edit-guard';
+import { clipUrl } from './media-links';
 import { presentLanguageSegment } from './segment-presenter';
 import { editLanguageSegmentBodySchema } from './transcripts.schema';
 
@@ -18,8 +20,8 @@ export async function editLanguageSegment(deps: AppDeps, ctx: Context): Promise<
   const caller = ctx.state.auth as AuthContext;
   const { text } = bodyOf(ctx, editLanguageSegmentBodySchema);
   const project = await loadOwnProject(deps, caller, ctx.params.project_id!);
-  const locale = ctx.params.locale!;
-  const segmentId = ctx.params.segment_id!;
+  const locale = targetLocaleParam(ctx, project);
+  const segmentId = segmentIdParam(ctx);
   if (!(await findLanguageSegment(deps.db, project.id, locale, segmentId))) throw ApiError.notFound('segment', 'segment_id');
   if (text.trim() === '') throw ApiError.invalid('invalid_parameter', 'text must not be blank: a line says something.', 'text');
   const segment = await deps.db.transaction().execute(async (trx) => {
@@ -28,5 +30,5 @@ export async function editLanguageSegment(deps: AppDeps, ctx: Context): Promise<
     if (!(await findLanguageSegment(trx, project.id, locale, segmentId))) throw ApiError.notFound('segment', 'segment_id');
     return editLanguageSegmentText(trx, segmentId, text.trim());
   });
-  ctx.body = { data: presentLanguageSegment(segment) };
+  ctx.body = { data: presentLanguageSegment(segment, await clipUrl(deps, project, segment)) };
 }

@@ -1,3 +1,4 @@
+import { segmentIdParam } from './path-params';
 import type { Context } from 'koa';
 import { markSourceSegmentLinesStale } from '../../db/language-segments';
 import { editSourceSegment as writeSegmentEdit, findNeighbourSegments, findSourceSegment } from '../../db/source-segments';
@@ -21,7 +22,7 @@ export async function editSourceSegment(deps: AppDeps, ctx: Context): Promise<vo
   const caller = ctx.state.auth as AuthContext;
   const body = bodyOf(ctx, editSourceSegmentBodySchema);
   const project = await loadOwnProject(deps, caller, ctx.params.project_id!);
-  const segmentId = ctx.params.segment_id!;
+  const segmentId = segmentIdParam(ctx);
   // An unknown segment is a 404 whatever the project is doing.
   if (!(await findSourceSegment(deps.db, project.id, segmentId))) throw ApiError.notFound('segment', 'segment_id');
   const segment = await deps.db.transaction().execute(async (trx) => {

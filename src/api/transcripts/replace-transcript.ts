@@ -7,6 +7,7 @@ import { bodyOf } from '../middleware/validate';
 import { loadOwnProject } from '../projects/load-own-project';
 import { lockEditableTranscript } from './edit-guard';
 import { readTranscriptInput } from './read-transcript-input';
+import { sourceAudioUrl } from './media-links';
 import { presentTranscript } from './segment-presenter';
 import { replaceTranscriptBodySchema } from './transcripts.schema';
 
@@ -29,5 +30,5 @@ export async function replaceTranscript(deps: AppDeps, ctx: Context): Promise<vo
     if (locked.status !== 'awaiting_upload') await markLanguageSegmentsStale(trx, project.id);
     return written;
   });
-  ctx.body = { data: presentTranscript(project.id, 'supplied', segments) };
+  ctx.body = { data: presentTranscript(project.id, 'supplied', segments, await sourceAudioUrl(deps, project)) };
 }

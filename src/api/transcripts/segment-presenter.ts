@@ -9,12 +9,13 @@ export function presentSourceSegment(segment: SourceSegment) {
   return { id: segment.id, start_seconds: segment.start_seconds, end_seconds: segment.end_seconds, text: segment.text };
 }
 
-export function presentTranscript(projectId: string, source: TranscriptSource | null, segments: SourceSegment[]) {
+export function presentTranscript(projectId: string, source: TranscriptSource | null, segments: SourceSegment[], sourceAudioUrl: string | null) {
   // No segments, no transcript: whatever wrote the last one, there is nothing to attribute.
-  return { project_id: projectId, source: segments.length ? source : null, segments: segments.map(presentSourceSegment) };
+  return { project_id: projectId, source: segments.length ? source : null, source_audio_url: sourceAudioUrl, segments: segments.map(presentSourceSegment) };
 }
 
-export function presentLanguageSegment(segment: LanguageSegment) {
+/** `clipUrl`: the signed link to the line's clip (media-links.ts), null when it has none. */
+export function presentLanguageSegment(segment: LanguageSegment, clipUrl: string | null) {
   return {
     id: segment.id,
     source_segment_id: segment.source_segment_id,
@@ -22,5 +23,6 @@ export function presentLanguageSegment(segment: LanguageSegment) {
     end_seconds: segment.end_seconds,
     text: segment.text,
     status: segment.status,
+    clip_url: clipUrl,
   };
 }

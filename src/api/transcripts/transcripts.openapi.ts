@@ -28,6 +28,7 @@ const transcriptExample = {
   data: {
     project_id: '5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15',
     source: 'edited',
+    source_audio_url: 'https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/speech-16k.wav?expires=1767225600&filename=Kitchen.source.wav&signature=3f1c9a',
     segments: [
       { id: 'seg_k3v9x2m1q8r4t6wz', start_seconds: 0.42, end_seconds: 3.1, text: 'Hello everyone and welcome to the kitchen.' },
       { id: 'seg_b7d2f9h4j6l8n0qs', start_seconds: 3.4, end_seconds: 6.05, text: 'Today we cook rice with fresh vegetables.' },
@@ -40,8 +41,8 @@ const languageSegmentsExample = {
     locale: 'es_es',
     revision: 2,
     segments: [
-      { id: 'lseg_p2n8c4d7s1f5g9hj', source_segment_id: 'seg_k3v9x2m1q8r4t6wz', start_seconds: 0.42, end_seconds: 3.1, text: 'Hola a todos y bienvenidos a la cocina.', status: 'edited' },
-      { id: 'lseg_r5t1v3x7z9b2d4fg', source_segment_id: 'seg_b7d2f9h4j6l8n0qs', start_seconds: 3.4, end_seconds: 6.05, text: 'Hoy cocinamos arroz con verduras frescas.', status: 'stale' },
+      { id: 'lseg_p2n8c4d7s1f5g9hj', source_segment_id: 'seg_k3v9x2m1q8r4t6wz', start_seconds: 0.42, end_seconds: 3.1, text: 'Hola a todos y bienvenidos a la cocina.', status: 'edited', clip_url: 'https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/r2/clips/lseg_p2n8c4d7s1f5g9hj.wav?expires=1767225600&signature=9b2e71' },
+      { id: 'lseg_r5t1v3x7z9b2d4fg', source_segment_id: 'seg_b7d2f9h4j6l8n0qs', start_seconds: 3.4, end_seconds: 6.05, text: 'Hoy cocinamos arroz con verduras frescas.', status: 'stale', clip_url: 'https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/clips/lseg_r5t1v3x7z9b2d4fg.wav?expires=1767225600&signature=c41d08' },
     ],
   },
 };
@@ -52,7 +53,7 @@ export const transcriptsOperations: Operation[] = [
     path: '/v1/dubbing/projects/{project_id}/transcript',
     operationId: 'getTranscript',
     summary: 'Get the source transcript',
-    description: 'The segments every language is translated from, in time order, and who wrote them. Empty (`source` null) until the source is transcribed or a transcript is supplied.',
+    description: 'The segments every language is translated from, in time order, and who wrote them, with a signed link to the source\'s speech to listen to them. Empty (`source` null) until the source is transcribed or a transcript is supplied.',
     tags: TAGS,
     auth: 'dubbing:read',
     pathParams: projectId,
@@ -105,7 +106,7 @@ export const transcriptsOperations: Operation[] = [
     path: '/v1/dubbing/projects/{project_id}/languages/{locale}/segments',
     operationId: 'listLanguageSegments',
     summary: 'Get a language\'s segments',
-    description: 'One line per source segment (a supplied translation\'s cues as given), each with its `status`, and the `revision` the published files were rendered from.',
+    description: 'One line per source segment (a supplied translation\'s cues as given), each with its `status` and a signed link to its dubbed clip, and the `revision` the published files were rendered from.',
     tags: TAGS,
     auth: 'dubbing:read',
     pathParams: { ...projectId, ...locale },

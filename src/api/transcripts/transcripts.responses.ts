@@ -19,6 +19,13 @@ const transcriptSchema = strictObject({
     enum: ['machine', 'supplied', 'edited', 'verified', null],
     description: 'Who wrote it: `machine` (speech recognition), `supplied` (given at create or by PUT), `edited` (changed since), `verified` (a reviewer). Null while there is no transcript.',
   },
+  source_audio_url: nullable({
+    type: 'string',
+    format: 'uri',
+    description:
+      'A short-lived signed URL (`SIGNED_URL_TTL_SECONDS`) of the speech the recognizer heard (16 kHz mono WAV), to play a segment from its `start_seconds`; it answers Range requests. ' +
+      'Null before the source is transcribed, and when the transcript was supplied (nothing was recognized). GET again for a fresh one.',
+  }),
   segments: { type: 'array', items: sourceSegmentSchema, description: 'In time order; empty until the source is transcribed or a transcript is supplied.' },
 });
 
@@ -33,6 +40,11 @@ export const languageSegmentSchema = strictObject({
     enum: ['current', 'stale', 'edited'],
     description: '`current`: the machine\'s translation of the source as it is; `stale`: the source changed since, and the next regeneration translates it again; `edited`: a person wrote it, and the machine never overwrites it.',
   },
+  clip_url: nullable({
+    type: 'string',
+    format: 'uri',
+    description: 'A short-lived signed URL (`SIGNED_URL_TTL_SECONDS`) of the line\'s dubbed clip (WAV) as the published revision plays it, which for a `stale` or `edited` line may be older words. Null when the revision plays none for it.',
+  }),
 });
 
 export const transcriptResponseSchema = dataEnvelope(transcriptSchema);

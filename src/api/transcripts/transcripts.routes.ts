@@ -1,8 +1,8 @@
+import { targetLocaleParam } from './path-params';
 import Router from '@koa/router';
 import { findLanguageRevision } from '../../db/projects';
 import { listLanguageSegments } from '../../db/language-segments';
 import { listSourceSegments } from '../../db/source-segments';
-import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
 import { validateBody, validateQuery } from '../middleware/validate';
@@ -10,6 +10,7 @@ import { loadOwnProject } from '../projects/load-own-project';
 import { editLanguageSegment } from './edit-language-segment';
 import { editSourceSegment } from './edit-source-segment';
 import { replaceTranscript } from './replace-transcript';
+import { clipUrl, sourceAudioUrl } from './media-links';
 import { presentLanguageSegment, presentTranscript } from './segment-presenter';
 import { editLanguageSegmentBodySchema, editSourceSegmentBodySchema, noQuerySchema, replaceTranscriptBodySchema } from './transcripts.schema';
 
@@ -28,7 +29,8 @@ export function transcriptsRoutes(deps: AppDeps): Router {
 
   router.get('/transcript', auth, read, validateQuery(noQuerySchema), async (ctx) => {
     const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
-    ctx.body = { data: presentTranscript(project.id, project.transcript_source, await listSourceSegments(db, project.id)) };
+    const [segments, audio] = await Promise.all([listSourceSegments(db, project.id), sourceAudioUrl(deps, project)]);
+    ctx.body = { data: presentTranscript(project.id, project.transcript_source, segments, audio) };
   });
 
   router.put('/transcript', auth, write, validateBody(replaceTranscriptBodySchema), (ctx) => replaceTranscript(deps, ctx));
@@ -37,12 +39,12 @@ export function transcriptsRoutes(deps: AppDeps): Router {
 
   router.get('/languages/:locale/segments', auth, read, validateQuery(noQuerySchema), async (ctx) => {
     const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
-    const locale = ctx.params.locale!;
-    const language = await findLanguageRevision(db, project.id, locale);
+    const locale = targetLocaleParam(ctx, project);
     // A target language not yet started (the project is not charged yet) has no lines so far.
-    if (!language && !project.target_locales.includes(locale)) throw ApiError.notFound('language', 'locale');
+    const language = await findLanguageRevision(db, project.id, locale);
     const segments = language ? await listLanguageSegments(db, project.id, locale) : [];
-    ctx.body = { data: { locale, revision: language?.revision ?? null, segments: segments.map(presentLanguageSegment) } };
+    const presented = await Promise.all(segments.map(async (line) => presentLanguageSegment(line, await clipUrl(deps, project, line))));
+    ctx.body = { data: { locale, revision: language?.revision ?? null, segments: presented } };
   });
 
   router.patch('/languages/:locale/segments/:segment_id', auth, write, validateBody(editLanguageSegmentBodySchema), (ctx) => editLanguageSegment(deps, ctx));

@@ -6,7 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStore, type LocalFileOptions } from '../blob-store';
+import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStore, type ByteRange, type LocalFileOptions } from '../blob-store';
 import { checkedPatches, patchChunk, type BytePatch } from '../byte-patches';
 import { contentTypeFor } from '../content-type';
 import { meteredStream } from '../metered-stream';
@@ -82,9 +82,9 @@ export class S3BlobStore implements BlobStore {
     return { sizeBytes };
   }
 
-  async get(key: string): Promise<NodeJS.ReadableStream> {
+  async get(key: string, range?: ByteRange): Promise<NodeJS.ReadableStream> {
     assertValidKey(key);
-    return (await this.getObject(key)).body;
+    return (await this.getObject(key, undefined, range)).body;
   }
 
   async stat(key: string): Promise<{ sizeBytes: number } | null> {
@@ -94,20 +94,6 @@ export class S3BlobStore implements BlobStore {
       return { sizeBytes: head.ContentLength ?? 0 };
     } catch (err) {
       if (isS3NotFound(err)) return null;
-      throw err;
-    }
-  }
-
-  async readRange(key: string, start: number, end: number): Promise<Buffer> {
-    assertValidKey(key);
-    if (end <= start) return Buffer.alloc(0);
-    try {
-      const object = await this.s3.client.send(new GetObjectCommand({ Bucket: this.s3.bucket, Key: key, Range: `bytes=${start}-${end - 1}` }));
-      return Buffer.from(await object.Body!.transformToByteArray());
-    } catch (err) {
-      if (isS3NotFound(err)) throw new BlobNotFoundError(key);
-      // A range that starts past the end: there are no such bytes.
-      if ((err as { name?: string }).name === 'InvalidRange') return Buffer.alloc(0);
       throw err;
     }
   }
@@ -181,9 +167,11 @@ export class S3BlobStore implements BlobStore {
     } while (token);
   }
 
-  private async getObject(key: string, abortSignal?: AbortSignal): Promise<{ body: Readable }> {
+  private async getObject(key: string, abortSignal?: AbortSignal, range?: ByteRange): Promise<{ body: Readable }> {
     try {
-      const object = await this.s3.client.send(new GetObjectCommand({ Bucket: this.s3.bucket, Key: key }), { abortSignal });
+      // The store serves the range itself: only those bytes cross the network.
+      const Range = range ? `bytes=${range.start}-${range.end}` : undefined;
+      const object = await this.s3.client.send(new GetObjectCommand({ Bucket: this.s3.bucket, Key: key, Range }), { abortSignal });
       return { body: object.Body as Readable };
     } catch (err) {
       if (isS3NotFound(err)) throw new BlobNotFoundError(key);

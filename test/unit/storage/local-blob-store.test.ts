@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { BlobNotFoundError, BlobTooLargeError, InvalidBlobKeyError } from '../../../src/storage/blob-store';
 import { LocalBlobStore } from '../../../src/storage/local-blob-store';
+import { readBytes } from '../../../src/storage/read-bytes';
 
 let root: string;
 let store: LocalBlobStore;
@@ -117,6 +118,15 @@ describe('LocalBlobStore', () => {
     expect(await leftovers()).toEqual([]);
   });
 
+  it('get reads only the bytes of a range, both ends inclusive', async () => {
+    const data = randomBytes(100_000);
+    await store.put('media/speech.wav', chunked(data));
+    expect(await readAll(await store.get('media/speech.wav', { start: 0, end: 0 }))).toEqual(data.subarray(0, 1));
+    expect(await readAll(await store.get('media/speech.wav', { start: 1000, end: 65_999 }))).toEqual(data.subarray(1000, 66_000));
+    expect(await readAll(await store.get('media/speech.wav', { start: 99_990, end: 99_999 }))).toEqual(data.subarray(99_990));
+    await expect(store.get('media/missing.wav', { start: 0, end: 10 })).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
+
   it('get throws BlobNotFoundError and stat returns null for a missing blob or a folder', async () => {
     await store.put('dir/file', chunked(Buffer.from('x')));
     await expect(store.get('dir/missing')).rejects.toBeInstanceOf(BlobNotFoundError);
@@ -134,13 +144,13 @@ describe('LocalBlobStore', () => {
     await expect(store.toLocalFile('a/none.wav', os.tmpdir())).rejects.toBeInstanceOf(BlobNotFoundError);
   });
 
-  it('readRange reads bytes [start, end) of a blob, fewer past its end, none past it; a missing blob is BlobNotFoundError', async () => {
+  it('readBytes reads bytes [start, end) of a blob through a range get, fewer past its end, none past it; a missing blob is BlobNotFoundError', async () => {
     const data = randomBytes(5000);
     await store.put('a/b', chunked(data));
-    expect(await store.readRange('a/b', 100, 1100)).toEqual(data.subarray(100, 1100));
-    expect(await store.readRange('a/b', 4900, 6000)).toEqual(data.subarray(4900));
-    expect(await store.readRange('a/b', 7000, 8000)).toEqual(Buffer.alloc(0));
-    await expect(store.readRange('a/none', 0, 10)).rejects.toBeInstanceOf(BlobNotFoundError);
+    expect(await readBytes(store, 'a/b', 100, 1100)).toEqual(data.subarray(100, 1100));
+    expect(await readBytes(store, 'a/b', 4900, 6000, 5000)).toEqual(data.subarray(4900));
+    expect(await readBytes(store, 'a/b', 7000, 8000)).toEqual(Buffer.alloc(0));
+    await expect(readBytes(store, 'a/none', 0, 10)).rejects.toBeInstanceOf(BlobNotFoundError);
   });
 
   it('copyPatched copies a blob with byte ranges written over the copy; the source is untouched', async () => {

@@ -1,0 +1,10 @@
+// Where the project step stores what it extracts from the source (docs/design.md#storage): the
+// speech the recognizer heard, which the editor plays back segment by segment
+// (docs/editing.md#the-editor), and the background the dub is mixed over. Pure, so the worker
+// that writes them and the API that signs links to them name the same keys.
+
+export const sourceKeys = {
+  /** 16 kHz mono speech, written only when the source was recognized (not for a supplied transcript). */
+  speech: (projectId: string) => `projects/${projectId}/speech-16k.wav`,
+  background: (projectId: string) => `projects/${projectId}/background.wav`,
+};

@@ -1,0 +1,145 @@
+import { createEditableText } from './editable-text.js';
+import { formatSeconds } from './format.js';
+
+// One row per source segment (docs/editing.md#the-editor): its time with a button that plays
+// exactly that stretch of the source, its text, and per language the line's text, its status
+// and a button that plays the line's dubbed clip. Rows are built once per transcript; a
+// language's lines are updated in place, so a field being edited keeps its focus.
+
+const STATUS_WORDS = { current: 'current', stale: 'stale', edited: 'edited' };
+
+export function createSegmentTable(table, { locales, player, saveSource, saveLine, onError }) {
+  const head = table.tHead.rows[0];
+  const body = table.tBodies[0];
+  /** Source segment id → its row's parts; lines of no source segment get rows of their own. */
+  const rows = new Map();
+  let sourceAudioUrl = null;
+
+  const headerCell = (text) => {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = text;
+    return th;
+  };
+  head.replaceChildren(headerCell('Time'), headerCell('Source'), ...locales.map((locale) => headerCell(locale)));
+
+  const play = (start) => start.catch((err) => onError(err));
+
+  function lineCell(locale, label) {
+    const td = document.createElement('td');
+    td.dataset.locale = locale;
+    const text = createEditableText({ label, text: '', save: async () => '' });
+    const tools = document.createElement('div');
+    tools.className = 'line-tools';
+    const badge = document.createElement('span');
+    badge.className = 'badge';
+    const playButton = document.createElement('button');
+    playButton.type = 'button';
+    playButton.textContent = 'Play dub';
+    playButton.setAttribute('aria-label', `Play the ${label}`);
+    playButton.disabled = true;
+    tools.append(badge, playButton);
+    // The cell stays (the columns keep their places); its contents show once it has a line.
+    const content = document.createElement('div');
+    content.hidden = true;
+    content.append(text.element, tools);
+    td.append(content);
+    return { td, content, text, badge, playButton, line: null };
+  }
+
+  function addRow(key, segment, position) {
+    const tr = document.createElement('tr');
+    tr.dataset.segmentId = key;
+    const time = document.createElement('th');
+    time.scope = 'row';
+    const sourceCell = document.createElement('td');
+    sourceCell.className = 'source';
+    const parts = { tr, time, sourceCell, segment, languages: new Map() };
+    if (segment) {
+      const span = `${formatSeconds(segment.start_seconds)}–${formatSeconds(segment.end_seconds)}`;
+      const playButton = document.createElement('button');
+      playButton.type = 'button';
+      playButton.textContent = '▶';
+      playButton.setAttribute('aria-label', `Play the source, ${span}`);
+      playButton.disabled = sourceAudioUrl === null;
+      playButton.addEventListener('click', () => play(player.playSegment(sourceAudioUrl, parts.segment.start_seconds, parts.segment.end_seconds)));
+      time.append(playButton, ` ${span}`);
+      parts.playButton = playButton;
+      const text = createEditableText({ label: `Source text, segment ${position + 1}`, text: segment.text, save: (words) => saveSource(segment.id, words) });
+      sourceCell.append(text.element);
+    } else {
+      time.textContent = '—';
+    }
+    tr.append(time, sourceCell);
+    for (const locale of locales) {
+      const cell = lineCell(locale, `${locale} line, segment ${position + 1}`);
+      parts.languages.set(locale, cell);
+      tr.append(cell.td);
+    }
+    body.append(tr);
+    rows.set(key, parts);
+    return parts;
+  }
+
+  function showLine(locale, cell, line) {
+    cell.content.hidden = false;
+    if (!cell.line || cell.line.id !== line.id) {
+      // A new line (a regeneration rebuilt the language): its own save and play.
+      const text = createEditableText({ label: cell.text.element.getAttribute('aria-label'), text: line.text, save: (words) => saveLine(locale, line.id, words) });
+      cell.text.element.replaceWith(text.element);
+      cell.text = text;
+      const playButton = cell.playButton.cloneNode(true);
+      playButton.addEventListener('click', () => play(player.playClip(cell.line.clip_url)));
+      cell.playButton.replaceWith(playButton);
+      cell.playButton = playButton;
+    } else {
+      cell.text.setText(line.text);
+    }
+    cell.line = line;
+    cell.td.dataset.lineId = line.id;
+    cell.badge.dataset.status = line.status;
+    cell.badge.textContent = STATUS_WORDS[line.status] ?? line.status;
+    cell.playButton.disabled = !line.clip_url;
+  }
+
+  return {
+    /** The source segments, and the link to the speech they are cut from (null: none to play). */
+    showTranscript(transcript) {
+      sourceAudioUrl = transcript.source_audio_url;
+      body.replaceChildren();
+      rows.clear();
+      transcript.segments.forEach((segment, position) => addRow(segment.id, segment, position));
+    },
+    /** Fresh links after the old ones expired: the same segments, new URLs. */
+    refreshSourceAudio(url) {
+      sourceAudioUrl = url;
+      for (const parts of rows.values()) if (parts.playButton) parts.playButton.disabled = url === null;
+    },
+    /** One language's lines, each in the row of its source segment. */
+    showLanguage(locale, lines) {
+      const seen = new Set();
+      for (const line of lines) {
+        const key = line.source_segment_id && rows.has(line.source_segment_id) ? line.source_segment_id : `line:${line.id}`;
+        const parts = rows.get(key) ?? addRow(key, null, rows.size);
+        const cell = parts.languages.get(locale);
+        if (cell) showLine(locale, cell, line);
+        seen.add(key);
+      }
+      // A line no longer there (a regeneration dropped it): its cell empties.
+      for (const [key, parts] of rows) {
+        const cell = parts.languages.get(locale);
+        if (cell && !seen.has(key)) {
+          cell.content.hidden = true;
+          cell.line = null;
+        }
+      }
+    },
+    /** A line as a PATCH answered it. */
+    showEditedLine(locale, line) {
+      for (const parts of rows.values()) {
+        const cell = parts.languages.get(locale);
+        if (cell?.line?.id === line.id) showLine(locale, cell, line);
+      }
+    },
+  };
+}
