@@ -17,9 +17,11 @@ import { keepAliveAgent, send } from './lib/load';
 import { cpuBetween, cpuMsOf, loadAverage, TreeMemorySampler } from './lib/proc';
 import { codeVersion, createBenchDatabase, log, onCleanup, runBenchmark, scratchDir, serviceEnv, startBenchTemporal, startNodeService, tail } from './lib/services';
 import { fmt, formatTable } from './lib/stats';
+import { measureRegeneration, reportRegenerations, type RegenerationFigure } from './lib/regeneration-figure';
 import { workflowSpans, type Span } from './lib/temporal-history';
 
 // npm run bench:pipeline [-- --seconds 60,600 --targets es_es,ca_es,pt_pt]   (default: both clips)
+// npm run bench:pipeline -- --regeneration-only   (the regeneration figure alone: one target, no engine floor)
 //
 // Wall time, peak memory and cost per minute of source to dub English clips into 3 languages,
 // end to end on real parts: the API and one worker as child processes started as in production
@@ -37,6 +39,10 @@ import { workflowSpans, type Span } from './lib/temporal-history';
 // shortest wall time any pipeline could reach on this machine.
 // Goals (issue 11): wall time ≤ 0.30 × the clip, worker tree peak RSS < 1 GiB, and the cost per
 // minute of source flat from the shortest clip to the longest (≤ 1.10 × the shortest's).
+// Then, on each dubbed project, the regeneration figure (issue 28, bench/lib/regeneration-figure.ts):
+// one line of the first target edited through the API, then one source sentence, each
+// regenerated; from the regenerate request to the new VTT downloadable, ≤ 3 s for the longest
+// project, with the worker's CPU for it flat from the shortest project to the longest.
 
 const SPEECH = [
   'Hello and welcome to our small kitchen.',
@@ -65,6 +71,8 @@ const BACKGROUND_VOLUME = 0.15; // as src/activities/language.activities.ts
 interface Options {
   seconds: number[];
   targets: string[];
+  /** Only dub each clip (no engine floor, no pipeline goals) and measure its regenerations. */
+  regenerationOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -74,7 +82,9 @@ function parseArgs(argv: string[]): Options {
   };
   const seconds = (value('seconds') ?? '60,600').split(',').map(Number);
   if (seconds.some((x) => !Number.isFinite(x) || x < 5 || x > 900)) throw new Error('--seconds must be a list of 5-900');
-  return { seconds: [...seconds].sort((a, b) => a - b), targets: (value('targets') ?? 'es_es,ca_es,pt_pt').split(',').filter(Boolean) };
+  const regenerationOnly = argv.includes('--regeneration-only');
+  const targets = (value('targets') ?? (regenerationOnly ? 'es_es' : 'es_es,ca_es,pt_pt')).split(',').filter(Boolean);
+  return { seconds: [...seconds].sort((a, b) => a - b), targets, regenerationOnly };
 }
 
 /** English speech looped (with a short pause between loops) to exactly `seconds`, under a test video. */
@@ -156,6 +166,7 @@ const mb = (kb: number) => `${fmt(kb / 1024, 0)} MB`;
 const s = (ms: number, digits = 1) => fmt(ms / 1000, digits);
 
 interface ClipResult {
+  projectId: string;
   seconds: number;
   clipSeconds: number;
   speechSeconds: number;
@@ -192,8 +203,8 @@ interface Services {
 
 const qualityPasses = (q: DubQuality) => q.maxStartOffsetMs <= 100 && q.maxTempo <= 1.3 && Math.abs(q.lengthRatio - 1) <= 0.05 && q.cuesOutsideClips === 0;
 
-/** One clip through the whole pipeline, then its engine floor. */
-async function runClip(services: Services, dir: string, seconds: number): Promise<ClipResult> {
+/** One clip through the whole pipeline, then its engine floor (unless told not to). */
+async function runClip(services: Services, dir: string, seconds: number, options: { floor: boolean }): Promise<ClipResult> {
   const { db, json, targets } = services;
   const clip = await makeClip(dir, seconds);
   const video = readFileSync(clip.file);
@@ -249,8 +260,8 @@ async function runClip(services: Services, dir: string, seconds: number): Promis
   const { phases, timeline } = phaseTables(spans, sampler, t0, final.completed_at!.getTime(), wallMs, targets);
 
   // The floor, after the pipeline (the worker is idle now).
-  log('engine floor: the same engine work, called directly, one command after another');
-  const floor = await engineFloor(path.join(dir, 'floor'), clip.file, transcript.map((t) => t.text), targets.map((locale) => {
+  if (options.floor) log('engine floor: the same engine work, called directly, one command after another');
+  const floor = !options.floor ? [] : await engineFloor(path.join(dir, 'floor'), clip.file, transcript.map((t) => t.text), targets.map((locale) => {
     const entry = services.capabilities.locales.find((l) => l.locale === locale)!;
     return { locale, modes: entry.translationModes!, voice: entry.voice };
   }), clip.duration);
@@ -258,6 +269,7 @@ async function runClip(services: Services, dir: string, seconds: number): Promis
   const stages = workerStageLines(services.workerLog).slice(-(targets.length + 1));
 
   return {
+    projectId,
     stages,
     seconds, clipSeconds: clip.duration, speechSeconds: clip.speechSeconds, videoKiB: video.length / 1024, parts: parts.length,
     wallMs, workerCpuMs: run.treeCpuMs, workerNodeCpuMs, otherCpuMs: run.machineBusyMs - run.treeCpuMs, machineBusyShare: run.machineBusyShare, memory, floor,
@@ -438,17 +450,25 @@ async function main(): Promise<number> {
     },
   };
   const results: ClipResult[] = [];
+  const regenerations: RegenerationFigure[] = [];
+  const regenerationContext = { baseUrl: api.baseUrl, agent, authorization: auth.authorization, workerPid: worker.pid, workerLog: worker.logFile, db };
   for (const seconds of options.seconds) {
     log(`--- ${seconds} s clip ---`);
-    results.push(await runClip(services, path.join(dir, `clip-${seconds}`), seconds));
+    const result = await runClip(services, path.join(dir, `clip-${seconds}`), seconds, { floor: !options.regenerationOnly });
+    results.push(result);
+    for (const edit of ['line', 'source'] as const) {
+      const figure = await measureRegeneration(regenerationContext, { projectId: result.projectId, locale: targets[0]!, clipSeconds: result.clipSeconds, edit, run: regenerations.length + 1 });
+      log(`regeneration after editing ${edit === 'line' ? 'a translated line' : 'a source sentence'}: ${s(figure.wallMs, 2)} s, worker CPU ${s(figure.workerCpuMs, 2)} s`);
+      regenerations.push(figure);
+    }
   }
 
   console.log(`\n== bench:pipeline — ${new Date().toISOString()}, ${cores} CPUs, node ${process.version}, load average before ${loadBefore}, now ${loadAverage()} ==`);
   console.log(`code under test: ${code}`);
   console.log(`project = API + 1 worker (child processes, node --import tsx, pre-bundled workflows) dubbing into ${targets.join(', ')}; floor = the same engine work called directly, CPU ÷ cores`);
-  let pass = results.map((r) => report(r, cores)).every(Boolean);
+  let pass = options.regenerationOnly ? true : results.map((r) => report(r, cores)).every(Boolean);
 
-  if (results.length > 1) {
+  if (results.length > 1 && !options.regenerationOnly) {
     const first = results[0]!;
     const perMinute = (r: ClipResult) => ({ wall: r.wallMs / 1000 / (r.clipSeconds / 60), cpu: r.workerCpuMs / 1000 / (r.clipSeconds / 60), floor: r.floor.reduce((a, b) => a + b.cpuMs, 0) / 1000 / (r.clipSeconds / 60) });
     console.log(`\ncost per minute of source, from the shortest clip to the longest (goal: flat, ≤ ${FLAT_COST_TOLERANCE}× the shortest's):`);
@@ -459,6 +479,7 @@ async function main(): Promise<number> {
         `${fmt(perMinute(r).wall / perMinute(first).wall, 2)} / ${fmt(perMinute(r).cpu / perMinute(first).cpu, 2)}`, flat ? 'PASS' : 'FAIL'];
     })));
   }
+  pass = reportRegenerations(regenerations) && pass;
   log(`done in ${s(performance.now() - started)} s`);
   return pass ? 0 : 1;
 }

@@ -12,8 +12,8 @@ import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
 
 export interface LineClip {
   line: LanguageSegment;
-  /** The clip in the work dir. */
-  file: string;
+  /** The clip in the work dir: a fresh clip's, or a kept one's once fetched (fetchClipFiles). */
+  file?: string;
   /** Its key in the blob store. */
   key: string;
   /** How long it sounds, its lead trimmed. */
@@ -38,11 +38,22 @@ async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R
   return results;
 }
 
+export interface LineClipsInput {
+  lines: readonly LanguageSegment[];
+  voice: string;
+  workDir: string;
+  keyPrefix: string;
+  onTick: () => void;
+  transfer?: LocalFileOptions;
+  /**
+   * The leading silence of published clips, by line id, when the previous render recorded it: a
+   * kept clip found here is not fetched (a regeneration fetches only the clips it mixes again).
+   */
+  knownLeadingSilence?: ReadonlyMap<string, number>;
+}
+
 /** One clip per spoken line, in the lines' order. */
-export async function lineClips(
-  { blobStore, engines }: { blobStore: BlobStore; engines: Engines },
-  input: { lines: readonly LanguageSegment[]; voice: string; workDir: string; keyPrefix: string; onTick: () => void; transfer?: LocalFileOptions },
-): Promise<LineClip[]> {
+export async function lineClips({ blobStore, engines }: { blobStore: BlobStore; engines: Engines }, input: LineClipsInput): Promise<LineClip[]> {
   const fresh = input.lines.filter((line) => !clipReusable(line));
   const kept = input.lines.filter((line) => clipReusable(line));
   const clips = new Map<string, LineClip>();
@@ -69,8 +80,18 @@ export async function lineClips(
 
   await inBatches(kept, async (line) => {
     const key = line.clip_key!;
+    const known = input.knownLeadingSilence?.get(line.id);
+    if (known !== undefined) {
+      clips.set(line.id, { line, key, seconds: line.clip_seconds!, leadingSilence: known, fresh: false });
+      return;
+    }
     const file = await blobStore.toLocalFile(key, input.workDir, input.transfer);
     clips.set(line.id, { line, file, key, seconds: line.clip_seconds!, leadingSilence: leadingSilenceSeconds(await readFile(file)), fresh: false });
   });
   return input.lines.map((line) => clips.get(line.id)!);
+}
+
+/** Fetches the clips not in the work dir yet; answers each clip's file, in order. */
+export async function fetchClipFiles(blobStore: BlobStore, clips: readonly LineClip[], workDir: string, transfer?: LocalFileOptions): Promise<string[]> {
+  return inBatches(clips, async (clip) => (clip.file ??= await blobStore.toLocalFile(clip.key, workDir, transfer)));
 }

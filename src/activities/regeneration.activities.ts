@@ -14,6 +14,7 @@ import { planLanguageLines } from './language-lines';
 import { publishRendered } from './publish-revision';
 import { failRegeneration, regenerationStateOf, type RegenerationFailureCode, type RegenerationState } from './regeneration-settlement';
 import { renderDub, revisionKeyPrefix, type PublishedFile } from './render-dub';
+import { spliceDub } from './splice-dub';
 import { requireProject } from './require-project';
 
 // The steps of one paid regeneration of a language (docs/editing.md#regenerate): translate the
@@ -70,7 +71,7 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
       if (language?.status !== 'completed' || language.revision !== row.from_revision) {
         throw ApplicationFailure.nonRetryable(`${input.locale} is ${language?.status ?? 'missing'} at revision ${language?.revision}; the regeneration was quoted at revision ${row.from_revision}`, 'internal_error');
       }
-      const rendered = await renderDub({ blobStore, engines, capabilities }, {
+      const render = {
         projectId: input.projectId,
         locale: input.locale,
         lines: await listLanguageSegments(db, input.projectId, input.locale),
@@ -80,7 +81,10 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
         keyPrefix: revisionKeyPrefix(input.projectId, input.locale, revision),
         onTick: heartbeat,
         transfer: activityTransfer(),
-      });
+      };
+      // Only the spans that changed, spliced into the published files; the whole when they cannot be.
+      const deps = { blobStore, engines, capabilities };
+      const rendered = (await spliceDub(deps, { ...render, previousKeyPrefix: revisionKeyPrefix(input.projectId, input.locale, row.from_revision) })) ?? (await renderDub(deps, render));
       return { ran: true, revision, ...rendered };
     },
 

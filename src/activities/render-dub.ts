@@ -1,27 +1,28 @@
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fitSegments, type Engines } from '../engines';
-import { measureDubQuality, type DubQuality } from '../engines/alignment/dub-quality';
-import type { FittedSegment } from '../engines/alignment/fit-segments';
-import { wavFileDurationSeconds } from '../engines/tts/wav-file-duration';
+import type { Engines } from '../engines';
+import type { DubQuality } from '../engines/alignment/dub-quality';
+import { readWavFileInfo, sharedMonoPcmRate } from '../engines/tts/wav-file-duration';
 import type { EngineCapabilities } from '../engines/capabilities';
-import type { TimelineClip } from '../engines/media/media-engine';
 import type { LanguageSegment, RenderedLine } from '../db/language-segments';
 import { blobKeys } from '../db/uploads';
-import { toSrt, toVtt, type Cue } from '../publish/captions';
-import { isSpoken, placementHolds } from '../shared/line-plan';
+import { toSrt, toVtt } from '../publish/captions';
+import { isSpoken } from '../shared/line-plan';
 import { sourceKeys } from '../shared/source-keys';
 import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
 import { activityLog } from './activity-log';
 import { classifyingEngineErrors } from './classify-engine-error';
-import { lineClips, type LineClip } from './line-clips';
+import { BACKGROUND_VOLUME, driftSeconds, dubQuality, placeLines, recordedClips, renderedLines } from './dub-timeline';
+import { fetchClipFiles, lineClips, type LineClip } from './line-clips';
+import { MP3_ENCODING, REVISION_FILES, writeRevisionTimeline } from './revision-timeline';
 
 // Render one language from its lines: speak the lines whose words changed, place each clip on
 // the timeline, mix, encode, caption and draw the thumbnail, then store the files under the
-// revision's prefix. Shared by a language's first dub, the re-dub from a verified transcript and
-// a paid regeneration: a line whose clip and placement still hold is played exactly as the
-// published revision played it, so every other cue keeps its exact timing.
+// revision's prefix with the record of its timeline (revision-timeline.ts). Shared by a
+// language's first dub, the re-dub from a verified transcript and a regeneration whose previous
+// revision cannot be spliced (splice-dub.ts): a line whose clip and placement still hold is
+// played exactly as the published revision played it, so every other cue keeps its exact timing.
 
 export interface PublishedFile {
   type: 'audio' | 'subtitles' | 'thumbnail';
@@ -59,8 +60,14 @@ export interface RenderedDub {
   synthesized: number;
 }
 
-/** Background level under the dubbed voice: audible ambience, never competing with speech. */
-const BACKGROUND_VOLUME = 0.15;
+/** The published files: type, format, name under the revision's prefix, content type. */
+export const PUBLISHED_FILES: [PublishedFile['type'], string, string, string][] = [
+  ['audio', 'mp3', REVISION_FILES.mp3, 'audio/mpeg'],
+  ['audio', 'wav', REVISION_FILES.wav, 'audio/wav'],
+  ['subtitles', 'srt', REVISION_FILES.srt, 'application/x-subrip'],
+  ['subtitles', 'vtt', REVISION_FILES.vtt, 'text/vtt'],
+  ['thumbnail', 'png', REVISION_FILES.thumbnail, 'image/png'],
+];
 
 export const languageKeyPrefix = (projectId: string, locale: string) => `projects/${projectId}/languages/${locale}`;
 
@@ -68,96 +75,88 @@ export const languageKeyPrefix = (projectId: string, locale: string) => `project
 export const revisionKeyPrefix = (projectId: string, locale: string, revision: number) =>
   revision <= 1 ? languageKeyPrefix(projectId, locale) : `${languageKeyPrefix(projectId, locale)}/r${revision}`;
 
-/**
- * Where each clip plays. A line whose published clip and placement still hold keeps them to the
- * bit; the others are fitted into their own slots, which never moves a neighbour.
- */
-function placeClips(clips: readonly LineClip[], timelineSeconds: number): FittedSegment[] {
-  const fit = fitSegments(clips.map((c) => ({ startSeconds: c.line.start_seconds, endSeconds: c.line.end_seconds, synthesizedSeconds: c.seconds })), { timelineSeconds });
-  return fit.segments.map((fitted, i) => {
-    const { line, fresh } = clips[i]!;
-    if (fresh || !placementHolds(line)) return fitted;
-    return { ...fitted, startSeconds: line.placed_start_seconds!, endSeconds: line.placed_end_seconds!, tempo: line.tempo! };
-  });
-}
+export type Deps = { blobStore: BlobStore; engines: Engines; capabilities: EngineCapabilities };
 
-export async function renderDub(
-  { blobStore, engines, capabilities }: { blobStore: BlobStore; engines: Engines; capabilities: EngineCapabilities },
-  input: RenderDubInput,
-): Promise<RenderedDub> {
-  const { projectId, durationSeconds: duration, onTick: heartbeat } = input;
-  const opts = { onTick: heartbeat };
-  const workDir = await mkdtemp(path.join(os.tmpdir(), `dub-${input.locale}-`));
-  // Where a dub's time goes, per stage, in the worker log: the numbers behind bench:pipeline.
+/** Where a dub's time goes, per stage, for the worker log: the numbers behind bench:pipeline. */
+export function stageClock(): { stages: Record<string, number>; lap: (stage: string) => void } {
   const stages: Record<string, number> = {};
   let mark = performance.now();
-  const lap = (stage: string) => {
-    const now = performance.now();
-    stages[stage] = Math.round(now - mark);
-    mark = now;
+  return {
+    stages,
+    lap: (stage) => {
+      const now = performance.now();
+      stages[stage] = Math.round(now - mark);
+      mark = now;
+    },
   };
+}
+
+export const voiceFor = (capabilities: EngineCapabilities, locale: string) => capabilities.locales.find((l) => l.locale === locale)?.voice ?? locale.split('_')[0]!;
+
+export async function renderDub(deps: Deps, input: RenderDubInput): Promise<RenderedDub> {
+  const workDir = await mkdtemp(path.join(os.tmpdir(), `dub-${input.locale}-`));
+  const clock = stageClock();
   try {
     return await classifyingEngineErrors(async () => {
-      const voice = capabilities.locales.find((l) => l.locale === input.locale)?.voice ?? input.locale.split('_')[0]!;
-      const clips = await lineClips({ blobStore, engines }, { lines: input.lines.filter(isSpoken), voice, workDir, keyPrefix: input.keyPrefix, onTick: heartbeat, transfer: input.transfer });
-      const synthesized = clips.filter((c) => c.fresh).length;
-      lap('speechMs');
+      const clips = await lineClips(deps, { lines: input.lines.filter(isSpoken), voice: voiceFor(deps.capabilities, input.locale), workDir, keyPrefix: input.keyPrefix, onTick: input.onTick, transfer: input.transfer });
+      clock.lap('speechMs');
       await input.onStage?.('fitting');
-
-      const fitted = placeClips(clips, duration);
-      // Sped-up clips are stretched inside the one timeline render (atempo), not by an ffmpeg
-      // process each: process start-up was most of a language's time (docs/benchmarks.md).
-      const placed: TimelineClip[] = [];
-      const cues: Cue[] = [];
-      for (const [i, fit] of fitted.entries()) {
-        placed.push({ file: clips[i]!.file, startSeconds: fit.startSeconds, tempo: fit.tempo > 1.001 ? fit.tempo : undefined, playedSeconds: fit.endSeconds - fit.startSeconds });
-        cues.push({ startSeconds: fit.startSeconds, endSeconds: Math.min(fit.endSeconds, duration), text: clips[i]!.line.text });
-      }
-
-      const background = await blobStore.stat(sourceKeys.background(projectId))
-        ? { file: await blobStore.toLocalFile(sourceKeys.background(projectId), workDir, input.transfer), volume: BACKGROUND_VOLUME }
-        : undefined;
-      const out = (name: string) => path.join(workDir, name);
-      // The mix goes straight into both published files: no intermediate WAV to write and read.
-      await input.onStage?.('encoding');
-      await engines.media.renderTimelineToMp3AndWav({ clips: placed, durationSeconds: duration, background }, out('dub.mp3'), out('dub.wav'), opts);
-      lap('renderAndEncodeMs');
-      const quality = measureDubQuality(
-        fitted.map((fit, i) => ({ sourceStartSeconds: clips[i]!.line.start_seconds, fitted: fit, leadingSilenceSeconds: clips[i]!.leadingSilence, cue: cues[i]! })),
-        { sourceSeconds: duration, dubbedSeconds: await wavFileDurationSeconds(out('dub.wav')) },
-      );
-      await writeFile(out('captions.srt'), toSrt(cues));
-      await writeFile(out('captions.vtt'), toVtt(cues));
-      const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir, input.transfer);
-      await engines.media.thumbnail({ source, hasVideo: input.hasVideo, atSeconds: Math.min(1, duration / 2), sourceSeconds: duration, title: input.title }, out('thumbnail.png'), opts);
-      lap('thumbnailMs');
-
-      const specs: [PublishedFile['type'], string, string, string][] = [
-        ['audio', 'mp3', 'dub.mp3', 'audio/mpeg'],
-        ['audio', 'wav', 'dub.wav', 'audio/wav'],
-        ['subtitles', 'srt', 'captions.srt', 'application/x-subrip'],
-        ['subtitles', 'vtt', 'captions.vtt', 'text/vtt'],
-        ['thumbnail', 'png', 'thumbnail.png', 'image/png'],
-      ];
-      const files: PublishedFile[] = [];
-      for (const [type, format, name, contentType] of specs) {
-        const key = `${input.keyPrefix}/${name}`;
-        await blobStore.putFile(key, out(name));
-        files.push({ type, format, key, contentType, sizeBytes: (await stat(out(name))).size });
-      }
-      lap('storeMs');
-      activityLog().info('dub rendered', { locale: input.locale, clips: clips.length, synthesized, ...stages });
-      const byLine = new Map(clips.map((clip, i) => [clip.line.id, { clip, fit: fitted[i]! }]));
-      const lines = input.lines.map((line): RenderedLine => {
-        const spoken = byLine.get(line.id);
-        if (!spoken) return { id: line.id, renderedText: line.text, clipKey: null, clipSeconds: null, placedStartSeconds: null, placedEndSeconds: null, tempo: null };
-        const { clip, fit } = spoken;
-        return { id: line.id, renderedText: line.text, clipKey: clip.key, clipSeconds: clip.seconds, placedStartSeconds: fit.startSeconds, placedEndSeconds: fit.endSeconds, tempo: fit.tempo };
-      });
-      const driftSeconds = fitted.reduce((sum, f) => sum + f.driftSeconds, 0);
-      return { files, lines, driftSeconds, quality, synthesized };
+      return await mixWhole(deps, input, { clips, workDir, clock });
     });
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The whole timeline from the lines' clips (spoken already): mixed, encoded, captioned, its
+ * thumbnail drawn, stored with its timeline record.
+ */
+export async function mixWhole(
+  { blobStore, engines }: Deps,
+  input: RenderDubInput,
+  { clips, workDir, clock }: { clips: LineClip[]; workDir: string; clock: ReturnType<typeof stageClock> },
+): Promise<RenderedDub> {
+  const { projectId, durationSeconds: duration } = input;
+  const opts = { onTick: input.onTick };
+  const synthesized = clips.filter((c) => c.fresh).length;
+  const placed = placeLines(clips, duration);
+  const files = await fetchClipFiles(blobStore, clips, workDir, input.transfer);
+  const background = await blobStore.stat(sourceKeys.background(projectId))
+    ? { file: await blobStore.toLocalFile(sourceKeys.background(projectId), workDir, input.transfer), volume: BACKGROUND_VOLUME }
+    : undefined;
+  const out = (name: string) => path.join(workDir, name);
+  // The mix goes straight into both published files: no intermediate WAV to write and read.
+  await input.onStage?.('encoding');
+  const timeline = { clips: placed.map((p, i) => ({ file: files[i]!, ...p.play })), durationSeconds: duration, background };
+  await engines.media.renderTimelineToMp3AndWav(timeline, out(REVISION_FILES.mp3), out(REVISION_FILES.wav), opts);
+  clock.lap('renderAndEncodeMs');
+  const wav = await readWavFileInfo(out(REVISION_FILES.wav));
+  const quality = dubQuality(placed, { sourceSeconds: duration, dubbedSeconds: wav.durationSeconds });
+  const cues = placed.map((p) => p.cue);
+  await writeFile(out(REVISION_FILES.srt), toSrt(cues));
+  await writeFile(out(REVISION_FILES.vtt), toVtt(cues));
+  const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir, input.transfer);
+  await engines.media.thumbnail({ source, hasVideo: input.hasVideo, atSeconds: Math.min(1, duration / 2), sourceSeconds: duration, title: input.title }, out(REVISION_FILES.thumbnail), opts);
+  clock.lap('thumbnailMs');
+
+  const published: PublishedFile[] = [];
+  for (const [type, format, name, contentType] of PUBLISHED_FILES) {
+    const key = `${input.keyPrefix}/${name}`;
+    await blobStore.putFile(key, out(name));
+    published.push({ type, format, key, contentType, sizeBytes: (await stat(out(name))).size });
+  }
+  await writeRevisionTimeline(blobStore, input.keyPrefix, {
+    version: 1,
+    durationSeconds: duration,
+    samples: wav.samples,
+    backgroundVolume: background ? BACKGROUND_VOLUME : null,
+    clipSampleRate: (await sharedMonoPcmRate(files)) ?? null,
+    thumbnail: { title: input.title, hasVideo: input.hasVideo },
+    mp3: MP3_ENCODING,
+    clips: recordedClips(placed),
+  });
+  clock.lap('storeMs');
+  activityLog().info('dub rendered', { locale: input.locale, clips: clips.length, synthesized, ...clock.stages });
+  return { files: published, lines: renderedLines(input.lines, placed), driftSeconds: driftSeconds(placed), quality, synthesized };
 }

@@ -1,3 +1,5 @@
+import type { BytePatch } from './byte-patches';
+
 // Driver-neutral blob storage. The API, activities and the CLI only see this interface, so the
 // local-disk driver (dev, tests, single-host) and the S3 driver are interchangeable.
 
@@ -39,6 +41,12 @@ export interface BlobStore {
    * cancellation alike).
    */
   toLocalFile(key: string, tempDir: string, options?: LocalFileOptions): Promise<string>;
+  /**
+   * Copies sourceKey to destKey with `patches` written over the copy, atomically like put: a
+   * long file changed in a few places without passing it through the caller. Throws
+   * BlobNotFoundError, and RangeError for patches that overlap or pass the blob's end.
+   */
+  copyPatched(sourceKey: string, destKey: string, patches: readonly BytePatch[]): Promise<{ sizeBytes: number }>;
   /**
    * Deletes exactly one blob; no error when there is none. Use it, not deletePrefix, for one
    * key: a key is often the prefix of others (a legacy part "…/00001" of "…/00001-<attempt>").

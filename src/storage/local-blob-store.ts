@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
 import { copyFile, mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStore, type ByteRange } from './blob-store';
+import { checkedPatches, type BytePatch } from './byte-patches';
 import { meteredStream } from './metered-stream';
 
 /** How often concat reports progress within one long source, so heartbeats keep flowing. */
@@ -98,6 +99,26 @@ export class LocalBlobStore implements BlobStore {
       if (isNotFound(err)) return null;
       throw err;
     }
+  }
+
+  async copyPatched(sourceKey: string, destKey: string, patches: readonly BytePatch[]): Promise<{ sizeBytes: number }> {
+    const source = this.pathOf(sourceKey);
+    const target = this.pathOf(destKey);
+    if (!(await this.isFile(source))) throw new BlobNotFoundError(sourceKey);
+    let sizeBytes = 0;
+    await this.writeAtomically(target, async (temp) => {
+      // A reflink where the filesystem has them, else a copy inside the kernel: the bytes never
+      // pass through this process, only the patches do.
+      await copyFile(source, temp, constants.COPYFILE_FICLONE);
+      const handle = await open(temp, 'r+');
+      try {
+        sizeBytes = (await handle.stat()).size;
+        for (const patch of checkedPatches(patches, sizeBytes)) await handle.write(patch.bytes, 0, patch.bytes.length, patch.offset);
+      } finally {
+        await handle.close();
+      }
+    });
+    return { sizeBytes };
   }
 
   async toLocalFile(key: string, _tempDir: string): Promise<string> {

@@ -15,7 +15,7 @@ export interface DubbingSuite {
   worker: SwappableWorker;
 }
 
-export function dubbingSuite(prefix: string, sentence: string, options: { beforeWorkerStop?: () => void } = {}): DubbingSuite {
+export function dubbingSuite(prefix: string, sentence: string, options: { beforeWorkerStop?: () => void; seconds?: number } = {}): DubbingSuite {
   const suite: DubbingSuite = {
     dir: '',
     api: undefined as unknown as TestApi,
@@ -24,7 +24,7 @@ export function dubbingSuite(prefix: string, sentence: string, options: { before
   };
   beforeAll(async () => {
     suite.dir = makeTempDir(prefix);
-    suite.clip = await spokenClip(suite.dir, sentence, 4);
+    suite.clip = await spokenClip(suite.dir, sentence, options.seconds ?? 4);
     suite.api = await startTestApi({ UPLOAD_PART_SIZE_BYTES: String(64 * 1024) });
   }, 60_000);
   afterEach(async () => {

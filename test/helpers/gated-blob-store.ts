@@ -41,9 +41,10 @@ export function gatedBlobStore(inner: BlobStore, holdAfter: (key: string) => boo
     },
     put: (key, body, options) => inner.put(key, body, options),
     concat: (sourceKeys, destKey, onProgress) => inner.concat(sourceKeys, destKey, onProgress),
-    get: (key) => inner.get(key),
+    get: (key, range) => inner.get(key, range),
     stat: (key) => inner.stat(key),
     toLocalFile: (key, tempDir, options) => inner.toLocalFile(key, tempDir, options),
+    copyPatched: (sourceKey, destKey, patches) => inner.copyPatched(sourceKey, destKey, patches),
     delete: (key) => inner.delete(key),
     deletePrefix: (prefix) => inner.deletePrefix(prefix),
   };

@@ -18,6 +18,7 @@ export function slowFirstPutFile(inner: BlobStore, matches: (key: string) => boo
     get: (key, range) => inner.get(key, range),
     stat: (key) => inner.stat(key),
     toLocalFile: (key, tempDir, options) => inner.toLocalFile(key, tempDir, options),
+    copyPatched: (sourceKey, destKey, patches) => inner.copyPatched(sourceKey, destKey, patches),
     delete: (key) => inner.delete(key),
     deletePrefix: (prefix) => inner.deletePrefix(prefix),
   };

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { HeadObjectCommand, ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { loadConfig } from '../../src/config';
 import { BlobNotFoundError, BlobTooLargeError, InvalidBlobKeyError } from '../../src/storage/blob-store';
+import { readBytes } from '../../src/storage/read-bytes';
 import { S3BlobStore } from '../../src/storage/s3/s3-blob-store';
 import { createS3Clients } from '../../src/storage/s3/s3-clients';
 import { makeTempDir, removeTempDir } from '../helpers/media-fixtures';
@@ -121,3 +122,24 @@ it('deletes by prefix with S3 semantics, and refuses keys the local driver would
   for (const bad of ['../x', '/abs', 'a//b', 'a/.hidden', 'sp ace']) await expect(store.stat(bad)).rejects.toBeInstanceOf(InvalidBlobKeyError);
   await expect(store.deletePrefix('')).rejects.toBeInstanceOf(InvalidBlobKeyError);
 });
+
+it('reads bytes of a blob through a range get (fewer past its end), and copies one with patches written over the copy', async () => {
+  const data = randomBytes(17 * MiB + 3);
+  const source = `${prefix}/rev1/dub.wav`;
+  await store.put(source, Readable.from([data]));
+  expect(await readBytes(store, source, 100, 1100)).toEqual(data.subarray(100, 1100));
+  expect(await readBytes(store, source, data.length - 10, data.length + 100)).toEqual(data.subarray(data.length - 10));
+  expect(await readBytes(store, source, data.length + 10, data.length + 100)).toEqual(Buffer.alloc(0));
+  await expect(readBytes(store, `${prefix}/none`, 0, 10)).rejects.toBeInstanceOf(BlobNotFoundError);
+
+  // One patch across a part boundary of the streamed copy, one at the very end.
+  const patches = [{ offset: 8 * MiB - 5, bytes: randomBytes(10) }, { offset: data.length - 3, bytes: Buffer.from('end') }];
+  expect(await store.copyPatched(source, `${prefix}/rev2/dub.wav`, patches)).toEqual({ sizeBytes: data.length });
+  const expected = Buffer.from(data);
+  for (const p of patches) p.bytes.copy(expected, p.offset);
+  expect(md5(await read(`${prefix}/rev2/dub.wav`))).toBe(md5(expected));
+  expect(md5(await read(source))).toBe(md5(data));
+  await expect(store.copyPatched(source, `${prefix}/rev3/dub.wav`, [{ offset: data.length - 1, bytes: Buffer.alloc(2) }])).rejects.toBeInstanceOf(RangeError);
+  await expect(store.copyPatched(`${prefix}/none`, `${prefix}/rev3/dub.wav`, [])).rejects.toBeInstanceOf(BlobNotFoundError);
+  expect(await store.stat(`${prefix}/rev3/dub.wav`)).toBeNull();
+}, 60_000);

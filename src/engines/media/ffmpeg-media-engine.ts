@@ -10,7 +10,7 @@ import type { MediaEngine, MediaProbe, ThumbnailSpec, TimelineSpec } from './med
 import { interpretFfprobeJson } from './probe-result';
 import { buildTimelineFilter, TIMELINE_SAMPLE_RATE } from './timeline-filter';
 import { layoutTitle } from './title-layout';
-import { sharedMonoPcmRate } from '../tts/wav-file-duration';
+import { sharedMonoPcmRate, wavFileDurationSeconds } from '../tts/wav-file-duration';
 
 export const DEFAULT_FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 
@@ -165,6 +165,13 @@ export class FfmpegMediaEngine implements MediaEngine {
     await this.run([...inputFile(inWav), ...mp3Output(outMp3)], options, 60_000, durationSeconds);
   }
 
+  async encodeMp3Frames(inWav: string, outMp3: string, options?: EngineCallOptions): Promise<void> {
+    // The input is a span of the published WAV: its header times it, without starting ffprobe.
+    const durationSeconds = await wavFileDurationSeconds(inWav).catch(async () => (await this.probe(inWav, options)).durationSeconds);
+    // No ID3 tag and no Info frame: only the audio frames, to be spliced into a published MP3.
+    await this.run([...inputFile(inWav), ...mp3Output(outMp3, { framesOnly: true })], options, 60_000, durationSeconds);
+  }
+
   async encodeWav(inWav: string, outWav: string, options?: EngineCallOptions): Promise<void> {
     const { durationSeconds } = await this.probe(inWav, options);
     await this.run([...inputFile(inWav), ...wavOutput(outWav)], options, 60_000, durationSeconds);
@@ -235,9 +242,14 @@ export class FfmpegMediaEngine implements MediaEngine {
   }
 }
 
-/** The published MP3: 128 kb/s LAME at the input's rate and channels. */
-function mp3Output(file: string): string[] {
-  return ['-vn', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', local(file)];
+/**
+ * The published MP3: 128 kb/s constant-bitrate LAME at the input's rate and channels, without
+ * the bit reservoir, so no frame keeps its bits in an earlier one: a regeneration replaces the
+ * frames of the span it changed and keeps the others (src/engines/media/mp3-frames.ts).
+ */
+function mp3Output(file: string, options: { framesOnly?: boolean } = {}): string[] {
+  const bare = options.framesOnly ? ['-write_xing', '0', '-id3v2_version', '0', '-map_metadata', '-1'] : [];
+  return ['-vn', '-c:a', 'libmp3lame', '-b:a', '128k', '-reservoir', '0', ...bare, '-f', 'mp3', local(file)];
 }
 
 /** The published WAV: 48 kHz 16-bit PCM, the input's channels. */

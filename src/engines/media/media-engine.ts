@@ -32,6 +32,19 @@ export interface TimelineSpec {
   durationSeconds: number;
   /** Source audio under the dub; volume is a linear gain, e.g. 0.15. */
   background?: { file: string; volume: number };
+  /**
+   * Render only these samples of the timeline (at 48 kHz), each exactly as the whole render has
+   * it: what a regeneration splices into the published WAV. Clips are still placed on the whole
+   * timeline's clock, and none may start before the span; the background file then holds the
+   * span's samples only.
+   */
+  span?: TimelineSpan;
+}
+
+/** Samples [fromSample, toSample) of a timeline at 48 kHz. */
+export interface TimelineSpan {
+  fromSample: number;
+  toSample: number;
 }
 
 export interface ThumbnailSpec {
@@ -55,10 +68,16 @@ export interface MediaEngine {
   extractBackground(input: string, outWav: string, options?: EngineCallOptions): Promise<string | null>;
   /** factor > 1 speeds up (shorter output); supported range 0.5–2. */
   timeStretch(inWav: string, outWav: string, factor: number, options?: EngineCallOptions): Promise<void>;
+  /** The mix as 48 kHz 16-bit stereo PCM; with `spec.span`, exactly the span's samples. */
   renderTimeline(spec: TimelineSpec, outWav: string, options?: EngineCallOptions): Promise<void>;
   /** The timeline rendered straight into the published MP3 and WAV: one process, no mixed file between. */
   renderTimelineToMp3AndWav(spec: TimelineSpec, outMp3: string, outWav: string, options?: EngineCallOptions): Promise<void>;
   encodeMp3(inWav: string, outMp3: string, options?: EngineCallOptions): Promise<void>;
+  /**
+   * The MP3 frames alone (no ID3 tag, no Info frame), encoded exactly as the published MP3's: what
+   * a regeneration splices into it (src/engines/media/mp3-frames.ts).
+   */
+  encodeMp3Frames(inWav: string, outMp3: string, options?: EngineCallOptions): Promise<void>;
   /** 48 kHz 16-bit PCM. */
   encodeWav(inWav: string, outWav: string, options?: EngineCallOptions): Promise<void>;
   /** A PNG: a video frame with the title drawn on it, or a solid card with the title. */

@@ -22,6 +22,9 @@ export interface TimelineFilter {
   outputLabel: string;
 }
 
+/** Track samples rendered past a span's end: more than the resampler's filter reads ahead. */
+const RESAMPLER_LOOKAHEAD = 256;
+
 /** The range atempo takes in one pass with the quality this project accepts (as timeStretch). */
 export const MIN_TEMPO = 0.5;
 export const MAX_TEMPO = 2;
@@ -42,9 +45,22 @@ export interface TimelineFilterOptions {
 export function buildTimelineFilter(spec: TimelineSpec, options: TimelineFilterOptions = {}): TimelineFilter {
   assertFinite(spec.durationSeconds, 'durationSeconds', 0);
   if (spec.durationSeconds === 0) throw new RangeError('durationSeconds must be > 0');
-  const duration = spec.durationSeconds.toFixed(6);
+  const span = spec.span;
+  if (span && !(Number.isInteger(span.fromSample) && Number.isInteger(span.toSample) && span.fromSample >= 0 && span.toSample > span.fromSample)) {
+    throw new RangeError(`span must be whole samples with 0 <= from < to, got ${span.fromSample}–${span.toSample}`);
+  }
+  // The output's length: the span's samples exactly, or the whole timeline.
+  const outputEnd = span ? `end_sample=${span.toSample - span.fromSample}` : `duration=${spec.durationSeconds.toFixed(6)}`;
   const inputs: string[] = [];
   const chains: string[] = [];
+
+  // Tracks are strung at the clips' own rate when they share one, else at the output's.
+  const rate = options.clipSampleRate ?? TIMELINE_SAMPLE_RATE;
+  // Where the span starts on a track's clock. It must be a whole sample there too, so every clip
+  // and the resampler's phase land exactly where they do in the whole render.
+  const origin = span ? (span.fromSample * rate) / TIMELINE_SAMPLE_RATE : 0;
+  if (!Number.isInteger(origin)) throw new RangeError(`span start ${span!.fromSample} is not a whole sample at ${rate} Hz`);
+  const spanEnd = span ? span.toSample / TIMELINE_SAMPLE_RATE : Number.POSITIVE_INFINITY;
 
   // A clip starting at or after the end would be cut entirely; not opening it saves a decoder.
   const clips = spec.clips.filter((clip) => {
@@ -53,19 +69,23 @@ export function buildTimelineFilter(spec: TimelineSpec, options: TimelineFilterO
       throw new RangeError(`clip tempo must be within ${MIN_TEMPO}–${MAX_TEMPO}, got ${clip.tempo}`);
     }
     if (clip.playedSeconds !== undefined) assertFinite(clip.playedSeconds, 'clip playedSeconds', 0);
-    return clip.startSeconds < spec.durationSeconds;
+    if (span && sampleAt(clip.startSeconds, rate, Number.POSITIVE_INFINITY) < origin) throw new RangeError(`clip at ${clip.startSeconds} s starts before the span`);
+    return clip.startSeconds < spec.durationSeconds && clip.startSeconds < spanEnd;
   });
 
-  // Tracks are strung at the clips' own rate when they share one, else at the output's.
-  const rate = options.clipSampleRate ?? TIMELINE_SAMPLE_RATE;
   const silence = options.clipSampleRate ? `anullsrc=r=${rate}:cl=mono,aformat=sample_fmts=s16` : `anullsrc=r=${rate}:cl=stereo,${FORMAT}`;
   const clipFormat = options.clipSampleRate ? '' : `${VOICE_FORMAT},`;
   const trackFormat = options.clipSampleRate ? `,${VOICE_FORMAT}` : '';
-  const end = sampleAt(spec.durationSeconds, rate, Number.POSITIVE_INFINITY);
+  // Sample positions are taken on the whole timeline's clock, then made relative to the span. A
+  // span's tracks stop a little after it (the resampler reads a few samples ahead), not at the
+  // timeline's end.
+  const timelineEnd = sampleAt(spec.durationSeconds, rate, Number.POSITIVE_INFINITY);
+  const end = span ? Math.min(timelineEnd, Math.ceil((span.toSample * rate) / TIMELINE_SAMPLE_RATE) + RESAMPLER_LOOKAHEAD) : timelineEnd;
+  const at = (seconds: number) => sampleAt(seconds, rate, end) - origin;
 
   const trackLabels = assignTracks(clips).map((track, t) => {
     const pieces: string[] = [];
-    const first = sampleAt(track[0]?.startSeconds ?? spec.durationSeconds, rate, end);
+    const first = at(track[0]?.startSeconds ?? spec.durationSeconds);
     if (first > 0) {
       chains.push(`${silence},atrim=end_sample=${first}[t${t}s]`);
       pieces.push(`[t${t}s]`);
@@ -74,7 +94,7 @@ export function buildTimelineFilter(spec: TimelineSpec, options: TimelineFilterO
       const index = inputs.push(clip.file) - 1;
       // The clip, then silence, cut exactly where the next clip of this track starts (or the
       // timeline ends): each clip begins at its own sample, and the track is the timeline's length.
-      const length = sampleAt(track[k + 1]?.startSeconds ?? spec.durationSeconds, rate, end) - sampleAt(clip.startSeconds, rate, end);
+      const length = at(track[k + 1]?.startSeconds ?? spec.durationSeconds) - at(clip.startSeconds);
       // atempo keeps the pitch.
       const tempo = clip.tempo !== undefined && Math.abs(clip.tempo - 1) > 0.001 ? `atempo=${clip.tempo.toFixed(6)},` : '';
       // asetpts: a piece's own sample count is its clock, so an empty clip (no frame to take a
@@ -90,14 +110,14 @@ export function buildTimelineFilter(spec: TimelineSpec, options: TimelineFilterO
   if (spec.background) {
     assertFinite(spec.background.volume, 'background volume', 0);
     const index = inputs.push(spec.background.file) - 1;
-    chains.push(`[${index}:a]${FORMAT},volume=${spec.background.volume.toFixed(4)},atrim=duration=${duration}[bg]`);
+    chains.push(`[${index}:a]${FORMAT},volume=${spec.background.volume.toFixed(4)},atrim=${outputEnd}[bg]`);
     mixLabels.push('[bg]');
   }
 
   // The first track is the timeline's length, so duration=first fixes the output's.
   chains.push(
     `${mixLabels.join('')}amix=inputs=${mixLabels.length}:duration=first:dropout_transition=0:normalize=0,` +
-      `atrim=duration=${duration}[out]`,
+      `atrim=${outputEnd}[out]`,
   );
   return { inputs, graph: chains.join(';\n'), outputLabel: '[out]' };
 }

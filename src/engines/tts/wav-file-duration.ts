@@ -1,15 +1,21 @@
 import { open, stat } from 'node:fs/promises';
-import { readWavInfo } from './wav-file';
+import { readWavInfo, type WavInfo } from './wav-file';
 
 /**
  * The duration of a PCM WAV file from its header and its size, without reading its samples (a
  * mixed 10-minute track is about 100 MB).
  */
 export async function wavFileDurationSeconds(file: string): Promise<number> {
+  return (await readWavFileInfo(file)).durationSeconds;
+}
+
+/** A PCM WAV file's format and length from its header and its size: `samples` per channel. */
+export async function readWavFileInfo(file: string): Promise<WavInfo & { samples: number }> {
   const info = await readWavHeader(file);
   // readWavInfo sees only this header's share of the data; the file's size says the rest.
-  const bytesPerSecond = info.sampleRate * info.channels * (info.bitsPerSample / 8);
-  return ((await stat(file)).size - info.dataOffset) / bytesPerSecond;
+  const dataBytes = (await stat(file)).size - info.dataOffset;
+  const frameBytes = info.channels * (info.bitsPerSample / 8);
+  return { ...info, dataBytes, samples: Math.floor(dataBytes / frameBytes), durationSeconds: dataBytes / (frameBytes * info.sampleRate) };
 }
 
 /**

@@ -47,18 +47,18 @@ export function pcmWav(sampleRate: number, pcm: Buffer): Buffer {
   return Buffer.concat([pcmWavHeader(sampleRate, pcm.length), pcm]);
 }
 
-/** The 44-byte header of a 16-bit mono PCM WAV whose samples (`dataBytes` of them) follow it. */
-export function pcmWavHeader(sampleRate: number, dataBytes: number): Buffer {
+/** The 44-byte header of a 16-bit PCM WAV (mono unless told) whose samples (`dataBytes` of them) follow it. */
+export function pcmWavHeader(sampleRate: number, dataBytes: number, channels = 1): Buffer {
   const out = Buffer.alloc(44);
   out.write('RIFF', 0, 'ascii');
   out.writeUInt32LE(36 + dataBytes, 4);
   out.write('WAVEfmt ', 8, 'ascii');
   out.writeUInt32LE(16, 16);
   out.writeUInt16LE(1, 20); // PCM
-  out.writeUInt16LE(1, 22); // mono
+  out.writeUInt16LE(channels, 22);
   out.writeUInt32LE(sampleRate, 24);
-  out.writeUInt32LE(sampleRate * 2, 28);
-  out.writeUInt16LE(2, 32);
+  out.writeUInt32LE(sampleRate * 2 * channels, 28);
+  out.writeUInt16LE(2 * channels, 32);
   out.writeUInt16LE(16, 34);
   out.write('data', 36, 'ascii');
   out.writeUInt32LE(dataBytes, 40);

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStore, type ByteRange, type LocalFileOptions } from '../blob-store';
+import { checkedPatches, patchChunk, type BytePatch } from '../byte-patches';
 import { contentTypeFor } from '../content-type';
 import { meteredStream } from '../metered-stream';
 import { isS3NotFound, type S3Clients } from './s3-clients';
@@ -95,6 +96,31 @@ export class S3BlobStore implements BlobStore {
       if (isS3NotFound(err)) return null;
       throw err;
     }
+  }
+
+  /**
+   * The object streams through, patched on the way. Copying the unchanged parts inside S3
+   * (UploadPartCopy) would spare the transfer; the bytes are the same either way.
+   */
+  async copyPatched(sourceKey: string, destKey: string, patches: readonly BytePatch[]): Promise<{ sizeBytes: number }> {
+    assertValidKey(destKey);
+    const source = await this.stat(sourceKey);
+    if (!source) throw new BlobNotFoundError(sourceKey);
+    const sorted = checkedPatches(patches, source.sizeBytes);
+    let position = 0;
+    const patcher = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        const out = patchChunk(chunk, position, sorted);
+        position += chunk.length;
+        callback(null, out);
+      },
+    });
+    const { body } = await this.getObject(sourceKey);
+    // A failed download fails the upload (which aborts itself) instead of leaving it waiting.
+    body.on('error', (err) => patcher.destroy(err));
+    await this.upload(destKey, body.pipe(patcher));
+    if (position !== source.sizeBytes) throw new Error(`${sourceKey} changed while it was copied`);
+    return { sizeBytes: position };
   }
 
   /**

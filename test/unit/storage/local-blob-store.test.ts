@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { BlobNotFoundError, BlobTooLargeError, InvalidBlobKeyError } from '../../../src/storage/blob-store';
 import { LocalBlobStore } from '../../../src/storage/local-blob-store';
+import { readBytes } from '../../../src/storage/read-bytes';
 
 let root: string;
 let store: LocalBlobStore;
@@ -141,6 +142,38 @@ describe('LocalBlobStore', () => {
     expect(file).toBe(path.join(root, 'a', 'b.wav'));
     expect((await readFile(file)).toString()).toBe('RIFF');
     await expect(store.toLocalFile('a/none.wav', os.tmpdir())).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
+
+  it('readBytes reads bytes [start, end) of a blob through a range get, fewer past its end, none past it; a missing blob is BlobNotFoundError', async () => {
+    const data = randomBytes(5000);
+    await store.put('a/b', chunked(data));
+    expect(await readBytes(store, 'a/b', 100, 1100)).toEqual(data.subarray(100, 1100));
+    expect(await readBytes(store, 'a/b', 4900, 6000, 5000)).toEqual(data.subarray(4900));
+    expect(await readBytes(store, 'a/b', 7000, 8000)).toEqual(Buffer.alloc(0));
+    await expect(readBytes(store, 'a/none', 0, 10)).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
+
+  it('copyPatched copies a blob with byte ranges written over the copy; the source is untouched', async () => {
+    const data = randomBytes(100_000);
+    await store.put('rev1/dub.wav', chunked(data));
+    const patches = [{ offset: 90_000, bytes: Buffer.from('world') }, { offset: 10, bytes: Buffer.from('hello') }];
+    expect(await store.copyPatched('rev1/dub.wav', 'rev2/dub.wav', patches)).toEqual({ sizeBytes: 100_000 });
+    const expected = Buffer.from(data);
+    expected.write('hello', 10);
+    expected.write('world', 90_000);
+    expect(await readAll(await store.get('rev2/dub.wav'))).toEqual(expected);
+    expect(await readAll(await store.get('rev1/dub.wav'))).toEqual(data);
+    expect(await store.copyPatched('rev1/dub.wav', 'rev3/dub.wav', [])).toEqual({ sizeBytes: 100_000 });
+    expect(await readAll(await store.get('rev3/dub.wav'))).toEqual(data);
+  });
+
+  it('copyPatched refuses patches that overlap or pass the end, and a missing source, writing nothing', async () => {
+    await store.put('src', chunked(randomBytes(1000)));
+    await expect(store.copyPatched('src', 'dest', [{ offset: 998, bytes: Buffer.alloc(3) }])).rejects.toBeInstanceOf(RangeError);
+    await expect(store.copyPatched('src', 'dest', [{ offset: 10, bytes: Buffer.alloc(10) }, { offset: 15, bytes: Buffer.alloc(2) }])).rejects.toBeInstanceOf(RangeError);
+    await expect(store.copyPatched('none', 'dest', [])).rejects.toBeInstanceOf(BlobNotFoundError);
+    expect(await store.stat('dest')).toBeNull();
+    expect(await leftovers()).toEqual([]);
   });
 
   it('item 14: delete removes exactly one key, not the keys it is a prefix of', async () => {

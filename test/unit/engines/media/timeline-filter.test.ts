@@ -91,4 +91,24 @@ describe('buildTimelineFilter', () => {
   ])('rejects invalid specs: %j', (spec) => {
     expect(() => buildTimelineFilter(spec)).toThrow(RangeError);
   });
+  it('renders a span alone: positions on the whole timeline\'s clock made relative to it, exactly its samples long', () => {
+    // The span starts at 1.2 s (57600 samples at 48 kHz, 26460 at 22.05 kHz); a clip at 2 s is 17640 samples into it.
+    const span = { fromSample: 57_600, toSample: 57_600 + 96_000 };
+    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 2, playedSeconds: 0.5 }], durationSeconds: 30, span, background: { file: 'bg.wav', volume: 0.15 } }, { clipSampleRate: 22_050 });
+    expect(filter.graph).toMatch(/anullsrc=r=22050[^;]*,atrim=end_sample=17640\[t0s\]/);
+    // The track stops a little after the span (the resampler reads ahead), not at the timeline's end.
+    expect(filter.graph).toMatch(/\[0:a\]apad,atrim=end_sample=(\d+),/);
+    const length = Number(/\[0:a\]apad,atrim=end_sample=(\d+),/.exec(filter.graph)![1]);
+    expect(17_640 + length).toBeGreaterThanOrEqual(44_100);
+    expect(17_640 + length).toBeLessThan(44_100 + 1000);
+    expect(filter.graph).toContain('volume=0.1500,atrim=end_sample=96000[bg]');
+    expect(filter.graph).toContain('atrim=end_sample=96000[out]');
+  });
+
+  it('refuses a span whose start is not a whole sample at the clips\' rate, or a clip starting before it', () => {
+    const clip = { file: 'a.wav', startSeconds: 2, playedSeconds: 0.5 };
+    expect(() => buildTimelineFilter({ clips: [clip], durationSeconds: 30, span: { fromSample: 1000, toSample: 96_000 } }, { clipSampleRate: 22_050 })).toThrow(RangeError);
+    expect(() => buildTimelineFilter({ clips: [clip], durationSeconds: 30, span: { fromSample: 115_200, toSample: 192_000 } }, { clipSampleRate: 22_050 })).toThrow(/before the span/);
+    expect(() => buildTimelineFilter({ clips: [clip], durationSeconds: 30, span: { fromSample: 5760, toSample: 5760 } })).toThrow(RangeError);
+  });
 });

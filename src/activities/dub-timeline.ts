@@ -1,0 +1,64 @@
+import { fitSegments } from '../engines';
+import { measureDubQuality, type DubQuality } from '../engines/alignment/dub-quality';
+import type { FittedSegment } from '../engines/alignment/fit-segments';
+import type { TimelineClip } from '../engines/media/media-engine';
+import type { LanguageSegment, RenderedLine } from '../db/language-segments';
+import type { Cue } from '../publish/captions';
+import { placementHolds } from '../shared/line-plan';
+import type { LineClip } from './line-clips';
+import type { RecordedClip } from './revision-timeline';
+
+// A language's clips placed on its timeline: where each plays, its caption, what the revision
+// records for it. Pure, shared by the whole render (render-dub.ts) and the splice of the spans a
+// regeneration changed (splice-dub.ts), so both place every line exactly alike.
+
+/** Background level under the dubbed voice: audible ambience, never competing with speech. */
+export const BACKGROUND_VOLUME = 0.15;
+
+export interface PlacedLine {
+  clip: LineClip;
+  fit: FittedSegment;
+  cue: Cue;
+  /** Where and how the timeline plays the clip (its file aside). */
+  play: Omit<TimelineClip, 'file'> & { playedSeconds: number };
+}
+
+/**
+ * Where each clip plays. A line whose published clip and placement still hold keeps them to the
+ * bit; the others are fitted into their own slots, which never moves a neighbour.
+ */
+export function placeLines(clips: readonly LineClip[], durationSeconds: number): PlacedLine[] {
+  const fit = fitSegments(clips.map((c) => ({ startSeconds: c.line.start_seconds, endSeconds: c.line.end_seconds, synthesizedSeconds: c.seconds })), { timelineSeconds: durationSeconds });
+  return fit.segments.map((fitted, i) => {
+    const clip = clips[i]!;
+    const { line, fresh } = clip;
+    const kept = !fresh && placementHolds(line);
+    const fit = kept ? { ...fitted, startSeconds: line.placed_start_seconds!, endSeconds: line.placed_end_seconds!, tempo: line.tempo! } : fitted;
+    // Sped-up clips are stretched inside the one timeline render (atempo), not by an ffmpeg
+    // process each: process start-up was most of a language's time (docs/benchmarks.md).
+    const play = { startSeconds: fit.startSeconds, tempo: fit.tempo > 1.001 ? fit.tempo : undefined, playedSeconds: fit.endSeconds - fit.startSeconds };
+    return { clip, fit, play, cue: { startSeconds: fit.startSeconds, endSeconds: Math.min(fit.endSeconds, durationSeconds), text: line.text } };
+  });
+}
+
+/** What the revision plays for each of the language's lines (silent ones included). */
+export function renderedLines(lines: readonly LanguageSegment[], placed: readonly PlacedLine[]): RenderedLine[] {
+  const byLine = new Map(placed.map((p) => [p.clip.line.id, p]));
+  return lines.map((line): RenderedLine => {
+    const spoken = byLine.get(line.id);
+    if (!spoken) return { id: line.id, renderedText: line.text, clipKey: null, clipSeconds: null, placedStartSeconds: null, placedEndSeconds: null, tempo: null };
+    const { clip, fit } = spoken;
+    return { id: line.id, renderedText: line.text, clipKey: clip.key, clipSeconds: clip.seconds, placedStartSeconds: fit.startSeconds, placedEndSeconds: fit.endSeconds, tempo: fit.tempo };
+  });
+}
+
+export function dubQuality(placed: readonly PlacedLine[], lengths: { sourceSeconds: number; dubbedSeconds: number }): DubQuality {
+  return measureDubQuality(placed.map(({ clip, fit, cue }) => ({ sourceStartSeconds: clip.line.start_seconds, fitted: fit, leadingSilenceSeconds: clip.leadingSilence, cue })), lengths);
+}
+
+export const driftSeconds = (placed: readonly PlacedLine[]) => placed.reduce((sum, p) => sum + p.fit.driftSeconds, 0);
+
+/** The clips as the revision's timeline record keeps them. */
+export function recordedClips(placed: readonly PlacedLine[]): RecordedClip[] {
+  return placed.map(({ clip, play }) => ({ lineId: clip.line.id, key: clip.key, ...play, leadingSilenceSeconds: clip.leadingSilence }));
+}

@@ -1,0 +1,220 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TimelineSpan } from '../engines/media/media-engine';
+import { spliceSpans, type Stretch } from '../engines/media/splice-spans';
+import { TIMELINE_SAMPLE_RATE } from '../engines/media/timeline-filter';
+import { pcmWavHeader, readWavInfo, type WavInfo } from '../engines/tts/wav-file';
+import { sharedMonoPcmRate } from '../engines/tts/wav-file-duration';
+import { blobKeys } from '../db/uploads';
+import { toSrt, toVtt } from '../publish/captions';
+import { isSpoken } from '../shared/line-plan';
+import type { BlobStore } from '../storage/blob-store';
+import { readBytes } from '../storage/read-bytes';
+import { activityLog } from './activity-log';
+import { classifyingEngineErrors } from './classify-engine-error';
+import { BACKGROUND_VOLUME, driftSeconds, dubQuality, placeLines, recordedClips, renderedLines, type PlacedLine } from './dub-timeline';
+import { fetchClipFiles, lineClips } from './line-clips';
+import { sourceKeys } from '../shared/source-keys';
+import { mixWhole, PUBLISHED_FILES, stageClock, voiceFor, type Deps, type PublishedFile, type RenderDubInput, type RenderedDub } from './render-dub';
+import { MP3_ENCODING, readRevisionTimeline, REVISION_FILES, revisionFileKey, writeRevisionTimeline, type RecordedClip, type RevisionTimeline } from './revision-timeline';
+import { spliceMp3, type WavSource } from './splice-mp3';
+
+// A regeneration that renders only what changed (docs/editing.md#regenerate). Unchanged lines
+// keep their clip and placement, so the new timeline equals the published one outside the spans
+// where a clip came, went or moved. Those spans alone are mixed again (their clips and the
+// background, at the very samples the whole mix has them) and written over a copy of the
+// published WAV; the MP3's frames over them are encoded again and swapped (splice-mp3.ts); the
+// captions are rebuilt from the lines; an unchanged thumbnail is copied; the quality figures come
+// from the revision's timeline record, not from the mixed file. What it costs grows with what
+// changed, not with the video's length. Null when the published revision cannot be spliced (no
+// record, another format): the caller renders the whole. When most of the timeline changed, the
+// whole is mixed here, from the clips spoken already.
+
+export interface SpliceDubInput extends RenderDubInput {
+  /** The published revision's prefix: its files and timeline record. */
+  previousKeyPrefix: string;
+}
+
+/** Above this share of the timeline, mixing the whole is as cheap and simpler. */
+const MAX_SPLICED_SHARE = 0.5;
+/** Each span is an ffmpeg process or two: past this many, the whole mix is cheaper. */
+const MAX_SPANS = 12;
+/** The published WAV's layout: 48 kHz, 16-bit stereo (wavOutput in ffmpeg-media-engine.ts). */
+const FRAME_BYTES = 4;
+
+export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<RenderedDub | null> {
+  const { blobStore, engines } = deps;
+  const whole = (reason: string) => activityLog().info('dub rendered whole', { locale: input.locale, reason });
+  const previous = await readRevisionTimeline(blobStore, input.previousKeyPrefix);
+  const previousKey = (file: keyof typeof REVISION_FILES) => revisionFileKey(input.previousKeyPrefix, file);
+  const wav = previous && (await pcmLayout(blobStore, previousKey('wav')));
+  const refusal = !previous ? 'the published revision has no timeline record'
+    : previous.durationSeconds !== input.durationSeconds || previous.mp3 !== MP3_ENCODING || previous.clipSampleRate === null ? 'the published revision was rendered otherwise'
+    : previous.backgroundVolume !== null && previous.backgroundVolume !== BACKGROUND_VOLUME ? 'the background level changed'
+    : !wav || wav.samples !== previous.samples ? 'the published WAV is not the recorded 48 kHz stereo PCM'
+    : null;
+  if (refusal || !previous || !wav) {
+    whole(refusal ?? '');
+    return null;
+  }
+
+  const workDir = await mkdtemp(path.join(os.tmpdir(), `splice-${input.locale}-`));
+  const clock = stageClock();
+  try {
+    return await classifyingEngineErrors(async () => {
+      // A kept clip's leading silence is the record's, as long as it is the same clip.
+      const recorded = new Map(previous.clips.map((c) => [c.lineId, c] as const));
+      const knownLeadingSilence = new Map(input.lines.flatMap((line) => {
+        const clip = recorded.get(line.id);
+        return clip && clip.key === line.clip_key ? [[line.id, clip.leadingSilenceSeconds] as const] : [];
+      }));
+      const clips = await lineClips(deps, { lines: input.lines.filter(isSpoken), voice: voiceFor(deps.capabilities, input.locale), workDir, keyPrefix: input.keyPrefix, onTick: input.onTick, transfer: input.transfer, knownLeadingSilence });
+      const synthesized = clips.filter((c) => c.fresh).length;
+      clock.lap('speechMs');
+      await input.onStage?.('fitting');
+      // From here on a refusal mixes the whole from the clips spoken already.
+      const mixWholeInstead = (reason: string) => {
+        whole(reason);
+        return mixWhole(deps, input, { clips, workDir, clock });
+      };
+      const fresh = await fetchClipFiles(blobStore, clips.filter((c) => c.fresh), workDir, input.transfer);
+      if (fresh.length > 0 && (await sharedMonoPcmRate(fresh)) !== previous.clipSampleRate) return mixWholeInstead('the new clips have another format');
+
+      const placed = placeLines(clips, input.durationSeconds);
+      const now = recordedClips(placed);
+      const spans = spliceSpans(changedStretches(previous.clips, now), now.map(stretchOf), previous.samples);
+      const splicedSamples = spans.reduce((sum, s) => sum + s.toSample - s.fromSample, 0);
+      if (spans.length > MAX_SPANS || splicedSamples > previous.samples * MAX_SPLICED_SHARE) return mixWholeInstead('most of the timeline changed');
+
+      await input.onStage?.('encoding');
+      const mixed = await mixSpans(deps, { input, placed, spans, previous, workDir });
+      if (!mixed) return mixWholeInstead('a span did not mix to its length');
+      clock.lap('mixMs');
+
+      const key = (file: keyof typeof REVISION_FILES) => revisionFileKey(input.keyPrefix, file);
+      const wavPatches = mixed.map(({ span, pcm }) => ({ offset: wav.dataOffset + span.fromSample * FRAME_BYTES, bytes: pcm }));
+      await blobStore.copyPatched(previousKey('wav'), key('wav'), wavPatches);
+      clock.lap('wavMs');
+      const source: WavSource = { key: previousKey('wav'), dataOffset: wav.dataOffset, samples: wav.samples, spans: mixed };
+      const mp3 = await spliceMp3(deps, { previousMp3: previousKey('mp3'), mp3: key('mp3'), wav: source, workDir, onTick: input.onTick });
+      if (!mp3.spliced) {
+        // Frames that cannot be swapped soundly: the whole MP3 from the spliced WAV.
+        const spliced = await blobStore.toLocalFile(key('wav'), workDir, input.transfer);
+        await engines.media.encodeMp3(spliced, path.join(workDir, REVISION_FILES.mp3), { onTick: input.onTick });
+        await blobStore.putFile(key('mp3'), path.join(workDir, REVISION_FILES.mp3));
+        activityLog().info('mp3 encoded whole', { locale: input.locale, reason: mp3.reason });
+      }
+      clock.lap('mp3Ms');
+
+      const cues = placed.map((p) => p.cue);
+      await writeFile(path.join(workDir, REVISION_FILES.srt), toSrt(cues));
+      await writeFile(path.join(workDir, REVISION_FILES.vtt), toVtt(cues));
+      await blobStore.putFile(key('srt'), path.join(workDir, REVISION_FILES.srt));
+      await blobStore.putFile(key('vtt'), path.join(workDir, REVISION_FILES.vtt));
+      const thumbnail = { title: input.title, hasVideo: input.hasVideo };
+      if (previous.thumbnail.title === thumbnail.title && previous.thumbnail.hasVideo === thumbnail.hasVideo) {
+        await blobStore.copyPatched(previousKey('thumbnail'), key('thumbnail'), []);
+      } else {
+        const video = await blobStore.toLocalFile(blobKeys.source(input.projectId), workDir, input.transfer);
+        const png = path.join(workDir, REVISION_FILES.thumbnail);
+        await engines.media.thumbnail({ source: video, ...thumbnail, atSeconds: Math.min(1, input.durationSeconds / 2), sourceSeconds: input.durationSeconds }, png, { onTick: input.onTick });
+        await blobStore.putFile(key('thumbnail'), png);
+      }
+      await writeRevisionTimeline(blobStore, input.keyPrefix, { ...previous, thumbnail, clips: now });
+      clock.lap('storeMs');
+
+      const files: PublishedFile[] = [];
+      for (const [type, format, name, contentType] of PUBLISHED_FILES) {
+        const fileKey = `${input.keyPrefix}/${name}`;
+        files.push({ type, format, key: fileKey, contentType, sizeBytes: (await blobStore.stat(fileKey))!.sizeBytes });
+      }
+      const quality = dubQuality(placed, { sourceSeconds: input.durationSeconds, dubbedSeconds: previous.samples / TIMELINE_SAMPLE_RATE });
+      activityLog().info('dub spliced', {
+        locale: input.locale, clips: clips.length, synthesized, spans: spans.length, splicedSeconds: Number((splicedSamples / TIMELINE_SAMPLE_RATE).toFixed(2)),
+        mp3Frames: mp3.spliced ? mp3.frames : 'all', ...clock.stages,
+      });
+      return { files, lines: renderedLines(input.lines, placed), driftSeconds: driftSeconds(placed), quality, synthesized };
+    });
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** A 48 kHz 16-bit stereo PCM WAV's layout from its header, or null for any other WAV. */
+export async function pcmLayout(blobStore: BlobStore, key: string): Promise<(WavInfo & { samples: number }) | null> {
+  const size = await blobStore.stat(key);
+  const head = size ? await readBytes(blobStore, key, 0, 4096, size.sizeBytes) : Buffer.alloc(0);
+  let info: WavInfo;
+  try {
+    info = readWavInfo(head);
+  } catch {
+    return null;
+  }
+  if (!size || info.sampleRate !== TIMELINE_SAMPLE_RATE || info.channels !== 2 || info.bitsPerSample !== 16) return null;
+  const dataBytes = size.sizeBytes - info.dataOffset;
+  return { ...info, dataBytes, samples: Math.floor(dataBytes / FRAME_BYTES) };
+}
+
+const stretchOf = (c: RecordedClip): Stretch => ({ startSeconds: c.startSeconds, endSeconds: c.startSeconds + c.playedSeconds });
+
+/** Below this two placements are the same sample: float noise of a value read back, not a move. */
+const SAME_SECONDS = 1e-9;
+
+const samePlay = (a: RecordedClip, b: RecordedClip) =>
+  a.key === b.key && Math.abs(a.startSeconds - b.startSeconds) < SAME_SECONDS && Math.abs(a.playedSeconds - b.playedSeconds) < SAME_SECONDS && Math.abs((a.tempo ?? 1) - (b.tempo ?? 1)) < SAME_SECONDS;
+
+/** Where the two timelines differ: each clip that is in one and not, played the same, in the other. */
+export function changedStretches(before: readonly RecordedClip[], after: readonly RecordedClip[]): Stretch[] {
+  const unmatched = (from: readonly RecordedClip[], other: readonly RecordedClip[]) => {
+    const byLine = new Map(other.map((c) => [c.lineId, c]));
+    return from.filter((c) => {
+      const twin = byLine.get(c.lineId);
+      return !twin || !samePlay(c, twin);
+    });
+  };
+  return [...unmatched(before, after), ...unmatched(after, before)].map(stretchOf);
+}
+
+export interface MixedSpan {
+  span: TimelineSpan;
+  /** The span's new samples: 16-bit stereo PCM. */
+  pcm: Buffer;
+}
+
+/** Each span mixed again: its clips and the background under it. Null when a mix is not exactly the span's length. */
+async function mixSpans(
+  { blobStore, engines }: Deps,
+  { input, placed, spans, previous, workDir }: { input: SpliceDubInput; placed: PlacedLine[]; spans: TimelineSpan[]; previous: RevisionTimeline; workDir: string },
+): Promise<MixedSpan[] | null> {
+  const backgroundKey = sourceKeys.background(input.projectId);
+  const background = previous.backgroundVolume === null ? null : await pcmLayout(blobStore, backgroundKey);
+  if (previous.backgroundVolume !== null && !background) return null;
+  const mixed: MixedSpan[] = [];
+  for (const [n, span] of spans.entries()) {
+    // spliceSpans keeps every clip wholly inside a span or wholly outside it.
+    const inside = placed.filter((p) => {
+      const at = Math.round(p.play.startSeconds * TIMELINE_SAMPLE_RATE);
+      return at >= span.fromSample && at < span.toSample;
+    });
+    const files = await fetchClipFiles(blobStore, inside.map((p) => p.clip), workDir, input.transfer);
+    let spanBackground: { file: string; volume: number } | undefined;
+    if (background) {
+      // The background's samples of the span alone: a range of the file, not the file.
+      const pcm = await readBytes(blobStore, backgroundKey, background.dataOffset + span.fromSample * FRAME_BYTES, background.dataOffset + span.toSample * FRAME_BYTES, background.dataOffset + background.dataBytes);
+      const file = path.join(workDir, `background-${n}.wav`);
+      await writeFile(file, Buffer.concat([pcmWavHeader(TIMELINE_SAMPLE_RATE, pcm.length, 2), pcm]));
+      spanBackground = { file, volume: BACKGROUND_VOLUME };
+    }
+    const out = path.join(workDir, `span-${n}.wav`);
+    const clips = inside.map((p, i) => ({ file: files[i]!, ...p.play }));
+    await engines.media.renderTimeline({ clips, durationSeconds: input.durationSeconds, background: spanBackground, span }, out, { onTick: input.onTick });
+    const bytes = await readFile(out);
+    const info = readWavInfo(bytes);
+    const pcm = bytes.subarray(info.dataOffset, info.dataOffset + info.dataBytes);
+    if (pcm.length !== (span.toSample - span.fromSample) * FRAME_BYTES) return null;
+    mixed.push({ span, pcm });
+    await rm(out);
+  }
+  return mixed;
+}
