@@ -206,6 +206,22 @@ const VIEW_STATEMENT = {
   text: viewQuery(new Kysely<Database>({ dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (db) => new PostgresIntrospector(db), createQueryCompiler: () => new PostgresQueryCompiler() } }), '', '').compile().sql,
 };
 
+/** What a conditional GET compares (project-etag.ts): the view's version and what decides its ETag. */
+export type ProjectVersion = Pick<Project, 'view_version' | 'status' | 'source_type'>;
+
+/**
+ * The project's version alone, scoped to the workspace: every conditional GET of a polling client
+ * runs it, so it runs by name, planned once per connection (docs/design.md#conditional-get).
+ */
+export async function findProjectVersion(pool: Pool, workspaceId: string, projectId: string): Promise<ProjectVersion | undefined> {
+  const { rows } = await pool.query<ProjectVersion>({
+    name: 'find-project-version',
+    text: 'select view_version, status, source_type from projects where workspace_id = $1 and id = $2',
+    values: [workspaceId, projectId],
+  });
+  return rows[0];
+}
+
 /**
  * The project (scoped to the workspace, as findProject) with everything it shows, in one
  * statement: on a pool as a named prepared statement, in a transaction (`trx`) as a plain one.

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../middleware/authenticate';
-import { findProject, type Project } from '../../db/projects';
+import { findProject, findProjectVersion, type Project, type ProjectVersion } from '../../db/projects';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 
@@ -12,4 +12,11 @@ export async function loadOwnProject(deps: AppDeps, auth: AuthContext, projectId
   const project = UUID.test(projectId) ? await findProject(deps.db, auth.workspaceId, projectId.toLowerCase()) : undefined;
   if (!project) throw ApiError.notFound('project', 'project_id');
   return project;
+}
+
+/** The caller's project's version alone (a conditional GET), or the same 404 as loadOwnProject. */
+export async function loadOwnProjectVersion(deps: AppDeps, auth: AuthContext, projectId: string): Promise<ProjectVersion> {
+  const version = UUID.test(projectId) ? await findProjectVersion(deps.pool, auth.workspaceId, projectId.toLowerCase()) : undefined;
+  if (!version) throw ApiError.notFound('project', 'project_id');
+  return version;
 }

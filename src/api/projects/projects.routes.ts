@@ -13,7 +13,7 @@ import { completeUpload } from './complete-upload';
 import { createProject } from './create-project';
 import { download } from './download';
 import { cursorPage, decodeCursor } from './cursor';
-import { loadOwnProject } from './load-own-project';
+import { loadOwnProjectVersion } from './load-own-project';
 import { loadOwnProjectView, presentProjectView } from './load-project-view';
 import { ifNoneMatchHits, projectETag, representationTag } from './project-etag';
 import { presentProjectListItem } from '../../project-view/project-presenter';
@@ -55,15 +55,15 @@ export function projectsRoutes(deps: AppDeps): Router {
   });
 
   // A plain GET is one statement (findProjectView). A conditional one (If-None-Match) reads the
-  // project row alone first: an unchanged project is a 304 after that one primary-key read
-  // (project-etag.ts; docs/design.md#conditional-get).
+  // project's version alone first: an unchanged project is a 304 after that one named primary-key
+  // read (project-etag.ts; docs/design.md#conditional-get).
   const tag = representationTag(deps.config);
   router.get('/:project_id', auth, requirePermission('dubbing:read'), validateQuery(getProjectQuerySchema), async (ctx) => {
     const { include_transfer: includeTransfer } = queryOf(ctx, getProjectQuerySchema);
     const caller = ctx.state.auth as AuthContext;
     const ifNoneMatch = ctx.get('if-none-match');
     if (ifNoneMatch !== '') {
-      const etag = projectETag(deps, tag, await loadOwnProject(deps, caller, ctx.params.project_id!), includeTransfer);
+      const etag = projectETag(deps, tag, await loadOwnProjectVersion(deps, caller, ctx.params.project_id!), includeTransfer);
       if (etag !== undefined && ifNoneMatchHits(ifNoneMatch, etag)) {
         ctx.set('cache-control', 'private, no-cache');
         ctx.set('etag', etag);
