@@ -176,7 +176,14 @@ describe('an interrupted upload, and errors (local driver, where the API sees ev
     // What the storage holds: every part the state lists, and maybe one that landed just before
     // the kill, unrecorded; the API's transfer block tells the rerun about that one too.
     const stored = async () => (await api.db.selectFrom('upload_parts').innerJoin('uploads', 'uploads.id', 'upload_parts.upload_id').select('upload_parts.part_number').where('uploads.project_id', '=', projectId!).execute()).map((r) => r.part_number);
-    const storedBefore = await stored();
+    // A PUT whose body was wholly sent before the kill may still be landing: read once it settled.
+    let storedBefore = await stored();
+    for (let settled = false; !settled;) {
+      await new Promise((r) => setTimeout(r, 500));
+      const again = await stored();
+      settled = again.length === storedBefore.length;
+      storedBefore = again;
+    }
     for (const n of finished) expect(storedBefore).toContain(n);
 
     const mark = api.requests.length;
