@@ -202,7 +202,7 @@ it('asks for a key the API takes, shows what the API refuses in its own words, a
   await page.click('#key-form button');
   await page.waitForSelector(`tr[data-segment-id="${firstSource!.id}"] .badge[data-status="current"]`);
   expect(await errorText()).toBe('');
-  // No speech was recognized for this project: nothing to play, and the page says why.
+  // This project's speech was never extracted (its rows were written directly): nothing to play, and the page says so.
   expect(await page.$eval(`tr[data-segment-id="${firstSource!.id}"] th button`, (b) => (b as unknown as PageElement).disabled)).toBe(true);
   expect(await page.$eval('#source-audio-note', (p) => (p as unknown as PageElement).hidden)).toBe(false);
 

@@ -18,10 +18,8 @@ export async function openReviewEditor({ api, projectId, messages, elements }) {
     elements.summary.textContent = `${review.project_name} · transcript review · due ${new Date(review.deadline_at).toLocaleString()}`;
     const holder = review.claimed_by_you ? 'you' : review.reviewer;
     const changed = draft.changedCount(review.segments);
-    reviewStatus.textContent =
-      review.status === 'requested'
-        ? 'Waiting for a reviewer: claim it to submit your corrections.'
-        : `In review by ${holder}. ${plural(changed, 'segment')} corrected so far.`;
+    const where = review.status === 'requested' ? 'Waiting for a reviewer: claim it to submit your corrections.' : `In review by ${holder}.`;
+    reviewStatus.textContent = `${where} ${plural(changed, 'segment')} corrected so far.`;
     claimButton.hidden = review.status !== 'requested';
     submitButton.hidden = review.status === 'requested';
     submitButton.disabled = !review.claimed_by_you || review.segments.length === 0;
@@ -77,7 +75,6 @@ export async function openReviewEditor({ api, projectId, messages, elements }) {
   const table = createSegmentTable(elements.table, { locales: [], player, saveSource, saveLine: async () => '', onError: (err) => messages.error(err) });
   table.showTranscript({ source_audio_url: review.source_audio_url, segments: review.segments.map((s) => ({ ...s, text: draft.textOf(s) })) });
   elements.sourceAudioNote.hidden = review.source_audio_url !== null || review.segments.length === 0;
-  elements.sourceAudioNote.textContent = 'The source audio cannot be played yet: its speech is still being extracted. Reload in a moment.';
   if (review.segments.length === 0) messages.notice('The source is not transcribed yet: reload once it is.');
   else messages.notice('');
   elements.queueLink.href = REVIEW_QUEUE;
