@@ -103,20 +103,29 @@ export class EngineResponse {
   }
 }
 
-/** The reason a server gives in its error body: OpenAI's `{error: {message}}`, LibreTranslate's `{error}`, or the text. */
+/**
+ * The reason a server gives in its error body: OpenAI's `{error: {message}}`, LibreTranslate's
+ * `{error}`, FastAPI's `{detail}` (a string, or an object with a message: Speaches,
+ * Kokoro-FastAPI), or the text.
+ */
 async function bodyReason(response: Response): Promise<string> {
   const text = await response.text().catch(() => '');
   let reason = text;
   try {
     const body = JSON.parse(text) as { error?: unknown; detail?: unknown; message?: unknown };
-    const error = body.error as { message?: unknown } | string | undefined;
-    const found = typeof error === 'string' ? error : typeof error?.message === 'string' ? error.message : typeof body.detail === 'string' ? body.detail : typeof body.message === 'string' ? body.message : null;
-    if (found !== null) reason = found;
+    const found = [body.error, body.detail, body.message].map(messageOf).find((m) => m !== null);
+    if (found) reason = found;
   } catch {
     // Not JSON: the text itself.
   }
   const flat = reason.replace(/\s+/g, ' ').trim();
   return flat.length > REASON_CHARS ? `${flat.slice(0, REASON_CHARS)}…` : flat;
+}
+
+function messageOf(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  const message = (value as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : null;
 }
 
 /** A server may echo the key it refused; it never reaches a message. */

@@ -43,7 +43,7 @@ export class OpenAiTranscriber implements SpeechRecognizer {
       ? [{ startSeconds: 0, endSeconds: info.durationSeconds }]
       : await planUploadChunks(info.durationSeconds, { maxChunkSeconds: Math.floor((limit - WAV_HEADER_BYTES) / frameBytes) / info.sampleRate }, (from, to) => quietSpansBetween(wav16k, info, from, to));
 
-    const file = await openAsBlob(wav16k);
+    const file = await openAsBlob(wav16k, { type: 'audio/wav' });
     const segments: RecognizedSegment[] = [];
     // One after another: a GPU server serves one request at a time, and each chunk's words are
     // placed on the recording's clock in order.
