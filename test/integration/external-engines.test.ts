@@ -2,7 +2,7 @@ import { getBalance } from '../../src/db/credits';
 import { startFakeLibreTranslate, type FakeLibreTranslate } from '../fakes/libretranslate-server';
 import { startFakeSpeechServer, type FakeSpeechServer } from '../fakes/openai-speech-server';
 import { startFakeTranscriptionServer, type FakeTranscriptionServer } from '../fakes/openai-transcription-server';
-import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
+import { createTenant, type TestTenant } from '../helpers/fixtures';
 import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
 import { createProject, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
