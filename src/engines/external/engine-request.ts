@@ -1,8 +1,10 @@
+import type { Readable } from 'node:stream';
 import { isRetryableStatus, parseRetryAfter, resolveRetryOptions, retryDelayMs, type RetryOptions } from '../../client/retry-policy';
 import { EngineRejectedError, EngineUnavailableError, type ExternalEngineKind } from './engine-errors';
 import type { EngineHttpSettings } from './external-engine-settings';
+import { send } from './http-send';
 
-// One HTTP call to an external engine: bounded by a timeout, repeated with backoff on 429, 5xx
+// One HTTP call to an external engine (on node:http: http-send.ts says why): bounded by a timeout, repeated with backoff on 429, 5xx
 // and network errors (the typed client's policy, src/client/retry-policy.ts: exponential with
 // full jitter, Retry-After honoured), and refused at once on any other 4xx. The key travels in
 // the Authorization header only, and no message built here holds it or the URL's credentials.
@@ -23,7 +25,7 @@ export interface EngineRequest {
   /** Appended to the base URL, e.g. '/audio/transcriptions'. */
   path: string;
   /** Built again for every attempt: a streamed body can be read once only. */
-  body?: () => string | FormData | Blob;
+  body?: () => string | Readable;
   headers?: Record<string, string>;
   /** Called every few seconds while waiting (the activity's heartbeat). */
   onTick?: () => void;
@@ -59,7 +61,7 @@ export async function callEngine(endpoint: EngineEndpoint, request: EngineReques
       const timer = setTimeout(() => controller.abort(new Error(`no answer within ${endpoint.timeoutMs} ms`)), endpoint.timeoutMs);
       let response: Response;
       try {
-        response = await fetch(endpoint.url + request.path, {
+        response = await send(endpoint.url + request.path, {
           method: request.method,
           headers: { accept: 'application/json', ...(endpoint.apiKey && endpoint.keyIn !== 'body' ? { authorization: `Bearer ${endpoint.apiKey}` } : {}), ...request.headers },
           body: request.body?.(),
@@ -134,7 +136,7 @@ function redact(text: string, apiKey: string | null): string {
 }
 
 function networkReason(err: unknown): string {
-  const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
-  if (typeof cause?.code === 'string') return cause.code;
+  const code = (err as { code?: unknown }).code ?? (err as { cause?: { code?: unknown } }).cause?.code;
+  if (typeof code === 'string') return code;
   return err instanceof Error ? err.message : String(err);
 }

@@ -1,4 +1,3 @@
-import { openAsBlob } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { findQuietSpans, type QuietSpan } from '../asr/silence-finder';
 import type { RecognizedSegment, SpeechRecognizer, TranscribeOptions, Transcript } from '../asr/speech-recognizer';
@@ -7,12 +6,13 @@ import { readWavFileInfo } from '../tts/wav-file-duration';
 import { EngineResponseError } from './engine-errors';
 import { callEngine, type EngineEndpoint } from './engine-request';
 import type { ExternalAsrSettings } from './external-engine-settings';
+import { multipartBody, type FilePiece } from './multipart-upload';
 import { parseVerboseTranscription } from './transcription-response';
 import { planUploadChunks } from './upload-chunks';
 
 // Speech recognition by an OpenAI-compatible server (docs/engines.md#speech-recognition):
 // whisper.cpp's server, faster-whisper-server / Speaches, LocalAI. The 16 kHz WAV the media step
-// made is streamed from disk as the multipart `file` (a file-backed Blob: never read into memory
+// made is streamed from disk as the multipart `file` (multipart-upload.ts: never read into memory
 // whole); a recording over the server's upload limit goes as several requests, cut at pauses.
 
 export const TRANSCRIPTIONS_PATH = '/audio/transcriptions';
@@ -43,29 +43,30 @@ export class OpenAiTranscriber implements SpeechRecognizer {
       ? [{ startSeconds: 0, endSeconds: info.durationSeconds }]
       : await planUploadChunks(info.durationSeconds, { maxChunkSeconds: Math.floor((limit - WAV_HEADER_BYTES) / frameBytes) / info.sampleRate }, (from, to) => quietSpansBetween(wav16k, info, from, to));
 
-    const file = await openAsBlob(wav16k, { type: 'audio/wav' });
     const segments: RecognizedSegment[] = [];
     // One after another: a GPU server serves one request at a time, and each chunk's words are
     // placed on the recording's clock in order.
     for (const chunk of chunks) {
-      const upload = fitsWhole
-        ? file
+      const pieces: FilePiece[] = fitsWhole
+        ? [{ path: wav16k, start: 0, end: info.dataOffset + info.dataBytes }]
         : (() => {
             const from = info.dataOffset + Math.round(chunk.startSeconds * info.sampleRate) * frameBytes;
             const to = Math.min(info.dataOffset + info.dataBytes, info.dataOffset + Math.round(chunk.endSeconds * info.sampleRate) * frameBytes);
-            // A header of its own, then the chunk's samples as a slice of the file: still not read.
-            return new Blob([pcmWavHeader(info.sampleRate, to - from, info.channels), file.slice(from, to)], { type: 'audio/wav' });
+            // A header of its own, then the chunk's samples read from the file as they are sent.
+            return [pcmWavHeader(info.sampleRate, to - from, info.channels), { path: wav16k, start: from, end: to }];
           })();
-      segments.push(...(await this.request(upload, chunk.startSeconds, options)));
+      segments.push(...(await this.request(pieces, chunk.startSeconds, options)));
     }
     return { segments };
   }
 
-  private async request(audio: Blob, offsetSeconds: number, options?: TranscribeOptions): Promise<RecognizedSegment[]> {
+  private async request(audio: readonly FilePiece[], offsetSeconds: number, options?: TranscribeOptions): Promise<RecognizedSegment[]> {
+    const form = multipartBody(transcriptionFields(this.settings.model, options?.locale), { field: 'file', filename: 'audio.wav', contentType: 'audio/wav', pieces: audio });
     const response = await callEngine(this.endpoint, {
       method: 'POST',
       path: TRANSCRIPTIONS_PATH,
-      body: () => transcriptionForm(audio, this.settings.model, options?.locale),
+      headers: { 'content-type': form.contentType, 'content-length': String(form.contentLength) },
+      body: form.stream,
       onTick: options?.onTick,
     });
     const body = await response.readWithin((r) => r.json().catch(() => undefined));
@@ -75,18 +76,18 @@ export class OpenAiTranscriber implements SpeechRecognizer {
   }
 }
 
-/** The multipart form of one transcription request. */
-export function transcriptionForm(audio: Blob, model: string, locale: string | undefined): FormData {
-  const form = new FormData();
-  form.append('file', audio, 'audio.wav');
-  form.append('model', model);
-  form.append('response_format', 'verbose_json');
-  form.append('timestamp_granularities[]', 'segment');
-  form.append('timestamp_granularities[]', 'word');
+/** The form fields of one transcription request, beside its `file`. */
+export function transcriptionFields(model: string, locale: string | undefined): [string, string][] {
+  const fields: [string, string][] = [
+    ['model', model],
+    ['response_format', 'verbose_json'],
+    ['timestamp_granularities[]', 'segment'],
+    ['timestamp_granularities[]', 'word'],
+  ];
   // ISO 639-1, as the OpenAI API takes it: saves the server guessing the language.
   const language = locale?.split('_')[0];
-  if (language) form.append('language', language);
-  return form;
+  if (language) fields.push(['language', language]);
+  return fields;
 }
 
 /** The pauses between two times, reading only those samples from disk. */
