@@ -56,7 +56,8 @@ export function servableLocales(catalog: readonly LocaleDefinition[], installed:
     return external.mtPairs.get(from)?.has(target) ? [libreTranslateMode(from, target)] : null;
   };
   // The languages this worker hears besides English, through its external recognizer.
-  const otherSources = [...new Map(external.asrLocales.filter((l) => languageOf(l) !== 'en').map((l) => [languageOf(l), l])).entries()];
+  const heard = external.asrLocales.filter((l) => !wanted || wanted.has(l));
+  const otherSources = [...new Map(heard.filter((l) => languageOf(l) !== 'en').map((l) => [languageOf(l), l])).entries()];
 
   const entries = defs.map((def) => {
     const espeak = installed.espeakVoices.has(def.voice);
@@ -73,7 +74,7 @@ export function servableLocales(catalog: readonly LocaleDefinition[], installed:
       locale: def.locale,
       displayName: def.displayName,
       voice: voice ?? '',
-      canBeSource: bundledSource || external.asrLocales.includes(def.locale),
+      canBeSource: bundledSource || heard.includes(def.locale),
       canBeTarget: fromEnglish !== null || fromOthers.length > 0,
       translationModes: fromEnglish,
       pivot: pivotOf(fromEnglish),

@@ -53,7 +53,10 @@ it('makes a language heard externally a source only where something translates f
   expect(routeFrom(find('ca_es')!, 'de_de')).toBeNull();
 });
 
-it('offers only the locales a worker is limited to (ENGINE_LOCALES)', () => {
+it('offers only the locales a worker is limited to (ENGINE_LOCALES), its sources included', () => {
   const locales = servableLocales(LOCALE_CATALOG, installed, offer({ mtPairs: pairs({ en: ['de'] }) }), new Set(['en_us', 'de_de']));
   expect(locales.map((l) => l.locale)).toEqual(['en_us', 'de_de']);
+  // German is heard, but left to another worker: no target here is translated from it.
+  const limited = servableLocales(LOCALE_CATALOG, installed, offer({ asrLocales: ['de_de'], mtPairs: pairs({ de: ['es'], en: ['es'] }) }), new Set(['en_us', 'es_es']));
+  expect(limited.map((l) => [l.locale, l.canBeSource, l.translationModesFrom])).toEqual([['en_us', true, undefined], ['es_es', false, undefined]]);
 });
