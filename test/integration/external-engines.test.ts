@@ -153,3 +153,17 @@ it('fails the language with a clear code and refunds it when the speech server r
   expect(await ledger(id)).toEqual([`hold:${60 * CPS}`, `capture:${billable * CPS}`, `release:${(60 - billable) * CPS}`, `refund:${billable * CPS}`]);
   expect(await getBalance(api.db, tenant.workspace.id)).toEqual(balanceBefore);
 }, 180_000);
+
+it('fails the project and refunds every language when the recognizer refuses the audio (413)', async () => {
+  asr.failNext('/audio/transcriptions', 1, { status: 413, body: { error: { message: 'Maximum content size limit (26214400) exceeded', type: 'invalid_request_error' } } });
+  const before = asr.calls.length;
+  const balanceBefore = await getBalance(api.db, tenant.workspace.id);
+  const { id, view } = await dub(['es_es']);
+  expect(view.status).toBe('failed');
+  expect(view.languages[0]).toMatchObject({ status: 'failed', failure: { code: 'source_failed' } });
+  // Refused once, not retried.
+  expect(asr.calls.slice(before).map((c) => c.status)).toEqual([413]);
+  const billable: number = view.usage.billable_seconds;
+  expect(await ledger(id)).toEqual([`hold:${60 * CPS}`, `capture:${billable * CPS}`, `release:${(60 - billable) * CPS}`, `refund:${billable * CPS}`]);
+  expect(await getBalance(api.db, tenant.workspace.id)).toEqual(balanceBefore);
+}, 180_000);
