@@ -5,18 +5,23 @@ import { findLanguage } from '../db/projects';
 import { listSourceSegments, newSegmentId, type Cue } from '../db/source-segments';
 import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';
+import { SOURCE_LOCALE_ENGLISH } from '../engines/locale-catalog';
+import { routeFrom } from '../shared/translation-route';
 import { mostOverlappedSource, planLines } from '../shared/line-plan';
 import { classifyingEngineErrors } from './classify-engine-error';
+import { requireProject } from './require-project';
 
 // A language's lines brought up to date with the source segments (docs/editing.md), by the rules
 // of src/shared/line-plan.ts: the first translation of a language, a regeneration and the free
 // re-dub from a verified transcript all go through here. Planned outside any transaction (the
 // translator is slow); the caller writes the change (writeLanguageLines) in its own transaction.
 
-export function translationModes(capabilities: EngineCapabilities, locale: string): string[] {
+/** The route this worker translates `sourceLocale` into `locale` by (English unless told). */
+export function translationModes(capabilities: EngineCapabilities, locale: string, sourceLocale = SOURCE_LOCALE_ENGLISH): string[] {
   const entry = capabilities.locales.find((l) => l.locale === locale);
-  if (!entry?.translationModes) throw ApplicationFailure.nonRetryable(`no installed translation route to ${locale}`, 'engine_failed');
-  return entry.translationModes;
+  const route = entry ? routeFrom(entry, sourceLocale) : null;
+  if (!route) throw ApplicationFailure.nonRetryable(`no installed translation route from ${sourceLocale} to ${locale}`, 'engine_failed');
+  return route;
 }
 
 export interface LineChange {
@@ -54,7 +59,7 @@ export async function planLanguageLines(
 ): Promise<PlannedLines> {
   const language = await findLanguage(db, input.projectId, input.locale);
   if (!language) throw new Error(`project ${input.projectId} has no language ${input.locale}`);
-  const [lines, sources] = await Promise.all([listLanguageSegments(db, input.projectId, input.locale), listSourceSegments(db, input.projectId)]);
+  const [lines, sources, project] = await Promise.all([listLanguageSegments(db, input.projectId, input.locale), listSourceSegments(db, input.projectId), requireProject(db, input.projectId)]);
   const supplied = language.supplied_translation;
   const extraTexts = input.extraTexts ?? [];
 
@@ -78,7 +83,7 @@ export async function planLanguageLines(
   const texts = [...sourceTexts, ...extras];
   const translated = texts.length === 0
     ? []
-    : await classifyingEngineErrors(() => engines.translator.translate(texts, translationModes(capabilities, input.locale), { onTick: input.onTick }));
+    : await classifyingEngineErrors(() => engines.translator.translate(texts, translationModes(capabilities, input.locale, project.source_locale), { onTick: input.onTick }));
   const text = (i: number) => translated[i] ?? '';
   const update = plan.retranslate.map(({ line, source }, i): LineText => ({
     id: line.id,

@@ -197,7 +197,7 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
           await engines.media.extractAudio(source, speech, { onTick: heartbeat });
           const hasBackground = await engines.media.extractBackground(source, background, { onTick: heartbeat });
           extractMs = Math.round(performance.now() - started);
-          return { hasBackground, transcript: await engines.asr.transcribe(speech, { onTick: heartbeat }) };
+          return { hasBackground, transcript: await engines.asr.transcribe(speech, { onTick: heartbeat, locale: project.source_locale }) };
         });
         activityLog().info('source transcribed', { segments: transcript.segments.length, extractMs, recognizeMs: Math.round(performance.now() - started) - extractMs });
         await blobStore.putFile(sourceKeys.speech(projectId), speech);

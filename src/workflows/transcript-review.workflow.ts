@@ -149,7 +149,7 @@ async function redubCompletedLanguages(projectId: string, result: TranscriptRevi
     await Promise.all(
       todo.map(async (locale) => {
         try {
-          const { activities: media } = await mediaActivitiesFor<RedubActivities>({ locale, role: 'target' });
+          const { activities: media } = await mediaActivitiesFor<RedubActivities>({ locale, role: 'target', projectId });
           const redub = await media.redubLanguage({ projectId, locale });
           if (redub.redubbed) result.redubbed.push(locale);
         } catch (err) {
