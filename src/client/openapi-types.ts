@@ -6033,7 +6033,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description The review, now held by the caller. */
             200: {
@@ -6076,7 +6080,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `invalid_json`. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6098,7 +6102,7 @@ export interface operations {
                             /** @constant */
                             type?: "invalid_request_error";
                             /** @enum {unknown} */
-                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "invalid_json";
                         };
                     };
                 };
@@ -6209,6 +6213,60 @@ export interface operations {
                             type?: "conflict_error";
                             /** @enum {unknown} */
                             code?: "review_claimed_by_another" | "review_step_refused";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `body_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "body_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unsupported_content_type";
                         };
                     };
                 };

@@ -88,7 +88,7 @@ function operationObject(operation: Operation, schema: ToSchema): Record<string,
     'x-permission': operation.auth,
     parameters: parameters(operation, schema),
     ...(body
-      ? { requestBody: { required: true, content: { [operation.bodyContentType ?? 'application/json']: { schema: schema(body), ...(operation.bodyExample !== undefined ? { example: operation.bodyExample } : {}) } } } }
+      ? { requestBody: { required: !operation.bodyOptional, content: { [operation.bodyContentType ?? 'application/json']: { schema: schema(body), ...(operation.bodyExample !== undefined ? { example: operation.bodyExample } : {}) } } } }
       : {}),
     responses,
   };

@@ -42,6 +42,8 @@ export interface Operation {
   headers?: Record<string, { description: string; schema: object }>;
   /** The same schema object `validateBody` compiles. */
   body?: object;
+  /** The body may be left out altogether (an empty object is what it means then). */
+  bodyOptional?: boolean;
   /** Media type of the request body when not application/json (part uploads). */
   bodyContentType?: string;
   bodyExample?: unknown;

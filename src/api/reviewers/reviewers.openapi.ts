@@ -1,7 +1,7 @@
 import type { ErrorContract, Operation } from '../openapi/operation';
 import { uuidString } from '../openapi/json-schema';
 import { openReviewResponseSchema, reviewQueueResponseSchema, submittedReviewResponseSchema } from './reviewers.responses';
-import { noQuerySchema, submitReviewBodySchema } from './reviewers.schema';
+import { claimReviewBodySchema, noQuerySchema, submitReviewBodySchema } from './reviewers.schema';
 
 // The reviewer routes' contract (docs/editing.md#reviewers), from the schemas reviewers.routes.ts
 // validates with.
@@ -64,6 +64,8 @@ export const reviewersOperations: Operation[] = [
     auth: 'reviews:write',
     pathParams: projectId,
     query: noQuerySchema,
+    body: claimReviewBodySchema,
+    bodyOptional: true,
     responses: { 200: { description: 'The review, now held by the caller.', schema: openReviewResponseSchema } },
     errors: [REVIEW_NOT_FOUND, CLAIMED_BY_ANOTHER],
   },

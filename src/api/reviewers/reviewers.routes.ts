@@ -5,7 +5,7 @@ import { authenticate, requireReviewer, type ReviewerContext } from '../middlewa
 import { validateBody, validateQuery } from '../middleware/validate';
 import { presentQueuedReview } from './review-presenter';
 import { claimReview, loadOpenReview, presentReview, submitReview } from './reviewer-steps';
-import { noQuerySchema, submitReviewBodySchema } from './reviewers.schema';
+import { claimReviewBodySchema, noQuerySchema, submitReviewBodySchema } from './reviewers.schema';
 
 /**
  * Human transcript review for the service's reviewers (docs/editing.md#reviewers): a reviewer key
@@ -29,7 +29,7 @@ export function reviewersRoutes(deps: AppDeps): Router {
     ctx.body = { data: await presentReview(deps, review, ctx.state.reviewer as ReviewerContext) };
   });
 
-  router.post('/:project_id/claim', auth, reviewer, validateQuery(noQuerySchema), (ctx) => claimReview(deps, ctx));
+  router.post('/:project_id/claim', auth, reviewer, validateQuery(noQuerySchema), validateBody(claimReviewBodySchema), (ctx) => claimReview(deps, ctx));
 
   router.post('/:project_id/submit', auth, reviewer, validateBody(submitReviewBodySchema), (ctx) => submitReview(deps, ctx));
 

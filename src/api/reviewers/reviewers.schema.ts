@@ -6,6 +6,9 @@ import { MAX_CUE_TEXT, MAX_REVIEW_CUES } from '../../shared/transcript-cues';
 
 export { noQuerySchema } from '../transcripts/transcripts.schema';
 
+/** A claim says nothing but who calls (the key): no body, or an empty JSON object. */
+export const claimReviewBodySchema = { type: 'object', additionalProperties: false, properties: {} } as const;
+
 const SECONDS = { type: 'number', minimum: 0, maximum: 86_400 } as const;
 
 export const submitReviewBodySchema = {
