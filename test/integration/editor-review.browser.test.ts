@@ -9,7 +9,7 @@ import { transcriptReviewWorkflowId } from '../../src/shared/workflow-ids';
 import { dubbingSuite } from '../helpers/dubbing-suite';
 import { recognizerProcesses } from '../helpers/engine-counters';
 import { bearer, createTenant } from '../helpers/fixtures';
-import { launchChromium, pageAttempts } from '../helpers/headless-browser';
+import { launchChromium, pageAttempts, watchedPage } from '../helpers/headless-browser';
 import { startOutboundRecorder, type OutboundRecorder } from '../helpers/outbound-recorder';
 import { createProject, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
 import { request } from '../helpers/test-api';
@@ -75,13 +75,7 @@ it('a reviewer finds the review in the queue, listens, corrects a word, claims a
   const ada = await issueReviewerKey(suite.api.db, { name: 'Ada Reviewer' });
   await suite.api.keyCache.sync();
 
-  const page = await browser.newPage();
-  const pageErrors: string[] = [];
-  const requested: string[] = [];
-  page.on('pageerror', (err) => pageErrors.push(String(err)));
-  page.on('console', (message) => { if (/Content.Security.Policy|Refused to/i.test(message.text())) pageErrors.push(message.text()); });
-  page.on('request', (req) => requested.push(req.url()));
-  page.setDefaultTimeout(BROWSER_STEP_MS);
+  const { page, pageErrors, requested } = await watchedPage(browser, BROWSER_STEP_MS);
 
   // The queue, with the key in the fragment; the review opens from its row.
   await page.goto(`${suite.api.baseUrl}/editor/reviews#key=${ada.key}`);
