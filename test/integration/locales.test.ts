@@ -27,7 +27,9 @@ describe('GET /v1/dubbing/locales', () => {
     expect(spanish).toMatchObject({ usable_as_target: true, translation_pivot: null });
     expect(modes).toContain('eng-spa');
     const portuguese = locales.find((l) => l.locale === 'pt_pt');
-    if (modes.includes('es-pt')) expect(portuguese).toMatchObject({ usable_as_target: true, translation_pivot: 'es' });
+    // The best measured route first (src/engines/locale-catalog.ts): through Catalan where its pairs are installed.
+    if (modes.includes('eng-cat') && modes.includes('cat-por')) expect(portuguese).toMatchObject({ usable_as_target: true, translation_pivot: 'ca' });
+    else if (modes.includes('es-pt')) expect(portuguese).toMatchObject({ usable_as_target: true, translation_pivot: 'es' });
     else expect(portuguese).toBeUndefined();
   });
 
