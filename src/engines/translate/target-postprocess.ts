@@ -11,6 +11,8 @@ export interface TidyContext {
 
 const CALENDAR = /^(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)s?$/i;
 const SENTENCE_END = /[.!?…]/;
+/** English opening with when/where/how as a conjunction: not followed by a question's auxiliary. */
+const CONJUNCTION_START = /^(when|where|how)\s+(?!(do|does|did|is|are|was|were|will|would|can|could|should|shall|may|might|must|have|has|had|am)\b)\w/i;
 
 /** True when the English has a capital that is not a sentence start, "I", or a weekday/month: a name. */
 function sourceHasNames(source: string): boolean {
@@ -66,6 +68,8 @@ export function tidyTranslation(text: string, { language, source }: TidyContext)
     out = out.replace(/\b([Ll])osiento\b/g, '$1o siento');
     // "Please …" read as the verb "to please" when nothing sets it off.
     out = out.replace(/(^|[.!?]\s+)Complacer\b,?\s*/g, '$1Por favor, ');
+    // "When it rains, …" → "Cuándo llueve, …": the conjunction written as the question word.
+    if (CONJUNCTION_START.test(source)) out = out.replace(/^Cuándo\b/, 'Cuando').replace(/^Dónde\b/, 'Donde').replace(/^Cómo\b/, 'Como');
     out = spanishOpeningMarks(out);
   }
   // "Thank you for listening" → "Gracias Para escuchar", "I think that" → "Penso Que": a capital

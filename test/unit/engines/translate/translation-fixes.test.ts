@@ -44,6 +44,13 @@ describe('apertium output tidied (target-postprocess.ts)', () => {
     expect(es('Complacer, comprar vuestra entrada.')).toBe('Por favor, comprar vuestra entrada.');
   });
 
+  it('writes "cuando", not the question word "cuándo", for a sentence that opens with the conjunction', () => {
+    expect(es('Cuándo llueve, nos quedamos en casa.', 'When it rains, we stay home.')).toBe('Cuando llueve, nos quedamos en casa.');
+    expect(es('Dónde vivo, hace frío.', 'Where I live, it is cold.')).toBe('Donde vivo, hace frío.');
+    // A real question keeps its accent.
+    expect(es('Cuándo llega el autobús?', 'When does the bus arrive?')).toBe('¿Cuándo llega el autobús?');
+  });
+
   it('opens Spanish questions and exclamations with ¿ and ¡', () => {
     expect(es('  Sabes por qué el río es tan importante? Sí. Qué bien!')).toBe('¿Sabes por qué el río es tan importante? Sí. ¡Qué bien!');
     expect(es('¿Ya lo sabes?')).toBe('¿Ya lo sabes?');
