@@ -50,7 +50,7 @@ export class ApertiumTranslator implements Translator {
       // A pivot's text is mended like a final one before the next step reads it: a glued
       // "Losiento" would otherwise reach French or Italian as an unknown Spanish word.
       const isPivot = step < modes.length - 1;
-      current = read.map((r, i) => (isPivot ? prepareForNextStep(r.text, { language: modeTarget(mode), source: sources[i]! }) : r.text));
+      current = read.map((r, i) => (isPivot ? prepareForNextStep(r.text, { language: modeTarget(mode), source: sources[i]! }, modeTarget(modes[step + 1]!)) : r.text));
     }
     const language = modeTarget(modes[modes.length - 1]!);
     const tidied = current.map((text, i) => tidyTranslation(text, { language, source: sources[i]! }));

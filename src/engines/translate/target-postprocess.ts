@@ -53,8 +53,15 @@ function capitalizeSentences(text: string): string {
  * analysers take an unknown-looking capitalised word for a name and pass it on unmarked: "Ara és
  * obert" (now it is open) came out in Italian as "Ara è aperto", "ara és obert" as "adesso è aperto".
  */
-export function prepareForNextStep(text: string, context: TidyContext): string {
-  const tidied = tidyTranslation(text, context);
+export function prepareForNextStep(text: string, context: TidyContext, nextLanguage: string): string {
+  let tidied = tidyTranslation(text, context);
+  if (context.language === 'ca') {
+    // Catalan idioms the next pair translates word for word: "de bell nou" (again) became
+    // Portuguese "de belo novo"; "em sap greu" (I'm sorry) became "sabe-me grave" and Spanish
+    // "me sabe mal". French and Italian read "em sap greu" right ("je suis désolé", "mi dispiace").
+    tidied = tidied.replace(/\b([Dd])e bell nou\b/g, '$1e nou');
+    if (nextLanguage === 'pt' || nextLanguage === 'es') tidied = tidied.replace(/\b([Ee])m sap greu\b/g, (_, e: string) => (e === 'E' ? 'Ho sento' : 'ho sento'));
+  }
   if (sourceHasNames(context.source)) return tidied;
   return tidied.replace(/(^|[.!?…]\s+)([¿¡"«(]*)(\p{Lu})(?=\p{Ll})/gu, (_, before: string, opening: string, letter: string) => `${before}${opening}${letter.toLowerCase()}`);
 }

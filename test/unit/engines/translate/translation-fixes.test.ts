@@ -76,8 +76,16 @@ describe('apertium output tidied (target-postprocess.ts)', () => {
   });
 
   it('lower-cases a pivot text\'s sentence starts, which the Catalan analysers took for names ("Ara è aperto")', () => {
-    expect(prepareForNextStep('Ara és obert. Quan neva, surto.', { language: 'ca', source: 'Now it is open. When it snows, I go out.' })).toBe('ara és obert. quan neva, surto.');
-    expect(prepareForNextStep('Ara és a Barcelona.', { language: 'ca', source: 'Now it is in Barcelona.' })).toBe('Ara és a Barcelona.');
+    expect(prepareForNextStep('Ara és obert. Quan neva, surto.', { language: 'ca', source: 'Now it is open. When it snows, I go out.' }, 'it')).toBe('ara és obert. quan neva, surto.');
+    expect(prepareForNextStep('Ara és a Barcelona.', { language: 'ca', source: 'Now it is in Barcelona.' }, 'it')).toBe('Ara és a Barcelona.');
+  });
+
+  it('rewrites Catalan idioms the next pair translates word for word ("de belo novo", "sabe-me grave")', () => {
+    const ca = { language: 'ca', source: 'Now it is open again.' };
+    expect(prepareForNextStep('Ara és obert de bell nou.', ca, 'pt')).toBe('ara és obert de nou.');
+    expect(prepareForNextStep('Em sap greu, però és tancat.', ca, 'pt')).toBe('ho sento, però és tancat.');
+    // French and Italian translate the idiom itself right ("je suis désolé", "mi dispiace").
+    expect(prepareForNextStep('Em sap greu, però és tancat.', ca, 'fr')).toBe('em sap greu, però és tancat.');
   });
 });
 
