@@ -17,7 +17,7 @@ beforeAll(() => {
 afterAll(() => removeTempDir(dir));
 
 it('translates English into Spanish', async () => {
-  const [spanish] = await translator.translate(['Hello world. The house is red.'], route('es_es'));
+  const [spanish] = await translator.translate(['Hello world. The house is red.'], ['eng-spa']);
   expect(spanish).toMatch(/\bcasa\b/i);
   expect(spanish).toMatch(/\broja\b/i);
   expect(spanish).not.toMatch(/\bhouse\b/i);
@@ -63,7 +63,7 @@ it('translates many segments in one batch, keeping count and order', async () =>
   expect(out[5]).toMatch(/"[^"]+"/);
 });
 
-it.each(['ca_es', 'gl_es', 'it_it', 'fr_fr', 'pt_br'])('serves the catalog route for %s', async (locale) => {
+it.each(['es_es', 'ca_es', 'gl_es', 'it_it', 'fr_fr', 'pt_pt', 'pt_br'])('serves the catalog route for %s', async (locale) => {
   const [out] = await translator.translate(['The house is red.'], route(locale));
   // casa (ca, gl, it, pt) or maison (fr): a translated word, not the English one.
   expect(out).toMatch(/\b(casa|maison)\b/i);
