@@ -6,6 +6,7 @@ import { listSourceSegments, newSegmentId, type Cue } from '../db/source-segment
 import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';
 import { SOURCE_LOCALE_ENGLISH } from '../engines/locale-catalog';
+import { noUntranslatedWords, type UntranslatedWords } from '../engines/translate/translator';
 import { routeFrom } from '../shared/translation-route';
 import { mostOverlappedSource, planLines } from '../shared/line-plan';
 import { classifyingEngineErrors } from './classify-engine-error';
@@ -38,6 +39,8 @@ export interface PlannedLines {
   lines: number;
   /** Texts the translator was given for lines. */
   translatedLines: number;
+  /** What the translator left untranslated in this batch (issue 29: reported per language). */
+  untranslated: UntranslatedWords;
 }
 
 export interface PlanLinesInput {
@@ -73,7 +76,7 @@ export async function planLanguageLines(
       text: cue.text,
       status: 'edited',
     }));
-    return { change: { remove: [], update: [], insert }, extras: extraTexts, lines: insert.length, translatedLines: 0 };
+    return { change: { remove: [], update: [], insert }, extras: extraTexts, lines: insert.length, translatedLines: 0, untranslated: noUntranslatedWords() };
   }
 
   const plan = planLines(lines, sources, { suppliedTranslation: supplied !== null });
@@ -81,9 +84,10 @@ export async function planLanguageLines(
   // A supplied language keeps its title and description as given too.
   const extras = supplied ? [] : extraTexts;
   const texts = [...sourceTexts, ...extras];
+  let untranslated = noUntranslatedWords();
   const translated = texts.length === 0
     ? []
-    : await classifyingEngineErrors(() => engines.translator.translate(texts, translationModes(capabilities, input.locale, project.source_locale), { onTick: input.onTick }));
+    : await classifyingEngineErrors(() => engines.translator.translate(texts, translationModes(capabilities, input.locale, project.source_locale), { onTick: input.onTick, onUntranslated: (u) => (untranslated = u) }));
   const text = (i: number) => translated[i] ?? '';
   const update = plan.retranslate.map(({ line, source }, i): LineText => ({
     id: line.id,
@@ -106,5 +110,6 @@ export async function planLanguageLines(
     extras: supplied ? extraTexts : extraTexts.map((given, i) => translated[sourceTexts.length + i] || given),
     lines: plan.keep.length + update.length + insert.length,
     translatedLines: sourceTexts.length,
+    untranslated,
   };
 }

@@ -6987,7 +6987,7 @@ export interface operations {
                             display_name: string;
                             usable_as_source: boolean;
                             usable_as_target: boolean;
-                            /** @description Language code translated through on the way from the source, e.g. "es" for pt_pt. */
+                            /** @description Language code translated through on the way from the source, e.g. "ca" for pt_pt (docs/translation.md). */
                             translation_pivot: string | null;
                         }[];
                         capabilities: {
