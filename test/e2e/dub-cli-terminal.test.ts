@@ -63,7 +63,8 @@ it('shows the upload bar advancing, one live line per language, and ends with th
     const percent = /Uploading \[[^\]]*\] (\d+)% \| ([\d.]+ \w+) \/ ([\d.]+ \w+)/.exec(text);
     if (percent && Number(percent[1]) !== seen[seen.length - 1]) seen.push(Number(percent[1]));
     return text.includes('Upload completed') || text.includes('DUB-EXIT:');
-  }, 120_000, 20);
+    // Hundreds of PUTs: about a minute alone, several while the whole suite shares two cores.
+  }, 300_000, 20);
   expect(seen.length).toBeGreaterThanOrEqual(2);
   expect(seen.some((p) => p < 100)).toBe(true);
   expect([...seen].sort((a, b) => a - b)).toEqual(seen); // it only ever moves forward
