@@ -24,15 +24,16 @@ export interface PlacedLine {
 }
 
 /**
- * Where each clip plays. A line whose published clip and placement still hold keeps them to the
- * bit; the others are fitted into their own slots, which never moves a neighbour.
+ * Where each clip plays. Lines are fitted in time order and none starts before the one before it
+ * ends (docs/recognition.md#timing); a line whose published clip and placement still hold there
+ * keeps them to the bit.
  */
 export function placeLines(clips: readonly LineClip[], durationSeconds: number): PlacedLine[] {
   const fit = fitSegments(clips.map((c) => ({ startSeconds: c.line.start_seconds, endSeconds: c.line.end_seconds, synthesizedSeconds: c.seconds })), { timelineSeconds: durationSeconds });
   return fit.segments.map((fitted, i) => {
     const clip = clips[i]!;
     const { line, fresh } = clip;
-    const kept = !fresh && placementHolds(line);
+    const kept = !fresh && placementHolds(line, fitted);
     const fit = kept ? { ...fitted, startSeconds: line.placed_start_seconds!, endSeconds: line.placed_end_seconds!, tempo: line.tempo! } : fitted;
     // Sped-up clips are stretched inside the one timeline render (atempo), not by an ffmpeg
     // process each: process start-up was most of a language's time (docs/benchmarks.md).

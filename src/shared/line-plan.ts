@@ -1,4 +1,4 @@
-import { placeInSlot, samePlacement } from './line-placement';
+import { placeInSlot, placeInTimeline, samePlacement, type LinePlacement } from './line-placement';
 
 // The rules that turn a language's lines and the source segments into the lines a render speaks
 // (docs/editing.md). Pure, so the worker (translating, rendering) and the API (quoting a
@@ -105,22 +105,45 @@ export function clipReusable(line: LineState): boolean {
 }
 
 /**
- * The published placement still holds for the line: its clip, placed in the line's slot as it
- * is now, lands where the published revision played it. False for a line never placed.
+ * The published placement still holds for the line: its clip lands where the published revision
+ * played it. `planned` is where the timeline places it now (placeInTimeline, which knows the
+ * lines before it); without it, its own slot alone decides. False for a line never placed.
  */
-export function placementHolds(line: LineState): boolean {
+export function placementHolds(line: LineState, planned?: LinePlacement): boolean {
   if (!isSpoken(line)) return true;
   if (line.clip_seconds === null || line.placed_start_seconds === null || line.placed_end_seconds === null || line.tempo === null) return false;
-  const now = placeInSlot({ startSeconds: line.start_seconds, endSeconds: line.end_seconds }, line.clip_seconds);
+  const now = planned ?? placeInSlot({ startSeconds: line.start_seconds, endSeconds: line.end_seconds }, line.clip_seconds);
   return samePlacement(now, { startSeconds: line.placed_start_seconds, endSeconds: line.placed_end_seconds, tempo: line.tempo });
 }
 
 /**
  * A line changes in a render when it is stale, or its text or timing differs from what the
- * published revision played (docs/editing.md#editing-is-free-regenerating-is-paid).
+ * published revision played (docs/editing.md#editing-is-free-regenerating-is-paid). `planned`:
+ * as for placementHolds.
  */
-export function lineChanges(line: LineState): boolean {
-  return line.status === 'stale' || line.rendered_text !== line.text || !clipReusable(line) || !placementHolds(line);
+export function lineChanges(line: LineState, planned?: LinePlacement): boolean {
+  return line.status === 'stale' || line.rendered_text !== line.text || !clipReusable(line) || !placementHolds(line, planned);
+}
+
+/**
+ * Where the timeline will place each kept line once the render's lines are spoken: a line that
+ * waits for a long line before it (docs/recognition.md#timing) keeps its published placement
+ * only while that line still runs as long. A line about to be spoken afresh (new, stale or
+ * reworded) is taken to fit its own slot: its length is not known before it is spoken, so a
+ * quote cannot foresee a neighbour it will push, and such a move is not billed (it is not
+ * spoken again).
+ */
+export function plannedPlacements<L extends LineState, S extends SourceSegmentState>(plan: LinePlan<L, S>): Map<string, LinePlacement> {
+  type Slot = { id: string | null; startSeconds: number; endSeconds: number; clipSeconds: number };
+  const slot = (id: string | null, s: { start_seconds: number; end_seconds: number }, clipSeconds: number | null): Slot =>
+    ({ id, startSeconds: s.start_seconds, endSeconds: s.end_seconds, clipSeconds: clipSeconds ?? s.end_seconds - s.start_seconds });
+  const slots: Slot[] = [
+    ...plan.keep.filter(isSpoken).map((line) => slot(line.id, line, clipReusable(line) ? line.clip_seconds : null)),
+    ...plan.retranslate.map(({ source }) => slot(null, source, null)),
+    ...plan.create.map((source) => slot(null, source, null)),
+  ].sort((a, b) => a.startSeconds - b.startSeconds);
+  const placements = placeInTimeline(slots);
+  return new Map(slots.flatMap((s, i) => (s.id === null ? [] : [[s.id, placements[i]!] as const])));
 }
 
 export interface ChangedLine {
@@ -148,11 +171,12 @@ export interface RegenerationChanges {
 export function regenerationChanges(lines: readonly LineState[], sources: readonly SourceSegmentState[], options: LinePlanOptions): RegenerationChanges {
   const plan = planLines(lines, sources, options);
   const byId = new Map(sources.map((s) => [s.id, s]));
+  const planned = plannedPlacements(plan);
   const duration = (s: { start_seconds: number; end_seconds: number }) => s.end_seconds - s.start_seconds;
   const changed: ChangedLine[] = [
     ...plan.retranslate.map(({ line, source }) => ({ lineId: line.id, sourceSegmentId: source.id, seconds: duration(source) })),
     ...plan.create.map((source) => ({ lineId: null, sourceSegmentId: source.id, seconds: duration(source) })),
-    ...plan.keep.filter(lineChanges).map((line) => {
+    ...plan.keep.filter((line) => lineChanges(line, planned.get(line.id))).map((line) => {
       const source = line.source_segment_id === null ? undefined : byId.get(line.source_segment_id);
       return { lineId: line.id, sourceSegmentId: source?.id ?? null, seconds: duration(source ?? line) };
     }),
