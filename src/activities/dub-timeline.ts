@@ -38,7 +38,9 @@ export function placeLines(clips: readonly LineClip[], durationSeconds: number):
     // Sped-up clips are stretched inside the one timeline render (atempo), not by an ffmpeg
     // process each: process start-up was most of a language's time (docs/benchmarks.md).
     const play = { startSeconds: fit.startSeconds, tempo: fit.tempo > 1.001 ? fit.tempo : undefined, playedSeconds: fit.endSeconds - fit.startSeconds };
-    return { clip, fit, play, cue: { startSeconds: fit.startSeconds, endSeconds: Math.min(fit.endSeconds, durationSeconds), text: line.text } };
+    // A line pushed to the very end is heard only until the source ends, and captioned so.
+    const startSeconds = Math.min(fit.startSeconds, durationSeconds);
+    return { clip, fit, play, cue: { startSeconds, endSeconds: Math.max(startSeconds, Math.min(fit.endSeconds, durationSeconds)), text: line.text } };
   });
 }
 

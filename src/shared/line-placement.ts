@@ -54,18 +54,18 @@ export interface TimelinePlacement extends LinePlacement {
  * slot's start or when the line before it ends, whichever is later, so no two overlap. A shifted
  * line is sped up to fit what is left of its slot (at most to the cap), and may run on into the
  * pause after it. A line that would end later than MAX_SHIFT_SECONDS past the next slot's start
- * is sped up further (at most RESCUE_MAX_TEMPO) to end there. The last line is placed as its slot
- * alone says: a quote does not know the timeline's length, and the render reports a line that
- * runs past the end as drift.
+ * is sped up further (at most RESCUE_MAX_TEMPO) to end there, and so is one that would end past
+ * `timelineSeconds`, where the render stops (Infinity: not bounded); what still runs past is
+ * the caller's to report as drift.
  */
-export function placeInTimeline(slots: readonly SlotClip[], maxTempo = DEFAULT_MAX_TEMPO): TimelinePlacement[] {
+export function placeInTimeline(slots: readonly SlotClip[], timelineSeconds = Infinity, maxTempo = DEFAULT_MAX_TEMPO): TimelinePlacement[] {
   const placements: TimelinePlacement[] = [];
   let free = -Infinity;
   slots.forEach((slot, i) => {
     const startSeconds = Math.max(slot.startSeconds, free);
     let { endSeconds, tempo } = placeInSlot({ startSeconds, endSeconds: Math.max(slot.endSeconds, startSeconds) }, slot.clipSeconds, maxTempo);
     const next = slots[i + 1];
-    const latestEnd = next ? next.startSeconds + MAX_SHIFT_SECONDS : Infinity;
+    const latestEnd = Math.min(next ? next.startSeconds + MAX_SHIFT_SECONDS : Infinity, timelineSeconds);
     if (endSeconds > latestEnd + PLACEMENT_EPSILON_SECONDS && slot.clipSeconds > 0) {
       const room = latestEnd - startSeconds;
       tempo = Math.max(tempo, Math.min(RESCUE_MAX_TEMPO, room > 0 ? slot.clipSeconds / room : Infinity));

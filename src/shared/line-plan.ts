@@ -133,7 +133,7 @@ export function lineChanges(line: LineState, planned?: LinePlacement): boolean {
  * quote cannot foresee a neighbour it will push, and such a move is not billed (it is not
  * spoken again).
  */
-export function plannedPlacements<L extends LineState, S extends SourceSegmentState>(plan: LinePlan<L, S>): Map<string, LinePlacement> {
+export function plannedPlacements<L extends LineState, S extends SourceSegmentState>(plan: LinePlan<L, S>, timelineSeconds = Infinity): Map<string, LinePlacement> {
   type Slot = { id: string | null; startSeconds: number; endSeconds: number; clipSeconds: number };
   const slot = (id: string | null, s: { start_seconds: number; end_seconds: number }, clipSeconds: number | null): Slot =>
     ({ id, startSeconds: s.start_seconds, endSeconds: s.end_seconds, clipSeconds: clipSeconds ?? s.end_seconds - s.start_seconds });
@@ -142,7 +142,7 @@ export function plannedPlacements<L extends LineState, S extends SourceSegmentSt
     ...plan.retranslate.map(({ source }) => slot(null, source, null)),
     ...plan.create.map((source) => slot(null, source, null)),
   ].sort((a, b) => a.startSeconds - b.startSeconds);
-  const placements = placeInTimeline(slots);
+  const placements = placeInTimeline(slots, timelineSeconds);
   return new Map(slots.flatMap((s, i) => (s.id === null ? [] : [[s.id, placements[i]!] as const])));
 }
 
@@ -168,10 +168,10 @@ export interface RegenerationChanges {
  * What a regeneration of one language would change and bill, from the same rules the worker
  * applies when it runs: the API quotes with this, and the workflow renders exactly these lines.
  */
-export function regenerationChanges(lines: readonly LineState[], sources: readonly SourceSegmentState[], options: LinePlanOptions): RegenerationChanges {
+export function regenerationChanges(lines: readonly LineState[], sources: readonly SourceSegmentState[], options: LinePlanOptions & { timelineSeconds?: number | null }): RegenerationChanges {
   const plan = planLines(lines, sources, options);
   const byId = new Map(sources.map((s) => [s.id, s]));
-  const planned = plannedPlacements(plan);
+  const planned = plannedPlacements(plan, options.timelineSeconds ?? Infinity);
   const duration = (s: { start_seconds: number; end_seconds: number }) => s.end_seconds - s.start_seconds;
   const changed: ChangedLine[] = [
     ...plan.retranslate.map(({ line, source }) => ({ lineId: line.id, sourceSegmentId: source.id, seconds: duration(source) })),

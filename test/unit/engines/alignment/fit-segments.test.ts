@@ -74,16 +74,20 @@ describe('fitSegments', () => {
     const fits = fitSegments([seg(8, 9, 2.6)], { timelineSeconds: 10 });
     expect(fits.segments[0]!.endSeconds).toBeCloseTo(10, 10);
     expect(fits.segments[0]!.driftSeconds).toBe(0);
+    // Past the end even at the cap: sped up to RESCUE_MAX_TEMPO, and what remains is reported.
     const overruns = fitSegments([seg(8, 9, 3.9)], { timelineSeconds: 10 });
-    expect(overruns.segments[0]!.endSeconds).toBeCloseTo(11, 10);
-    expect(overruns.segments[0]!.driftSeconds).toBeCloseTo(1, 10);
+    expect(overruns.segments[0]!.tempo).toBe(RESCUE_MAX_TEMPO);
+    expect(overruns.segments[0]!.endSeconds).toBeCloseTo(10.6, 10);
+    expect(overruns.segments[0]!.driftSeconds).toBeCloseTo(0.6, 10);
   });
 
   it('sums drift over all segments', () => {
-    // Each waits for the one before: 0–2, then 2–4 and 4–5 (their slots are gone: at the cap).
+    // Each waits for the one before: 0–2 at the cap; then, with their slots gone and the timeline
+    // ending at 3, 2–3.73 and 3.73–4.6 at RESCUE_MAX_TEMPO.
     const { segments, totalDriftSeconds } = fitSegments([seg(0, 1, 2.6), seg(1, 2, 2.6), seg(2, 3, 1.3)], { timelineSeconds: 3 });
-    expect(segments.map((s) => s.driftSeconds)).toEqual([expect.closeTo(1, 10), expect.closeTo(2, 10), expect.closeTo(2, 10)]);
-    expect(totalDriftSeconds).toBeCloseTo(5, 10);
+    expect(segments.map((s) => s.tempo)).toEqual([1.3, RESCUE_MAX_TEMPO, RESCUE_MAX_TEMPO]);
+    expect(segments.map((s) => s.driftSeconds)).toEqual([expect.closeTo(1, 10), expect.closeTo(2.6 / 1.5, 10), expect.closeTo(2 + 2.6 / 1.5 + 1.3 / 1.5 - 3, 10)]);
+    expect(totalDriftSeconds).toBeCloseTo(1 + 2.6 / 1.5 + 2 + 2.6 / 1.5 + 1.3 / 1.5 - 3, 10);
   });
 
   it('never overlaps two clips, keeps tempos within bounds and never reports negative drift or shift', () => {
@@ -109,8 +113,8 @@ describe('fitSegments', () => {
       if (previous) expect(s.startSeconds).toBeGreaterThanOrEqual(previous.endSeconds - 1e-9);
       expect(s.startSeconds).toBeCloseTo(Math.max(source.startSeconds, previous?.endSeconds ?? 0), 9);
       expect(s.shiftSeconds).toBeCloseTo(s.startSeconds - source.startSeconds, 9);
-      // Past the cap only to keep the next start within MAX_SHIFT_SECONDS of its sentence.
-      if (s.tempo > 1.3 + 1e-9) expect(s.endSeconds).toBeGreaterThan(input[i + 1]!.startSeconds + MAX_SHIFT_SECONDS - 1e-6);
+      // Past the cap only to keep the next start within MAX_SHIFT_SECONDS of its sentence, or to end by the timeline's end.
+      if (s.tempo > 1.3 + 1e-9) expect(s.endSeconds).toBeGreaterThan(Math.min((input[i + 1]?.startSeconds ?? Infinity) + MAX_SHIFT_SECONDS, start + 1) - 1e-6);
       // The clip at its tempo lasts exactly from start to end.
       expect((s.endSeconds - s.startSeconds) * s.tempo).toBeCloseTo(source.synthesizedSeconds, 9);
       // Drift appears only when the clip passes what could be borrowed.
