@@ -309,7 +309,8 @@ describe('regenerating a language', () => {
     // The issue 29 reviewer's case: a corrected first line far longer than its 1 s slot.
     await suite.worker.use();
     const before = await lines(id);
-    const long = 'Buenos días a todos y bienvenidos, hoy hablaremos de muchas cosas importantes.';
+    // About 2.8 s of speech for a 1 s slot: 2.2 s even at 1.3×, 1 s past the next line's start.
+    const long = 'Buenos días a todos y bienvenidos a la reunión.';
     await suite.api.db.updateTable('language_segments').set({ text: long, status: 'edited' }).where('id', '=', before[0]!.id).execute();
     const quote = await quoteRegeneration(suite.api.db, id, 'es_es');
     expect(quote.lines.map((l) => l.lineId)).toEqual([before[0]!.id]);
