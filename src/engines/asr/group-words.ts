@@ -7,8 +7,9 @@ import type { TimedWord } from './pocketsphinx-output';
 // further where a sentence is too long for one cue (docs/recognition.md#sentence-ends):
 // - a sentence ends where the decoder closed its utterance (`</s>`), or where it reports a
 //   silence (`<sil>`, seen as a gap between two words' times) of at least `sentencePauseSeconds`.
-//   A natural voice leaves 0.14–0.4 s between sentences and at most ~0.11 s inside one; the
-//   previous single 0.35 s rule closed barely one sentence in five at that pace;
+//   On held-out natural speech the decoder reported 0.14–0.38 s between sentences and at most
+//   0.13 s at a comma inside one; the previous single 0.35 s rule closed barely one sentence in
+//   five at that pace;
 // - a sentence that does not fit one cue (src/shared/caption-rules.ts: 2 × 42 characters, 7 s)
 //   is cut between words, at a shorter pause (a clause) where there is one.
 
@@ -17,7 +18,7 @@ export interface GroupingOptions {
   sentencePauseSeconds?: number;
 }
 
-export const DEFAULT_SENTENCE_PAUSE_SECONDS = 0.13;
+export const DEFAULT_SENTENCE_PAUSE_SECONDS = 0.15;
 /** The decoder's words are 10 ms apart unless it heard silence between them; less is no pause. */
 const CLAUSE_PAUSE_SECONDS = 0.05;
 /** Decoder times are in 10 ms frames printed with 3 decimals. */
