@@ -7,7 +7,7 @@ import { groupWords } from '../src/engines/asr/group-words';
 import { parsePocketsphinxWords, type TimedWord } from '../src/engines/asr/pocketsphinx-output';
 import { wordErrors } from './lib/asr-wer';
 import { runCommand } from './lib/commands';
-import { scoreSentenceBoundaries, type BoundaryScore } from './lib/sentence-boundaries';
+import { scoreSentenceBoundaries, type BoundaryScore } from './lib/sentence-end-score';
 import { HELD_OUT_TEXTS, heldOutRecording, VOICES, type HeldOutText, type Voice } from './recognition/held-out-speech';
 
 // Chooses the recognizer's search flags by accuracy first (docs/recognition.md): each candidate

@@ -1,5 +1,6 @@
 // What must never reach a log line, whatever field or message it hides in: API key secrets,
-// webhook signing secrets, and the credentials of signed URLs (ours: `signature=`; S3's SigV4:
+// webhook signing secrets, external engines' keys (a bearer token, LibreTranslate's `api_key`
+// in a body or a query: docs/engines.md), and the credentials of signed URLs (ours: `signature=`; S3's SigV4:
 // `X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`). A signed URL stays readable
 // (host, path, expiry) with its credential replaced, so a log still says which object it was.
 
@@ -8,6 +9,8 @@ const SECRETS: [RegExp, string][] = [
   [/\bwhsec_[A-Za-z0-9_-]{8,}/g, 'whsec_[redacted]'],
   [/([?&](?:signature|X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token)=)[^&\s"']+/gi, '$1[redacted]'],
   [/(\bBearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, '$1[redacted]'],
+  [/("api_key"\s*:\s*")[^"]*/gi, '$1[redacted]'],
+  [/([?&]api_key=)[^&\s"']+/gi, '$1[redacted]'],
 ];
 
 /** Header and field names whose value is a credential, whatever it looks like. */
@@ -17,7 +20,7 @@ const SECRET_KEYS = /^(authorization|x-api-key|cookie|set-cookie|secret|signing_
  * Every secret above contains one of these, whatever its case: a text without any (almost every
  * log string: ids, routes, statuses) is returned after one scan instead of one per pattern.
  */
-const MAY_HOLD_SECRET = /dk_|whsec_|signature|x-amz-|bearer/i;
+const MAY_HOLD_SECRET = /dk_|whsec_|signature|x-amz-|bearer|api_key/i;
 
 export function scrubText(text: string): string {
   return MAY_HOLD_SECRET.test(text) ? scrubTextFully(text) : text;

@@ -44,7 +44,7 @@ async function authenticateLike(authorization: string): Promise<{ keyId: string;
   const key = authorization.replace(/^Bearer\s+/i, '').trim();
   const parsed = parseApiKey(key);
   const row = parsed ? await findApiKeyWithWorkspace(db, parsed.keyId) : undefined;
-  if (!parsed || !row || !secretMatches(parsed.secret, row.secret_sha256) || row.revoked_at !== null) throw new Error('bad key');
+  if (!parsed || !row?.workspace_id || !secretMatches(parsed.secret, row.secret_sha256) || row.revoked_at !== null) throw new Error('bad key');
   return { keyId: row.id, workspaceId: row.workspace_id };
 }
 
@@ -67,7 +67,7 @@ async function authenticateCached(authorization: string, cache: boolean): Promis
     keyCache.set(parsed.keyId, cached);
   }
   const { row } = cached;
-  if (!secretMatches(parsed.secret, row.secret_sha256) || row.revoked_at !== null) throw new Error('bad key');
+  if (!row.workspace_id || !secretMatches(parsed.secret, row.secret_sha256) || row.revoked_at !== null) throw new Error('bad key');
   if (now - (lastTouch.get(row.id) ?? 0) > TOUCH_EVERY_MS) {
     lastTouch.set(row.id, now);
     await touchApiKey(db, row.id);

@@ -5,18 +5,24 @@ import { findLanguage } from '../db/projects';
 import { listSourceSegments, newSegmentId, type Cue } from '../db/source-segments';
 import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';
+import { SOURCE_LOCALE_ENGLISH } from '../engines/locale-catalog';
+import { noUntranslatedWords, type UntranslatedWords } from '../engines/translate/translator';
+import { routeFrom } from '../shared/translation-route';
 import { mostOverlappedSource, planLines } from '../shared/line-plan';
 import { classifyingEngineErrors } from './classify-engine-error';
+import { requireProject } from './require-project';
 
 // A language's lines brought up to date with the source segments (docs/editing.md), by the rules
 // of src/shared/line-plan.ts: the first translation of a language, a regeneration and the free
 // re-dub from a verified transcript all go through here. Planned outside any transaction (the
 // translator is slow); the caller writes the change (writeLanguageLines) in its own transaction.
 
-export function translationModes(capabilities: EngineCapabilities, locale: string): string[] {
+/** The route this worker translates `sourceLocale` into `locale` by (English unless told). */
+export function translationModes(capabilities: EngineCapabilities, locale: string, sourceLocale = SOURCE_LOCALE_ENGLISH): string[] {
   const entry = capabilities.locales.find((l) => l.locale === locale);
-  if (!entry?.translationModes) throw ApplicationFailure.nonRetryable(`no installed translation route to ${locale}`, 'engine_failed');
-  return entry.translationModes;
+  const route = entry ? routeFrom(entry, sourceLocale) : null;
+  if (!route) throw ApplicationFailure.nonRetryable(`no installed translation route from ${sourceLocale} to ${locale}`, 'engine_failed');
+  return route;
 }
 
 export interface LineChange {
@@ -33,6 +39,8 @@ export interface PlannedLines {
   lines: number;
   /** Texts the translator was given for lines. */
   translatedLines: number;
+  /** What the translator left untranslated in this batch (issue 29: reported per language). */
+  untranslated: UntranslatedWords;
 }
 
 export interface PlanLinesInput {
@@ -54,7 +62,7 @@ export async function planLanguageLines(
 ): Promise<PlannedLines> {
   const language = await findLanguage(db, input.projectId, input.locale);
   if (!language) throw new Error(`project ${input.projectId} has no language ${input.locale}`);
-  const [lines, sources] = await Promise.all([listLanguageSegments(db, input.projectId, input.locale), listSourceSegments(db, input.projectId)]);
+  const [lines, sources, project] = await Promise.all([listLanguageSegments(db, input.projectId, input.locale), listSourceSegments(db, input.projectId), requireProject(db, input.projectId)]);
   const supplied = language.supplied_translation;
   const extraTexts = input.extraTexts ?? [];
 
@@ -68,7 +76,7 @@ export async function planLanguageLines(
       text: cue.text,
       status: 'edited',
     }));
-    return { change: { remove: [], update: [], insert }, extras: extraTexts, lines: insert.length, translatedLines: 0 };
+    return { change: { remove: [], update: [], insert }, extras: extraTexts, lines: insert.length, translatedLines: 0, untranslated: noUntranslatedWords() };
   }
 
   const plan = planLines(lines, sources, { suppliedTranslation: supplied !== null });
@@ -76,9 +84,10 @@ export async function planLanguageLines(
   // A supplied language keeps its title and description as given too.
   const extras = supplied ? [] : extraTexts;
   const texts = [...sourceTexts, ...extras];
+  let untranslated = noUntranslatedWords();
   const translated = texts.length === 0
     ? []
-    : await classifyingEngineErrors(() => engines.translator.translate(texts, translationModes(capabilities, input.locale), { onTick: input.onTick }));
+    : await classifyingEngineErrors(() => engines.translator.translate(texts, translationModes(capabilities, input.locale, project.source_locale), { onTick: input.onTick, onUntranslated: (u) => (untranslated = u) }));
   const text = (i: number) => translated[i] ?? '';
   const update = plan.retranslate.map(({ line, source }, i): LineText => ({
     id: line.id,
@@ -101,5 +110,6 @@ export async function planLanguageLines(
     extras: supplied ? extraTexts : extraTexts.map((given, i) => translated[sourceTexts.length + i] || given),
     lines: plan.keep.length + update.length + insert.length,
     translatedLines: sourceTexts.length,
+    untranslated,
   };
 }

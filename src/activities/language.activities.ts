@@ -15,6 +15,7 @@ import { publishRendered } from './publish-revision';
 import { renderDub, revisionKeyPrefix, type PublishedFile, type RenderedDub } from './render-dub';
 import { activityTransfer } from './activity-transfer';
 import { counted } from '../shared/counted';
+import { activityLog } from './activity-log';
 
 export type { PublishedFile } from './render-dub';
 
@@ -50,7 +51,7 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
     return { ran: false, status: claim.state === 'completed' ? 'completed' : 'failed' };
   };
   return {
-    async translateLanguage(step: LanguageStep): Promise<StepOutcome<{ segments: number }>> {
+    async translateLanguage(step: LanguageStep): Promise<StepOutcome<{ segments: number; untranslatedWords: number; pivotWords: number }>> {
       const claim = await claimStep(step);
       if (!claim.ran) return claim;
       const attempt = { ...step, attempt: claim.attempt };
@@ -70,7 +71,11 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
         await writeLanguageLines(trx, step.projectId, step.locale, planned.change);
         await updateOpenAttempt(trx, attempt, { title: translatedTitle, description: translatedDescription, transcript_kind: transcript.kind, percent: 20 });
       });
-      return { ran: true, attempt: claim.attempt, segments: planned.lines };
+      // Untranslated words stay in the text as the engine left them (a name is often one); how
+      // many there were, and which, is in the activity's result and this log line (issue 29).
+      const { words: untranslatedWords, pivotWords, examples } = planned.untranslated;
+      activityLog().info('language translated', { locale: step.locale, segments: planned.lines, translatedLines: planned.translatedLines, untranslatedWords, pivotWords, untranslatedExamples: examples });
+      return { ran: true, attempt: claim.attempt, segments: planned.lines, untranslatedWords, pivotWords };
     },
 
     async dubLanguage(input: LanguageStep): Promise<StepOutcome<RenderedDub>> {

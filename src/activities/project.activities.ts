@@ -56,15 +56,23 @@ const heartbeat = () => Context.current().heartbeat();
 const hasWrittenTranscript = (project: Project) => project.transcript_source !== null && project.transcript_source !== 'machine';
 
 export function createProjectActivities({ db, blobStore, uploads, engines, pauseAfterCaptureMs }: ProjectActivityDeps) {
-  /** The source audio the dub is mixed over, for a project that needs no recognition; its segment count. */
-  const extractBackgroundOnly = async (projectId: string): Promise<number> => {
+  /**
+   * For a project that needs no recognition: the background the dub is mixed over, and the speech
+   * the editor plays segment by segment (docs/editing.md#the-editor), so a person checking a
+   * supplied script can listen to it too. Its segment count.
+   */
+  const extractAudioOnly = async (projectId: string): Promise<number> => {
     const workDir = await mkdtemp(path.join(os.tmpdir(), 'dub-background-'));
     try {
       const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir, activityTransfer());
+      const speech = path.join(workDir, 'speech-16k.wav');
       const background = path.join(workDir, 'background.wav');
-      if (await classifyingEngineErrors(() => engines.media.extractBackground(source, background, { onTick: heartbeat }))) {
-        await blobStore.putFile(sourceKeys.background(projectId), background);
-      }
+      const hasBackground = await classifyingEngineErrors(async () => {
+        await engines.media.extractAudio(source, speech, { onTick: heartbeat });
+        return engines.media.extractBackground(source, background, { onTick: heartbeat });
+      });
+      await blobStore.putFile(sourceKeys.speech(projectId), speech);
+      if (hasBackground) await blobStore.putFile(sourceKeys.background(projectId), background);
       const segments = (await listSourceSegments(db, projectId)).length;
       activityLog().info('source transcript supplied; no speech recognition', { projectId, segments });
       return segments;
@@ -170,12 +178,12 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
     /**
      * Recognizes the source speech once per project; every language translates this. A project
      * whose transcript the customer supplied (docs/editing.md#bring-your-own-script) runs no
-     * speech recognition at all: only the background the dub is mixed over is extracted.
+     * speech recognition at all: only its audio is extracted.
      */
     async transcribeSource(projectId: string): Promise<{ segments: number; recognized: boolean }> {
       const project = await requireProject(db, projectId);
       if (hasWrittenTranscript(project)) {
-        const segments = await extractBackgroundOnly(projectId);
+        const segments = await extractAudioOnly(projectId);
         return { segments, recognized: false };
       }
       const workDir = await mkdtemp(path.join(os.tmpdir(), 'dub-asr-'));
@@ -189,7 +197,7 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
           await engines.media.extractAudio(source, speech, { onTick: heartbeat });
           const hasBackground = await engines.media.extractBackground(source, background, { onTick: heartbeat });
           extractMs = Math.round(performance.now() - started);
-          return { hasBackground, transcript: await engines.asr.transcribe(speech, { onTick: heartbeat }) };
+          return { hasBackground, transcript: await engines.asr.transcribe(speech, { onTick: heartbeat, locale: project.source_locale }) };
         });
         activityLog().info('source transcribed', { segments: transcript.segments.length, extractMs, recognizeMs: Math.round(performance.now() - started) - extractMs });
         await blobStore.putFile(sourceKeys.speech(projectId), speech);

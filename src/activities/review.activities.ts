@@ -6,7 +6,7 @@ import { findReview, lockReview, reviewRefundReference, setReviewStatus, type Tr
 import { markLanguageSegmentsStale } from '../db/language-segments';
 import { replaceSourceSegments } from '../db/source-segments';
 import { replaceVerifiedTranscript } from '../db/transcripts';
-import type { ReviewStepResult, ReviewWorkflowStatus } from '../shared/review-contracts';
+import type { ReviewerIdentity, ReviewStepResult, ReviewWorkflowStatus } from '../shared/review-contracts';
 import { findCueProblem, type ReviewCue } from '../shared/transcript-cues';
 import { activityLog } from './activity-log';
 
@@ -26,6 +26,12 @@ const stepResult = (review: TranscriptReview, at: Date | null): ReviewStepResult
 
 const refused = (message: string) => ApplicationFailure.nonRetryable(message, 'review_step_refused');
 
+/** The claimant is the key that claimed (editor), or else the name that claimed (console). */
+function isClaimant(review: TranscriptReview, who: ReviewerIdentity): boolean {
+  if (review.reviewer_key_id !== null) return review.reviewer_key_id === who.reviewerKeyId;
+  return who.reviewerKeyId === undefined && review.reviewer === who.reviewer;
+}
+
 async function requireReview(trx: Db, projectId: string): Promise<TranscriptReview> {
   const review = await lockReview(trx, projectId);
   if (!review) throw ApplicationFailure.nonRetryable(`project ${projectId} has no transcript review`, 'internal_error');
@@ -42,12 +48,12 @@ export function createReviewActivities({ db }: { db: Db }) {
     },
 
     /** requested → in_review, recording who took it. */
-    async claimReview(input: { projectId: string; reviewer: string }): Promise<ReviewStepResult> {
+    async claimReview(input: { projectId: string } & ReviewerIdentity): Promise<ReviewStepResult> {
       return db.transaction().execute(async (trx) => {
         const review = await requireReview(trx, input.projectId);
-        if (review.status === 'in_review' && review.reviewer === input.reviewer) return stepResult(review, review.claimed_at);
+        if (review.status === 'in_review' && isClaimant(review, input)) return stepResult(review, review.claimed_at);
         if (review.status !== 'requested') throw refused(`the review is ${review.status}${review.reviewer ? ` (${review.reviewer})` : ''}; only a requested review can be claimed`);
-        const claimed = await setReviewStatus(trx, input.projectId, 'in_review', { reviewer: input.reviewer, claimed_at: new Date() });
+        const claimed = await setReviewStatus(trx, input.projectId, 'in_review', { reviewer: input.reviewer, reviewer_key_id: input.reviewerKeyId ?? null, claimed_at: new Date() });
         activityLog().info('transcript review claimed', { projectId: input.projectId, reviewer: input.reviewer });
         return stepResult(claimed, claimed.claimed_at);
       });
@@ -59,11 +65,12 @@ export function createReviewActivities({ db }: { db: Db }) {
      * review says so. Checked again here against the stored duration: the database, not the
      * message, is the authority.
      */
-    async verifyTranscript(input: { projectId: string; reviewer: string; cues: ReviewCue[] }): Promise<ReviewStepResult> {
+    async verifyTranscript(input: { projectId: string; cues: ReviewCue[] } & ReviewerIdentity): Promise<ReviewStepResult> {
       return db.transaction().execute(async (trx) => {
         const review = await requireReview(trx, input.projectId);
         if (review.status === 'verified') return stepResult(review, review.verified_at);
         if (review.status !== 'in_review') throw refused(`the review is ${review.status}; claim it before submitting a transcript`);
+        if (!isClaimant(review, input)) throw refused(`the review is claimed by ${review.reviewer}; only they can submit it`);
         const project = await findProjectById(trx, input.projectId);
         const problem = findCueProblem(input.cues, project?.source_duration_seconds ?? 0);
         if (problem) throw ApplicationFailure.nonRetryable(problem, 'invalid_transcript');
@@ -73,7 +80,7 @@ export function createReviewActivities({ db }: { db: Db }) {
         // made from the old one is stale, and the free re-dub builds one per new segment.
         await replaceSourceSegments(trx, input.projectId, verifiedCues, 'verified');
         await markLanguageSegmentsStale(trx, input.projectId);
-        const verified = await setReviewStatus(trx, input.projectId, 'verified', { reviewer: input.reviewer, verified_at: new Date() });
+        const verified = await setReviewStatus(trx, input.projectId, 'verified', { verified_at: new Date() });
         activityLog().info('transcript verified', { projectId: input.projectId, reviewer: input.reviewer, cues: input.cues.length });
         return stepResult(verified, verified.verified_at);
       });

@@ -3,6 +3,7 @@ import type { Db } from '../db/create-db';
 import { loadFleet } from '../db/worker-capabilities';
 import { chooseMediaQueue } from '../fleet/media-routing';
 import type { MediaNeed } from '../shared/task-queues';
+import { requireProject } from './require-project';
 
 /**
  * Where a workflow's media steps run: the media queue of a live pool whose engines serve the
@@ -11,11 +12,13 @@ import type { MediaNeed } from '../shared/task-queues';
 export function createRoutingActivities({ db }: { db: Db }) {
   return {
     async findMediaQueue(input: MediaNeed & { taskQueue: string }): Promise<{ taskQueue: string }> {
+      // A target goes to a worker that translates from the project's source language.
+      const sourceLocale = input.role === 'target' && input.projectId ? (await requireProject(db, input.projectId)).source_locale : undefined;
       const { rows } = await loadFleet(db, input.taskQueue);
-      const queue = chooseMediaQueue(rows, input);
+      const queue = chooseMediaQueue(rows, { locale: input.locale, role: input.role, sourceLocale });
       // Retried (the short-step profile has no attempt limit): the language waits, queued, until
       // a worker that serves it is live again, instead of failing while the fleet restarts.
-      if (!queue) throw ApplicationFailure.retryable(`no live worker serves ${input.locale} as a ${input.role}; waiting for one`, 'no_capable_worker');
+      if (!queue) throw ApplicationFailure.retryable(`no live worker serves ${input.locale} as a ${input.role}${sourceLocale ? ` from ${sourceLocale}` : ''}; waiting for one`, 'no_capable_worker');
       return { taskQueue: queue };
     },
   };

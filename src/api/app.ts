@@ -15,6 +15,7 @@ import { traceRequest } from './middleware/trace-request';
 import { notesRoutes } from './notes/notes.routes';
 import { AuthFailureLimiter } from './rate-limit/auth-failure-limiter';
 import { projectsRoutes } from './projects/projects.routes';
+import { reviewersRoutes } from './reviewers/reviewers.routes';
 import { transcriptsRoutes } from './transcripts/transcripts.routes';
 import { uploadPartsRoutes } from './uploads/upload-parts.routes';
 import { usageRoutes } from './usage/usage.routes';
@@ -32,7 +33,7 @@ export function createRouter(appDeps: AppDeps): Router {
   // The API serves part uploads and file downloads itself only on the local driver; on s3 the
   // client talks to the object store through presigned URLs and these routes do not exist.
   const servesBytes = deps.config.storage.driver === 'local' ? [uploadPartsRoutes(deps), filesRoutes(deps)] : [];
-  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), transcriptsRoutes(deps), youtubeRoutes(deps), notesRoutes(deps), webhooksRoutes(deps), docsRoutes(deps), editorRoutes(deps), ...servesBytes]) {
+  for (const resource of [healthRoutes(deps), localesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), transcriptsRoutes(deps), reviewersRoutes(deps), youtubeRoutes(deps), notesRoutes(deps), webhooksRoutes(deps), docsRoutes(deps), editorRoutes(deps), ...servesBytes]) {
     root.use(resource.routes());
   }
   return root;

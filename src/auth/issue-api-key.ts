@@ -1,7 +1,7 @@
 import { insertApiKey, type ApiKeyRow } from '../db/api-keys';
 import type { Db } from '../db/create-db';
 import { findWorkspace } from '../db/workspaces';
-import type { KeyKind, Permission } from '../shared/permissions';
+import { REVIEWER_PERMISSION, type KeyKind, type Permission } from '../shared/permissions';
 import { generateApiKey, hashSecret, parseApiKey } from './api-key-secret';
 
 export interface IssueApiKeyInput {
@@ -31,13 +31,7 @@ export async function issueApiKey(db: Db, input: IssueApiKeyInput): Promise<{ ke
     throw new KeyRuleError('a project key of a team workspace cannot hold notes:read');
   }
   const permissions = [...new Set(input.permissions)].sort();
-
-  let generated = generateApiKey();
-  if (input.fixedKey) {
-    const parsed = parseApiKey(input.fixedKey);
-    if (!parsed) throw new KeyRuleError('fixed key is not of the form dk_<id>_<secret>');
-    generated = { key: input.fixedKey, ...parsed };
-  }
+  const generated = keyMaterial(input.fixedKey);
   const row = await insertApiKey(db, {
     id: generated.keyId,
     workspace_id: workspace.id,
@@ -46,6 +40,32 @@ export async function issueApiKey(db: Db, input: IssueApiKeyInput): Promise<{ ke
     name: input.name,
     secret_sha256: hashSecret(generated.secret),
     permissions,
+  });
+  return { key: generated.key, row };
+}
+
+function keyMaterial(fixedKey: string | undefined): { key: string; keyId: string; secret: string } {
+  if (!fixedKey) return generateApiKey();
+  const parsed = parseApiKey(fixedKey);
+  if (!parsed) throw new KeyRuleError('fixed key is not of the form dk_<id>_<secret>');
+  return { key: fixedKey, ...parsed };
+}
+
+/**
+ * A reviewer key (docs/editing.md#reviewers): one of the service's own reviewers, named by
+ * `name` (shown as the review's reviewer), in no workspace, holding `reviews:write` alone.
+ */
+export async function issueReviewerKey(db: Db, input: { name: string; fixedKey?: string }): Promise<{ key: string; row: ApiKeyRow }> {
+  if (input.name.trim() === '') throw new KeyRuleError('a reviewer key needs the reviewer\'s name');
+  const generated = keyMaterial(input.fixedKey);
+  const row = await insertApiKey(db, {
+    id: generated.keyId,
+    workspace_id: null,
+    user_id: null,
+    kind: 'reviewer',
+    name: input.name.trim(),
+    secret_sha256: hashSecret(generated.secret),
+    permissions: [REVIEWER_PERMISSION],
   });
   return { key: generated.key, row };
 }

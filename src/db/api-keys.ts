@@ -1,15 +1,16 @@
 import { sql, type ColumnType, type Selectable } from 'kysely';
-import type { KeyKind, Permission } from '../shared/permissions';
+import type { AnyKeyKind, RoutePermission } from '../shared/permissions';
 import type { Db } from './create-db';
 
 export interface ApiKeyTable {
   id: string;
-  workspace_id: string;
+  /** Null exactly for reviewer keys: the service's staff, not a customer (migration 0028). */
+  workspace_id: string | null;
   user_id: string | null;
-  kind: KeyKind;
+  kind: AnyKeyKind;
   name: string;
   secret_sha256: Buffer;
-  permissions: Permission[];
+  permissions: RoutePermission[];
   created_at: ColumnType<Date, never, never>;
   last_used_at: ColumnType<Date | null, never, Date>;
   revoked_at: ColumnType<Date | null, never, Date>;
@@ -23,11 +24,11 @@ export type ApiKeyRow = Selectable<ApiKeyTable>;
  */
 export const API_KEY_CHANNEL = 'api_key_changes';
 
-/** The key with what authorization needs to know about its workspace. */
+/** The key with what authorization needs to know about its workspace (all null for a reviewer key). */
 export interface ApiKeyWithWorkspace extends ApiKeyRow {
-  workspace_kind: 'personal' | 'team';
+  workspace_kind: 'personal' | 'team' | null;
   workspace_owner_user_id: string | null;
-  workspace_credits_per_second: number;
+  workspace_credits_per_second: number | null;
 }
 
 export async function insertApiKey(
@@ -43,7 +44,7 @@ export async function insertApiKey(
 export async function findApiKeyWithWorkspace(db: Db, keyId: string): Promise<ApiKeyWithWorkspace | undefined> {
   return db
     .selectFrom('api_keys')
-    .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+    .leftJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
     .selectAll('api_keys')
     .select(['workspaces.kind as workspace_kind', 'workspaces.owner_user_id as workspace_owner_user_id', 'workspaces.credits_per_second as workspace_credits_per_second'])
     .where('api_keys.id', '=', keyId)

@@ -16,6 +16,8 @@ export interface TranscriptReviewTable {
   requested_at: ColumnType<Date, Date | undefined, never>;
   deadline_at: Date;
   reviewer: string | null;
+  /** The reviewer key that claimed it (migration 0028); null when claimed at the console. */
+  reviewer_key_id: string | null;
   claimed_at: Date | null;
   verified_at: Date | null;
   expired_at: Date | null;
@@ -48,6 +50,7 @@ export async function insertReview(trx: Db, row: { projectId: string; workspaceI
       credits: row.credits,
       deadline_at: sql<Date>`now() + make_interval(secs => ${row.deadlineSeconds})` as any,
       reviewer: null,
+      reviewer_key_id: null,
       claimed_at: null,
       verified_at: null,
       expired_at: null,
@@ -67,7 +70,7 @@ export async function setReviewStatus(
   trx: Db,
   projectId: string,
   status: ReviewStatus,
-  changes: Partial<Pick<TranscriptReview, 'reviewer' | 'claimed_at' | 'verified_at' | 'expired_at' | 'refunded_credits'>> = {},
+  changes: Partial<Pick<TranscriptReview, 'reviewer' | 'reviewer_key_id' | 'claimed_at' | 'verified_at' | 'expired_at' | 'refunded_credits'>> = {},
 ): Promise<TranscriptReview> {
   const review = await trx.updateTable('transcript_reviews').set({ ...changes, status }).where('project_id', '=', projectId).returningAll().executeTakeFirstOrThrow();
   await trx
@@ -84,6 +87,7 @@ export interface QueuedReview {
   project_name: string;
   status: ReviewStatus;
   reviewer: string | null;
+  reviewer_key_id: string | null;
   requested_at: Date;
   deadline_at: Date;
   duration_seconds: number | null;
@@ -101,6 +105,7 @@ export async function listOpenReviews(db: Db): Promise<QueuedReview[]> {
       'p.name as project_name',
       'r.status',
       'r.reviewer',
+      'r.reviewer_key_id',
       'r.requested_at',
       'r.deadline_at',
       'p.source_duration_seconds as duration_seconds',
@@ -139,4 +144,19 @@ export async function listStaleReviews(
     .where(sql<Date>`coalesce(r.verified_at, r.claimed_at, r.requested_at)`, '<', input.staleBefore);
   if (input.workspaceId) reviews = reviews.where('r.workspace_id', '=', input.workspaceId);
   return reviews.orderBy('r.requested_at').limit(input.limit).execute();
+}
+
+/**
+ * A review a reviewer key may open (docs/editing.md#reviewers): requested or in review, with the
+ * project's name and length. Any other review, and a project without one, reads as absent.
+ */
+export async function findOpenReview(db: Db, projectId: string): Promise<(TranscriptReview & { project_name: string; duration_seconds: number | null }) | undefined> {
+  return db
+    .selectFrom('transcript_reviews as r')
+    .innerJoin('projects as p', 'p.id', 'r.project_id')
+    .selectAll('r')
+    .select(['p.name as project_name', 'p.source_duration_seconds as duration_seconds'])
+    .where('r.project_id', '=', projectId)
+    .where('r.status', 'in', ['requested', 'in_review'])
+    .executeTakeFirst();
 }

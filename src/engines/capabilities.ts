@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { LOCALE_CATALOG, type LocaleDefinition } from './locale-catalog';
+import { LOCALE_CATALOG } from './locale-catalog';
 import { runProcess } from './run-process';
+import { NO_EXTERNAL_OFFER, servableLocales, type ExternalOffer, type ServableLocale } from './servable-locales';
+
+export type { ServableLocale } from './servable-locales';
 
 // What the installed engines can really serve, detected once when a worker starts. Each worker
 // publishes this (src/worker/capability-publisher.ts); the API's locale list and create-time
@@ -9,18 +12,6 @@ import { runProcess } from './run-process';
 // not mid-dub, and the API itself never runs an engine.
 
 export const POCKETSPHINX_MODEL_ROOT = '/usr/share/pocketsphinx/model';
-
-export interface ServableLocale {
-  locale: string;
-  displayName: string;
-  voice: string;
-  canBeSource: boolean;
-  canBeTarget: boolean;
-  /** apertium modes from English, e.g. ['eng-spa', 'es-pt'] when pivoting through Spanish. */
-  translationModes: string[] | null;
-  /** Intermediate language when the translation pivots, e.g. 'es'. */
-  pivot: string | null;
-}
 
 export interface EngineCapabilities {
   locales: ServableLocale[];
@@ -54,16 +45,6 @@ async function commandExists(command: string): Promise<boolean> {
   return found !== null && found.length > 0;
 }
 
-// apertium names languages with ISO 639-3 or 639-1 codes; the API reports 639-1.
-const ISO_639_1: Record<string, string> = { eng: 'en', spa: 'es', cat: 'ca', por: 'pt', ita: 'it', fra: 'fr', glg: 'gl' };
-
-/** The language a two-step route passes through: ['eng-spa', 'es-pt'] → 'es'. */
-function pivotOf(modes: readonly string[]): string | null {
-  if (modes.length < 2) return null;
-  const middle = (modes[0]!.split('-')[1] ?? '').split('_')[0]!;
-  return ISO_639_1[middle] ?? middle;
-}
-
 async function engineVersions(): Promise<Record<string, string>> {
   // dpkg-query fails when any one package is absent; the others' lines are still wanted.
   const script = 'format="$1"; shift; dpkg-query -W -f "$format" "$@" 2>/dev/null || true';
@@ -71,7 +52,12 @@ async function engineVersions(): Promise<Record<string, string>> {
   return Object.fromEntries((lines ?? []).map((line) => line.split(' ')).filter((parts) => parts.length === 2 && parts[1] !== ''));
 }
 
-export async function detectCapabilities(limits: CapabilityLimits = {}): Promise<EngineCapabilities> {
+/**
+ * What this worker serves: the installed bundled engines, and the external ones its settings
+ * name (`external`, found by src/engines/external/discover-external-engines.ts), which win the
+ * steps they serve.
+ */
+export async function detectCapabilities(limits: CapabilityLimits = {}, external: ExternalOffer = NO_EXTERNAL_OFFER): Promise<EngineCapabilities> {
   const [apertiumModes, voiceLines, hasPocketsphinx, hasFfmpeg, versions] = await Promise.all([
     listLines('apertium', ['-l']),
     listLines('espeak-ng', ['--voices']),
@@ -92,26 +78,10 @@ export async function detectCapabilities(limits: CapabilityLimits = {}): Promise
   // `espeak-ng --voices` columns: Pty Language Age/Gender VoiceName File ...
   const voices = new Set((voiceLines ?? []).slice(1).map((line) => line.split(/\s+/)[1] ?? ''));
 
-  const locales: ServableLocale[] = [];
-  for (const def of LOCALE_CATALOG) {
-    if (!voices.has(def.voice) || (wanted && !wanted.has(def.locale))) continue;
-    const canBeSource = hasPocketsphinx && def.asrModel !== undefined && existsSync(path.join(POCKETSPHINX_MODEL_ROOT, def.asrModel));
-    const route = (def.fromEnglish ?? []).find((candidate) => candidate.every((mode) => modes.has(mode)));
-    const canBeTarget = route !== undefined;
-    if (!canBeSource && !canBeTarget) continue;
-    locales.push(toServable(def, canBeSource, route));
-  }
+  const locales: ServableLocale[] = servableLocales(LOCALE_CATALOG, {
+    apertiumModes: modes,
+    espeakVoices: voices,
+    hasAsrModel: (model) => hasPocketsphinx && existsSync(path.join(POCKETSPHINX_MODEL_ROOT, model)),
+  }, external, wanted);
   return { locales, missing, versions };
-}
-
-function toServable(def: LocaleDefinition, canBeSource: boolean, route: readonly string[] | undefined): ServableLocale {
-  return {
-    locale: def.locale,
-    displayName: def.displayName,
-    voice: def.voice,
-    canBeSource,
-    canBeTarget: route !== undefined,
-    translationModes: route ? [...route] : null,
-    pivot: route ? pivotOf(route) : null,
-  };
 }

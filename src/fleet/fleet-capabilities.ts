@@ -47,7 +47,8 @@ function newestHeartbeat(rows: readonly WorkerRecord[]): Date {
 
 /**
  * One entry per locale, in catalog order: usable as a source
- * or target if any worker can; the route shown is a direct one when any worker has it.
+ * or target if any worker can; the route shown is a direct one when any worker has it; translated
+ * from every source language some worker translates it from.
  */
 function mergeLocales(rows: readonly WorkerRecord[]): ServableLocale[] {
   const merged = new Map<string, ServableLocale>();
@@ -55,13 +56,16 @@ function mergeLocales(rows: readonly WorkerRecord[]): ServableLocale[] {
     for (const entry of row.capabilities.locales) {
       const seen = merged.get(entry.locale);
       if (!seen) {
-        merged.set(entry.locale, { ...entry });
+        merged.set(entry.locale, { ...entry, ...(entry.translationModesFrom ? { translationModesFrom: { ...entry.translationModesFrom } } : {}) });
         continue;
       }
       seen.canBeSource ||= entry.canBeSource;
-      if (entry.canBeTarget && (!seen.canBeTarget || (seen.pivot !== null && entry.pivot === null))) {
-        Object.assign(seen, { canBeTarget: true, translationModes: entry.translationModes, pivot: entry.pivot });
+      // Routes from English (every worker before external translators had only these).
+      if (entry.translationModes && (!seen.translationModes || (seen.pivot !== null && entry.pivot === null))) {
+        Object.assign(seen, { translationModes: entry.translationModes, pivot: entry.pivot });
       }
+      seen.canBeTarget ||= entry.canBeTarget;
+      if (entry.translationModesFrom) seen.translationModesFrom = { ...entry.translationModesFrom, ...seen.translationModesFrom };
     }
   }
   const order = (locale: string) => LOCALE_CATALOG.findIndex((entry) => entry.locale === locale);

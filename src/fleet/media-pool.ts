@@ -7,8 +7,10 @@ import type { EngineCapabilities } from '../engines/capabilities';
  * and a worker restarted with the same engines polls the queue its queued work waits on.
  */
 export function derivedMediaPool(capabilities: EngineCapabilities): string {
+  // Routes from other source languages (external translators) join the hash only when present,
+  // so a worker with the bundled engines alone keeps the pool name it always had.
   const served = capabilities.locales
-    .map((l) => [l.locale, l.voice, l.canBeSource, l.canBeTarget, l.translationModes ?? []])
+    .map((l) => [l.locale, l.voice, l.canBeSource, l.canBeTarget, l.translationModes ?? [], ...(l.translationModesFrom ? [l.translationModesFrom] : [])])
     .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
   return `engines-${createHash('sha256').update(JSON.stringify(served)).digest('hex').slice(0, 10)}`;
 }

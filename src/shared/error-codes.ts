@@ -84,6 +84,11 @@ export const API_ERROR_CODES = [
   // is dubbed or regenerated.
   'project_busy',
   'language_busy',
+  // The reviewer routes (docs/editing.md#reviewers): another reviewer holds the review; a
+  // submission before claiming; any other step the review refuses (its deadline passed).
+  'review_claimed_by_another',
+  'review_not_claimed',
+  'review_step_refused',
   // 429: too many requests with one API key in the window (reads and writes counted apart).
   'rate_limited',
   // 5xx

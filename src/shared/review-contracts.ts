@@ -17,12 +17,19 @@ export interface TranscriptReviewResult {
   redubFailed: string[];
 }
 
-export interface ClaimReviewInput {
+/**
+ * Who takes or submits a review: a reviewer key in the editor (its id and name), or a name given
+ * at the console. Only the claimant may submit (docs/editing.md#reviewers).
+ */
+export interface ReviewerIdentity {
   reviewer: string;
+  /** The reviewer key, when the step came through the API; absent from the console. */
+  reviewerKeyId?: string;
 }
 
-export interface SubmitTranscriptInput {
-  reviewer: string;
+export type ClaimReviewInput = ReviewerIdentity;
+
+export interface SubmitTranscriptInput extends ReviewerIdentity {
   cues: ReviewCue[];
 }
 

@@ -4,7 +4,7 @@
 // that writes them and the API that signs links to them name the same keys.
 
 export const sourceKeys = {
-  /** 16 kHz mono speech, written only when the source was recognized (not for a supplied transcript). */
+  /** 16 kHz mono speech, extracted once the project is charged, whether it is recognized or its transcript was supplied. */
   speech: (projectId: string) => `projects/${projectId}/speech-16k.wav`,
   background: (projectId: string) => `projects/${projectId}/background.wav`,
 };

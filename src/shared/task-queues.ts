@@ -19,4 +19,9 @@ export function mediaTaskQueue(baseTaskQueue: string, pool: string): string {
 export interface MediaNeed {
   locale: string;
   role: 'source' | 'target';
+  /**
+   * For a target: the project whose source it is translated from, since a worker may translate
+   * from some source languages only (docs/engines.md). Absent: from English.
+   */
+  projectId?: string;
 }

@@ -44,7 +44,7 @@ async function runLanguage(input: LanguageWorkflowInput): Promise<LanguageWorkfl
   showLanguageStatus('translating');
   try {
     // Translation and speech run on a media pool whose engines serve this locale.
-    const { activities: media } = await mediaActivitiesFor<LanguageActivities>({ locale, role: 'target' });
+    const { activities: media } = await mediaActivitiesFor<LanguageActivities>({ locale, role: 'target', projectId });
     const translated = await media.translateLanguage({ projectId, locale, attempt, billing });
     if (!translated.ran) return ended(translated.status);
     attempt = translated.attempt;

@@ -13,6 +13,6 @@ const routing = proxyActivities<RoutingActivities>(SHORT_DB_STEP);
  * which the proxy answers with an activity of that name.
  */
 export async function mediaActivitiesFor<A>(need: MediaNeed, profile: ActivityOptions = LONG_MEDIA_STEP): Promise<{ activities: ActivityInterfaceFor<A>; taskQueue: string }> {
-  const { taskQueue } = await routing.findMediaQueue({ taskQueue: workflowInfo().taskQueue, locale: need.locale, role: need.role });
+  const { taskQueue } = await routing.findMediaQueue({ taskQueue: workflowInfo().taskQueue, locale: need.locale, role: need.role, ...(need.projectId ? { projectId: need.projectId } : {}) });
   return { activities: proxyActivities<A>({ ...profile, taskQueue }), taskQueue };
 }

@@ -34,7 +34,7 @@ async function regenerate(input: RegenerationWorkflowInput): Promise<Regeneratio
   if (loaded.state === 'failed') return { status: 'failed' };
   try {
     // Translation and speech run on a media pool whose engines serve this locale.
-    const { activities: media } = await mediaActivitiesFor<RegenerationActivities>({ locale: input.locale, role: 'target' });
+    const { activities: media } = await mediaActivitiesFor<RegenerationActivities>({ locale: input.locale, role: 'target', projectId: input.projectId });
     await media.translateRegeneration(input);
     const rendered = await media.renderRegeneration(input);
     const published = await db.publishRegeneration({ ...input, rendered });

@@ -76,9 +76,9 @@ export async function transcriptReviewWorkflow({ projectId }: TranscriptReviewWo
 
   setHandler(
     claimReviewUpdate,
-    async ({ reviewer }) => {
+    async ({ reviewer, reviewerKeyId }) => {
       await loadedAndStill('requested', 'only a requested review can be claimed');
-      return step(() => db.claimReview({ projectId, reviewer }));
+      return step(() => db.claimReview({ projectId, reviewer, reviewerKeyId }));
     },
     {
       validator: ({ reviewer }) => {
@@ -89,11 +89,11 @@ export async function transcriptReviewWorkflow({ projectId }: TranscriptReviewWo
   );
   setHandler(
     submitTranscriptUpdate,
-    async ({ reviewer, cues }) => {
+    async ({ reviewer, reviewerKeyId, cues }) => {
       await loadedAndStill('in_review', 'claim it before submitting a transcript');
       const problem = findCueProblem(cues, state!.durationSeconds);
       if (problem) throw ApplicationFailure.nonRetryable(problem, 'review_step_refused');
-      return step(() => db.verifyTranscript({ projectId, reviewer, cues }));
+      return step(() => db.verifyTranscript({ projectId, reviewer, reviewerKeyId, cues }));
     },
     {
       validator: ({ cues }) => {
@@ -149,7 +149,7 @@ async function redubCompletedLanguages(projectId: string, result: TranscriptRevi
     await Promise.all(
       todo.map(async (locale) => {
         try {
-          const { activities: media } = await mediaActivitiesFor<RedubActivities>({ locale, role: 'target' });
+          const { activities: media } = await mediaActivitiesFor<RedubActivities>({ locale, role: 'target', projectId });
           const redub = await media.redubLanguage({ projectId, locale });
           if (redub.redubbed) result.redubbed.push(locale);
         } catch (err) {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
 // Debian's Chromium (scripts/debian-test-packages.txt), driven by puppeteer-core, which brings no
 // browser of its own. Headless, with its own profile, none of its background services, and
@@ -41,4 +41,19 @@ export function launchChromium(options: { profileDir: string; proxyUrl: string; 
       `--proxy-server=${options.proxyUrl}`,
     ],
   });
+}
+
+/**
+ * A new page with what a test asserts of it afterwards: the errors it threw or its content
+ * security policy refused, and every URL it requested.
+ */
+export async function watchedPage(browser: Browser, stepTimeoutMs: number): Promise<{ page: Page; pageErrors: string[]; requested: string[] }> {
+  const page = await browser.newPage();
+  const pageErrors: string[] = [];
+  const requested: string[] = [];
+  page.on('pageerror', (err) => pageErrors.push(String(err)));
+  page.on('console', (message) => { if (/Content.Security.Policy|Refused to/i.test(message.text())) pageErrors.push(message.text()); });
+  page.on('request', (req) => requested.push(req.url()));
+  page.setDefaultTimeout(stepTimeoutMs);
+  return { page, pageErrors, requested };
 }

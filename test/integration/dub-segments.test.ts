@@ -7,6 +7,7 @@ import { listSourceSegments, replaceSourceSegments, type Cue } from '../../src/d
 import { parseVtt } from '../../src/publish/captions';
 import { regenerationChargeReference, regenerationRefundReference } from '../../src/shared/ledger-references';
 import type { RegenerationWorkflowInput, RegenerationWorkflowResult } from '../../src/shared/regeneration-contracts';
+import { sourceKeys } from '../../src/shared/source-keys';
 import { regenerationWorkflowId } from '../../src/shared/workflow-ids';
 import { dubbingSuite } from '../helpers/dubbing-suite';
 import { countingSpeech, countingTranslator, missingSpeech, recognizerProcesses } from '../helpers/engine-counters';
@@ -146,6 +147,10 @@ describe('a project with its own script', () => {
       supplied = await suite.api.db.transaction().execute((trx) => replaceSourceSegments(trx, projectId, SUPPLIED, 'supplied'));
     });
     expect(await recognizerProcesses()).toBe(recognizedBefore);
+    // Nothing was recognized, yet the speech is there to listen to while checking the script.
+    const transcript = await request(suite.api.baseUrl, 'GET', `/v1/dubbing/projects/${id}/transcript`, { headers: bearer(tenant.key) });
+    expect(transcript.body.data.source_audio_url).toEqual(expect.stringContaining('speech-16k.wav'));
+    expect((await suite.api.blobStore.stat(sourceKeys.speech(id)))?.sizeBytes).toBeGreaterThan(16_000 * 2 * 3);
 
     // The supplied transcript is what the dub was made from, untouched; nothing was heard.
     expect(await listSourceSegments(suite.api.db, id)).toEqual(supplied);

@@ -9,7 +9,7 @@ import { parseVtt } from '../../src/publish/captions';
 import { regenerationChargeReference } from '../../src/shared/ledger-references';
 import { dubbingSuite } from '../helpers/dubbing-suite';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
-import { launchChromium, pageAttempts } from '../helpers/headless-browser';
+import { launchChromium, pageAttempts, watchedPage } from '../helpers/headless-browser';
 import { startOutboundRecorder, type OutboundRecorder } from '../helpers/outbound-recorder';
 import { createProject, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
 import { completedProjectWithSegments, postRegenerate } from '../helpers/regenerations';
@@ -82,13 +82,7 @@ it('edits a segment, regenerates the language and plays the new clip, all in the
   const line = before.find((l) => l.source_segment_id === first!.id)!;
   expect(line.status).toBe('current');
 
-  const page = await browser.newPage();
-  const pageErrors: string[] = [];
-  const requested: string[] = [];
-  page.on('pageerror', (err) => pageErrors.push(String(err)));
-  page.on('console', (message) => { if (/Content.Security.Policy|Refused to/i.test(message.text())) pageErrors.push(message.text()); });
-  page.on('request', (req) => requested.push(req.url()));
-  page.setDefaultTimeout(BROWSER_STEP_MS);
+  const { page, pageErrors, requested } = await watchedPage(browser, BROWSER_STEP_MS);
 
   // Opened with the key in the fragment: taken into session storage, gone from the address bar.
   await page.goto(`${suite.api.baseUrl}/editor/projects/${id}#key=${tenant.key}`);
@@ -202,7 +196,7 @@ it('asks for a key the API takes, shows what the API refuses in its own words, a
   await page.click('#key-form button');
   await page.waitForSelector(`tr[data-segment-id="${firstSource!.id}"] .badge[data-status="current"]`);
   expect(await errorText()).toBe('');
-  // No speech was recognized for this project: nothing to play, and the page says why.
+  // This project's speech was never extracted (its rows were written directly): nothing to play, and the page says so.
   expect(await page.$eval(`tr[data-segment-id="${firstSource!.id}"] th button`, (b) => (b as unknown as PageElement).disabled)).toBe(true);
   expect(await page.$eval('#source-audio-note', (p) => (p as unknown as PageElement).hidden)).toBe(false);
 

@@ -24,10 +24,13 @@ describe('GET /v1/dubbing/locales', () => {
     // Cross-check against the engines themselves: every target's translation modes are installed.
     const modes = (await runProcess('apertium', ['-l'], { timeoutMs: 10_000 })).stdout.toString().split(/\s+/);
     const spanish = locales.find((l) => l.locale === 'es_es');
-    expect(spanish).toMatchObject({ usable_as_target: true, translation_pivot: null });
+    // The best measured route first (src/engines/locale-catalog.ts): through Catalan where its pairs are installed.
+    const throughCatalan = (target: string) => modes.includes('eng-cat') && modes.includes(`cat-${target}`);
+    expect(spanish).toMatchObject({ usable_as_target: true, translation_pivot: throughCatalan('spa') ? 'ca' : null });
     expect(modes).toContain('eng-spa');
     const portuguese = locales.find((l) => l.locale === 'pt_pt');
-    if (modes.includes('es-pt')) expect(portuguese).toMatchObject({ usable_as_target: true, translation_pivot: 'es' });
+    if (throughCatalan('por')) expect(portuguese).toMatchObject({ usable_as_target: true, translation_pivot: 'ca' });
+    else if (modes.includes('es-pt')) expect(portuguese).toMatchObject({ usable_as_target: true, translation_pivot: 'es' });
     else expect(portuguese).toBeUndefined();
   });
 

@@ -159,7 +159,7 @@ it('item 4: resetting a completed language never re-runs or refunds it', async (
 it('item 4: resetting a failed language past its start behaves like the console retry: charged again, completed, project completed', async () => {
   const real = createLocalEngines().translator;
   const missing = new ApertiumTranslator({ command: '/nonexistent/apertium' });
-  const brokenCatalan: Translator = { translate: (texts, modes, options) => (modes.includes('eng-cat') ? missing : real).translate(texts, modes, options) };
+  const brokenCatalan: Translator = { translate: (texts, modes, options) => (modes[modes.length - 1] === 'eng-cat' ? missing : real).translate(texts, modes, options) };
   await useWorker({ translator: brokenCatalan });
   const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
   const id = await startDub(tenant);

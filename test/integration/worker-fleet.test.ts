@@ -24,7 +24,7 @@ for (const name of ['spawn', 'spawnSync', 'execFile', 'execFileSync', 'exec', 'e
 let api: TestApi;
 let tenant: TestTenant;
 let dir: string;
-let general: WorkerProcess | undefined; // workflows + media; lacks English → Catalan
+let general: WorkerProcess | undefined; // workflows + media; lacks every route to Catalan
 let catalan: WorkerProcess | undefined; // media only; English source and Catalan only
 
 beforeAll(async () => {
@@ -71,7 +71,7 @@ it('knows no locale before any worker published, and refuses a project then, wri
 
 it('lists the union of two workers with different engine sets, and runs each language on a worker that serves it', async () => {
   const queue = api.config.temporal.taskQueue;
-  general = startWorkerProcess({ TEMPORAL_TASK_QUEUE: queue, WORKER_ROLES: 'workflows,media', ENGINE_EXCLUDED_TRANSLATION_MODES: 'eng-cat', MEDIA_CONCURRENCY: '1', WORKER_HEARTBEAT_SECONDS: '2' });
+  general = startWorkerProcess({ TEMPORAL_TASK_QUEUE: queue, WORKER_ROLES: 'workflows,media', ENGINE_EXCLUDED_TRANSLATION_MODES: 'eng-cat,spa-cat', MEDIA_CONCURRENCY: '1', WORKER_HEARTBEAT_SECONDS: '2' });
   catalan = startWorkerProcess({ TEMPORAL_TASK_QUEUE: queue, WORKER_ROLES: 'media', ENGINE_LOCALES: 'en_us,ca_es', MEDIA_CONCURRENCY: '1', WORKER_HEARTBEAT_SECONDS: '2' });
   const clip = await spokenClipOutOfProcess(dir, 'Two workers share this job between them.', 3);
 

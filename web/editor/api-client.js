@@ -11,6 +11,7 @@ export class ApiFailure extends Error {
 }
 
 const projectPath = (projectId) => `/v1/dubbing/projects/${encodeURIComponent(projectId)}`;
+const reviewPath = (projectId) => `/v1/reviews/${encodeURIComponent(projectId)}`;
 
 export function createApi(apiKey) {
   /** One request; `{ status, etag, data }`, data null for a 304. */
@@ -45,5 +46,10 @@ export function createApi(apiKey) {
     /** A quote (`preview_only` true) or, with an Idempotency-Key, the paid regeneration. */
     regenerate: async (projectId, locale, body, idempotencyKey) =>
       (await call('POST', `${projectPath(projectId)}/languages/${encodeURIComponent(locale)}/regenerate`, { body, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} })).data,
+    // A reviewer key's calls (docs/editing.md#reviewers).
+    listReviews: async () => (await call('GET', '/v1/reviews')).data,
+    getReview: async (projectId) => (await call('GET', reviewPath(projectId))).data,
+    claimReview: async (projectId) => (await call('POST', `${reviewPath(projectId)}/claim`)).data,
+    submitReview: async (projectId, segments) => (await call('POST', `${reviewPath(projectId)}/submit`, { body: { segments } })).data,
   };
 }

@@ -2,10 +2,13 @@ import { createApi } from './api-client.js';
 import { forgetKey, storedKey, storeKey, takeKeyFromFragment } from './api-key.js';
 import { createMessages } from './messages.js';
 import { openProjectEditor } from './project-editor.js';
-import { projectIdFromPath, projectPath } from './route.js';
+import { openReviewEditor } from './review-editor.js';
+import { openReviewQueue } from './review-queue.js';
+import { projectPath, viewOfPath } from './route.js';
 
-// The editor page's start: the key (from the fragment, the tab's storage, or the form), the
-// project (from the path, or the form), then the project itself. A module script runs after the
+// The editor page's start: the key (from the fragment, the tab's storage, or the form), then what
+// the path asks for: a project (a customer's key), the review queue or one review (a reviewer's
+// key), or on /editor itself the form asking for a project. A module script runs after the
 // document is parsed, so every element below exists.
 
 const byId = (id) => document.getElementById(id);
@@ -18,10 +21,17 @@ const elements = {
   sourceAudioNote: byId('source-audio-note'),
   sourcePlayer: byId('source-player'),
   clipPlayer: byId('clip-player'),
+  queue: byId('review-queue'),
+  queueTable: byId('review-queue-table'),
+  queueLink: byId('queue-link'),
+  reviewActions: byId('review-actions'),
+  claimButton: byId('claim-review'),
+  submitButton: byId('submit-review'),
+  reviewStatus: byId('review-status'),
 };
 
 takeKeyFromFragment();
-const projectId = projectIdFromPath(location.pathname);
+const { view, id } = viewOfPath(location.pathname);
 
 function askForKey() {
   const form = byId('key-form');
@@ -46,13 +56,19 @@ function askForProject() {
   });
 }
 
+const VIEWS = {
+  project: (api) => openProjectEditor({ api, projectId: id, messages, elements }),
+  reviews: (api) => openReviewQueue({ api, messages, elements }),
+  review: (api) => openReviewEditor({ api, projectId: id, messages, elements }),
+};
+
 async function start() {
   const key = storedKey();
   if (!key) return askForKey();
-  if (!projectId) return askForProject();
+  if (view === 'home') return askForProject();
   messages.clearError();
   try {
-    await openProjectEditor({ api: createApi(key), projectId, messages, elements });
+    await VIEWS[view](createApi(key));
   } catch (err) {
     messages.notice('');
     messages.error(err);

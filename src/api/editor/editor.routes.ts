@@ -6,8 +6,9 @@ import { readEditorAsset, readEditorPage, type EditorFile } from './editor-asset
 import { editorContentSecurityPolicy, storageMediaOrigin } from './editor-policy';
 
 /**
- * GET /editor and /editor/projects/{id} — the editor page (docs/editing.md#the-editor), the same
- * HTML for both: its script reads the project from the path and the key from the tab's session
+ * GET /editor, /editor/projects/{id}, /editor/reviews and /editor/reviews/{id} — the editor page
+ * (docs/editing.md#the-editor), the same HTML for all: its script reads the project (or the
+ * reviewers' queue) from the path and the key from the tab's session
  * storage or the URL fragment, which never reaches this server. GET /editor/{asset} — its
  * scripts and stylesheet. All public: the page holds no data, every call it makes needs a key.
  */
@@ -42,6 +43,9 @@ export function editorRoutes({ downloadLinks }: AppDeps): Router {
   };
   router.get('/editor', page);
   router.get('/editor/projects/:project_id', page);
+  // Reviewers' pages (docs/editing.md#reviewers): the queue, and one review. Before /editor/{asset}.
+  router.get('/editor/reviews', page);
+  router.get('/editor/reviews/:project_id', page);
 
   router.get('/editor/:asset', async (ctx) => {
     const file = readEditorAsset(ctx.params.asset ?? '');

@@ -7,7 +7,7 @@ const localeSchema = strictObject({
   display_name: { type: 'string' },
   usable_as_source: { type: 'boolean' },
   usable_as_target: { type: 'boolean' },
-  translation_pivot: { type: ['string', 'null'], description: 'Language code translated through on the way from the source, e.g. "es" for pt_pt.' },
+  translation_pivot: { type: ['string', 'null'], description: 'Language code translated through on the way from the source, e.g. "ca" for pt_pt (docs/translation.md).' },
 });
 
 const localesResponse = dataEnvelope(

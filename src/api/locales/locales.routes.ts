@@ -18,7 +18,7 @@ export function localesRoutes({ capabilities }: AppDeps): Router {
       display_name: entry.displayName,
       usable_as_source: entry.canBeSource,
       usable_as_target: entry.canBeTarget,
-      // Language code translated through on the way from the source, e.g. "es" for pt_pt.
+      // Language code translated through on the way from the source, e.g. "ca" for pt_pt (docs/translation.md).
       translation_pivot: entry.pivot,
     }));
   const router = new Router();

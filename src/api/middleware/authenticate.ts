@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { ApiKeyCache } from '../../auth/api-key-cache';
 import { parseApiKey, secretMatches } from '../../auth/api-key-secret';
 import { findApiKeyWithWorkspace, touchApiKey, type ApiKeyWithWorkspace } from '../../db/api-keys';
 import type { Db } from '../../db/create-db';
-import type { KeyKind, Permission } from '../../shared/permissions';
+import { REVIEWER_PERMISSION, type KeyKind, type Permission } from '../../shared/permissions';
 import { ERROR_TYPES } from '../../shared/error-codes';
 import { ApiError } from '../api-error';
 import type { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
@@ -23,6 +23,16 @@ export interface AuthContext {
   /** The user a personal key is bound to, or the owner of a personal workspace. */
   userId: string | null;
   permissions: ReadonlySet<Permission>;
+}
+
+/**
+ * A reviewer calling (docs/editing.md#reviewers); set on ctx.state.reviewer instead of auth. A
+ * reviewer key reaches the review routes alone: every workspace route refuses it (403).
+ */
+export interface ReviewerContext {
+  keyId: string;
+  /** The reviewer's name, recorded on the reviews they claim and submit. */
+  name: string;
 }
 
 function presentedKey(authorization: string, headerKey: string): string {
@@ -51,7 +61,7 @@ const TOUCH_INTERVAL_MS = 60_000;
  */
 interface Verified {
   secret: Buffer;
-  auth: Readonly<AuthContext>;
+  caller: Readonly<{ auth: AuthContext } | { reviewer: ReviewerContext }>;
 }
 const verifiedRows = new WeakMap<ApiKeyWithWorkspace, Verified>();
 
@@ -63,20 +73,22 @@ function verify(row: ApiKeyWithWorkspace, secret: string): Verified | undefined 
     return presented.length === known.secret.length && timingSafeEqual(presented, known.secret) ? known : undefined;
   }
   if (!secretMatches(secret, row.secret_sha256)) return undefined;
-  const verified: Verified = { secret: Buffer.from(secret, 'utf8'), auth: Object.freeze(toAuthContext(row)) };
+  const caller = row.workspace_id === null ? { reviewer: Object.freeze({ keyId: row.id, name: row.name }) } : { auth: Object.freeze(toAuthContext(row)) };
+  const verified: Verified = { secret: Buffer.from(secret, 'utf8'), caller };
   verifiedRows.set(row, verified);
   return verified;
 }
 
+/** A workspace key's caller (its workspace columns are set: the join found the workspace). */
 function toAuthContext(row: ApiKeyWithWorkspace): AuthContext {
   return {
     keyId: row.id,
-    keyKind: row.kind,
-    workspaceId: row.workspace_id,
-    workspaceKind: row.workspace_kind,
-    creditsPerSecond: row.workspace_credits_per_second,
+    keyKind: row.kind as KeyKind,
+    workspaceId: row.workspace_id!,
+    workspaceKind: row.workspace_kind!,
+    creditsPerSecond: row.workspace_credits_per_second!,
     userId: row.user_id ?? (row.workspace_kind === 'personal' ? row.workspace_owner_user_id : null),
-    permissions: new Set(row.permissions),
+    permissions: new Set(row.permissions.filter((p): p is Permission => p !== REVIEWER_PERMISSION)),
   };
 }
 
@@ -144,9 +156,10 @@ export function authenticate({ db, keyCache: cache, rateLimiter: limiter, authFa
       }
       throw err;
     }
-    ctx.state.auth = verified.auth;
+    if ('auth' in verified.caller) ctx.state.auth = verified.caller.auth;
+    else ctx.state.reviewer = verified.caller.reviewer;
     const now = Date.now();
-    const keyId = verified.auth.keyId;
+    const keyId = 'auth' in verified.caller ? verified.caller.auth.keyId : verified.caller.reviewer.keyId;
     if (now - (lastTouched.get(keyId) ?? 0) >= TOUCH_INTERVAL_MS) {
       if (lastTouched.size > 10_000) lastTouched.clear();
       lastTouched.set(keyId, now);
@@ -157,13 +170,31 @@ export function authenticate({ db, keyCache: cache, rateLimiter: limiter, authFa
   };
 }
 
+const REVIEWER_KEY_REFUSED = 'A reviewer key reaches only the review routes (/v1/reviews).';
+
+/** The workspace key calling; a reviewer key is refused (403), as no workspace route is theirs. */
+export function workspaceCaller(ctx: Context): AuthContext {
+  const auth = ctx.state.auth as AuthContext | undefined;
+  if (auth) return auth;
+  if (ctx.state.reviewer) throw ApiError.permissionDenied(REVIEWER_KEY_REFUSED);
+  throw new Error('a workspace route without authenticate');
+}
+
 export function requirePermission(permission: Permission): Middleware {
   return (ctx, next) => {
-    const auth = ctx.state.auth as AuthContext | undefined;
-    if (!auth) throw new Error('requirePermission used without authenticate');
+    const auth = workspaceCaller(ctx);
     if (!auth.permissions.has(permission)) {
       throw ApiError.permissionDenied(`This API key lacks the "${permission}" permission.`);
     }
     return next();
+  };
+}
+
+/** The review routes' check: a reviewer key, and no workspace key, passes. */
+export function requireReviewer(): Middleware {
+  return (ctx, next) => {
+    if (ctx.state.reviewer) return next();
+    if (!ctx.state.auth) throw new Error('requireReviewer used without authenticate');
+    throw ApiError.permissionDenied(`This API key lacks the "${REVIEWER_PERMISSION}" permission: only the service's reviewer keys hold it.`);
   };
 }

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { ApiError } from '../api-error';
-import type { AuthContext } from '../middleware/authenticate';
+import { workspaceCaller } from '../middleware/authenticate';
 
 /** The user whose meetings the caller may read; set by requireNotesAccess. */
 export interface NotesAccess {
@@ -15,8 +15,7 @@ export interface NotesAccess {
  */
 export function requireNotesAccess(): Middleware {
   return async (ctx, next) => {
-    const auth = ctx.state.auth as AuthContext | undefined;
-    if (!auth) throw new Error('requireNotesAccess used without authenticate');
+    const auth = workspaceCaller(ctx);
     if (!auth.permissions.has('notes:read')) {
       throw ApiError.permissionDenied('This API key lacks the "notes:read" permission.');
     }

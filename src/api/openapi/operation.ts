@@ -1,5 +1,5 @@
 import type { ApiErrorCode } from '../../shared/error-codes';
-import type { Permission } from '../../shared/permissions';
+import type { RoutePermission } from '../../shared/permissions';
 
 // One route's contract, written beside its resource (`<resource>.openapi.ts`) from the very
 // schema objects its middleware validates with. The OpenAPI document is assembled from these;
@@ -32,7 +32,7 @@ export interface Operation {
   description?: string;
   tags: string[];
   /** The permission the route requires; `'public'` for no authentication at all. */
-  auth: Permission | 'public' | 'signed_url';
+  auth: RoutePermission | 'public' | 'signed_url';
   /** Whether an `Idempotency-Key` header is required, accepted, or not read. */
   idempotency?: 'required' | 'optional';
   pathParams?: Record<string, { description: string; schema: object }>;
@@ -42,6 +42,8 @@ export interface Operation {
   headers?: Record<string, { description: string; schema: object }>;
   /** The same schema object `validateBody` compiles. */
   body?: object;
+  /** The body may be left out altogether (an empty object is what it means then). */
+  bodyOptional?: boolean;
   /** Media type of the request body when not application/json (part uploads). */
   bodyContentType?: string;
   bodyExample?: unknown;

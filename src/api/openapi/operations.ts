@@ -6,6 +6,7 @@ import { localesOperations } from '../locales/locales.openapi';
 import { notesOperations } from '../notes/notes.openapi';
 import { projectsOperations } from '../projects/projects.openapi';
 import { regenerationsOperations } from '../regenerations/regenerations.openapi';
+import { reviewersOperations } from '../reviewers/reviewers.openapi';
 import { transcriptsOperations } from '../transcripts/transcripts.openapi';
 import { uploadPartsOperations } from '../uploads/upload-parts.openapi';
 import { usageOperations } from '../usage/usage.openapi';
@@ -26,6 +27,7 @@ const RESOURCES: Resource[] = [
   { operations: projectsOperations },
   { operations: regenerationsOperations },
   { operations: transcriptsOperations },
+  { operations: reviewersOperations },
   { operations: youtubeOperations },
   { operations: localesOperations },
   { operations: usageOperations },

@@ -11,10 +11,7 @@ import type { AppDeps } from '../app-deps';
 
 type Deps = Pick<AppDeps, 'blobStore' | 'downloadLinks' | 'config'>;
 
-/**
- * The speech the recognizer heard, or null while there is none: before recognition, and for a
- * project whose transcript was supplied (nothing was recognized; docs/editing.md).
- */
+/** The source's speech, or null until the project's audio is extracted (after its upload is validated and charged). */
 export async function sourceAudioUrl(deps: Deps, project: Pick<Project, 'id' | 'name'>): Promise<string | null> {
   const key = sourceKeys.speech(project.id);
   if (!(await deps.blobStore.stat(key))) return null;

@@ -23,8 +23,8 @@ const transcriptSchema = strictObject({
     type: 'string',
     format: 'uri',
     description:
-      'A short-lived signed URL (`SIGNED_URL_TTL_SECONDS`) of the speech the recognizer heard (16 kHz mono WAV), to play a segment from its `start_seconds`; it answers Range requests. ' +
-      'Null before the source is transcribed, and when the transcript was supplied (nothing was recognized). GET again for a fresh one.',
+      'A short-lived signed URL (`SIGNED_URL_TTL_SECONDS`) of the source\'s speech (16 kHz mono WAV), to play a segment from its `start_seconds`; it answers Range requests. ' +
+      'Null until the source\'s audio is extracted (once the upload is validated and charged), with a supplied transcript too. GET again for a fresh one.',
   }),
   segments: { type: 'array', items: sourceSegmentSchema, description: 'In time order; empty until the source is transcribed or a transcript is supplied.' },
 });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
 import { channelsConnect, channelsDisconnect, channelsList } from './channels.commands';
 import { creditsGrant } from './credits.commands';
-import { keysCreate, keysList, keysRevoke } from './keys.commands';
+import { keysCreate, keysCreateReviewer, keysList, keysRevoke } from './keys.commands';
 import { languagesRetry } from './languages.commands';
 import { meetingsImport } from './meetings.commands';
 import { reviewsClaim, reviewsExport, reviewsList, reviewsSubmit } from './reviews.commands';
@@ -18,6 +18,7 @@ export const COMMANDS: RegisterCommand[] = [
   workspacesCreate,
   workspacesList,
   keysCreate,
+  keysCreateReviewer,
   keysList,
   keysRevoke,
   creditsGrant,

@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import { issueApiKey } from '../../auth/issue-api-key';
+import { issueApiKey, issueReviewerKey } from '../../auth/issue-api-key';
 import { listApiKeys, revokeApiKey } from '../../db/api-keys';
 import { KEY_KINDS, type KeyKind, type Permission } from '../../shared/permissions';
 import { keyId, permissions, text, uuid } from '../arguments';
@@ -37,6 +37,18 @@ export const keysCreate: RegisterCommand = (program, ctx) =>
       ctx.print(`secret (shown once): ${key}`);
     });
 
+export const keysCreateReviewer: RegisterCommand = (program, ctx) =>
+  program
+    .command('keys:create-reviewer')
+    .description('create a reviewer key for one of the service\'s transcript reviewers (reviews:write, no workspace); the secret is printed once')
+    .requiredOption('--name <reviewer>', 'the reviewer\'s name, recorded on the reviews they claim', text)
+    .action(async (options: { name: string }) => {
+      const { key, row } = await issueReviewerKey(ctx.db(), { name: options.name });
+      ctx.print(`created reviewer key ${row.id} for "${row.name}" (reviews:write)`);
+      ctx.print(`secret (shown once): ${key}`);
+      ctx.print('the reviewer opens /editor/reviews and enters it');
+    });
+
 export const keysList: RegisterCommand = (program, ctx) =>
   program
     .command('keys:list')
@@ -46,7 +58,7 @@ export const keysList: RegisterCommand = (program, ctx) =>
       const rows = await listApiKeys(ctx.db(), options.workspace);
       for (const r of rows) {
         const state = r.revoked_at ? `revoked ${r.revoked_at.toISOString()}` : 'active';
-        ctx.print(`${r.id}  ${r.kind.padEnd(8)} ${state.padEnd(34)} ws=${r.workspace_id}  ${r.permissions.join(',')}  "${r.name}"`);
+        ctx.print(`${r.id}  ${r.kind.padEnd(8)} ${state.padEnd(34)} ${r.workspace_id ? `ws=${r.workspace_id}` : 'reviewer (no workspace)'}  ${r.permissions.join(',')}  "${r.name}"`);
       }
       if (rows.length === 0) ctx.print('no keys');
     });

@@ -2,14 +2,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Option } from 'commander';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { listTranscript } from '../../db/deliverables';
 import { findProjectById } from '../../db/projects';
 import { findReview, listOpenReviews, type TranscriptReview } from '../../db/transcript-reviews';
-import { claimReviewUpdate, submitTranscriptUpdate, type ReviewStepResult } from '../../shared/review-contracts';
+import type { ReviewStepResult } from '../../shared/review-contracts';
 import { findCueProblem } from '../../shared/transcript-cues';
-import { transcriptReviewWorkflowId } from '../../shared/workflow-ids';
-import { startReviewWorkflow } from '../../temporal/start-review-workflow';
+import { ReviewStepRefused, sendReviewStep, type ReviewStep } from '../../temporal/send-review-step';
 import { text, uuid } from '../arguments';
 import { UsageError, type CliContext } from '../cli-context';
 import { formatTranscript, type ExportFormat } from '../transcript-file';
@@ -36,26 +34,15 @@ async function requireReview(ctx: CliContext, projectId: string): Promise<Transc
   return review;
 }
 
-/**
- * Sends a review step to the project's review workflow. A review whose workflow is missing (its
- * start was lost to an outage) has it started first: the workflow reads its state from the
- * database. The workflow's refusal (a wrong state, an invalid transcript) becomes the message.
- */
-async function sendStep(ctx: CliContext, review: TranscriptReview, expected: TranscriptReview['status'], send: () => Promise<ReviewStepResult>): Promise<ReviewStepResult> {
-  // Refused here with the database's word for a prompt answer; the workflow checks again.
+/** Refused here with the database's word for a prompt answer; the workflow checks again. */
+async function sendStep(ctx: CliContext, review: TranscriptReview, expected: TranscriptReview['status'], step: ReviewStep): Promise<ReviewStepResult> {
   if (review.status !== expected) {
     throw new Error(`refused: the review is ${review.status}${review.reviewer ? ` (${review.reviewer})` : ''}; ${expected === 'requested' ? 'only a requested review can be claimed' : 'claim it before submitting a transcript'}`);
   }
   try {
-    try {
-      return await send();
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-      await startReviewWorkflow(ctx.temporal(), { taskQueue: ctx.config.temporal.taskQueue, timeoutMs: ctx.config.temporal.callTimeoutMs }, { id: review.project_id, workspace_id: review.workspace_id });
-      return await send();
-    }
+    return await sendReviewStep(ctx.temporal(), { taskQueue: ctx.config.temporal.taskQueue, timeoutMs: ctx.config.temporal.callTimeoutMs }, review, step);
   } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError) throw new Error(`refused: ${err.cause?.message ?? err.message}`);
+    if (err instanceof ReviewStepRefused) throw new Error(`refused: ${err.message}`);
     throw err;
   }
 }
@@ -86,8 +73,7 @@ export const reviewsClaim: RegisterCommand = (program, ctx) =>
     .action(async (projectId: string, options: { reviewer?: string }) => {
       const review = await requireReview(ctx, projectId);
       const reviewer = options.reviewer ?? defaultReviewer();
-      const handle = ctx.temporal().workflow.getHandle(transcriptReviewWorkflowId(projectId));
-      const result = await sendStep(ctx, review, 'requested', () => handle.executeUpdate(claimReviewUpdate, { args: [{ reviewer }] }));
+      const result = await sendStep(ctx, review, 'requested', { claim: { reviewer } });
       ctx.print(`${projectId}: ${result.status} (${result.reviewer}, ${result.at})`);
       ctx.print(`next: npm run console -- reviews:export ${projectId} --format vtt > transcript.vtt`);
     });
@@ -137,7 +123,6 @@ export const reviewsSubmit: RegisterCommand = (program, ctx) =>
       const problem = findCueProblem(cues, project?.source_duration_seconds ?? 0);
       if (problem) throw new Error(`${path.basename(options.file)}: ${problem}; nothing was submitted`);
       const reviewer = options.reviewer ?? review.reviewer ?? defaultReviewer();
-      const handle = ctx.temporal().workflow.getHandle(transcriptReviewWorkflowId(projectId));
-      const result = await sendStep(ctx, review, 'in_review', () => handle.executeUpdate(submitTranscriptUpdate, { args: [{ reviewer, cues }] }));
+      const result = await sendStep(ctx, review, 'in_review', { submit: { reviewer, cues } });
       ctx.print(`${projectId}: ${result.status} at ${result.at} (${counted(cues.length, 'cue')}, ${result.reviewer}); completed languages are re-dubbed from it at no charge`);
     });

@@ -14,7 +14,12 @@ export interface Transcript {
   segments: RecognizedSegment[];
 }
 
+export interface TranscribeOptions extends EngineCallOptions {
+  /** The source locale (e.g. de_de): which engine hears it, and the language a multilingual one expects. */
+  locale?: string;
+}
+
 export interface SpeechRecognizer {
   /** Input: 16 kHz mono 16-bit PCM WAV (see MediaEngine.extractAudio). Silence → no segments. */
-  transcribe(wav16k: string, options?: EngineCallOptions): Promise<Transcript>;
+  transcribe(wav16k: string, options?: TranscribeOptions): Promise<Transcript>;
 }

@@ -3,8 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { timeoutFor, type EngineCallOptions } from '../engine-call';
 import { ProcessError, runProcess } from '../run-process';
+import { readMarks, type MarkedWord } from './apertium-marks';
+import { prepareEnglish } from './english-preprocess';
+import { modeSource, modeTarget } from './mode-languages';
 import { flattenSegment, joinSegments, splitSegments } from './segment-batch';
-import { TranslationMismatchError, type Translator } from './translator';
+import { prepareForNextStep, tidyTranslation } from './target-postprocess';
+import { TranslationMismatchError, UNTRANSLATED_EXAMPLES, type TranslateOptions, type Translator, type UntranslatedWords } from './translator';
 
 export interface ApertiumOptions {
   command?: string;
@@ -19,7 +23,7 @@ export class ApertiumTranslator implements Translator {
     this.command = options.command ?? 'apertium';
   }
 
-  async translate(texts: readonly string[], modes: readonly string[], options?: EngineCallOptions): Promise<string[]> {
+  async translate(texts: readonly string[], modes: readonly string[], options?: TranslateOptions): Promise<string[]> {
     if (modes.length === 0) throw new RangeError('at least one apertium mode is required');
     for (const mode of modes) {
       // A mode is an argument, never a shell string, but one starting with '-' would be read as a flag.
@@ -28,14 +32,33 @@ export class ApertiumTranslator implements Translator {
     const flat = texts.map(flattenSegment);
     // Blank segments would make two separators collapse into one; they translate to blank anyway.
     const positions = flat.flatMap((text, index) => (text ? [index] : []));
-    let current = positions.map((index) => flat[index]!);
-    if (current.length === 0) return flat.map(() => '');
+    if (positions.length === 0) {
+      options?.onUntranslated?.({ words: 0, pivotWords: 0, examples: [] });
+      return flat.map(() => '');
+    }
+    const fromEnglish = modeSource(modes[0]!) === 'en';
+    const sources = positions.map((index) => (fromEnglish ? prepareEnglish(flat[index]!) : flat[index]!));
 
-    for (const mode of modes) current = await this.runMode(current, mode, options);
+    // Each step's marks are read and removed before the next step, so a pivot word that the
+    // second step does not know is told apart from an English word passed on by the first.
+    let current = sources;
+    const marked: MarkedWord[][][] = [];
+    for (const [step, mode] of modes.entries()) {
+      const output = await this.runMode(current, mode, options);
+      const read = output.map((text, i) => readMarks(text, current[i]!));
+      marked.push(read.map((r) => r.words));
+      // A pivot's text is mended like a final one before the next step reads it: a glued
+      // "Losiento" would otherwise reach French or Italian as an unknown Spanish word.
+      const isPivot = step < modes.length - 1;
+      current = read.map((r, i) => (isPivot ? prepareForNextStep(r.text, { language: modeTarget(mode), source: sources[i]! }, modeTarget(modes[step + 1]!)) : r.text));
+    }
+    const language = modeTarget(modes[modes.length - 1]!);
+    const tidied = current.map((text, i) => tidyTranslation(text, { language, source: sources[i]! }));
+    options?.onUntranslated?.(countUntranslated(marked));
 
     const result = flat.map(() => '');
     positions.forEach((index, i) => {
-      result[index] = current[i]!;
+      result[index] = tidied[i]!;
     });
     return result;
   }
@@ -48,7 +71,8 @@ export class ApertiumTranslator implements Translator {
     try {
       const inFile = path.join(work, 'input.txt');
       await writeFile(inFile, input, 'utf8');
-      const { stdout, stderr } = await runProcess(this.command, ['-u', mode, inFile], {
+      // No -u: the untranslated-word marks are wanted, to count (apertium-marks.ts removes them).
+      const { stdout, stderr } = await runProcess(this.command, [mode, inFile], {
         // apertium handles tens of kilobytes a second; the base covers loading the mode's data.
         timeoutMs: timeoutFor(options, 30_000, input.length / 1000, 1000),
         onTick: options?.onTick,
@@ -66,4 +90,34 @@ export class ApertiumTranslator implements Translator {
       await rm(work, { recursive: true, force: true });
     }
   }
+}
+
+/**
+ * marked[step][segment]: the words each step left untranslated. A later step's mark on a word
+ * the first step had already left (the English word passed on) counts once; any other mark of a
+ * later step is a pivot-language word.
+ */
+export function countUntranslated(marked: readonly (readonly (readonly MarkedWord[])[])[]): UntranslatedWords {
+  let words = 0;
+  let pivotWords = 0;
+  const examples = new Set<string>();
+  const segments = marked[0]?.length ?? 0;
+  for (let segment = 0; segment < segments; segment++) {
+    const passedOn = new Map<string, number>();
+    marked.forEach((step, stepIndex) => {
+      for (const { word } of step[segment] ?? []) {
+        const key = word.toLowerCase();
+        const left = passedOn.get(key) ?? 0;
+        if (stepIndex > 0 && left > 0) {
+          passedOn.set(key, left - 1);
+          continue;
+        }
+        words++;
+        if (stepIndex > 0) pivotWords++;
+        else passedOn.set(key, left + 1);
+        if (examples.size < UNTRANSLATED_EXAMPLES) examples.add(word);
+      }
+    });
+  }
+  return { words, pivotWords, examples: [...examples] };
 }

@@ -2,12 +2,34 @@ import type { EngineCallOptions } from '../engine-call';
 
 // Machine translation behind an interface so apertium can be swapped for another engine.
 
+/** What the engine could not translate in one call (issue 29: counted and reported per language). */
+export interface UntranslatedWords {
+  /** Words left untranslated (apertium's `*`, `@` and `#` marks), counted per occurrence. */
+  words: number;
+  /**
+   * Of those, words of the pivot language that the route's second step did not know: without
+   * the count they would reach the target as if translated (a Spanish word in a French dub).
+   */
+  pivotWords: number;
+  /** The distinct words, first seen first, at most UNTRANSLATED_EXAMPLES of them. */
+  examples: string[];
+}
+
+export const UNTRANSLATED_EXAMPLES = 20;
+
+export const noUntranslatedWords = (): UntranslatedWords => ({ words: 0, pivotWords: 0, examples: [] });
+
+export interface TranslateOptions extends EngineCallOptions {
+  /** Told, once the call succeeded, what the engine left untranslated. */
+  onUntranslated?: (untranslated: UntranslatedWords) => void;
+}
+
 export interface Translator {
   /**
    * Translates each text through the given modes in order (one mode, or a pivot chain such as
    * ['eng-spa', 'es-pt']). Returns exactly one translation per input text, in order.
    */
-  translate(texts: readonly string[], modes: readonly string[], options?: EngineCallOptions): Promise<string[]>;
+  translate(texts: readonly string[], modes: readonly string[], options?: TranslateOptions): Promise<string[]>;
 }
 
 /** The engine answered with a different number of segments than it was given. */

@@ -1,7 +1,7 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApertiumTranslator } from '../../../../src/engines/translate/apertium-translator';
-import { TranslationMismatchError } from '../../../../src/engines/translate/translator';
+import { TranslationMismatchError, type UntranslatedWords } from '../../../../src/engines/translate/translator';
 import { ProcessError } from '../../../../src/engines/run-process';
 import { findLocaleDefinition } from '../../../../src/engines/locale-catalog';
 import { makeTempDir, removeTempDir } from '../../../helpers/media-fixtures';
@@ -17,16 +17,33 @@ beforeAll(() => {
 afterAll(() => removeTempDir(dir));
 
 it('translates English into Spanish', async () => {
-  const [spanish] = await translator.translate(['Hello world. The house is red.'], route('es_es'));
+  const [spanish] = await translator.translate(['Hello world. The house is red.'], ['eng-spa']);
   expect(spanish).toMatch(/\bcasa\b/i);
   expect(spanish).toMatch(/\broja\b/i);
   expect(spanish).not.toMatch(/\bhouse\b/i);
-  expect(spanish).not.toMatch(/[*#@]/); // -u: no unknown-word marks
+  expect(spanish).not.toMatch(/[*#@]/); // the marks are counted, then removed
+});
+
+it('counts the words apertium left untranslated, and removes their marks', async () => {
+  let untranslated: UntranslatedWords | undefined;
+  const [spanish] = await translator.translate(['I bought a loaf of bread and a flibbertigibbet.'], ['eng-spa'], { onUntranslated: (u) => (untranslated = u) });
+  expect(spanish).toMatch(/\bloaf\b.*\bflibbertigibbet\b/);
+  expect(spanish).not.toMatch(/[*#@]/);
+  expect(untranslated).toEqual({ words: 2, pivotWords: 0, examples: ['loaf', 'flibbertigibbet'] });
+});
+
+it('tells a pivot-language word the second step did not know from an English word passed on', async () => {
+  // "blogging" → Spanish "blogueaba", which es-fr does not know: a Spanish word in French.
+  let untranslated: UntranslatedWords | undefined;
+  const [french] = await translator.translate(['She was blogging about a flibbertigibbet.'], ['eng-spa', 'es-fr'], { onUntranslated: (u) => (untranslated = u) });
+  expect(french).not.toMatch(/[*#@]/);
+  expect(untranslated).toMatchObject({ words: 2, pivotWords: 1 });
+  expect(untranslated!.examples).toEqual(expect.arrayContaining(['flibbertigibbet', 'blogueaba']));
 });
 
 it('reaches Portuguese through the Spanish pivot', async () => {
-  const modes = route('pt_pt');
-  expect(modes).toEqual(['eng-spa', 'es-pt']);
+  const modes = ['eng-spa', 'es-pt'];
+  expect(findLocaleDefinition('pt_pt')?.fromEnglish).toContainEqual(modes);
   const [portuguese] = await translator.translate(['Hello world. The house is red.'], modes);
   expect(portuguese).toMatch(/\bcasa\b/i);
   expect(portuguese).toMatch(/\bvermelha\b|\bé\b/i); // Portuguese, not the Spanish "es roja"
@@ -46,7 +63,7 @@ it('translates many segments in one batch, keeping count and order', async () =>
   expect(out[5]).toMatch(/"[^"]+"/);
 });
 
-it.each(['ca_es', 'gl_es', 'it_it', 'fr_fr', 'pt_br'])('serves the catalog route for %s', async (locale) => {
+it.each(['es_es', 'ca_es', 'gl_es', 'it_it', 'fr_fr', 'pt_pt', 'pt_br'])('serves the catalog route for %s', async (locale) => {
   const [out] = await translator.translate(['The house is red.'], route(locale));
   // casa (ca, gl, it, pt) or maison (fr): a translated word, not the English one.
   expect(out).toMatch(/\b(casa|maison)\b/i);
