@@ -1,4 +1,4 @@
-import { placeInSlot, placeInTimeline, samePlacement, type LinePlacement } from './line-placement';
+import { MAX_SHIFT_SECONDS, PLACEMENT_EPSILON_SECONDS, placeInSlot, RESCUE_MAX_TEMPO, samePlacement, type LinePlacement } from './line-placement';
 
 // The rules that turn a language's lines and the source segments into the lines a render speaks
 // (docs/editing.md). Pure, so the worker (translating, rendering) and the API (quoting a
@@ -117,33 +117,34 @@ export function placementHolds(line: LineState, planned?: LinePlacement): boolea
 }
 
 /**
- * A line changes in a render when it is stale, or its text or timing differs from what the
- * published revision played (docs/editing.md#editing-is-free-regenerating-is-paid). `planned`:
- * as for placementHolds.
+ * The line's own timing is what the published revision played it by: its published placement is
+ * the one its slot gives it now. A later start is explained only by a wait for the line before it
+ * (it then starts exactly where that line's published clip ended: `previousEndSeconds`), and a
+ * higher speed-up only by the timeline's bound rescuing it (docs/recognition.md#timing). So a
+ * timing edit of the line itself tells, and a line moved by its neighbours or the placement rules
+ * does not: that move re-places its clip, it does not speak it again.
  */
-export function lineChanges(line: LineState, planned?: LinePlacement): boolean {
-  return line.status === 'stale' || line.rendered_text !== line.text || !clipReusable(line) || !placementHolds(line, planned);
+export function ownTimingHolds(line: LineState, previousEndSeconds: number | null = null, bound: { nextStartSeconds: number | null; timelineSeconds: number } = { nextStartSeconds: null, timelineSeconds: Infinity }): boolean {
+  if (!isSpoken(line)) return true;
+  if (line.clip_seconds === null || line.placed_start_seconds === null || line.placed_end_seconds === null || line.tempo === null) return false;
+  const start = line.placed_start_seconds;
+  const near = (a: number, b: number) => Math.abs(a - b) <= PLACEMENT_EPSILON_SECONDS;
+  const waited = previousEndSeconds !== null && near(start, previousEndSeconds) && start > line.start_seconds;
+  if (!near(start, line.start_seconds) && !waited) return false;
+  const own = placeInSlot({ startSeconds: start, endSeconds: Math.max(line.end_seconds, start) }, line.clip_seconds);
+  if (near(own.tempo, line.tempo)) return true;
+  // Faster than its slot asks: a rescue, ending where the next line may wait until or where the render stops.
+  const latestEnd = Math.min(bound.nextStartSeconds === null ? Infinity : bound.nextStartSeconds + MAX_SHIFT_SECONDS, bound.timelineSeconds);
+  return line.tempo > own.tempo && (near(line.placed_end_seconds, latestEnd) || near(line.tempo, RESCUE_MAX_TEMPO));
 }
 
 /**
- * Where the timeline will place each kept line once the render's lines are spoken: a line that
- * waits for a long line before it (docs/recognition.md#timing) keeps its published placement
- * only while that line still runs as long. A line about to be spoken afresh (new, stale or
- * reworded) is taken to fit its own slot: its length is not known before it is spoken, so a
- * quote cannot foresee a neighbour it will push, and such a move is not billed (it is not
- * spoken again).
+ * A line changes in a render, and is billed, when it is stale, its text differs from what the
+ * published revision played, its clip must be spoken again, or its own timing changed
+ * (docs/editing.md#editing-is-free-regenerating-is-paid). Context as for ownTimingHolds.
  */
-export function plannedPlacements<L extends LineState, S extends SourceSegmentState>(plan: LinePlan<L, S>, timelineSeconds = Infinity): Map<string, LinePlacement> {
-  type Slot = { id: string | null; startSeconds: number; endSeconds: number; clipSeconds: number };
-  const slot = (id: string | null, s: { start_seconds: number; end_seconds: number }, clipSeconds: number | null): Slot =>
-    ({ id, startSeconds: s.start_seconds, endSeconds: s.end_seconds, clipSeconds: clipSeconds ?? s.end_seconds - s.start_seconds });
-  const slots: Slot[] = [
-    ...plan.keep.filter(isSpoken).map((line) => slot(line.id, line, clipReusable(line) ? line.clip_seconds : null)),
-    ...plan.retranslate.map(({ source }) => slot(null, source, null)),
-    ...plan.create.map((source) => slot(null, source, null)),
-  ].sort((a, b) => a.startSeconds - b.startSeconds);
-  const placements = placeInTimeline(slots, timelineSeconds);
-  return new Map(slots.flatMap((s, i) => (s.id === null ? [] : [[s.id, placements[i]!] as const])));
+export function lineChanges(line: LineState, previousEndSeconds: number | null = null, bound?: { nextStartSeconds: number | null; timelineSeconds: number }): boolean {
+  return line.status === 'stale' || line.rendered_text !== line.text || !clipReusable(line) || !ownTimingHolds(line, previousEndSeconds, bound);
 }
 
 export interface ChangedLine {
@@ -166,17 +167,29 @@ export interface RegenerationChanges {
 
 /**
  * What a regeneration of one language would change and bill, from the same rules the worker
- * applies when it runs: the API quotes with this, and the workflow renders exactly these lines.
+ * applies when it runs: the API quotes with this. The render may also re-place lines this does not
+ * count (a neighbour's new clip moved them): moving a clip is not speaking it again, so it is free.
  */
 export function regenerationChanges(lines: readonly LineState[], sources: readonly SourceSegmentState[], options: LinePlanOptions & { timelineSeconds?: number | null }): RegenerationChanges {
   const plan = planLines(lines, sources, options);
   const byId = new Map(sources.map((s) => [s.id, s]));
-  const planned = plannedPlacements(plan, options.timelineSeconds ?? Infinity);
   const duration = (s: { start_seconds: number; end_seconds: number }) => s.end_seconds - s.start_seconds;
+  const timelineSeconds = options.timelineSeconds ?? Infinity;
+  // Each kept line is judged against its published neighbours: the line before it, where its
+  // published clip ended (a wait starts there), and the next line's slot (a rescue ends by it).
+  const spoken = lines.filter((l) => isSpoken(l) && l.placed_end_seconds !== null).sort((a, b) => a.start_seconds - b.start_seconds);
+  const context = (line: LineState) => {
+    const i = spoken.indexOf(line);
+    const previous = i > 0 ? spoken.slice(0, i).reduce((end, l) => Math.max(end, l.placed_end_seconds!), -Infinity) : null;
+    return { previous, bound: { nextStartSeconds: i >= 0 && i + 1 < spoken.length ? spoken[i + 1]!.start_seconds : null, timelineSeconds } };
+  };
   const changed: ChangedLine[] = [
     ...plan.retranslate.map(({ line, source }) => ({ lineId: line.id, sourceSegmentId: source.id, seconds: duration(source) })),
     ...plan.create.map((source) => ({ lineId: null, sourceSegmentId: source.id, seconds: duration(source) })),
-    ...plan.keep.filter((line) => lineChanges(line, planned.get(line.id))).map((line) => {
+    ...plan.keep.filter((line) => {
+      const { previous, bound } = context(line);
+      return lineChanges(line, previous, bound);
+    }).map((line) => {
       const source = line.source_segment_id === null ? undefined : byId.get(line.source_segment_id);
       return { lineId: line.id, sourceSegmentId: source?.id ?? null, seconds: duration(source ?? line) };
     }),

@@ -134,11 +134,29 @@ describe('regenerationChanges with a line that waits for a long one before it', 
     expect(regenerationChanges(lines, sources, { suppliedTranslation: false })).toMatchObject({ segments: 0, billableSeconds: 0 });
   });
 
-  it('moves the waiting line back into its slot when the long line is spoken again', () => {
+  it('bills only the long line when it is spoken again: the waiting line\'s clip is moved, not spoken again', () => {
     const lines = published();
     lines[0] = { ...lines[0]!, status: 'stale' };
     const changes = regenerationChanges(lines, sources, { suppliedTranslation: false });
-    expect(changes.lines.map((l) => l.lineId)).toEqual(['l0', 'l1']);
+    expect(changes.lines.map((l) => l.lineId)).toEqual(['l0']);
+    expect(changes).toMatchObject({ segments: 1, billableSeconds: 2 });
+  });
+
+  it('bills the waiting line when its own timing is edited: it no longer starts where it waited', () => {
+    const lines = published();
+    lines[1] = { ...lines[1]!, start_seconds: 3.4, end_seconds: 3.9 };
+    expect(regenerationChanges(lines, sources, { suppliedTranslation: false }).lines.map((l) => l.lineId)).toEqual(['l1']);
+  });
+
+  it('does not bill a line the timeline\'s end now speeds up, nor one an earlier rule placed past it', () => {
+    const lines = published();
+    // Published before lines were bounded by the source's end: l2 ran 0.5 s, to 4.5; the source ends at 4.3.
+    expect(regenerationChanges(lines, sources, { suppliedTranslation: false, timelineSeconds: 4.3 })).toMatchObject({ segments: 0, billableSeconds: 0 });
+    // Published as the bound places it: sped up to end at 4.3.
+    const rescued = placeInTimeline(sources.map((s, i) => ({ startSeconds: s.start_seconds, endSeconds: 4.3 > s.end_seconds ? s.end_seconds : 4.3, clipSeconds: [3.9, 0.5, 0.5][i]! })), 4.3);
+    expect(rescued[2]!.tempo).toBeGreaterThan(1);
+    lines[2] = { ...lines[2]!, ...placedAs(rescued[2]!) };
+    expect(regenerationChanges(lines, sources, { suppliedTranslation: false, timelineSeconds: 4.3 })).toMatchObject({ segments: 0, billableSeconds: 0 });
   });
 });
 
