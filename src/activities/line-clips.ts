@@ -77,10 +77,11 @@ export async function lineClips({ blobStore, engines }: { blobStore: BlobStore; 
       // start then (docs/recognition.md#timing), not a breath later.
       const tailed = trimTrailingSilence(trimmed?.wav ?? bytes, TAIL_KEEP_SECONDS);
       if (trimmed || tailed) await writeFile(file, (tailed ?? trimmed)!.wav);
-      const cut = (trimmed?.trimmedSeconds ?? 0) + (tailed?.trimmedSeconds ?? 0);
+      const leadCut = trimmed?.trimmedSeconds ?? 0;
+      const cut = leadCut + (tailed?.trimmedSeconds ?? 0);
       const key = clipKey(input.keyPrefix, line.id);
       await blobStore.putFile(key, file);
-      clips.set(line.id, { line, file, key, seconds: seconds - cut, leadingSilence: lead - cut, fresh: true });
+      clips.set(line.id, { line, file, key, seconds: seconds - cut, leadingSilence: lead - leadCut, fresh: true });
     });
   }
 
