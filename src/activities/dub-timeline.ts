@@ -24,20 +24,23 @@ export interface PlacedLine {
 }
 
 /**
- * Where each clip plays. A line whose published clip and placement still hold keeps them to the
- * bit; the others are fitted into their own slots, which never moves a neighbour.
+ * Where each clip plays. Lines are fitted in time order and none starts before the one before it
+ * ends (docs/recognition.md#timing); a line whose published clip and placement still hold there
+ * keeps them to the bit.
  */
 export function placeLines(clips: readonly LineClip[], durationSeconds: number): PlacedLine[] {
   const fit = fitSegments(clips.map((c) => ({ startSeconds: c.line.start_seconds, endSeconds: c.line.end_seconds, synthesizedSeconds: c.seconds })), { timelineSeconds: durationSeconds });
   return fit.segments.map((fitted, i) => {
     const clip = clips[i]!;
     const { line, fresh } = clip;
-    const kept = !fresh && placementHolds(line);
+    const kept = !fresh && placementHolds(line, fitted);
     const fit = kept ? { ...fitted, startSeconds: line.placed_start_seconds!, endSeconds: line.placed_end_seconds!, tempo: line.tempo! } : fitted;
     // Sped-up clips are stretched inside the one timeline render (atempo), not by an ffmpeg
     // process each: process start-up was most of a language's time (docs/benchmarks.md).
     const play = { startSeconds: fit.startSeconds, tempo: fit.tempo > 1.001 ? fit.tempo : undefined, playedSeconds: fit.endSeconds - fit.startSeconds };
-    return { clip, fit, play, cue: { startSeconds: fit.startSeconds, endSeconds: Math.min(fit.endSeconds, durationSeconds), text: line.text } };
+    // A line pushed to the very end is heard only until the source ends, and captioned so.
+    const startSeconds = Math.min(fit.startSeconds, durationSeconds);
+    return { clip, fit, play, cue: { startSeconds, endSeconds: Math.max(startSeconds, Math.min(fit.endSeconds, durationSeconds)), text: line.text } };
   });
 }
 

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Engines } from '../engines';
 import { leadingSilenceSeconds, trimLeadingSilence } from '../engines/tts/leading-silence';
+import { trimTrailingSilence } from '../engines/tts/trailing-silence';
 import type { LanguageSegment } from '../db/language-segments';
 import { clipReusable } from '../shared/line-plan';
 import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
@@ -26,6 +27,8 @@ export interface LineClip {
 
 /** Silence kept before a clip's first sound when its lead is cut: enough to avoid a click. */
 const ONSET_KEEP_SECONDS = 0.01;
+/** Silence kept after a clip's last sound when its end pause is cut, for the same reason. */
+const TAIL_KEEP_SECONDS = 0.01;
 
 /** Blob store transfers in flight at once: many small clips, without flooding the store. */
 const TRANSFER_CONCURRENCY = 8;
@@ -70,11 +73,15 @@ export async function lineClips({ blobStore, engines }: { blobStore: BlobStore; 
       const bytes = await readFile(file);
       const lead = leadingSilenceSeconds(bytes);
       const trimmed = trimLeadingSilence(bytes, ONSET_KEEP_SECONDS);
-      if (trimmed) await writeFile(file, trimmed.wav);
-      const cut = trimmed?.trimmedSeconds ?? 0;
+      // Its end pause too: the line is speaking only until its last sound, and the next line may
+      // start then (docs/recognition.md#timing), not a breath later.
+      const tailed = trimTrailingSilence(trimmed?.wav ?? bytes, TAIL_KEEP_SECONDS);
+      if (trimmed || tailed) await writeFile(file, (tailed ?? trimmed)!.wav);
+      const leadCut = trimmed?.trimmedSeconds ?? 0;
+      const cut = leadCut + (tailed?.trimmedSeconds ?? 0);
       const key = clipKey(input.keyPrefix, line.id);
       await blobStore.putFile(key, file);
-      clips.set(line.id, { line, file, key, seconds: seconds - cut, leadingSilence: lead - cut, fresh: true });
+      clips.set(line.id, { line, file, key, seconds: seconds - cut, leadingSilence: lead - leadCut, fresh: true });
     });
   }
 

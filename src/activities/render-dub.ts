@@ -7,6 +7,7 @@ import { readWavFileInfo, sharedMonoPcmRate } from '../engines/tts/wav-file-dura
 import type { EngineCapabilities } from '../engines/capabilities';
 import type { LanguageSegment, RenderedLine } from '../db/language-segments';
 import { blobKeys } from '../db/uploads';
+import { layoutCaptions } from '../publish/caption-layout';
 import { toSrt, toVtt } from '../publish/captions';
 import { isSpoken } from '../shared/line-plan';
 import { sourceKeys } from '../shared/source-keys';
@@ -133,7 +134,8 @@ export async function mixWhole(
   clock.lap('renderAndEncodeMs');
   const wav = await readWavFileInfo(out(REVISION_FILES.wav));
   const quality = dubQuality(placed, { sourceSeconds: duration, dubbedSeconds: wav.durationSeconds });
-  const cues = placed.map((p) => p.cue);
+  // One caption per line, shown as two-line cues of at most 42 characters (caption-layout.ts).
+  const cues = layoutCaptions(placed.map((p) => p.cue));
   await writeFile(out(REVISION_FILES.srt), toSrt(cues));
   await writeFile(out(REVISION_FILES.vtt), toVtt(cues));
   const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir, input.transfer);

@@ -7,6 +7,7 @@ import { TIMELINE_SAMPLE_RATE } from '../engines/media/timeline-filter';
 import { pcmWavHeader, readWavInfo, type WavInfo } from '../engines/tts/wav-file';
 import { sharedMonoPcmRate } from '../engines/tts/wav-file-duration';
 import { blobKeys } from '../db/uploads';
+import { layoutCaptions } from '../publish/caption-layout';
 import { toSrt, toVtt } from '../publish/captions';
 import { isSpoken } from '../shared/line-plan';
 import type { BlobStore } from '../storage/blob-store';
@@ -107,7 +108,7 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
       }
       clock.lap('mp3Ms');
 
-      const cues = placed.map((p) => p.cue);
+      const cues = layoutCaptions(placed.map((p) => p.cue));
       await writeFile(path.join(workDir, REVISION_FILES.srt), toSrt(cues));
       await writeFile(path.join(workDir, REVISION_FILES.vtt), toVtt(cues));
       await blobStore.putFile(key('srt'), path.join(workDir, REVISION_FILES.srt));

@@ -44,12 +44,14 @@ export async function listLanguageSegments(db: Db, projectId: string, locale: st
  * applies when it runs (src/shared/line-plan.ts), so the charge is exactly the quote.
  */
 export async function quoteRegeneration(db: Db, projectId: string, locale: string): Promise<RegenerationChanges> {
-  const [lines, sources, language] = await Promise.all([
+  const [lines, sources, language, project] = await Promise.all([
     listLanguageSegments(db, projectId, locale),
     listSourceSegments(db, projectId),
     db.selectFrom('project_languages').select('supplied_translation').where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirst(),
+    // The render bounds the last lines by the source's end; the quote places them alike.
+    db.selectFrom('projects').select('source_duration_seconds').where('id', '=', projectId).executeTakeFirst(),
   ]);
-  return regenerationChanges(lines, sources, { suppliedTranslation: (language?.supplied_translation ?? null) !== null });
+  return regenerationChanges(lines, sources, { suppliedTranslation: (language?.supplied_translation ?? null) !== null, timelineSeconds: project?.source_duration_seconds ?? null });
 }
 
 /** One line of the project's language; another project's or language's line is not found. */

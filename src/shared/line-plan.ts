@@ -1,4 +1,4 @@
-import { placeInSlot, samePlacement } from './line-placement';
+import { MAX_SHIFT_SECONDS, PLACEMENT_EPSILON_SECONDS, placeInSlot, RESCUE_MAX_TEMPO, samePlacement, type LinePlacement } from './line-placement';
 
 // The rules that turn a language's lines and the source segments into the lines a render speaks
 // (docs/editing.md). Pure, so the worker (translating, rendering) and the API (quoting a
@@ -105,22 +105,46 @@ export function clipReusable(line: LineState): boolean {
 }
 
 /**
- * The published placement still holds for the line: its clip, placed in the line's slot as it
- * is now, lands where the published revision played it. False for a line never placed.
+ * The published placement still holds for the line: its clip lands where the published revision
+ * played it. `planned` is where the timeline places it now (placeInTimeline, which knows the
+ * lines before it); without it, its own slot alone decides. False for a line never placed.
  */
-export function placementHolds(line: LineState): boolean {
+export function placementHolds(line: LineState, planned?: LinePlacement): boolean {
   if (!isSpoken(line)) return true;
   if (line.clip_seconds === null || line.placed_start_seconds === null || line.placed_end_seconds === null || line.tempo === null) return false;
-  const now = placeInSlot({ startSeconds: line.start_seconds, endSeconds: line.end_seconds }, line.clip_seconds);
+  const now = planned ?? placeInSlot({ startSeconds: line.start_seconds, endSeconds: line.end_seconds }, line.clip_seconds);
   return samePlacement(now, { startSeconds: line.placed_start_seconds, endSeconds: line.placed_end_seconds, tempo: line.tempo });
 }
 
 /**
- * A line changes in a render when it is stale, or its text or timing differs from what the
- * published revision played (docs/editing.md#editing-is-free-regenerating-is-paid).
+ * The line's own timing is what the published revision played it by: its published placement is
+ * the one its slot gives it now. A later start is explained only by a wait for the line before it
+ * (it then starts exactly where that line's published clip ended: `previousEndSeconds`), and a
+ * higher speed-up only by the timeline's bound rescuing it (docs/recognition.md#timing). So a
+ * timing edit of the line itself tells, and a line moved by its neighbours or the placement rules
+ * does not: that move re-places its clip, it does not speak it again.
  */
-export function lineChanges(line: LineState): boolean {
-  return line.status === 'stale' || line.rendered_text !== line.text || !clipReusable(line) || !placementHolds(line);
+export function ownTimingHolds(line: LineState, previousEndSeconds: number | null = null, bound: { nextStartSeconds: number | null; timelineSeconds: number } = { nextStartSeconds: null, timelineSeconds: Infinity }): boolean {
+  if (!isSpoken(line)) return true;
+  if (line.clip_seconds === null || line.placed_start_seconds === null || line.placed_end_seconds === null || line.tempo === null) return false;
+  const start = line.placed_start_seconds;
+  const near = (a: number, b: number) => Math.abs(a - b) <= PLACEMENT_EPSILON_SECONDS;
+  const waited = previousEndSeconds !== null && near(start, previousEndSeconds) && start > line.start_seconds;
+  if (!near(start, line.start_seconds) && !waited) return false;
+  const own = placeInSlot({ startSeconds: start, endSeconds: Math.max(line.end_seconds, start) }, line.clip_seconds);
+  if (near(own.tempo, line.tempo)) return true;
+  // Faster than its slot asks: a rescue, ending where the next line may wait until or where the render stops.
+  const latestEnd = Math.min(bound.nextStartSeconds === null ? Infinity : bound.nextStartSeconds + MAX_SHIFT_SECONDS, bound.timelineSeconds);
+  return line.tempo > own.tempo && (near(line.placed_end_seconds, latestEnd) || near(line.tempo, RESCUE_MAX_TEMPO));
+}
+
+/**
+ * A line changes in a render, and is billed, when it is stale, its text differs from what the
+ * published revision played, its clip must be spoken again, or its own timing changed
+ * (docs/editing.md#editing-is-free-regenerating-is-paid). Context as for ownTimingHolds.
+ */
+export function lineChanges(line: LineState, previousEndSeconds: number | null = null, bound?: { nextStartSeconds: number | null; timelineSeconds: number }): boolean {
+  return line.status === 'stale' || line.rendered_text !== line.text || !clipReusable(line) || !ownTimingHolds(line, previousEndSeconds, bound);
 }
 
 export interface ChangedLine {
@@ -143,16 +167,29 @@ export interface RegenerationChanges {
 
 /**
  * What a regeneration of one language would change and bill, from the same rules the worker
- * applies when it runs: the API quotes with this, and the workflow renders exactly these lines.
+ * applies when it runs: the API quotes with this. The render may also re-place lines this does not
+ * count (a neighbour's new clip moved them): moving a clip is not speaking it again, so it is free.
  */
-export function regenerationChanges(lines: readonly LineState[], sources: readonly SourceSegmentState[], options: LinePlanOptions): RegenerationChanges {
+export function regenerationChanges(lines: readonly LineState[], sources: readonly SourceSegmentState[], options: LinePlanOptions & { timelineSeconds?: number | null }): RegenerationChanges {
   const plan = planLines(lines, sources, options);
   const byId = new Map(sources.map((s) => [s.id, s]));
   const duration = (s: { start_seconds: number; end_seconds: number }) => s.end_seconds - s.start_seconds;
+  const timelineSeconds = options.timelineSeconds ?? Infinity;
+  // Each kept line is judged against its published neighbours: the line before it, where its
+  // published clip ended (a wait starts there), and the next line's slot (a rescue ends by it).
+  const spoken = lines.filter((l) => isSpoken(l) && l.placed_end_seconds !== null).sort((a, b) => a.start_seconds - b.start_seconds);
+  const context = (line: LineState) => {
+    const i = spoken.indexOf(line);
+    const previous = i > 0 ? spoken.slice(0, i).reduce((end, l) => Math.max(end, l.placed_end_seconds!), -Infinity) : null;
+    return { previous, bound: { nextStartSeconds: i >= 0 && i + 1 < spoken.length ? spoken[i + 1]!.start_seconds : null, timelineSeconds } };
+  };
   const changed: ChangedLine[] = [
     ...plan.retranslate.map(({ line, source }) => ({ lineId: line.id, sourceSegmentId: source.id, seconds: duration(source) })),
     ...plan.create.map((source) => ({ lineId: null, sourceSegmentId: source.id, seconds: duration(source) })),
-    ...plan.keep.filter(lineChanges).map((line) => {
+    ...plan.keep.filter((line) => {
+      const { previous, bound } = context(line);
+      return lineChanges(line, previous, bound);
+    }).map((line) => {
       const source = line.source_segment_id === null ? undefined : byId.get(line.source_segment_id);
       return { lineId: line.id, sourceSegmentId: source?.id ?? null, seconds: duration(source ?? line) };
     }),

@@ -296,6 +296,8 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
         expect(quality!.totalDriftSeconds).toBeCloseTo(drift!, 2);
         expect(Math.abs(quality!.lengthRatio - 1)).toBeLessThanOrEqual(0.05);
         expect(quality!.cuesOutsideClips).toBe(0);
+        // Never two voices or two captions at once (docs/recognition.md#timing).
+        expect(quality!.overlaps).toBe(0);
         expect(quality!.maxStartOffsetMs).toBeGreaterThanOrEqual(0);
         expect(quality!.maxStartOffsetMs).toBeLessThan(500);
       }

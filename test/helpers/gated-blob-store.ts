@@ -8,7 +8,7 @@ export interface Gate {
 }
 
 /**
- * The real blob store, except that once `putFile` has stored the first key `holdAfter` matches,
+ * The real blob store, except that once `putFile` (or `copyPatched`) has stored the first key `holdAfter` matches,
  * it waits (heartbeating its activity, up to 2 min) until the gate is opened before returning.
  * Holding a render right after its last file is stored holds the dub between render and publish:
  * the new files are all in the store and the deliverable rows still point at the old ones.
@@ -25,18 +25,21 @@ export function gatedBlobStore(inner: BlobStore, holdAfter: (key: string) => boo
       // Not inside an activity: nothing to keep alive.
     }
   };
+  // A whole render stores the held file with putFile; a splice may copy it (an unchanged thumbnail).
+  const hold = async (key: string) => {
+    if (held || !holdAfter(key)) return;
+    held = true;
+    reach(key);
+    for (let waited = 0; !opened && waited < 120_000; waited += 200) {
+      heartbeat();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
   return {
     gate,
     async putFile(key, filePath) {
       const stored = await inner.putFile(key, filePath);
-      if (!held && holdAfter(key)) {
-        held = true;
-        reach(key);
-        for (let waited = 0; !opened && waited < 120_000; waited += 200) {
-          heartbeat();
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        }
-      }
+      await hold(key);
       return stored;
     },
     put: (key, body, options) => inner.put(key, body, options),
@@ -44,7 +47,11 @@ export function gatedBlobStore(inner: BlobStore, holdAfter: (key: string) => boo
     get: (key, range) => inner.get(key, range),
     stat: (key) => inner.stat(key),
     toLocalFile: (key, tempDir, options) => inner.toLocalFile(key, tempDir, options),
-    copyPatched: (sourceKey, destKey, patches) => inner.copyPatched(sourceKey, destKey, patches),
+    async copyPatched(sourceKey, destKey, patches) {
+      const copied = await inner.copyPatched(sourceKey, destKey, patches);
+      await hold(destKey);
+      return copied;
+    },
     delete: (key) => inner.delete(key),
     deletePrefix: (prefix) => inner.deletePrefix(prefix),
   };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createLocalEngines, type MediaEngine } from '../../src/engines';
 import { detectCapabilities } from '../../src/engines/capabilities';
 import { chargeCredits, getBalance } from '../../src/db/credits';
-import { listLanguageSegments, type LanguageSegment } from '../../src/db/language-segments';
+import { listLanguageSegments, quoteRegeneration, type LanguageSegment } from '../../src/db/language-segments';
 import { listSourceSegments, replaceSourceSegments, type Cue } from '../../src/db/source-segments';
 import { parseVtt } from '../../src/publish/captions';
 import { regenerationChargeReference, regenerationRefundReference } from '../../src/shared/ledger-references';
@@ -53,6 +53,15 @@ const captions = async (tenant: TestTenant, id: string): Promise<string> => {
 
 /** A VTT's cue blocks, exactly as written. */
 const vttBlocks = (vtt: string) => vtt.split('\n\n').slice(1).filter((b) => b.trim() !== '');
+
+/** Two captions never show at once (docs/recognition.md#timing): each cue starts once the one before ends. */
+function expectNoOverlappingCues(vtt: string): void {
+  const cues = parseVtt(vtt);
+  for (const [i, cue] of cues.entries()) {
+    expect(cue.endSeconds).toBeGreaterThan(cue.startSeconds);
+    if (i > 0) expect(cue.startSeconds).toBeGreaterThanOrEqual(cues[i - 1]!.endSeconds);
+  }
+}
 
 const lines = (id: string) => listLanguageSegments(suite.api.db, id, 'es_es');
 
@@ -210,6 +219,7 @@ describe('regenerating a language', () => {
     first = { vtt: await captions(tenant, id), lines: await lines(id), keys: await deliverableKeys(id) };
     expect(first.lines).toHaveLength(3);
     expect(vttBlocks(first.vtt)).toHaveLength(3);
+    expectNoOverlappingCues(first.vtt);
 
     // The customer rewrites the second line (what PATCH …/segments/{id} does).
     const edited = first.lines[1]!;
@@ -298,5 +308,30 @@ describe('regenerating a language', () => {
     // Started again: still failed, refunded once.
     expect(await runRegeneration(input, 3)).toEqual({ status: 'failed' });
     expect((await ledger(id)).filter((e) => e.kind === 'refund')).toHaveLength(1);
+  }, 120_000);
+
+  it('starts the lines after a line that runs long even at the tempo cap once it ends: no two voices or cues at once', async () => {
+    // The issue 29 reviewer's case: a corrected first line far longer than its 1 s slot.
+    await suite.worker.use();
+    const before = await lines(id);
+    // About 2.8 s of speech for a 1 s slot: 2.2 s even at 1.3×, 1 s past the next line's start.
+    const long = 'Buenos días a todos y bienvenidos a la reunión.';
+    await suite.api.db.updateTable('language_segments').set({ text: long, status: 'edited' }).where('id', '=', before[0]!.id).execute();
+    const quote = await quoteRegeneration(suite.api.db, id, 'es_es');
+    expect(quote.lines.map((l) => l.lineId)).toEqual([before[0]!.id]);
+    const input = await commitRegeneration(tenant, id, { seconds: quote.billableSeconds, segments: quote.segments, fromRevision: 3 });
+    expect(await runRegeneration(input, 4)).toEqual({ status: 'completed', revision: 4 });
+
+    const now = await lines(id);
+    expect(now[0]).toMatchObject({ text: long, rendered_text: long, tempo: expect.closeTo(1.3, 6) });
+    // Even at 1.3× it runs past the second line's start, so the second waits for it, unspoken again.
+    expect(now[0]!.placed_end_seconds!).toBeGreaterThan(now[1]!.start_seconds);
+    expect(now[1]!.placed_start_seconds).toBeCloseTo(now[0]!.placed_end_seconds!, 6);
+    expect(now[1]!.clip_key).toBe(before[1]!.clip_key);
+    for (let i = 1; i < now.length; i++) expect(now[i]!.placed_start_seconds!).toBeGreaterThanOrEqual(now[i - 1]!.placed_end_seconds! - 1e-6);
+    expectNoOverlappingCues(await captions(tenant, id));
+    const language = await suite.api.db.selectFrom('project_languages').select('dub_quality').where('project_id', '=', id).executeTakeFirstOrThrow();
+    expect(language.dub_quality).toMatchObject({ overlaps: 0, maxShiftSeconds: expect.any(Number) });
+    expect(language.dub_quality!.maxShiftSeconds).toBeGreaterThan(0.1);
   }, 120_000);
 });

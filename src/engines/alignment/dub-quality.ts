@@ -19,6 +19,13 @@ export interface DubQuality {
   lengthRatio: number;
   /** Caption cues that are not inside the span of their spoken clip. Goal 0. */
   cuesOutsideClips: number;
+  /**
+   * Sentences that start while an earlier one is still playing, or whose cue starts before an
+   * earlier cue ends: two voices or two captions at once (docs/recognition.md#timing). Goal 0.
+   */
+  overlaps: number;
+  /** Largest delay, in seconds, of a sentence behind its source because the one before ran long. */
+  maxShiftSeconds: number;
 }
 
 export interface PlacedSentence {
@@ -38,7 +45,15 @@ export function measureDubQuality(sentences: readonly PlacedSentence[], lengths:
   let maxTempo = 1;
   let totalDriftSeconds = 0;
   let cuesOutsideClips = 0;
-  for (const { sourceStartSeconds, fitted, leadingSilenceSeconds, cue } of sentences) {
+  let overlaps = 0;
+  let maxShiftSeconds = 0;
+  let clipsEnd = -Infinity;
+  let cuesEnd = -Infinity;
+  for (const { sourceStartSeconds, fitted, leadingSilenceSeconds, cue } of [...sentences].sort((a, b) => a.fitted.startSeconds - b.fitted.startSeconds)) {
+    if (fitted.startSeconds < clipsEnd - EPSILON || cue.startSeconds < cuesEnd - EPSILON) overlaps++;
+    clipsEnd = Math.max(clipsEnd, fitted.endSeconds);
+    cuesEnd = Math.max(cuesEnd, cue.endSeconds);
+    maxShiftSeconds = Math.max(maxShiftSeconds, fitted.startSeconds - sourceStartSeconds);
     const audible = fitted.startSeconds + leadingSilenceSeconds / fitted.tempo;
     maxStartOffsetMs = Math.max(maxStartOffsetMs, Math.abs(audible - sourceStartSeconds) * 1000);
     maxTempo = Math.max(maxTempo, fitted.tempo);
@@ -52,6 +67,8 @@ export function measureDubQuality(sentences: readonly PlacedSentence[], lengths:
     totalDriftSeconds: round(totalDriftSeconds, 3),
     lengthRatio: lengths.sourceSeconds > 0 ? round(lengths.dubbedSeconds / lengths.sourceSeconds, 4) : 1,
     cuesOutsideClips,
+    overlaps,
+    maxShiftSeconds: round(maxShiftSeconds, 3),
   };
 }
 

@@ -1,11 +1,13 @@
 // Decides how each dubbed sentence fits the slot its source sentence occupied. A translation is
 // often longer than the original; speeding speech up beyond ~1.3× hurts intelligibility and
 // slowing it down sounds drunk, so the tempo only goes up, and what still does not fit spills
-// into the silence after the slot. Whatever is left over is reported as drift (the clip runs into
-// the next sentence or past the end) instead of being hidden. Pure: no I/O, easy to test. One
-// sentence's placement is src/shared/line-placement.ts, which a regeneration's quote uses too.
+// into the silence after the slot. What is left over never plays over the next sentence: that
+// one starts later instead, into its own pause, and catches up (docs/recognition.md#timing).
+// The overrun is reported as drift and the delay as shift, instead of being hidden. Pure: no
+// I/O, easy to test. The placement rules are src/shared/line-placement.ts, which a
+// regeneration's quote uses too.
 
-import { DEFAULT_MAX_TEMPO, placeInSlot } from '../../shared/line-placement';
+import { DEFAULT_MAX_TEMPO, placeInTimeline } from '../../shared/line-placement';
 
 export { DEFAULT_MAX_TEMPO };
 
@@ -32,6 +34,8 @@ export interface FittedSegment {
   tempo: number;
   /** How far the clip runs past the next segment's start (or the timeline end); ≥ 0. */
   driftSeconds: number;
+  /** How much later than its source sentence the clip starts, because the one before ran long; ≥ 0. */
+  shiftSeconds: number;
 }
 
 export interface FitResult {
@@ -51,12 +55,12 @@ export function fitSegments(segments: readonly SegmentToFit[], options: FitOptio
   }
   validate(segments);
 
-  const fitted: FittedSegment[] = segments.map((segment, i) => {
-    const { endSeconds, tempo } = placeInSlot(segment, segment.synthesizedSeconds, maxTempo);
+  const placements = placeInTimeline(segments.map((s) => ({ startSeconds: s.startSeconds, endSeconds: s.endSeconds, clipSeconds: s.synthesizedSeconds })), options.timelineSeconds, maxTempo);
+  const fitted: FittedSegment[] = placements.map(({ startSeconds, endSeconds, tempo, shiftSeconds }, i) => {
     // The silence after the slot can be borrowed up to where the next sentence starts.
     const limit = segments[i + 1]?.startSeconds ?? options.timelineSeconds;
     const overrun = endSeconds - limit;
-    return { startSeconds: segment.startSeconds, endSeconds, tempo, driftSeconds: overrun > EPSILON ? overrun : 0 };
+    return { startSeconds, endSeconds, tempo, driftSeconds: overrun > EPSILON ? overrun : 0, shiftSeconds: shiftSeconds > EPSILON ? shiftSeconds : 0 };
   });
   const totalDriftSeconds = fitted.reduce((sum, s) => sum + s.driftSeconds, 0);
   return { segments: fitted, totalDriftSeconds };

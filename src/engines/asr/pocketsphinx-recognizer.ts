@@ -25,13 +25,14 @@ export interface PocketsphinxOptions extends GroupingOptions {
 }
 
 /**
- * One search pass with a narrower beam instead of pocketsphinx's three passes (tree search, then
- * flat-lexicon rescoring, then a best-path search over the lattice) with up to 30,000 active HMMs
- * a frame. Measured on the bench's 60 s espeak-ng speech (docs/benchmarks.md, 2026-11-24): 9.6 s
- * of CPU instead of 20.5 s, with 63 words matching the script in order against 16; on a second
- * voice and text 20 against 22. The extra passes and the wide beam did not buy accuracy here.
+ * pocketsphinx's three search passes (tree search, flat-lexicon rescoring, best path over the
+ * lattice) with a narrower beam than its own (3,000 active HMMs a frame instead of 30,000).
+ * Chosen by accuracy first on held-out natural speech (docs/recognition.md: `npm run
+ * bench:recognition`): 8.6 % of words wrong, the same as pocketsphinx's defaults, against 13.5 %
+ * for the single narrow pass used before, at ~0.16 CPU s per audio s (defaults ~0.18, single
+ * pass ~0.11). The single pass was chosen on espeak-ng's voice, which no customer uploads.
  */
-export const DEFAULT_SEARCH_ARGS: readonly string[] = ['-fwdflat', 'no', '-bestpath', 'no', '-maxhmmpf', '3000', '-maxwpf', '5'];
+export const DEFAULT_SEARCH_ARGS: readonly string[] = ['-maxhmmpf', '3000', '-maxwpf', '5'];
 
 export class PocketsphinxRecognizer implements SpeechRecognizer {
   private readonly command: string;
@@ -51,7 +52,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
       '-lm', path.join(root, model, `${model}.lm.bin`),
       '-dict', path.join(root, model, `cmudict-${model}.dict`),
     ];
-    this.grouping = { minPauseSeconds: options.minPauseSeconds, maxSegmentSeconds: options.maxSegmentSeconds };
+    this.grouping = { sentencePauseSeconds: options.sentencePauseSeconds };
     this.parallelism = options.parallelism ?? os.availableParallelism();
     this.chunking = options.chunking ?? {};
     this.searchArgs = options.searchArgs ?? DEFAULT_SEARCH_ARGS;

@@ -1,5 +1,5 @@
 import { fitSegments } from '../../../src/engines';
-import { placeInSlot } from '../../../src/shared/line-placement';
+import { placeInSlot, placeInTimeline } from '../../../src/shared/line-placement';
 import { lineChanges, mostOverlappedSource, planLines, regenerationChanges, type LineState, type SourceSegmentState } from '../../../src/shared/line-plan';
 
 // The rules that decide a language's lines and what a regeneration changes (docs/editing.md).
@@ -118,8 +118,52 @@ describe('regenerationChanges', () => {
   });
 });
 
-describe('placeInSlot', () => {
-  it('places a line exactly as fitSegments places it', () => {
+describe('regenerationChanges with a line that waits for a long one before it', () => {
+  // seg_a's clip (3.9 s) ends at 3 even at 1.3×, 1 s past seg_b's start (2): seg_b's line waited.
+  const published = (): LineState[] => {
+    const clips = [3.9, 0.5, 0.5];
+    const placed = placeInTimeline(sources.map((s, i) => ({ startSeconds: s.start_seconds, endSeconds: s.end_seconds, clipSeconds: clips[i]! })));
+    expect(placed[1]!.shiftSeconds).toBeCloseTo(1, 9);
+    return sources.map((s, i) => rendered(`l${i}`, s, { clip_seconds: clips[i]!, ...placedAs(placed[i]!) }));
+  };
+
+  it('changes nothing while the long line is played as published', () => {
+    const lines = published();
+    // Not where its own slot alone puts it; that alone is no change.
+    expect(lineChanges(lines[1]!)).toBe(true);
+    expect(regenerationChanges(lines, sources, { suppliedTranslation: false })).toMatchObject({ segments: 0, billableSeconds: 0 });
+  });
+
+  it('bills only the long line when it is spoken again: the waiting line\'s clip is moved, not spoken again', () => {
+    const lines = published();
+    lines[0] = { ...lines[0]!, status: 'stale' };
+    const changes = regenerationChanges(lines, sources, { suppliedTranslation: false });
+    expect(changes.lines.map((l) => l.lineId)).toEqual(['l0']);
+    expect(changes).toMatchObject({ segments: 1, billableSeconds: 2 });
+  });
+
+  it('bills the waiting line when its own timing is edited: it no longer starts where it waited', () => {
+    const lines = published();
+    lines[1] = { ...lines[1]!, start_seconds: 3.4, end_seconds: 3.9 };
+    expect(regenerationChanges(lines, sources, { suppliedTranslation: false }).lines.map((l) => l.lineId)).toEqual(['l1']);
+  });
+
+  it('does not bill a line the timeline\'s end now speeds up, nor one an earlier rule placed past it', () => {
+    const lines = published();
+    // Published before lines were bounded by the source's end: l2 ran 0.5 s, to 4.5; the source ends at 4.3.
+    expect(regenerationChanges(lines, sources, { suppliedTranslation: false, timelineSeconds: 4.3 })).toMatchObject({ segments: 0, billableSeconds: 0 });
+    // Published as the bound places it: sped up to end at 4.3.
+    const rescued = placeInTimeline(sources.map((s, i) => ({ startSeconds: s.start_seconds, endSeconds: 4.3 > s.end_seconds ? s.end_seconds : 4.3, clipSeconds: [3.9, 0.5, 0.5][i]! })), 4.3);
+    expect(rescued[2]!.tempo).toBeGreaterThan(1);
+    lines[2] = { ...lines[2]!, ...placedAs(rescued[2]!) };
+    expect(regenerationChanges(lines, sources, { suppliedTranslation: false, timelineSeconds: 4.3 })).toMatchObject({ segments: 0, billableSeconds: 0 });
+  });
+});
+
+const placedAs = (p: { startSeconds: number; endSeconds: number; tempo: number }) => ({ placed_start_seconds: p.startSeconds, placed_end_seconds: p.endSeconds, tempo: p.tempo });
+
+describe('placeInTimeline', () => {
+  it('places lines exactly as fitSegments places them, each after the one before', () => {
     const segments = [
       { startSeconds: 0, endSeconds: 1, synthesizedSeconds: 0.8 },
       { startSeconds: 1, endSeconds: 2, synthesizedSeconds: 1.2 },
@@ -127,6 +171,11 @@ describe('placeInSlot', () => {
       { startSeconds: 3, endSeconds: 3, synthesizedSeconds: 0.5 },
     ];
     const fitted = fitSegments(segments, { timelineSeconds: 10 }).segments;
-    expect(segments.map((s) => placeInSlot(s, s.synthesizedSeconds))).toEqual(fitted.map((f) => ({ startSeconds: f.startSeconds, endSeconds: f.endSeconds, tempo: f.tempo })));
+    const placed = placeInTimeline(segments.map((s) => ({ ...s, clipSeconds: s.synthesizedSeconds })));
+    expect(placed).toEqual(fitted.map((f) => ({ startSeconds: f.startSeconds, endSeconds: f.endSeconds, tempo: f.tempo, shiftSeconds: f.shiftSeconds })));
+    // The third (2 s at 1.3×) ends past the fourth's start, which waits for it.
+    expect(placed[3]!.startSeconds).toBeCloseTo(2 + 2 / 1.3, 9);
+    // One line alone is placed as its slot says.
+    expect(placeInTimeline([{ startSeconds: 2, endSeconds: 3, clipSeconds: 2 }])[0]).toEqual({ ...placeInSlot({ startSeconds: 2, endSeconds: 3 }, 2), shiftSeconds: 0 });
   });
 });

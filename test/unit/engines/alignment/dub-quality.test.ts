@@ -6,7 +6,7 @@ import { leadingSilenceSeconds, trimLeadingSilence } from '../../../../src/engin
 import { silentWav } from '../../../../src/engines/tts/wav-file';
 import { wavFileDurationSeconds } from '../../../../src/engines/tts/wav-file-duration';
 
-const fitted = (startSeconds: number, endSeconds: number, tempo = 1, driftSeconds = 0) => ({ startSeconds, endSeconds, tempo, driftSeconds });
+const fitted = (startSeconds: number, endSeconds: number, tempo = 1, driftSeconds = 0, shiftSeconds = 0) => ({ startSeconds, endSeconds, tempo, driftSeconds, shiftSeconds });
 
 describe('measureDubQuality', () => {
   it('reports the largest audible start offset, the highest tempo, the drift, the length ratio and stray cues', () => {
@@ -19,11 +19,28 @@ describe('measureDubQuality', () => {
       ],
       { sourceSeconds: 10, dubbedSeconds: 10.2 },
     );
-    expect(quality).toEqual({ sentences: 2, maxStartOffsetMs: 80, maxTempo: 1.25, totalDriftSeconds: 0.2, lengthRatio: 1.02, cuesOutsideClips: 1 });
+    expect(quality).toEqual({ sentences: 2, maxStartOffsetMs: 80, maxTempo: 1.25, totalDriftSeconds: 0.2, lengthRatio: 1.02, cuesOutsideClips: 1, overlaps: 0, maxShiftSeconds: 0 });
   });
 
   it('an empty dub: no sentences, tempo 1, nothing outside', () => {
-    expect(measureDubQuality([], { sourceSeconds: 5, dubbedSeconds: 5 })).toEqual({ sentences: 0, maxStartOffsetMs: 0, maxTempo: 1, totalDriftSeconds: 0, lengthRatio: 1, cuesOutsideClips: 0 });
+    expect(measureDubQuality([], { sourceSeconds: 5, dubbedSeconds: 5 })).toEqual({ sentences: 0, maxStartOffsetMs: 0, maxTempo: 1, totalDriftSeconds: 0, lengthRatio: 1, cuesOutsideClips: 0, overlaps: 0, maxShiftSeconds: 0 });
+  });
+
+  it('counts a sentence whose clip or cue starts before an earlier one ends as an overlap', () => {
+    const quality = measureDubQuality(
+      [
+        // The reviewer's case (issue 29): the first plays 0.14–2.76 while the second starts at 1.33.
+        { sourceStartSeconds: 0.14, fitted: fitted(0.14, 2.76, 1.3, 1.43), leadingSilenceSeconds: 0, cue: { startSeconds: 0.14, endSeconds: 2.76 } },
+        { sourceStartSeconds: 1.33, fitted: fitted(1.33, 2.5), leadingSilenceSeconds: 0, cue: { startSeconds: 1.33, endSeconds: 2.5 } },
+        // Clips apart, but this cue starts before the one above ended (2.76).
+        { sourceStartSeconds: 2.8, fitted: fitted(2.8, 3.5), leadingSilenceSeconds: 0, cue: { startSeconds: 2.7, endSeconds: 3.5 } },
+        // Shifted 0.5 s behind its source, after everything before it: no overlap.
+        { sourceStartSeconds: 3, fitted: fitted(3.5, 4, 1, 0, 0.5), leadingSilenceSeconds: 0, cue: { startSeconds: 3.5, endSeconds: 4 } },
+      ],
+      { sourceSeconds: 5, dubbedSeconds: 5 },
+    );
+    expect(quality.overlaps).toBe(2);
+    expect(quality.maxShiftSeconds).toBe(0.5);
   });
 });
 

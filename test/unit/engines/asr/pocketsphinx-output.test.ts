@@ -25,9 +25,9 @@ describe('parsePocketsphinxWords', () => {
     expect(words).toEqual([
       { word: 'whether', startSeconds: 0.13, endSeconds: 0.4 },
       { word: 'we', startSeconds: 0.41, endSeconds: 0.51 },
-      { word: 'do', startSeconds: 1.16, endSeconds: 1.23 },
+      { word: 'do', startSeconds: 1.16, endSeconds: 1.23, endsUtterance: true },
       { word: 'robert', startSeconds: 4.3, endSeconds: 4.6 },
-      { word: 'like', startSeconds: 4.61, endSeconds: 4.93 },
+      { word: 'like', startSeconds: 4.61, endSeconds: 4.93, endsUtterance: true },
     ]);
   });
 

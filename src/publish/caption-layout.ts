@@ -1,0 +1,33 @@
+import { captionLines, cutIntoCues, cutStrength, type CaptionUnit } from '../shared/caption-rules';
+import type { Cue } from './captions';
+
+// A dubbed line's caption as viewers see it (docs/recognition.md#captions): at most two lines of
+// 42 characters and 7 s a cue. A translation is often longer than its source sentence, so a line
+// whose words do not fit one cue is shown as consecutive cues inside the same span, cut between
+// words, at a sentence or clause end where it has one; each cue's share of the span follows its
+// share of the characters, which is how long it takes to say.
+
+export function layoutCaptions(cues: readonly Cue[]): Cue[] {
+  // A line pushed past the source's end is never heard: it shows no caption either.
+  return cues.filter((c) => c.endSeconds > c.startSeconds).flatMap(layoutCaption);
+}
+
+export function layoutCaption(cue: Cue): Cue[] {
+  const words = cue.text.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [cue];
+  const span = cue.endSeconds - cue.startSeconds;
+  const total = words.reduce((sum, w) => sum + w.length + 1, 0);
+  let before = 0;
+  const units: CaptionUnit[] = words.map((text) => {
+    const startSeconds = cue.startSeconds + (span * before) / total;
+    before += text.length + 1;
+    return { text, startSeconds, endSeconds: cue.startSeconds + (span * before) / total, cutAfter: cutStrength(text) };
+  });
+  const runs = cutIntoCues(units);
+  return runs.map((run, i) => ({
+    // Each cue runs until the next begins, the last to the line's end: no gap flickers between them.
+    startSeconds: i === 0 ? cue.startSeconds : run[0]!.startSeconds,
+    endSeconds: i === runs.length - 1 ? cue.endSeconds : runs[i + 1]![0]!.startSeconds,
+    text: (captionLines(run.map((u) => u.text).join(' ')) ?? [run.map((u) => u.text).join(' ')]).join('\n'),
+  }));
+}
