@@ -5,7 +5,7 @@ import { POCKETSPHINX_MODEL_ROOT } from '../src/engines/capabilities';
 import { DEFAULT_SEARCH_ARGS } from '../src/engines/asr/pocketsphinx-recognizer';
 import { groupWords } from '../src/engines/asr/group-words';
 import { parsePocketsphinxWords, type TimedWord } from '../src/engines/asr/pocketsphinx-output';
-import { wordErrors } from './lib/asr-wer';
+import { wordErrors } from './lib/wer';
 import { runCommand } from './lib/commands';
 import { scoreSentenceBoundaries, type BoundaryScore } from './lib/sentence-end-score';
 import { HELD_OUT_TEXTS, heldOutRecording, VOICES, type HeldOutText, type Voice } from './recognition/held-out-speech';
