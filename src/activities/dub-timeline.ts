@@ -1,7 +1,8 @@
 import { fitSegments } from '../engines';
 import { measureDubQuality, type DubQuality } from '../engines/alignment/dub-quality';
 import type { FittedSegment } from '../engines/alignment/fit-segments';
-import type { TimelineClip } from '../engines/media/media-engine';
+import type { DuckShape, Stretch } from '../engines/media/duck-envelope';
+import type { TimelineClip, TimelineSpec } from '../engines/media/media-engine';
 import type { LanguageSegment, RenderedLine } from '../db/language-segments';
 import type { Cue } from '../publish/captions';
 import { placementHolds } from '../shared/line-plan';
@@ -14,6 +15,22 @@ import type { RecordedClip } from './revision-timeline';
 
 /** Background level under the dubbed voice: audible ambience, never competing with speech. */
 export const BACKGROUND_VOLUME = 0.15;
+
+/**
+ * How `duck` lowers the original under each dubbed sentence (docs/background.md#duck). 20 dB
+ * lower: espeak-ng's voice measures about −21 dBFS RMS, so an original as loud as −5 dBFS RMS
+ * (louder than any mastered soundtrack) is still 20 dB under the dub there, at 0.15 × 0.1.
+ */
+export const DUCK_SHAPE: DuckShape = { underSpeechGain: 0.1, attackSeconds: 0.1, releaseSeconds: 0.25, holdSeconds: 0.5 };
+
+/**
+ * An original whose side signal is within this many dB of its centre is stereo: `duck` takes its
+ * centre out under speech. A mono source copied to both channels has no side at all (−Infinity).
+ */
+export const STEREO_SIDE_TO_MID_DB = -30;
+
+/** What the revision's record says of the ducking, to duck a span of it again alike. */
+export type RecordedDucking = DuckShape & { removeCentre: boolean };
 
 export interface PlacedLine {
   clip: LineClip;
@@ -64,4 +81,16 @@ export const driftSeconds = (placed: readonly PlacedLine[]) => placed.reduce((su
 /** The clips as the revision's timeline record keeps them. */
 export function recordedClips(placed: readonly PlacedLine[]): RecordedClip[] {
   return placed.map(({ clip, play }) => ({ lineId: clip.line.id, key: clip.key, ...play, leadingSilenceSeconds: clip.leadingSilence }));
+}
+
+/** Where the dub speaks: each clip as it plays. */
+export const speechStretches = (placed: readonly PlacedLine[]): Stretch[] =>
+  placed.map(({ play }) => ({ startSeconds: play.startSeconds, endSeconds: play.startSeconds + play.playedSeconds }));
+
+/**
+ * The timeline's background: the original at BACKGROUND_VOLUME, ducked under `speech` (every
+ * clip of the whole timeline, a span's render included) when the revision ducks it.
+ */
+export function timelineBackground(file: string, ducking: RecordedDucking | undefined, speech: readonly Stretch[]): NonNullable<TimelineSpec['background']> {
+  return ducking ? { file, volume: BACKGROUND_VOLUME, duck: { ...ducking, speech } } : { file, volume: BACKGROUND_VOLUME };
 }

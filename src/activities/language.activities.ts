@@ -93,6 +93,7 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
         locale: step.locale,
         lines,
         title: language.title ?? project.name,
+        background: project.background,
         durationSeconds: project.source_duration_seconds ?? 0,
         hasVideo: project.source_has_video ?? false,
         keyPrefix: revisionKeyPrefix(step.projectId, step.locale, language.revision),

@@ -61,6 +61,7 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
         locale: input.locale,
         lines,
         title: current?.title ?? project.name,
+        background: project.background,
         durationSeconds: project.source_duration_seconds ?? 0,
         hasVideo: project.source_has_video ?? false,
         keyPrefix: revisionKeyPrefix(input.projectId, input.locale, revision),

@@ -76,6 +76,7 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
         locale: input.locale,
         lines: await listLanguageSegments(db, input.projectId, input.locale),
         title: language.title ?? project.name,
+        background: project.background,
         durationSeconds: project.source_duration_seconds ?? 0,
         hasVideo: project.source_has_video ?? false,
         keyPrefix: revisionKeyPrefix(input.projectId, input.locale, revision),

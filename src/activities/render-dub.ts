@@ -7,6 +7,8 @@ import { readWavFileInfo, sharedMonoPcmRate } from '../engines/tts/wav-file-dura
 import type { EngineCapabilities } from '../engines/capabilities';
 import type { LanguageSegment, RenderedLine } from '../db/language-segments';
 import { blobKeys } from '../db/uploads';
+import { backgroundSideToMidDb } from '../engines/media/duck-background';
+import type { BackgroundMode } from '../shared/background-mode';
 import { layoutCaptions } from '../publish/caption-layout';
 import { toSrt, toVtt } from '../publish/captions';
 import { isSpoken } from '../shared/line-plan';
@@ -14,7 +16,10 @@ import { sourceKeys } from '../shared/source-keys';
 import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
 import { activityLog } from './activity-log';
 import { classifyingEngineErrors } from './classify-engine-error';
-import { BACKGROUND_VOLUME, driftSeconds, dubQuality, placeLines, recordedClips, renderedLines } from './dub-timeline';
+import {
+  BACKGROUND_VOLUME, driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, STEREO_SIDE_TO_MID_DB, timelineBackground,
+  type RecordedDucking,
+} from './dub-timeline';
 import { fetchClipFiles, lineClips, type LineClip } from './line-clips';
 import { MP3_ENCODING, REVISION_FILES, writeRevisionTimeline } from './revision-timeline';
 
@@ -40,6 +45,8 @@ export interface RenderDubInput {
   lines: LanguageSegment[];
   /** Drawn on the thumbnail. */
   title: string;
+  /** What the dub is mixed over: the project's mode (docs/background.md). */
+  background: BackgroundMode;
   durationSeconds: number;
   hasVideo: boolean;
   /** The revision's prefix (revisionKeyPrefix): its files and new clips go under it. */
@@ -110,6 +117,14 @@ export async function renderDub(deps: Deps, input: RenderDubInput): Promise<Rend
 }
 
 /**
+ * How `duck` lowers this original: a stereo one also loses its centre under speech. Decided once
+ * from the whole background and recorded, so a span mixed again later is ducked alike.
+ */
+async function duckingFor(backgroundFile: string): Promise<RecordedDucking> {
+  return { ...DUCK_SHAPE, removeCentre: (await backgroundSideToMidDb(backgroundFile)) >= STEREO_SIDE_TO_MID_DB };
+}
+
+/**
  * The whole timeline from the lines' clips (spoken already): mixed, encoded, captioned, its
  * thumbnail drawn, stored with its timeline record.
  */
@@ -123,9 +138,12 @@ export async function mixWhole(
   const synthesized = clips.filter((c) => c.fresh).length;
   const placed = placeLines(clips, duration);
   const files = await fetchClipFiles(blobStore, clips, workDir, input.transfer);
-  const background = await blobStore.stat(sourceKeys.background(projectId))
-    ? { file: await blobStore.toLocalFile(sourceKeys.background(projectId), workDir, input.transfer), volume: BACKGROUND_VOLUME }
+  // The original under the dub, as the project's mode has it (docs/background.md).
+  const backgroundFile = input.background !== 'drop' && (await blobStore.stat(sourceKeys.background(projectId)))
+    ? await blobStore.toLocalFile(sourceKeys.background(projectId), workDir, input.transfer)
     : undefined;
+  const ducking = input.background === 'duck' && backgroundFile ? await duckingFor(backgroundFile) : undefined;
+  const background = backgroundFile ? timelineBackground(backgroundFile, ducking, speechStretches(placed)) : undefined;
   const out = (name: string) => path.join(workDir, name);
   // The mix goes straight into both published files: no intermediate WAV to write and read.
   await input.onStage?.('encoding');
@@ -153,6 +171,8 @@ export async function mixWhole(
     durationSeconds: duration,
     samples: wav.samples,
     backgroundVolume: background ? BACKGROUND_VOLUME : null,
+    background: input.background,
+    ...(ducking ? { ducking } : {}),
     clipSampleRate: (await sharedMonoPcmRate(files)) ?? null,
     thumbnail: { title: input.title, hasVideo: input.hasVideo },
     mp3: MP3_ENCODING,

@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
 import type { TimelineClip } from '../engines/media/media-engine';
+import type { BackgroundMode } from '../shared/background-mode';
+import type { RecordedDucking } from './dub-timeline';
 import { BlobNotFoundError, type BlobStore } from '../storage/blob-store';
 
 // What a revision's timeline holds, stored beside its files (`<revision prefix>/timeline.json`):
@@ -32,8 +34,15 @@ export interface RevisionTimeline {
   durationSeconds: number;
   /** Samples (per channel) of the published WAV: 48 kHz, 16-bit stereo. */
   samples: number;
-  /** The source audio's gain under the dub; null when the source has no audio. */
+  /** The source audio's gain under the dub; null when the source has no audio or the mode drops it. */
   backgroundVolume: number | null;
+  /**
+   * The project's background mode the revision was mixed with (docs/background.md); absent in
+   * records written before there were modes, which were all `keep`.
+   */
+  background?: BackgroundMode;
+  /** With `duck` over a source with audio: the envelope's shape, and whether the centre went under speech. */
+  ducking?: RecordedDucking;
   /** What the thumbnail shows: the same again, and the file is copied instead of drawn. */
   thumbnail: { title: string; hasVideo: boolean };
   /**

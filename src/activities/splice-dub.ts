@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { TimelineSpan } from '../engines/media/media-engine';
+import { envelopeReachSeconds, type DuckShape } from '../engines/media/duck-envelope';
+import type { TimelineSpan, TimelineSpec } from '../engines/media/media-engine';
 import { spliceSpans, type Stretch } from '../engines/media/splice-spans';
 import { TIMELINE_SAMPLE_RATE } from '../engines/media/timeline-filter';
 import { pcmWavHeader, readWavInfo, type WavInfo } from '../engines/tts/wav-file';
@@ -14,7 +15,9 @@ import type { BlobStore } from '../storage/blob-store';
 import { readBytes } from '../storage/read-bytes';
 import { activityLog } from './activity-log';
 import { classifyingEngineErrors } from './classify-engine-error';
-import { BACKGROUND_VOLUME, driftSeconds, dubQuality, placeLines, recordedClips, renderedLines, type PlacedLine } from './dub-timeline';
+import {
+  BACKGROUND_VOLUME, driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, timelineBackground, type PlacedLine,
+} from './dub-timeline';
 import { fetchClipFiles, lineClips } from './line-clips';
 import { sourceKeys } from '../shared/source-keys';
 import { mixWhole, PUBLISHED_FILES, stageClock, voiceFor, type Deps, type PublishedFile, type RenderDubInput, type RenderedDub } from './render-dub';
@@ -53,6 +56,8 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
   const refusal = !previous ? 'the published revision has no timeline record'
     : previous.durationSeconds !== input.durationSeconds || previous.mp3 !== MP3_ENCODING || previous.clipSampleRate === null ? 'the published revision was rendered otherwise'
     : previous.backgroundVolume !== null && previous.backgroundVolume !== BACKGROUND_VOLUME ? 'the background level changed'
+    : (previous.background ?? 'keep') !== input.background ? 'the background mode changed'
+    : previous.ducking && !sameShape(previous.ducking, DUCK_SHAPE) ? 'the ducking changed'
     : !wav || wav.samples !== previous.samples ? 'the published WAV is not the recorded 48 kHz stereo PCM'
     : null;
   if (refusal || !previous || !wav) {
@@ -84,7 +89,10 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
 
       const placed = placeLines(clips, input.durationSeconds);
       const now = recordedClips(placed);
-      const spans = spliceSpans(changedStretches(previous.clips, now), now.map(stretchOf), previous.samples);
+      // Ducking lowers the original around each clip: a change reaches as far as its envelope does.
+      const reach = previous.ducking ? envelopeReachSeconds(previous.ducking) : 0;
+      const changed = changedStretches(previous.clips, now).map((s) => ({ startSeconds: s.startSeconds - reach, endSeconds: s.endSeconds + reach }));
+      const spans = spliceSpans(changed, now.map(stretchOf), previous.samples);
       const splicedSamples = spans.reduce((sum, s) => sum + s.toSample - s.fromSample, 0);
       if (spans.length > MAX_SPANS || splicedSamples > previous.samples * MAX_SPLICED_SHARE) return mixWholeInstead('most of the timeline changed');
 
@@ -157,6 +165,9 @@ export async function pcmLayout(blobStore: BlobStore, key: string): Promise<(Wav
   return { ...info, dataBytes, samples: Math.floor(dataBytes / FRAME_BYTES) };
 }
 
+const sameShape = (a: DuckShape, b: DuckShape) =>
+  a.underSpeechGain === b.underSpeechGain && a.attackSeconds === b.attackSeconds && a.releaseSeconds === b.releaseSeconds && a.holdSeconds === b.holdSeconds;
+
 const stretchOf = (c: RecordedClip): Stretch => ({ startSeconds: c.startSeconds, endSeconds: c.startSeconds + c.playedSeconds });
 
 /** Below this two placements are the same sample: float noise of a value read back, not a move. */
@@ -199,13 +210,14 @@ async function mixSpans(
       return at >= span.fromSample && at < span.toSample;
     });
     const files = await fetchClipFiles(blobStore, inside.map((p) => p.clip), workDir, input.transfer);
-    let spanBackground: { file: string; volume: number } | undefined;
+    let spanBackground: TimelineSpec['background'];
     if (background) {
       // The background's samples of the span alone: a range of the file, not the file.
       const pcm = await readBytes(blobStore, backgroundKey, background.dataOffset + span.fromSample * FRAME_BYTES, background.dataOffset + span.toSample * FRAME_BYTES, background.dataOffset + background.dataBytes);
       const file = path.join(workDir, `background-${n}.wav`);
       await writeFile(file, Buffer.concat([pcmWavHeader(TIMELINE_SAMPLE_RATE, pcm.length, 2), pcm]));
-      spanBackground = { file, volume: BACKGROUND_VOLUME };
+      // Ducked under every clip of the whole timeline, as the whole render ducks it.
+      spanBackground = timelineBackground(file, previous.ducking, speechStretches(placed));
     }
     const out = path.join(workDir, `span-${n}.wav`);
     const clips = inside.map((p, i) => ({ file: files[i]!, ...p.play }));

@@ -850,6 +850,11 @@ export interface components {
                 title: string;
                 description: string;
             };
+            /**
+             * @description What the dub is mixed over, as chosen at create: duck, keep or drop.
+             * @enum {string}
+             */
+            background: "duck" | "keep" | "drop";
             languages: components["schemas"]["Language"][];
             failure: {
                 /** @enum {string} */
@@ -1337,6 +1342,12 @@ export interface operations {
                             content: string;
                         };
                     };
+                    /**
+                     * @description What the dub is mixed over (no source separation runs): `duck` lowers the original soundtrack 20 dB under each dubbed sentence (a stereo original also loses its centre there) and keeps it between sentences; `keep` lays the whole original under the dub at a fixed low level; `drop` is the dub alone.
+                     * @default duck
+                     * @enum {unknown}
+                     */
+                    background?: "duck" | "keep" | "drop";
                     publishing?: {
                         title?: string;
                         description?: string;

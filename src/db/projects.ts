@@ -1,4 +1,5 @@
 import type { Cue, TranscriptSource } from './source-segments';
+import type { BackgroundMode } from '../shared/background-mode';
 import type { DubQuality } from '../engines/alignment/dub-quality';
 import {
   DummyDriver, expressionBuilder, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql,
@@ -37,6 +38,8 @@ export interface ProjectTable {
   target_locales: string[];
   title: string | null;
   description: string | null;
+  /** What the dub is mixed over (migration 0030, docs/background.md); fixed at create. */
+  background: ColumnType<BackgroundMode, BackgroundMode | undefined, BackgroundMode>;
   status: ProjectStatus;
   phase: ProjectPhase;
   failure_code: string | null;
@@ -188,7 +191,7 @@ const VIEW_PARTS = [
  */
 const PROJECT_COLUMNS = [
   'id', 'seq', 'workspace_id', 'name', 'external_id', 'source_type', 'source_url', 'youtube_video_id', 'source_file_name', 'source_size_bytes',
-  'source_duration_seconds', 'source_has_video', 'fetch_percent', 'source_locale', 'target_locales', 'title', 'description', 'status', 'phase',
+  'source_duration_seconds', 'source_has_video', 'fetch_percent', 'source_locale', 'target_locales', 'title', 'description', 'background', 'status', 'phase',
   'failure_code', 'failure_message', 'failure_detail', 'max_billable_seconds', 'credits_per_second', 'billable_seconds', 'charged_seconds',
   'refunded_seconds', 'usage_state', 'hold_reference', 'transcript_review_status', 'transcript_review_requested_at', 'transcript_review_verified_at',
   'transcript_source', 'supplied_translations', 'created_at', 'updated_at', 'validated_at', 'completed_at', 'view_version',

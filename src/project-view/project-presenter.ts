@@ -87,6 +87,7 @@ export function presentProject(project: Project, options: PresentOptions) {
       verified_at: iso(project.transcript_review_verified_at),
     },
     publishing: { title: project.title ?? project.name, description: project.description ?? '' },
+    background: project.background,
     languages: options.languages.map((l) => presentLanguage(project, l, options)),
     failure: failure(project.failure_code, project.failure_message),
     created_at: iso(project.created_at),

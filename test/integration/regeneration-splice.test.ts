@@ -73,12 +73,12 @@ async function editLine(tenant: TestTenant, id: string, line: LanguageSegment, t
 
 /** The same lines rendered whole, outside any workflow, under a prefix of the test's own. */
 async function renderedWhole(id: string, keyPrefix: string) {
-  const project = await suite.api.db.selectFrom('projects').select(['name', 'source_duration_seconds', 'source_has_video']).where('id', '=', id).executeTakeFirstOrThrow();
+  const project = await suite.api.db.selectFrom('projects').select(['name', 'source_duration_seconds', 'source_has_video', 'background']).where('id', '=', id).executeTakeFirstOrThrow();
   const now = await lines(id);
   // Every line plays its published clip where it was placed: nothing is spoken again.
   expect(now.every((l) => l.rendered_text === l.text && l.clip_key !== null)).toBe(true);
   return renderDub({ blobStore: suite.api.blobStore, engines: createLocalEngines(), capabilities: await detectCapabilities() }, {
-    projectId: id, locale: 'es_es', lines: now, title: 'Test project', durationSeconds: project.source_duration_seconds!, hasVideo: project.source_has_video!, keyPrefix, onTick: () => undefined,
+    projectId: id, locale: 'es_es', lines: now, title: 'Test project', background: project.background, durationSeconds: project.source_duration_seconds!, hasVideo: project.source_has_video!, keyPrefix, onTick: () => undefined,
   });
 }
 

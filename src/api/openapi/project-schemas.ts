@@ -1,3 +1,4 @@
+import { BACKGROUND_MODES } from '../../shared/background-mode';
 import { LANGUAGE_FAILURE_CODES } from '../../shared/failure-messages';
 import { FAILURE_CODES } from '../../shared/error-codes';
 import { isoTimestamp, localeString, nullable, strictObject, uuidString } from './json-schema';
@@ -119,6 +120,7 @@ export const projectSchema = strictObject(
       verified_at: nullable(isoTimestamp),
     }),
     publishing: strictObject({ title: { type: 'string' }, description: { type: 'string' } }),
+    background: { type: 'string', enum: [...BACKGROUND_MODES], description: 'What the dub is mixed over, as chosen at create: duck, keep or drop.' },
     languages: { type: 'array', items: languageSchema },
     failure: projectFailureSchema,
     created_at: isoTimestamp,

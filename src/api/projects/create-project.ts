@@ -116,6 +116,7 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { vi
     target_locales: body.target_locales,
     title: body.publishing?.title ?? null,
     description: body.publishing?.description ?? null,
+    background: body.background,
     status: isUpload ? ('awaiting_upload' as const) : ('validating' as const),
     phase: isUpload ? ('uploading' as const) : ('validating' as const),
     max_billable_seconds: body.max_billable_seconds,

@@ -30,6 +30,7 @@ export const createdProjectExample = {
     },
     transcript_review: { requested: false, status: 'not_requested', requested_at: null, verified_at: null },
     publishing: { title: 'Cooking rice', description: '' },
+    background: 'duck',
     languages: [],
     failure: null,
     created_at: '2026-11-24T06:00:00.000Z',

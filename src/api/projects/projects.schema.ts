@@ -1,6 +1,7 @@
 // JSON schemas for the projects endpoints. Semantic checks that need runtime data (which
 // locales the engines serve, the configured upload maximum) happen in the handlers.
 
+import { BACKGROUND_MODES, DEFAULT_BACKGROUND_MODE } from '../../shared/background-mode';
 import type { Validated } from '../../shared/validated';
 import { spendCeilingSchema } from './spend-ceiling.schema';
 import { transcriptFileSchema } from '../transcripts/transcript-file.schema';
@@ -54,6 +55,12 @@ export const createProjectBodySchema = {
       maxProperties: 20,
       propertyNames: LOCALE,
       additionalProperties: transcriptFileSchema,
+    },
+    background: {
+      enum: BACKGROUND_MODES,
+      default: DEFAULT_BACKGROUND_MODE,
+      description:
+        'What the dub is mixed over (no source separation runs): `duck` lowers the original soundtrack 20 dB under each dubbed sentence (a stereo original also loses its centre there) and keeps it between sentences; `keep` lays the whole original under the dub at a fixed low level; `drop` is the dub alone.',
     },
     // Source title and description to localize per language; the name is used when absent.
     publishing: {

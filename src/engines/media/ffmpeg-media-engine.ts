@@ -8,6 +8,7 @@ import { filterValue } from './filter-escape';
 import { InvalidMediaError } from './invalid-media-error';
 import type { MediaEngine, MediaProbe, ThumbnailSpec, TimelineSpec } from './media-engine';
 import { interpretFfprobeJson } from './probe-result';
+import { duckBackgroundFile } from './duck-background';
 import { buildTimelineFilter, TIMELINE_SAMPLE_RATE } from './timeline-filter';
 import { layoutTitle } from './title-layout';
 import { sharedMonoPcmRate, wavFileDurationSeconds } from '../tts/wav-file-duration';
@@ -142,15 +143,18 @@ export class FfmpegMediaEngine implements MediaEngine {
 
   /** Runs the timeline's filter graph, its mix split into `copies` labels that `outputs` maps to files. */
   private async renderGraph(spec: TimelineSpec, copies: number, outputs: (labels: string[]) => string[], options?: EngineCallOptions): Promise<void> {
-    // Synthesized clips share one format; a mixed set (tests, other engines) is converted per clip.
-    const filter = buildTimelineFilter(spec, { clipSampleRate: await sharedMonoPcmRate(spec.clips.map((c) => c.file)) });
-    // A graph output can be mapped once, so several files take copies of the mix.
-    const labels = copies > 1 ? Array.from({ length: copies }, (_, i) => `[copy${i}]`) : [filter.outputLabel];
-    const graph = copies > 1 ? `${filter.graph};\n${filter.outputLabel}asplit=${copies}${labels.join('')}` : filter.graph;
-    // The graph goes through a script file: with hundreds of clips it can outgrow the kernel's
-    // limit for a single argument.
     const work = await mkdtemp(path.join(os.tmpdir(), 'timeline-'));
     try {
+      // A ducked background is lowered sample by sample before the mix, from where it sits on the
+      // whole timeline: a span is ducked exactly as the whole render ducks it.
+      const timeline = await duckedBackground(spec, work);
+      // Synthesized clips share one format; a mixed set (tests, other engines) is converted per clip.
+      const filter = buildTimelineFilter(timeline, { clipSampleRate: await sharedMonoPcmRate(spec.clips.map((c) => c.file)) });
+      // A graph output can be mapped once, so several files take copies of the mix.
+      const labels = copies > 1 ? Array.from({ length: copies }, (_, i) => `[copy${i}]`) : [filter.outputLabel];
+      const graph = copies > 1 ? `${filter.graph};\n${filter.outputLabel}asplit=${copies}${labels.join('')}` : filter.graph;
+      // The graph goes through a script file: with hundreds of clips it can outgrow the kernel's
+      // limit for a single argument.
       const script = path.join(work, 'graph.txt');
       await writeFile(script, graph, 'utf8');
       const inputs = filter.inputs.flatMap((file) => inputFile(file));
@@ -240,6 +244,15 @@ export class FfmpegMediaEngine implements MediaEngine {
     // ffmpeg works far faster than real time; a second per media second is a generous ceiling.
     await runProcess(this.ffmpeg, [...QUIET, ...args], { timeoutMs: timeoutFor(options, baseMs, mediaSeconds, 1000), onTick: options?.onTick });
   }
+}
+
+/** The spec with its background ducked into a file under `work`, when it asks for ducking. */
+async function duckedBackground(spec: TimelineSpec, work: string): Promise<TimelineSpec> {
+  const background = spec.background;
+  if (!background?.duck) return spec;
+  const ducked = path.join(work, 'background-ducked.wav');
+  await duckBackgroundFile(background.file, ducked, background.duck, spec.span?.fromSample ?? 0);
+  return { ...spec, background: { file: ducked, volume: background.volume } };
 }
 
 /**

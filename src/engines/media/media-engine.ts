@@ -1,4 +1,5 @@
 import type { EngineCallOptions } from '../engine-call';
+import type { DuckEnvelope } from './duck-envelope';
 
 // The media operations a dub needs, behind an interface so the workflow activities can be tested
 // with a fake and a remote implementation can replace the local ffmpeg one.
@@ -30,8 +31,12 @@ export interface TimelineSpec {
   clips: readonly TimelineClip[];
   /** The output is exactly this long: clips past the end are cut, gaps are silence. */
   durationSeconds: number;
-  /** Source audio under the dub; volume is a linear gain, e.g. 0.15. */
-  background?: { file: string; volume: number };
+  /**
+   * Source audio under the dub; volume is a linear gain, e.g. 0.15. With `duck`, the background is
+   * lowered further under the dub's speech (docs/background.md#duck): the file must then be 48 kHz
+   * 16-bit stereo PCM, as extractBackground writes it.
+   */
+  background?: { file: string; volume: number; duck?: DuckEnvelope };
   /**
    * Render only these samples of the timeline (at 48 kHz), each exactly as the whole render has
    * it: what a regeneration splices into the published WAV. Clips are still placed on the whole

@@ -44,6 +44,7 @@ same<Equal<CreateProjectBody, {
   transcript?: { format: 'vtt' | 'srt' | 'json'; content: string };
   translations?: Record<string, { format: 'vtt' | 'srt' | 'json'; content: string }>;
   publishing?: { title?: string; description?: string };
+  background: 'duck' | 'keep' | 'drop';
 }>>();
 same<Equal<ReplaceTranscriptBody, { format: 'vtt' | 'srt' | 'json'; content: string }>>();
 same<Equal<EditSourceSegmentBody, { text?: string; start_seconds?: number; end_seconds?: number }>>();

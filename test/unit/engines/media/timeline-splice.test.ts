@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DUCK_SHAPE } from '../../../../src/activities/dub-timeline';
 import { spliceMp3 } from '../../../../src/activities/splice-mp3';
+import { envelopeReachSeconds } from '../../../../src/engines/media/duck-envelope';
 import { createLocalEngines } from '../../../../src/engines';
 import { crc16 } from '../../../../src/engines/media/crc16';
 import { FfmpegMediaEngine } from '../../../../src/engines/media/ffmpeg-media-engine';
@@ -23,6 +25,7 @@ let dir: string;
 let store: LocalBlobStore;
 let clips: Record<string, string>;
 let backgroundFile: string;
+let stereoBackgroundFile: string;
 
 beforeAll(async () => {
   dir = makeTempDir('timeline-splice');
@@ -38,6 +41,9 @@ beforeAll(async () => {
   // The source audio under the dub: a tone and some noise, 48 kHz 16-bit stereo as extractBackground writes it.
   backgroundFile = path.join(dir, 'background.wav');
   await ffmpeg(['-f', 'lavfi', '-i', `sine=f=220:d=${DURATION + 1}`, '-f', 'lavfi', '-i', `anoisesrc=d=${DURATION + 1}:a=0.1`, '-filter_complex', '[0][1]amix=inputs=2,pan=stereo|c0=c0|c1=c0', '-ar', '48000', '-c:a', 'pcm_s16le', backgroundFile]);
+  // A stereo one: the tone in the centre, the noise only on the left.
+  stereoBackgroundFile = path.join(dir, 'background-stereo.wav');
+  await ffmpeg(['-f', 'lavfi', '-i', `sine=f=220:d=${DURATION + 1}`, '-f', 'lavfi', '-i', `anoisesrc=d=${DURATION + 1}:a=0.1`, '-filter_complex', '[0][1]amerge=inputs=2,pan=stereo|c0=c0+c1|c1=c0', '-ar', '48000', '-c:a', 'pcm_s16le', stereoBackgroundFile]);
 }, 60_000);
 afterAll(() => removeTempDir(dir));
 
@@ -49,25 +55,32 @@ function play(name: string, startSeconds: number, tempo = 1): TimelineClip {
 
 const before = () => [play('a', 0.5), play('b', 5.3, 1.2), play('c', 10.77), play('d', 19.3)]; // d is cut by the end of the timeline
 
-async function wholeMix(name: string, placed: TimelineClip[]): Promise<{ wav: Buffer; mp3: string; pcm: Buffer }> {
+/** How the background is laid under the clips: at 0.15, ducked under `placed` when asked (docs/background.md). */
+const under = (file: string, placed: TimelineClip[], duck?: 'mono' | 'stereo') => ({
+  file, volume: 0.15,
+  ...(duck ? { duck: { ...DUCK_SHAPE, removeCentre: duck === 'stereo', speech: placed.map(stretch) } } : {}),
+});
+
+async function wholeMix(name: string, placed: TimelineClip[], duck?: 'mono' | 'stereo'): Promise<{ wav: Buffer; mp3: string; pcm: Buffer }> {
   const mp3 = path.join(dir, `${name}.mp3`);
   const wavFile = path.join(dir, `${name}.wav`);
-  await media.renderTimelineToMp3AndWav({ clips: placed, durationSeconds: DURATION, background: { file: backgroundFile, volume: 0.15 } }, mp3, wavFile);
+  await media.renderTimelineToMp3AndWav({ clips: placed, durationSeconds: DURATION, background: under(duck === 'stereo' ? stereoBackgroundFile : backgroundFile, placed, duck) }, mp3, wavFile);
   const wav = readFileSync(wavFile);
   const info = readWavInfo(wav);
   return { wav, mp3, pcm: wav.subarray(info.dataOffset, info.dataOffset + info.dataBytes) };
 }
 
 /** The span mixed again as a regeneration does: its clips, and the background's samples of it alone. */
-async function mixSpan(name: string, placed: TimelineClip[], span: TimelineSpan): Promise<Buffer> {
-  const background = readFileSync(backgroundFile);
+async function mixSpan(name: string, placed: TimelineClip[], span: TimelineSpan, duck?: 'mono' | 'stereo'): Promise<Buffer> {
+  const background = readFileSync(duck === 'stereo' ? stereoBackgroundFile : backgroundFile);
   const info = readWavInfo(background);
   const slice = background.subarray(info.dataOffset + span.fromSample * 4, info.dataOffset + span.toSample * 4);
   const sliceFile = path.join(dir, `${name}-background.wav`);
   writeFileSync(sliceFile, Buffer.concat([pcmWavHeader(RATE, slice.length, 2), slice]));
   const inside = placed.filter((c) => c.startSeconds * RATE >= span.fromSample && c.startSeconds * RATE < span.toSample);
   const out = path.join(dir, `${name}-span.wav`);
-  await media.renderTimeline({ clips: inside, durationSeconds: DURATION, background: { file: sliceFile, volume: 0.15 }, span }, out);
+  // Ducked under every clip of the whole timeline, not only the span's.
+  await media.renderTimeline({ clips: inside, durationSeconds: DURATION, background: under(sliceFile, placed, duck), span }, out);
   const wav = readFileSync(out);
   const spanInfo = readWavInfo(wav);
   return wav.subarray(spanInfo.dataOffset, spanInfo.dataOffset + spanInfo.dataBytes);
@@ -171,6 +184,30 @@ describe.each([
     const splicedSnr = snrDb(wantedSpan, newPcm.subarray(span.fromSample * 4, span.toSample * 4));
     const wholeSnr = snrDb(wantedSpan, wholePcm.subarray(span.fromSample * 4, span.toSample * 4));
     expect(splicedSnr).toBeGreaterThan(wholeSnr - 1);
+  }, 60_000);
+});
+
+describe.each([
+  ['a mono original', 'mono'],
+  ['a stereo original, its centre taken out under speech', 'stereo'],
+] as const)('a changed clip over a ducked background: %s', (_name, duck) => {
+  it('the span, widened by the envelope\'s reach and mixed again, written over the published WAV, is the whole new mix to the sample', async () => {
+    const old = before();
+    // A longer clip in the middle: its fades move, and so does the held pause before the next clip.
+    const now = old.map((c, i) => (i === 2 ? play('c2', 10.77, 1.1) : c));
+    const published = await wholeMix(`duck-${duck}-published`, old, duck);
+    const wanted = await wholeMix(`duck-${duck}-wanted`, now, duck);
+    const reach = envelopeReachSeconds(DUCK_SHAPE);
+    const widened = [stretch(old[2]!), stretch(now[2]!)].map((s) => ({ startSeconds: s.startSeconds - reach, endSeconds: s.endSeconds + reach }));
+    const spans = spliceSpans(widened, now.map(stretch), published.pcm.length / 4);
+    expect(spans).toHaveLength(1);
+    const span = spans[0]!;
+    expect(span.toSample - span.fromSample).toBeLessThan(published.pcm.length / 4 / 2);
+    const spliced = Buffer.from(published.wav);
+    (await mixSpan(`duck-${duck}`, now, span, duck)).copy(spliced, readWavInfo(published.wav).dataOffset + span.fromSample * 4);
+    expect(spliced.equals(wanted.wav)).toBe(true);
+    // And the ducking did something: the same timeline over the background kept whole differs.
+    expect((await wholeMix(`duck-${duck}-kept`, now)).pcm.equals(wanted.pcm)).toBe(false);
   }, 60_000);
 });
 
