@@ -1406,6 +1406,7 @@ export interface operations {
                      *           "title": "Cooking rice",
                      *           "description": ""
                      *         },
+                     *         "background": "duck",
                      *         "languages": [],
                      *         "failure": null,
                      *         "created_at": "2026-11-24T06:00:00.000Z",
@@ -1810,6 +1811,7 @@ export interface operations {
                      *           "title": "Cooking rice",
                      *           "description": ""
                      *         },
+                     *         "background": "duck",
                      *         "languages": [
                      *           {
                      *             "locale": "es_es",
@@ -3602,6 +3604,7 @@ export interface operations {
                      *             "title": "Cooking rice",
                      *             "description": ""
                      *           },
+                     *           "background": "duck",
                      *           "languages": [
                      *             {
                      *               "locale": "es_es",
