@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { revisionKeyPrefix, renderDub } from '../../src/activities/render-dub';
-import { REVISION_FILES, revisionFileKey } from '../../src/activities/revision-timeline';
+import { readRevisionTimeline, REVISION_FILES, revisionFileKey } from '../../src/activities/revision-timeline';
 import { createLocalEngines, type MediaEngine } from '../../src/engines';
 import { detectCapabilities } from '../../src/engines/capabilities';
 import { readWavInfo } from '../../src/engines/tts/wav-file';
@@ -82,14 +82,16 @@ async function renderedWhole(id: string, keyPrefix: string) {
   });
 }
 
-describe('a regeneration of one line', () => {
+// Both ways of laying the original under the dub that keep it (docs/background.md): ducking
+// reaches past a changed clip (its fades and held pauses), so its spans are wider.
+describe.each(['duck', 'keep'] as const)('a regeneration of one line, background %s', (background) => {
   let tenant: TestTenant;
   let id: string;
 
   it('splices the changed span into the published files: the WAV is a whole render\'s to the byte, the MP3 decodes cleanly to the same length', async () => {
     tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
     await suite.worker.use();
-    const created = await createProject(suite.api, tenant, projectBody({ source: { type: 'upload', file_name: 'clip.mp4', size_bytes: suite.clip.length }, transcript: { format: 'json', content: JSON.stringify(SCRIPT) } }));
+    const created = await createProject(suite.api, tenant, projectBody({ source: { type: 'upload', file_name: 'clip.mp4', size_bytes: suite.clip.length }, transcript: { format: 'json', content: JSON.stringify(SCRIPT) }, background }));
     expect(created.status).toBe(201);
     id = created.body.data.id;
     expect((await uploadAndComplete(suite.api, tenant, created.body.data, suite.clip)).status).toBe(200);
@@ -177,5 +179,22 @@ describe('a regeneration of one line', () => {
     // It writes a record again, so the next regeneration splices.
     expect(await suite.api.blobStore.stat(revisionFileKey(revisionKeyPrefix(id, 'es_es', 3), 'timeline'))).not.toBeNull();
     expect(path.basename(files.wav!.storage_key)).toBe(REVISION_FILES.wav);
+  }, 240_000);
+
+  it('renders the whole when the project\'s background mode is not the one the published revision was mixed with', async () => {
+    const other = background === 'duck' ? 'keep' : 'duck';
+    expect((await readRevisionTimeline(suite.api.blobStore, revisionKeyPrefix(id, 'es_es', 3)))?.background).toBe(background);
+    // As an operator would change it: the API sets the mode at create only.
+    await suite.api.db.updateTable('projects').set({ background: other }).where('id', '=', id).execute();
+    await editLine(tenant, id, (await lines(id))[3]!, 'Hasta mañana, amigos.');
+    const counted = countingMedia();
+    await suite.worker.use({ media: counted.media });
+    await regenerate(tenant, id, 4);
+    expect(counted.calls.filter((c) => c.name === 'renderTimelineToMp3AndWav')).toHaveLength(1);
+    expect(counted.calls.filter((c) => c.name === 'renderTimeline')).toEqual([]);
+    const whole = await renderedWhole(id, `projects/${id}/check4`);
+    expect((await blob((await deliverables(id)).wav!.storage_key)).equals(await blob(revisionFileKey(`projects/${id}/check4`, 'wav')))).toBe(true);
+    expect((await language(id)).dub_quality).toEqual(whole.quality);
+    expect((await readRevisionTimeline(suite.api.blobStore, revisionKeyPrefix(id, 'es_es', 4)))?.background).toBe(other);
   }, 240_000);
 });
