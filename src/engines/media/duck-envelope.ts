@@ -51,26 +51,29 @@ export function heldStretches(speech: readonly Stretch[], holdSeconds: number): 
 
 /** 0 (not ducked) to 1 (fully ducked) at `seconds`, for one held stretch. */
 function depthFor(s: Stretch, shape: DuckShape, seconds: number): number {
-  if (seconds >= s.startSeconds && seconds <= s.endSeconds) return 1;
   if (seconds < s.startSeconds) return Math.max(0, 1 - (s.startSeconds - seconds) / shape.attackSeconds);
-  return Math.max(0, 1 - (seconds - s.endSeconds) / shape.releaseSeconds);
+  if (seconds > s.endSeconds) return Math.max(0, 1 - (seconds - s.endSeconds) / shape.releaseSeconds);
+  return 1;
 }
 
-/** The ducking depth, 0 to 1, at a time: linear fades into and out of each held stretch. */
+/** The ducking depth, 0 to 1, at a time: linear fades into and out of each held stretch (sorted). */
 export function duckDepth(held: readonly Stretch[], shape: DuckShape, seconds: number): number {
   let depth = 0;
-  for (const s of held) {
+  for (let k = 0; k < held.length; k++) {
+    const s = held[k]!;
     if (seconds < s.startSeconds - shape.attackSeconds) break;
-    depth = Math.max(depth, depthFor(s, shape, seconds));
+    const d = depthFor(s, shape, seconds);
+    if (d > depth) depth = d;
   }
   return depth;
 }
 
+/** A gain `depth` of the way from 1 to `under`: exactly 1 at depth 0 and exactly `under` at depth 1. */
+const towards = (under: number, depth: number) => 1 - depth + depth * under;
+
 /** The gains of the original's centre (mid, (L+R)/2) and side ((L−R)/2) at a ducking depth. */
 export function duckGains(envelope: Pick<DuckEnvelope, 'underSpeechGain' | 'removeCentre'>, depth: number): { mid: number; side: number } {
-  const under = envelope.underSpeechGain;
-  const towards = (gain: number) => 1 - depth + depth * gain;
-  return { mid: towards(envelope.removeCentre ? 0 : under), side: towards(under) };
+  return { mid: towards(envelope.removeCentre ? 0 : envelope.underSpeechGain, depth), side: towards(envelope.underSpeechGain, depth) };
 }
 
 /**
@@ -81,13 +84,17 @@ export function duckPcm(pcm: Int16Array, firstSample: number, sampleRate: number
   const frames = pcm.length >> 1;
   const from = firstSample / sampleRate;
   const to = (firstSample + frames) / sampleRate;
-  // Only the held stretches whose fades reach this block; most blocks have none and stay as they are.
+  // Only the held stretches whose fades reach this block; most blocks have one or two, many none.
   const near = held.filter((s) => s.endSeconds + envelope.releaseSeconds >= from && s.startSeconds - envelope.attackSeconds <= to);
   if (near.length === 0) return;
+  const shape: DuckShape = { underSpeechGain: envelope.underSpeechGain, attackSeconds: envelope.attackSeconds, releaseSeconds: envelope.releaseSeconds, holdSeconds: envelope.holdSeconds };
+  const midUnder = envelope.removeCentre ? 0 : envelope.underSpeechGain;
+  const sideUnder = envelope.underSpeechGain;
   for (let f = 0; f < frames; f++) {
-    const depth = duckDepth(near, envelope, (firstSample + f) / sampleRate);
+    const depth = duckDepth(near, shape, (firstSample + f) / sampleRate);
     if (depth === 0) continue;
-    const { mid, side } = duckGains(envelope, depth);
+    const mid = towards(midUnder, depth);
+    const side = towards(sideUnder, depth);
     const l = pcm[2 * f]!;
     const r = pcm[2 * f + 1]!;
     const m = (l + r) / 2;
