@@ -26,6 +26,15 @@ export async function speak(text: string, outWav: string, voice = 'en-us'): Prom
   return outWav;
 }
 
+/**
+ * `text` spoken by Festival's natural US English voice (festvox-us-slt-hts): speech the
+ * recognizer hears as a customer's, where espeak-ng's is misheard three words in four.
+ */
+export async function speakNaturally(text: string, outWav: string): Promise<string> {
+  await runProcess('text2wave', ['-eval', '(voice_cmu_us_slt_arctic_hts)', '-o', outWav], { input: `${text}\n`, timeoutMs: TIMEOUT });
+  return outWav;
+}
+
 /** Joins WAVs with `gapSeconds` of silence between them (a pause the recognizer must see). */
 export async function joinWithGap(files: string[], gapSeconds: number, outWav: string): Promise<string> {
   const inputs = files.flatMap((f) => ['-i', f]);

@@ -34,6 +34,18 @@ export interface PocketsphinxOptions extends GroupingOptions {
  */
 export const DEFAULT_SEARCH_ARGS: readonly string[] = ['-maxhmmpf', '3000', '-maxwpf', '5'];
 
+/**
+ * The whole file (or chunk) is decoded as one utterance: pocketsphinx_continuous's voice activity
+ * detector cuts utterances where it hears silence and drops the silence, but misreports where an
+ * utterance starts. Measured on the benchmark's natural voice: a sentence spoken at 22.6 s was
+ * timed at 26.9 s, and the next utterance's times ran backwards, so a chunked transcript
+ * interleaved two sentences' words and captions and dubs landed seconds late. Without it every
+ * word is timed from the start of the audio, sentence ends still come from the `<sil>` markers
+ * (docs/recognition.md#sentence-ends), and the words were as good or better (WER 9.0 % against
+ * 16.9 % on the same 60 s clip, one decoder).
+ */
+const WHOLE_UTTERANCE_ARGS: readonly string[] = ['-remove_silence', 'no'];
+
 export class PocketsphinxRecognizer implements SpeechRecognizer {
   private readonly command: string;
   private readonly modelArgs: string[];
@@ -112,7 +124,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     // plus start-up, per process (so per chunk when chunked).
     const { stdout } = await runProcess(
       this.command,
-      ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null', ...this.modelArgs, ...this.searchArgs],
+      ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null', ...WHOLE_UTTERANCE_ARGS, ...this.modelArgs, ...this.searchArgs],
       { timeoutMs: timeoutFor(options, 30_000, seconds, 3000), onTick: options?.onTick, signal },
     );
     return parsePocketsphinxWords(stdout.toString('utf8'));

@@ -4,9 +4,9 @@ import { PocketsphinxRecognizer } from '../../../../src/engines/asr/pocketsphinx
 import type { RecognizedSegment, Transcript } from '../../../../src/engines/asr/speech-recognizer';
 import { FfmpegMediaEngine } from '../../../../src/engines/media/ffmpeg-media-engine';
 import { readWavInfo } from '../../../../src/engines/tts/wav-file';
-import { joinWithGap, makeTempDir, removeTempDir, speak } from '../../../helpers/media-fixtures';
+import { joinWithGap, makeTempDir, removeTempDir, speakNaturally } from '../../../helpers/media-fixtures';
 
-// Real speech (espeak-ng) long enough to be cut once on two cores, decoded chunked and whole by
+// Real speech (Festival's natural voice) long enough to be cut once on two cores, decoded chunked and whole by
 // the real pocketsphinx: the chunked transcript must match the whole-file one at the seam.
 
 const SENTENCES = [
@@ -26,11 +26,11 @@ let gaps: { startSeconds: number; endSeconds: number }[];
 
 beforeAll(async () => {
   dir = makeTempDir('asr-chunked');
-  const parts = await Promise.all(SENTENCES.map((s, i) => speak(s, path.join(dir, `part-${i}.wav`))));
+  const parts = await Promise.all(SENTENCES.map((s, i) => speakNaturally(s, path.join(dir, `part-${i}.wav`))));
   const joined = await joinWithGap(parts, GAP_SECONDS, path.join(dir, 'joined.wav'));
   speech16k = path.join(dir, 'speech-16k.wav');
   await media.extractAudio(joined, speech16k);
-  // Where the joined gaps lie: each part's length (espeak-ng writes 22.05 kHz) plus the gaps before it.
+  // Where the joined gaps lie: each part's length plus the gaps before it.
   let t = 0;
   gaps = [];
   for (const part of parts.slice(0, -1)) {
@@ -78,7 +78,7 @@ it('finds the same sentences at the seam as a whole-file decode, at the same tim
   // No segment straddles the cut, and times run forward through the joined transcript.
   expect(a.segments.some((s) => s.startSeconds < cut && s.endSeconds > cut)).toBe(false);
   for (let i = 1; i < a.segments.length; i++) expect(a.segments[i]!.startSeconds).toBeGreaterThanOrEqual(a.segments[i - 1]!.endSeconds);
-});
+}, 240_000); // three decoders on two cores: about a minute on a quiet machine
 
 /** Word-level edit distance (insertions, deletions, substitutions). */
 function wordDistance(a: readonly string[], b: readonly string[]): number {
