@@ -74,7 +74,7 @@ export async function cancelProject(deps: AppDeps, ctx: Context): Promise<void> 
   if (recorded.kind === 'requested') {
     await cancelProjectWorkflows(deps.temporal, config.temporal.callTimeoutMs, owned.id, recorded.openLocales);
   }
-  // 202 while the workflows settle; 200 once the project has ended.
-  ctx.status = FINAL.includes(recorded.project.status) ? 200 : 202;
+  // 202 while the workflows settle; 200 when it has ended (here, or before).
+  ctx.status = recorded.kind === 'requested' ? 202 : 200;
   ctx.body = { data: await loadProjectView(deps, recorded.project, { includeTransfer: false }) };
 }
