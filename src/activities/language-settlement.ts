@@ -1,8 +1,9 @@
 import type { Transaction } from 'kysely';
-import { chargeCredits, InsufficientCreditsError, refundCredits } from '../db/credits';
+import { InsufficientCreditsError, refundCredits } from '../db/credits';
+import { reopenFailedLanguage } from '../db/reopen-language';
 import type { Database } from '../db/database';
 import { listLanguageStatuses, lockExistingProject, lockLanguage, updateLanguage, updateProject, type ProjectStatus } from '../db/projects';
-import { chargeReference, refundReference } from '../shared/ledger-references';
+import { refundReference } from '../shared/ledger-references';
 import type { RetryBilling } from '../shared/project-contracts';
 import { publicFailureMessage, type LanguageFailureCode } from '../shared/failure-messages';
 
@@ -36,46 +37,12 @@ export async function claimAttempt(trx: Trx, input: { projectId: string; locale:
   if (language.status !== 'failed') return { state: 'open', attempt: language.attempt };
 
   const attempt = Math.max(input.attempt, language.attempt + 1);
-  const billable = project.billable_seconds ?? 0;
-  const goodwill = input.billing === 'goodwill';
-  if (!goodwill && billable > 0) {
-    try {
-      await chargeCredits(trx, {
-        workspaceId: project.workspace_id,
-        reference: chargeReference(project.id, input.locale, attempt),
-        amount: billable * project.credits_per_second,
-        projectId: project.id,
-        description: `retry of ${input.locale}, attempt ${attempt}`,
-      });
-    } catch (err) {
-      if (!(err instanceof InsufficientCreditsError)) throw err;
-      return { state: 'refused', code: 'insufficient_credits', message: `Retrying ${input.locale} costs ${err.requested} credits; the workspace has ${err.available} available. Grant credits or retry with --goodwill.` };
-    }
+  try {
+    await reopenFailedLanguage(trx, { project, language, attempt, billing: input.billing ?? 'charge' });
+  } catch (err) {
+    if (!(err instanceof InsufficientCreditsError)) throw err;
+    return { state: 'refused', code: 'insufficient_credits', message: `Retrying ${input.locale} costs ${err.requested} credits; the workspace has ${err.available} available. Grant credits or retry with --goodwill.` };
   }
-  const charged = goodwill ? 0 : billable;
-  await updateLanguage(trx, project.id, input.locale, {
-    status: 'queued',
-    percent: 0,
-    phase_message: 'Retrying.',
-    failure_code: null,
-    failure_message: null,
-    failure_detail: null,
-    completed_at: null,
-    attempt,
-    attempt_charged_seconds: charged,
-    charged_seconds: language.charged_seconds + charged,
-    goodwill_seconds: language.goodwill_seconds + (goodwill ? billable : 0),
-  });
-  await updateProject(trx, project.id, {
-    status: 'processing',
-    phase: 'dubbing',
-    failure_code: null,
-    failure_message: null,
-    failure_detail: null,
-    completed_at: null,
-    charged_seconds: project.charged_seconds + charged,
-    ...(charged > 0 ? { usage_state: 'charged' as const } : {}),
-  });
   return { state: 'open', attempt };
 }
 

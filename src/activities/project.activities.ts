@@ -45,6 +45,8 @@ export interface ProjectStart {
   workspaceId: string;
   /** Where the source steps run: a media pool that can transcribe this locale. */
   sourceLocale: string;
+  /** The customer cancelled it (docs/lifecycle.md#cancel): a (re)started run only settles. */
+  cancelled: boolean;
 }
 
 
@@ -94,6 +96,7 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
         openLocales: project.target_locales.filter((l) => !ended.has(l)),
         workspaceId: project.workspace_id,
         sourceLocale: project.source_locale,
+        cancelled: project.cancelled_at !== null,
       };
     },
 

@@ -3,7 +3,7 @@ import type { paths } from './openapi-types';
 // Names for the shapes callers handle, derived from the operations in the generated `paths`
 // (never from schema component names), so a regenerated document cannot leave them behind.
 
-type Method = 'get' | 'post' | 'put' | 'patch';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Operation<P extends keyof paths, M extends Method> = M extends keyof paths[P] ? NonNullable<paths[P][M]> : never;
 type JsonContent<R> = R extends { content: { 'application/json': infer Body } } ? Body : never;
 type Responses<P extends keyof paths, M extends Method> = Operation<P, M> extends { responses: infer R } ? R : never;
@@ -29,6 +29,8 @@ export type UploadCompletion = SuccessData<'/v1/dubbing/projects/{project_id}/up
 export type LanguageAdditionResult = SuccessData<'/v1/dubbing/projects/{project_id}/languages', 'post'>;
 export type TranscriptReviewResult = SuccessData<'/v1/dubbing/projects/{project_id}/transcript-review', 'post'>;
 export type RegenerationResult = SuccessData<'/v1/dubbing/projects/{project_id}/languages/{locale}/regenerate', 'post'>;
+export type LanguageRetryResult = SuccessData<'/v1/dubbing/projects/{project_id}/languages/{locale}/retry', 'post'>;
+export type DeletedProject = SuccessData<'/v1/dubbing/projects/{project_id}', 'delete'>;
 export type DownloadQuery = QueryOf<'/v1/dubbing/projects/{project_id}/download', 'get'>;
 export type VideoList = SuccessData<'/v1/dubbing/youtube/videos', 'get'>;
 export type Transcript = SuccessData<'/v1/dubbing/projects/{project_id}/transcript', 'get'>;

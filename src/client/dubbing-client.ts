@@ -3,8 +3,10 @@ import createClient, { type Client } from 'openapi-fetch';
 import type {
   CompletedPart,
   CreateProjectRequest,
+  DeletedProject,
   DownloadQuery,
   LanguageAdditionResult,
+  LanguageRetryResult,
   LanguageSegment,
   LanguageSegments,
   ListProjectsQuery,
@@ -126,6 +128,18 @@ export function createDubbingClient(options: DubbingClientOptions) {
     /** A quote with `preview_only` true (the default); the changed lines charged and regenerated with false. */
     regenerateLanguage: (projectId: string, locale: string, body: { max_billable_seconds: number; preview_only?: boolean }, call: IdempotentCallOptions = {}): Promise<RegenerationResult> =>
       unwrap(api.POST('/v1/dubbing/projects/{project_id}/languages/{locale}/regenerate', { params: { path: { project_id: projectId, locale }, header: withKey(call) }, body })).then((res) => res.data),
+    /**
+     * Cancels the project's work (docs/lifecycle.md#cancel): the answer is the project, ended
+     * (awaiting its upload, or cancelled before) or still settling (202: poll it until it ends).
+     */
+    cancelProject: (projectId: string, call: IdempotentCallOptions = {}): Promise<Project> =>
+      unwrap(api.POST('/v1/dubbing/projects/{project_id}/cancel', { params: { path: { project_id: projectId }, header: withKey(call) }, body: {} })).then((res) => res.data),
+    /** Deletes an ended project's source, transcripts and files; 409 `project_in_progress` while it works (cancel first). */
+    deleteProject: (projectId: string): Promise<DeletedProject> =>
+      unwrap(api.DELETE('/v1/dubbing/projects/{project_id}', { params: { path: { project_id: projectId } } })).then((res) => res.data),
+    /** A quote with `preview_only` true (the default): free after the platform's failure, else charged; the retry started with false. */
+    retryLanguage: (projectId: string, locale: string, body: { max_billable_seconds: number; preview_only?: boolean }, call: IdempotentCallOptions = {}): Promise<LanguageRetryResult> =>
+      unwrap(api.POST('/v1/dubbing/projects/{project_id}/languages/{locale}/retry', { params: { path: { project_id: projectId, locale }, header: withKey(call) }, body })).then((res) => res.data),
     /** One deliverable's bytes, redirects followed (audio and thumbnails live behind a short-lived storage URL). */
     download: async (projectId: string, query: DownloadQuery): Promise<Response> => {
       const { response } = await api.GET('/v1/dubbing/projects/{project_id}/download', { params: { path: { project_id: projectId }, query }, parseAs: 'stream' });

@@ -69,6 +69,10 @@ export interface ProjectTable {
   completed_at: Date | null;
   /** Bumped by triggers whenever anything the project's API representation shows changes. */
   view_version: Generated<number>;
+  /** When the customer asked to cancel (docs/lifecycle.md#cancel); null if never. */
+  cancelled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The tombstone of a deleted project (docs/lifecycle.md#delete): every customer read filters it. */
+  deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface ProjectLanguageTable {
@@ -119,9 +123,12 @@ export type ProjectLanguage = Selectable<ProjectLanguageTable>;
 
 export const holdReferenceFor = (projectId: string) => `${projectId}:hold`;
 
-/** Scoped to the workspace: another tenant's project is indistinguishable from a missing one. */
+/**
+ * Scoped to the workspace: another tenant's project is indistinguishable from a missing one, and
+ * so is a deleted one (docs/lifecycle.md#delete).
+ */
 export async function findProject(db: Db, workspaceId: string, projectId: string): Promise<Project | undefined> {
-  return db.selectFrom('projects').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', projectId).executeTakeFirst();
+  return db.selectFrom('projects').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 /** A new project, as written (its defaults filled in by the table). */
@@ -195,6 +202,7 @@ const PROJECT_COLUMNS = [
   'failure_code', 'failure_message', 'failure_detail', 'max_billable_seconds', 'credits_per_second', 'billable_seconds', 'charged_seconds',
   'refunded_seconds', 'usage_state', 'hold_reference', 'transcript_review_status', 'transcript_review_requested_at', 'transcript_review_verified_at',
   'transcript_source', 'supplied_translations', 'created_at', 'updated_at', 'validated_at', 'completed_at', 'view_version',
+  'cancelled_at', 'deleted_at',
 ] as const satisfies readonly (keyof ProjectTable)[];
 
 const viewQuery = (db: Kysely<Database>, workspaceId: string, projectId: string) =>
@@ -219,7 +227,7 @@ export type ProjectVersion = Pick<Project, 'view_version' | 'status' | 'source_t
 export async function findProjectVersion(pool: Pool, workspaceId: string, projectId: string): Promise<ProjectVersion | undefined> {
   const { rows } = await pool.query<ProjectVersion>({
     name: 'find-project-version',
-    text: 'select view_version, status, source_type from projects where workspace_id = $1 and id = $2',
+    text: 'select view_version, status, source_type from projects where workspace_id = $1 and id = $2 and deleted_at is null',
     values: [workspaceId, projectId],
   });
   return rows[0];
@@ -259,7 +267,7 @@ export interface ProjectListFilter {
 
 /** Newest first; fetches one extra row so the caller knows whether another page exists. */
 export async function listProjects(db: Db, filter: ProjectListFilter): Promise<Project[]> {
-  let q = db.selectFrom('projects').selectAll().where('workspace_id', '=', filter.workspaceId);
+  let q = db.selectFrom('projects').selectAll().where('workspace_id', '=', filter.workspaceId).where('deleted_at', 'is', null);
   if (filter.beforeSeq !== undefined) q = q.where('seq', '<', filter.beforeSeq);
   if (filter.externalId !== undefined) q = q.where('external_id', '=', filter.externalId);
   if (filter.youtubeVideoId !== undefined) q = q.where('youtube_video_id', '=', filter.youtubeVideoId);
@@ -410,6 +418,8 @@ export async function insertQueuedLanguages(trx: Db, input: { projectId: string;
 export interface LanguageRetryFacts {
   status: LanguageStatus;
   attempt: number;
+  /** Why it failed: decides whether a retry is free (src/shared/retry-policy.ts). */
+  failure_code: string | null;
   workspace_id: string;
   billable_seconds: number | null;
   credits_per_second: number;
@@ -419,7 +429,7 @@ export async function findLanguageRetryFacts(db: Db, projectId: string, locale: 
   return db
     .selectFrom('project_languages')
     .innerJoin('projects', 'projects.id', 'project_languages.project_id')
-    .select(['project_languages.status', 'project_languages.attempt', 'projects.workspace_id', 'projects.billable_seconds', 'projects.credits_per_second'])
+    .select(['project_languages.status', 'project_languages.attempt', 'project_languages.failure_code', 'projects.workspace_id', 'projects.billable_seconds', 'projects.credits_per_second'])
     .where('project_languages.project_id', '=', projectId)
     .where('project_languages.locale', '=', locale)
     .executeTakeFirst();

@@ -1,9 +1,17 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Command } from 'commander';
 import { registerCreateCommands } from './commands/create.commands';
+import { registerLifecycleCommands } from './commands/lifecycle.commands';
 import { registerPaidCommands } from './commands/paid.commands';
 import { registerProjectCommands } from './commands/projects.commands';
 import { registerTranscriptCommands } from './commands/transcript.commands';
 import type { DubContext } from './dub-context';
+
+/** The package's version: package.json sits two folders up from src/dub and from dist/dub alike. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 /** The `dub` command tree; commander parses, refuses bad input, and writes the help. */
 export function buildDubProgram(ctx: DubContext): Command {
@@ -11,6 +19,7 @@ export function buildDubProgram(ctx: DubContext): Command {
     .description('Dub your videos with the dubbing API: quote, upload (resumable), follow, download.')
     .option('--api-key <key>', 'API key (default: $DUB_API_KEY, else .dev/credentials.json)')
     .option('--base-url <url>', 'API URL (default: $DUB_BASE_URL, else .dev/credentials.json, else http://localhost:3000)')
+    .version(packageVersion(), '--version', 'print the version of dub')
     .exitOverride()
     .configureOutput({
       writeOut: (str) => ctx.out.line(str.replace(/\n$/, '')),
@@ -21,6 +30,7 @@ export function buildDubProgram(ctx: DubContext): Command {
   registerCreateCommands(program, ctx);
   registerProjectCommands(program, ctx);
   registerPaidCommands(program, ctx);
+  registerLifecycleCommands(program, ctx);
   registerTranscriptCommands(program, ctx);
   return program;
 }

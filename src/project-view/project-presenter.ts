@@ -1,4 +1,5 @@
 import type { Project, ProjectLanguageSummary as ProjectLanguage } from '../db/projects';
+import { retryPriceFor } from '../shared/retry-policy';
 import { languageProgress, projectProgress } from './progress';
 
 // The public shape of a project, as the API answers it and webhook events carry it. Create, get and list
@@ -60,7 +61,8 @@ function presentLanguage(project: Project, language: ProjectLanguage, options: P
     deliverables,
     // 1 when first dubbed; + 1 each time a verified transcript re-dubs it (new files, same URLs).
     revision: language.revision,
-    failure: failure(language.failure_code, language.failure_message),
+    // `retry`: what POST …/languages/{locale}/retry would cost (docs/money.md#retrying-a-failed-language).
+    failure: language.failure_code ? { ...failure(language.failure_code, language.failure_message)!, retry: retryPriceFor(language.failure_code) } : null,
     // goodwill_seconds: delivered free by an operator's goodwill retry (docs/money.md#retrying-a-failed-language).
     usage: { charged_seconds: language.charged_seconds, refunded_seconds: language.refunded_seconds, goodwill_seconds: language.goodwill_seconds },
     alignment: { drift_seconds: language.drift_seconds },

@@ -75,6 +75,12 @@ export const API_ERROR_CODES = [
   'transcript_review_unavailable',
   // A language's regeneration (docs/editing.md#regenerate) while an earlier one still runs.
   'regeneration_in_progress',
+  // A customer's cancel, delete and retry (docs/lifecycle.md): a cancel of a project that already
+  // ended without one; a delete of a project still at work (cancel it first); a retry of a
+  // language that has not failed.
+  'project_already_ended',
+  'project_in_progress',
+  'language_not_failed',
   // Webhook endpoints: the workspace has as many live ones as it may (WEBHOOK_MAX_ENDPOINTS_PER_WORKSPACE);
   // a create replayed with its Idempotency-Key after its endpoint was deleted (the secret is gone).
   'webhook_endpoint_limit_reached',

@@ -7,7 +7,7 @@ export type LanguageFailureCode = (typeof LANGUAGE_FAILURE_CODES)[number];
 
 const LANGUAGE_MESSAGES: Record<LanguageFailureCode, (locale: string) => string> = {
   engine_failed: (locale) => `The dubbing engines could not produce ${locale}; what it was charged was refunded.`,
-  cancelled: (locale) => `Dubbing ${locale} was cancelled by an operator; what it was charged was refunded.`,
+  cancelled: (locale) => `Dubbing ${locale} was cancelled; what it was charged was refunded.`,
   terminated: (locale) => `Dubbing ${locale} was stopped before it finished; what it was charged was refunded.`,
   internal_error: (locale) => `Dubbing ${locale} failed on our side; what it was charged was refunded.`,
   source_failed: (locale) => `The source could not be transcribed, so ${locale} was not dubbed; what it was charged was refunded.`,
@@ -18,7 +18,7 @@ export const publicFailureMessage = (code: LanguageFailureCode, locale: string):
 /** Project-level failures after validation started, by code. */
 export const PROJECT_FAILURE_MESSAGES = {
   engine_failed: 'The source could not be processed by the dubbing engines.',
-  cancelled: 'The project was cancelled by an operator.',
+  cancelled: 'The project was cancelled.',
   terminated: 'The project was stopped before it finished.',
   internal_error: 'The project failed on our side.',
 } as const;

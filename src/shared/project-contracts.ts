@@ -19,7 +19,8 @@ export interface LanguageWorkflowInput {
   billing?: RetryBilling;
 }
 
-export type RetryBilling = 'charge' | 'goodwill';
+/** charge: paid again; goodwill: an operator's gift (recorded); free: the platform's failure, retried at its cost (src/shared/retry-policy.ts). */
+export type RetryBilling = 'charge' | 'goodwill' | 'free';
 
 export interface LanguageWorkflowResult {
   locale: string;

@@ -11,6 +11,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'language.failed',
   'project.completed',
   'transcript_review.verified',
+  // The customer's cancel settled; the project was deleted (docs/lifecycle.md).
+  'project.cancelled',
+  'project.deleted',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

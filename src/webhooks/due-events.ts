@@ -34,6 +34,10 @@ export function dueEvents(project: Project, languages: ProjectLanguageSummary[])
     // A retried language reopens an ended project (completed_at cleared) and ends it again later.
     const when = (project.completed_at ?? project.updated_at).toISOString();
     due.push(project.status === 'failed' ? { type: 'project.failed', discriminator: when } : { type: 'project.completed', discriminator: `${project.status}:${when}` });
+    // A customer's cancel, once it has settled (docs/lifecycle.md#cancel); a later cancel after
+    // new work reopened the project is news again.
+    if (project.cancelled_at !== null) due.push({ type: 'project.cancelled', discriminator: project.cancelled_at.toISOString() });
   }
+  if (project.deleted_at !== null) due.push({ type: 'project.deleted', discriminator: 'deleted' });
   return due;
 }

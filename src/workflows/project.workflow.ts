@@ -76,6 +76,9 @@ async function runProject(projectId: string, added: string[]): Promise<ProjectRe
   const start = await db.loadProjectStart(projectId);
   showProjectStatus(start.status);
   if (start.status === 'failed' || start.status === 'completed' || start.status === 'partially_completed') return { status: start.status };
+  // Cancelled by the customer before this run could hear of it (started by upload/complete or the
+  // reconciler after the cancel committed): settle as a cancel would (docs/lifecycle.md#cancel).
+  if (start.cancelled) return { status: await db.settleProject({ projectId, code: 'cancelled', detail: 'cancelled by the customer before the workflow ran' }) };
   // The source steps run on a media pool that can transcribe the source locale, chosen when the
   // first of them is due (a restarted run that has nothing left to do never asks).
   let routed: Promise<RoutedSourceMedia> | undefined;

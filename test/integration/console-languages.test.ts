@@ -20,7 +20,7 @@ afterAll(async () => {
 
 
 /** A project whose languages all failed on their first attempt. */
-async function projectWithFailedLanguages(locales: string[], credits = 10_000): Promise<string> {
+async function projectWithFailedLanguages(locales: string[], credits = 10_000, failureCode = 'source_failed'): Promise<string> {
   const { workspace } = await createTenant(api.db, { credits });
   const id = randomUUID();
   await api.db
@@ -45,7 +45,7 @@ async function projectWithFailedLanguages(locales: string[], credits = 10_000): 
     .execute();
   await api.db
     .insertInto('project_languages')
-    .values(locales.map((locale) => ({ project_id: id, locale, status: 'failed' as const, failure_code: 'engine_failed', failure_message: 'engine failed' })))
+    .values(locales.map((locale) => ({ project_id: id, locale, status: 'failed' as const, failure_code: failureCode, failure_message: 'it failed' })))
     .execute();
   return id;
 }
@@ -70,6 +70,14 @@ describe('console: languages:retry', () => {
     const paid = await consoleRun('languages:retry', projectId, 'gl_es', '--no-wait');
     expect(paid.code).toBe(0);
     expect(await startInput(languageWorkflowId(projectId, 'gl_es'))).toEqual({ projectId, locale: 'gl_es', attempt: 2, billing: 'charge' });
+  });
+
+  it('the platform\'s failure (engine_failed) is retried free, whatever the balance (docs/money.md#retrying-a-failed-language)', async () => {
+    const projectId = await projectWithFailedLanguages(['ca_es'], 0, 'engine_failed');
+    const free = await consoleRun('languages:retry', projectId, 'ca_es', '--no-wait');
+    expect(free.code).toBe(0);
+    expect(free.out).toContain("free: engine_failed was the platform's failure");
+    expect(await startInput(languageWorkflowId(projectId, 'ca_es'))).toEqual({ projectId, locale: 'ca_es', attempt: 2, billing: 'free' });
   });
 
   it('item 20: a language the project does not have is a usage error; a malformed locale is refused before any lookup', async () => {

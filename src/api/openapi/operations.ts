@@ -4,6 +4,7 @@ import { filesOperations } from '../files/files.openapi';
 import { healthOperations } from '../health/health.openapi';
 import { localesOperations } from '../locales/locales.openapi';
 import { notesOperations } from '../notes/notes.openapi';
+import { lifecycleOperations } from '../projects/lifecycle.openapi';
 import { projectsOperations } from '../projects/projects.openapi';
 import { regenerationsOperations } from '../regenerations/regenerations.openapi';
 import { reviewersOperations } from '../reviewers/reviewers.openapi';
@@ -25,6 +26,7 @@ interface Resource {
 
 const RESOURCES: Resource[] = [
   { operations: projectsOperations },
+  { operations: lifecycleOperations },
   { operations: regenerationsOperations },
   { operations: transcriptsOperations },
   { operations: reviewersOperations },

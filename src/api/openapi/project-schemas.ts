@@ -31,7 +31,14 @@ const failureOf = (codes: readonly string[]) => nullable({
 });
 
 const projectFailureSchema = failureOf(FAILURE_CODES);
-const languageFailureSchema = failureOf(LANGUAGE_FAILURE_CODES);
+const languageFailureSchema = nullable({
+  ...strictObject({
+    code: { type: 'string', enum: [...LANGUAGE_FAILURE_CODES] },
+    message: { type: 'string', description: 'A fixed sentence per code; never internals.' },
+    retry: { type: 'string', enum: ['free', 'charged'], description: 'What retrying it costs (POST …/languages/{locale}/retry): free when the failure was the platform\'s, charged when it came from the source or a cancel.' },
+  }),
+  type: 'object',
+});
 
 export const projectUsageSchema = strictObject({
   max_billable_seconds: { type: 'integer' },

@@ -14,7 +14,8 @@ import { isUuid } from './load-own-project';
  */
 export async function loadOwnProjectView(deps: AppDeps, auth: AuthContext, projectId: string): Promise<ProjectView> {
   const view = isUuid(projectId) ? await findProjectView(deps.pool, auth.workspaceId, projectId.toLowerCase()) : undefined;
-  if (!view) throw ApiError.notFound('project', 'project_id');
+  // A deleted project is a tombstone: the same 404 (docs/lifecycle.md#delete).
+  if (!view || view.project.deleted_at !== null) throw ApiError.notFound('project', 'project_id');
   return view;
 }
 

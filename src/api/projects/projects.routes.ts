@@ -9,7 +9,12 @@ import { addLanguages } from './languages/add-languages';
 import { addLanguagesBodySchema } from './languages/add-languages.schema';
 import { answerUnpaidQuote } from './languages/answer-unpaid-quote';
 import { quoteRequest } from './languages/quote-request';
+import { retryLanguage, retryTarget } from './languages/retry-language';
+import { retryLanguageBodySchema } from './languages/retry-language.schema';
+import { cancelProject } from './cancel-project';
 import { completeUpload } from './complete-upload';
+import { deleteProject } from './delete-project';
+import { cancelProjectBodySchema, deleteProjectQuerySchema } from './lifecycle.schema';
 import { createProject } from './create-project';
 import { download } from './download';
 import { cursorPage, decodeCursor } from './cursor';
@@ -91,6 +96,11 @@ export function projectsRoutes(deps: AppDeps): Router {
   // Quotes, or pays for, a language's regeneration (docs/editing.md#regenerate). A preview is answered
   // by regenerationTarget and never reaches the idempotency step; a paid one needs a key.
   router.post('/:project_id/languages/:locale/regenerate', auth, requirePermission('dubbing:write'), validateBody(regenerateBodySchema), regenerationTarget(deps), idempotency(db), (ctx) => regenerateLanguage(deps, ctx));
+
+  // A customer's cancel, delete and retry (docs/lifecycle.md).
+  router.post('/:project_id/cancel', auth, requirePermission('dubbing:write'), validateBody(cancelProjectBodySchema), idempotency(db), (ctx) => cancelProject(deps, ctx));
+  router.delete('/:project_id', auth, requirePermission('dubbing:write'), validateQuery(deleteProjectQuerySchema), (ctx) => deleteProject(deps, ctx));
+  router.post('/:project_id/languages/:locale/retry', auth, requirePermission('dubbing:write'), validateBody(retryLanguageBodySchema), retryTarget(deps), idempotency(db), (ctx) => retryLanguage(deps, ctx));
 
   router.get('/:project_id/download', auth, requirePermission('dubbing:read'), validateQuery(downloadQuerySchema), (ctx) => download(deps, ctx));
 

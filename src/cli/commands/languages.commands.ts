@@ -1,6 +1,7 @@
 import { getBalance } from '../../db/credits';
 import { findLanguageRetryFacts } from '../../db/projects';
-import type { LanguageWorkflowInput } from '../../shared/project-contracts';
+import type { LanguageWorkflowInput, RetryBilling } from '../../shared/project-contracts';
+import { retryPriceFor } from '../../shared/retry-policy';
 import { languageSearchAttributes } from '../../shared/search-attributes';
 import { languageWorkflowId } from '../../shared/workflow-ids';
 import type { languageWorkflow } from '../../workflows/language.workflow';
@@ -17,7 +18,7 @@ interface RetryOptions {
 export const languagesRetry: RegisterCommand = (program, ctx) =>
   program
     .command('languages:retry')
-    .description('run a failed language again; waits for the result unless --no-wait')
+    .description('run a failed language again (free after a platform failure, else charged); waits for the result unless --no-wait')
     .argument('<project-id>', 'project id', uuid)
     .argument('<locale>', 'the failed language, e.g. ca_es', locale)
     .option('--no-wait', 'start the retry and return at once')
@@ -29,7 +30,9 @@ async function retryLanguage(ctx: CliContext, projectId: string, locale: string,
   const row = await findLanguageRetryFacts(ctx.db(), projectId, locale);
   if (!row) throw new UsageError(`project ${projectId} has no language ${locale}`);
   if (row.status !== 'failed') throw new UsageError(`${locale} is ${row.status}; only a failed language can be retried`);
-  if (!options.goodwill) {
+  // The customer's retry policy (docs/money.md#retrying-a-failed-language): the platform's failure is retried free.
+  const billing: RetryBilling = options.goodwill ? 'goodwill' : retryPriceFor(row.failure_code) === 'free' ? 'free' : 'charge';
+  if (billing === 'charge') {
     // Refuse early with the figures; the workflow's charge is the atomic check that decides.
     const cost = (row.billable_seconds ?? 0) * row.credits_per_second;
     const { granted, captured, reserved } = await getBalance(ctx.db(), row.workspace_id);
@@ -43,7 +46,7 @@ async function retryLanguage(ctx: CliContext, projectId: string, locale: string,
     projectId,
     locale,
     attempt: row.attempt + 1,
-    billing: options.goodwill ? 'goodwill' : 'charge',
+    billing,
   };
   // Same workflow id: the Web UI shows every attempt as a run of the one language workflow.
   const handle = await ctx.temporal().workflow.start<typeof languageWorkflow>('languageWorkflow', {
@@ -53,7 +56,7 @@ async function retryLanguage(ctx: CliContext, projectId: string, locale: string,
     args: [input],
     typedSearchAttributes: languageSearchAttributes(projectId, row.workspace_id, locale),
   });
-  ctx.print(`started attempt ${input.attempt} of ${handle.workflowId} (run ${handle.firstExecutionRunId})`);
+  ctx.print(`started attempt ${input.attempt} of ${handle.workflowId} (run ${handle.firstExecutionRunId}; ${billing === 'charge' ? 'charged' : billing === 'free' ? `free: ${row.failure_code} was the platform's failure` : 'goodwill'})`);
   if (!options.wait) return;
   const result = await handle.result();
   ctx.print(`${locale}: ${result.status}${result.reason ? ` (${result.reason})` : ''}`);

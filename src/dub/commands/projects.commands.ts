@@ -8,7 +8,11 @@ import { UsageError, type DubContext } from '../dub-context';
 import { followProject } from '../follow-project';
 import { table } from '../output';
 
-// Reading projects: `dub status`, `dub wait`, `dub list`, `dub download`, and `dub usage`.
+// Reading projects: `dub status`, `dub wait`, `dub list`, `dub download`, `dub usage` and
+// `dub locales`. Every read takes --json: the API's own JSON (its `data`), for scripts.
+
+const JSON_FLAG = ['--json', "print the API's JSON instead of the table"] as const;
+const printJson = (ctx: DubContext, value: unknown) => ctx.out.line(JSON.stringify(value, null, 2));
 
 function printProject(ctx: DubContext, project: Project): void {
   ctx.out.line(`${project.id}  ${project.name}`);
@@ -32,8 +36,11 @@ export function registerProjectCommands(program: Command, ctx: DubContext): void
     .command('status')
     .description("A project's status, usage, and each language's progress and files.")
     .argument('<project-id>', 'the project id', uuid)
-    .action(async (projectId: string) => {
-      printProject(ctx, await ctx.client().getProject(projectId));
+    .option(...JSON_FLAG)
+    .action(async (projectId: string, options: { json?: boolean }) => {
+      const project = await ctx.client().getProject(projectId);
+      if (options.json) printJson(ctx, project);
+      else printProject(ctx, project);
     });
 
   program
@@ -50,13 +57,17 @@ export function registerProjectCommands(program: Command, ctx: DubContext): void
     .description('Your projects, newest first (following the pages as far as --limit).')
     .option('--limit <n>', 'how many at most', positiveInteger, 20)
     .option('--query <text>', 'names, external ids, or an exact YouTube video id')
-    .action(async (options: { limit: number; query?: string }) => {
+    .option(...JSON_FLAG)
+    .action(async (options: { limit: number; query?: string; json?: boolean }) => {
       const rows = [['ID', 'CREATED', 'STATUS', 'PROGRESS', 'LANGUAGES', 'NAME']];
+      const found = [];
       for await (const project of ctx.client().projects({ limit: Math.min(50, options.limit), ...(options.query ? { query: options.query } : {}) })) {
+        if (found.length >= options.limit) break;
+        found.push(project);
         rows.push([project.id, project.created_at.slice(0, 16).replace('T', ' '), project.status, `${project.progress.percent}%`, project.target_locales.join(','), project.name]);
-        if (rows.length > options.limit) break;
       }
-      if (rows.length === 1) ctx.out.line('No projects yet.');
+      if (options.json) printJson(ctx, found);
+      else if (rows.length === 1) ctx.out.line('No projects yet.');
       else for (const line of table(rows)) ctx.out.line(line);
     });
 
@@ -79,8 +90,10 @@ export function registerProjectCommands(program: Command, ctx: DubContext): void
   program
     .command('usage')
     .description("Your workspace's credits: total, reserved for work in progress, available.")
-    .action(async () => {
+    .option(...JSON_FLAG)
+    .action(async (options: { json?: boolean }) => {
       const usage = await ctx.client().getUsage();
+      if (options.json) return printJson(ctx, usage);
       for (const line of table([
         ['', 'CREDITS', 'SECONDS'],
         ['total', String(usage.credits.total), String(usage.billable_seconds.total)],
@@ -88,5 +101,17 @@ export function registerProjectCommands(program: Command, ctx: DubContext): void
         ['available', String(usage.credits.available), String(usage.billable_seconds.available)],
       ])) ctx.out.line(line);
       ctx.out.line(`${usage.credits_per_second} credits per billable second; as of ${usage.as_of}`);
+    });
+
+  program
+    .command('locales')
+    .description('The languages the service can dub from and into now (what its workers serve).')
+    .option(...JSON_FLAG)
+    .action(async (options: { json?: boolean }) => {
+      const locales = await ctx.client().listLocales();
+      if (options.json) return printJson(ctx, locales);
+      const rows = [['LOCALE', 'NAME', 'SOURCE', 'TARGET']];
+      for (const l of locales) rows.push([l.locale, l.display_name, l.usable_as_source ? 'yes' : '', l.usable_as_target ? 'yes' : '']);
+      for (const line of table(rows)) ctx.out.line(line);
     });
 }

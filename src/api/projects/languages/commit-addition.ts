@@ -75,8 +75,10 @@ export async function commitAddition(trx: Trx, projectId: string, body: AddLangu
     idempotency_key: idempotencyKey,
   });
   await insertAddedLanguages(trx, { projectId: project.id, locales: quote.new_locales, chargedSeconds: billable });
+  // New paid work on an ended project starts it again: a cancel it had ended with no longer
+  // applies (a restarted project workflow settles a cancelled project at once; docs/lifecycle.md#cancel).
   const reopen = FINAL.includes(project.status)
-    ? { status: 'processing' as const, phase: await phaseToResume(trx, project), completed_at: null, failure_code: null, failure_message: null, failure_detail: null }
+    ? { status: 'processing' as const, phase: await phaseToResume(trx, project), completed_at: null, failure_code: null, failure_message: null, failure_detail: null, cancelled_at: null }
     : {};
   await updateProject(trx, project.id, {
     target_locales: [...project.target_locales, ...quote.new_locales],

@@ -1,0 +1,80 @@
+import type { Context } from 'koa';
+import { releaseHold } from '../../db/credits';
+import { listLanguageStatuses, lockExistingProject, updateProject, type Project } from '../../db/projects';
+import { findUploadByProject, lockUploadForCompletion } from '../../db/uploads';
+import { cancelProjectWorkflows } from '../../temporal/cancel-project-workflows';
+import { ApiError } from '../api-error';
+import type { AppDeps } from '../app-deps';
+import type { AuthContext } from '../middleware/authenticate';
+import type { IdempotencyState } from '../middleware/idempotency';
+import { emitProjectEvents } from './emit-project-events';
+import { loadOwnProject } from './load-own-project';
+import { loadProjectView } from './load-project-view';
+
+// POST /v1/dubbing/projects/{id}/cancel (docs/lifecycle.md#cancel). The money is settled where it
+// always is: a project awaiting its upload has no workflow, so its hold is released here; any
+// other project's workflows are cancelled and settle themselves (hold released before the charge;
+// after it, every language not completed failed `cancelled` and refunded once). Completed
+// languages keep their files.
+
+const FINAL: readonly string[] = ['completed', 'partially_completed', 'failed'];
+const RECOVERY_POINT = 'cancel_recorded';
+
+type Recorded =
+  /** Ended here (no workflow to ask): hold released, project failed `cancelled`. */
+  | { kind: 'settled'; project: Project }
+  /** Recorded; the workflows are asked to cancel and settle. */
+  | { kind: 'requested'; project: Project; openLocales: string[] }
+  /** Cancelled earlier, and ended: nothing more to do. */
+  | { kind: 'done'; project: Project };
+
+export async function cancelProject(deps: AppDeps, ctx: Context): Promise<void> {
+  const { db, config } = deps;
+  const idempotency = ctx.state.idempotency as IdempotencyState;
+  const owned = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+  const upload = owned.source_type === 'upload' ? await findUploadByProject(db, owned.id) : undefined;
+
+  const recorded = await db.transaction().execute(async (trx): Promise<Recorded> => {
+    // The upload row first, then the project: the order upload/complete and the upload expiry
+    // take, so a concurrent completion either lands first (then there is a workflow to cancel)
+    // or finds the project ended.
+    if (upload) await lockUploadForCompletion(trx, upload.id);
+    const project = await lockExistingProject(trx, owned.id);
+    const languages = await listLanguageStatuses(trx, project.id);
+    const openLocales = languages.filter((l) => l.status !== 'completed' && l.status !== 'failed').map((l) => l.locale);
+    if (FINAL.includes(project.status) && openLocales.length === 0) {
+      if (project.cancelled_at !== null) return { kind: 'done', project };
+      throw ApiError.conflict('project_already_ended', `This project already ended (${project.status}); there is nothing to cancel.`);
+    }
+    const now = new Date();
+    if (project.status === 'awaiting_upload') {
+      await releaseHold(trx, { workspaceId: project.workspace_id, holdReference: project.hold_reference, reference: `${project.id}:release`, projectId: project.id, description: 'cancelled' });
+      await updateProject(trx, project.id, {
+        status: 'failed',
+        phase: 'failed',
+        failure_code: 'cancelled',
+        failure_message: 'The project was cancelled before its upload completed; the credit hold was released and nothing was charged.',
+        usage_state: 'released',
+        completed_at: now,
+        cancelled_at: now,
+      });
+    } else if (project.cancelled_at === null) {
+      await updateProject(trx, project.id, { cancelled_at: now });
+    }
+    await idempotency.setRecoveryPoint(trx, RECOVERY_POINT, {});
+    const current = await lockExistingProject(trx, project.id);
+    return project.status === 'awaiting_upload' ? { kind: 'settled', project: current } : { kind: 'requested', project: current, openLocales };
+  });
+
+  if (recorded.kind === 'settled') {
+    // The money is settled; storage is only tidied (the upload-expiry schedule aborts strays).
+    if (upload) await deps.uploads.abort(upload).catch((error: unknown) => deps.logger.warn('could not abort a cancelled upload', { projectId: owned.id, error: String(error) }));
+    await emitProjectEvents(deps, owned.id);
+  }
+  if (recorded.kind === 'requested') {
+    await cancelProjectWorkflows(deps.temporal, config.temporal.callTimeoutMs, owned.id, recorded.openLocales);
+  }
+  // 202 while the workflows settle; 200 when it has ended (here, or before).
+  ctx.status = recorded.kind === 'requested' ? 202 : 200;
+  ctx.body = { data: await loadProjectView(deps, recorded.project, { includeTransfer: false }) };
+}

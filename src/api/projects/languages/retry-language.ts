@@ -1,0 +1,95 @@
+import type { Context, Middleware } from 'koa';
+import { InsufficientCreditsError } from '../../../db/credits';
+import { reopenFailedLanguage } from '../../../db/reopen-language';
+import { findLanguage, findProjectById, lockExistingProject, lockLanguage, type Project } from '../../../db/projects';
+import { startLanguageRetry } from '../../../temporal/start-language-retry';
+import { ApiError } from '../../api-error';
+import type { AppDeps } from '../../app-deps';
+import type { AuthContext } from '../../middleware/authenticate';
+import type { IdempotencyState } from '../../middleware/idempotency';
+import { bodyOf } from '../../middleware/validate';
+import { loadOwnProject } from '../load-own-project';
+import { loadProjectView } from '../load-project-view';
+import { retryLanguageBodySchema } from './retry-language.schema';
+import { assertRetryable, priceRetry, type RetryQuote } from './retry-quote';
+
+// POST /v1/dubbing/projects/{id}/languages/{locale}/retry (docs/lifecycle.md#retry), in two steps
+// around the idempotency middleware, like a regeneration: `retryTarget` finds the language and
+// answers a preview (no key needed); `retryLanguage` does the paid request under its key.
+
+const RECOVERY_POINT = 'retry_opened';
+
+async function answer(deps: AppDeps, ctx: Context, retry: RetryQuote, project: Project): Promise<void> {
+  ctx.body = { data: { retry, project: await loadProjectView(deps, project, { includeTransfer: false }) } };
+}
+
+/** The caller's project and one of its target locales (the same 404 otherwise); a preview is answered here. */
+export function retryTarget(deps: AppDeps): Middleware {
+  return async (ctx, next) => {
+    const body = bodyOf(ctx, retryLanguageBodySchema);
+    const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+    const locale = ctx.params.locale!;
+    if (!project.target_locales.includes(locale)) throw ApiError.notFound('language', 'locale');
+    ctx.state.retryProject = project;
+    if (!body.preview_only) return next();
+    const language = await findLanguage(deps.db, project.id, locale);
+    assertRetryable(project, locale, language?.status);
+    await answer(deps, ctx, priceRetry(project, language!, body), project);
+  };
+}
+
+/**
+ * A paid (or free) retry. One transaction checks, quotes, charges the quote and reopens the
+ * language as its next attempt, with the idempotency recovery point; the language workflow
+ * starts after the commit. A retried request that finds the recovery point only starts the
+ * workflow again, and only while that attempt is still open (never a second attempt).
+ */
+export async function retryLanguage(deps: AppDeps, ctx: Context): Promise<void> {
+  const { db, config } = deps;
+  const auth = ctx.state.auth as AuthContext;
+  const idempotency = ctx.state.idempotency as IdempotencyState;
+  const body = bodyOf(ctx, retryLanguageBodySchema);
+  const project = ctx.state.retryProject as Project;
+  const locale = ctx.params.locale!;
+  const start = (retry: RetryQuote) =>
+    startLanguageRetry(deps.temporal, { taskQueue: config.temporal.taskQueue, timeoutMs: config.temporal.callTimeoutMs }, {
+      projectId: project.id,
+      workspaceId: project.workspace_id,
+      locale,
+      attempt: retry.attempt!,
+      billing: retry.price === 'free' ? 'free' : 'charge',
+    });
+
+  if (idempotency.recoveryPoint === RECOVERY_POINT) {
+    const { retry } = idempotency.recoveryData as unknown as { retry: RetryQuote };
+    const language = await findLanguage(db, project.id, locale);
+    if (language && language.attempt === retry.attempt && language.status !== 'completed' && language.status !== 'failed') await start(retry);
+    return answer(deps, ctx, retry, (await findProjectById(db, project.id)) ?? project);
+  }
+
+  const committed = await db.transaction().execute(async (trx) => {
+    const locked = await lockExistingProject(trx, project.id);
+    const found = await findLanguage(trx, project.id, locale);
+    assertRetryable(locked, locale, found?.status);
+    const language = await lockLanguage(trx, project.id, locale);
+    assertRetryable(locked, locale, language.status);
+    const quote = priceRetry(locked, language, body);
+    if (!quote.within_limit) return { paid: false as const, retry: quote, project: locked };
+    const attempt = language.attempt + 1;
+    try {
+      await reopenFailedLanguage(trx, { project: locked, language, attempt, billing: quote.price === 'free' ? 'free' : 'charge' });
+    } catch (err) {
+      if (!(err instanceof InsufficientCreditsError)) throw err;
+      const available = auth.permissions.has('usage:read') ? `; ${err.available} are available` : '';
+      throw new ApiError(402, 'payment_required_error', 'insufficient_credits',
+        `Retrying ${locale} costs ${err.requested} credits (${quote.billable_seconds} s × ${locked.credits_per_second} credits per second)${available}. Nothing was charged or changed.`);
+    }
+    const retry: RetryQuote = { ...quote, attempt, charged_now_seconds: quote.billable_seconds };
+    await idempotency.setRecoveryPoint(trx, RECOVERY_POINT, { retry });
+    return { paid: true as const, retry, project: (await findProjectById(trx, project.id)) ?? locked };
+  });
+
+  if (!committed.paid) idempotency.answerUnrecorded();
+  else await start(committed.retry);
+  await answer(deps, ctx, committed.retry, committed.project);
+}

@@ -1,0 +1,60 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from './database';
+import type { Db } from './create-db';
+
+// What a deleted project leaves behind (docs/lifecycle.md#delete): its content goes (source,
+// transcripts, segments, deliverables, uploads), and the project row stays as a tombstone with
+// its languages' money columns, because the ledger, webhook events, reconciler repairs and
+// regenerations name the project. Every customer read filters the tombstone (findProject,
+// findProjectVersion, listProjects, loadOwnProjectView).
+
+/** Where a project's bytes live in the blob store, read before they are removed. */
+export interface ProjectBlobs {
+  /** Each deliverable's own key (normally under `projects/<id>/`, but stored per row). */
+  deliverableKeys: string[];
+  /** The project's uploads, whose parts live under `uploads/<upload id>/`. */
+  uploads: { id: string; project_id: string; store_upload_id: string | null; expires_at: Date; completed_at: Date | null }[];
+}
+
+export async function listProjectBlobs(db: Db, projectId: string): Promise<ProjectBlobs> {
+  const [deliverables, uploads] = await Promise.all([
+    db.selectFrom('deliverables').select('storage_key').where('project_id', '=', projectId).execute(),
+    db.selectFrom('uploads').select(['id', 'project_id', 'store_upload_id', 'expires_at', 'completed_at']).where('project_id', '=', projectId).execute(),
+  ]);
+  return { deliverableKeys: deliverables.map((d) => d.storage_key), uploads };
+}
+
+/** Whether anything still runs on the project's languages: a regeneration, or a review in hand. */
+export async function hasWorkInFlight(db: Db, projectId: string): Promise<boolean> {
+  const [regeneration, review] = await Promise.all([
+    db.selectFrom('language_regenerations').select('id').where('project_id', '=', projectId).where('status', '=', 'running').executeTakeFirst(),
+    db.selectFrom('transcript_reviews').select('status').where('project_id', '=', projectId).where('status', 'in', ['requested', 'in_review']).executeTakeFirst(),
+  ]);
+  return regeneration !== undefined || review !== undefined;
+}
+
+/**
+ * Removes the project's content rows and marks it deleted, in the caller's transaction (which
+ * holds the project lock). Money rows stay: the ledger, holds, language charges and refunds,
+ * language additions, regenerations and the review's charge.
+ */
+export async function deleteProjectContent(trx: Transaction<Database>, projectId: string): Promise<void> {
+  await trx.deleteFrom('language_segments').where('project_id', '=', projectId).execute();
+  await trx.deleteFrom('source_segments').where('project_id', '=', projectId).execute();
+  await trx.deleteFrom('transcript_segments').where('project_id', '=', projectId).execute();
+  await trx.deleteFrom('verified_transcript_segments').where('project_id', '=', projectId).execute();
+  await trx.deleteFrom('deliverables').where('project_id', '=', projectId).execute();
+  const uploads = trx.selectFrom('uploads').select('id').where('project_id', '=', projectId);
+  await trx.deleteFrom('upload_parts').where('upload_id', 'in', uploads).execute();
+  await trx.deleteFrom('uploads').where('project_id', '=', projectId).execute();
+  await trx
+    .updateTable('project_languages')
+    .set({ translated_segments: null, supplied_translation: null, title: null, description: null, failure_detail: null, updated_at: sql<Date>`now()` as any })
+    .where('project_id', '=', projectId)
+    .execute();
+  await trx
+    .updateTable('projects')
+    .set({ title: null, description: null, supplied_translations: null, failure_detail: null, deleted_at: sql<Date>`now()` as any, updated_at: sql<Date>`now()` as any })
+    .where('id', '=', projectId)
+    .execute();
+}
