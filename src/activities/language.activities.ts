@@ -92,6 +92,7 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
         projectId: step.projectId,
         locale: step.locale,
         lines,
+        voice: language.voice,
         title: language.title ?? project.name,
         durationSeconds: project.source_duration_seconds ?? 0,
         hasVideo: project.source_has_video ?? false,

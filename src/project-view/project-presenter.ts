@@ -60,6 +60,8 @@ function presentLanguage(project: Project, language: ProjectLanguage, options: P
     deliverables,
     // 1 when first dubbed; + 1 each time a verified transcript re-dubs it (new files, same URLs).
     revision: language.revision,
+    // The voice its renders speak with (docs/voices.md); null for a language from before voices.
+    voice: language.voice,
     failure: failure(language.failure_code, language.failure_message),
     // goodwill_seconds: delivered free by an operator's goodwill retry (docs/money.md#retrying-a-failed-language).
     usage: { charged_seconds: language.charged_seconds, refunded_seconds: language.refunded_seconds, goodwill_seconds: language.goodwill_seconds },

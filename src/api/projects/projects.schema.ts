@@ -55,6 +55,13 @@ export const createProjectBodySchema = {
       propertyNames: LOCALE,
       additionalProperties: transcriptFileSchema,
     },
+    voices: {
+      type: 'object',
+      description: 'The voice to speak each target locale with, by locale: an `id` from GET /v1/dubbing/voices for that locale. A locale left out gets its most natural voice.',
+      maxProperties: 20,
+      propertyNames: LOCALE,
+      additionalProperties: { type: 'string', minLength: 1, maxLength: 200 },
+    },
     // Source title and description to localize per language; the name is used when absent.
     publishing: {
       type: 'object',
