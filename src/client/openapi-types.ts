@@ -1334,6 +1334,9 @@ export interface operations {
                  *         "type": "upload",
                  *         "file_name": "rice.mp4",
                  *         "size_bytes": 12582912
+                 *       },
+                 *       "voices": {
+                 *         "es_es": "espeak:es+f3"
                  *       }
                  *     }
                  */
@@ -1893,6 +1896,7 @@ export interface operations {
                      *               }
                      *             ],
                      *             "revision": 1,
+                     *             "voice": "espeak:es+f3",
                      *             "failure": null,
                      *             "usage": {
                      *               "charged_seconds": 95,
@@ -3689,6 +3693,7 @@ export interface operations {
                      *                 }
                      *               ],
                      *               "revision": 1,
+                     *               "voice": "espeak:es+f3",
                      *               "failure": null,
                      *               "usage": {
                      *                 "charged_seconds": 95,

@@ -18,7 +18,16 @@ export interface FestivalOptions {
   command?: string;
   /** Most sentences one process speaks: bounds one process's run and its script's size. */
   maxBatch?: number;
+  /**
+   * Processes one batch runs at once (default: 2, or 1 on one core). Festival speaks on one core,
+   * and an HTS voice is ~15 times slower than espeak-ng (docs/voices.md#speed): a long batch is
+   * split so a language's speech is not bound to a single core.
+   */
+  parallelism?: number;
 }
+
+/** Below this many sentences a process of their own costs more (loading the voice) than it saves. */
+const MIN_SENTENCES_PER_PROCESS = 6;
 
 export const FESTIVAL_CLIP_RATE = 22_050;
 const VOICE_NAME = /^[a-z0-9_]+$/;
@@ -56,10 +65,12 @@ export function batchScript(voice: FestivalVoiceDefinition, sentences: readonly 
 export class FestivalSynthesizer implements SpeechSynthesizer {
   private readonly command: string;
   private readonly maxBatch: number;
+  private readonly parallelism: number;
 
   constructor(options: FestivalOptions = {}) {
     this.command = options.command ?? 'festival';
     this.maxBatch = Math.max(1, options.maxBatch ?? 200);
+    this.parallelism = Math.max(1, options.parallelism ?? Math.min(2, os.availableParallelism()));
   }
 
   async synthesize(text: string, voice: string, outWav: string, options?: EngineCallOptions): Promise<SynthesisResult> {
@@ -82,11 +93,19 @@ export class FestivalSynthesizer implements SpeechSynthesizer {
         results[i] = { durationSeconds: 0 };
       }
     }
-    for (let from = 0; from < spoken.length; from += this.maxBatch) {
-      const chunk = spoken.slice(from, from + this.maxBatch);
-      const clips = await this.speakBatch(definition, chunk.map((i) => normalize(texts[i]!)), chunk.map((i) => outWavs[i]!), options);
-      for (const [k, i] of chunk.entries()) results[i] = clips[k]!;
-    }
+    const lanes = Math.max(1, Math.min(this.parallelism, Math.floor(spoken.length / MIN_SENTENCES_PER_PROCESS)));
+    const size = Math.min(this.maxBatch, Math.ceil(spoken.length / lanes));
+    const chunks: number[][] = [];
+    for (let from = 0; from < spoken.length; from += size) chunks.push(spoken.slice(from, from + size));
+    let next = 0;
+    const lane = async () => {
+      while (next < chunks.length) {
+        const chunk = chunks[next++]!;
+        const clips = await this.speakBatch(definition, chunk.map((i) => normalize(texts[i]!)), chunk.map((i) => outWavs[i]!), options);
+        for (const [k, i] of chunk.entries()) results[i] = clips[k]!;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(lanes, chunks.length) }, lane));
     return results;
   }
 
