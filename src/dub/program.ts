@@ -3,6 +3,7 @@ import { registerCreateCommands } from './commands/create.commands';
 import { registerPaidCommands } from './commands/paid.commands';
 import { registerProjectCommands } from './commands/projects.commands';
 import { registerTranscriptCommands } from './commands/transcript.commands';
+import { registerVoiceCommands } from './commands/voices.commands';
 import type { DubContext } from './dub-context';
 
 /** The `dub` command tree; commander parses, refuses bad input, and writes the help. */
@@ -22,5 +23,6 @@ export function buildDubProgram(ctx: DubContext): Command {
   registerProjectCommands(program, ctx);
   registerPaidCommands(program, ctx);
   registerTranscriptCommands(program, ctx);
+  registerVoiceCommands(program, ctx);
   return program;
 }

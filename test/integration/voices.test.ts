@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readWavInfo } from '../../src/engines/tts/wav-file';
+import { dubEnv, runDub } from '../helpers/dub-cli';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { additionRows, dubbedProject, postLanguages, waitForProjectWorkflowClosed } from '../helpers/language-additions';
 import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
@@ -64,6 +65,19 @@ describe('GET /v1/dubbing/voices', () => {
     const bad = await request(api.baseUrl, 'GET', '/v1/dubbing/voices?gender=female');
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ type: 'invalid_request_error', code: 'unknown_parameter', param: 'gender' });
+  });
+
+  it('is what `dub voices` prints, the default marked', async () => {
+    const { code, stdout } = await runDub(['voices', '--locale', 'it_it'], { cwd: dir, env: dubEnv({ apiKey: tenant.key, baseUrl: api.baseUrl }) });
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^LOCALE\s+VOICE\s+QUALITY\s+GENDER\s+NAME$/);
+    expect(lines.slice(1).map((l) => l.split(/\s{2,}/).slice(0, 3))).toEqual([
+      ['it_it', '* festival:lp_diphone', 'diphone'],
+      ['it_it', 'festival:pc_diphone', 'diphone'],
+      ['it_it', 'espeak:it', 'formant'],
+      ['it_it', 'espeak:it+f3', 'formant'],
+    ]);
   });
 
   it('redirects a voice\'s sample to the WAV a worker rendered: a short sentence at 22,050 Hz', async () => {
