@@ -56,6 +56,8 @@ export interface Config {
     readonly engineLocales: readonly string[] | null;
     /** apertium modes this worker must not use, e.g. to keep a translation pair off a pool. */
     readonly excludedTranslationModes: readonly string[];
+    /** A media worker renders its voices' samples once started (docs/voices.md#samples). */
+    readonly voiceSamples: boolean;
   };
   /**
    * Stronger engines a media worker reaches by URL, preferred over the bundled ones for what they
@@ -379,6 +381,7 @@ export function loadConfig(env: Env = process.env): Config {
       heartbeatSeconds: read.int('WORKER_HEARTBEAT_SECONDS', 10, 1, 3600),
       engineLocales: read.list('ENGINE_LOCALES', /^[a-z]{2,3}_[a-z]{2}$/),
       excludedTranslationModes: read.list('ENGINE_EXCLUDED_TRANSLATION_MODES', /^[A-Za-z_]+-[A-Za-z_]+$/) ?? [],
+      voiceSamples: read.bool('WORKER_VOICE_SAMPLES', true),
     },
     engines: readExternalEngines(read),
     rateLimits: {

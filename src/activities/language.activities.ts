@@ -92,6 +92,7 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
         projectId: step.projectId,
         locale: step.locale,
         lines,
+        voice: language.voice,
         title: language.title ?? project.name,
         background: project.background,
         durationSeconds: project.source_duration_seconds ?? 0,

@@ -60,6 +60,7 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
         projectId: input.projectId,
         locale: input.locale,
         lines,
+        voice: current?.voice ?? null,
         title: current?.title ?? project.name,
         background: project.background,
         durationSeconds: project.source_duration_seconds ?? 0,

@@ -75,6 +75,7 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
         projectId: input.projectId,
         locale: input.locale,
         lines: await listLanguageSegments(db, input.projectId, input.locale),
+        voice: language.voice,
         title: language.title ?? project.name,
         background: project.background,
         durationSeconds: project.source_duration_seconds ?? 0,

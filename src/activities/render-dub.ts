@@ -43,6 +43,8 @@ export interface RenderDubInput {
   locale: string;
   /** The language's lines, in time order. */
   lines: LanguageSegment[];
+  /** The language's voice (project_languages.voice); null: the locale's worker voice (voiceFor). */
+  voice?: string | null;
   /** Drawn on the thumbnail. */
   title: string;
   /** What the dub is mixed over: the project's mode (docs/background.md). */
@@ -99,14 +101,19 @@ export function stageClock(): { stages: Record<string, number>; lap: (stage: str
   };
 }
 
-export const voiceFor = (capabilities: EngineCapabilities, locale: string) => capabilities.locales.find((l) => l.locale === locale)?.voice ?? locale.split('_')[0]!;
+/**
+ * The voice a render speaks with: the language's own, or for a language from before voices could
+ * be chosen, the one it was always spoken with, the worker's voice for the locale (docs/voices.md).
+ */
+export const voiceFor = (capabilities: EngineCapabilities, locale: string, chosen?: string | null) =>
+  chosen ?? capabilities.locales.find((l) => l.locale === locale)?.voice ?? locale.split('_')[0]!;
 
 export async function renderDub(deps: Deps, input: RenderDubInput): Promise<RenderedDub> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), `dub-${input.locale}-`));
   const clock = stageClock();
   try {
     return await classifyingEngineErrors(async () => {
-      const clips = await lineClips(deps, { lines: input.lines.filter(isSpoken), voice: voiceFor(deps.capabilities, input.locale), workDir, keyPrefix: input.keyPrefix, onTick: input.onTick, transfer: input.transfer });
+      const clips = await lineClips(deps, { lines: input.lines.filter(isSpoken), voice: voiceFor(deps.capabilities, input.locale, input.voice), workDir, keyPrefix: input.keyPrefix, onTick: input.onTick, transfer: input.transfer });
       clock.lap('speechMs');
       await input.onStage?.('fitting');
       return await mixWhole(deps, input, { clips, workDir, clock });

@@ -75,7 +75,7 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
         const clip = recorded.get(line.id);
         return clip && clip.key === line.clip_key ? [[line.id, clip.leadingSilenceSeconds] as const] : [];
       }));
-      const clips = await lineClips(deps, { lines: input.lines.filter(isSpoken), voice: voiceFor(deps.capabilities, input.locale), workDir, keyPrefix: input.keyPrefix, onTick: input.onTick, transfer: input.transfer, knownLeadingSilence });
+      const clips = await lineClips(deps, { lines: input.lines.filter(isSpoken), voice: voiceFor(deps.capabilities, input.locale, input.voice), workDir, keyPrefix: input.keyPrefix, onTick: input.onTick, transfer: input.transfer, knownLeadingSilence });
       const synthesized = clips.filter((c) => c.fresh).length;
       clock.lap('speechMs');
       await input.onStage?.('fitting');

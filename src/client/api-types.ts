@@ -16,6 +16,7 @@ export type QueryOf<P extends keyof paths, M extends Method> = Operation<P, M> e
 
 export type Usage = SuccessData<'/v1/usage', 'get'>;
 export type Locale = SuccessData<'/v1/dubbing/locales', 'get'>[number];
+export type Voice = SuccessData<'/v1/dubbing/voices', 'get'>[number];
 export type Project = SuccessData<'/v1/dubbing/projects/{project_id}', 'get'>;
 export type ProjectLanguage = Project['languages'][number];
 export type Deliverable = ProjectLanguage['deliverables'][number];

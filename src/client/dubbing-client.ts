@@ -22,6 +22,7 @@ import type {
   UploadCompletion,
   Usage,
   VideoList,
+  Voice,
 } from './api-types';
 import { DubbingApiError, type ApiErrorBody } from './dubbing-api-error';
 import type { paths } from './openapi-types';
@@ -89,6 +90,7 @@ export function createDubbingClient(options: DubbingClientOptions) {
     baseUrl,
     getUsage: (): Promise<Usage> => unwrap(api.GET('/v1/usage')).then((body) => body.data),
     listLocales: (): Promise<Locale[]> => unwrap(api.GET('/v1/dubbing/locales')).then((body) => body.data),
+    listVoices: (query: { locale?: string } = {}): Promise<Voice[]> => unwrap(api.GET('/v1/dubbing/voices', { params: { query } })).then((body) => body.data),
     listVideos: (query: { channel_id?: string; query?: string; limit?: number } = {}): Promise<VideoList> =>
       unwrap(api.GET('/v1/dubbing/youtube/videos', { params: { query } })).then((body) => body.data),
 

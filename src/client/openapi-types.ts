@@ -439,6 +439,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dubbing/voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List voices
+         * @description The voices the workers offer for their target locales, the default of each locale first (docs/voices.md). No authentication.
+         *
+         *     No authentication.
+         */
+        get: operations["listVoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dubbing/voices/{voice_id}/sample": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Play a voice's sample
+         * @description Redirects to a short-lived URL of a WAV file: a short sentence in the voice, rendered once by a worker. No authentication.
+         *
+         *     No authentication.
+         */
+        get: operations["playVoiceSample"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -854,7 +898,7 @@ export interface components {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "conflict_error" | "payment_required_error" | "rate_limit_error" | "api_error";
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "invalid_cursor" | "upload_incomplete" | "invalid_transcript" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "range_not_satisfiable" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "regeneration_in_progress" | "project_already_ended" | "project_in_progress" | "language_not_failed" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "project_busy" | "language_busy" | "review_claimed_by_another" | "review_not_claimed" | "review_step_refused" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "unsupported_voice" | "invalid_cursor" | "upload_incomplete" | "invalid_transcript" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "range_not_satisfiable" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "regeneration_in_progress" | "project_already_ended" | "project_in_progress" | "language_not_failed" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "project_busy" | "language_busy" | "review_claimed_by_another" | "review_not_claimed" | "review_step_refused" | "rate_limited" | "internal_error" | "service_unavailable";
                 message: string;
                 /** @description The request field at fault: a body path (`source.url`, `target_locales[1]`), a query parameter, a path parameter or a header. */
                 param?: string;
@@ -975,6 +1019,8 @@ export interface components {
             }[];
             /** @description + 1 each time a verified transcript re-dubs the language. */
             revision: number;
+            /** @description The voice every render of this language speaks with: an `id` from GET /v1/dubbing/voices. Null for a language created before voices could be chosen: it keeps the voice it was first rendered with (docs/voices.md). */
+            voice: string | null;
             failure: {
                 /** @enum {string} */
                 code: "engine_failed" | "cancelled" | "terminated" | "internal_error" | "source_failed";
@@ -1348,6 +1394,9 @@ export interface operations {
                  *         "type": "upload",
                  *         "file_name": "rice.mp4",
                  *         "size_bytes": 12582912
+                 *       },
+                 *       "voices": {
+                 *         "es_es": "espeak:es+f3"
                  *       }
                  *     }
                  */
@@ -1403,6 +1452,10 @@ export interface operations {
                      * @enum {unknown}
                      */
                     background?: "duck" | "keep" | "drop";
+                    /** @description The voice to speak each target locale with, by locale: an `id` from GET /v1/dubbing/voices for that locale. A locale left out gets its most natural voice. */
+                    voices?: {
+                        [key: string]: string;
+                    };
                     publishing?: {
                         title?: string;
                         description?: string;
@@ -1492,7 +1545,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A locale the engines cannot serve, or a target equal to the source. A `transcript` or `translations` file that cannot be read or whose cues break the rules (the message names the cue); a translation for a locale that is not a target. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `idempotency_key_missing`, `unsupported_locale`, `invalid_transcript`. */
+            /** @description A locale the engines cannot serve, or a target equal to the source. A voice (`voices.<locale>`) no live worker offers for that locale; see GET /v1/dubbing/voices. A `transcript` or `translations` file that cannot be read or whose cues break the rules (the message names the cue); a translation for a locale that is not a target. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `idempotency_key_missing`, `unsupported_locale`, `unsupported_voice`, `invalid_transcript`. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1514,7 +1567,7 @@ export interface operations {
                             /** @constant */
                             type?: "invalid_request_error";
                             /** @enum {unknown} */
-                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "idempotency_key_missing" | "unsupported_locale" | "invalid_transcript";
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "idempotency_key_missing" | "unsupported_locale" | "unsupported_voice" | "invalid_transcript";
                         };
                     };
                 };
@@ -1911,6 +1964,7 @@ export interface operations {
                      *               }
                      *             ],
                      *             "revision": 1,
+                     *             "voice": "espeak:es+f3",
                      *             "failure": null,
                      *             "usage": {
                      *               "charged_seconds": 95,
@@ -2762,6 +2816,10 @@ export interface operations {
                     target_locales: string[];
                     /** @description The ceiling for the whole request (billable seconds × new locales): a quote above it charges and adds nothing. */
                     max_billable_seconds: number;
+                    /** @description The voice to speak each new locale with, by locale: an `id` from GET /v1/dubbing/voices for that locale. A locale left out gets its most natural voice. */
+                    voices?: {
+                        [key: string]: string;
+                    };
                     /**
                      * @description True: quote only, change nothing. False: charge and add (needs an Idempotency-Key).
                      * @default true
@@ -2816,7 +2874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `idempotency_key_missing`, `unsupported_locale`. */
+            /** @description `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `idempotency_key_missing`, `unsupported_locale`, `unsupported_voice`. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2838,7 +2896,7 @@ export interface operations {
                             /** @constant */
                             type?: "invalid_request_error";
                             /** @enum {unknown} */
-                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "idempotency_key_missing" | "unsupported_locale";
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "idempotency_key_missing" | "unsupported_locale" | "unsupported_voice";
                         };
                     };
                 };
@@ -3885,6 +3943,7 @@ export interface operations {
                      *           "title": "Cooking rice",
                      *           "description": ""
                      *         },
+                     *         "background": "duck",
                      *         "languages": [
                      *           {
                      *             "locale": "es_es",
@@ -3929,6 +3988,7 @@ export interface operations {
                      *               }
                      *             ],
                      *             "revision": 1,
+                     *             "voice": "espeak:es+f3",
                      *             "failure": null,
                      *             "usage": {
                      *               "charged_seconds": 95,
@@ -4808,6 +4868,7 @@ export interface operations {
                      *                 }
                      *               ],
                      *               "revision": 1,
+                     *               "voice": "espeak:es+f3",
                      *               "failure": null,
                      *               "usage": {
                      *                 "charged_seconds": 95,
@@ -8232,6 +8293,308 @@ export interface operations {
                 };
             };
             /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listVoices: {
+        parameters: {
+            query?: {
+                /** @description Only the voices of this target locale. */
+                locale?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every voice, and where the list comes from. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "festival:upc_ca_ona_hts",
+                     *           "locale": "ca_es",
+                     *           "name": "Ona (Festival HTS)",
+                     *           "gender": "female",
+                     *           "engine": "festival",
+                     *           "quality": "hts",
+                     *           "default": true,
+                     *           "sample_url": "https://dubbing.example.com/v1/dubbing/voices/festival%3Aupc_ca_ona_hts/sample?locale=ca_es"
+                     *         }
+                     *       ],
+                     *       "capabilities": {
+                     *         "source": "live_workers",
+                     *         "live_workers": 2,
+                     *         "as_of": "2026-11-24T06:00:00.000Z",
+                     *         "age_seconds": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description What `voices.<locale>` names at create or when adding languages, e.g. `festival:upc_ca_ona_hts`, `espeak:es+f3`. */
+                            id: string;
+                            /** @example es_es */
+                            locale: string;
+                            name: string;
+                            /**
+                             * @description Null where the engine does not say (an external engine's voice).
+                             * @enum {string|null}
+                             */
+                            gender: "female" | "male" | null;
+                            /** @enum {string} */
+                            engine: "espeak-ng" | "festival" | "openai-tts";
+                            /**
+                             * @description From least to most natural: espeak-ng's formant synthesis, Festival's diphone and HTS voices, an external neural engine.
+                             * @enum {string}
+                             */
+                            quality: "formant" | "diphone" | "hts" | "neural";
+                            /** @description The locale's default: its most natural voice, which a language gets when no voice is chosen for it. */
+                            default: boolean;
+                            /**
+                             * Format: uri
+                             * @description Plays a short sentence in this voice (a redirect to a WAV file).
+                             */
+                            sample_url: string;
+                        }[];
+                        capabilities: {
+                            /**
+                             * @description Whose engines the list comes from: live workers, or the last known ones when none is live.
+                             * @enum {string}
+                             */
+                            source: "live_workers" | "last_known" | "none";
+                            live_workers: number;
+                            /** Format: date-time */
+                            as_of: string | null;
+                            age_seconds: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    playVoiceSample: {
+        parameters: {
+            query?: {
+                /** @description The locale the sample speaks, for a voice offered for several (an external engine's); its first locale by default. */
+                locale?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A voice `id` from GET /v1/dubbing/voices (URL-encoded). */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Follow `Location` to the sample. */
+            302: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description The signed storage URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                        };
+                    };
+                };
+            };
+            /** @description No such voice offered for a target locale (or not yours). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. No worker has rendered this sample yet (workers render them once started); retry after Retry-After seconds. `error.code`: `service_unavailable`. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

@@ -63,6 +63,11 @@ export interface ProjectTable {
    * row (insertQueuedLanguages) and clears this; written as JSON text.
    */
   supplied_translations: ColumnType<Record<string, Cue[]> | null, string | null | undefined, string | null>;
+  /**
+   * The voice of each target locale chosen at create (or its default then), until the charge step
+   * gives each language row its own (insertQueuedLanguages; migration 0031); written as JSON text.
+   */
+  voices: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
   validated_at: Date | null;
@@ -105,6 +110,8 @@ export interface ProjectLanguageTable {
   transcript_kind: ColumnType<TranscriptKind | null, TranscriptKind | null | undefined, TranscriptKind | null>;
   /** A translation supplied at create, taken as given instead of machine translation. */
   supplied_translation: ColumnType<Cue[] | null, string | null | undefined, string | null>;
+  /** The voice every render of it speaks with (docs/voices.md); null for a language from before voices: the locale's worker voice. */
+  voice: ColumnType<string | null, string | null | undefined, never>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
   completed_at: Date | null;
@@ -145,7 +152,7 @@ export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments'
 
 const LANGUAGE_SUMMARY = [
   'project_id', 'locale', 'status', 'phase_message', 'percent', 'failure_code', 'failure_message', 'title', 'description',
-  'charged_seconds', 'refunded_seconds', 'drift_seconds', 'attempt', 'goodwill_seconds', 'revision', 'created_at', 'updated_at', 'completed_at',
+  'charged_seconds', 'refunded_seconds', 'drift_seconds', 'attempt', 'goodwill_seconds', 'revision', 'voice', 'created_at', 'updated_at', 'completed_at',
 ] as const satisfies readonly (keyof ProjectLanguageSummary)[];
 
 export async function listProjectLanguages(db: Db, projectIds: string[]): Promise<ProjectLanguageSummary[]> {
@@ -201,7 +208,7 @@ const PROJECT_COLUMNS = [
   'source_duration_seconds', 'source_has_video', 'fetch_percent', 'source_locale', 'target_locales', 'title', 'description', 'background', 'status', 'phase',
   'failure_code', 'failure_message', 'failure_detail', 'max_billable_seconds', 'credits_per_second', 'billable_seconds', 'charged_seconds',
   'refunded_seconds', 'usage_state', 'hold_reference', 'transcript_review_status', 'transcript_review_requested_at', 'transcript_review_verified_at',
-  'transcript_source', 'supplied_translations', 'created_at', 'updated_at', 'validated_at', 'completed_at', 'view_version',
+  'transcript_source', 'supplied_translations', 'voices', 'created_at', 'updated_at', 'validated_at', 'completed_at', 'view_version',
   'cancelled_at', 'deleted_at',
 ] as const satisfies readonly (keyof ProjectTable)[];
 
@@ -284,7 +291,7 @@ export async function listProjects(db: Db, filter: ProjectListFilter): Promise<P
   return q.orderBy('seq', 'desc').limit(filter.limit + 1).execute();
 }
 
-export async function updateProject(db: Db, projectId: string, changes: Partial<Omit<Project, 'id' | 'seq' | 'created_at' | 'view_version' | 'supplied_translations'>>): Promise<void> {
+export async function updateProject(db: Db, projectId: string, changes: Partial<Omit<Project, 'id' | 'seq' | 'created_at' | 'view_version' | 'supplied_translations' | 'voices'>>): Promise<void> {
   await db.updateTable('projects').set({ ...changes, updated_at: sql<Date>`now()` as any }).where('id', '=', projectId).execute();
 }
 
@@ -292,7 +299,7 @@ export async function updateLanguage(
   db: Db,
   projectId: string,
   locale: string,
-  changes: Partial<Omit<ProjectLanguage, 'project_id' | 'locale' | 'created_at' | 'translated_segments' | 'supplied_translation' | 'dub_quality'>> & { translated_segments?: string | null; dub_quality?: string | null },
+  changes: Partial<Omit<ProjectLanguage, 'project_id' | 'locale' | 'created_at' | 'translated_segments' | 'supplied_translation' | 'dub_quality' | 'voice'>> & { translated_segments?: string | null; dub_quality?: string | null },
 ): Promise<void> {
   await db
     .updateTable('project_languages')
@@ -406,9 +413,11 @@ export async function insertQueuedLanguages(trx: Db, input: { projectId: string;
   // Each row takes the translation supplied for its locale at create, which the project held
   // until now (docs/editing.md#bring-your-own-script); the project's copy is then cleared.
   const supplied = (locale: string) => sql<string | null>`(select p.supplied_translations -> ${locale} from projects p where p.id = ${input.projectId})`;
+  // And the voice chosen for it at create (docs/voices.md), which the project keeps.
+  const voice = (locale: string) => sql<string | null>`(select p.voices ->> ${locale} from projects p where p.id = ${input.projectId})`;
   await trx
     .insertInto('project_languages')
-    .values(input.locales.map((locale) => ({ ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, null), supplied_translation: supplied(locale) })))
+    .values(input.locales.map((locale) => ({ ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, null), supplied_translation: supplied(locale), voice: voice(locale) })))
     .onConflict((oc) => oc.columns(['project_id', 'locale']).doNothing())
     .execute();
   await trx.updateTable('projects').set({ supplied_translations: null }).where('id', '=', input.projectId).where('supplied_translations', 'is not', null).execute();
@@ -506,11 +515,11 @@ export async function startValidatingUpload(trx: Transaction<Database>, projectI
     .executeTakeFirst();
 }
 
-/** Languages added to a project by a paid request, queued, each charged `chargedSeconds` for its first attempt. */
-export async function insertAddedLanguages(trx: Transaction<Database>, input: { projectId: string; locales: string[]; chargedSeconds: number }): Promise<void> {
+/** Languages added to a project by a paid request, queued, each charged `chargedSeconds` for its first attempt, each with its voice. */
+export async function insertAddedLanguages(trx: Transaction<Database>, input: { projectId: string; locales: string[]; chargedSeconds: number; voices: Readonly<Record<string, string>> }): Promise<void> {
   await trx
     .insertInto('project_languages')
-    .values(input.locales.map((locale) => queuedLanguageRow(input.projectId, locale, input.chargedSeconds, 'Added; waiting to start.')))
+    .values(input.locales.map((locale) => ({ ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, 'Added; waiting to start.'), voice: input.voices[locale] ?? null })))
     .execute();
 }
 

@@ -6,6 +6,7 @@ import { registerLifecycleCommands } from './commands/lifecycle.commands';
 import { registerPaidCommands } from './commands/paid.commands';
 import { registerProjectCommands } from './commands/projects.commands';
 import { registerTranscriptCommands } from './commands/transcript.commands';
+import { registerVoiceCommands } from './commands/voices.commands';
 import type { DubContext } from './dub-context';
 
 /** The package's version: package.json sits two folders up from src/dub and from dist/dub alike. */
@@ -32,5 +33,6 @@ export function buildDubProgram(ctx: DubContext): Command {
   registerPaidCommands(program, ctx);
   registerLifecycleCommands(program, ctx);
   registerTranscriptCommands(program, ctx);
+  registerVoiceCommands(program, ctx);
   return program;
 }

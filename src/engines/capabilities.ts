@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { LOCALE_CATALOG } from './locale-catalog';
+import { offeredVoices } from './offered-voices';
+import { FESTIVAL_VOICES } from './tts/voice-catalog';
 import { runProcess } from './run-process';
 import { NO_EXTERNAL_OFFER, servableLocales, type ExternalOffer, type ServableLocale } from './servable-locales';
 
@@ -29,7 +31,7 @@ export interface CapabilityLimits {
 }
 
 /** The Debian packages whose versions a worker reports. */
-const ENGINE_PACKAGES = ['ffmpeg', 'pocketsphinx', 'apertium', 'espeak-ng'];
+const ENGINE_PACKAGES = ['ffmpeg', 'pocketsphinx', 'apertium', 'espeak-ng', 'festival', ...FESTIVAL_VOICES.map((voice) => voice.debianPackage)];
 
 async function listLines(command: string, args: string[]): Promise<string[] | null> {
   try {
@@ -52,15 +54,28 @@ async function engineVersions(): Promise<Record<string, string>> {
   return Object.fromEntries((lines ?? []).map((line) => line.split(' ')).filter((parts) => parts.length === 2 && parts[1] !== ''));
 }
 
+/** Festival's installed voices; none when Festival is not installed. */
+async function festivalVoices(): Promise<string[]> {
+  try {
+    const { stdout } = await runProcess('festival', ['--pipe'], { input: '(print (voice.list))\n', timeoutMs: 30_000 });
+    const list = /\(([^()]*)\)/.exec(stdout.toString('utf8'));
+    return list ? list[1]!.split(/\s+/).filter(Boolean) : [];
+  } catch {
+    return [];
+  }
+}
+
 /**
  * What this worker serves: the installed bundled engines, and the external ones its settings
  * name (`external`, found by src/engines/external/discover-external-engines.ts), which win the
  * steps they serve.
  */
 export async function detectCapabilities(limits: CapabilityLimits = {}, external: ExternalOffer = NO_EXTERNAL_OFFER): Promise<EngineCapabilities> {
-  const [apertiumModes, voiceLines, hasPocketsphinx, hasFfmpeg, versions] = await Promise.all([
+  const [apertiumModes, voiceLines, variantLines, festival, hasPocketsphinx, hasFfmpeg, versions] = await Promise.all([
     listLines('apertium', ['-l']),
     listLines('espeak-ng', ['--voices']),
+    listLines('espeak-ng', ['--voices=variant']),
+    festivalVoices(),
     commandExists('pocketsphinx_continuous'),
     commandExists('ffmpeg'),
     engineVersions(),
@@ -78,10 +93,14 @@ export async function detectCapabilities(limits: CapabilityLimits = {}, external
   // `espeak-ng --voices` columns: Pty Language Age/Gender VoiceName File ...
   const voices = new Set((voiceLines ?? []).slice(1).map((line) => line.split(/\s+/)[1] ?? ''));
 
+  // Variants are listed by file: `!v/f3`.
+  const variants = new Set((variantLines ?? []).slice(1).map((line) => /!v\/(\S+)/.exec(line)?.[1] ?? ''));
+  const installedVoices = { espeakVoices: voices, espeakVariants: variants, festivalVoices: new Set(festival), versions, externalEngine: external.ttsEngine };
+
   const locales: ServableLocale[] = servableLocales(LOCALE_CATALOG, {
     apertiumModes: modes,
     espeakVoices: voices,
     hasAsrModel: (model) => hasPocketsphinx && existsSync(path.join(POCKETSPHINX_MODEL_ROOT, model)),
-  }, external, wanted);
+  }, external, wanted).map((entry) => ({ ...entry, voices: offeredVoices(entry.locale, installedVoices, external.ttsVoices[entry.locale]) }));
   return { locales, missing, versions };
 }

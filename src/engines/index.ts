@@ -4,7 +4,9 @@ import { FfmpegMediaEngine, type FfmpegMediaEngineOptions } from './media/ffmpeg
 import type { MediaEngine } from './media/media-engine';
 import { ApertiumTranslator, type ApertiumOptions } from './translate/apertium-translator';
 import type { Translator } from './translate/translator';
+import { bundledSynthesizer } from './tts/bundled-synthesizer';
 import { EspeakSynthesizer, type EspeakOptions } from './tts/espeak-synthesizer';
+import { FestivalSynthesizer, type FestivalOptions } from './tts/festival-synthesizer';
 import type { SpeechSynthesizer } from './tts/speech-synthesizer';
 
 // The one place that picks concrete engines. Activities receive an `Engines` value, so tests
@@ -22,6 +24,7 @@ export interface LocalEngineOptions {
   asr?: PocketsphinxOptions;
   translator?: ApertiumOptions;
   tts?: EspeakOptions;
+  festival?: FestivalOptions;
 }
 
 export function createLocalEngines(options: LocalEngineOptions = {}): Engines {
@@ -29,7 +32,7 @@ export function createLocalEngines(options: LocalEngineOptions = {}): Engines {
     media: new FfmpegMediaEngine(options.media),
     asr: new PocketsphinxRecognizer(options.asr),
     translator: new ApertiumTranslator(options.translator),
-    tts: new EspeakSynthesizer(options.tts),
+    tts: bundledSynthesizer({ espeak: new EspeakSynthesizer(options.tts), festival: new FestivalSynthesizer(options.festival) }),
   };
 }
 
@@ -40,5 +43,5 @@ export type { RecognizedSegment, SpeechRecognizer, Transcript } from './asr/spee
 export { TranslationMismatchError, type Translator } from './translate/translator';
 export type { SpeechSynthesizer, SynthesisResult } from './tts/speech-synthesizer';
 export { fitSegments, type FitOptions, type FitResult, type FittedSegment, type SegmentToFit } from './alignment/fit-segments';
-export { FfmpegMediaEngine, PocketsphinxRecognizer, ApertiumTranslator, EspeakSynthesizer };
+export { FfmpegMediaEngine, PocketsphinxRecognizer, ApertiumTranslator, EspeakSynthesizer, FestivalSynthesizer };
 export { ProcessError } from './run-process';

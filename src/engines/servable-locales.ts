@@ -1,6 +1,7 @@
 import { libreTranslateCode, offeredCodes, type TranslationPairs } from './external/libretranslate-languages';
 import { libreTranslateMode, OPENAI_TTS_VOICE_PREFIX } from './external/external-names';
 import type { LocaleDefinition } from './locale-catalog';
+import type { OfferedVoice } from './offered-voices';
 import { languageOf } from '../shared/translation-route';
 
 // Which catalog locales a worker serves, and how, from what its engines can do: the bundled ones
@@ -13,8 +14,13 @@ import { languageOf } from '../shared/translation-route';
 export interface ServableLocale {
   locale: string;
   displayName: string;
-  /** The voice its dub is spoken with: an espeak-ng voice, or `openai-tts:<voice>` for the external engine. */
+  /**
+   * The voice a language is spoken with when it has none of its own (created before voices could
+   * be chosen, docs/voices.md#existing-languages): an espeak-ng voice, or `openai-tts:<voice>`.
+   */
   voice: string;
+  /** The voices it can be spoken with, best first (offered-voices.ts); absent in records from before voices. */
+  voices?: OfferedVoice[];
   canBeSource: boolean;
   canBeTarget: boolean;
   /** Modes translating from English, e.g. ['eng-spa', 'es-pt'] pivoting through Spanish, or ['libretranslate:en-pt']. */
@@ -42,6 +48,8 @@ export interface ExternalOffer {
   /** Null: no external translator. */
   mtPairs: TranslationPairs | null;
   ttsVoices: Readonly<Record<string, string>>;
+  /** The speech engine's URL and model, naming its voices' samples. */
+  ttsEngine?: string;
 }
 
 export const NO_EXTERNAL_OFFER: ExternalOffer = { asrLocales: [], mtPairs: null, ttsVoices: {} };

@@ -1,5 +1,6 @@
 import type { ServableLocale } from '../engines/capabilities';
 import { LOCALE_CATALOG } from '../engines/locale-catalog';
+import { mergeVoices } from './merge-voices';
 import type { WorkerRecord } from '../db/worker-capabilities';
 
 // What a fleet of workers can serve together: the union of its live workers' capabilities.
@@ -46,7 +47,7 @@ function newestHeartbeat(rows: readonly WorkerRecord[]): Date {
 }
 
 /**
- * One entry per locale, in catalog order: usable as a source
+ * One entry per locale, in catalog order: spoken by every voice some worker has, best first; usable as a source
  * or target if any worker can; the route shown is a direct one when any worker has it; translated
  * from every source language some worker translates it from.
  */
@@ -59,6 +60,7 @@ function mergeLocales(rows: readonly WorkerRecord[]): ServableLocale[] {
         merged.set(entry.locale, { ...entry, ...(entry.translationModesFrom ? { translationModesFrom: { ...entry.translationModesFrom } } : {}) });
         continue;
       }
+      if (entry.voices) seen.voices = mergeVoices(seen.voices ?? [], entry.voices);
       seen.canBeSource ||= entry.canBeSource;
       // Routes from English (every worker before external translators had only these).
       if (entry.translationModes && (!seen.translationModes || (seen.pivot !== null && entry.pivot === null))) {

@@ -61,6 +61,8 @@ function presentLanguage(project: Project, language: ProjectLanguage, options: P
     deliverables,
     // 1 when first dubbed; + 1 each time a verified transcript re-dubs it (new files, same URLs).
     revision: language.revision,
+    // The voice its renders speak with (docs/voices.md); null for a language from before voices.
+    voice: language.voice,
     // `retry`: what POST …/languages/{locale}/retry would cost (docs/money.md#retrying-a-failed-language).
     failure: language.failure_code ? { ...failure(language.failure_code, language.failure_message)!, retry: retryPriceFor(language.failure_code) } : null,
     // goodwill_seconds: delivered free by an operator's goodwill retry (docs/money.md#retrying-a-failed-language).

@@ -26,6 +26,8 @@ export const API_ERROR_CODES = [
   'idempotency_key_missing',
   'idempotency_key_reused',
   'unsupported_locale',
+  // A voice (param `voices.<locale>`) no live worker offers, or one that does not speak that locale.
+  'unsupported_voice',
   'invalid_cursor',
   'upload_incomplete',
   // A transcript or translation file (param `transcript.content`, `translations.<locale>.content`,

@@ -9,6 +9,7 @@ import { derivedMediaPool } from '../fleet/media-pool';
 import type { Logger } from '../logger';
 import { mediaTaskQueue } from '../shared/task-queues';
 import { CapabilityPublisher } from './capability-publisher';
+import { renderVoiceSamples, type VoiceSampleOutcome } from './voice-samples';
 import { activityMetricsInterceptor } from '../metrics/activity-metrics';
 import { activityTracingInterceptor, workflowSpanSinks } from '../tracing/temporal-worker-tracing';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-bundle';
@@ -33,6 +34,8 @@ export interface FleetWorker {
   /** Runs until shutdown (SIGINT/SIGTERM or shutdown()), then retires the published capabilities. */
   run(): Promise<void>;
   shutdown(): void;
+  /** The voice samples' rendering (null when this worker renders none), settled once done. */
+  voiceSamples: Promise<VoiceSampleOutcome | null>;
 }
 
 /**
@@ -79,6 +82,11 @@ export async function createFleetWorker({ config, connection, db, deps, logger, 
   // media steps) finds a worker about to poll; queued tasks wait the moment until it does.
   const publisher = new CapabilityPublisher(db, { workerId, taskQueue, mediaTaskQueue: media, capabilities: media ? deps.capabilities : { locales: [], missing: [] } }, config.worker.heartbeatSeconds, logger);
   await publisher.start();
+  // Behind the workers: the samples are for people choosing a voice, and dubbing goes first.
+  const stopSamples = new AbortController();
+  const samples = media && config.worker.voiceSamples
+    ? renderVoiceSamples({ blobStore: deps.blobStore, tts: deps.engines.tts, capabilities: deps.capabilities }, logger, stopSamples.signal)
+    : Promise.resolve(null);
   return {
     workerId,
     taskQueue,
@@ -88,9 +96,12 @@ export async function createFleetWorker({ config, connection, db, deps, logger, 
       try {
         await Promise.all(workers.map((worker) => worker.run()));
       } finally {
+        stopSamples.abort();
+        await samples;
         await publisher.stop();
       }
     },
+    voiceSamples: samples,
     shutdown() {
       for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
     },

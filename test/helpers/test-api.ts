@@ -50,7 +50,8 @@ export interface TestApi {
 let cachedCapabilities: Promise<EngineCapabilities> | undefined;
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ ...process.env, LOG_LEVEL: 'error', ...overrides });
+  // Workers render no voice samples unless a test asks: most test files never play one (docs/voices.md#samples).
+  return loadConfig({ ...process.env, LOG_LEVEL: 'error', WORKER_VOICE_SAMPLES: 'false', ...overrides });
 }
 
 /**

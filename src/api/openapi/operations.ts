@@ -3,6 +3,7 @@ import { editorOperations } from '../editor/editor.openapi';
 import { filesOperations } from '../files/files.openapi';
 import { healthOperations } from '../health/health.openapi';
 import { localesOperations } from '../locales/locales.openapi';
+import { voicesOperations } from '../voices/voices.openapi';
 import { notesOperations } from '../notes/notes.openapi';
 import { lifecycleOperations } from '../projects/lifecycle.openapi';
 import { projectsOperations } from '../projects/projects.openapi';
@@ -32,6 +33,7 @@ const RESOURCES: Resource[] = [
   { operations: reviewersOperations },
   { operations: youtubeOperations },
   { operations: localesOperations },
+  { operations: voicesOperations },
   { operations: usageOperations },
   { operations: notesOperations },
   { operations: webhooksOperations },

@@ -61,6 +61,7 @@ export const languageSchema = strictObject({
   publishing: strictObject({ title: { type: ['string', 'null'] }, description: { type: ['string', 'null'] } }),
   deliverables: { type: 'array', items: deliverableSchema, description: 'Empty until the language is completed.' },
   revision: { type: 'integer', minimum: 1, description: '+ 1 each time a verified transcript re-dubs the language.' },
+  voice: { type: ['string', 'null'], description: 'The voice every render of this language speaks with: an `id` from GET /v1/dubbing/voices. Null for a language created before voices could be chosen: it keeps the voice it was first rendered with (docs/voices.md).' },
   failure: languageFailureSchema,
   usage: strictObject({ charged_seconds: { type: 'integer' }, refunded_seconds: { type: 'integer' }, goodwill_seconds: { type: 'integer' } }),
   alignment: strictObject({ drift_seconds: { type: ['number', 'null'] } }),

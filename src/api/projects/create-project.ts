@@ -12,6 +12,7 @@ import type { IdempotencyState } from '../middleware/idempotency';
 import { bodyOf } from '../middleware/validate';
 import { ceilingHold } from './ceiling-hold';
 import { checkLocales } from './check-locales';
+import { chooseVoices } from './choose-voices';
 import { buildTransferBlock } from '../uploads/transfer-block';
 import { loadProjectView } from './load-project-view';
 import { presentProject } from '../../project-view/project-presenter';
@@ -23,10 +24,11 @@ import { readTranscriptInput, readTranslationInputs } from '../transcripts/read-
 const PROJECT_CREATED = 'project_created';
 
 /** The customer's own transcript and lines, when given (docs/editing.md#bring-your-own-script). */
-interface Accepted { videoId: string | null; transcript: Cue[] | null; translations: Record<string, Cue[]> | null }
+interface Accepted { videoId: string | null; transcript: Cue[] | null; translations: Record<string, Cue[]> | null; voices: Record<string, string> }
 
 function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
   checkLocales(deps.capabilities.current(), body.source_locale, body.target_locales);
+  const voices = chooseVoices(deps.capabilities.current(), body.target_locales, body.voices);
   if (body.source.type === 'upload' && body.source.size_bytes > deps.config.uploads.maxBytes) {
     throw ApiError.invalid('invalid_parameter', `source.size_bytes exceeds the maximum upload size of ${deps.config.uploads.maxBytes} bytes.`, 'source.size_bytes');
   }
@@ -38,6 +40,7 @@ function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
   // The source is not measured yet: cue ends are checked against it once it is.
   return {
     videoId,
+    voices,
     transcript: body.transcript ? readTranscriptInput(body.transcript, null, 'transcript.content') : null,
     translations: body.translations ? readTranslationInputs(body.translations, body.target_locales) : null,
   };
@@ -100,7 +103,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
 }
 
 /** The new project's row; every column it does not name takes the table's default (null, 0, …). */
-function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { videoId, translations }: Accepted) {
+function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { videoId, translations, voices }: Accepted) {
   const isUpload = body.source.type === 'upload';
   return {
     id,
@@ -124,6 +127,7 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { vi
     usage_state: 'pending_validation' as const,
     hold_reference: holdReferenceFor(id),
     supplied_translations: translations ? JSON.stringify(translations) : null,
+    voices: Object.keys(voices).length > 0 ? JSON.stringify(voices) : null,
   };
 }
 

@@ -8,6 +8,8 @@ export const createProjectExample = {
   target_locales: ['es_es', 'ca_es'],
   max_billable_seconds: 120,
   source: { type: 'upload', file_name: 'rice.mp4', size_bytes: 12_582_912 },
+  // Catalan is left to its default, its most natural voice (docs/voices.md).
+  voices: { es_es: 'espeak:es+f3' },
 };
 
 export const createdProjectExample = {
@@ -107,6 +109,7 @@ export const completedProjectExample = {
           { type: 'thumbnail', format: 'png', download_url: download('locale=es_es&type=thumbnail') },
         ],
         revision: 1,
+        voice: 'espeak:es+f3',
         failure: null,
         usage: { charged_seconds: 95, refunded_seconds: 0, goodwill_seconds: 0 },
         alignment: { drift_seconds: 0.12 },

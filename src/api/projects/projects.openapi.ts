@@ -40,6 +40,7 @@ export const projectsOperations: Operation[] = [
     responses: { 201: { description: 'The project (a replay answers the stored 201).', schema: projectResponseSchema, example: createdProjectExample } },
     errors: [
       { status: 400, codes: ['unsupported_locale'], description: 'A locale the engines cannot serve, or a target equal to the source.' },
+      { status: 400, codes: ['unsupported_voice'], description: 'A voice (`voices.<locale>`) no live worker offers for that locale; see GET /v1/dubbing/voices.' },
       { status: 400, codes: ['invalid_transcript', 'invalid_parameter'], description: 'A `transcript` or `translations` file that cannot be read or whose cues break the rules (the message names the cue); a translation for a locale that is not a target.' },
       { status: 402, codes: ['insufficient_credits'], description: 'Not enough credits for the hold; nothing was created.' },
       ...WORKFLOW_SERVICE_ERRORS,
@@ -111,7 +112,7 @@ export const projectsOperations: Operation[] = [
     bodyExample: { target_locales: ['gl_es'], max_billable_seconds: 120, preview_only: true },
     responses: { 200: { description: 'The quote; with `preview_only: false`, also the project.', schema: addLanguagesResponseSchema, example: additionPreviewExample } },
     errors: [
-      { status: 400, codes: ['unsupported_locale', 'invalid_parameter'] },
+      { status: 400, codes: ['unsupported_locale', 'unsupported_voice', 'invalid_parameter'] },
       { status: 402, codes: ['insufficient_credits'] },
       NOT_FOUND,
       { status: 409, codes: ['project_not_ready', 'project_not_billable'] },

@@ -62,6 +62,13 @@ export const createProjectBodySchema = {
       description:
         'What the dub is mixed over (no source separation runs): `duck` lowers the original soundtrack 20 dB under each dubbed sentence (a stereo original also loses its centre there) and keeps it between sentences; `keep` lays the whole original under the dub at a fixed low level; `drop` is the dub alone.',
     },
+    voices: {
+      type: 'object',
+      description: 'The voice to speak each target locale with, by locale: an `id` from GET /v1/dubbing/voices for that locale. A locale left out gets its most natural voice.',
+      maxProperties: 20,
+      propertyNames: LOCALE,
+      additionalProperties: { type: 'string', minLength: 1, maxLength: 200 },
+    },
     // Source title and description to localize per language; the name is used when absent.
     publishing: {
       type: 'object',

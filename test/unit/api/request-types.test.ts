@@ -43,6 +43,7 @@ same<Equal<CreateProjectBody, {
   source: { type: 'upload'; file_name: string; size_bytes: number } | { type: 'youtube'; url: string };
   transcript?: { format: 'vtt' | 'srt' | 'json'; content: string };
   translations?: Record<string, { format: 'vtt' | 'srt' | 'json'; content: string }>;
+  voices?: Record<string, string>;
   publishing?: { title?: string; description?: string };
   background: 'duck' | 'keep' | 'drop';
 }>>();
@@ -50,7 +51,7 @@ same<Equal<ReplaceTranscriptBody, { format: 'vtt' | 'srt' | 'json'; content: str
 same<Equal<EditSourceSegmentBody, { text?: string; start_seconds?: number; end_seconds?: number }>>();
 same<Equal<EditLanguageSegmentBody, { text: string }>>();
 same<Equal<CompleteUploadBody, { parts: { part_number: number; etag: string }[] }>>();
-same<Equal<AddLanguagesBody, { target_locales: string[]; max_billable_seconds: number; preview_only: boolean }>>();
+same<Equal<AddLanguagesBody, { target_locales: string[]; max_billable_seconds: number; voices?: Record<string, string>; preview_only: boolean }>>();
 same<Equal<TranscriptReviewBody, { max_billable_seconds: number; preview_only: boolean }>>();
 same<Equal<CreateWebhookBody, { url: string; enabled_events?: WebhookEventType[]; description?: string }>>();
 

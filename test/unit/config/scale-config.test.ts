@@ -10,13 +10,13 @@ const problemsOf = configProblems;
 describe('worker and Temporal cluster settings', () => {
   it('defaults to one worker doing everything, as make dev runs it, on a plaintext dev server', () => {
     const config = loadConfig({});
-    expect(config.worker).toEqual({ roles: ['workflows', 'media'], mediaConcurrency: os.availableParallelism(), mediaPool: null, heartbeatSeconds: 10, engineLocales: null, excludedTranslationModes: [] });
+    expect(config.worker).toEqual({ roles: ['workflows', 'media'], mediaConcurrency: os.availableParallelism(), mediaPool: null, heartbeatSeconds: 10, engineLocales: null, excludedTranslationModes: [], voiceSamples: true });
     expect(config.temporal).toMatchObject({ tls: null, apiKey: null, namespace: 'default' });
   });
 
   it('reads roles, concurrency, pool and a narrowed engine set', () => {
-    const config = loadConfig({ WORKER_ROLES: 'media', MEDIA_CONCURRENCY: '3', MEDIA_POOL: 'gpu-east', ENGINE_LOCALES: 'en_us, ca_es', ENGINE_EXCLUDED_TRANSLATION_MODES: 'eng-cat,es-pt_BR' });
-    expect(config.worker).toMatchObject({ roles: ['media'], mediaConcurrency: 3, mediaPool: 'gpu-east', engineLocales: ['en_us', 'ca_es'], excludedTranslationModes: ['eng-cat', 'es-pt_BR'] });
+    const config = loadConfig({ WORKER_ROLES: 'media', MEDIA_CONCURRENCY: '3', MEDIA_POOL: 'gpu-east', ENGINE_LOCALES: 'en_us, ca_es', ENGINE_EXCLUDED_TRANSLATION_MODES: 'eng-cat,es-pt_BR', WORKER_VOICE_SAMPLES: 'false' });
+    expect(config.worker).toMatchObject({ roles: ['media'], mediaConcurrency: 3, mediaPool: 'gpu-east', engineLocales: ['en_us', 'ca_es'], excludedTranslationModes: ['eng-cat', 'es-pt_BR'], voiceSamples: false });
   });
 
   it('turns TLS on for mTLS files or an API key, and keeps the key', () => {

@@ -30,7 +30,7 @@ export async function addLanguages(deps: AppDeps, ctx: Context): Promise<void> {
   const auth = ctx.state.auth as AuthContext;
   const idempotency = ctx.state.idempotency as IdempotencyState;
   const body = bodyOf(ctx, addLanguagesBodySchema);
-  const { project: quoted } = ctx.state.addition as QuotedAddition;
+  const { project: quoted, voices } = ctx.state.addition as QuotedAddition;
 
   let addition: PaidQuote;
   let project: Project;
@@ -40,7 +40,7 @@ export async function addLanguages(deps: AppDeps, ctx: Context): Promise<void> {
   } else {
     const committed = await db.transaction().execute(async (trx) => {
       try {
-        const result = await commitAddition(trx, quoted.id, body, idempotency.key);
+        const result = await commitAddition(trx, quoted.id, body, idempotency.key, voices);
         const paid: PaidQuote = { ...result.quote, charged_now_seconds: result.chargedNowSeconds };
         if (result.chargedNowSeconds > 0) await idempotency.setRecoveryPoint(trx, RECOVERY_POINT, { addition: paid });
         return { paid, project: result.project };

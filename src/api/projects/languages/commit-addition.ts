@@ -36,10 +36,11 @@ async function phaseToResume(trx: Trx, project: Project): Promise<ProjectPhase> 
  * - if the language finally fails, the usual failure path refunds exactly that, once
  *   (`<project>:<locale>:refund`); a console retry is attempt 2 with its own references.
  * A locale is added to a project at most once, so these references are unique per addition.
- * The addition is recorded in language_additions, under the request's Idempotency-Key.
+ * The addition is recorded in language_additions, under the request's Idempotency-Key; each new
+ * language gets its voice from `voices` (docs/voices.md).
  * Throws InsufficientCreditsError (having charged nothing that commits) when credits fall short.
  */
-export async function commitAddition(trx: Trx, projectId: string, body: AddLanguagesBody, idempotencyKey: string): Promise<CommittedAddition> {
+export async function commitAddition(trx: Trx, projectId: string, body: AddLanguagesBody, idempotencyKey: string, voices: Readonly<Record<string, string>> = {}): Promise<CommittedAddition> {
   const project = await lockExistingProject(trx, projectId);
   const quote = quoteAddition(project, body);
   if (quote.new_locales.length === 0 || !quote.within_limit) return { additionId: null, quote, chargedNowSeconds: 0, project };
@@ -74,7 +75,7 @@ export async function commitAddition(trx: Trx, projectId: string, body: AddLangu
     credits: quote.credits,
     idempotency_key: idempotencyKey,
   });
-  await insertAddedLanguages(trx, { projectId: project.id, locales: quote.new_locales, chargedSeconds: billable });
+  await insertAddedLanguages(trx, { projectId: project.id, locales: quote.new_locales, chargedSeconds: billable, voices });
   // New paid work on an ended project starts it again: a cancel it had ended with no longer
   // applies (a restarted project workflow settles a cancelled project at once; docs/lifecycle.md#cancel).
   const reopen = FINAL.includes(project.status)

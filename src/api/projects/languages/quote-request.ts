@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app-deps';
 import type { AuthContext } from '../../middleware/authenticate';
 import { bodyOf } from '../../middleware/validate';
 import { checkLocales } from '../check-locales';
+import { chooseVoices } from '../choose-voices';
 import { loadOwnProject } from '../load-own-project';
 import { addLanguagesBodySchema } from './add-languages.schema';
 import { quoteAddition, type AdditionQuote } from './addition-quote';
@@ -12,11 +13,14 @@ import { quoteAddition, type AdditionQuote } from './addition-quote';
 export interface QuotedAddition {
   project: Project;
   quote: AdditionQuote;
+  /** The voice of each requested locale (choose-voices.ts); the new ones' are written. */
+  voices: Record<string, string>;
 }
 
 /**
  * Loads the caller's project (404 otherwise), refuses locales it cannot take (400 naming
- * `target_locales[i]`: not servable as a target, or the project's source) and quotes the
+ * `target_locales[i]`: not servable as a target, or the project's source; `voices.<locale>`: a
+ * voice not offered for it) and quotes the
  * request (409 while billable seconds are unknown). Runs before the idempotency step, so a
  * refused request never touches its key.
  */
@@ -25,7 +29,8 @@ export function quoteRequest(deps: AppDeps): Middleware {
     const body = bodyOf(ctx, addLanguagesBodySchema);
     const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
     checkLocales(deps.capabilities.current(), project.source_locale, body.target_locales);
-    const addition: QuotedAddition = { project, quote: quoteAddition(project, body) };
+    const voices = chooseVoices(deps.capabilities.current(), body.target_locales, body.voices);
+    const addition: QuotedAddition = { project, quote: quoteAddition(project, body), voices };
     ctx.state.addition = addition;
     await next();
   };
