@@ -60,6 +60,8 @@ export interface ProjectTable {
    * row (insertQueuedLanguages) and clears this; written as JSON text.
    */
   supplied_translations: ColumnType<Record<string, Cue[]> | null, string | null | undefined, string | null>;
+  /** The create's `video.burned_captions`, given to its target languages' rows by the charge step (migration 0029). */
+  video_burned_captions: Generated<boolean>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
   validated_at: Date | null;
@@ -98,6 +100,8 @@ export interface ProjectLanguageTable {
   transcript_kind: ColumnType<TranscriptKind | null, TranscriptKind | null | undefined, TranscriptKind | null>;
   /** A translation supplied at create, taken as given instead of machine translation. */
   supplied_translation: ColumnType<Cue[] | null, string | null | undefined, string | null>;
+  /** Whether the language's video has its captions burned into the picture (docs/video.md). */
+  video_burned_captions: Generated<boolean>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
   completed_at: Date | null;
@@ -136,6 +140,7 @@ export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments'
 const LANGUAGE_SUMMARY = [
   'project_id', 'locale', 'status', 'phase_message', 'percent', 'failure_code', 'failure_message', 'title', 'description',
   'charged_seconds', 'refunded_seconds', 'drift_seconds', 'attempt', 'goodwill_seconds', 'revision', 'created_at', 'updated_at', 'completed_at',
+  'video_burned_captions',
 ] as const satisfies readonly (keyof ProjectLanguageSummary)[];
 
 export async function listProjectLanguages(db: Db, projectIds: string[]): Promise<ProjectLanguageSummary[]> {
@@ -192,6 +197,7 @@ const PROJECT_COLUMNS = [
   'failure_code', 'failure_message', 'failure_detail', 'max_billable_seconds', 'credits_per_second', 'billable_seconds', 'charged_seconds',
   'refunded_seconds', 'usage_state', 'hold_reference', 'transcript_review_status', 'transcript_review_requested_at', 'transcript_review_verified_at',
   'transcript_source', 'supplied_translations', 'created_at', 'updated_at', 'validated_at', 'completed_at', 'view_version',
+  'video_burned_captions',
 ] as const satisfies readonly (keyof ProjectTable)[];
 
 const viewQuery = (db: Kysely<Database>, workspaceId: string, projectId: string) =>
@@ -395,9 +401,11 @@ export async function insertQueuedLanguages(trx: Db, input: { projectId: string;
   // Each row takes the translation supplied for its locale at create, which the project held
   // until now (docs/editing.md#bring-your-own-script); the project's copy is then cleared.
   const supplied = (locale: string) => sql<string | null>`(select p.supplied_translations -> ${locale} from projects p where p.id = ${input.projectId})`;
+  // The create's video choice (docs/video.md) holds for every language it asked for.
+  const burnedCaptions = sql<boolean>`(select p.video_burned_captions from projects p where p.id = ${input.projectId})`;
   await trx
     .insertInto('project_languages')
-    .values(input.locales.map((locale) => ({ ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, null), supplied_translation: supplied(locale) })))
+    .values(input.locales.map((locale) => ({ ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, null), supplied_translation: supplied(locale), video_burned_captions: burnedCaptions })))
     .onConflict((oc) => oc.columns(['project_id', 'locale']).doNothing())
     .execute();
   await trx.updateTable('projects').set({ supplied_translations: null }).where('id', '=', input.projectId).where('supplied_translations', 'is not', null).execute();
@@ -494,10 +502,10 @@ export async function startValidatingUpload(trx: Transaction<Database>, projectI
 }
 
 /** Languages added to a project by a paid request, queued, each charged `chargedSeconds` for its first attempt. */
-export async function insertAddedLanguages(trx: Transaction<Database>, input: { projectId: string; locales: string[]; chargedSeconds: number }): Promise<void> {
+export async function insertAddedLanguages(trx: Transaction<Database>, input: { projectId: string; locales: string[]; chargedSeconds: number; videoBurnedCaptions?: boolean }): Promise<void> {
   await trx
     .insertInto('project_languages')
-    .values(input.locales.map((locale) => queuedLanguageRow(input.projectId, locale, input.chargedSeconds, 'Added; waiting to start.')))
+    .values(input.locales.map((locale) => ({ ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, 'Added; waiting to start.'), video_burned_captions: input.videoBurnedCaptions ?? false })))
     .execute();
 }
 

@@ -123,6 +123,7 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { vi
     usage_state: 'pending_validation' as const,
     hold_reference: holdReferenceFor(id),
     supplied_translations: translations ? JSON.stringify(translations) : null,
+    video_burned_captions: body.video?.burned_captions ?? false,
   };
 }
 

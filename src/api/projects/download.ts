@@ -14,6 +14,7 @@ const FORMATS: Record<DownloadQuery['type'], { allowed: string[]; fallback: stri
   audio: { allowed: ['mp3', 'wav'], fallback: 'mp3' },
   subtitles: { allowed: ['srt', 'vtt'], fallback: 'vtt' },
   thumbnail: { allowed: ['png'], fallback: 'png' },
+  video: { allowed: ['mp4'], fallback: 'mp4' },
 };
 
 /**

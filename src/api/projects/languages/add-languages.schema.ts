@@ -3,6 +3,7 @@
 
 import type { Validated } from '../../../shared/validated';
 import { spendCeilingSchema } from '../spend-ceiling.schema';
+import { videoOptionsSchema } from '../video-options.schema';
 
 const LOCALE = { type: 'string', minLength: 1, maxLength: 20 } as const;
 
@@ -16,6 +17,7 @@ export const addLanguagesBodySchema = {
     // the quote, which is what is charged, so any positive 32-bit value will do.
     max_billable_seconds: spendCeilingSchema('The ceiling for the whole request (billable seconds × new locales): a quote above it charges and adds nothing.'),
     preview_only: { type: 'boolean', default: true, description: 'True: quote only, change nothing. False: charge and add (needs an Idempotency-Key).' },
+    video: videoOptionsSchema,
   },
 } as const;
 

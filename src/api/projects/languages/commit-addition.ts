@@ -74,7 +74,7 @@ export async function commitAddition(trx: Trx, projectId: string, body: AddLangu
     credits: quote.credits,
     idempotency_key: idempotencyKey,
   });
-  await insertAddedLanguages(trx, { projectId: project.id, locales: quote.new_locales, chargedSeconds: billable });
+  await insertAddedLanguages(trx, { projectId: project.id, locales: quote.new_locales, chargedSeconds: billable, videoBurnedCaptions: body.video?.burned_captions ?? false });
   const reopen = FINAL.includes(project.status)
     ? { status: 'processing' as const, phase: await phaseToResume(trx, project), completed_at: null, failure_code: null, failure_message: null, failure_detail: null }
     : {};
