@@ -143,14 +143,14 @@ export const projectsOperations: Operation[] = [
     path: '/v1/dubbing/projects/{project_id}/download',
     operationId: 'downloadFile',
     summary: 'Download a completed file',
-    description: 'Audio (`mp3` default, `wav`) and thumbnails redirect to a short-lived signed storage URL; subtitles (`vtt` default, `srt`) come back in the body.',
+    description: 'Audio (`mp3` default, `wav`), thumbnails and the dubbed video (`mp4`, docs/video.md) redirect to a short-lived signed storage URL, which serves `Range` requests (206); subtitles (`vtt` default, `srt`) come back in the body.',
     tags: TAGS,
     auth: 'dubbing:read',
     pathParams: projectId,
     query: downloadQuerySchema,
     responses: {
       200: { description: 'Subtitles, inline.', contentType: ['text/vtt', 'application/x-subrip'] },
-      302: { description: 'Audio or thumbnail: follow `Location` to a short-lived signed URL.', headers: { Location: { description: 'The signed storage URL.', schema: { type: 'string', format: 'uri' } } } },
+      302: { description: 'Audio, thumbnail or video: follow `Location` to a short-lived signed URL.', headers: { Location: { description: 'The signed storage URL.', schema: { type: 'string', format: 'uri' } } } },
     },
     errors: [
       { status: 400, codes: ['invalid_parameter'], description: 'A format that does not suit the type, or a locale the project does not have.' },
