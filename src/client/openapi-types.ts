@@ -9356,6 +9356,7 @@ export interface operations {
                     "image/png": unknown;
                     "text/vtt": unknown;
                     "application/x-subrip": unknown;
+                    "video/mp4": unknown;
                     "application/octet-stream": unknown;
                 };
             };
@@ -9375,6 +9376,7 @@ export interface operations {
                     "image/png": unknown;
                     "text/vtt": unknown;
                     "application/x-subrip": unknown;
+                    "video/mp4": unknown;
                     "application/octet-stream": unknown;
                 };
             };

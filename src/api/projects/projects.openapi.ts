@@ -154,7 +154,7 @@ export const projectsOperations: Operation[] = [
     },
     errors: [
       { status: 400, codes: ['invalid_parameter'], description: 'A format that does not suit the type, or a locale the project does not have.' },
-      NOT_FOUND,
+      { ...NOT_FOUND, description: 'No such project, or `type=video` for a completed language whose source has no video stream.' },
       { status: 409, codes: ['language_not_completed'] },
     ],
   },
