@@ -3400,7 +3400,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such project (or not yours). `error.code`: `not_found`. */
+            /** @description No such project, or `type=video` for a completed language whose source has no video stream. `error.code`: `not_found`. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
