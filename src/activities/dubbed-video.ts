@@ -7,7 +7,7 @@ import type { BlobStore } from '../storage/blob-store';
 
 // The dubbed video of a revision (docs/video.md): the source's picture, the dub as the first,
 // default audio track and the original soundtrack as the second, muxed after the mix from the
-// files the render has just written (the published WAV, the SRT captions). Streamed from disk by
+// files the render has just written (the published MP3, copied as it is, and the SRT captions). Streamed from disk by
 // ffmpeg: nothing here holds a whole file in memory. A source without a video stream gets no
 // video deliverable: the audio, captions and thumbnail are its deliverables.
 
@@ -34,8 +34,8 @@ export interface VideoFiles {
   workDir: string;
   /** The source file, local. */
   source: string;
-  /** The revision's dub mix (its published WAV), local. */
-  wav: string;
+  /** The revision's dub mix (its published MP3, copied into the MP4 as it is), local. */
+  mp3: string;
   /** The revision's SRT captions, local: burned in when the language asks for it. */
   srt: string;
   sourceSeconds: number;
@@ -51,7 +51,7 @@ export async function publishVideo(
 ) {
   const out = path.join(files.workDir, VIDEO_FILE);
   await engines.media.muxVideo(
-    { source: files.source, dubAudio: files.wav, dubLanguage: video.dubLanguage, sourceLanguage: video.sourceLanguage, burnCaptions: video.burnedCaptions ? files.srt : undefined, sourceSeconds: files.sourceSeconds },
+    { source: files.source, dubAudio: files.mp3, dubLanguage: video.dubLanguage, sourceLanguage: video.sourceLanguage, burnCaptions: video.burnedCaptions ? files.srt : undefined, sourceSeconds: files.sourceSeconds },
     out,
     { onTick },
   );

@@ -134,7 +134,7 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
       }
       if (input.video) {
         // The new audio under the same picture: a remux, cheap when the video stream is copied.
-        const spliced = { workDir, source: await sourceFile(), wav: await blobStore.toLocalFile(key('wav'), workDir, input.transfer), srt: path.join(workDir, REVISION_FILES.srt), sourceSeconds: input.durationSeconds };
+        const spliced = { workDir, source: await sourceFile(), mp3: await blobStore.toLocalFile(key('mp3'), workDir, input.transfer), srt: path.join(workDir, REVISION_FILES.srt), sourceSeconds: input.durationSeconds };
         files.push(await publishVideo(deps, input.video, input.keyPrefix, spliced, input.onTick));
         clock.lap('videoMs');
       }

@@ -86,7 +86,7 @@ it('item 11 + item 5: fails and refunds one language with a safe message, then t
   const done = await getProject(projectId);
   expect(done.status).toBe('completed');
   expect(done.languages.find((l: any) => l.locale === 'ca_es')).toMatchObject({ status: 'completed', failure: null });
-  expect(done.languages.find((l: any) => l.locale === 'ca_es').deliverables).toHaveLength(5);
+  expect(done.languages.find((l: any) => l.locale === 'ca_es').deliverables).toHaveLength(6); // the dubbed video included (docs/video.md)
   // Item 5: the retry is charged again, once, through the ledger (a reference per attempt); the
   // first attempt's refund stands, and usage tells the truth about both.
   expect(await ledgerKinds(projectId)).toEqual([`hold:${60 * 2 * CPS}`, `capture:${billable * 2 * CPS}`, `release:${(60 - billable) * 2 * CPS}`, `refund:${billable * CPS}`, `capture:${billable * CPS}`]);

@@ -209,7 +209,8 @@ export class FfmpegMediaEngine implements MediaEngine {
   async muxVideo(spec: VideoMuxSpec, outMp4: string, options?: EngineCallOptions): Promise<MuxedVideo> {
     const { probe: info, codecs } = await this.inspect(spec.source, options);
     if (!codecs.video) throw new InvalidMediaError(`${path.basename(spec.source)} has no video stream`, spec.source);
-    const plan = videoMuxPlan(spec, { videoCodec: codecs.video, audioCodec: codecs.audio }, outMp4, this.fontFile);
+    const dub = await this.inspect(spec.dubAudio, options);
+    const plan = videoMuxPlan(spec, { videoCodec: codecs.video, audioCodec: codecs.audio, dubCodec: dub.codecs.audio ?? '' }, outMp4, this.fontFile);
     // Both inputs are read as streams from disk: ffmpeg holds a few packets, never the file.
     await this.run([...inputFile(spec.source), ...inputFile(spec.dubAudio), ...plan.args], options, 60_000, spec.sourceSeconds ?? info.durationSeconds);
     return { videoCodec: plan.videoCodec, copied: plan.copied, originalTrack: plan.originalTrack };

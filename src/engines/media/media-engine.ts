@@ -63,7 +63,10 @@ export interface ThumbnailSpec {
 export interface VideoMuxSpec {
   /** The source file: its first video stream is the picture, its first audio stream the second track. */
   source: string;
-  /** The dub mix (the published WAV): the first, default audio track. */
+  /**
+   * The dub mix: the first, default audio track. The published MP3 is copied as it is (no
+   * encode); another format is encoded to AAC.
+   */
   dubAudio: string;
   /** ISO 639-2 tags of the two audio tracks, e.g. `spa` and `eng`. */
   dubLanguage: string;

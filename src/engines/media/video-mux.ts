@@ -10,8 +10,8 @@ import type { VideoMuxSpec } from './media-engine';
  * Theora, MPEG-2, …) is re-encoded to H.264, as is any picture that captions are burned into.
  */
 const MP4_VIDEO_CODECS = new Set(['h264', 'hevc', 'mpeg4', 'av1']);
-/** Audio codecs copied into the MP4 as the original track; any other is encoded to AAC. */
-const MP4_AUDIO_CODECS = new Set(['aac']);
+/** Audio codecs copied into the MP4 (the dub, the original track); any other is encoded to AAC. */
+const MP4_AUDIO_CODECS = new Set(['aac', 'mp3']);
 
 export const canCopyVideo = (codec: string) => MP4_VIDEO_CODECS.has(codec);
 
@@ -19,6 +19,8 @@ export interface SourceStreams {
   videoCodec: string;
   /** Null when the source has no audio stream. */
   audioCodec: string | null;
+  /** The dub file's codec: the published MP3 is copied as it is, a WAV encoded. */
+  dubCodec: string;
 }
 
 export interface VideoMuxPlan {
@@ -50,7 +52,7 @@ export function videoMuxPlan(spec: VideoMuxSpec, streams: SourceStreams, outMp4:
     // V, not v: cover art is not the picture.
     '-map', '0:V:0', '-map', '1:a:0',
     ...video,
-    '-c:a:0', 'aac', '-b:a:0', '160k',
+    ...(MP4_AUDIO_CODECS.has(streams.dubCodec) ? ['-c:a:0', 'copy'] : ['-c:a:0', 'aac', '-b:a:0', '160k']),
     '-metadata:s:a:0', `language=${spec.dubLanguage}`, '-metadata:s:a:0', `handler_name=Dub (${spec.dubLanguage})`, '-disposition:a:0', 'default',
     ...original,
     '-sn', '-dn', '-map_chapters', '-1',

@@ -71,7 +71,7 @@ it('burns captions from a path with quotes, brackets and commas in it', async ()
 });
 
 describe('videoMuxPlan', () => {
-  const plan = (videoCodec: string, audioCodec: string | null, burn?: string) => videoMuxPlan(spec('/s.mp4', { burnCaptions: burn }), { videoCodec, audioCodec }, '/o.mp4', '/fonts/DejaVuSans.ttf');
+  const plan = (videoCodec: string, audioCodec: string | null, burn?: string, dubCodec = 'mp3') => videoMuxPlan(spec('/s.mp4', { burnCaptions: burn }), { videoCodec, audioCodec, dubCodec }, '/o.mp4', '/fonts/DejaVuSans.ttf');
 
   it.each(['h264', 'hevc', 'mpeg4', 'av1'])('copies %s', (codec) => {
     expect(plan(codec, 'aac')).toMatchObject({ copied: true, videoCodec: codec });
@@ -84,9 +84,14 @@ describe('videoMuxPlan', () => {
   it('tags HEVC as hvc1, which Apple players need', () => {
     expect(plan('hevc', 'aac').args.join(' ')).toContain('-tag:v hvc1');
   });
-  it('copies an AAC original, encodes any other', () => {
+  it('copies an AAC or MP3 original, encodes any other', () => {
     expect(plan('h264', 'aac').args.join(' ')).toContain('-c:a:1 copy');
-    expect(plan('h264', 'mp3').args.join(' ')).toContain('-c:a:1 aac');
+    expect(plan('h264', 'mp3').args.join(' ')).toContain('-c:a:1 copy');
+    expect(plan('h264', 'opus').args.join(' ')).toContain('-c:a:1 aac');
+  });
+  it('copies the published MP3 as the dub track, encodes a WAV to AAC', () => {
+    expect(plan('h264', 'aac').args.join(' ')).toContain('-c:a:0 copy');
+    expect(plan('h264', 'aac', undefined, 'pcm_s16le').args.join(' ')).toContain('-c:a:0 aac');
   });
   it('re-encodes a copyable picture when captions are burned, with the installed font', () => {
     const p = plan('h264', 'aac', '/c.srt');
