@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listLanguageSegments } from '../../src/db/language-segments';
 import { parseVtt } from '../../src/publish/captions';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
-import { ffmpeg, makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
+import { ffmpeg, makeTempDir, removeTempDir, speak, spokenClip } from '../helpers/media-fixtures';
 import { createProject, projectBody, uploadAndComplete, waitForProjectView, workspaceRowCounts } from '../helpers/projects';
 import { postLanguages, waitForProjectWorkflowClosed } from '../helpers/language-additions';
 import { postRegenerate } from '../helpers/regenerations';
@@ -214,6 +214,22 @@ describe('burned captions and the video option', () => {
     const hidden = lowerThirdChanged(await frameAt(file, outside), await frameAt(source, outside));
     expect(hidden).toBeLessThan(0.001);
     expect(shown).toBeGreaterThan(0.02);
+  }, 240_000);
+
+  it('gives an audio-only source no video: none listed, and its download is a 404 naming `type`', async () => {
+    const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: 10 });
+    const wav = readFileSync(await speak('Good morning everyone.', path.join(dir, 'audio-only.wav')));
+    const created = await createProject(api, tenant, projectBody({ source: { type: 'upload', file_name: 'audio-only.wav', size_bytes: wav.length }, video: { burned_captions: true } }));
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    expect((await uploadAndComplete(api, tenant, created.body.data, wav)).status).toBe(200);
+    const done = await waitForProjectView(api, tenant, id, 'the dub', (p) => p.status === 'completed' || p.status === 'failed', 180_000);
+    expect(done.status).toBe('completed');
+    expect(done.languages[0].deliverables.map((d: { type: string }) => d.type)).toEqual(expect.arrayContaining(['audio', 'subtitles', 'thumbnail']));
+    expect(done.languages[0].deliverables.map((d: { type: string }) => d.type)).not.toContain('video');
+    expect(await videoRow(api, id)).toBeUndefined();
+    const res = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}/download?locale=es_es&type=video`, { headers: bearer(tenant.key) });
+    expect([res.status, res.body.error.type, res.body.error.code, res.body.error.param]).toEqual([404, 'not_found_error', 'not_found', 'type']);
   }, 240_000);
 
   it('refuses a bad video option with a 400 naming it, writing nothing', async () => {
