@@ -14,6 +14,7 @@ import { planLanguageLines } from './language-lines';
 import { publishRendered } from './publish-revision';
 import { renderDub, revisionKeyPrefix, type PublishedFile, type RenderedDub } from './render-dub';
 import { activityTransfer } from './activity-transfer';
+import { videoRenderFor } from './dubbed-video';
 import { counted } from '../shared/counted';
 import { activityLog } from './activity-log';
 
@@ -97,12 +98,13 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
         background: project.background,
         durationSeconds: project.source_duration_seconds ?? 0,
         hasVideo: project.source_has_video ?? false,
+        video: videoRenderFor(project, language),
         keyPrefix: revisionKeyPrefix(step.projectId, step.locale, language.revision),
         onTick: heartbeat,
         transfer: activityTransfer(),
         onStage: async (stage) => {
           if (stage === 'fitting') await updateOpenAttempt(db, step, { percent: 55, phase_message: 'Fitting speech to the source timing.' });
-          else await updateOpenAttempt(db, step, { status: 'publishing', percent: 85, phase_message: 'Encoding audio, captions and thumbnail.' });
+          else await updateOpenAttempt(db, step, { status: 'publishing', percent: 85, phase_message: project.source_has_video ? 'Encoding audio, captions, thumbnail and video.' : 'Encoding audio, captions and thumbnail.' });
         },
       });
       return { ran: true as const, attempt: step.attempt, ...rendered };

@@ -10,6 +10,7 @@ import { activityLog } from './activity-log';
 import { planLanguageLines } from './language-lines';
 import { publishRendered } from './publish-revision';
 import { renderDub, revisionKeyPrefix } from './render-dub';
+import { videoRenderFor } from './dubbed-video';
 import { requireProject } from './require-project';
 import { activityTransfer } from './activity-transfer';
 
@@ -65,6 +66,7 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
         background: project.background,
         durationSeconds: project.source_duration_seconds ?? 0,
         hasVideo: project.source_has_video ?? false,
+        video: current ? videoRenderFor(project, current) : undefined,
         keyPrefix: revisionKeyPrefix(input.projectId, input.locale, revision),
         onTick: heartbeat,
         transfer: activityTransfer(),

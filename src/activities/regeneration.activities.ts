@@ -15,6 +15,7 @@ import { publishRendered } from './publish-revision';
 import { failRegeneration, regenerationStateOf, type RegenerationFailureCode, type RegenerationState } from './regeneration-settlement';
 import { renderDub, revisionKeyPrefix, type PublishedFile } from './render-dub';
 import { spliceDub } from './splice-dub';
+import { videoRenderFor } from './dubbed-video';
 import { requireProject } from './require-project';
 
 // The steps of one paid regeneration of a language (docs/editing.md#regenerate): translate the
@@ -80,6 +81,7 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
         background: project.background,
         durationSeconds: project.source_duration_seconds ?? 0,
         hasVideo: project.source_has_video ?? false,
+        video: videoRenderFor(project, language),
         keyPrefix: revisionKeyPrefix(input.projectId, input.locale, revision),
         onTick: heartbeat,
         transfer: activityTransfer(),

@@ -15,6 +15,7 @@ import { isSpoken } from '../shared/line-plan';
 import { sourceKeys } from '../shared/source-keys';
 import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
 import { activityLog } from './activity-log';
+import { publishVideo, type VideoRender } from './dubbed-video';
 import { classifyingEngineErrors } from './classify-engine-error';
 import {
   BACKGROUND_VOLUME, driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, STEREO_SIDE_TO_MID_DB, timelineBackground,
@@ -31,7 +32,7 @@ import { MP3_ENCODING, REVISION_FILES, writeRevisionTimeline } from './revision-
 // played exactly as the published revision played it, so every other cue keeps its exact timing.
 
 export interface PublishedFile {
-  type: 'audio' | 'subtitles' | 'thumbnail';
+  type: 'audio' | 'subtitles' | 'thumbnail' | 'video';
   format: string;
   key: string;
   contentType: string;
@@ -51,6 +52,8 @@ export interface RenderDubInput {
   background: BackgroundMode;
   durationSeconds: number;
   hasVideo: boolean;
+  /** The dubbed video to mux after the mix (docs/video.md); absent: no video deliverable. */
+  video?: VideoRender;
   /** The revision's prefix (revisionKeyPrefix): its files and new clips go under it. */
   keyPrefix: string;
   onTick: () => void;
@@ -172,6 +175,12 @@ export async function mixWhole(
     const key = `${input.keyPrefix}/${name}`;
     await blobStore.putFile(key, out(name));
     published.push({ type, format, key, contentType, sizeBytes: (await stat(out(name))).size });
+  }
+  if (input.video) {
+    // After the mix, from the files it wrote: the mix itself stays as it is.
+    const files = { workDir, source, mp3: out(REVISION_FILES.mp3), srt: out(REVISION_FILES.srt), sourceSeconds: duration };
+    published.push(await publishVideo({ blobStore, engines }, input.video, input.keyPrefix, files, input.onTick));
+    clock.lap('videoMs');
   }
   await writeRevisionTimeline(blobStore, input.keyPrefix, {
     version: 1,

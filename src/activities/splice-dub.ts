@@ -14,6 +14,7 @@ import { isSpoken } from '../shared/line-plan';
 import type { BlobStore } from '../storage/blob-store';
 import { readBytes } from '../storage/read-bytes';
 import { activityLog } from './activity-log';
+import { publishVideo } from './dubbed-video';
 import { classifyingEngineErrors } from './classify-engine-error';
 import {
   BACKGROUND_VOLUME, driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, timelineBackground, type PlacedLine,
@@ -122,10 +123,11 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
       await blobStore.putFile(key('srt'), path.join(workDir, REVISION_FILES.srt));
       await blobStore.putFile(key('vtt'), path.join(workDir, REVISION_FILES.vtt));
       const thumbnail = { title: input.title, hasVideo: input.hasVideo };
+      const sourceFile = () => blobStore.toLocalFile(blobKeys.source(input.projectId), workDir, input.transfer);
       if (previous.thumbnail.title === thumbnail.title && previous.thumbnail.hasVideo === thumbnail.hasVideo) {
         await blobStore.copyPatched(previousKey('thumbnail'), key('thumbnail'), []);
       } else {
-        const video = await blobStore.toLocalFile(blobKeys.source(input.projectId), workDir, input.transfer);
+        const video = await sourceFile();
         const png = path.join(workDir, REVISION_FILES.thumbnail);
         await engines.media.thumbnail({ source: video, ...thumbnail, atSeconds: Math.min(1, input.durationSeconds / 2), sourceSeconds: input.durationSeconds }, png, { onTick: input.onTick });
         await blobStore.putFile(key('thumbnail'), png);
@@ -137,6 +139,12 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
       for (const [type, format, name, contentType] of PUBLISHED_FILES) {
         const fileKey = `${input.keyPrefix}/${name}`;
         files.push({ type, format, key: fileKey, contentType, sizeBytes: (await blobStore.stat(fileKey))!.sizeBytes });
+      }
+      if (input.video) {
+        // The new audio under the same picture: a remux, cheap when the video stream is copied.
+        const spliced = { workDir, source: await sourceFile(), mp3: await blobStore.toLocalFile(key('mp3'), workDir, input.transfer), srt: path.join(workDir, REVISION_FILES.srt), sourceSeconds: input.durationSeconds };
+        files.push(await publishVideo(deps, input.video, input.keyPrefix, spliced, input.onTick));
+        clock.lap('videoMs');
       }
       const quality = dubQuality(placed, { sourceSeconds: input.durationSeconds, dubbedSeconds: previous.samples / TIMELINE_SAMPLE_RATE });
       activityLog().info('dub spliced', {

@@ -134,7 +134,7 @@ export interface paths {
         };
         /**
          * Download a completed file
-         * @description Audio (`mp3` default, `wav`) and thumbnails redirect to a short-lived signed storage URL; subtitles (`vtt` default, `srt`) come back in the body.
+         * @description Audio (`mp3` default, `wav`), thumbnails and the dubbed video (`mp4`, docs/video.md) redirect to a short-lived signed storage URL, which serves `Range` requests (206); subtitles (`vtt` default, `srt`) come back in the body.
          *
          *     Requires an API key with the `dubbing:read` permission.
          */
@@ -950,6 +950,10 @@ export interface components {
              */
             background: "duck" | "keep" | "drop";
             languages: components["schemas"]["Language"][];
+            video: {
+                /** @description The video's picture carries the language's captions (re-encoded to H.264). */
+                burned_captions: boolean;
+            };
             failure: {
                 /** @enum {string} */
                 code: "invalid_media" | "source_unavailable" | "max_billable_seconds_exceeded" | "insufficient_credits" | "engine_failed" | "internal_error" | "upload_expired" | "cancelled" | "terminated";
@@ -1007,10 +1011,13 @@ export interface components {
             };
             /** @description Empty until the language is completed. */
             deliverables: {
+                /**
+                 * @description `video` (MP4) only when the source has a video stream (docs/video.md).
+                 * @enum {string}
+                 */
+                type: "audio" | "subtitles" | "thumbnail" | "video";
                 /** @enum {string} */
-                type: "audio" | "subtitles" | "thumbnail";
-                /** @enum {string} */
-                format: "mp3" | "wav" | "srt" | "vtt" | "png";
+                format: "mp3" | "wav" | "srt" | "vtt" | "png" | "mp4";
                 /**
                  * Format: uri
                  * @description The stable, authenticated download endpoint for this file.
@@ -1039,6 +1046,10 @@ export interface components {
             };
             alignment: {
                 drift_seconds: number | null;
+            };
+            video: {
+                /** @description The video's picture carries the language's captions (re-encoded to H.264). */
+                burned_captions: boolean;
             };
             /** Format: date-time */
             created_at: string;
@@ -1460,6 +1471,14 @@ export interface operations {
                         title?: string;
                         description?: string;
                     };
+                    /** @description How the dubbed video (deliverable type `video`, MP4) of each requested language is made. */
+                    video?: {
+                        /**
+                         * @description Burn the language's own captions into the picture. The video stream is then re-encoded (H.264) instead of copied.
+                         * @default false
+                         */
+                        burned_captions?: boolean;
+                    };
                 };
             };
         };
@@ -1516,6 +1535,9 @@ export interface operations {
                      *         },
                      *         "background": "duck",
                      *         "languages": [],
+                     *         "video": {
+                     *           "burned_captions": false
+                     *         },
                      *         "failure": null,
                      *         "created_at": "2026-11-24T06:00:00.000Z",
                      *         "updated_at": "2026-11-24T06:00:00.000Z",
@@ -1961,6 +1983,11 @@ export interface operations {
                      *                 "type": "thumbnail",
                      *                 "format": "png",
                      *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=thumbnail"
+                     *               },
+                     *               {
+                     *                 "type": "video",
+                     *                 "format": "mp4",
+                     *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=video&format=mp4"
                      *               }
                      *             ],
                      *             "revision": 1,
@@ -1974,10 +2001,16 @@ export interface operations {
                      *             "alignment": {
                      *               "drift_seconds": 0.12
                      *             },
+                     *             "video": {
+                     *               "burned_captions": false
+                     *             },
                      *             "created_at": "2026-11-24T06:01:10.000Z",
                      *             "completed_at": "2026-11-24T06:03:42.000Z"
                      *           }
                      *         ],
+                     *         "video": {
+                     *           "burned_captions": false
+                     *         },
                      *         "failure": null,
                      *         "created_at": "2026-11-24T06:00:00.000Z",
                      *         "updated_at": "2026-11-24T06:03:42.000Z"
@@ -2825,6 +2858,14 @@ export interface operations {
                      * @default true
                      */
                     preview_only?: boolean;
+                    /** @description How the dubbed video (deliverable type `video`, MP4) of each requested language is made. */
+                    video?: {
+                        /**
+                         * @description Burn the language's own captions into the picture. The video stream is then re-encoded (H.264) instead of copied.
+                         * @default false
+                         */
+                        burned_captions?: boolean;
+                    };
                 };
             };
         };
@@ -3620,9 +3661,9 @@ export interface operations {
             query: {
                 /** @description A completed target locale of the project. */
                 locale: string;
-                type: "audio" | "subtitles" | "thumbnail";
-                /** @description audio: mp3 (default) or wav; subtitles: vtt (default) or srt; thumbnail: png. */
-                format?: "mp3" | "wav" | "srt" | "vtt" | "png";
+                type: "audio" | "subtitles" | "thumbnail" | "video";
+                /** @description audio: mp3 (default) or wav; subtitles: vtt (default) or srt; thumbnail: png; video: mp4. */
+                format?: "mp3" | "wav" | "srt" | "vtt" | "png" | "mp4";
             };
             header?: never;
             path: {
@@ -3644,7 +3685,7 @@ export interface operations {
                     "application/x-subrip": unknown;
                 };
             };
-            /** @description Audio or thumbnail: follow `Location` to a short-lived signed URL. */
+            /** @description Audio, thumbnail or video: follow `Location` to a short-lived signed URL. */
             302: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3737,7 +3778,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such project (or not yours). `error.code`: `not_found`. */
+            /** @description No such project, or `type=video` for a completed language whose source has no video stream. `error.code`: `not_found`. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3985,6 +4026,11 @@ export interface operations {
                      *                 "type": "thumbnail",
                      *                 "format": "png",
                      *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=thumbnail"
+                     *               },
+                     *               {
+                     *                 "type": "video",
+                     *                 "format": "mp4",
+                     *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=video&format=mp4"
                      *               }
                      *             ],
                      *             "revision": 1,
@@ -3998,10 +4044,16 @@ export interface operations {
                      *             "alignment": {
                      *               "drift_seconds": 0.12
                      *             },
+                     *             "video": {
+                     *               "burned_captions": false
+                     *             },
                      *             "created_at": "2026-11-24T06:01:10.000Z",
                      *             "completed_at": "2026-11-24T06:03:42.000Z"
                      *           }
                      *         ],
+                     *         "video": {
+                     *           "burned_captions": false
+                     *         },
                      *         "failure": null,
                      *         "created_at": "2026-11-24T06:00:00.000Z",
                      *         "updated_at": "2026-11-24T06:03:42.000Z"
@@ -4865,6 +4917,11 @@ export interface operations {
                      *                   "type": "thumbnail",
                      *                   "format": "png",
                      *                   "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=thumbnail"
+                     *                 },
+                     *                 {
+                     *                   "type": "video",
+                     *                   "format": "mp4",
+                     *                   "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=video&format=mp4"
                      *                 }
                      *               ],
                      *               "revision": 1,
@@ -4878,10 +4935,16 @@ export interface operations {
                      *               "alignment": {
                      *                 "drift_seconds": 0.12
                      *               },
+                     *               "video": {
+                     *                 "burned_captions": false
+                     *               },
                      *               "created_at": "2026-11-24T06:01:10.000Z",
                      *               "completed_at": "2026-11-24T06:03:42.000Z"
                      *             }
                      *           ],
+                     *           "video": {
+                     *             "burned_captions": false
+                     *           },
                      *           "failure": null,
                      *           "created_at": "2026-11-24T06:00:00.000Z",
                      *           "updated_at": "2026-11-24T06:03:42.000Z"
@@ -10840,6 +10903,7 @@ export interface operations {
                     "image/png": unknown;
                     "text/vtt": unknown;
                     "application/x-subrip": unknown;
+                    "video/mp4": unknown;
                     "application/octet-stream": unknown;
                 };
             };
@@ -10859,6 +10923,7 @@ export interface operations {
                     "image/png": unknown;
                     "text/vtt": unknown;
                     "application/x-subrip": unknown;
+                    "video/mp4": unknown;
                     "application/octet-stream": unknown;
                 };
             };

@@ -68,6 +68,8 @@ export interface ProjectTable {
    * gives each language row its own (insertQueuedLanguages; migration 0031); written as JSON text.
    */
   voices: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  /** The create's `video.burned_captions`, given to its target languages' rows by the charge step (migration 0029). */
+  video_burned_captions: Generated<boolean>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
   validated_at: Date | null;
@@ -112,6 +114,8 @@ export interface ProjectLanguageTable {
   supplied_translation: ColumnType<Cue[] | null, string | null | undefined, string | null>;
   /** The voice every render of it speaks with (docs/voices.md); null for a language from before voices: the locale's worker voice. */
   voice: ColumnType<string | null, string | null | undefined, never>;
+  /** Whether the language's video has its captions burned into the picture (docs/video.md). */
+  video_burned_captions: Generated<boolean>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
   completed_at: Date | null;
@@ -153,6 +157,7 @@ export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments'
 const LANGUAGE_SUMMARY = [
   'project_id', 'locale', 'status', 'phase_message', 'percent', 'failure_code', 'failure_message', 'title', 'description',
   'charged_seconds', 'refunded_seconds', 'drift_seconds', 'attempt', 'goodwill_seconds', 'revision', 'voice', 'created_at', 'updated_at', 'completed_at',
+  'video_burned_captions',
 ] as const satisfies readonly (keyof ProjectLanguageSummary)[];
 
 export async function listProjectLanguages(db: Db, projectIds: string[]): Promise<ProjectLanguageSummary[]> {
@@ -210,6 +215,7 @@ const PROJECT_COLUMNS = [
   'refunded_seconds', 'usage_state', 'hold_reference', 'transcript_review_status', 'transcript_review_requested_at', 'transcript_review_verified_at',
   'transcript_source', 'supplied_translations', 'voices', 'created_at', 'updated_at', 'validated_at', 'completed_at', 'view_version',
   'cancelled_at', 'deleted_at',
+  'video_burned_captions',
 ] as const satisfies readonly (keyof ProjectTable)[];
 
 const viewQuery = (db: Kysely<Database>, workspaceId: string, projectId: string) =>
@@ -413,11 +419,13 @@ export async function insertQueuedLanguages(trx: Db, input: { projectId: string;
   // Each row takes the translation supplied for its locale at create, which the project held
   // until now (docs/editing.md#bring-your-own-script); the project's copy is then cleared.
   const supplied = (locale: string) => sql<string | null>`(select p.supplied_translations -> ${locale} from projects p where p.id = ${input.projectId})`;
-  // And the voice chosen for it at create (docs/voices.md), which the project keeps.
+  // And the voice chosen for it at create (docs/voices.md), which the project keeps, and the
+  // create's video choice (docs/video.md), which holds for every language it asked for.
   const voice = (locale: string) => sql<string | null>`(select p.voices ->> ${locale} from projects p where p.id = ${input.projectId})`;
+  const burnedCaptions = sql<boolean>`(select p.video_burned_captions from projects p where p.id = ${input.projectId})`;
   await trx
     .insertInto('project_languages')
-    .values(input.locales.map((locale) => ({ ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, null), supplied_translation: supplied(locale), voice: voice(locale) })))
+    .values(input.locales.map((locale) => ({ ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, null), supplied_translation: supplied(locale), voice: voice(locale), video_burned_captions: burnedCaptions })))
     .onConflict((oc) => oc.columns(['project_id', 'locale']).doNothing())
     .execute();
   await trx.updateTable('projects').set({ supplied_translations: null }).where('id', '=', input.projectId).where('supplied_translations', 'is not', null).execute();
@@ -516,10 +524,10 @@ export async function startValidatingUpload(trx: Transaction<Database>, projectI
 }
 
 /** Languages added to a project by a paid request, queued, each charged `chargedSeconds` for its first attempt, each with its voice. */
-export async function insertAddedLanguages(trx: Transaction<Database>, input: { projectId: string; locales: string[]; chargedSeconds: number; voices: Readonly<Record<string, string>> }): Promise<void> {
+export async function insertAddedLanguages(trx: Transaction<Database>, input: { projectId: string; locales: string[]; chargedSeconds: number; voices: Readonly<Record<string, string>>; videoBurnedCaptions?: boolean }): Promise<void> {
   await trx
     .insertInto('project_languages')
-    .values(input.locales.map((locale) => ({ ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, 'Added; waiting to start.'), voice: input.voices[locale] ?? null })))
+    .values(input.locales.map((locale) => ({ ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, 'Added; waiting to start.'), voice: input.voices[locale] ?? null, video_burned_captions: input.videoBurnedCaptions ?? false })))
     .execute();
 }
 

@@ -1,3 +1,4 @@
+import type { Deliverable } from '../db/deliverables';
 import type { Project, ProjectLanguageSummary as ProjectLanguage } from '../db/projects';
 import { retryPriceFor } from '../shared/retry-policy';
 import { languageProgress, projectProgress } from './progress';
@@ -7,7 +8,7 @@ import { languageProgress, projectProgress } from './progress';
 
 export interface DeliverableRef {
   locale: string;
-  type: 'audio' | 'subtitles' | 'thumbnail';
+  type: Deliverable['type'];
   format: string;
 }
 
@@ -68,6 +69,8 @@ function presentLanguage(project: Project, language: ProjectLanguage, options: P
     // goodwill_seconds: delivered free by an operator's goodwill retry (docs/money.md#retrying-a-failed-language).
     usage: { charged_seconds: language.charged_seconds, refunded_seconds: language.refunded_seconds, goodwill_seconds: language.goodwill_seconds },
     alignment: { drift_seconds: language.drift_seconds },
+    // What the language's video deliverable shows (docs/video.md).
+    video: { burned_captions: language.video_burned_captions },
     created_at: iso(language.created_at),
     completed_at: iso(language.completed_at),
   };
@@ -93,6 +96,8 @@ export function presentProject(project: Project, options: PresentOptions) {
     publishing: { title: project.title ?? project.name, description: project.description ?? '' },
     background: project.background,
     languages: options.languages.map((l) => presentLanguage(project, l, options)),
+    // The create's video choice, which its target languages take (docs/video.md).
+    video: { burned_captions: project.video_burned_captions },
     failure: failure(project.failure_code, project.failure_message),
     created_at: iso(project.created_at),
     updated_at: iso(project.updated_at),

@@ -8,6 +8,7 @@ const BY_EXTENSION: Record<string, string> = {
   '.png': 'image/png',
   '.vtt': 'text/vtt; charset=utf-8',
   '.srt': 'application/x-subrip',
+  '.mp4': 'video/mp4',
 };
 
 export function contentTypeFor(key: string): string {

@@ -47,7 +47,7 @@ it('a blob store that refuses writes fails the language cleanly: refunded once, 
     expect(view.status).toBe('partially_completed');
     const byLocale = Object.fromEntries(view.languages.map((l: any) => [l.locale, l]));
     expect(byLocale.es_es).toMatchObject({ status: 'completed' });
-    expect(byLocale.es_es.deliverables).toHaveLength(5);
+    expect(byLocale.es_es.deliverables).toHaveLength(6); // the dubbed video included (docs/video.md)
     for (const locale of ['ca_es', 'it_it']) {
       expect(byLocale[locale]).toMatchObject({ status: 'failed', deliverables: [], usage: { refunded_seconds: view.usage.billable_seconds } });
       expect(byLocale[locale].failure.code).toEqual(expect.any(String));

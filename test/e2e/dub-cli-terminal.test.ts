@@ -80,7 +80,7 @@ it('shows the upload bar advancing, one live line per language, and ends with th
   for (const locale of TARGETS) expect(final).toMatch(new RegExp(`${locale}\\s+\\[[^\\]]*\\] 100% completed`));
   expect(final).toMatch(/Project [0-9a-f-]{36} completed\./);
   for (const locale of TARGETS) {
-    for (const format of ['mp3', 'wav', 'srt', 'vtt', 'png']) {
+    for (const format of ['mp3', 'wav', 'srt', 'vtt', 'png', 'mp4']) {
       const file = path.join(out, `Rice.${locale}.${format}`);
       expect(existsSync(file)).toBe(true);
       expect(statSync(file).size).toBeGreaterThan(0);

@@ -59,7 +59,7 @@ it('quotes a YouTube video from the channel mirror, then dubs it and saves its f
   const projectId = /Created project ([0-9a-f-]{36}) \(Cooking rice at home\)/.exec(run.stdout)?.[1];
   expect(projectId).toBeDefined();
   expect(run.stdout).toContain(`Project ${projectId} completed.`);
-  for (const format of ['mp3', 'wav', 'srt', 'vtt', 'png']) {
+  for (const format of ['mp3', 'wav', 'srt', 'vtt', 'png', 'mp4']) {
     const file = path.join(out, `Cooking rice at home.es_es.${format}`);
     expect(existsSync(file)).toBe(true);
     expect(statSync(file).size).toBeGreaterThan(0);

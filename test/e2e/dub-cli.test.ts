@@ -15,7 +15,7 @@ import { waitFor } from '../helpers/wait-for';
 // PostgreSQL, the Temporal dev server, a real worker and the real engines.
 
 const TARGETS = ['es_es', 'ca_es'];
-const FILES = ['mp3', 'wav', 'srt', 'vtt', 'png'];
+const FILES = ['mp3', 'wav', 'srt', 'vtt', 'png', 'mp4'];
 const MiB = 1024 * 1024;
 /** S3 refuses parts under 5 MiB: there the video is noisy and about 12 MiB, still three parts. */
 const SETUPS: Record<StorageDriver, { partSize: number; videoMiB: number | null }> = {

@@ -4,7 +4,7 @@ import { notFound } from '../openapi/common-errors';
 // Only on the local storage driver: on s3 downloads redirect to presigned object-store URLs
 // (which answer Range requests themselves).
 
-const FILE_TYPES = ['audio/mpeg', 'audio/wav', 'image/png', 'text/vtt', 'application/x-subrip', 'application/octet-stream'];
+const FILE_TYPES = ['audio/mpeg', 'audio/wav', 'image/png', 'text/vtt', 'application/x-subrip', 'video/mp4', 'application/octet-stream'];
 const acceptRanges = { 'Accept-Ranges': { description: '`bytes`: a single byte range may be asked for.', schema: { type: 'string', const: 'bytes' } } };
 
 export const filesOperations: Operation[] = [

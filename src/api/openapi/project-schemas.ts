@@ -49,9 +49,14 @@ export const projectUsageSchema = strictObject({
 });
 
 const deliverableSchema = strictObject({
-  type: { type: 'string', enum: ['audio', 'subtitles', 'thumbnail'] },
-  format: { type: 'string', enum: ['mp3', 'wav', 'srt', 'vtt', 'png'] },
+  type: { type: 'string', enum: ['audio', 'subtitles', 'thumbnail', 'video'], description: '`video` (MP4) only when the source has a video stream (docs/video.md).' },
+  format: { type: 'string', enum: ['mp3', 'wav', 'srt', 'vtt', 'png', 'mp4'] },
   download_url: { type: 'string', format: 'uri', description: 'The stable, authenticated download endpoint for this file.' },
+});
+
+/** The `video` option a create or an addition chose (docs/video.md). */
+const videoChoiceSchema = strictObject({
+  burned_captions: { type: 'boolean', description: "The video's picture carries the language's captions (re-encoded to H.264)." },
 });
 
 export const languageSchema = strictObject({
@@ -65,6 +70,7 @@ export const languageSchema = strictObject({
   failure: languageFailureSchema,
   usage: strictObject({ charged_seconds: { type: 'integer' }, refunded_seconds: { type: 'integer' }, goodwill_seconds: { type: 'integer' } }),
   alignment: strictObject({ drift_seconds: { type: ['number', 'null'] } }),
+  video: videoChoiceSchema,
   created_at: isoTimestamp,
   completed_at: nullable(isoTimestamp),
 });
@@ -130,6 +136,7 @@ export const projectSchema = strictObject(
     publishing: strictObject({ title: { type: 'string' }, description: { type: 'string' } }),
     background: { type: 'string', enum: [...BACKGROUND_MODES], description: 'What the dub is mixed over, as chosen at create: duck, keep or drop.' },
     languages: { type: 'array', items: languageSchema },
+    video: videoChoiceSchema,
     failure: projectFailureSchema,
     created_at: isoTimestamp,
     updated_at: isoTimestamp,

@@ -128,6 +128,7 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { vi
     hold_reference: holdReferenceFor(id),
     supplied_translations: translations ? JSON.stringify(translations) : null,
     voices: Object.keys(voices).length > 0 ? JSON.stringify(voices) : null,
+    video_burned_captions: body.video?.burned_captions ?? false,
   };
 }
 

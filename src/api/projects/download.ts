@@ -14,6 +14,7 @@ const FORMATS: Record<DownloadQuery['type'], { allowed: string[]; fallback: stri
   audio: { allowed: ['mp3', 'wav'], fallback: 'mp3' },
   subtitles: { allowed: ['srt', 'vtt'], fallback: 'vtt' },
   thumbnail: { allowed: ['png'], fallback: 'png' },
+  video: { allowed: ['mp4'], fallback: 'mp4' },
 };
 
 /**
@@ -33,6 +34,10 @@ export async function download(deps: AppDeps, ctx: Context): Promise<void> {
   }
   const language = await findLanguageStatus(deps.db, project.id, query.locale);
   const deliverable = language?.status === 'completed' ? await findDeliverable(deps.db, project.id, query.locale, query.type, format) : undefined;
+  if (!deliverable && language?.status === 'completed' && query.type === 'video') {
+    // A source without a video stream has no video deliverable (docs/video.md#audio-only-sources).
+    throw new ApiError(404, 'not_found_error', 'not_found', `The ${query.locale} dub has no video: the project's source has no video stream.`, 'type');
+  }
   if (!deliverable) {
     throw ApiError.conflict('language_not_completed', `The ${query.locale} dub is ${language?.status ?? 'not started'}; its files are downloadable once it is completed.`);
   }

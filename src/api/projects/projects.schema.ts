@@ -5,6 +5,7 @@ import { BACKGROUND_MODES, DEFAULT_BACKGROUND_MODE } from '../../shared/backgrou
 import type { Validated } from '../../shared/validated';
 import { spendCeilingSchema } from './spend-ceiling.schema';
 import { transcriptFileSchema } from '../transcripts/transcript-file.schema';
+import { videoOptionsSchema } from './video-options.schema';
 
 const LOCALE = { type: 'string', minLength: 1, maxLength: 20 } as const;
 
@@ -78,6 +79,7 @@ export const createProjectBodySchema = {
         description: { type: 'string', maxLength: 5000 },
       },
     },
+    video: videoOptionsSchema,
   },
 } as const;
 
@@ -139,8 +141,8 @@ export const downloadQuerySchema = {
   required: ['locale', 'type'],
   properties: {
     locale: { type: 'string', minLength: 1, maxLength: 20, description: 'A completed target locale of the project.' },
-    type: { enum: ['audio', 'subtitles', 'thumbnail'] },
-    format: { enum: ['mp3', 'wav', 'srt', 'vtt', 'png'], description: 'audio: mp3 (default) or wav; subtitles: vtt (default) or srt; thumbnail: png.' },
+    type: { enum: ['audio', 'subtitles', 'thumbnail', 'video'] },
+    format: { enum: ['mp3', 'wav', 'srt', 'vtt', 'png', 'mp4'], description: 'audio: mp3 (default) or wav; subtitles: vtt (default) or srt; thumbnail: png; video: mp4.' },
   },
 } as const;
 

@@ -60,8 +60,9 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
     .option('--concurrency <n>', 'parts uploaded at once', positiveInteger, 4)
     .option('--wait', 'follow the dubbing until it ends, then download every file')
     .option('--out <dir>', 'where --wait saves the files', '.')
+    .option('--burn-captions', "burn each language's captions into its dubbed video (re-encoded to H.264; docs/video.md)")
     .option('--new', "create another project even when <video>.dub.json records one made from this file with these options (that one is then charged again)")
-    .action(async (source: string, options: SourceOptions & { name?: string; maxSeconds?: number; concurrency: number; wait?: boolean; out: string; new?: boolean }) => {
+    .action(async (source: string, options: SourceOptions & { name?: string; maxSeconds?: number; concurrency: number; wait?: boolean; out: string; burnCaptions?: boolean; new?: boolean }) => {
       // A file with a ceiling given need not be probed.
       const plan = await planSource(ctx, source, options.maxSeconds === undefined && !/^https?:/i.test(source));
       const request = (): CreateProjectRequest => ({
@@ -70,6 +71,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
         target_locales: options.to,
         max_billable_seconds: ceilingFor(plan, options.maxSeconds),
         source: plan.kind === 'upload' ? { type: 'upload', file_name: path.basename(plan.file), size_bytes: plan.sizeBytes } : { type: 'youtube', url: plan.url },
+        ...(options.burnCaptions ? { video: { burned_captions: true } } : {}),
       });
       let projectId: string;
       if (plan.kind === 'upload') {

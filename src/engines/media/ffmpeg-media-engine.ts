@@ -6,11 +6,12 @@ import { timeoutFor, type EngineCallOptions } from '../engine-call';
 import { ProcessError, runProcess } from '../run-process';
 import { filterValue } from './filter-escape';
 import { InvalidMediaError } from './invalid-media-error';
-import type { MediaEngine, MediaProbe, ThumbnailSpec, TimelineSpec } from './media-engine';
+import type { MediaEngine, MediaProbe, MuxedVideo, ThumbnailSpec, TimelineSpec, VideoMuxSpec } from './media-engine';
 import { interpretFfprobeJson } from './probe-result';
 import { duckBackgroundFile } from './duck-background';
 import { buildTimelineFilter, TIMELINE_SAMPLE_RATE } from './timeline-filter';
 import { layoutTitle } from './title-layout';
+import { videoMuxPlan } from './video-mux';
 import { sharedMonoPcmRate, wavFileDurationSeconds } from '../tts/wav-file-duration';
 
 export const DEFAULT_FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
@@ -64,7 +65,7 @@ export class FfmpegMediaEngine implements MediaEngine {
     return (await this.inspect(file, options)).probe;
   }
 
-  private async inspect(file: string, options?: EngineCallOptions): Promise<{ probe: MediaProbe; audioChannels: number }> {
+  private async inspect(file: string, options?: EngineCallOptions): Promise<{ probe: MediaProbe; audioChannels: number; codecs: { video: string | null; audio: string | null } }> {
     // A missing file is a storage bug, not a bad upload: let ENOENT surface as itself.
     await stat(file);
     let stdout: Buffer;
@@ -207,6 +208,16 @@ export class FfmpegMediaEngine implements MediaEngine {
     } finally {
       await rm(work, { recursive: true, force: true });
     }
+  }
+
+  async muxVideo(spec: VideoMuxSpec, outMp4: string, options?: EngineCallOptions): Promise<MuxedVideo> {
+    const { probe: info, codecs } = await this.inspect(spec.source, options);
+    if (!codecs.video) throw new InvalidMediaError(`${path.basename(spec.source)} has no video stream`, spec.source);
+    const dub = await this.inspect(spec.dubAudio, options);
+    const plan = videoMuxPlan(spec, { videoCodec: codecs.video, audioCodec: codecs.audio, dubCodec: dub.codecs.audio ?? '' }, outMp4, this.fontFile);
+    // Both inputs are read as streams from disk: ffmpeg holds a few packets, never the file.
+    await this.run([...inputFile(spec.source), ...inputFile(spec.dubAudio), ...plan.args], options, 60_000, spec.sourceSeconds ?? info.durationSeconds);
+    return { videoCodec: plan.videoCodec, copied: plan.copied, originalTrack: plan.originalTrack };
   }
 
   /**

@@ -64,6 +64,33 @@ export interface ThumbnailSpec {
   height?: number;
 }
 
+/** The dubbed video (docs/video.md): the source's picture with the dub and the original sound. */
+export interface VideoMuxSpec {
+  /** The source file: its first video stream is the picture, its first audio stream the second track. */
+  source: string;
+  /**
+   * The dub mix: the first, default audio track. The published MP3 is copied as it is (no
+   * encode); another format is encoded to AAC.
+   */
+  dubAudio: string;
+  /** ISO 639-2 tags of the two audio tracks, e.g. `spa` and `eng`. */
+  dubLanguage: string;
+  sourceLanguage: string;
+  /** SRT captions to burn into the picture; the video stream is then re-encoded instead of copied. */
+  burnCaptions?: string;
+  /** The source's length when the caller knows it already. */
+  sourceSeconds?: number;
+}
+
+export interface MuxedVideo {
+  /** The output's video codec, e.g. `h264`. */
+  videoCodec: string;
+  /** True when the source's video stream was copied as it was (no re-encode). */
+  copied: boolean;
+  /** Whether the original soundtrack is in (a source without audio has none). */
+  originalTrack: boolean;
+}
+
 export interface MediaEngine {
   /** Throws InvalidMediaError when the file holds no decodable audio or video. */
   probe(file: string, options?: EngineCallOptions): Promise<MediaProbe>;
@@ -87,4 +114,10 @@ export interface MediaEngine {
   encodeWav(inWav: string, outWav: string, options?: EngineCallOptions): Promise<void>;
   /** A PNG: a video frame with the title drawn on it, or a solid card with the title. */
   thumbnail(spec: ThumbnailSpec, outPng: string, options?: EngineCallOptions): Promise<void>;
+  /**
+   * An MP4 (faststart) of the source's video stream, copied when MP4 carries its codec (else
+   * H.264), the dub as the default audio track and the source's audio as the second. Throws
+   * InvalidMediaError when the source has no video stream.
+   */
+  muxVideo(spec: VideoMuxSpec, outMp4: string, options?: EngineCallOptions): Promise<MuxedVideo>;
 }

@@ -5,6 +5,7 @@ import type { MediaProbe } from './media-engine';
 
 interface FfprobeStream {
   codec_type?: string;
+  codec_name?: string;
   channels?: number;
   duration?: string;
   disposition?: { attached_pic?: number };
@@ -22,7 +23,14 @@ interface FfprobeOutput {
 export const MAX_SOURCE_SECONDS = 24 * 3600;
 
 export type ProbeInterpretation =
-  | { ok: true; probe: MediaProbe; /** Channels of the first audio stream, 0 without audio. */ audioChannels: number }
+  | {
+    ok: true;
+    probe: MediaProbe;
+    /** Channels of the first audio stream, 0 without audio. */
+    audioChannels: number;
+    /** Codec names of the first video stream (cover art aside) and audio stream; null when absent. */
+    codecs: { video: string | null; audio: string | null };
+  }
   | { ok: false; reason: string };
 
 function seconds(value: string | undefined): number {
@@ -41,7 +49,8 @@ export function interpretFfprobeJson(json: string): ProbeInterpretation {
   const formatName = parsed.format?.format_name ?? '';
   const hasAudio = streams.some((s) => s.codec_type === 'audio');
   // Cover art inside an mp3/m4a shows up as a one-frame video stream; it is not a video to frame.
-  const hasVideo = streams.some((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
+  const video = streams.find((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
+  const hasVideo = video !== undefined;
   if (!hasAudio && !hasVideo) {
     // Random bytes are sometimes "detected" as a subtitle or data format; that is still not media.
     return { ok: false, reason: formatName ? `no audio or video stream (detected as ${formatName})` : 'no audio or video stream' };
@@ -58,6 +67,7 @@ export function interpretFfprobeJson(json: string): ProbeInterpretation {
   if (durationSeconds > MAX_SOURCE_SECONDS) {
     return { ok: false, reason: `declares a duration of ${Math.round(durationSeconds)} s, above the ${MAX_SOURCE_SECONDS} s a source may last` };
   }
-  const audioChannels = streams.find((s) => s.codec_type === 'audio')?.channels ?? 0;
-  return { ok: true, probe: { durationSeconds, hasAudio, hasVideo, formatName }, audioChannels };
+  const audio = streams.find((s) => s.codec_type === 'audio');
+  const codecs = { video: video?.codec_name ?? null, audio: audio?.codec_name ?? null };
+  return { ok: true, probe: { durationSeconds, hasAudio, hasVideo, formatName }, audioChannels: audio?.channels ?? 0, codecs };
 }

@@ -46,19 +46,20 @@ same<Equal<CreateProjectBody, {
   voices?: Record<string, string>;
   publishing?: { title?: string; description?: string };
   background: 'duck' | 'keep' | 'drop';
+  video?: { burned_captions: boolean };
 }>>();
 same<Equal<ReplaceTranscriptBody, { format: 'vtt' | 'srt' | 'json'; content: string }>>();
 same<Equal<EditSourceSegmentBody, { text?: string; start_seconds?: number; end_seconds?: number }>>();
 same<Equal<EditLanguageSegmentBody, { text: string }>>();
 same<Equal<CompleteUploadBody, { parts: { part_number: number; etag: string }[] }>>();
-same<Equal<AddLanguagesBody, { target_locales: string[]; max_billable_seconds: number; voices?: Record<string, string>; preview_only: boolean }>>();
+same<Equal<AddLanguagesBody, { target_locales: string[]; max_billable_seconds: number; voices?: Record<string, string>; preview_only: boolean; video?: { burned_captions: boolean } }>>();
 same<Equal<TranscriptReviewBody, { max_billable_seconds: number; preview_only: boolean }>>();
 same<Equal<CreateWebhookBody, { url: string; enabled_events?: WebhookEventType[]; description?: string }>>();
 
 // Query strings, after coercion: `limit` has a default, so it is always a number.
 same<Equal<ListProjectsQuery, { limit: number; cursor?: string; external_id?: string; youtube_video_id?: string; query?: string }>>();
 same<Equal<GetProjectQuery, { include_transfer: boolean }>>();
-same<Equal<DownloadQuery, { locale: string; type: 'audio' | 'subtitles' | 'thumbnail'; format?: 'mp3' | 'wav' | 'srt' | 'vtt' | 'png' }>>();
+same<Equal<DownloadQuery, { locale: string; type: 'audio' | 'subtitles' | 'thumbnail' | 'video'; format?: 'mp3' | 'wav' | 'srt' | 'vtt' | 'png' | 'mp4' }>>();
 same<Equal<ListWebhooksQuery, { limit: number; cursor?: string }>>();
 same<Equal<ListVideosQuery, { channel_id?: string; query?: string; limit: number }>>();
 same<Equal<ListMeetingsQuery, { limit: number; offset: number }>>();

@@ -3,6 +3,7 @@
 
 import type { Validated } from '../../../shared/validated';
 import { spendCeilingSchema } from '../spend-ceiling.schema';
+import { videoOptionsSchema } from '../video-options.schema';
 
 const LOCALE = { type: 'string', minLength: 1, maxLength: 20 } as const;
 
@@ -23,6 +24,7 @@ export const addLanguagesBodySchema = {
       additionalProperties: { type: 'string', minLength: 1, maxLength: 200 },
     },
     preview_only: { type: 'boolean', default: true, description: 'True: quote only, change nothing. False: charge and add (needs an Idempotency-Key).' },
+    video: videoOptionsSchema,
   },
 } as const;
 

@@ -75,7 +75,7 @@ export async function commitAddition(trx: Trx, projectId: string, body: AddLangu
     credits: quote.credits,
     idempotency_key: idempotencyKey,
   });
-  await insertAddedLanguages(trx, { projectId: project.id, locales: quote.new_locales, chargedSeconds: billable, voices });
+  await insertAddedLanguages(trx, { projectId: project.id, locales: quote.new_locales, chargedSeconds: billable, voices, videoBurnedCaptions: body.video?.burned_captions ?? false });
   // New paid work on an ended project starts it again: a cancel it had ended with no longer
   // applies (a restarted project workflow settles a cancelled project at once; docs/lifecycle.md#cancel).
   const reopen = FINAL.includes(project.status)

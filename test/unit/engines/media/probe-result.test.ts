@@ -5,23 +5,25 @@ const json = (value: unknown): string => JSON.stringify(value);
 describe('interpretFfprobeJson', () => {
   it('reads a video with sound', () => {
     const result = interpretFfprobeJson(
-      json({ streams: [{ codec_type: 'video' }, { codec_type: 'audio', channels: 6 }], format: { format_name: 'matroska,webm', duration: '12.5' } }),
+      json({ streams: [{ codec_type: 'video', codec_name: 'vp9' }, { codec_type: 'audio', codec_name: 'opus', channels: 6 }], format: { format_name: 'matroska,webm', duration: '12.5' } }),
     );
     expect(result).toEqual({
       ok: true,
       probe: { durationSeconds: 12.5, hasAudio: true, hasVideo: true, formatName: 'matroska,webm' },
       audioChannels: 6,
+      codecs: { video: 'vp9', audio: 'opus' },
     });
   });
 
   it('does not count cover art as video', () => {
     const result = interpretFfprobeJson(
       json({
-        streams: [{ codec_type: 'audio' }, { codec_type: 'video', disposition: { attached_pic: 1 } }],
+        streams: [{ codec_type: 'audio', codec_name: 'mp3' }, { codec_type: 'video', codec_name: 'mjpeg', disposition: { attached_pic: 1 } }],
         format: { format_name: 'mp3', duration: '3.0' },
       }),
     );
     expect(result.ok && result.probe.hasVideo).toBe(false);
+    expect(result.ok && result.codecs).toEqual({ video: null, audio: 'mp3' });
   });
 
   it('falls back to the longest stream when the container has no duration', () => {

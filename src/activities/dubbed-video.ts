@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { stat } from 'node:fs/promises';
+import type { Engines } from '../engines';
+import type { Project, ProjectLanguage } from '../db/projects';
+import { iso6392 } from '../shared/iso-639-2';
+import type { BlobStore } from '../storage/blob-store';
+
+// The dubbed video of a revision (docs/video.md): the source's picture, the dub as the first,
+// default audio track and the original soundtrack as the second, muxed after the mix from the
+// files the render has just written (the published MP3, copied as it is, and the SRT captions). Streamed from disk by
+// ffmpeg: nothing here holds a whole file in memory. A source without a video stream gets no
+// video deliverable: the audio, captions and thumbnail are its deliverables.
+
+/** What a revision's video needs to know besides its files; absent when the source has no video. */
+export interface VideoRender {
+  /** ISO 639-2 tags: the dub's (target) and the original's (source). */
+  dubLanguage: string;
+  sourceLanguage: string;
+  burnedCaptions: boolean;
+}
+
+/** The video's name under the revision's prefix. */
+export const VIDEO_FILE = 'dub.mp4';
+
+export function videoRenderFor(
+  project: Pick<Project, 'source_has_video' | 'source_locale'>,
+  language: Pick<ProjectLanguage, 'locale' | 'video_burned_captions'>,
+): VideoRender | undefined {
+  if (!project.source_has_video) return undefined;
+  return { dubLanguage: iso6392(language.locale), sourceLanguage: iso6392(project.source_locale), burnedCaptions: language.video_burned_captions };
+}
+
+export interface VideoFiles {
+  workDir: string;
+  /** The source file, local. */
+  source: string;
+  /** The revision's dub mix (its published MP3, copied into the MP4 as it is), local. */
+  mp3: string;
+  /** The revision's SRT captions, local: burned in when the language asks for it. */
+  srt: string;
+  sourceSeconds: number;
+}
+
+/** Muxes the revision's video and stores it under `keyPrefix`: the deliverable row to publish. */
+export async function publishVideo(
+  { blobStore, engines }: { blobStore: BlobStore; engines: Engines },
+  video: VideoRender,
+  keyPrefix: string,
+  files: VideoFiles,
+  onTick: () => void,
+) {
+  const out = path.join(files.workDir, VIDEO_FILE);
+  await engines.media.muxVideo(
+    { source: files.source, dubAudio: files.mp3, dubLanguage: video.dubLanguage, sourceLanguage: video.sourceLanguage, burnCaptions: video.burnedCaptions ? files.srt : undefined, sourceSeconds: files.sourceSeconds },
+    out,
+    { onTick },
+  );
+  const key = `${keyPrefix}/${VIDEO_FILE}`;
+  await blobStore.putFile(key, out);
+  return { type: 'video' as const, format: 'mp4', key, contentType: 'video/mp4', sizeBytes: (await stat(out)).size };
+}

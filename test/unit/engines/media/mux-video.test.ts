@@ -1,0 +1,110 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { FfmpegMediaEngine } from '../../../../src/engines/media/ffmpeg-media-engine';
+import { InvalidMediaError } from '../../../../src/engines/media/invalid-media-error';
+import { videoMuxPlan } from '../../../../src/engines/media/video-mux';
+import { iso6392 } from '../../../../src/shared/iso-639-2';
+import { runProcess } from '../../../../src/engines/run-process';
+import { ffmpeg, makeTempDir, makeTone, removeTempDir } from '../../../helpers/media-fixtures';
+
+// The dubbed video's mux (docs/video.md) on the real ffmpeg: which sources are copied and which
+// re-encoded, how the tracks are tagged, and the sources that have no audio or no picture.
+
+const media = new FfmpegMediaEngine();
+let dir: string;
+let dub: string;
+
+interface Stream { codec_type: string; codec_name: string; nb_read_frames?: string; disposition: { default: number }; tags?: { language?: string } }
+
+async function streams(file: string): Promise<Stream[]> {
+  const { stdout } = await runProcess('ffprobe', ['-v', 'error', '-count_frames', '-print_format', 'json', '-show_streams', file], { timeoutMs: 30_000 });
+  return (JSON.parse(stdout.toString('utf8')) as { streams: Stream[] }).streams;
+}
+
+beforeAll(async () => {
+  dir = makeTempDir('mux-video');
+  dub = path.join(dir, 'dub.wav');
+  await ffmpeg(['-f', 'lavfi', '-i', 'sine=f=500:sample_rate=48000:d=2', '-ac', '2', '-c:a', 'pcm_s16le', dub]);
+});
+afterAll(() => removeTempDir(dir));
+
+const spec = (source: string, extra: object = {}) => ({ source, dubAudio: dub, dubLanguage: 'spa', sourceLanguage: 'eng', ...extra });
+
+it('re-encodes a VP9 + Opus WebM to H.264, every frame kept, the Opus original encoded to AAC', async () => {
+  const source = path.join(dir, 'source.webm');
+  await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=s=160x120:r=25:d=2', '-f', 'lavfi', '-i', 'sine=f=300:d=2', '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-c:a', 'libopus', source]);
+  const out = path.join(dir, 'from-webm.mp4');
+  expect(await media.muxVideo(spec(source), out)).toEqual({ videoCodec: 'h264', copied: false, originalTrack: true });
+  const [muxed, original] = [await streams(out), await streams(source)];
+  expect(muxed.map((s) => [s.codec_type, s.codec_name, s.tags?.language ?? null, s.disposition.default])).toEqual([
+    ['video', 'h264', expect.anything(), 1], ['audio', 'aac', 'spa', 1], ['audio', 'aac', 'eng', 0],
+  ]);
+  expect(Math.abs(Number(muxed[0]!.nb_read_frames) - Number(original.find((s) => s.codec_type === 'video')!.nb_read_frames))).toBeLessThanOrEqual(1);
+});
+
+it('gives a source without sound the dub alone', async () => {
+  const source = path.join(dir, 'silent.mp4');
+  await ffmpeg(['-f', 'lavfi', '-i', 'color=c=red:s=160x120:r=25:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', source]);
+  const out = path.join(dir, 'silent-dub.mp4');
+  expect(await media.muxVideo(spec(source), out)).toEqual({ videoCodec: 'h264', copied: true, originalTrack: false });
+  expect((await streams(out)).map((s) => [s.codec_type, s.tags?.language ?? null])).toEqual([['video', expect.anything()], ['audio', 'spa']]);
+});
+
+it('refuses a source without a picture (cover art is not one)', async () => {
+  const tone = await makeTone(path.join(dir, 'tone.wav'), 1);
+  await expect(media.muxVideo(spec(tone), path.join(dir, 'none.mp4'))).rejects.toBeInstanceOf(InvalidMediaError);
+});
+
+it('burns captions from a path with quotes, brackets and commas in it', async () => {
+  const source = path.join(dir, 'silent.mp4');
+  const odd = path.join(dir, "it's [a], test; 100%");
+  mkdirSync(odd);
+  const srt = path.join(odd, 'captions.srt');
+  writeFileSync(srt, '1\n00:00:00,000 --> 00:00:02,000\nHola: "¿qué tal?" 100% \\ [x]\n');
+  const out = path.join(dir, 'burned.mp4');
+  expect(await media.muxVideo(spec(source, { burnCaptions: srt }), out)).toMatchObject({ videoCodec: 'h264', copied: false });
+  const frame = (file: string) => ffmpeg(['-ss', '1', '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1']);
+  const [burned, plain] = [await frame(out), await frame(source)];
+  let changed = 0;
+  for (let i = 0; i < burned.length; i++) if (Math.abs(burned[i]! - plain[i]!) > 48) changed++;
+  expect(changed).toBeGreaterThan(100);
+});
+
+describe('videoMuxPlan', () => {
+  const plan = (videoCodec: string, audioCodec: string | null, burn?: string, dubCodec = 'mp3') => videoMuxPlan(spec('/s.mp4', { burnCaptions: burn }), { videoCodec, audioCodec, dubCodec }, '/o.mp4', '/fonts/DejaVuSans.ttf');
+
+  it.each(['h264', 'hevc', 'mpeg4', 'av1'])('copies %s', (codec) => {
+    expect(plan(codec, 'aac')).toMatchObject({ copied: true, videoCodec: codec });
+  });
+  it.each(['vp8', 'vp9', 'theora', 'mpeg2video'])('re-encodes %s to H.264', (codec) => {
+    const p = plan(codec, 'aac');
+    expect(p).toMatchObject({ copied: false, videoCodec: 'h264' });
+    expect(p.args.join(' ')).toContain('-c:v libx264');
+  });
+  it('tags HEVC as hvc1, which Apple players need', () => {
+    expect(plan('hevc', 'aac').args.join(' ')).toContain('-tag:v hvc1');
+  });
+  it('copies an AAC or MP3 original, encodes any other', () => {
+    expect(plan('h264', 'aac').args.join(' ')).toContain('-c:a:1 copy');
+    expect(plan('h264', 'mp3').args.join(' ')).toContain('-c:a:1 copy');
+    expect(plan('h264', 'opus').args.join(' ')).toContain('-c:a:1 aac');
+  });
+  it('copies the published MP3 as the dub track, encodes a WAV to AAC', () => {
+    expect(plan('h264', 'aac').args.join(' ')).toContain('-c:a:0 copy');
+    expect(plan('h264', 'aac', undefined, 'pcm_s16le').args.join(' ')).toContain('-c:a:0 aac');
+  });
+  it('re-encodes a copyable picture when captions are burned, with the installed font', () => {
+    const p = plan('h264', 'aac', '/c.srt');
+    expect(p.copied).toBe(false);
+    expect(p.args.join(' ')).toMatch(/subtitles=filename=.*c\.srt.*fontsdir=.*\/fonts.*force_style=.*DejaVu Sans/);
+  });
+  it('writes the index first', () => {
+    expect(plan('h264', 'aac').args.join(' ')).toContain('-movflags +faststart');
+  });
+});
+
+describe('iso6392', () => {
+  it.each([['es_es', 'spa'], ['en_us', 'eng'], ['pt-BR', 'por'], ['zh_cn', 'zho'], ['de_de', 'deu'], ['xx_yy', 'und']])('%s → %s', (locale, code) => {
+    expect(iso6392(locale)).toBe(code);
+  });
+});
