@@ -89,7 +89,7 @@ if [ "$STATUS" = failed ]; then
   exit 1
 fi
 
-# 6. Download every file of every completed language. Audio (mp3, wav) and the thumbnail (png)
+# 6. Download every file of every completed language. Video (mp4), audio (mp3, wav) and the thumbnail (png)
 #    redirect to a short-lived signed URL, which -L follows; subtitles (vtt, srt) come in the body.
 while read -r LOCALE FORMAT URL; do
   curl -sS --fail -L -H "Authorization: Bearer $API_KEY" -o "$OUT/$LOCALE.$FORMAT" "$URL"

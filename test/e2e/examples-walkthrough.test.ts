@@ -17,7 +17,7 @@ import { waitFor } from '../helpers/wait-for';
 
 const SCRIPT = path.join(REPO_ROOT, 'examples/dub-a-video.sh');
 const TARGETS = ['ca_es', 'es_es'];
-const FORMATS = ['mp3', 'wav', 'vtt', 'srt', 'png'];
+const FORMATS = ['mp4', 'mp3', 'wav', 'vtt', 'srt', 'png'];
 
 describe.each(STORAGE_DRIVERS)('examples/dub-a-video.sh on the %s storage driver', (driver) => {
   let api: TestApi;
@@ -96,16 +96,16 @@ describe.each(STORAGE_DRIVERS)('examples/dub-a-video.sh on the %s storage driver
     expect(projects).toEqual([]);
   }, 60_000);
 
-  it("then the README's next sections, pasted as they are, add a language and request a transcript review", async () => {
+  it("then the README's next section, pasted as it is, adds a language and requests a transcript review", async () => {
     expect(dubbedId).toBeDefined();
     const readme = readRepoFile('README.md');
     const env = { BASE_URL: api.baseUrl, API_KEY: tenant.key, ID: dubbedId! };
-    for (const heading of ['### Adding languages later', '### Human transcript review']) {
+    for (const heading of ['### Adding languages later, human review']) {
       const blocks = shellBlocks(markdownSection(readme, heading));
       expect(blocks).toHaveLength(1);
       const run = await runCommand('bash', ['-euo', 'pipefail', '-c', blocks[0]!], { cwd: dir, env });
       expect({ heading, code: run.code, stderr: run.stderr }).toEqual({ heading, code: 0, stderr: '' });
-      // A quote, then the paid call: both answered, neither an error.
+      // Quotes, then the paid calls: all answered, none an error.
       expect(run.stdout).not.toContain('"error"');
       expect(run.stdout).toContain('"preview_only":true');
       expect(run.stdout).toContain('"preview_only":false');

@@ -10,7 +10,7 @@ export function readRepoFile(relative: string): string {
   return readFileSync(path.join(REPO_ROOT, relative), 'utf8');
 }
 
-/** The text under `heading` (a whole line, e.g. "### Adding languages later") up to the next heading; a `#` in a code block is no heading. */
+/** The text under `heading` (a whole line, e.g. "### Adding languages later, human review") up to the next heading; a `#` in a code block is no heading. */
 export function markdownSection(markdown: string, heading: string): string {
   const lines = markdown.split('\n');
   const start = lines.indexOf(heading);
