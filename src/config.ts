@@ -56,6 +56,9 @@ export interface Config {
     readonly engineLocales: readonly string[] | null;
     /** apertium modes this worker must not use, e.g. to keep a translation pair off a pool. */
     readonly excludedTranslationModes: readonly string[];
+    /** Serves GET /livez and /readyz (src/worker/health-server.ts) on this port; null (WORKER_HEALTH_PORT unset) serves none. */
+    readonly healthPort: number | null;
+    readonly healthHost: string;
   };
   /**
    * Stronger engines a media worker reaches by URL, preferred over the bundled ones for what they
@@ -379,6 +382,8 @@ export function loadConfig(env: Env = process.env): Config {
       heartbeatSeconds: read.int('WORKER_HEARTBEAT_SECONDS', 10, 1, 3600),
       engineLocales: read.list('ENGINE_LOCALES', /^[a-z]{2,3}_[a-z]{2}$/),
       excludedTranslationModes: read.list('ENGINE_EXCLUDED_TRANSLATION_MODES', /^[A-Za-z_]+-[A-Za-z_]+$/) ?? [],
+      healthPort: read.optional('WORKER_HEALTH_PORT') === null ? null : read.int('WORKER_HEALTH_PORT', 0, 0, 65535),
+      healthHost: read.string('WORKER_HEALTH_HOST', '127.0.0.1'),
     },
     engines: readExternalEngines(read),
     rateLimits: {
