@@ -5,7 +5,7 @@ import { languageSearchAttributes } from '../../shared/search-attributes';
 import { languageWorkflowId } from '../../shared/workflow-ids';
 import type { languageWorkflow } from '../../workflows/language.workflow';
 import { locale, uuid } from '../arguments';
-import { UsageError, type CliContext } from '../cli-context';
+import type { CliContext } from '../cli-context';
 import type { RegisterCommand } from './index';
 
 interface RetryOptions {
@@ -27,8 +27,8 @@ export const languagesRetry: RegisterCommand = (program, ctx) =>
 /** Starts the next attempt of a failed language workflow. */
 async function retryLanguage(ctx: CliContext, projectId: string, locale: string, options: RetryOptions): Promise<void> {
   const row = await findLanguageRetryFacts(ctx.db(), projectId, locale);
-  if (!row) throw new UsageError(`project ${projectId} has no language ${locale}`);
-  if (row.status !== 'failed') throw new UsageError(`${locale} is ${row.status}; only a failed language can be retried`);
+  if (!row) throw new Error(`project ${projectId} has no language ${locale}`);
+  if (row.status !== 'failed') throw new Error(`${locale} is ${row.status}; only a failed language can be retried`);
   if (!options.goodwill) {
     // Refuse early with the figures; the workflow's charge is the atomic check that decides.
     const cost = (row.billable_seconds ?? 0) * row.credits_per_second;
