@@ -155,6 +155,8 @@ export interface Config {
   /** OpenTelemetry traces, exported over OTLP/HTTP; the standard OTEL_* variables (docs/operations.md, "Traces"). */
   readonly tracing: TracingConfig;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** JSON lines; `pretty`: readable lines; `auto`: readable when stdout is a terminal (src/logger.ts). */
+  readonly logFormat: 'json' | 'pretty' | 'auto';
   readonly testing: {
     /** Fault injection for the killed-worker test; refused outside NODE_ENV=test. */
     readonly pauseAfterCaptureMs: number;
@@ -443,6 +445,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     tracing: readTracing(read),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
+    logFormat: read.oneOf('LOG_FORMAT', 'auto', ['json', 'pretty', 'auto'] as const),
     testing: { pauseAfterCaptureMs, engineTimeoutCapMs },
   };
 

@@ -28,7 +28,7 @@ async function connectWithRetry(config: Config, log: (m: string) => void): Promi
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel, { service: 'worker' });
+  const logger = createLogger(config.logLevel, { service: 'worker' }, undefined, config.logFormat);
   // Before the workers: activity spans and the workflow span sink use what is installed.
   const tracing = startTracing(config, 'dubbing-worker');
   if (tracing) logger.info('tracing', { otlpTracesUrl: config.tracing.otlpTracesUrl });
