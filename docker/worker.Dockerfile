@@ -9,7 +9,7 @@
 
 # Node 24, the current LTS line, on Debian bookworm: the engines' Debian packages come from
 # bookworm, and the Temporal SDK's native core bridge ships glibc builds only (no Alpine/musl).
-ARG NODE_IMAGE=node:24.11.1-bookworm-slim
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # ---- production node_modules -------------------------------------------------------------
 FROM ${NODE_IMAGE} AS deps

@@ -20,6 +20,8 @@ import { waitFor } from '../helpers/wait-for';
 const ROOT = path.resolve(__dirname, '..', '..');
 const OUT = path.join(ROOT, '.test-tmp', `compiled-${randomBytes(4).toString('hex')}`);
 const DIST = path.join(OUT, 'dist');
+/** The Node that runs the compiled programs: this one, or TEST_COMPILED_NODE (e.g. the images' line, 24). */
+const NODE = process.env.TEST_COMPILED_NODE || process.execPath;
 
 let db: Db;
 let api: ChildProcess | undefined;
@@ -31,7 +33,7 @@ let dir: string;
 
 /** A compiled entry in a child process of its own, its output in <OUT>/<name>.log. */
 function startCompiled(name: string, entry: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, entry)], { cwd: OUT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(NODE, ['--enable-source-maps', path.join(DIST, entry)], { cwd: OUT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(path.join(OUT, `${name}.log`));
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
@@ -54,7 +56,7 @@ const logOf = (name: string) => (existsSync(path.join(OUT, `${name}.log`)) ? rea
 beforeAll(async () => {
   const build = await runCommand('npm', ['run', '--silent', 'build', '--', DIST], { cwd: ROOT });
   if (build.code !== 0) throw new Error(`npm run build failed: ${build.stdout}${build.stderr}`);
-  const bundle = await runCommand(process.execPath, [path.join(DIST, 'scripts', 'bundle-workflows.js'), path.join(DIST, 'workflow-bundle.js')], { cwd: ROOT });
+  const bundle = await runCommand(NODE, [path.join(DIST, 'scripts', 'bundle-workflows.js'), path.join(DIST, 'workflow-bundle.js')], { cwd: ROOT });
   if (bundle.code !== 0) throw new Error(`the workflow bundle failed: ${bundle.stderr}`);
 
   const [apiPort, healthPort] = [await freePort(), await freePort()];
@@ -106,7 +108,11 @@ it('builds JavaScript that needs no TypeScript at run time', () => {
 });
 
 it("the compiled worker's health endpoint says live at once and ready once it polls", async () => {
-  expect((await fetch(`${healthUrl}/livez`)).status).toBe(200);
+  const live = await waitFor('the compiled worker serves /livez', async () => {
+    if (worker!.exitCode !== null) throw new Error(`the worker exited with ${worker!.exitCode}: ${logOf('worker')}`);
+    return (await fetch(`${healthUrl}/livez`).catch(() => null)) ?? undefined;
+  }, 60_000, 250);
+  expect(live.status).toBe(200);
   const ready = await waitFor('the compiled worker is ready', async () => {
     if (worker!.exitCode !== null) throw new Error(`the worker exited with ${worker!.exitCode}: ${logOf('worker')}`);
     const res = await fetch(`${healthUrl}/readyz`).catch(() => null);
@@ -124,7 +130,7 @@ it('dubs one project from upload to a downloaded dub through the compiled API an
     headers: { ...bearer(tenant.key), 'idempotency-key': `compiled-${randomBytes(4).toString('hex')}` },
     body: { name: 'Compiled', source_locale: 'en_us', target_locales: ['es_es'], max_billable_seconds: 60, source: { type: 'upload', file_name: 'clip.mp4', size_bytes: clip.length } },
   });
-  expect(created.status).toBe(201);
+  if (created.status !== 201) throw new Error(`create answered ${created.status} ${JSON.stringify(created.body)}\nworker: ${logOf('worker')}`);
   const project = created.body.data;
   const parts = splitParts(clip, project.transfer.part_size_bytes);
   const completed = [];
