@@ -7,22 +7,40 @@
 # create-time locale checks) is the union of the capabilities the live workers publish in
 # PostgreSQL (see docs/scaling.md#capabilities).
 #
-# The deps stage is written exactly like docker/worker.Dockerfile's so BuildKit builds it once
-# and both images share it.
+# The deps and build stages are written exactly like docker/worker.Dockerfile's so BuildKit
+# builds them once and both images share them.
 
-# Node 20 on Debian bookworm, like the worker image; the Temporal
-# SDK's native core bridge ships glibc builds only (no Alpine/musl).
-ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+# Node 24, the current LTS line, on Debian bookworm: the engines' Debian packages come from
+# bookworm, and the Temporal SDK's native core bridge ships glibc builds only (no Alpine/musl).
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # ---- production node_modules -------------------------------------------------------------
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# tsx is a runtime dependency, so dev dependencies are left out. The only runtime packages with
-# install scripts (@swc/core, esbuild, protobufjs) are all `true` in package.json#allowScripts,
-# so the result is the same whether this npm honours allowScripts or runs every script.
+# Runtime dependencies only: the images run compiled JavaScript, no tsx, no TypeScript. The only
+# runtime packages with install scripts (@swc/core, esbuild, protobufjs) are all `true` in
+# package.json#allowScripts, so the result is the same whether this npm honours allowScripts or
+# runs every script.
 RUN --mount=type=cache,target=/root/.npm,sharing=locked \
     npm ci --omit=dev --no-audit --no-fund
+
+# ---- compiled code -----------------------------------------------------------------------
+# Every dependency (TypeScript), `npm run build` to dist/, and the workflow bundle, which a
+# workflow that cannot be bundled fails here instead of in a container. Only dist/ leaves it.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN --mount=type=cache,target=/root/.npm,sharing=locked \
+    npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
+COPY db ./db
+COPY src ./src
+COPY web ./web
+# The bundle holds the workflows and their interceptors (tracing), as the worker makes it at
+# start when WORKFLOW_BUNDLE_PATH is unset (src/worker/workflow-bundle.ts).
+RUN npm run build && node dist/scripts/bundle-workflows.js dist/workflow-bundle.js
 
 # ---- runtime -----------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
@@ -37,12 +55,10 @@ WORKDIR /app
 RUN mkdir -p /data/storage && chown node:node /data/storage
 
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json package-lock.json tsconfig.json ./
-COPY scripts ./scripts
-COPY db ./db
-COPY src ./src
-# The editor page's files (GET /editor, docs/editing.md#the-editor); the worker image has no use for them.
-COPY web ./web
+COPY package.json ./
+# dist/ holds the compiled API, console and migrations (dist/db/migrations), and the editor
+# page's files (dist/web, GET /editor).
+COPY --from=build /app/dist ./dist
 
 USER node
 ENV HOST=0.0.0.0 \
@@ -53,6 +69,8 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-# Same program as `npm run api`, started without npm in between so SIGTERM reaches the server
-# directly and its graceful shutdown (SHUTDOWN_TIMEOUT_MS) runs.
-CMD ["node", "--import", "tsx", "src/api/server.ts"]
+# Same program as `npm run api`, compiled, started without npm in between so SIGTERM reaches the
+# server directly and its graceful shutdown (SHUTDOWN_TIMEOUT_MS) runs. Other commands of this
+# image: `node dist/src/cli/migrate.js`, `node dist/src/cli/storage-init.js`,
+# `node dist/src/cli/console.js <command>` (the operator console), `node dist/db/seeds/dev.seed.js`.
+CMD ["node", "--enable-source-maps", "dist/src/api/server.js"]

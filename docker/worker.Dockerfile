@@ -4,22 +4,40 @@
 # (ffmpeg, pocketsphinx, apertium, espeak-ng) from Debian packages.
 # Build from the repository root: docker build -f docker/worker.Dockerfile .
 #
-# The first stages are written exactly like docker/api.Dockerfile's so BuildKit builds them once
-# and both images share those layers.
+# The deps and build stages are written exactly like docker/api.Dockerfile's so BuildKit builds
+# them once and both images share them.
 
-# Node 20 on Debian bookworm: the engines' Debian packages come from bookworm, and the Temporal
-# SDK's native core bridge ships glibc builds only (no Alpine/musl).
-ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+# Node 24, the current LTS line, on Debian bookworm: the engines' Debian packages come from
+# bookworm, and the Temporal SDK's native core bridge ships glibc builds only (no Alpine/musl).
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # ---- production node_modules -------------------------------------------------------------
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# tsx is a runtime dependency, so dev dependencies are left out. The only runtime packages with
-# install scripts (@swc/core, esbuild, protobufjs) are all `true` in package.json#allowScripts,
-# so the result is the same whether this npm honours allowScripts or runs every script.
+# Runtime dependencies only: the images run compiled JavaScript, no tsx, no TypeScript. The only
+# runtime packages with install scripts (@swc/core, esbuild, protobufjs) are all `true` in
+# package.json#allowScripts, so the result is the same whether this npm honours allowScripts or
+# runs every script.
 RUN --mount=type=cache,target=/root/.npm,sharing=locked \
     npm ci --omit=dev --no-audit --no-fund
+
+# ---- compiled code -----------------------------------------------------------------------
+# Every dependency (TypeScript), `npm run build` to dist/, and the workflow bundle, which a
+# workflow that cannot be bundled fails here instead of in a container. Only dist/ leaves it.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN --mount=type=cache,target=/root/.npm,sharing=locked \
+    npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
+COPY db ./db
+COPY src ./src
+COPY web ./web
+# The bundle holds the workflows and their interceptors (tracing), as the worker makes it at
+# start when WORKFLOW_BUNDLE_PATH is unset (src/worker/workflow-bundle.ts).
+RUN npm run build && node dist/scripts/bundle-workflows.js dist/workflow-bundle.js
 
 # ---- runtime -----------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
@@ -43,21 +61,22 @@ RUN set -eux; \
 RUN mkdir -p /data/storage && chown node:node /data/storage
 
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json package-lock.json tsconfig.json ./
-COPY scripts ./scripts
-COPY db ./db
-COPY src ./src
-
-# Bundle the workflow code once, at build time, with the same Temporal bundler the worker uses
-# when WORKFLOW_BUNDLE_PATH is unset: the worker starts without running webpack, and a workflow
-# that cannot be bundled fails the build instead of the container.
-# The script bundles the workflow interceptors (tracing) with them, as every bundle must.
-RUN node --import tsx scripts/bundle-workflows.ts dist/workflow-bundle.js
+COPY package.json ./
+COPY --from=build /app/dist ./dist
 
 USER node
+# The worker uses the bundle built above (no webpack at start). Its health endpoint listens on
+# all interfaces so a probe from outside the container (Kubernetes) reaches it
+# (docs/operations.md#worker-health).
 ENV STORAGE_DIR=/data/storage \
-    WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js
+    WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js \
+    WORKER_HEALTH_PORT=8081 \
+    WORKER_HEALTH_HOST=0.0.0.0
+EXPOSE 8081
 
-# Same program as `npm run worker`, started without npm in between so SIGTERM reaches the
-# worker directly and it drains in-flight tasks before exiting.
-CMD ["node", "--import", "tsx", "src/worker/main.ts"]
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.WORKER_HEALTH_PORT || 8081) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+
+# Same program as `npm run worker`, compiled, started without npm in between so SIGTERM reaches
+# the worker directly and it drains in-flight tasks before exiting.
+CMD ["node", "--enable-source-maps", "dist/src/worker/main.js"]

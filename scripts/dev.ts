@@ -64,7 +64,10 @@ async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
 async function main(): Promise<void> {
   // A receiver on this machine (127.0.0.1) is the usual development target; private targets are
   // never inferred from NODE_ENV (docs/webhooks.md), so `make dev` allows them unless told otherwise.
-  const devEnv = withDevS3Defaults({ ...process.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS || 'true' });
+  // The API's and the worker's output reaches the terminal through pipes (prefixed lines), so
+  // they are told to write readable lines when this process's output is a terminal.
+  const logFormat = process.env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json');
+  const devEnv = withDevS3Defaults({ ...process.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS || 'true', LOG_FORMAT: logFormat });
   const config = loadConfig(devEnv);
   mkdirSync(DEV_DIR, { recursive: true });
   const children: ChildProcess[] = [];

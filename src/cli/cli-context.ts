@@ -19,8 +19,10 @@ export interface CliContext {
 }
 
 /**
- * A command's input is wrong in a way only its action can tell (a missing pair of flags, a
- * language that is not failed): the console prints the command's usage and exits 2.
+ * A command's input is wrong in a way only its action can tell (a missing pair of flags, two
+ * flags that exclude each other): the console prints the command's usage and exits 2. What the
+ * state refuses (no such language, a language that is not failed) is a plain Error instead: one
+ * line on stderr, exit 1.
  */
 export class UsageError extends Error {}
 

@@ -5,9 +5,10 @@ import { COMMANDS } from './commands';
 /**
  * The console's command tree. Commander does the parsing: unknown options, surplus arguments,
  * values outside their choices and malformed ids are refused with the command's help, and
- * `help` / `--help` are generated from the same definitions.
+ * `help` / `--help` are generated from the same definitions. Help asked for goes to `ctx.print`
+ * (stdout); refusals and the usage shown with them to `printError` (stderr).
  */
-export function buildProgram(ctx: CliContext): { program: Command; activeCommand(): Command | undefined } {
+export function buildProgram(ctx: CliContext, printError: (line: string) => void = ctx.print): { program: Command; activeCommand(): Command | undefined } {
   let active: Command | undefined;
   const program = new Command('npm run console --')
     .usage('<command> [options]')
@@ -16,7 +17,7 @@ export function buildProgram(ctx: CliContext): { program: Command; activeCommand
     .exitOverride() // throw a CommanderError instead of calling process.exit (tests run in-process)
     .configureOutput({
       writeOut: (str) => ctx.print(str.replace(/\n$/, '')),
-      writeErr: (str) => ctx.print(str.replace(/\n$/, '')),
+      writeErr: (str) => printError(str.replace(/\n$/, '')),
     })
     .showHelpAfterError()
     .showSuggestionAfterError()

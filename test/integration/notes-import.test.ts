@@ -142,8 +142,10 @@ describe('console meetings:import', () => {
     expect(notArray.output).toContain('JSON array');
     const noOwner = await consoleRun('meetings:import', '--file', writeExport([record()]));
     expect(noOwner.code).toBe(2);
+    // An owner that does not exist is refused while running: exit 1, one line.
     const unknownOwner = await consoleRun('meetings:import', '--file', writeExport([record()]), '--user', randomUUID());
-    expect(unknownOwner.code).toBe(2);
+    expect(unknownOwner.code).toBe(1);
+    expect(unknownOwner.output).toMatch(/^error: no user [0-9a-f-]{36}$/);
     expect(await ownerRows(tenant.user.id)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { claimReviewUpdate, submitTranscriptUpdate, type TranscriptReviewResult 
 import { transcriptReviewWorkflowId } from '../../src/shared/workflow-ids';
 import { startReviewWorkflow } from '../../src/temporal/start-review-workflow';
 import { consoleRun } from '../helpers/console-run';
+import { runCommand } from '../helpers/run-command';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
 import { createProject, getProjectView, projectBody, uploadAndComplete, waitForProjectView, workspaceRowCounts } from '../helpers/projects';
@@ -366,6 +367,11 @@ describe('a reviewer verifies the transcript', () => {
     const vtt = await consoleRun('reviews:export', id, '--format', 'vtt');
     expect(vtt.code).toBe(0);
     expect(vtt.out.startsWith('WEBVTT')).toBe(true);
+    // What a person pipes to a file is on stdout alone, from the real executable too.
+    expect(vtt.stderr).toBe('');
+    expect(vtt.stdout).toBe(vtt.out);
+    const piped = await runCommand(process.execPath, ['bin/dubbing-console.js', 'reviews:export', id, '--format', 'vtt'], { cwd: path.resolve(__dirname, '..', '..') });
+    expect(piped).toEqual({ code: 0, stdout: `${vtt.stdout}\n`, stderr: '' });
     for (const segment of machine) expect(vtt.out).toContain(segment.text);
     const json = await consoleRun('reviews:export', id, '--format', 'json');
     expect(JSON.parse(json.out)).toEqual({ project_id: id, duration_seconds: expect.any(Number), cues: machine.map((s) => ({ start_seconds: s.start_seconds, end_seconds: s.end_seconds, text: s.text })) });
@@ -376,6 +382,8 @@ describe('a reviewer verifies the transcript', () => {
     const refused = await consoleRun('reviews:submit', id, '--file', invalid);
     expect(refused.code).toBe(1);
     expect(refused.out).toContain('cue 2 (00:00:01.600 → 00:00:09.000) ends after the source');
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr.split('\n')).toHaveLength(1);
     expect(refused.out).toContain('nothing was submitted');
     const handle = api.temporal.workflow.getHandle(transcriptReviewWorkflowId(id));
     const outOfOrder = [{ startSeconds: 2, endSeconds: 3, text: 'The elephant is big.' }, { startSeconds: 1, endSeconds: 1.5, text: 'Good morning.' }];

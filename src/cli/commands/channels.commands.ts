@@ -67,7 +67,7 @@ export const channelsDisconnect: RegisterCommand = (program, ctx) =>
     .option('--workspace <id>', 'the workspace to disconnect it from (required when several connected it)', uuid)
     .action(async (channel: string, options: { workspace?: string }) => {
       const connections = (await listConnectedChannels(ctx.db(), options.workspace)).filter((c) => c.id === channel);
-      if (connections.length === 0) throw new UsageError(`channel ${channel} is not connected${options.workspace ? ` to workspace ${options.workspace}` : ''}`);
+      if (connections.length === 0) throw new Error(`channel ${channel} is not connected${options.workspace ? ` to workspace ${options.workspace}` : ''}`);
       if (connections.length > 1) throw new UsageError(`channel ${channel} is connected to ${connections.length} workspaces; say which with --workspace`);
       const workspaceId = connections[0]!.workspace_id;
       await ctx.db().transaction().execute((trx) => disconnectChannel(trx, workspaceId, channel));

@@ -6,7 +6,7 @@ import { languageSearchAttributes } from '../../shared/search-attributes';
 import { languageWorkflowId } from '../../shared/workflow-ids';
 import type { languageWorkflow } from '../../workflows/language.workflow';
 import { locale, uuid } from '../arguments';
-import { UsageError, type CliContext } from '../cli-context';
+import type { CliContext } from '../cli-context';
 import type { RegisterCommand } from './index';
 
 interface RetryOptions {
@@ -28,8 +28,8 @@ export const languagesRetry: RegisterCommand = (program, ctx) =>
 /** Starts the next attempt of a failed language workflow. */
 async function retryLanguage(ctx: CliContext, projectId: string, locale: string, options: RetryOptions): Promise<void> {
   const row = await findLanguageRetryFacts(ctx.db(), projectId, locale);
-  if (!row) throw new UsageError(`project ${projectId} has no language ${locale}`);
-  if (row.status !== 'failed') throw new UsageError(`${locale} is ${row.status}; only a failed language can be retried`);
+  if (!row) throw new Error(`project ${projectId} has no language ${locale}`);
+  if (row.status !== 'failed') throw new Error(`${locale} is ${row.status}; only a failed language can be retried`);
   // The customer's retry policy (docs/money.md#retrying-a-failed-language): the platform's failure is retried free.
   const billing: RetryBilling = options.goodwill ? 'goodwill' : retryPriceFor(row.failure_code) === 'free' ? 'free' : 'charge';
   if (billing === 'charge') {

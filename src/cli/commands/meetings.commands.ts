@@ -16,12 +16,12 @@ interface ImportOptions {
 async function ownerUserId(ctx: CliContext, options: ImportOptions): Promise<string> {
   if (options.user) {
     // Checked here (not only by the import) so a wrong id is a usage error, not a failed file.
-    if (!(await findExistingUserIds(ctx.db(), [options.user])).has(options.user)) throw new UsageError(`no user ${options.user}`);
+    if (!(await findExistingUserIds(ctx.db(), [options.user])).has(options.user)) throw new Error(`no user ${options.user}`);
     return options.user;
   }
   if (options.ownerEmail) {
     const found = await findUserByEmail(ctx.db(), options.ownerEmail);
-    if (!found) throw new UsageError(`no user with email ${options.ownerEmail}`);
+    if (!found) throw new Error(`no user with email ${options.ownerEmail}`);
     return found.id;
   }
   throw new UsageError('--user <id> or --owner-email <email> is required');

@@ -9,7 +9,7 @@ import type { ReviewStepResult } from '../../shared/review-contracts';
 import { findCueProblem } from '../../shared/transcript-cues';
 import { ReviewStepRefused, sendReviewStep, type ReviewStep } from '../../temporal/send-review-step';
 import { text, uuid } from '../arguments';
-import { UsageError, type CliContext } from '../cli-context';
+import type { CliContext } from '../cli-context';
 import { formatTranscript, type ExportFormat } from '../transcript-file';
 import { parseTranscript, TranscriptFileError } from '../../shared/transcript-file';
 import { detectFormat } from '../../shared/transcript-format';
@@ -30,7 +30,7 @@ function age(seconds: number): string {
 
 async function requireReview(ctx: CliContext, projectId: string): Promise<TranscriptReview> {
   const review = await findReview(ctx.db(), projectId);
-  if (!review) throw new UsageError(`project ${projectId} has no transcript review`);
+  if (!review) throw new Error(`project ${projectId} has no transcript review`);
   return review;
 }
 

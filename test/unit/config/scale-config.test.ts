@@ -10,7 +10,7 @@ const problemsOf = configProblems;
 describe('worker and Temporal cluster settings', () => {
   it('defaults to one worker doing everything, as make dev runs it, on a plaintext dev server', () => {
     const config = loadConfig({});
-    expect(config.worker).toEqual({ roles: ['workflows', 'media'], mediaConcurrency: os.availableParallelism(), mediaPool: null, heartbeatSeconds: 10, engineLocales: null, excludedTranslationModes: [], voiceSamples: true });
+    expect(config.worker).toEqual({ roles: ['workflows', 'media'], mediaConcurrency: os.availableParallelism(), mediaPool: null, heartbeatSeconds: 10, engineLocales: null, excludedTranslationModes: [], voiceSamples: true, healthPort: null, healthHost: '127.0.0.1' });
     expect(config.temporal).toMatchObject({ tls: null, apiKey: null, namespace: 'default' });
   });
 
@@ -65,5 +65,13 @@ describe('temporalConnectionOptions', () => {
   it('connects in plaintext by default, and over TLS with the system roots for an API key', () => {
     expect(temporalConnectionOptions(loadConfig({}))).toEqual({ address: '127.0.0.1:7233' });
     expect(temporalConnectionOptions(loadConfig({ TEMPORAL_API_KEY: 'k' }))).toEqual({ address: '127.0.0.1:7233', tls: {}, apiKey: 'k' });
+  });
+});
+
+describe('the worker health endpoint setting', () => {
+  it('serves it on WORKER_HEALTH_PORT (0: any free port) and refuses a port that is not one', () => {
+    expect(loadConfig({ WORKER_HEALTH_PORT: '8081', WORKER_HEALTH_HOST: '0.0.0.0' }).worker).toMatchObject({ healthPort: 8081, healthHost: '0.0.0.0' });
+    expect(loadConfig({ WORKER_HEALTH_PORT: '0' }).worker.healthPort).toBe(0);
+    expect(() => loadConfig({ WORKER_HEALTH_PORT: 'http' })).toThrow('WORKER_HEALTH_PORT must be an integer from 0 to 65535');
   });
 });
