@@ -13,7 +13,7 @@ export interface ChunkPlanOptions {
   searchFraction?: number;
   /** Audio before each cut that the chunk's decoder hears first and whose words are dropped. */
   leadInSeconds?: number;
-  /** A pause this long ends an utterance in pocketsphinx too (VAD post-speech is 0.5 s), so preferred. */
+  /** A pause at least this long is preferred for a cut: the further from speech, the safer. */
   longPauseSeconds?: number;
 }
 
@@ -53,8 +53,8 @@ export function planChunks(durationSeconds: number, quiet: readonly QuietSpan[],
     // Only pauses wholly past the previous cut, and inside the reach of this one's target.
     const near = quiet.filter((q) => q.startSeconds > previous && q.endSeconds < durationSeconds && Math.abs(middle(q) - target) <= reach);
     if (near.length === 0) continue;
-    // A long pause is where the whole-file decode also starts a new utterance; among those (or,
-    // failing one, among all), the one nearest the target keeps the chunks even.
+    // A long pause keeps the cut well clear of speech; among those (or, failing one, among
+    // all), the one nearest the target keeps the chunks even.
     const long = near.filter((q) => q.endSeconds - q.startSeconds >= longPause);
     const pool = long.length > 0 ? long : near;
     const best = pool.reduce((a, b) => (Math.abs(middle(b) - target) < Math.abs(middle(a) - target) ? b : a));

@@ -41,7 +41,7 @@ export const DEFAULT_SEARCH_ARGS: readonly string[] = ['-maxhmmpf', '3000', '-ma
  * timed at 26.9 s, and the next utterance's times ran backwards, so a chunked transcript
  * interleaved two sentences' words and captions and dubs landed seconds late. Without it every
  * word is timed from the start of the audio, sentence ends still come from the `<sil>` markers
- * (docs/recognition.md#sentence-ends), and the words were as good or better (WER 9.0 % against
+ * (docs/recognition.md#one-utterance-per-chunk), and the words were as good or better (WER 9.0 % against
  * 16.9 % on the same 60 s clip, one decoder).
  */
 const WHOLE_UTTERANCE_ARGS: readonly string[] = ['-remove_silence', 'no'];
