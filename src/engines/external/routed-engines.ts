@@ -2,7 +2,8 @@ import type { Engines } from '../index';
 import type { SpeechRecognizer, TranscribeOptions, Transcript } from '../asr/speech-recognizer';
 import type { EngineCallOptions } from '../engine-call';
 import type { Translator } from '../translate/translator';
-import type { SpeechSynthesizer, SynthesisResult } from '../tts/speech-synthesizer';
+import { routeByVoice } from '../tts/route-by-voice';
+import type { SpeechSynthesizer } from '../tts/speech-synthesizer';
 import type { EngineEndpoint } from './engine-request';
 import type { ExternalEngineSettings } from './external-engine-settings';
 import { LIBRETRANSLATE_MODE_PREFIX, OPENAI_TTS_VOICE_PREFIX } from './external-names';
@@ -54,15 +55,5 @@ function routedTranslator(bundled: Translator, external: Translator): Translator
 }
 
 function routedSynthesizer(bundled: SpeechSynthesizer, external: SpeechSynthesizer): SpeechSynthesizer {
-  const pick = (voice: string): [SpeechSynthesizer, string] => (voice.startsWith(OPENAI_TTS_VOICE_PREFIX) ? [external, voice.slice(OPENAI_TTS_VOICE_PREFIX.length)] : [bundled, voice]);
-  return {
-    synthesize(text: string, voice: string, outWav: string, options?: EngineCallOptions): Promise<SynthesisResult> {
-      const [engine, name] = pick(voice);
-      return engine.synthesize(text, name, outWav, options);
-    },
-    synthesizeBatch(texts: readonly string[], voice: string, outWavs: readonly string[], options?: EngineCallOptions): Promise<SynthesisResult[]> {
-      const [engine, name] = pick(voice);
-      return engine.synthesizeBatch(texts, name, outWavs, options);
-    },
-  };
+  return routeByVoice((voice) => (voice.startsWith(OPENAI_TTS_VOICE_PREFIX) ? [external, voice.slice(OPENAI_TTS_VOICE_PREFIX.length)] : [bundled, voice]));
 }
