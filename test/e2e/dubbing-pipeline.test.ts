@@ -282,7 +282,7 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
 
       // Every deliverable row names a blob the driver's store really holds.
       const deliverables = await api.db.selectFrom('deliverables').select(['storage_key', 'size_bytes']).where('project_id', '=', projectId).execute();
-      expect(deliverables).toHaveLength(5 * TARGETS.length);
+      expect(deliverables).toHaveLength(6 * TARGETS.length);
       for (const row of deliverables) expect(await api.blobStore.stat(row.storage_key)).toEqual({ sizeBytes: Number(row.size_bytes) });
 
       // Each language's quality figures are written with its deliverables (issue 11's goals).
