@@ -48,7 +48,7 @@ describe('console: credits:grant', () => {
 
     // The workflow id is reused after the first run closed: the new run must report on itself.
     const again = await consoleRun('credits:grant', '--workspace', workspace.id, '--credits', '500', '--reference', reference);
-    expect(again).toEqual({ code: 0, out: `reference ${reference} was already applied; nothing changed` });
+    expect(again).toMatchObject({ code: 0, stdout: `reference ${reference} was already applied; nothing changed`, stderr: '' });
 
     const different = await consoleRun('credits:grant', '--workspace', workspace.id, '--credits', '700', '--reference', reference, '--description', 'top-up');
     expect(different.code).toBe(1);
@@ -85,7 +85,7 @@ describe('console: credits:grant', () => {
   it('item 18: a grant to a workspace that does not exist fails at once, by name, writing nothing', async () => {
     const missing = randomUUID();
     const run = await consoleRun('credits:grant', '--workspace', missing, '--credits', '10', '--reference', 'invoice-1');
-    expect(run).toEqual({ code: 1, out: `error: no workspace ${missing}` });
+    expect(run).toMatchObject({ code: 1, stdout: '', stderr: `error: no workspace ${missing}` });
     expect(await api.db.selectFrom('credit_ledger').select('id').where('workspace_id', '=', missing).execute()).toEqual([]);
   });
 

@@ -128,7 +128,7 @@ describe('GET /v1/dubbing/projects/{id}', () => {
     expect(unknownLocale.body.error).toMatchObject({ code: 'invalid_parameter', param: 'locale' });
     const wrongFormat = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${ids[0]}/download?locale=es_es&type=audio&format=vtt`, { headers: bearer(tenant.key) });
     expect(wrongFormat.body.error).toMatchObject({ code: 'invalid_parameter', param: 'format' });
-    const wrongType = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${ids[0]}/download?locale=es_es&type=video`, { headers: bearer(tenant.key) });
+    const wrongType = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${ids[0]}/download?locale=es_es&type=transcript`, { headers: bearer(tenant.key) });
     expect(wrongType.body.error).toMatchObject({ code: 'invalid_parameter', param: 'type' });
   });
 });
