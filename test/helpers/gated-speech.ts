@@ -27,3 +27,15 @@ export function gatedSpeech(locale: string, gate: { shouldWait(): boolean; onRea
     },
   };
 }
+
+/**
+ * `locale`'s dub held at a gate the test opens by hand: `reached` resolves once the dub waits
+ * there, `open()` lets it (and every later one) through.
+ */
+export function heldSpeech(locale: string): { speech: SpeechSynthesizer; open(): void; reached: Promise<void> } {
+  let opened = false;
+  let markReached!: () => void;
+  const reached = new Promise<void>((resolve) => { markReached = resolve; });
+  const speech = gatedSpeech(locale, { shouldWait: () => true, onReached: () => markReached(), isClosed: () => !opened });
+  return { speech, open: () => { opened = true; }, reached };
+}

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { runConsole } from '../../src/cli/console';
 import { getBalance } from '../../src/db/credits';
-import { createLocalEngines, type Engines, type SpeechSynthesizer, type Translator } from '../../src/engines';
+import { createLocalEngines, type Engines, type Translator } from '../../src/engines';
 import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
 import { languageWorkflowId, projectWorkflowId } from '../../src/shared/workflow-ids';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
-import { gatedSpeech } from '../helpers/gated-speech';
+import { heldSpeech } from '../helpers/gated-speech';
 import { dubbingSuite } from '../helpers/dubbing-suite';
 import { createProject, getProjectView, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
 
@@ -26,14 +26,7 @@ const ledger = async (projectId: string) =>
   (await suite.api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}:${r.reference.slice(projectId.length + 1)}`);
 
 /** Catalan's speech waits at a gate the test opens: the language is caught mid-dub. */
-let gate: { open(): void; reached: Promise<void> } | undefined;
-function gatedCatalanSpeech(): SpeechSynthesizer {
-  let opened = false;
-  let markReached!: () => void;
-  const reached = new Promise<void>((resolve) => { markReached = resolve; });
-  gate = { open: () => { opened = true; }, reached };
-  return gatedSpeech('ca_es', { shouldWait: () => true, onReached: () => markReached(), isClosed: () => !opened });
-}
+let gate: ReturnType<typeof heldSpeech> | undefined;
 
 async function startDub(tenant: TestTenant) {
   const created = await createProject(suite.api, tenant, projectBody({ target_locales: ['es_es', 'ca_es'], source: { type: 'upload', file_name: 'garden.mp4', size_bytes: suite.clip.length } }));
@@ -43,7 +36,7 @@ async function startDub(tenant: TestTenant) {
 
 /** A project dubbing es_es and ca_es, caught with Catalan mid-dub (and, by default, Spanish done). */
 async function caughtMidDub({ waitForSpanish = true } = {}) {
-  await useWorker({ tts: gatedCatalanSpeech() });
+  await useWorker({ tts: (gate = heldSpeech('ca_es')).speech });
   const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
   const id = await startDub(tenant);
   await gate!.reached;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { getBalance } from '../../src/db/credits';
-import { createLocalEngines, type SpeechSynthesizer, type Translator } from '../../src/engines';
+import { createLocalEngines, type Translator } from '../../src/engines';
 import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
 import { blobKeys } from '../../src/db/uploads';
 import { languageWorkflowId } from '../../src/shared/workflow-ids';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { dubbingSuite } from '../helpers/dubbing-suite';
-import { gatedSpeech } from '../helpers/gated-speech';
+import { heldSpeech } from '../helpers/gated-speech';
 import { createProject, getProjectView, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
 import { request } from '../helpers/test-api';
 import { waitFor } from '../helpers/wait-for';
@@ -38,14 +38,7 @@ const retry = (tenant: TestTenant, id: string, locale: string, body: Record<stri
   request(api().baseUrl, 'POST', `/v1/dubbing/projects/${id}/languages/${locale}/retry`, { headers: { ...bearer(tenant.key), ...(key ? { 'idempotency-key': key } : {}) }, body });
 
 /** Catalan's speech waits at a gate the test opens: the language is caught mid-dub. */
-let gate: { open(): void; reached: Promise<void> } | undefined;
-function gatedCatalanSpeech(): SpeechSynthesizer {
-  let opened = false;
-  let markReached!: () => void;
-  const reached = new Promise<void>((resolve) => { markReached = resolve; });
-  gate = { open: () => { opened = true; }, reached };
-  return gatedSpeech('ca_es', { shouldWait: () => true, onReached: () => markReached(), isClosed: () => !opened });
-}
+let gate: ReturnType<typeof heldSpeech> | undefined;
 
 /** The real translator, except that Catalan goes to an apertium that is not installed (engine_failed). */
 function brokenForCatalan(): Translator {
@@ -113,7 +106,7 @@ describe('POST /v1/dubbing/projects/{id}/cancel', () => {
   }, 180_000);
 
   it('mid-dub with one language completed: the other is failed cancelled and refunded once, the completed keeps its files; retry (charged) = quote; then delete', async () => {
-    await suite.worker.use({ tts: gatedCatalanSpeech() });
+    await suite.worker.use({ tts: (gate = heldSpeech('ca_es')).speech });
     const tenant = await createTenant(api().db, { credits: 10_000, creditsPerSecond: CPS });
     const other = await createTenant(api().db, { credits: 10_000, creditsPerSecond: CPS });
     const id = await startDub(tenant);
