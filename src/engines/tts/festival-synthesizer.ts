@@ -30,6 +30,16 @@ export interface FestivalOptions {
 const MIN_SENTENCES_PER_PROCESS = 6;
 
 export const FESTIVAL_CLIP_RATE = 22_050;
+
+/**
+ * Festival's Scheme heap, in cells, for a batch whose longest sentence has `longestChars`
+ * characters (docs/voices.md#memory). Festival's own default (10 million cells) makes every
+ * process ~340 MB, most of it a heap no sentence fills; an utterance needs roughly 500 cells a
+ * character, so this gives twice that above the million the voice itself needs.
+ */
+export function festivalHeapCells(longestChars: number): number {
+  return 1_000_000 + 1_000 * Math.max(0, Math.ceil(longestChars));
+}
 const VOICE_NAME = /^[a-z0-9_]+$/;
 
 /** A Scheme string literal holding `text`: quotes and backslashes escaped, control characters gone. */
@@ -116,8 +126,10 @@ export class FestivalSynthesizer implements SpeechSynthesizer {
     try {
       const scratch = sentences.map((_, k) => path.join(work, `${k}.wav`));
       const chars = sentences.reduce((sum, s) => sum + s.length, 0);
-      const { stderr } = await runProcess(this.command, ['--pipe'], {
-        input: Buffer.from(batchScript(voice, sentences.map((s) => readableText(s, voice.encoding)), scratch), voice.encoding),
+      const readable = sentences.map((s) => readableText(s, voice.encoding));
+      const heap = festivalHeapCells(Math.max(...readable.map((s) => s.length)));
+      const { stderr } = await runProcess(this.command, ['--heap', String(heap), '--pipe'], {
+        input: Buffer.from(batchScript(voice, readable, scratch), voice.encoding),
         // Loading the voice takes a few seconds; HTS then speaks roughly 20 characters in 50 ms.
         timeoutMs: timeoutFor(options, 60_000, chars / 10, 500),
         onTick: options?.onTick,
