@@ -15,7 +15,7 @@ import { createTenant } from '../test/helpers/fixtures';
 import { ffmpegArgs, probeDuration, runCommand } from './lib/commands';
 import { keepAliveAgent, send } from './lib/load';
 import { cpuBetween, cpuMsOf, loadAverage, TreeMemorySampler } from './lib/proc';
-import { codeVersion, createBenchDatabase, log, onCleanup, runBenchmark, scratchDir, serviceEnv, startBenchTemporal, startNodeService, tail } from './lib/services';
+import { codeVersion, createBenchDatabase, log, onCleanup, runBenchmark, scratchDir, buildCompiled, serviceEnv, startBenchTemporal, startNodeService, tail } from './lib/services';
 import { fmt, formatTable } from './lib/stats';
 import { measureRegeneration, reportRegenerations, type RegenerationFigure } from './lib/regeneration-figure';
 import { workflowSpans, type Span } from './lib/temporal-history';
@@ -388,7 +388,7 @@ function report(r: ClipResult, cores: number): boolean {
   }
   if (r.stages.length > 0) {
     console.log('\nstages inside the activities (worker log, ms):');
-    const keys = ['locale', 'segments', 'clips', 'extractMs', 'recognizeMs', 'speechMs', 'onsetTrimMs', 'renderMs', 'encodeMs', 'renderAndEncodeMs', 'thumbnailMs', 'storeMs'].filter((k) => r.stages.some((st) => k in st));
+    const keys = ['locale', 'segments', 'clips', 'extractMs', 'recognizeMs', 'speechMs', 'onsetTrimMs', 'renderMs', 'encodeMs', 'renderAndEncodeMs', 'thumbnailMs', 'videoMs', 'storeMs'].filter((k) => r.stages.some((st) => k in st));
     console.log(formatTable(['step', ...keys], r.stages.map((st) => [String(st.msg), ...keys.map((k) => (k in st ? String(st[k]) : ''))])));
   }
   console.log('\nper phase (Temporal history; seconds from POST upload/complete; wait = scheduled → picked up by the worker):');
@@ -414,10 +414,11 @@ async function main(): Promise<number> {
 
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   const quiet = { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m: string) => log(`[bundle] ${m}`), error: (m: string) => log(`[bundle] ${m}`) };
-  const [database, temporal, capabilities] = await Promise.all([
+  const [database, temporal, capabilities, compiledDir] = await Promise.all([
     createBenchDatabase('pipeline'),
     startBenchTemporal(dir),
     detectCapabilities(),
+    buildCompiled(path.join(dir, 'dist')),
     bundleWorkflows(quiet).then((code) => writeFileSync(bundlePath, code)),
   ]);
   const taskQueue = `bench-pipeline-${randomUUID().slice(0, 8)}`;
@@ -428,8 +429,8 @@ async function main(): Promise<number> {
     storageDir: path.join(dir, 'storage'),
     extra: { UPLOAD_PART_SIZE_BYTES: String(PART_SIZE_BYTES), WORKFLOW_BUNDLE_PATH: bundlePath },
   });
-  const api = await startNodeService({ name: 'api', script: 'src/api/server.ts', env, logDir: dir, readyPath: '/readyz' });
-  const worker = await startNodeService({ name: 'worker', script: 'src/worker/main.ts', env: { ...env, LOG_LEVEL: 'info' }, logDir: dir });
+  const api = await startNodeService({ name: 'api', script: 'src/api/server.ts', env, logDir: dir, readyPath: '/readyz', compiledDir });
+  const worker = await startNodeService({ name: 'worker', script: 'src/worker/main.ts', env: { ...env, LOG_LEVEL: 'info' }, logDir: dir, compiledDir });
   for (let i = 0; !tail(worker.logFile, 50).includes('worker running'); i++) {
     if (i > 600) throw new Error(`worker not running after 60 s; log:\n${tail(worker.logFile)}`);
     if (worker.process.exitCode !== null) throw new Error(`worker exited; log:\n${tail(worker.logFile)}`);

@@ -118,7 +118,7 @@ export function reportRegenerations(figures: RegenerationFigure[]): boolean {
     return [`${fmt(f.clipSeconds, 0)} s`, f.edit === 'line' ? 'a translated line' : 'a source sentence', String(f.lines), s(f.wallMs), s(f.workerCpuMs), fmt(ratio, 2), how, fast && flat ? 'PASS' : 'FAIL'];
   });
   console.log(formatTable(['project', 'edited', 'lines', 'wall s', 'worker CPU s', 'CPU vs shortest', 'how', 'result'], rows));
-  const keys = ['speechMs', 'mixMs', 'wavMs', 'mp3Ms', 'storeMs', 'renderAndEncodeMs', 'thumbnailMs'].filter((k) => figures.some((f) => f.stage && k in f.stage));
+  const keys = ['speechMs', 'mixMs', 'wavMs', 'mp3Ms', 'storeMs', 'renderAndEncodeMs', 'thumbnailMs', 'videoMs'].filter((k) => figures.some((f) => f.stage && k in f.stage));
   console.log('\nstages inside the render (worker log, ms):');
   console.log(formatTable(['project', 'edited', ...keys], figures.map((f) => [`${fmt(f.clipSeconds, 0)} s`, f.edit, ...keys.map((k) => (f.stage && k in f.stage ? String(f.stage[k]) : ''))])));
   return pass;

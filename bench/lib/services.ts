@@ -1,8 +1,9 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, createWriteStream, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { Kysely, PostgresDialect } from 'kysely';
 import { Client as PgClient, Pool } from 'pg';
 import { freePort } from '../../scripts/lib/free-port';
@@ -143,7 +144,8 @@ export interface ChildService {
 /**
  * `node --import tsx <script>` with `env` on top of this process's environment (plus PORT and
  * PUBLIC_BASE_URL for a free loopback port), its output in a log file; resolves once `readyPath`
- * answers 200 (or, without one, at once).
+ * answers 200 (or, without one, at once). With `compiledDir` (buildCompiled), the script's
+ * compiled JavaScript there instead, as the images run it.
  */
 export async function startNodeService(options: {
   name: string;
@@ -154,11 +156,13 @@ export async function startNodeService(options: {
   readyPath?: string;
   nodeArgs?: string[];
   readyTimeoutMs?: number;
+  compiledDir?: string;
 }): Promise<ChildService> {
   const port = options.port ?? (await freePort());
   const logFile = path.join(options.logDir, `${options.name}.log`);
   const out = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script], {
+  const entry = options.compiledDir ? [path.join(options.compiledDir, options.script.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', options.script];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
     cwd: ROOT,
     // The service listens on `port` and builds its absolute URLs (signed upload links) from it.
     env: { ...process.env, ...options.env, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
@@ -244,4 +248,16 @@ export async function seedLastKnownFleet(databaseUrl: string, taskQueue: string)
   } finally {
     await db.destroy();
   }
+}
+
+/**
+ * The project compiled to JavaScript in `outDir` (`npm run build`, scripts/build.sh): what
+ * `docker/*.Dockerfile` run, without tsx's loader and its esbuild process in the measured tree.
+ */
+export async function buildCompiled(outDir: string): Promise<string> {
+  await promisify(execFile)('sh', ['scripts/build.sh', outDir], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  // What the image has beside dist/: the dependencies and package.json.
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(path.dirname(outDir), 'node_modules'));
+  copyFileSync(path.join(ROOT, 'package.json'), path.join(path.dirname(outDir), 'package.json'));
+  return outDir;
 }
