@@ -381,7 +381,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     worker: {
       roles: [...new Set(roles)] as WorkerRole[],
-      mediaConcurrency: read.int('MEDIA_CONCURRENCY', os.availableParallelism(), 1, 1024),
+      // One more than the cores: a media step also waits (storage, a process starting, an encode on
+      // one core), and a third language's step would otherwise wait idle (docs/scaling.md#media-slots).
+      mediaConcurrency: read.int('MEDIA_CONCURRENCY', os.availableParallelism() + 1, 1, 1024),
       mediaPool: read.matching('MEDIA_POOL', /^[a-z0-9][a-z0-9_-]{0,62}$/, 'lowercase letters, digits, "-" or "_" (up to 63)'),
       heartbeatSeconds: read.int('WORKER_HEARTBEAT_SECONDS', 10, 1, 3600),
       engineLocales: read.list('ENGINE_LOCALES', /^[a-z]{2,3}_[a-z]{2}$/),

@@ -10,7 +10,7 @@ const problemsOf = configProblems;
 describe('worker and Temporal cluster settings', () => {
   it('defaults to one worker doing everything, as make dev runs it, on a plaintext dev server', () => {
     const config = loadConfig({});
-    expect(config.worker).toEqual({ roles: ['workflows', 'media'], mediaConcurrency: os.availableParallelism(), mediaPool: null, heartbeatSeconds: 10, engineLocales: null, excludedTranslationModes: [], voiceSamples: true, healthPort: null, healthHost: '127.0.0.1' });
+    expect(config.worker).toEqual({ roles: ['workflows', 'media'], mediaConcurrency: os.availableParallelism() + 1, mediaPool: null, heartbeatSeconds: 10, engineLocales: null, excludedTranslationModes: [], voiceSamples: true, healthPort: null, healthHost: '127.0.0.1' });
     expect(config.temporal).toMatchObject({ tls: null, apiKey: null, namespace: 'default' });
   });
 
