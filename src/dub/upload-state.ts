@@ -53,6 +53,11 @@ export function requestDifferences(recorded: CreateProjectRequest, wanted: Creat
   if (recorded.source_locale !== wanted.source_locale) differences.push(`--from ${recorded.source_locale}`);
   if (recorded.name !== wanted.name) differences.push(`--name ${JSON.stringify(recorded.name)}`);
   if (recorded.max_billable_seconds !== wanted.max_billable_seconds) differences.push(`--max-seconds ${recorded.max_billable_seconds}`);
+  const burned = (r: CreateProjectRequest) => r.video?.burned_captions === true;
+  if (burned(recorded) !== burned(wanted)) differences.push(burned(recorded) ? '--burn-captions' : 'no --burn-captions');
+  if ((recorded.background ?? null) !== (wanted.background ?? null)) differences.push(recorded.background ? `--background ${recorded.background}` : 'no --background');
+  const voices = (r: CreateProjectRequest) => Object.entries(r.voices ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([l, v]) => `${l}=${v}`).join(',');
+  if (voices(recorded) !== voices(wanted)) differences.push(voices(recorded) ? `--voices ${voices(recorded)}` : 'no --voices');
   return differences;
 }
 

@@ -1,7 +1,8 @@
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { CreateProjectRequest } from '../../client';
-import { localeList, positiveInteger } from '../arguments';
+import { localeList, positiveInteger, voiceList } from '../arguments';
+import { BACKGROUND_MODES, type BackgroundMode } from '../../shared/background-mode';
 import { UsageError, type DubContext } from '../dub-context';
 import { followProject } from '../follow-project';
 import { formatSeconds, table } from '../output';
@@ -61,8 +62,10 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
     .option('--wait', 'follow the dubbing until it ends, then download every file')
     .option('--out <dir>', 'where --wait saves the files', '.')
     .option('--burn-captions', "burn each language's captions into its dubbed video (re-encoded to H.264; docs/video.md)")
+    .addOption(new Option('--background <mode>', 'what the dub is mixed over: duck (the original, lowered under each dubbed sentence), keep (the original, low throughout) or drop (the dub alone); docs/background.md').choices(BACKGROUND_MODES))
+    .option('--voices <locale=voice,...>', 'the voice of some target locales, e.g. es_es=espeak:es+f3 (`dub voices <locale>` lists them; the others get their most natural voice)', voiceList)
     .option('--new', "create another project even when <video>.dub.json records one made from this file with these options (that one is then charged again)")
-    .action(async (source: string, options: SourceOptions & { name?: string; maxSeconds?: number; concurrency: number; wait?: boolean; out: string; burnCaptions?: boolean; new?: boolean }) => {
+    .action(async (source: string, options: SourceOptions & { name?: string; maxSeconds?: number; concurrency: number; wait?: boolean; out: string; burnCaptions?: boolean; background?: BackgroundMode; voices?: Record<string, string>; new?: boolean }) => {
       // A file with a ceiling given need not be probed.
       const plan = await planSource(ctx, source, options.maxSeconds === undefined && !/^https?:/i.test(source));
       const request = (): CreateProjectRequest => ({
@@ -72,6 +75,8 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
         max_billable_seconds: ceilingFor(plan, options.maxSeconds),
         source: plan.kind === 'upload' ? { type: 'upload', file_name: path.basename(plan.file), size_bytes: plan.sizeBytes } : { type: 'youtube', url: plan.url },
         ...(options.burnCaptions ? { video: { burned_captions: true } } : {}),
+        ...(options.background ? { background: options.background } : {}),
+        ...(options.voices ? { voices: options.voices } : {}),
       });
       let projectId: string;
       if (plan.kind === 'upload') {

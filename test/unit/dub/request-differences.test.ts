@@ -1,0 +1,35 @@
+import type { CreateProjectRequest } from '../../../src/client';
+import { voiceList } from '../../../src/dub/arguments';
+import { requestDifferences } from '../../../src/dub/upload-state';
+
+// `dub create` resumes an interrupted upload only for the same request; what differs is named as
+// the flags that would repeat the recorded one.
+
+const base: CreateProjectRequest = {
+  name: 'kitchen.mp4',
+  source_locale: 'en_us',
+  target_locales: ['es_es', 'ca_es'],
+  max_billable_seconds: 61,
+  source: { type: 'upload', file_name: 'kitchen.mp4', size_bytes: 1000 },
+};
+
+it('names no difference for the same request, the locales in any order', () => {
+  expect(requestDifferences(base, { ...base, target_locales: ['ca_es', 'es_es'] })).toEqual([]);
+  const full = { ...base, background: 'drop' as const, voices: { es_es: 'espeak:es+f3', ca_es: 'espeak:ca' }, video: { burned_captions: true } };
+  expect(requestDifferences(full, { ...full, voices: { ca_es: 'espeak:ca', es_es: 'espeak:es+f3' } })).toEqual([]);
+});
+
+it('names the background, voices and burned captions the recorded request had, or that it had none', () => {
+  const recorded = { ...base, background: 'keep' as const, voices: { es_es: 'espeak:es+f3' }, video: { burned_captions: true } };
+  expect(requestDifferences(recorded, base)).toEqual(['--burn-captions', '--background keep', '--voices es_es=espeak:es+f3']);
+  expect(requestDifferences(base, recorded)).toEqual(['no --burn-captions', 'no --background', 'no --voices']);
+  expect(requestDifferences(recorded, { ...recorded, voices: { es_es: 'espeak:es' } })).toEqual(['--voices es_es=espeak:es+f3']);
+});
+
+it('reads --voices as a voice id per locale, and refuses what is not one', () => {
+  expect(voiceList('es_es=espeak:es+f3, ca_es=festival:upc_ca_ona_hts')).toEqual({ es_es: 'espeak:es+f3', ca_es: 'festival:upc_ca_ona_hts' });
+  expect(() => voiceList('es_es')).toThrow('Expected <locale>=<voice id>');
+  expect(() => voiceList('es_es=')).toThrow('Expected <locale>=<voice id>');
+  expect(() => voiceList('es_es=a,es_es=b')).toThrow('Each locale once');
+  expect(() => voiceList('Spanish=espeak:es')).toThrow();
+});
