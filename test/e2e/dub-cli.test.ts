@@ -253,11 +253,11 @@ describe('an interrupted upload, and errors (local driver, where the API sees ev
     const badVoices = await runDub(['create', video, '--to', 'es_es', '--max-seconds', '1', '--voices', 'es_es'], { cwd: work, env: env() });
     expect(badVoices.code).toBe(1);
     expect(badVoices.stderr).toContain('Expected <locale>=<voice id>');
-    expect(await api.db.selectFrom('projects').select('id').where('workspace_id', '=', tenant.workspaceId).where('name', '=', 'quiet.mp4').execute()).toEqual([]);
+    expect(await api.db.selectFrom('projects').select('id').where('workspace_id', '=', tenant.workspace.id).where('name', '=', 'quiet.mp4').execute()).toEqual([]);
 
     const run = await runDub(['create', video, '--to', 'es_es,ca_es', '--max-seconds', '1', '--background', 'drop', '--voices', 'es_es=espeak:es+f3'], { cwd: work, env: env() });
     expect(run.code).toBe(0);
-    const project = await api.db.selectFrom('projects').select(['id', 'background']).where('workspace_id', '=', tenant.workspaceId).where('name', '=', 'quiet.mp4').executeTakeFirstOrThrow();
+    const project = await api.db.selectFrom('projects').select(['id', 'background']).where('workspace_id', '=', tenant.workspace.id).where('name', '=', 'quiet.mp4').executeTakeFirstOrThrow();
     expect(project.background).toBe('drop');
     const voices = await api.db.selectFrom('project_languages').select(['locale', 'voice']).where('project_id', '=', project.id).orderBy('locale').execute();
     expect(voices).toEqual([{ locale: 'ca_es', voice: 'festival:upc_ca_ona_hts' }, { locale: 'es_es', voice: 'espeak:es+f3' }]);
