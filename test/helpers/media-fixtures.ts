@@ -12,7 +12,8 @@ export function makeTempDir(prefix: string): string {
 }
 
 export function removeTempDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+  // Retried: a browser that has just closed may still be writing its profile (ENOTEMPTY).
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
 export async function ffmpeg(args: string[]): Promise<Buffer> {
