@@ -54,8 +54,8 @@ import { numberFlag } from './lib/args';
 // Temporal server and of the load generator (from /proc), and SQL round trips per request,
 // counted exactly through a proxy (bench/lib/pg-proxy.ts) on fresh servers.
 //
-// --profile adds where the time goes: the GET work rebuilt one piece at a time on plain Koa,
-// with prototypes of cheaper variants (bench/lib/breakdown-server.ts), a V8 CPU profile of the
+// --profile adds where the time goes: the GET work rebuilt one piece at a time on plain Koa
+// (bench/lib/breakdown-server.ts), a V8 CPU profile of the
 // real API under the same load, POST from one workspace vs twenty, and a CPU profile of creates.
 
 interface Options {
@@ -436,7 +436,7 @@ async function main(): Promise<number> {
   console.log(`check: ${createdCount.n} projects in the database; newest project's workflow is ${described.status.name} on task queue ${described.taskQueue} (no worker)`);
 
   if (options.profile) {
-    if (!options.profilePostOnly) await profileGet({ options, env, startApi, startBare, databaseUrl: database.url, dbName: database.name, projectId: project.id, auth });
+    if (!options.profilePostOnly) await profileGet({ options, env, startApi, startBare, databaseUrl: database.url, dbName: database.name, projectId: project.id, workspaceId: tenant.workspace.id, auth });
     await profilePost({ options, startApi, databaseUrl: database.url, target, auth, runId });
   }
   else if (rpsRatio < getTarget || conditionalRatio < getTarget || real.load.latencyMs.p99 >= p99Target) console.log('\nGET misses its target: run with --profile to see where the time goes.');
@@ -452,6 +452,7 @@ async function profileGet(ctx: {
   databaseUrl: string;
   dbName: string;
   projectId: string;
+  workspaceId: string;
   auth: Record<string, string>;
 }): Promise<void> {
   const { options, projectId, auth } = ctx;
@@ -468,52 +469,45 @@ async function profileGet(ctx: {
     ctx.startApi('api-profile'),
     startNodeService({ name: 'breakdown', script: 'bench/lib/breakdown-server.ts', env: ctx.env, logDir: dir, readyPath: '/healthz' }),
   ]);
+  const ws = ctx.workspaceId;
   const levels: [string, ChildService, HttpRequestSpec][] = [
     ['L0 bare Koa + pg: SELECT * FROM projects WHERE id=$1', bare, { url: `${bare.baseUrl}/projects/${projectId}` }],
-    ['L1 Kysely findProjectById', breakdown, { url: `${breakdown.baseUrl}/L1/${projectId}`, headers: auth }],
-    ['L2 + API key lookup (join workspaces) + SHA-256 check', breakdown, { url: `${breakdown.baseUrl}/L2/${projectId}`, headers: auth }],
-    ['L3 + touchApiKey on every request (UPDATE matching no row)', breakdown, { url: `${breakdown.baseUrl}/L3/${projectId}`, headers: auth }],
-    ['L4 + loadProjectView w/o transfer (one named view statement)', breakdown, { url: `${breakdown.baseUrl}/L4/${projectId}`, headers: auth }],
-    ['L5 + transfer block (3 HMAC-signed URLs)', breakdown, { url: `${breakdown.baseUrl}/L5/${projectId}`, headers: auth }],
-    ['L6 real API (working tree; + middleware, router, ajv)', api, { url: `${api.baseUrl}/v1/dubbing/projects/${projectId}`, headers: auth }],
-    ['L6b real API, ?include_transfer=false', api, { url: `${api.baseUrl}/v1/dubbing/projects/${projectId}?include_transfer=false`, headers: auth }],
-    ['S0 L5, touch at most once a minute per key (in process)', breakdown, { url: `${breakdown.baseUrl}/S0/${projectId}`, headers: auth }],
-    ['S1 S0 + key row cached in process for 30 s', breakdown, { url: `${breakdown.baseUrl}/S1/${projectId}`, headers: auth }],
-    ['S2 S1 + project view in ONE statement (json_agg)', breakdown, { url: `${breakdown.baseUrl}/S2/${projectId}`, headers: auth }],
+    ['L1 bare Koa + pg: the API\'s view statement by name', breakdown, { url: `${breakdown.baseUrl}/V/${ws}/${projectId}` }],
+    ['L2 + findProjectView, presentProjectView (no transfer)', breakdown, { url: `${breakdown.baseUrl}/P/${ws}/${projectId}` }],
+    ['L3 + transfer block (3 HMAC-signed URLs): the handler', breakdown, { url: `${breakdown.baseUrl}/T/${ws}/${projectId}` }],
+    ['L4 real API (+ key, rate limit, log, metrics, router, ajv)', api, { url: `${api.baseUrl}/v1/dubbing/projects/${projectId}`, headers: auth }],
+    ['L4b real API, ?include_transfer=false', api, { url: `${api.baseUrl}/v1/dubbing/projects/${projectId}?include_transfer=false`, headers: auth }],
   ];
-  // The prototypes must answer what the real route answers (signed URLs aside: they carry a time).
+  // The rebuilt handler must answer what the real route answers (signed URLs aside: they carry a time).
   const agent = keepAliveAgent(1);
   const comparable = async (spec: HttpRequestSpec) => {
     const body = JSON.parse((await send(agent, spec)).body.toString('utf8'));
     for (const part of body.data?.transfer?.parts ?? []) part.url = String(part.url).replace(/^http:\/\/[^/]+/, '').replace(/expires=.*$/, '');
     return JSON.stringify(body);
   };
-  const reference = await comparable(levels[6]![2]);
-  for (const level of [levels[5]!, levels[8]!, levels[9]!, levels[10]!]) {
-    if ((await comparable(level[2])) !== reference) throw new Error(`${level[0]} answers differently from the real API`);
-  }
+  if ((await comparable(levels[3]![2])) !== (await comparable(levels[4]![2]))) throw new Error(`${levels[3]![0]} answers differently from the real API`);
   agent.destroy();
   const rows: string[][] = [];
   let previousUs: number | undefined;
-  let l6Us: number | undefined;
+  let l4Us: number | undefined;
   for (const [label, server, spec] of levels) {
     log(`profile: ${label}`);
     const run = await measureGet(meter, server, spec, short);
     const usPerReq = 1e6 / run.load.rps;
-    const side = !label.startsWith('L') || label.startsWith('L6b');
+    const side = label.startsWith('L4b');
     rows.push([
       label,
       fmtInt(run.load.rps),
       fmt(run.load.latencyMs.p50, 2),
       fmt(run.load.latencyMs.p99, 2),
       fmt(usPerReq, 0),
-      previousUs === undefined ? '' : side ? `(vs L6 ${fmt(usPerReq - l6Us!, 0)})` : `${usPerReq >= previousUs ? '+' : ''}${fmt(usPerReq - previousUs, 0)}`,
+      previousUs === undefined ? '' : side ? `(vs L4 ${fmt(usPerReq - l4Us!, 0)})` : `${usPerReq >= previousUs ? '+' : ''}${fmt(usPerReq - previousUs, 0)}`,
       fmt(perRequestUs(run.cpu.serverMs, run.load.requests), 0),
       fmt(perRequestUs(run.cpu.postgresMs, run.load.requests), 0),
       fmt(perRequestUs(run.cpu.loadgenMs, run.load.requests), 0),
     ]);
     if (!side) previousUs = usPerReq;
-    if (label.startsWith('L6 ')) l6Us = usPerReq;
+    if (label.startsWith('L4 ')) l4Us = usPerReq;
   }
   await Promise.all([bare.stop(), api.stop(), breakdown.stop()]);
   console.log(`\n-- profile A: the GET handler rebuilt piece by piece (fresh servers; ${short.warmupMs / 1000} s warm-up + ${short.durationMs / 1000} s each, ${options.connections} connections; µs/req = 1 / throughput; CPU µs per request) --`);

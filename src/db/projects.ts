@@ -224,8 +224,9 @@ const viewQuery = (db: Kysely<Database>, workspaceId: string, projectId: string)
 /**
  * The statement's text, compiled once without a connection: its only parameters are the two
  * ids. Run by name, each connection plans it once instead of on every call (docs/design.md#conditional-get).
+ * Exported for bench:api's breakdown, which runs it without the API around it.
  */
-const VIEW_STATEMENT = {
+export const PROJECT_VIEW_STATEMENT = {
   name: 'find-project-view',
   text: viewQuery(new Kysely<Database>({ dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (db) => new PostgresIntrospector(db), createQueryCompiler: () => new PostgresQueryCompiler() } }), '', '').compile().sql,
 };
@@ -252,7 +253,7 @@ export async function findProjectVersion(pool: Pool, workspaceId: string, projec
  */
 export async function findProjectView(db: Pool | Db, workspaceId: string, projectId: string): Promise<ProjectView | undefined> {
   const row = db instanceof Pool
-    ? (await db.query<InferResult<ReturnType<typeof viewQuery>>[number]>({ ...VIEW_STATEMENT, values: [workspaceId, projectId] })).rows[0]
+    ? (await db.query<InferResult<ReturnType<typeof viewQuery>>[number]>({ ...PROJECT_VIEW_STATEMENT, values: [workspaceId, projectId] })).rows[0]
     : await viewQuery(db, workspaceId, projectId).executeTakeFirst();
   if (!row) return undefined;
   const { languages, deliverables, upload, parts, ...project } = row;
