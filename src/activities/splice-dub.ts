@@ -14,7 +14,7 @@ import { isSpoken } from '../shared/line-plan';
 import type { BlobStore } from '../storage/blob-store';
 import { readBytes } from '../storage/read-bytes';
 import { activityLog } from './activity-log';
-import { publishVideo } from './dubbed-video';
+import { publishVideo, VIDEO_FILE } from './dubbed-video';
 import { classifyingEngineErrors } from './classify-engine-error';
 import {
   BACKGROUND_VOLUME, driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, timelineBackground, type PlacedLine,
@@ -24,6 +24,7 @@ import { sourceKeys } from '../shared/source-keys';
 import { mixWhole, PUBLISHED_FILES, stageClock, voiceFor, type Deps, type PublishedFile, type RenderDubInput, type RenderedDub } from './render-dub';
 import { MP3_ENCODING, readRevisionTimeline, REVISION_FILES, revisionFileKey, writeRevisionTimeline, type RecordedClip, type RevisionTimeline } from './revision-timeline';
 import { spliceMp3, type WavSource } from './splice-mp3';
+import { spliceVideo } from './splice-video';
 
 // A regeneration that renders only what changed (docs/editing.md#regenerate). Unchanged lines
 // keep their clip and placement, so the new timeline equals the published one outside the spans
@@ -141,9 +142,19 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
         files.push({ type, format, key: fileKey, contentType, sizeBytes: (await blobStore.stat(fileKey))!.sizeBytes });
       }
       if (input.video) {
-        // The new audio under the same picture: a remux, cheap when the video stream is copied.
-        const spliced = { workDir, source: await sourceFile(), mp3: await blobStore.toLocalFile(key('mp3'), workDir, input.transfer), srt: path.join(workDir, REVISION_FILES.srt), sourceSeconds: input.durationSeconds };
-        files.push(await publishVideo(deps, input.video, input.keyPrefix, spliced, input.onTick));
+        // The new MP3's frames written over the published video's copy of them; burned-in
+        // captions changed with the words, so that picture is encoded again (splice-video.ts).
+        const videoKey = `${input.keyPrefix}/${VIDEO_FILE}`;
+        const inPlace = !mp3.spliced ? { spliced: false as const, reason: 'the MP3 was encoded whole' }
+          : input.video.burnedCaptions ? { spliced: false as const, reason: 'the captions are burned into the picture' }
+          : await spliceVideo(blobStore, { previousMp4: `${input.previousKeyPrefix}/${VIDEO_FILE}`, mp4: videoKey, mp3 });
+        if (inPlace.spliced) {
+          files.push({ type: 'video', format: 'mp4', key: videoKey, contentType: 'video/mp4', sizeBytes: inPlace.sizeBytes });
+        } else {
+          activityLog().info('video muxed again', { locale: input.locale, reason: inPlace.reason });
+          const spliced = { workDir, source: await sourceFile(), mp3: await blobStore.toLocalFile(key('mp3'), workDir, input.transfer), srt: path.join(workDir, REVISION_FILES.srt), sourceSeconds: input.durationSeconds };
+          files.push(await publishVideo(deps, input.video, input.keyPrefix, spliced, input.onTick));
+        }
         clock.lap('videoMs');
       }
       const quality = dubQuality(placed, { sourceSeconds: input.durationSeconds, dubbedSeconds: previous.samples / TIMELINE_SAMPLE_RATE });

@@ -2,7 +2,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Engines } from '../engines';
 import type { TimelineSpan } from '../engines/media/media-engine';
-import { mp3Reencode, patchedTagFrame, planMp3Splice, readMp3Layout, SAMPLES_PER_FRAME, type Mp3Splice } from '../engines/media/mp3-frames';
+import { mp3Reencode, patchedTagFrame, planMp3Splice, readMp3Layout, SAMPLES_PER_FRAME, type Mp3Layout, type Mp3Splice } from '../engines/media/mp3-frames';
 import { TIMELINE_SAMPLE_RATE } from '../engines/media/timeline-filter';
 import { pcmWavHeader } from '../engines/tts/wav-file';
 import type { BlobStore } from '../storage/blob-store';
@@ -22,7 +22,10 @@ export interface WavSource {
   spans: readonly { span: TimelineSpan; pcm: Buffer }[];
 }
 
-export type Mp3SpliceResult = { spliced: true; frames: number } | { spliced: false; reason: string };
+/** Spliced: how many frames changed, and the bytes written over the audio frames (for the video's copy of them, splice-video.ts). */
+export type Mp3SpliceResult =
+  | { spliced: true; frames: number; layout: Pick<Mp3Layout, 'audioOffset' | 'frameBytes' | 'frames'>; audioPatches: BytePatch[] }
+  | { spliced: false; reason: string };
 
 /** Enough for ffmpeg's ID3v2 tag and the Info frame. */
 const HEAD_BYTES = 16 * 1024;
@@ -66,9 +69,9 @@ export async function spliceMp3(
     splices.push({ splice, replaced });
   }
   const tag = layout.tag ? patchedTagFrame(layout, head.subarray(layout.tag.frameOffset, layout.tag.frameOffset + layout.frameBytes), splices) : null;
-  const patches: BytePatch[] = [...splices.flatMap((s) => s.splice.patches), ...(tag ? [tag] : [])];
-  await blobStore.copyPatched(input.previousMp3, input.mp3, patches);
-  return { spliced: true, frames: splices.reduce((sum, s) => sum + s.splice.to - s.splice.from, 0) };
+  const audioPatches = splices.flatMap((s) => s.splice.patches);
+  await blobStore.copyPatched(input.previousMp3, input.mp3, [...audioPatches, ...(tag ? [tag] : [])]);
+  return { spliced: true, frames: splices.reduce((sum, s) => sum + s.splice.to - s.splice.from, 0), layout, audioPatches };
 }
 
 /** Samples [from, to) of the new WAV: the published ones with the new spans written over them. */

@@ -7,6 +7,8 @@ import { createLocalEngines, type MediaEngine } from '../../src/engines';
 import { detectCapabilities } from '../../src/engines/capabilities';
 import { readWavInfo } from '../../src/engines/tts/wav-file';
 import { listLanguageSegments, type LanguageSegment } from '../../src/db/language-segments';
+import { blobKeys } from '../../src/db/uploads';
+import { iso6392 } from '../../src/shared/iso-639-2';
 import { parseVtt } from '../../src/publish/captions';
 import { dubbingSuite } from '../helpers/dubbing-suite';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
@@ -18,7 +20,7 @@ import { request } from '../helpers/test-api';
 // A regeneration renders only what changed (docs/editing.md#regenerate), on the real stack: the
 // API, a real worker with the real engines, PostgreSQL, Temporal and the blob store. One line of
 // a 14-second dub is rewritten; the regeneration mixes again only the span around it and
-// splices it into copies of the published WAV and MP3. Checked against a whole render of the
+// splices it into copies of the published WAV, MP3 and MP4. Checked against a whole render of the
 // same lines: the WAV is the same to the byte, its other spans untouched; the MP3 decodes
 // cleanly to the same length; the thumbnail is the published one; the quality figures are the
 // whole render's, computed without reading the mix.
@@ -149,6 +151,17 @@ describe.each(['duck', 'keep'] as const)('a regeneration of one line, background
     expect(pcm2.length).toBe(pcmWhole.length);
     expect((await ffprobe(mp3Two)).durationSeconds).toBe((await ffprobe(mp3One)).durationSeconds);
     expect(pcm2.equals(pcm1)).toBe(false);
+
+    // The video is the published one with the new MP3's frames written over its dub track, not
+    // muxed again: to the byte what a mux of the new MP3 makes (docs/video.md#regenerations).
+    expect(called).not.toContain('muxVideo');
+    expect(files.mp4!.storage_key).toBe(`${r2}/dub.mp4`);
+    const mp4 = await blob(files.mp4!.storage_key);
+    expect(files.mp4!.size_bytes).toBe(mp4.length);
+    const muxedAgain = path.join(suite.dir, `remuxed-${background}.mp4`);
+    await createLocalEngines().media.muxVideo({ source: await suite.api.blobStore.toLocalFile(blobKeys.source(id), suite.dir), dubAudio: mp3Two, dubLanguage: iso6392('es_es'), sourceLanguage: iso6392('en_us') }, muxedAgain);
+    expect(mp4.equals(readFileSync(muxedAgain))).toBe(true);
+    expect(mp4.equals(await blob(first.files.mp4!.storage_key))).toBe(false);
 
     // The title did not change: the thumbnail is the published one, copied under the new revision.
     expect((await blob(files.png!.storage_key)).equals(await blob(first.files.png!.storage_key))).toBe(true);
