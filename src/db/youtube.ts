@@ -2,6 +2,7 @@ import { sql, type ColumnType, type Selectable } from 'kysely';
 import type { Db } from './create-db';
 import type { VideoAvailability } from '../shared/video-availability';
 import { containsPattern } from './like-pattern';
+import type { Project } from './projects';
 
 // Connected YouTube channels and the mirror of their uploads (docs/design.md#youtube).
 
@@ -141,13 +142,7 @@ export async function listVideos(db: Db, search: { channelId: string; videoId?: 
   return q.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(search.limit).execute();
 }
 
-export interface MatchingProjectRow {
-  id: string;
-  youtube_video_id: string;
-  target_locales: string[];
-  status: string;
-  usage_state: string;
-}
+export type MatchingProjectRow = Pick<Project, 'id' | 'target_locales' | 'status' | 'usage_state'> & { youtube_video_id: string };
 
 /**
  * The workspace's newest project for each of these videos that has one (never another

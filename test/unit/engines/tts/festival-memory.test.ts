@@ -15,10 +15,13 @@ beforeAll(() => {
 });
 afterAll(() => removeTempDir(dir));
 
-/** `festival` under an address-space cap: a process that asks for more fails to allocate. */
-function cappedFestival(kilobytes: number): string {
-  const file = path.join(dir, `festival-capped-${kilobytes}.sh`);
-  writeFileSync(file, `#!/bin/sh\nulimit -v ${kilobytes}\nexec festival "$@"\n`);
+/**
+ * `festival` under an address-space cap: a process that asks for more fails to allocate. With
+ * `defaultHeap` the synthesizer's `--heap N` (the first two arguments) is dropped.
+ */
+function cappedFestival(kilobytes: number, { defaultHeap = false } = {}): string {
+  const file = path.join(dir, `festival-capped-${kilobytes}${defaultHeap ? '-default-heap' : ''}.sh`);
+  writeFileSync(file, `#!/bin/sh\nulimit -v ${kilobytes}\n${defaultHeap ? 'shift 2\n' : ''}exec festival "$@"\n`);
   chmodSync(file, 0o755);
   return file;
 }
@@ -43,9 +46,6 @@ it('speaks the longest line a transcript holds beside a short one in under 250 M
 }, 60_000);
 
 it('fails under the same cap with Festival\'s default heap: the cap is what the test measures', async () => {
-  const file = path.join(dir, 'default-heap.sh');
-  writeFileSync(file, `#!/bin/sh\nulimit -v 250000\nshift 2\nexec festival "$@"\n`);
-  chmodSync(file, 0o755);
-  const festival = new FestivalSynthesizer({ command: file });
+  const festival = new FestivalSynthesizer({ command: cappedFestival(250_000, { defaultHeap: true }) });
   await expect(festival.synthesizeBatch(['Buongiorno a tutti.'], 'lp_diphone', [path.join(dir, 'default.wav')])).rejects.toThrow();
 }, 60_000);
