@@ -79,11 +79,12 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
     .transaction()
     .execute(async (trx) => {
       const project = await insertProject(trx, newProject(id, auth, body, accepted));
-      await holdCredits(trx, { workspaceId: auth.workspaceId, reference: project.hold_reference, amount: holdAmount, projectId: id, description: 'project ceiling hold' });
       const uploadRow = upload ? await insertUpload(trx, upload) : undefined;
       // A supplied transcript is the dub's: no speech recognition runs for this project.
       if (accepted.transcript) await replaceSourceSegments(trx, id, accepted.transcript, 'supplied');
       await idempotency.setRecoveryPoint(trx, PROJECT_CREATED, { project_id: id });
+      // Last: the hold locks the workspace's balance row until the commit, and the workspace's other creates wait for it.
+      await holdCredits(trx, { workspaceId: auth.workspaceId, reference: project.hold_reference, amount: holdAmount, projectId: id, description: 'project ceiling hold' });
       return { project, upload: uploadRow };
     })
     .catch(async (err: unknown) => {
