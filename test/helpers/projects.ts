@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Db } from '../../src/db/create-db';
+import { releaseHold } from '../../src/db/credits';
 import { bearer, type TestTenant } from './fixtures';
 import { request, type TestApi } from './test-api';
 import { putPart, splitParts } from './upload-client';
@@ -52,4 +54,19 @@ export function waitForProjectView(api: TestApi, tenant: TestTenant, id: string,
     const project = await getProjectView(api, tenant, id);
     return test(project) ? project : undefined;
   }, timeoutMs, 300);
+}
+
+/**
+ * Moves an API-created project on by hand to `processing` and charged (`billableSeconds`), as
+ * the workflows leave it, money included: its hold is released, as the real charge releases what
+ * it does not capture. A hold left reserved would outlive the test: the reconciler of a suite
+ * running beside it may start the project's workflow and end the project, and the ledger check
+ * after the run then finds a final project still holding credits.
+ */
+export async function markChargedByHand(db: Db, projectId: string, billableSeconds = 7): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const project = await trx.updateTable('projects').set({ status: 'processing', phase: 'dubbing', usage_state: 'charged', billable_seconds: billableSeconds, charged_seconds: billableSeconds })
+      .where('id', '=', projectId).returning(['workspace_id', 'hold_reference']).executeTakeFirstOrThrow();
+    await releaseHold(trx, { workspaceId: project.workspace_id, holdReference: project.hold_reference, reference: `${projectId}:release`, projectId });
+  });
 }

@@ -1,10 +1,8 @@
 import { createDubbingClient, type FetchLike } from '../../src/client';
-import { releaseHold } from '../../src/db/credits';
-import { holdReferenceFor } from '../../src/db/projects';
 import type { DubContext } from '../../src/dub/dub-context';
 import { waitForProject } from '../../src/dub/wait-for-project';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
-import { createProject, projectBody } from '../helpers/projects';
+import { createProject, markChargedByHand, projectBody } from '../helpers/projects';
 import { startTestApi, type TestApi } from '../helpers/test-api';
 
 // The typed client's projectPoller and the dub CLI's `--wait` poll with If-None-Match against the
@@ -36,7 +34,7 @@ async function newValidatingProject(tenant: TestTenant): Promise<string> {
 }
 
 const startDubbing = (id: string) => Promise.all([
-  api.db.updateTable('projects').set({ status: 'processing', phase: 'dubbing', usage_state: 'charged', billable_seconds: 7, charged_seconds: 7 }).where('id', '=', id).execute(),
+  markChargedByHand(api.db, id),
   api.db.insertInto('project_languages').values({ project_id: id, locale: 'es_es', status: 'dubbing', phase_message: null, failure_code: null, failure_message: null, title: null, description: null, drift_seconds: null, completed_at: null, percent: 40 }).execute(),
 ]);
 
@@ -82,7 +80,6 @@ describe('polling a project with If-None-Match', () => {
     const moves = [async () => undefined, async () => undefined, () => startDubbing(id), () => api.db.transaction().execute(async (trx) => {
       await trx.updateTable('project_languages').set({ status: 'completed', percent: 100, completed_at: new Date() }).where('project_id', '=', id).execute();
       await trx.updateTable('projects').set({ status: 'completed', phase: 'completed', completed_at: new Date() }).where('id', '=', id).execute();
-      await releaseHold(trx, { workspaceId: tenant.workspace.id, holdReference: holdReferenceFor(id), reference: `${id}:release`, projectId: id });
     })];
     const final = await waitForProject(ctx, id, async () => { await moves.shift()?.(); });
 

@@ -1,6 +1,6 @@
 import { revokeApiKey } from '../../src/db/api-keys';
 import { bearer, createTenant } from '../helpers/fixtures';
-import { createProject, projectBody } from '../helpers/projects';
+import { createProject, markChargedByHand, projectBody } from '../helpers/projects';
 import { QueryCounter, selectFrom } from '../helpers/query-hook';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 import { waitFor } from '../helpers/wait-for';
@@ -43,7 +43,7 @@ describe('project ETag (issue 27 item 5)', () => {
     expect((await get()).body).toEqual(first.body);
 
     // Writes the way the workflows do, straight to the tables; no API code is told.
-    await api.db.updateTable('projects').set({ status: 'processing', phase: 'dubbing', usage_state: 'charged', billable_seconds: 7, charged_seconds: 7 }).where('id', '=', id).execute();
+    await markChargedByHand(api.db, id);
     const charged = await get({ 'if-none-match': etag });
     expect(charged.status).toBe(200);
     expect(charged.body.data.usage).toMatchObject({ state: 'charged', billable_seconds: 7 });
@@ -98,7 +98,7 @@ describe('GET project round trips (issue 27 item 5)', () => {
     expect(open.statements).toBe(1); // the project with all it shows, the open upload's parts included
 
     // Past its upload, with a language and its files, as the workflows leave it.
-    await api.db.updateTable('projects').set({ status: 'processing', phase: 'dubbing', usage_state: 'charged', billable_seconds: 7, charged_seconds: 7 }).where('id', '=', id).execute();
+    await markChargedByHand(api.db, id);
     await api.db.insertInto('project_languages').values({ project_id: id, locale: 'es_es', status: 'completed', phase_message: null, failure_code: null, failure_message: null, title: 'Hola', description: null, drift_seconds: 0.25, completed_at: new Date('2026-01-02T03:04:05.678Z'), percent: 100 }).execute();
     await api.db.insertInto('deliverables').values({ project_id: id, locale: 'es_es', type: 'audio', format: 'mp3', storage_key: `projects/${id}/es_es.mp3`, content_type: 'audio/mpeg', size_bytes: 1234 }).execute();
     const dubbed = await get();
