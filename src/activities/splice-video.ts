@@ -13,7 +13,7 @@ import type { Mp3SpliceResult } from './splice-mp3';
 
 export type VideoSpliceResult = { spliced: true; sizeBytes: number } | { spliced: false; reason: string };
 
-/** Enough for the index of a few minutes of video; a longer one is read whole once its size is known. */
+/** Enough for the index of a few minutes of video; a longer one's rest is read once its size is known. */
 const HEAD_BYTES = 256 * 1024;
 
 export async function spliceVideo(
@@ -25,7 +25,7 @@ export async function spliceVideo(
   let index = await readBytes(blobStore, input.previousMp4, 0, Math.min(HEAD_BYTES, size.sizeBytes), size.sizeBytes);
   const end = indexEnd(index);
   if (end === null || end > size.sizeBytes) return { spliced: false, reason: 'the published video\'s index is not at its start' };
-  if (end > index.length) index = await readBytes(blobStore, input.previousMp4, 0, end, size.sizeBytes);
+  if (end > index.length) index = Buffer.concat([index, await readBytes(blobStore, input.previousMp4, index.length, end, size.sizeBytes)]);
   const track = firstAudioTrackSamples(index.subarray(0, end));
   const patches: BytePatch[] | null = track && mp3PatchesInMp4(input.mp3.layout, track, input.mp3.audioPatches);
   if (!patches) return { spliced: false, reason: 'the published video\'s dub track is not the published MP3\'s frames' };

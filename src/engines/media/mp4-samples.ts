@@ -17,7 +17,7 @@ export interface AudioTrackSamples {
 }
 
 /** The MP3 in MP4 codec strings (object types 0x6B and 0x69). */
-export const MP3_IN_MP4 = new Set(['mp4a.6b', 'mp4a.69']);
+const MP3_IN_MP4 = new Set(['mp4a.6b', 'mp4a.69']);
 
 // mp4box.js logs what it parses on the console by default; only its errors are worth a line.
 Log.setLogLevel(Log.error);
