@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { ApiKeyCache } from '../../auth/api-key-cache';
 import { parseApiKey, secretMatches } from '../../auth/api-key-secret';
@@ -54,31 +53,6 @@ function presentedKey(authorization: string, headerKey: string): string {
 
 const TOUCH_INTERVAL_MS = 60_000;
 
-/**
- * What a cached key row already proved: the secret that matched its hash and the caller it
- * stands for. Keyed by the row object, so it lives exactly as long as the cache holds that row
- * (a revocation evicts the row, and this with it); a row read afresh is verified afresh.
- */
-interface Verified {
-  secret: Buffer;
-  caller: Readonly<{ auth: AuthContext } | { reviewer: ReviewerContext }>;
-}
-const verifiedRows = new WeakMap<ApiKeyWithWorkspace, Verified>();
-
-/** The same check as secretMatches, without hashing again a secret this row already matched. */
-function verify(row: ApiKeyWithWorkspace, secret: string): Verified | undefined {
-  const known = verifiedRows.get(row);
-  if (known) {
-    const presented = Buffer.from(secret, 'utf8');
-    return presented.length === known.secret.length && timingSafeEqual(presented, known.secret) ? known : undefined;
-  }
-  if (!secretMatches(secret, row.secret_sha256)) return undefined;
-  const caller = row.workspace_id === null ? { reviewer: Object.freeze({ keyId: row.id, name: row.name }) } : { auth: Object.freeze(toAuthContext(row)) };
-  const verified: Verified = { secret: Buffer.from(secret, 'utf8'), caller };
-  verifiedRows.set(row, verified);
-  return verified;
-}
-
 /** A workspace key's caller (its workspace columns are set: the join found the workspace). */
 function toAuthContext(row: ApiKeyWithWorkspace): AuthContext {
   return {
@@ -123,22 +97,20 @@ export function authenticate({ db, keyCache: cache, rateLimiter: limiter, authFa
   // last_used_at changes at most once a minute anyway; remembering when this process last
   // wrote it saves a database round trip on almost every request.
   const lastTouched = new Map<string, number>();
-  /** The caller's key row and what it proved; throws the 401 (or, past the address's limit, 429). */
-  const identify = async (authorization: string, headerKey: string, blockedFor: number): Promise<{ row: ApiKeyWithWorkspace; verified: Verified }> => {
+  /** The caller's key row, its secret checked; throws the 401 (or, past the address's limit, 429). */
+  const identify = async (authorization: string, headerKey: string, blockedFor: number): Promise<ApiKeyWithWorkspace> => {
     const key = presentedKey(authorization, headerKey);
     const parsed = parseApiKey(key);
     let row: ApiKeyWithWorkspace | undefined;
     if (parsed) {
-      // The cached row first, without building a loader: this runs on every request.
       row = cache?.get(parsed.keyId);
       // An address past its limit reads nothing: only a key already cached here can pass.
       if (!row && blockedFor > 0) throw tooManyFailures(authFailures!, blockedFor);
       row ??= cache ? await cache.getOrLoad(parsed.keyId, () => findApiKeyWithWorkspace(db, parsed.keyId)) : await findApiKeyWithWorkspace(db, parsed.keyId);
     }
-    const verified = parsed && row ? verify(row, parsed.secret) : undefined;
-    if (!verified) throw ApiError.unauthenticated('Invalid API key provided.');
-    if (row!.revoked_at !== null) throw ApiError.unauthenticated('This API key has been revoked.');
-    return { row: row!, verified };
+    if (!parsed || !row || !secretMatches(parsed.secret, row.secret_sha256)) throw ApiError.unauthenticated('Invalid API key provided.');
+    if (row.revoked_at !== null) throw ApiError.unauthenticated('This API key has been revoked.');
+    return row;
   };
 
   return async (ctx, next) => {
@@ -146,9 +118,9 @@ export function authenticate({ db, keyCache: cache, rateLimiter: limiter, authFa
     const headerKey = ctx.get('x-api-key').trim();
     const address = authFailures ? clientAddressKey(ctx.ip) : '';
     const blockedFor = authFailures?.blockedFor(address) ?? 0;
-    let verified: Verified;
+    let row: ApiKeyWithWorkspace;
     try {
-      ({ verified } = await identify(authorization, headerKey, blockedFor));
+      row = await identify(authorization, headerKey, blockedFor);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
         authFailures?.recordFailure(address);
@@ -156,16 +128,16 @@ export function authenticate({ db, keyCache: cache, rateLimiter: limiter, authFa
       }
       throw err;
     }
-    if ('auth' in verified.caller) ctx.state.auth = verified.caller.auth;
-    else ctx.state.reviewer = verified.caller.reviewer;
+    // A key with no workspace is a reviewer's (docs/editing.md#reviewers).
+    if (row.workspace_id === null) ctx.state.reviewer = { keyId: row.id, name: row.name } satisfies ReviewerContext;
+    else ctx.state.auth = toAuthContext(row);
     const now = Date.now();
-    const keyId = 'auth' in verified.caller ? verified.caller.auth.keyId : verified.caller.reviewer.keyId;
-    if (now - (lastTouched.get(keyId) ?? 0) >= TOUCH_INTERVAL_MS) {
+    if (now - (lastTouched.get(row.id) ?? 0) >= TOUCH_INTERVAL_MS) {
       if (lastTouched.size > 10_000) lastTouched.clear();
-      lastTouched.set(keyId, now);
-      await touchApiKey(db, keyId);
+      lastTouched.set(row.id, now);
+      await touchApiKey(db, row.id);
     }
-    if (limiter) await enforceRateLimit(ctx, limiter, keyId);
+    if (limiter) await enforceRateLimit(ctx, limiter, row.id);
     await next();
   };
 }
