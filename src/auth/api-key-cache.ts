@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { API_KEY_CHANNEL, type ApiKeyWithWorkspace } from '../db/api-keys';
+import { API_KEY_CHANNEL, listenForKeyChanges, sendKeyChannelMarker, type ApiKeyWithWorkspace } from '../db/api-keys';
 import type { Logger } from '../logger';
 
 /** Payload prefix of sync() markers; key ids never contain ":", so a marker never names a key. */
@@ -119,7 +119,7 @@ export class ApiKeyCache {
     const marker = `${SYNC_MARKER}${randomUUID()}`;
     const arrived = new Promise<void>((resolve) => this.pendingSyncs.set(marker, resolve));
     try {
-      await client.query('select pg_notify($1, $2)', [API_KEY_CHANNEL, marker]);
+      await sendKeyChannelMarker(client, marker);
     } catch (err) {
       // The listener failed with it (lost() released every waiter); it is bypassed until back.
       this.pendingSyncs.delete(marker);
@@ -167,7 +167,7 @@ export class ApiKeyCache {
     client.on('end', () => this.lost(new Error('connection ended')));
     try {
       await client.connect();
-      await client.query(`LISTEN ${API_KEY_CHANNEL}`);
+      await listenForKeyChanges(client);
       // Closed while connecting (the database was just back): this connection must not outlive it.
       if (this.closed) {
         await client.end().catch(() => undefined);

@@ -1,4 +1,5 @@
 import { sql, type ColumnType, type Selectable } from 'kysely';
+import type { Client } from 'pg';
 import type { AnyKeyKind, RoutePermission } from '../shared/permissions';
 import type { Db } from './create-db';
 
@@ -23,6 +24,16 @@ export type ApiKeyRow = Selectable<ApiKeyTable>;
  * the one that inserts (the payload is the key id): the API processes' key caches listen.
  */
 export const API_KEY_CHANNEL = 'api_key_changes';
+
+/** From now on, `client` emits a 'notification' for every key change (and marker) on the channel. */
+export async function listenForKeyChanges(client: Client): Promise<void> {
+  await client.query(`LISTEN ${API_KEY_CHANNEL}`);
+}
+
+/** Sends `marker` down the channel: when it arrives, every change committed before it has too. */
+export async function sendKeyChannelMarker(client: Client, marker: string): Promise<void> {
+  await client.query('select pg_notify($1, $2)', [API_KEY_CHANNEL, marker]);
+}
 
 /** The key with what authorization needs to know about its workspace (all null for a reviewer key). */
 export interface ApiKeyWithWorkspace extends ApiKeyRow {

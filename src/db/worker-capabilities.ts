@@ -1,4 +1,5 @@
 import { sql, type ColumnType } from 'kysely';
+import type { Client } from 'pg';
 import type { EngineCapabilities } from '../engines/capabilities';
 import type { Db } from './create-db';
 
@@ -8,6 +9,11 @@ import type { Db } from './create-db';
 
 /** NOTIFY channel: a worker of the fleet named in the payload (its task queue) joined or left. */
 export const WORKER_CAPABILITIES_CHANNEL = 'worker_capabilities';
+
+/** From now on, `client` emits a 'notification' whenever a worker joins or leaves a fleet. */
+export async function listenForFleetChanges(client: Client): Promise<void> {
+  await client.query(`LISTEN ${WORKER_CAPABILITIES_CHANNEL}`);
+}
 
 /** How many heartbeats a worker may miss before its record stops counting as live. */
 export const MISSED_HEARTBEATS_BEFORE_EXPIRY = 3;

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import type { Config } from '../config';
 import type { Db } from '../db/create-db';
-import { loadFleet, MISSED_HEARTBEATS_BEFORE_EXPIRY, WORKER_CAPABILITIES_CHANNEL } from '../db/worker-capabilities';
+import { listenForFleetChanges, loadFleet, MISSED_HEARTBEATS_BEFORE_EXPIRY, WORKER_CAPABILITIES_CHANNEL } from '../db/worker-capabilities';
 import type { Logger } from '../logger';
 import { NO_CAPABILITIES, unionOfFleet, type FleetCapabilities } from './fleet-capabilities';
 
@@ -101,7 +101,7 @@ export class CapabilityCache implements CapabilitySource {
     client.on('end', () => lost(new Error('connection ended')));
     try {
       await client.connect();
-      await client.query(`LISTEN ${WORKER_CAPABILITIES_CHANNEL}`);
+      await listenForFleetChanges(client);
       if (this.closed) {
         await client.end().catch(() => undefined);
         return;
