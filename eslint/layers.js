@@ -64,6 +64,9 @@ const QUERY_SELECTORS = [
   { selector: 'CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]', what: 'a query-builder call' },
   { selector: "TaggedTemplateExpression[tag.name='sql']", what: 'a sql`…` template' },
   { selector: "CallExpression[callee.object.name='sql']", what: 'a sql helper (sql.raw, sql.ref, …)' },
+  // pg's own query(text) / query({ text }): SQL written as a string or template literal.
+  { selector: "CallExpression[callee.property.name='query'][arguments.0.type=/^(Literal|TemplateLiteral)$/]", what: 'SQL text passed to query()' },
+  { selector: "CallExpression[callee.property.name='query'] > ObjectExpression > Property[key.name='text']", what: 'SQL text passed to query()' },
 ];
 
 const queriesLiveInDb = {
