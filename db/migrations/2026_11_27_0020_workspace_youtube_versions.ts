@@ -1,7 +1,7 @@
 import { Kysely, sql } from 'kysely';
 
 // Frozen in time. `workspace_youtube_versions.version` changes in the same transaction as any
-// write that can change a workspace's matching projects (spec 2.6): a YouTube project inserted
+// write that can change a workspace's matching projects (docs/design.md#youtube): a YouTube project inserted
 // or deleted, or its video, status, usage state or target locales updated. Triggers do it, so no
 // write path can forget. The API keeps a repeated search's matching projects per version and,
 // while nothing changed, reads this version instead of probing the projects for every video of
