@@ -6,6 +6,7 @@ import type { Db } from '../../db/create-db';
 import { REVIEWER_PERMISSION, type KeyKind, type Permission } from '../../shared/permissions';
 import { ERROR_TYPES } from '../../shared/error-codes';
 import { ApiError } from '../api-error';
+import { stateReader } from '../request-state';
 import type { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
 import { clientAddressKey } from '../rate-limit/client-address';
 import { enforceRateLimit } from '../rate-limit/enforce-rate-limit';
@@ -144,9 +145,12 @@ export function authenticate({ db, keyCache: cache, rateLimiter: limiter, authFa
 
 const REVIEWER_KEY_REFUSED = 'A reviewer key reaches only the review routes (/v1/reviews).';
 
+/** The workspace key calling, if one is (a log line asks of any request). */
+export const authOf = (ctx: Context): AuthContext | undefined => ctx.state.auth as AuthContext | undefined;
+
 /** The workspace key calling; a reviewer key is refused (403), as no workspace route is theirs. */
 export function workspaceCaller(ctx: Context): AuthContext {
-  const auth = ctx.state.auth as AuthContext | undefined;
+  const auth = authOf(ctx);
   if (auth) return auth;
   if (ctx.state.reviewer) throw ApiError.permissionDenied(REVIEWER_KEY_REFUSED);
   throw new Error('a workspace route without authenticate');
@@ -161,6 +165,9 @@ export function requirePermission(permission: Permission): Middleware {
     return next();
   };
 }
+
+/** The reviewer calling, on a route behind requireReviewer. */
+export const reviewerCaller = stateReader<ReviewerContext>('reviewer', 'authenticate() and requireReviewer()');
 
 /** The review routes' check: a reviewer key, and no workspace key, passes. */
 export function requireReviewer(): Middleware {

@@ -3,7 +3,8 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import type { Db } from '../../db/create-db';
 import { forgetKey, insertKey, lockKeyRow, releaseKey, setRecoveryPoint, storeIdempotentResponse, takeOverKey, type KeyLock, type StoredResponse } from '../../db/idempotency';
 import { ApiError } from '../api-error';
-import type { AuthContext } from './authenticate';
+import { stateReader } from '../request-state';
+import { workspaceCaller } from './authenticate';
 
 // Idempotency-Key handling (docs/design.md#idempotency): replay, 422 for another request, 409
 // while the first runs, recovery points, and a stalled lock taken over under a fencing token
@@ -13,7 +14,7 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** A lock older than this belongs to a request that died; a retry may take it over. */
 const LOCK_TIMEOUT_MS = 60_000;
 
-/** What the handler behind the middleware sees: where an earlier attempt got to, and how to record progress. */
+/** What the handler behind the middleware reads (idempotencyOf): where an earlier attempt got to, and how to record progress. */
 export interface IdempotencyState {
   key: string;
   recoveryPoint: string;
@@ -23,6 +24,8 @@ export interface IdempotencyState {
   /** The answer changed nothing (over the limit, nothing to do): forget the key, as for a refusal (docs/design.md#idempotency). */
   answerUnrecorded(): void;
 }
+
+export const idempotencyOf = stateReader<IdempotencyState>('idempotency', 'idempotency()');
 
 const inProgress = (message: string) => ApiError.conflict('idempotency_request_in_progress', message, { 'retry-after': '1' });
 
@@ -58,7 +61,7 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
       throw new ApiError(400, 'invalid_request_error', 'idempotency_key_missing', 'This request needs an Idempotency-Key header; reuse the same key when you retry it.', 'Idempotency-Key');
     }
     if (!KEY_PATTERN.test(key)) throw ApiError.invalid('invalid_parameter', 'Idempotency-Key must be 1-255 visible ASCII characters.', 'Idempotency-Key');
-    const lock: KeyLock = { workspaceId: (ctx.state.auth as AuthContext).workspaceId, key, token: randomUUID() };
+    const lock: KeyLock = { workspaceId: workspaceCaller(ctx).workspaceId, key, token: randomUUID() };
     const requestSha256 = createHash('sha256').update(`${ctx.method}\n${ctx.path}\n${canonicalJson(ctx.state.body ?? {})}`).digest('hex');
     const claimed = await claim(db, lock, { method: ctx.method, path: ctx.path, requestSha256 });
     if ('replay' in claimed) {
@@ -96,10 +99,8 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
       await (err instanceof ApiError && err.status < 500 ? forgetKey(db, lock) : releaseKey(db, lock));
       throw err;
     }
-    if (unrecorded) {
-      await forgetKey(db, lock);
-      return;
-    }
+    // An answer that changed nothing is not kept: the key is free again.
+    if (unrecorded) return forgetKey(db, lock);
 
     // Serialize once and store exactly these bytes, so a replay is identical. No row updated: a
     // retry took the lock over after this request's work had committed; the retry resumes from

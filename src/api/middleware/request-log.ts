@@ -1,10 +1,10 @@
 import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../logger';
-import type { AuthContext } from './authenticate';
+import { authOf } from './authenticate';
 
 /** The ids a log line about this request carries, so one grep finds a caller's story. */
 export function requestLogFields(ctx: Context): Record<string, unknown> {
-  const auth = ctx.state.auth as AuthContext | undefined;
+  const auth = authOf(ctx);
   const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
   return {
     request_id: ctx.state.requestId,

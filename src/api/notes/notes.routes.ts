@@ -6,7 +6,7 @@ import { authenticate } from '../middleware/authenticate';
 import { queryOf, validateQuery } from '../middleware/validate';
 import { UUID_PATTERN } from '../../notes/meeting-import-record';
 import { getMeetingQuerySchema, listMeetingsQuerySchema, MEETINGS_MAX_OFFSET } from './notes.schema';
-import { requireNotesAccess, type NotesAccess } from './require-notes-access';
+import { notesAccessOf, requireNotesAccess } from './require-notes-access';
 
 const UUID = new RegExp(UUID_PATTERN);
 
@@ -42,7 +42,7 @@ export function notesRoutes(deps: AppDeps): Router {
   const auth = authenticate(deps);
 
   router.get('/v1/notes/meetings', auth, requireNotesAccess(), validateQuery(listMeetingsQuerySchema), async (ctx) => {
-    const { ownerUserId } = ctx.state.notes as NotesAccess;
+    const { ownerUserId } = notesAccessOf(ctx);
     const { limit, offset } = queryOf(ctx, listMeetingsQuerySchema);
     const { rows, more } = await listOwnedMeetings(db, ownerUserId, { limit, offset });
     // A next_offset the offset rule would refuse is no next page: following has_more must
@@ -56,7 +56,7 @@ export function notesRoutes(deps: AppDeps): Router {
   });
 
   router.get('/v1/notes/meetings/:meeting_id', auth, requireNotesAccess(), validateQuery(getMeetingQuerySchema), async (ctx) => {
-    const { ownerUserId } = ctx.state.notes as NotesAccess;
+    const { ownerUserId } = notesAccessOf(ctx);
     const meetingId = String(ctx.params.meeting_id);
     // A malformed id is answered exactly like an unknown one (and never reaches Postgres,
     // whose uuid cast would fail with a 500).

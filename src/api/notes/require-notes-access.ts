@@ -1,8 +1,10 @@
 import type { Middleware } from 'koa';
 import { ApiError } from '../api-error';
 import { workspaceCaller } from '../middleware/authenticate';
+import { stateReader } from '../request-state';
 
 /** The user whose meetings the caller may read; set by requireNotesAccess. */
+export const notesAccessOf = stateReader<NotesAccess>('notes', 'requireNotesAccess()');
 export interface NotesAccess {
   ownerUserId: string;
 }

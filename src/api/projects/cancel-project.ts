@@ -5,8 +5,8 @@ import { findUploadByProject, lockUploadForCompletion } from '../../db/uploads';
 import { cancelProjectWorkflows } from '../../temporal/cancel-project-workflows';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import type { AuthContext } from '../middleware/authenticate';
-import type { IdempotencyState } from '../middleware/idempotency';
+import { workspaceCaller } from '../middleware/authenticate';
+import { idempotencyOf } from '../middleware/idempotency';
 import { emitProjectEvents } from './emit-project-events';
 import { loadOwnProject } from './load-own-project';
 import { loadProjectView } from './load-project-view';
@@ -30,8 +30,8 @@ type Recorded =
 
 export async function cancelProject(deps: AppDeps, ctx: Context): Promise<void> {
   const { db, config } = deps;
-  const idempotency = ctx.state.idempotency as IdempotencyState;
-  const owned = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+  const idempotency = idempotencyOf(ctx);
+  const owned = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
   const upload = owned.source_type === 'upload' ? await findUploadByProject(db, owned.id) : undefined;
 
   const recorded = await db.transaction().execute(async (trx): Promise<Recorded> => {

@@ -6,7 +6,7 @@ import { UploadNotCompletableError, type StoredPart } from '../../storage/multip
 import { startOrSignalProjectWorkflow } from '../../temporal/start-project-workflow';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import type { AuthContext } from '../middleware/authenticate';
+import { workspaceCaller } from '../middleware/authenticate';
 import { bodyOf } from '../middleware/validate';
 import { completeUploadBodySchema } from './projects.schema';
 import { loadOwnProject } from './load-own-project';
@@ -62,7 +62,7 @@ type Completion = { kind: 'completed'; project: Project } | { kind: 'repeat' } |
  */
 export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void> {
   const { db } = deps;
-  const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+  const project = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
   const body = bodyOf(ctx, completeUploadBodySchema);
   const upload = project.source_type === 'upload' ? await findUploadByProject(db, project.id) : undefined;
   if (!upload) throw ApiError.invalid('invalid_request', "This project's source is not an upload.", 'project_id');

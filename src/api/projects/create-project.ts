@@ -7,8 +7,8 @@ import { insertUpload, partSizeFor, UPLOAD_WINDOW_MS, type Upload } from '../../
 import { startProjectWorkflow } from '../../temporal/start-project-workflow';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import type { AuthContext } from '../middleware/authenticate';
-import type { IdempotencyState } from '../middleware/idempotency';
+import { type AuthContext, workspaceCaller } from '../middleware/authenticate';
+import { idempotencyOf } from '../middleware/idempotency';
 import { bodyOf } from '../middleware/validate';
 import { ceilingHold } from './ceiling-hold';
 import { checkLocales } from './check-locales';
@@ -53,8 +53,8 @@ function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
  */
 export async function createProject(deps: AppDeps, ctx: Context): Promise<void> {
   const { db, config } = deps;
-  const auth = ctx.state.auth as AuthContext;
-  const idempotency = ctx.state.idempotency as IdempotencyState;
+  const auth = workspaceCaller(ctx);
+  const idempotency = idempotencyOf(ctx);
   const body = bodyOf(ctx, createProjectBodySchema);
 
   if (idempotency.recoveryPoint === PROJECT_CREATED) {

@@ -3,7 +3,7 @@ import { deleteProjectContent, hasWorkInFlight, listProjectBlobs, type ProjectBl
 import { listLanguageStatuses, lockExistingProject, type Project } from '../../db/projects';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import type { AuthContext } from '../middleware/authenticate';
+import { workspaceCaller } from '../middleware/authenticate';
 import { emitProjectEvents } from './emit-project-events';
 import { loadOwnProject } from './load-own-project';
 
@@ -37,7 +37,7 @@ async function removeBlobs(deps: AppDeps, projectId: string, blobs: ProjectBlobs
 }
 
 export async function deleteProject(deps: AppDeps, ctx: Context): Promise<void> {
-  const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+  const project = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
   await assertDeletable(deps, project);
   await removeBlobs(deps, project.id, await listProjectBlobs(deps.db, project.id));
   await deps.db.transaction().execute(async (trx) => {

@@ -5,7 +5,7 @@ import { findLanguageStatus } from '../../db/projects';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { attachmentDisposition, deliverableFileName } from '../../storage/download-links';
-import type { AuthContext } from '../middleware/authenticate';
+import { workspaceCaller } from '../middleware/authenticate';
 import { queryOf } from '../middleware/validate';
 import { loadOwnProject } from './load-own-project';
 import { downloadQuerySchema, type DownloadQuery } from './projects.schema';
@@ -22,7 +22,7 @@ const FORMATS: Record<DownloadQuery['type'], { allowed: string[]; fallback: stri
  * thumbnails redirect to a short-lived signed storage URL; subtitles come back in the body.
  */
 export async function download(deps: AppDeps, ctx: Context): Promise<void> {
-  const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+  const project = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
   const query = queryOf(ctx, downloadQuerySchema);
   const { allowed, fallback } = FORMATS[query.type];
   const format = query.format ?? fallback;

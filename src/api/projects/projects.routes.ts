@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { listProjectLanguages, listProjects } from '../../db/projects';
 import { uploadProgressByProject } from '../../db/uploads';
 import type { AppDeps } from '../app-deps';
-import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
+import { authenticate, requirePermission, workspaceCaller } from '../middleware/authenticate';
 import { idempotency } from '../middleware/idempotency';
 import { bodyOf, queryOf, validateBody, validateQuery } from '../middleware/validate';
 import { addLanguages } from './languages/add-languages';
@@ -42,7 +42,7 @@ export function projectsRoutes(deps: AppDeps): Router {
   router.post('/', auth, requirePermission('dubbing:write'), validateBody(createProjectBodySchema), idempotency(db), (ctx) => createProject(deps, ctx));
 
   router.get('/', auth, requirePermission('dubbing:read'), validateQuery(listProjectsQuerySchema), async (ctx) => {
-    const caller = ctx.state.auth as AuthContext;
+    const caller = workspaceCaller(ctx);
     const query = queryOf(ctx, listProjectsQuerySchema);
     const secret = deps.config.storage.signingSecret;
     const rows = await listProjects(db, {
@@ -65,7 +65,7 @@ export function projectsRoutes(deps: AppDeps): Router {
   const tag = representationTag(deps.config);
   router.get('/:project_id', auth, requirePermission('dubbing:read'), validateQuery(getProjectQuerySchema), async (ctx) => {
     const { include_transfer: includeTransfer } = queryOf(ctx, getProjectQuerySchema);
-    const caller = ctx.state.auth as AuthContext;
+    const caller = workspaceCaller(ctx);
     const ifNoneMatch = ctx.get('if-none-match');
     if (ifNoneMatch !== '') {
       const etag = projectETag(deps, tag, await loadOwnProjectVersion(deps, caller, ctx.params.project_id!), includeTransfer);

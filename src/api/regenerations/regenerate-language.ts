@@ -6,20 +6,23 @@ import { findLanguageStatus, findProjectById, type Project } from '../../db/proj
 import { startRegenerationWorkflow, type RegenerationRun } from '../../temporal/start-regeneration-workflow';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import type { AuthContext } from '../middleware/authenticate';
-import type { IdempotencyState } from '../middleware/idempotency';
+import { workspaceCaller } from '../middleware/authenticate';
+import { idempotencyOf } from '../middleware/idempotency';
 import { bodyOf } from '../middleware/validate';
 import { loadOwnProject } from '../projects/load-own-project';
 import { loadProjectView } from '../projects/load-project-view';
 import { commitRegeneration } from './commit-regeneration';
 import { regenerateBodySchema } from './regenerate.schema';
 import { assertRegenerable, priceRegeneration, type RegenerationQuote } from './regeneration-quote';
+import { stateReader } from '../request-state';
 
 // POST /v1/dubbing/projects/{id}/languages/{locale}/regenerate (docs/editing.md#regenerate), in two
 // steps around the idempotency middleware: `regenerationTarget` finds the language and answers a
 // preview, which ignores any key; `regenerateLanguage` does the paid request under its key.
 
 /** What regenerationTarget leaves in ctx.state.regeneration for the paid step. */
+const regenerationTargetOf = stateReader<RegenerationTarget>('regeneration', 'regenerationTarget()');
+
 export interface RegenerationTarget {
   project: Project;
   locale: string;
@@ -45,7 +48,7 @@ async function answer(deps: AppDeps, ctx: Context, regeneration: RegenerationQuo
 export function regenerationTarget(deps: AppDeps): Middleware {
   return async (ctx, next) => {
     const body = bodyOf(ctx, regenerateBodySchema);
-    const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+    const project = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
     const locale = ctx.params.locale!;
     if (!project.target_locales.includes(locale)) throw ApiError.notFound('language', 'locale');
     if (!body.preview_only) {
@@ -68,10 +71,10 @@ export function regenerationTarget(deps: AppDeps): Middleware {
  */
 export async function regenerateLanguage(deps: AppDeps, ctx: Context): Promise<void> {
   const { db, config } = deps;
-  const auth = ctx.state.auth as AuthContext;
-  const idempotency = ctx.state.idempotency as IdempotencyState;
+  const auth = workspaceCaller(ctx);
+  const idempotency = idempotencyOf(ctx);
   const body = bodyOf(ctx, regenerateBodySchema);
-  const { project, locale } = ctx.state.regeneration as RegenerationTarget;
+  const { project, locale } = regenerationTargetOf(ctx);
   const start = (run: RegenerationRun) => startRegenerationWorkflow(deps.temporal, { taskQueue: config.temporal.taskQueue, timeoutMs: config.temporal.callTimeoutMs }, run);
 
   if (idempotency.recoveryPoint === RECOVERY_POINT) {

@@ -5,7 +5,7 @@ import { findCueProblem } from '../../shared/transcript-cues';
 import { ReviewStepRefused, sendReviewStep, type ReviewStep } from '../../temporal/send-review-step';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import type { ReviewerContext } from '../middleware/authenticate';
+import { reviewerCaller, type ReviewerContext } from '../middleware/authenticate';
 import { isUuid } from '../projects/load-own-project';
 import { sourceAudioUrl } from '../transcripts/media-links';
 import { presentOpenReview } from './review-presenter';
@@ -48,7 +48,7 @@ export async function presentReview(deps: AppDeps, review: OpenReview, caller: R
 
 /** requested → in_review, held by this key; claiming one's own review again answers the same. */
 export async function claimReview(deps: AppDeps, ctx: Context): Promise<void> {
-  const caller = ctx.state.reviewer as ReviewerContext;
+  const caller = reviewerCaller(ctx);
   const review = await loadOpenReview(deps, ctx.params.project_id!);
   if (review.status === 'in_review' && !holdsIt(review, caller)) throw claimedByAnother(review);
   if (review.status === 'requested') await send(deps, review, { claim: { reviewer: caller.name, reviewerKeyId: caller.keyId } });
@@ -57,7 +57,7 @@ export async function claimReview(deps: AppDeps, ctx: Context): Promise<void> {
 
 /** in_review → verified, by the claimant alone: the segments become the transcript the dub is made from. */
 export async function submitReview(deps: AppDeps, ctx: Context): Promise<void> {
-  const caller = ctx.state.reviewer as ReviewerContext;
+  const caller = reviewerCaller(ctx);
   const body = bodyOf(ctx, submitReviewBodySchema);
   const review = await loadOpenReview(deps, ctx.params.project_id!);
   if (review.status === 'requested') throw ApiError.conflict('review_not_claimed', 'Claim this review before submitting its transcript.');

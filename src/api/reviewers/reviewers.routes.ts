@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { listOpenReviews } from '../../db/transcript-reviews';
 import type { AppDeps } from '../app-deps';
-import { authenticate, requireReviewer, type ReviewerContext } from '../middleware/authenticate';
+import { authenticate, requireReviewer, reviewerCaller } from '../middleware/authenticate';
 import { validateBody, validateQuery } from '../middleware/validate';
 import { presentQueuedReview } from './review-presenter';
 import { claimReview, loadOpenReview, presentReview, submitReview } from './reviewer-steps';
@@ -19,14 +19,14 @@ export function reviewersRoutes(deps: AppDeps): Router {
   const reviewer = requireReviewer();
 
   router.get('/', auth, reviewer, validateQuery(noQuerySchema), async (ctx) => {
-    const caller = ctx.state.reviewer as ReviewerContext;
+    const caller = reviewerCaller(ctx);
     const queue = await listOpenReviews(deps.db);
     ctx.body = { data: queue.map((r) => presentQueuedReview(r, caller)) };
   });
 
   router.get('/:project_id', auth, reviewer, validateQuery(noQuerySchema), async (ctx) => {
     const review = await loadOpenReview(deps, ctx.params.project_id!);
-    ctx.body = { data: await presentReview(deps, review, ctx.state.reviewer as ReviewerContext) };
+    ctx.body = { data: await presentReview(deps, review, reviewerCaller(ctx)) };
   });
 
   router.post('/:project_id/claim', auth, reviewer, validateQuery(noQuerySchema), validateBody(claimReviewBodySchema), (ctx) => claimReview(deps, ctx));

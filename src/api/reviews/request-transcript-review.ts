@@ -5,8 +5,8 @@ import { insertReview, reviewChargeReference } from '../../db/transcript-reviews
 import { startReviewWorkflow } from '../../temporal/start-review-workflow';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import type { AuthContext } from '../middleware/authenticate';
-import type { IdempotencyState } from '../middleware/idempotency';
+import { workspaceCaller } from '../middleware/authenticate';
+import { idempotencyOf } from '../middleware/idempotency';
 import { bodyOf } from '../middleware/validate';
 import { loadOwnProject } from '../projects/load-own-project';
 import { loadProjectView } from '../projects/load-project-view';
@@ -26,9 +26,10 @@ type Outcome = { kind: 'charged'; quote: ReviewQuote } | { kind: 'already_reques
  */
 export async function requestTranscriptReview(deps: AppDeps, ctx: Context): Promise<void> {
   const { db, config } = deps;
-  const auth = ctx.state.auth as AuthContext;
+  const auth = workspaceCaller(ctx);
   const body = bodyOf(ctx, transcriptReviewBodySchema);
-  const idempotency = ctx.state.idempotency as IdempotencyState | undefined;
+  // Only a submission runs the idempotency step (a preview needs no key).
+  const idempotency = body.preview_only === false ? idempotencyOf(ctx) : undefined;
   const project = await loadOwnProject(deps, auth, ctx.params.project_id!);
   const start = (p: Project) => startReviewWorkflow(deps.temporal, { taskQueue: config.temporal.taskQueue, timeoutMs: config.temporal.callTimeoutMs }, p);
   const respond = async (quote: ReviewQuote, current: Project) => {

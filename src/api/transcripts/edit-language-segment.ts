@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { editLanguageSegmentText, findLanguageSegment } from '../../db/language-segments';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import type { AuthContext } from '../middleware/authenticate';
+import { workspaceCaller } from '../middleware/authenticate';
 import { bodyOf } from '../middleware/validate';
 import { loadOwnProject } from '../projects/load-own-project';
 import { lockEditableLanguage } from './edit-guard';
@@ -17,7 +17,7 @@ import { editLanguageSegmentBodySchema } from './transcripts.schema';
  * (docs/editing.md#editing-is-free-regenerating-is-paid).
  */
 export async function editLanguageSegment(deps: AppDeps, ctx: Context): Promise<void> {
-  const caller = ctx.state.auth as AuthContext;
+  const caller = workspaceCaller(ctx);
   const { text } = bodyOf(ctx, editLanguageSegmentBodySchema);
   const project = await loadOwnProject(deps, caller, ctx.params.project_id!);
   const locale = targetLocaleParam(ctx, project);

@@ -4,7 +4,7 @@ import { markSourceSegmentLinesStale } from '../../db/language-segments';
 import { editSourceSegment as writeSegmentEdit, findNeighbourSegments, findSourceSegment } from '../../db/source-segments';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import type { AuthContext } from '../middleware/authenticate';
+import { workspaceCaller } from '../middleware/authenticate';
 import { bodyOf } from '../middleware/validate';
 import { loadOwnProject } from '../projects/load-own-project';
 import { lockEditableTranscript } from './edit-guard';
@@ -19,7 +19,7 @@ import { editSourceSegmentBodySchema } from './transcripts.schema';
  * the new timing. The transcript becomes `edited`. An edit that changes nothing changes nothing.
  */
 export async function editSourceSegment(deps: AppDeps, ctx: Context): Promise<void> {
-  const caller = ctx.state.auth as AuthContext;
+  const caller = workspaceCaller(ctx);
   const body = bodyOf(ctx, editSourceSegmentBodySchema);
   const project = await loadOwnProject(deps, caller, ctx.params.project_id!);
   const segmentId = segmentIdParam(ctx);

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { markLanguageSegmentsStale } from '../../db/language-segments';
 import { replaceSourceSegments } from '../../db/source-segments';
 import type { AppDeps } from '../app-deps';
-import type { AuthContext } from '../middleware/authenticate';
+import { workspaceCaller } from '../middleware/authenticate';
 import { bodyOf } from '../middleware/validate';
 import { loadOwnProject } from '../projects/load-own-project';
 import { lockEditableTranscript } from './edit-guard';
@@ -19,7 +19,7 @@ import { replaceTranscriptBodySchema } from './transcripts.schema';
  * before anything is locked; a refused one writes nothing.
  */
 export async function replaceTranscript(deps: AppDeps, ctx: Context): Promise<void> {
-  const caller = ctx.state.auth as AuthContext;
+  const caller = workspaceCaller(ctx);
   const body = bodyOf(ctx, replaceTranscriptBodySchema);
   const project = await loadOwnProject(deps, caller, ctx.params.project_id!);
   // The duration is set once, at validation, which an editable project is past or not yet at.

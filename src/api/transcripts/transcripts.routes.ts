@@ -4,7 +4,7 @@ import { findLanguageRevision } from '../../db/projects';
 import { listLanguageSegments } from '../../db/language-segments';
 import { listSourceSegments } from '../../db/source-segments';
 import type { AppDeps } from '../app-deps';
-import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
+import { authenticate, requirePermission, workspaceCaller } from '../middleware/authenticate';
 import { validateBody, validateQuery } from '../middleware/validate';
 import { loadOwnProject } from '../projects/load-own-project';
 import { editLanguageSegment } from './edit-language-segment';
@@ -28,7 +28,7 @@ export function transcriptsRoutes(deps: AppDeps): Router {
   const write = requirePermission('dubbing:write');
 
   router.get('/transcript', auth, read, validateQuery(noQuerySchema), async (ctx) => {
-    const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+    const project = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
     const [segments, audio] = await Promise.all([listSourceSegments(db, project.id), sourceAudioUrl(deps, project)]);
     ctx.body = { data: presentTranscript(project.id, project.transcript_source, segments, audio) };
   });
@@ -38,7 +38,7 @@ export function transcriptsRoutes(deps: AppDeps): Router {
   router.patch('/transcript/segments/:segment_id', auth, write, validateBody(editSourceSegmentBodySchema), (ctx) => editSourceSegment(deps, ctx));
 
   router.get('/languages/:locale/segments', auth, read, validateQuery(noQuerySchema), async (ctx) => {
-    const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+    const project = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
     const locale = targetLocaleParam(ctx, project);
     // A target language not yet started (the project is not charged yet) has no lines so far.
     const language = await findLanguageRevision(db, project.id, locale);

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { getWorkspaceUsage } from '../../db/usage';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
+import { authenticate, requirePermission, workspaceCaller } from '../middleware/authenticate';
 import { validateQuery } from '../middleware/validate';
 import { getUsageQuerySchema } from './usage.schema';
 
@@ -11,7 +11,7 @@ export function usageRoutes(deps: AppDeps): Router {
   const { db } = deps;
   const router = new Router();
   router.get('/v1/usage', authenticate(deps), requirePermission('usage:read'), validateQuery(getUsageQuerySchema), async (ctx) => {
-    const auth = ctx.state.auth as AuthContext;
+    const auth = workspaceCaller(ctx);
     const usage = await getWorkspaceUsage(db, auth.workspaceId);
     if (!usage) throw ApiError.notFound('workspace');
     const total = usage.granted - usage.captured;

@@ -3,7 +3,7 @@ import { findEndpoint } from '../../db/webhooks';
 import { openSecret } from '../../webhooks/secret-box';
 import { ApiError } from '../api-error';
 import type { StoredResponseCodec } from '../middleware/idempotency';
-import type { AuthContext } from '../middleware/authenticate';
+import { workspaceCaller } from '../middleware/authenticate';
 
 // The create response holds the endpoint's secret in full, and stored responses stay in
 // idempotency_keys long after the request (docs/webhooks.md, "Secrets"). So the response is
@@ -25,7 +25,7 @@ export function createdEndpointReplay(db: Db, secretKey: string): StoredResponse
     async replay(ctx, stored) {
       if (stored.status !== 201) return stored.body;
       const parsed = JSON.parse(stored.body) as CreatedBody;
-      const caller = ctx.state.auth as AuthContext;
+      const caller = workspaceCaller(ctx);
       const endpoint = await findEndpoint(db, caller.workspaceId, parsed.data.id);
       if (!endpoint || endpoint.secret === null) {
         throw ApiError.conflict('webhook_endpoint_deleted', 'The webhook endpoint this Idempotency-Key created has since been deleted, and its secret with it; register a new one with a new key.');

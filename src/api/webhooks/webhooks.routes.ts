@@ -7,7 +7,7 @@ import { openSecret, sealSecret } from '../../webhooks/secret-box';
 import { checkWebhookUrl, WebhookTargetError } from '../../webhooks/target-guard';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
+import { type AuthContext, authenticate, requirePermission, workspaceCaller } from '../middleware/authenticate';
 import { idempotency } from '../middleware/idempotency';
 import { bodyOf, queryOf, validateBody, validateQuery } from '../middleware/validate';
 import { cursorPage, decodeCursor } from '../projects/cursor';
@@ -37,7 +37,7 @@ export function webhooksRoutes(deps: AppDeps): Router {
   };
 
   router.post('/', auth, write, validateBody(createWebhookBodySchema), idempotency(db, undefined, { codec: createdEndpointReplay(db, secretKey) }), async (ctx) => {
-    const caller = ctx.state.auth as AuthContext;
+    const caller = workspaceCaller(ctx);
     const body = bodyOf(ctx, createWebhookBodySchema);
     // The form and literal addresses only: names are resolved, and judged, at each delivery.
     try {
@@ -64,7 +64,7 @@ export function webhooksRoutes(deps: AppDeps): Router {
   });
 
   router.get('/', auth, write, validateQuery(listWebhooksQuerySchema), async (ctx) => {
-    const caller = ctx.state.auth as AuthContext;
+    const caller = workspaceCaller(ctx);
     const query = queryOf(ctx, listWebhooksQuerySchema);
     const rows = await listEndpoints(db, { workspaceId: caller.workspaceId, limit: query.limit, beforeSeq: query.cursor ? decodeCursor(secret, query.cursor, caller.workspaceId) : undefined });
     const { items, page } = cursorPage(secret, caller.workspaceId, rows, query.limit);
@@ -72,20 +72,20 @@ export function webhooksRoutes(deps: AppDeps): Router {
   });
 
   router.get('/:webhook_id', auth, write, validateQuery(emptyQuerySchema), async (ctx) => {
-    ctx.body = { data: presentEndpoint(open(await ownEndpoint(ctx.state.auth as AuthContext, ctx.params.webhook_id!))) };
+    ctx.body = { data: presentEndpoint(open(await ownEndpoint(workspaceCaller(ctx), ctx.params.webhook_id!))) };
   });
 
   // Deliveries still pending to it are given up at their next attempt; the log stays readable
   // to operators, but the endpoint is gone for the API.
   router.delete('/:webhook_id', auth, write, validateQuery(emptyQuerySchema), async (ctx) => {
-    const caller = ctx.state.auth as AuthContext;
+    const caller = workspaceCaller(ctx);
     const endpoint = await ownEndpoint(caller, ctx.params.webhook_id!);
     if (!(await deleteEndpoint(db, endpoint.id, caller.workspaceId))) throw ApiError.notFound('webhook endpoint', 'webhook_id');
     ctx.body = { data: { id: endpoint.id, object: 'webhook_endpoint', deleted: true } };
   });
 
   router.get('/:webhook_id/deliveries', auth, write, validateQuery(listDeliveriesQuerySchema), async (ctx) => {
-    const caller = ctx.state.auth as AuthContext;
+    const caller = workspaceCaller(ctx);
     const endpoint = await ownEndpoint(caller, ctx.params.webhook_id!);
     const query = queryOf(ctx, listDeliveriesQuerySchema);
     const rows = await listDeliveryLog(db, { endpointId: endpoint.id, limit: query.limit, beforeSeq: query.cursor ? decodeCursor(secret, query.cursor, caller.workspaceId) : undefined });

@@ -4,7 +4,7 @@ import { VIDEO_ID_PATTERN } from '../../shared/youtube-video-id';
 import { UnmirroredLookups } from './unmirrored-lookup';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
-import { authenticate, requirePermission, type AuthContext } from '../middleware/authenticate';
+import { authenticate, requirePermission, workspaceCaller } from '../middleware/authenticate';
 import { queryOf, validateQuery } from '../middleware/validate';
 import { presentVideo } from './video-presenter';
 import { listVideosQuerySchema } from './youtube.schema';
@@ -20,7 +20,7 @@ export function youtubeRoutes(deps: AppDeps): Router {
   const { lookupMissTtlSeconds: missTtlSeconds, lookupsPerHour: perHour } = deps.config.youtube;
   const lookups = deps.youtube ? new UnmirroredLookups(db, deps.youtube, { missTtlSeconds, perHour }) : null;
   router.get('/v1/dubbing/youtube/videos', authenticate(deps), requirePermission('dubbing:read'), validateQuery(listVideosQuerySchema), async (ctx) => {
-    const { workspaceId } = ctx.state.auth as AuthContext;
+    const { workspaceId } = workspaceCaller(ctx);
     const { channel_id: named, query, limit } = queryOf(ctx, listVideosQuerySchema);
     const channel = await findConnectedChannel(db, workspaceId, named);
     if (!channel) {

@@ -4,14 +4,14 @@ import { findProjectById, type Project } from '../../../db/projects';
 import { signalLanguagesAdded } from '../../../temporal/signal-languages-added';
 import { ApiError } from '../../api-error';
 import type { AppDeps } from '../../app-deps';
-import type { AuthContext } from '../../middleware/authenticate';
-import type { IdempotencyState } from '../../middleware/idempotency';
+import { workspaceCaller } from '../../middleware/authenticate';
+import { idempotencyOf } from '../../middleware/idempotency';
 import { bodyOf } from '../../middleware/validate';
 import { loadProjectView } from '../load-project-view';
 import { addLanguagesBodySchema } from './add-languages.schema';
 import type { AdditionQuote } from './addition-quote';
 import { commitAddition } from './commit-addition';
-import type { QuotedAddition } from './quote-request';
+import { quotedAdditionOf } from './quote-request';
 
 const RECOVERY_POINT = 'languages_added';
 
@@ -27,10 +27,10 @@ type PaidQuote = AdditionQuote & { charged_now_seconds: number };
  */
 export async function addLanguages(deps: AppDeps, ctx: Context): Promise<void> {
   const { db, config } = deps;
-  const auth = ctx.state.auth as AuthContext;
-  const idempotency = ctx.state.idempotency as IdempotencyState;
+  const auth = workspaceCaller(ctx);
+  const idempotency = idempotencyOf(ctx);
   const body = bodyOf(ctx, addLanguagesBodySchema);
-  const { project: quoted, voices } = ctx.state.addition as QuotedAddition;
+  const { project: quoted, voices } = quotedAdditionOf(ctx);
 
   let addition: PaidQuote;
   let project: Project;

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../../app-deps';
 import { loadProjectView } from '../load-project-view';
-import type { QuotedAddition } from './quote-request';
+import { quotedAdditionOf } from './quote-request';
 
 /**
  * Answers the requests that change nothing, before any idempotency key is read or stored:
@@ -12,7 +12,7 @@ import type { QuotedAddition } from './quote-request';
  */
 export function answerUnpaidQuote(deps: AppDeps): Middleware {
   return async (ctx, next) => {
-    const { project, quote } = ctx.state.addition as QuotedAddition;
+    const { project, quote } = quotedAdditionOf(ctx);
     if (quote.preview_only) {
       ctx.body = { data: { addition: quote } };
       return;

@@ -1,15 +1,19 @@
 import type { Middleware } from 'koa';
 import type { Project } from '../../../db/projects';
 import type { AppDeps } from '../../app-deps';
-import type { AuthContext } from '../../middleware/authenticate';
+import { workspaceCaller } from '../../middleware/authenticate';
 import { bodyOf } from '../../middleware/validate';
 import { checkLocales } from '../check-locales';
 import { chooseVoices } from '../choose-voices';
 import { loadOwnProject } from '../load-own-project';
 import { addLanguagesBodySchema } from './add-languages.schema';
 import { quoteAddition, type AdditionQuote } from './addition-quote';
+import { stateReader } from '../../request-state';
 
 /** What quoteRequest leaves in ctx.state.addition for the steps after it. */
+/** The addition quoteRequest() read and priced, for the steps after it. */
+export const quotedAdditionOf = stateReader<QuotedAddition>('addition', 'quoteRequest()');
+
 export interface QuotedAddition {
   project: Project;
   quote: AdditionQuote;
@@ -27,7 +31,7 @@ export interface QuotedAddition {
 export function quoteRequest(deps: AppDeps): Middleware {
   return async (ctx, next) => {
     const body = bodyOf(ctx, addLanguagesBodySchema);
-    const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+    const project = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
     checkLocales(deps.capabilities.current(), project.source_locale, body.target_locales);
     const voices = chooseVoices(deps.capabilities.current(), body.target_locales, body.voices);
     const addition: QuotedAddition = { project, quote: quoteAddition(project, body), voices };

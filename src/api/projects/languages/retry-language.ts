@@ -5,13 +5,14 @@ import { findLanguage, findProjectById, lockExistingProject, lockLanguage, type 
 import { startLanguageRetry } from '../../../temporal/start-language-retry';
 import { ApiError } from '../../api-error';
 import type { AppDeps } from '../../app-deps';
-import type { AuthContext } from '../../middleware/authenticate';
-import type { IdempotencyState } from '../../middleware/idempotency';
+import { workspaceCaller } from '../../middleware/authenticate';
+import { idempotencyOf } from '../../middleware/idempotency';
 import { bodyOf } from '../../middleware/validate';
 import { loadOwnProject } from '../load-own-project';
 import { loadProjectView } from '../load-project-view';
 import { retryLanguageBodySchema } from './retry-language.schema';
 import { assertRetryable, priceRetry, type RetryQuote } from './retry-quote';
+import { stateReader } from '../../request-state';
 
 // POST /v1/dubbing/projects/{id}/languages/{locale}/retry (docs/lifecycle.md#retry), in two steps
 // around the idempotency middleware, like a regeneration: `retryTarget` finds the language and
@@ -23,11 +24,13 @@ async function answer(deps: AppDeps, ctx: Context, retry: RetryQuote, project: P
   ctx.body = { data: { retry, project: await loadProjectView(deps, project, { includeTransfer: false }) } };
 }
 
+const retryProjectOf = stateReader<Project>('retryProject', 'retryTarget()');
+
 /** The caller's project and one of its target locales (the same 404 otherwise); a preview is answered here. */
 export function retryTarget(deps: AppDeps): Middleware {
   return async (ctx, next) => {
     const body = bodyOf(ctx, retryLanguageBodySchema);
-    const project = await loadOwnProject(deps, ctx.state.auth as AuthContext, ctx.params.project_id!);
+    const project = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
     const locale = ctx.params.locale!;
     if (!project.target_locales.includes(locale)) throw ApiError.notFound('language', 'locale');
     ctx.state.retryProject = project;
@@ -46,10 +49,10 @@ export function retryTarget(deps: AppDeps): Middleware {
  */
 export async function retryLanguage(deps: AppDeps, ctx: Context): Promise<void> {
   const { db, config } = deps;
-  const auth = ctx.state.auth as AuthContext;
-  const idempotency = ctx.state.idempotency as IdempotencyState;
+  const auth = workspaceCaller(ctx);
+  const idempotency = idempotencyOf(ctx);
   const body = bodyOf(ctx, retryLanguageBodySchema);
-  const project = ctx.state.retryProject as Project;
+  const project = retryProjectOf(ctx);
   const locale = ctx.params.locale!;
   const start = (retry: RetryQuote) =>
     startLanguageRetry(deps.temporal, { taskQueue: config.temporal.taskQueue, timeoutMs: config.temporal.callTimeoutMs }, {
