@@ -3,10 +3,10 @@ import { Pool } from 'pg';
 import { serveUntilSignalled } from './serve';
 
 // The baseline for GET /v1/dubbing/youtube/videos: plain Koa and a pg Pool of the same size as
-// the real app's, running the same statements the real route runs (the text Kysely compiles
-// src/db/youtube.ts's queries to, and src/db/youtube-lookups.ts's claim), in the same order, and
-// answering the same JSON. No API key check, rate limit, validation, query builder or error
-// handling: the workspace comes as a parameter. Run by bench/youtube.bench.ts as a child process
+// the real app's, running the same statements the real route runs (src/db/youtube.ts's named
+// statements, by name as there, and the text Kysely compiles src/db/youtube-lookups.ts's claim
+// to), in the same order, and answering the same JSON. No API key check, rate limit, validation
+// or error handling: the workspace comes as a parameter. Run by bench/youtube.bench.ts as a child process
 // exactly like the real API; it makes no Data API call (the bench's unknown ids are remembered misses).
 
 const url = process.env.DATABASE_URL;
@@ -19,7 +19,7 @@ const pool = new Pool({ connectionString: url, max: poolMax, application_name: '
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
 const CHANNEL = 'select "youtube_channels"."id", "youtube_channels"."title" from "workspace_channels" inner join "youtube_channels" on "youtube_channels"."id" = "workspace_channels"."channel_id" where "workspace_channels"."workspace_id" = $1 and ';
-const PRIMARY_CHANNEL = `${CHANNEL}"workspace_channels"."is_primary" = $2`;
+const PRIMARY_CHANNEL = `${CHANNEL}"workspace_channels"."is_primary"`;
 const NAMED_CHANNEL = `${CHANNEL}"workspace_channels"."channel_id" = $2`;
 const VIDEOS = 'select "id", "title", "duration_seconds", "published_at", "availability" from "youtube_videos" where "channel_id" = $1';
 const ORDER = ' order by "published_at" desc, "id" desc limit';
@@ -64,18 +64,18 @@ app.use(async (ctx) => {
   const named = typeof ctx.query.channel_id === 'string' ? ctx.query.channel_id : undefined;
   const query = typeof ctx.query.query === 'string' ? ctx.query.query : undefined;
   const limit = Number(ctx.query.limit ?? 20);
-  const channel = (await pool.query<{ id: string; title: string }>(named === undefined ? PRIMARY_CHANNEL : NAMED_CHANNEL, [workspace, named ?? true])).rows[0];
+  const channel = (await pool.query<{ id: string; title: string }>(named === undefined ? { name: 'primary-channel', text: PRIMARY_CHANNEL, values: [workspace] } : { name: 'named-channel', text: NAMED_CHANNEL, values: [workspace, named] })).rows[0];
   if (!channel) {
     ctx.status = named === undefined ? 200 : 404;
     ctx.body = named === undefined ? { data: { connection_required: true, channel: null, items: [] } } : { error: { type: 'not_found_error' } };
     return;
   }
   const videoId = query !== undefined && VIDEO_ID.test(query) ? query : undefined;
-  let videos: Video[] = videoId === undefined ? [] : (await pool.query<Video>(EXACT, [channel.id, videoId, limit])).rows;
+  let videos: Video[] = videoId === undefined ? [] : (await pool.query<Video>({ name: 'exact', text: EXACT, values: [channel.id, videoId, limit] })).rows;
   if (videos.length === 0) {
     videos = query === undefined
-      ? (await pool.query<Video>(NEWEST, [channel.id, limit])).rows
-      : (await pool.query<Video>(TITLE, [channel.id, `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit])).rows;
+      ? (await pool.query<Video>({ name: 'newest', text: NEWEST, values: [channel.id, limit] })).rows
+      : (await pool.query<Video>({ name: 'title', text: TITLE, values: [channel.id, `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit] })).rows;
   }
   if (videoId !== undefined && videos.length === 0) {
     const claim = (await pool.query<{ missed: boolean; used: number | null }>(CLAIM, [videoId, missTtlSeconds, channel.id, workspace, workspace, perHour, perHour])).rows[0]!;
@@ -83,7 +83,7 @@ app.use(async (ctx) => {
   }
   const matches = new Map<string, Match>();
   if (videos.length > 0) {
-    for (const m of (await pool.query<Match>(MATCHES, [workspace, videos.map((v) => v.id)])).rows) matches.set(m.youtube_video_id, m);
+    for (const m of (await pool.query<Match>({ name: 'matches', text: MATCHES, values: [workspace, videos.map((v) => v.id)] })).rows) matches.set(m.youtube_video_id, m);
   }
   const items = videos.map((v) => {
     const m = matches.get(v.id);

@@ -1,4 +1,5 @@
 import { sql, type ColumnType, type Selectable } from 'kysely';
+import type { Pool } from 'pg';
 import type { Db } from './create-db';
 import type { VideoAvailability } from '../shared/video-availability';
 import { containsPattern } from './like-pattern';
@@ -113,15 +114,20 @@ export async function upsertVideos(db: Db, videos: Omit<YoutubeVideo, 'updated_a
     .execute();
 }
 
+// Every video search runs these reads, so they run by name (pg's `{ name, text, values }`): each
+// connection parses and plans them once (docs/design.md#named-statements). Result columns are
+// named, so a migration adding a column leaves the prepared statements valid.
+const CHANNEL = 'select "youtube_channels"."id", "youtube_channels"."title" from "workspace_channels" inner join "youtube_channels" on "youtube_channels"."id" = "workspace_channels"."channel_id" where "workspace_channels"."workspace_id" = $1';
+const VIDEOS = 'select "id", "title", "duration_seconds", "published_at", "availability" from "youtube_videos" where "channel_id" = $1';
+const NEWEST_FIRST = 'order by "published_at" desc, "id" desc limit';
+const MATCHES = 'select distinct on ("youtube_video_id") "id", "youtube_video_id", "target_locales", "status", "usage_state" from "projects" where "workspace_id" = $1 and "youtube_video_id" = any($2) order by "youtube_video_id", "seq" desc';
+
 /** The channel a workspace asks for, or its primary when it names none; undefined if not connected. */
-export async function findConnectedChannel(db: Db, workspaceId: string, channelId?: string): Promise<Pick<YoutubeChannel, 'id' | 'title'> | undefined> {
-  let q = db
-    .selectFrom('workspace_channels')
-    .innerJoin('youtube_channels', 'youtube_channels.id', 'workspace_channels.channel_id')
-    .select(['youtube_channels.id', 'youtube_channels.title'])
-    .where('workspace_channels.workspace_id', '=', workspaceId);
-  q = channelId === undefined ? q.where('workspace_channels.is_primary', '=', true) : q.where('workspace_channels.channel_id', '=', channelId);
-  return q.executeTakeFirst();
+export async function findConnectedChannel(pool: Pool, workspaceId: string, channelId?: string): Promise<Pick<YoutubeChannel, 'id' | 'title'> | undefined> {
+  const { rows } = await pool.query<Pick<YoutubeChannel, 'id' | 'title'>>(channelId === undefined
+    ? { name: 'find-primary-channel', text: `${CHANNEL} and "workspace_channels"."is_primary"`, values: [workspaceId] }
+    : { name: 'find-named-channel', text: `${CHANNEL} and "workspace_channels"."channel_id" = $2`, values: [workspaceId, channelId] });
+  return rows[0];
 }
 
 /** The columns a listed video shows (docs/design.md#youtube); the description stays in the table. */
@@ -132,14 +138,14 @@ export type ListedVideo = Pick<YoutubeVideo, 'id' | 'title' | 'duration_seconds'
  * title contains `query` (literally, any case; the trigram index), or the newest (the channel's
  * newest-first index).
  */
-export async function listVideos(db: Db, search: { channelId: string; videoId?: string; query?: string; limit: number }): Promise<ListedVideo[]> {
-  let q = db
-    .selectFrom('youtube_videos')
-    .select(['id', 'title', 'duration_seconds', 'published_at', 'availability'])
-    .where('channel_id', '=', search.channelId);
-  if (search.videoId !== undefined) q = q.where('id', '=', search.videoId);
-  else if (search.query !== undefined) q = q.where('title', 'ilike', containsPattern(search.query));
-  return q.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(search.limit).execute();
+export async function listVideos(pool: Pool, search: { channelId: string; videoId?: string; query?: string; limit: number }): Promise<ListedVideo[]> {
+  const { channelId, videoId, query, limit } = search;
+  const { rows } = await pool.query<ListedVideo>(videoId !== undefined
+    ? { name: 'find-video', text: `${VIDEOS} and "id" = $2 ${NEWEST_FIRST} $3`, values: [channelId, videoId, limit] }
+    : query !== undefined
+      ? { name: 'search-video-titles', text: `${VIDEOS} and "title" ilike $2 ${NEWEST_FIRST} $3`, values: [channelId, containsPattern(query), limit] }
+      : { name: 'list-newest-videos', text: `${VIDEOS} ${NEWEST_FIRST} $2`, values: [channelId, limit] });
+  return rows;
 }
 
 export type MatchingProjectRow = Pick<Project, 'id' | 'target_locales' | 'status' | 'usage_state'> & { youtube_video_id: string };
@@ -148,16 +154,8 @@ export type MatchingProjectRow = Pick<Project, 'id' | 'target_locales' | 'status
  * The workspace's newest project for each of these videos that has one (never another
  * workspace's), by video id: one probe of projects_workspace_video_seq_idx per id.
  */
-export async function findMatchingProjects(db: Db, workspaceId: string, videoIds: readonly string[]): Promise<Map<string, MatchingProjectRow>> {
+export async function findMatchingProjects(pool: Pool, workspaceId: string, videoIds: readonly string[]): Promise<Map<string, MatchingProjectRow>> {
   if (videoIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('projects')
-    .distinctOn('youtube_video_id')
-    .select(['id', 'youtube_video_id', 'target_locales', 'status', 'usage_state'])
-    .where('workspace_id', '=', workspaceId)
-    .where((eb) => eb('youtube_video_id', '=', eb.fn.any(eb.val(videoIds))))
-    .orderBy('youtube_video_id')
-    .orderBy('seq', 'desc')
-    .execute();
-  return new Map(rows.map((row) => [row.youtube_video_id!, { ...row, youtube_video_id: row.youtube_video_id! }]));
+  const { rows } = await pool.query<MatchingProjectRow>({ name: 'find-matching-projects', text: MATCHES, values: [workspaceId, videoIds] });
+  return new Map(rows.map((row) => [row.youtube_video_id, row]));
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { createDb, type Db } from '../../src/db/create-db';
+import type { Pool } from 'pg';
+import { createDb, createPool, type Db } from '../../src/db/create-db';
 import { connectChannel, findConnectedChannel, findMatchingProjects, listVideos, upsertVideos } from '../../src/db/youtube';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
 import { testConfig } from '../helpers/test-api';
@@ -11,8 +12,12 @@ import { testConfig } from '../helpers/test-api';
 // workspace's connection and projects, never a neighbour's).
 
 const applicationName = `video-reads-${randomUUID().slice(0, 8)}`;
+let pool: Pool;
 let db: Db;
-beforeAll(() => { db = createDb({ url: testConfig().database.url!, poolMax: 10, applicationName }); });
+beforeAll(() => {
+  pool = createPool({ url: testConfig().database.url!, poolMax: 10, applicationName });
+  db = createDb(pool);
+});
 afterAll(() => db.destroy());
 
 const newChannelId = () => `UC${randomUUID().replace(/-/g, '').slice(0, 22)}`;
@@ -70,10 +75,10 @@ beforeAll(async () => { world = await seedWorld(); });
 
 /** One search as the route makes it: the connection, then the exact video's page, then its matches. */
 async function exactSearch(request: { workspaceId: string; channelId?: string; videoId: string }) {
-  const channel = await findConnectedChannel(db, request.workspaceId, request.channelId);
+  const channel = await findConnectedChannel(pool, request.workspaceId, request.channelId);
   if (!channel) return { channel: undefined, videos: [], matches: new Map() };
-  const videos = await listVideos(db, { channelId: channel.id, videoId: request.videoId, limit: 20 });
-  const matches = await findMatchingProjects(db, request.workspaceId, videos.map((v) => v.id));
+  const videos = await listVideos(pool, { channelId: channel.id, videoId: request.videoId, limit: 20 });
+  const matches = await findMatchingProjects(pool, request.workspaceId, videos.map((v) => v.id));
   return { channel: channel.id, videos: videos.map((v) => v.id), matches: new Map([...matches].map(([id, m]) => [id, m.usage_state])) };
 }
 
@@ -132,9 +137,9 @@ it('a read whose value PostgreSQL refuses fails alone; the reads beside it are a
 
 it('a title search reads the page newest first, and the matches of the whole page in one read', async () => {
   const [first] = world.tenants;
-  const page = await listVideos(db, { channelId: world.channels[0]!, query: 'video 0.', limit: 20 });
+  const page = await listVideos(pool, { channelId: world.channels[0]!, query: 'video 0.', limit: 20 });
   expect(page.map((v) => v.id)).toEqual(world.videos.slice(0, 3).reverse());
-  const matches = await findMatchingProjects(db, first!.workspace.id, [...page.map((v) => v.id), world.videos[3]!, 'unmirrored0']);
+  const matches = await findMatchingProjects(pool, first!.workspace.id, [...page.map((v) => v.id), world.videos[3]!, 'unmirrored0']);
   expect(new Map([...matches].map(([id, m]) => [id, m.usage_state]))).toEqual(new Map([[world.videos[0]!, 'charged'], [world.videos[3]!, 'pending_validation']]));
-  expect(await findMatchingProjects(db, first!.workspace.id, [])).toEqual(new Map());
+  expect(await findMatchingProjects(pool, first!.workspace.id, [])).toEqual(new Map());
 });

@@ -22,7 +22,7 @@ export function youtubeRoutes(deps: AppDeps): Router {
   router.get('/v1/dubbing/youtube/videos', authenticate(deps), requirePermission('dubbing:read'), validateQuery(listVideosQuerySchema), async (ctx) => {
     const { workspaceId } = workspaceCaller(ctx);
     const { channel_id: named, query, limit } = queryOf(ctx, listVideosQuerySchema);
-    const channel = await findConnectedChannel(db, workspaceId, named);
+    const channel = await findConnectedChannel(deps.pool, workspaceId, named);
     if (!channel) {
       // Another workspace's channel looks exactly like an unknown one.
       if (named !== undefined) throw ApiError.notFound('channel', 'channel_id');
@@ -33,14 +33,14 @@ export function youtubeRoutes(deps: AppDeps): Router {
     // word, or a video newer than the last sync) searches titles.
     const videoId = query !== undefined && VIDEO_ID_PATTERN.test(query) ? query : undefined;
     const search = { channelId: channel.id, limit };
-    let videos = videoId === undefined ? [] : await listVideos(db, { ...search, videoId });
-    if (videos.length === 0) videos = await listVideos(db, { ...search, query });
+    let videos = videoId === undefined ? [] : await listVideos(deps.pool, { ...search, videoId });
+    if (videos.length === 0) videos = await listVideos(deps.pool, { ...search, query });
     if (videoId !== undefined && videos.length === 0 && lookups) {
       const lookup = await lookups.lookUp(workspaceId, channel.id, videoId);
       ctx.set('YouTube-Lookup', lookup);
-      if (lookup === 'found') videos = await listVideos(db, { ...search, videoId });
+      if (lookup === 'found') videos = await listVideos(deps.pool, { ...search, videoId });
     }
-    const matches = await findMatchingProjects(db, workspaceId, videos.map((v) => v.id));
+    const matches = await findMatchingProjects(deps.pool, workspaceId, videos.map((v) => v.id));
     const items = videos.map((video) => presentVideo(video, matches.get(video.id)));
     ctx.body = { data: { connection_required: false, channel: { channel_id: channel.id, title: channel.title }, items } };
   });
