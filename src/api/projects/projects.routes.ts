@@ -4,7 +4,7 @@ import { uploadProgressByProject } from '../../db/uploads';
 import type { AppDeps } from '../app-deps';
 import { authenticate, requirePermission, workspaceCaller } from '../middleware/authenticate';
 import { idempotency } from '../middleware/idempotency';
-import { bodyOf, queryOf, validateBody, validateQuery } from '../middleware/validate';
+import { queryOf, validateBody, validateQuery } from '../middleware/validate';
 import { addLanguages } from './languages/add-languages';
 import { addLanguagesBodySchema } from './languages/add-languages.schema';
 import { answerUnpaidQuote } from './languages/answer-unpaid-quote';
@@ -24,7 +24,7 @@ import { ifNoneMatchHits, projectETag, representationTag } from './project-etag'
 import { presentProjectListItem } from '../../project-view/project-presenter';
 import { regenerateLanguage, regenerationTarget } from '../regenerations/regenerate-language';
 import { regenerateBodySchema } from '../regenerations/regenerate.schema';
-import { requestTranscriptReview } from '../reviews/request-transcript-review';
+import { requestTranscriptReview, submitsReview } from '../reviews/request-transcript-review';
 import { transcriptReviewBodySchema } from '../reviews/transcript-review.schema';
 import {
   completeUploadBodySchema,
@@ -90,7 +90,6 @@ export function projectsRoutes(deps: AppDeps): Router {
   router.post('/:project_id/languages', auth, requirePermission('dubbing:write'), validateBody(addLanguagesBodySchema), quoteRequest(deps), answerUnpaidQuote(deps), idempotency(db), (ctx) => addLanguages(deps, ctx));
 
   // A preview needs no Idempotency-Key; a submission (preview_only: false) does.
-  const submitsReview = (ctx: { state: object }) => bodyOf(ctx, transcriptReviewBodySchema).preview_only === false;
   router.post('/:project_id/transcript-review', auth, requirePermission('dubbing:write'), validateBody(transcriptReviewBodySchema), idempotency(db, submitsReview), (ctx) => requestTranscriptReview(deps, ctx));
 
   // Quotes, or pays for, a language's regeneration (docs/editing.md#regenerate). A preview is answered

@@ -17,6 +17,9 @@ const RECOVERY_POINT = 'review_requested';
 
 type Outcome = { kind: 'charged'; quote: ReviewQuote } | { kind: 'already_requested'; project: Project };
 
+/** A submission (preview_only: false) needs an Idempotency-Key and runs the idempotency step; a preview does neither. */
+export const submitsReview = (ctx: { state: object }): boolean => bodyOf(ctx, transcriptReviewBodySchema).preview_only === false;
+
 /**
  * POST /v1/dubbing/projects/{id}/transcript-review (docs/design.md#review). A preview quotes and writes
  * nothing. A submission charges once, in one transaction with the review row, the project's
@@ -28,8 +31,7 @@ export async function requestTranscriptReview(deps: AppDeps, ctx: Context): Prom
   const { db, config } = deps;
   const auth = workspaceCaller(ctx);
   const body = bodyOf(ctx, transcriptReviewBodySchema);
-  // Only a submission runs the idempotency step (a preview needs no key).
-  const idempotency = body.preview_only === false ? idempotencyOf(ctx) : undefined;
+  const idempotency = submitsReview(ctx) ? idempotencyOf(ctx) : undefined;
   const project = await loadOwnProject(deps, auth, ctx.params.project_id!);
   const start = (p: Project) => startReviewWorkflow(deps.temporal, { taskQueue: config.temporal.taskQueue, timeoutMs: config.temporal.callTimeoutMs }, p);
   const respond = async (quote: ReviewQuote, current: Project) => {
