@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { WORKFLOW_SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes';
+import { spawnLogged } from './logged-child';
 import { resolveBinary } from './resolve-binary';
 
 // Starts the real Temporal dev server (`temporal server start-dev`) from the CLI that
@@ -33,7 +34,6 @@ export interface DevServer {
 }
 
 export async function startTemporalDevServer(options: DevServerOptions): Promise<DevServer> {
-  mkdirSync(path.dirname(options.logFile), { recursive: true });
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', 'warn'];
   if (options.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort));
@@ -44,37 +44,15 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   for (const name of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${name}=Keyword`);
   for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
-  const log = createWriteStream(options.logFile, { flags: 'a' });
-  const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  const server = spawnLogged(options.cli, args, { logFile: options.logFile });
   const address = `127.0.0.1:${options.port}`;
-
-  let exited = false;
-  child.once('exit', () => { exited = true; });
-  const stop = async () => {
-    if (exited) return;
-    const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await done;
-    clearTimeout(timer);
-  };
-
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (exited) throw new Error(`temporal dev server exited during start; see ${options.logFile}`);
+  await server.waitUntilReady('temporal dev server', async () => {
+    const connection = await Connection.connect({ address, connectTimeout: 1000 });
     try {
-      const connection = await Connection.connect({ address, connectTimeout: 1000 });
       await connection.workflowService.describeNamespace({ namespace: 'default' });
+    } finally {
       await connection.close();
-      return { address, process: child, stop };
-    } catch (err) {
-      if (Date.now() > deadline) {
-        await stop();
-        throw new Error(`temporal dev server not ready after 60 s (${String(err)}); see ${options.logFile}`);
-      }
-      await new Promise((r) => setTimeout(r, 300));
     }
-  }
+  }, { timeoutMs: 60_000, intervalMs: 300 });
+  return { address, process: server.process, stop: server.stop };
 }

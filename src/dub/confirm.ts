@@ -19,3 +19,25 @@ export async function confirmSpend(ctx: DubContext, question: string, yes: boole
     rl.close();
   }
 }
+
+/** What every quote of a paid call answers, whatever it pays for. */
+export interface SpendQuote {
+  billable_seconds: number;
+  credits: number;
+  within_limit: boolean;
+  max_billable_seconds: number;
+}
+
+/** The rows every quote ends with: what it bills (`billable`, to say how it was counted), its credits, whether it fits the ceiling. */
+export function spendRows(quote: SpendQuote, billable = `${quote.billable_seconds} s`): [string, string][] {
+  return [
+    ['Billable', billable],
+    ['Credits', String(quote.credits)],
+    ['Within ceiling', quote.within_limit ? 'yes' : `no (${quote.max_billable_seconds} s)`],
+  ];
+}
+
+/** A quote over --max-seconds is refused before anything is asked or charged; `what` names it ("The retry"). */
+export function refuseOverCeiling(what: string, quote: SpendQuote): void {
+  if (!quote.within_limit) throw new Error(`${what} needs ${quote.billable_seconds} billable seconds, over --max-seconds ${quote.max_billable_seconds}; nothing was charged.`);
+}

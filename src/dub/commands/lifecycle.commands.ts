@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Project } from '../../client';
 import { locale, positiveInteger, uuid } from '../arguments';
-import { confirmSpend } from '../confirm';
+import { confirmSpend, refuseOverCeiling, spendRows } from '../confirm';
 import type { DubContext } from '../dub-context';
 import { table } from '../output';
 import { waitForProject } from '../wait-for-project';
@@ -65,11 +65,9 @@ export function registerLifecycleCommands(program: Command, ctx: DubContext): vo
       for (const line of table([
         ['Failed with', quote.failure_code ?? '?'],
         ['Price', quote.price === 'free' ? "free (the platform's failure)" : 'charged again'],
-        ['Billable', `${quote.billable_seconds} s`],
-        ['Credits', String(quote.credits)],
-        ['Within ceiling', quote.within_limit ? 'yes' : `no (${quote.max_billable_seconds} s)`],
+        ...spendRows(quote),
       ])) ctx.out.line(line);
-      if (!quote.within_limit) throw new Error(`The retry needs ${quote.billable_seconds} billable seconds, over --max-seconds ${quote.max_billable_seconds}; nothing was charged.`);
+      refuseOverCeiling('The retry', quote);
       if (quote.price === 'charged' && !(await confirmSpend(ctx, `Retry ${options.locale} for ${quote.credits} credits?`, options.yes))) return;
       const done = await client.retryLanguage(projectId, options.locale, { max_billable_seconds: quote.billable_seconds || 1, preview_only: false });
       ctx.out.line(`Retrying ${options.locale} as attempt ${done.retry.attempt}; charged ${done.retry.charged_now_seconds} s. Follow it with: dub wait ${projectId}`);

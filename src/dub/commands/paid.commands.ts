@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { locale, localeList, positiveInteger, uuid } from '../arguments';
-import { confirmSpend } from '../confirm';
+import { confirmSpend, refuseOverCeiling, spendRows } from '../confirm';
 import type { DubContext } from '../dub-context';
 import { table } from '../output';
 
@@ -25,12 +25,10 @@ export function registerPaidCommands(program: Command, ctx: DubContext): void {
       for (const line of table([
         ['New', quote.new_locales.join(', ') || '(none)'],
         ['Already there', quote.existing_locales.join(', ') || '(none)'],
-        ['Billable', `${quote.billable_seconds} s`],
-        ['Credits', String(quote.credits)],
-        ['Within ceiling', quote.within_limit ? 'yes' : `no (${quote.max_billable_seconds} s)`],
+        ...spendRows(quote),
       ])) ctx.out.line(line);
       if (quote.new_locales.length === 0) return;
-      if (!quote.within_limit) throw new Error(`The addition needs ${quote.billable_seconds} billable seconds, over --max-seconds ${quote.max_billable_seconds}; nothing was charged.`);
+      refuseOverCeiling('The addition', quote);
       if (!(await confirmSpend(ctx, `Add ${quote.new_locales.join(', ')} for ${quote.credits} credits?`, options.yes))) return;
       const done = await client.addLanguages(projectId, { target_locales: options.to, max_billable_seconds: quote.billable_seconds, preview_only: false });
       ctx.out.line(`Added ${done.addition.new_locales.join(', ')}; charged ${done.addition.charged_now_seconds ?? quote.billable_seconds} s. Project ${projectId} is ${done.project?.status ?? 'processing'}.`);
@@ -50,11 +48,9 @@ export function registerPaidCommands(program: Command, ctx: DubContext): void {
         return;
       }
       for (const line of table([
-        ['Billable', `${quote.billable_seconds} s (the duration in whole minutes)`],
-        ['Credits', String(quote.credits)],
-        ['Within ceiling', quote.within_limit ? 'yes' : `no (${quote.max_billable_seconds} s)`],
+        ...spendRows(quote, `${quote.billable_seconds} s (the duration in whole minutes)`),
       ])) ctx.out.line(line);
-      if (!quote.within_limit) throw new Error(`The review needs ${quote.billable_seconds} billable seconds, over --max-seconds ${quote.max_billable_seconds}; nothing was charged.`);
+      refuseOverCeiling('The review', quote);
       if (!(await confirmSpend(ctx, `Request the review for ${quote.credits} credits?`, options.yes))) return;
       const done = await client.requestTranscriptReview(projectId, { max_billable_seconds: quote.billable_seconds, preview_only: false });
       ctx.out.line(`Review requested; charged ${done.review.charged_now_seconds} s. Its status: ${done.project.transcript_review.status ?? 'requested'}.`);
@@ -72,15 +68,13 @@ export function registerPaidCommands(program: Command, ctx: DubContext): void {
       const { regeneration: quote } = await client.regenerateLanguage(projectId, options.locale, { max_billable_seconds: options.maxSeconds ?? PREVIEW_CEILING.regeneration });
       for (const line of table([
         ['Lines to redo', String(quote.segments)],
-        ['Billable', `${quote.billable_seconds} s (their source duration)`],
-        ['Credits', String(quote.credits)],
-        ['Within ceiling', quote.within_limit ? 'yes' : `no (${quote.max_billable_seconds} s)`],
+        ...spendRows(quote, `${quote.billable_seconds} s (their source duration)`),
       ])) ctx.out.line(line);
       if (quote.segments === 0) {
         ctx.out.line(`Nothing in ${options.locale} changed since its published revision; nothing to regenerate.`);
         return;
       }
-      if (!quote.within_limit) throw new Error(`The regeneration needs ${quote.billable_seconds} billable seconds, over --max-seconds ${quote.max_billable_seconds}; nothing was charged.`);
+      refuseOverCeiling('The regeneration', quote);
       if (!(await confirmSpend(ctx, `Regenerate ${quote.segments} line(s) of ${options.locale} for ${quote.credits} credits?`, options.yes))) return;
       // The quote's own amount is the ceiling: lines edited since it was shown cannot raise the charge.
       const done = await client.regenerateLanguage(projectId, options.locale, { max_billable_seconds: quote.billable_seconds, preview_only: false });
