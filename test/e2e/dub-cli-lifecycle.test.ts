@@ -5,7 +5,7 @@ import { makeBusyVideo } from '../helpers/busy-video';
 import { dubEnv, ROOT, runDub } from '../helpers/dub-cli';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
 import { makeTempDir, removeTempDir } from '../helpers/media-fixtures';
-import { STORAGE_DRIVERS, storageEnv, type StorageDriver } from '../helpers/storage-drivers';
+import { STORAGE_DRIVERS, storageEnv, UPLOAD_SETUPS } from '../helpers/storage-drivers';
 import { startTestApi, type TestApi } from '../helpers/test-api';
 import { startTestWorker, type TestWorker } from '../helpers/test-worker';
 
@@ -14,11 +14,6 @@ import { startTestWorker, type TestWorker } from '../helpers/test-worker';
 // is cancelled while it validates (no worker yet), settles once a worker runs, and its deletion
 // leaves no source in the store, while the ledger keeps the hold and its release.
 
-const MiB = 1024 * 1024;
-const SETUPS: Record<StorageDriver, { partSize: number; videoMiB: number | null }> = {
-  local: { partSize: 64 * 1024, videoMiB: null },
-  s3: { partSize: 5 * MiB, videoMiB: 12 },
-};
 
 let dir: string;
 beforeAll(() => {
@@ -32,7 +27,7 @@ describe.each(STORAGE_DRIVERS)('dub cancel, wait and delete on the %s storage dr
   let api: TestApi;
   let worker: TestWorker | undefined;
   let tenant: TestTenant;
-  const storage = { ...storageEnv(driver), UPLOAD_PART_SIZE_BYTES: String(SETUPS[driver].partSize) };
+  const storage = { ...storageEnv(driver), UPLOAD_PART_SIZE_BYTES: String(UPLOAD_SETUPS[driver].partSize) };
   const env = () => dubEnv({ apiKey: tenant.key, baseUrl: api.baseUrl });
   const ledger = async (projectId: string) => (await api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}`);
 
@@ -48,7 +43,7 @@ describe.each(STORAGE_DRIVERS)('dub cancel, wait and delete on the %s storage dr
   it('cancels a project while it validates, follows it until settled, then deletes it and its source', async () => {
     const work = path.join(dir, driver);
     mkdirSync(work);
-    const video = await makeBusyVideo(work, 'Lesson.mp4', 'Hello everyone and welcome to the kitchen.', SETUPS[driver].videoMiB);
+    const video = await makeBusyVideo(work, 'Lesson.mp4', 'Hello everyone and welcome to the kitchen.', UPLOAD_SETUPS[driver].videoMiB);
 
     const created = await runDub(['create', video, '--to', 'es_es', '--max-seconds', '60'], { cwd: work, env: env() });
     expect(created.stderr).toBe('');

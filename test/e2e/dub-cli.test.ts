@@ -6,7 +6,7 @@ import { dubEnv, runDub, startDub } from '../helpers/dub-cli';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
 import { makeBusyVideo } from '../helpers/busy-video';
 import { ffprobe, makeTempDir, removeTempDir } from '../helpers/media-fixtures';
-import { STORAGE_DRIVERS, storageEnv, type StorageDriver } from '../helpers/storage-drivers';
+import { STORAGE_DRIVERS, storageEnv, UPLOAD_SETUPS, type StorageDriver } from '../helpers/storage-drivers';
 import { startTestApi, type TestApi } from '../helpers/test-api';
 import { startTestWorker, type TestWorker } from '../helpers/test-worker';
 import { waitFor } from '../helpers/wait-for';
@@ -16,12 +16,6 @@ import { waitFor } from '../helpers/wait-for';
 
 const TARGETS = ['es_es', 'ca_es'];
 const FILES = ['mp3', 'wav', 'srt', 'vtt', 'png', 'mp4'];
-const MiB = 1024 * 1024;
-/** S3 refuses parts under 5 MiB: there the video is noisy and about 12 MiB, still three parts. */
-const SETUPS: Record<StorageDriver, { partSize: number; videoMiB: number | null }> = {
-  local: { partSize: 64 * 1024, videoMiB: null },
-  s3: { partSize: 5 * MiB, videoMiB: 12 },
-};
 
 let dir: string;
 beforeAll(() => {
@@ -35,7 +29,7 @@ afterAll(() => {
 function stack(driver: StorageDriver, withWorker: boolean) {
   const setup = { api: undefined as unknown as TestApi, worker: undefined as TestWorker | undefined, tenant: undefined as unknown as TestTenant, env: () => dubEnv({ apiKey: setup.tenant.key, baseUrl: setup.api.baseUrl }) };
   beforeAll(async () => {
-    const env = { ...storageEnv(driver), UPLOAD_PART_SIZE_BYTES: String(SETUPS[driver].partSize) };
+    const env = { ...storageEnv(driver), UPLOAD_PART_SIZE_BYTES: String(UPLOAD_SETUPS[driver].partSize) };
     setup.api = await startTestApi(env);
     if (withWorker) setup.worker = await startTestWorker(setup.api.db, { taskQueue: setup.api.config.temporal.taskQueue, env });
     setup.tenant = await createTenant(setup.api.db, { credits: 100_000, creditsPerSecond: 10 });
@@ -48,7 +42,7 @@ function stack(driver: StorageDriver, withWorker: boolean) {
 }
 
 describe.each(STORAGE_DRIVERS)('dub create --wait on the %s storage driver', (driver) => {
-  const { partSize, videoMiB } = SETUPS[driver];
+  const { partSize, videoMiB } = UPLOAD_SETUPS[driver];
   const setup = stack(driver, true);
 
   it('dubs a real video into two locales and saves every file of both', async () => {
@@ -130,7 +124,7 @@ describe.each(STORAGE_DRIVERS)('dub create --wait on the %s storage driver', (dr
 });
 
 describe('an interrupted upload, and errors (local driver, where the API sees every part)', () => {
-  const PART_SIZE = SETUPS.local.partSize;
+  const PART_SIZE = UPLOAD_SETUPS.local.partSize;
   const setup = stack('local', false);
   const partPuts = (from: number) => setup.api.requests.slice(from).filter((r) => r.startsWith('PUT /v1/uploads/')).map((r) => Number(r.split('/').pop()));
 

@@ -9,7 +9,7 @@ import { languageWorkflowId, projectWorkflowId } from '../../src/shared/workflow
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { ffmpeg, ffprobe, makeTempDir, removeTempDir, speak } from '../helpers/media-fixtures';
 import { createProject, projectBody } from '../helpers/projects';
-import { STORAGE_DRIVERS, storageEnv, testS3Client, type StorageDriver } from '../helpers/storage-drivers';
+import { STORAGE_DRIVERS, storageEnv, testS3Client, UPLOAD_SETUPS } from '../helpers/storage-drivers';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 import { startTestWorker, type TestWorker } from '../helpers/test-worker';
 import { md5, putPart, putPartAndDropConnection, splitParts } from '../helpers/upload-client';
@@ -25,14 +25,6 @@ const TARGETS = ['es_es', 'ca_es'];
 const ENGLISH = 'Hello everyone and welcome to the kitchen. Today we cook rice with fresh vegetables. The water is hot and the house is quiet.';
 const MiB = 1024 * 1024;
 
-/**
- * Per driver: the part size and the video's bitrate. S3 refuses parts under 5 MiB, so the s3
- * run sends a noisy, high-bitrate video of about 12 MiB: still three parts, still seconds long.
- */
-const SETUPS: Record<StorageDriver, { partSize: number; videoMiB: number | null }> = {
-  local: { partSize: 64 * 1024, videoMiB: null },
-  s3: { partSize: 5 * MiB, videoMiB: 12 },
-};
 
 /** The journey's source video: a busy test pattern (so it spans several parts) with English speech. */
 async function makeSourceVideo(dir: string, videoMiB: number | null): Promise<string> {
@@ -46,7 +38,7 @@ async function makeSourceVideo(dir: string, videoMiB: number | null): Promise<st
 }
 
 describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
-  const { partSize: PART_SIZE, videoMiB } = SETUPS[driver];
+  const { partSize: PART_SIZE, videoMiB } = UPLOAD_SETUPS[driver];
   let api: TestApi;
   let worker: TestWorker;
   let tenant: TestTenant;
