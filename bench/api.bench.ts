@@ -67,6 +67,9 @@ interface Options {
   createConcurrency: number;
   profile: boolean;
   profilePostOnly: boolean;
+  tenants: number;
+  tenantProjects: number;
+  changesPerSecond: number;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -80,6 +83,9 @@ function parseArgs(argv: string[]): Options {
     createConcurrency: Math.round(num('create-concurrency', 20, 1, 200)),
     profile: argv.includes('--profile') || argv.includes('--profile-post'),
     profilePostOnly: argv.includes('--profile-post'),
+    tenants: Math.round(num('tenants', 40, 1, 1000)),
+    tenantProjects: Math.round(num('tenant-projects', 10, 1, 100)),
+    changesPerSecond: num('changes', 20, 0, 1000),
   };
 }
 
@@ -153,7 +159,7 @@ interface GetRun {
   bytes: number;
 }
 
-async function measureGet(meter: CpuMeter, server: ChildService, spec: HttpRequestSpec, options: Options, expect: 200 | 304 = 200): Promise<GetRun> {
+async function measureGet(meter: CpuMeter, server: ChildService, spec: HttpRequestSpec, options: Options, expect: 200 | 304 = 200, next?: () => { path: string; headers: Record<string, string> }): Promise<GetRun> {
   const probe = await send(keepAliveAgent(1), spec);
   if (probe.status !== expect) throw new Error(`${server.name} answered ${probe.status}: ${probe.body.toString('utf8').slice(0, 300)}`);
   // CPU is read from the end of the warm-up (JIT and pools warm) to the end of the run.
@@ -164,6 +170,7 @@ async function measureGet(meter: CpuMeter, server: ChildService, spec: HttpReque
     warmupMs: options.warmupMs,
     durationMs: options.durationMs,
     answers: expect === 304 ? '3xx' : '2xx',
+    next,
     onMeasureStart: () => { before = meter.snapshot(server.pid); },
   });
   const cpu = meter.diff(await (before ?? meter.snapshot(server.pid)), await meter.snapshot(server.pid));
@@ -239,7 +246,8 @@ async function main(): Promise<number> {
 
   const [database, temporal] = await Promise.all([createBenchDatabase('api'), startBenchTemporal(dir)]);
   log(`database ${database.name}, temporal dev server ${temporal.address}`);
-  const taskQueue = `bench-api-${randomUUID().slice(0, 8)}`; // nobody polls it: workflows only wait
+  const runId0 = randomUUID().slice(0, 8);
+  const taskQueue = `bench-api-${runId0}`; // nobody polls it: workflows only wait
   const env = serviceEnv({
     databaseUrl: database.url,
     temporalAddress: temporal.address,
@@ -311,6 +319,56 @@ async function main(): Promise<number> {
   const real = combine(runs.real);
   const conditional = combine(runs.conditional);
   const base = combine(runs.bare);
+
+  // ---- 1b. GET across many tenants, as a fleet of clients polls its own projects ----
+  // Workspaces with projects of their own (created through the API), read in one pseudo-random
+  // order that both sides follow, while `changes` projects a second move on (as the workflows
+  // report progress): what a remembered body meets in production, not one row read again.
+  const fleetTotal = options.tenants * options.tenantProjects;
+  log(`GET across tenants: ${options.tenants} workspaces × ${options.tenantProjects} projects, created through the API`);
+  const fleet = await Promise.all(Array.from({ length: options.tenants }, () => createTenant(seedDb, { credits: 1_000_000_000, creditsPerSecond: 10 })));
+  const keyOf = new Map(fleet.map((t) => [t.workspace.id, t.key]));
+  const seeded = await runHttpFixedCount({ total: fleetTotal, concurrency: options.createConcurrency, request: (i) => createSpec(api.baseUrl, { authorization: `Bearer ${fleet[i % fleet.length]!.key}` }, target, `bench-fleet-${runId0}-${i}`, i) });
+  if (seeded.errors > 0) throw new Error(`fleet creates: ${seeded.errors} failures; first: ${seeded.firstError}`);
+  const fleetProjects = await seedDb.selectFrom('projects').select(['id', 'workspace_id']).where('workspace_id', 'in', [...keyOf.keys()]).execute();
+  const sequence = (seed: number) => {
+    let x = seed;
+    return () => fleetProjects[(x = (x * 1103515245 + 12345) % 2 ** 31) % fleetProjects.length]!;
+  };
+  const fleetNext = (side: 'real' | 'bare') => {
+    const pick = sequence(1);
+    return (): { path: string; headers: Record<string, string> } => {
+      const p = pick();
+      return side === 'real' ? { path: `/v1/dubbing/projects/${p.id}`, headers: { authorization: `Bearer ${keyOf.get(p.workspace_id)!}` } } : { path: `/projects/${p.id}`, headers: {} };
+    };
+  };
+  let changes = 0;
+  const whileChanging = async <T>(work: () => Promise<T>): Promise<T> => {
+    const pick = sequence(7);
+    const timer = options.changesPerSecond > 0
+      ? setInterval(() => {
+        changes++;
+        void seedDb.updateTable('projects').set((eb) => ({ view_version: eb.ref('view_version') })).where('id', '=', pick().id).execute();
+      }, 1000 / options.changesPerSecond)
+      : undefined;
+    try {
+      return await work();
+    } finally {
+      clearInterval(timer);
+    }
+  };
+  const fleetRuns = { real: [] as GetRun[], bare: [] as GetRun[] };
+  for (let round = 0; round < options.rounds; round++) {
+    for (const side of round % 2 === 0 ? (['real', 'bare'] as const) : (['bare', 'real'] as const)) {
+      log(`GET across tenants, round ${round + 1}/${options.rounds}: ${side} (load average ${loadAverage()})`);
+      const server = side === 'real' ? api : bare;
+      const first = fleetNext(side)();
+      const spec = { url: `${server.baseUrl}${first.path}`, headers: first.headers };
+      fleetRuns[side].push(await whileChanging(() => measureGet(meter, server, spec, options, 200, fleetNext(side))));
+    }
+  }
+  const fleetReal = combine(fleetRuns.real);
+  const fleetBare = combine(fleetRuns.bare);
 
   // ---- 2. POST create vs bare workflow.start ----
   const connection = await Connection.connect({ address: temporal.address });
@@ -401,6 +459,7 @@ async function main(): Promise<number> {
   const createTarget = 0.7;
   const rpsRatio = real.load.rps / base.load.rps;
   const conditionalRatio = conditional.load.rps / base.load.rps;
+  const fleetRatio = fleetReal.load.rps / fleetBare.load.rps;
   const createRatio = creates.perSecond / starts.perSecond;
   // A YouTube create starts its workflow in the request: its figure is reported, not a target,
   // since its cost is the Temporal server's workflow start (docs/benchmarks.md).
@@ -409,6 +468,7 @@ async function main(): Promise<number> {
   const rows = [
     [`GET /v1/dubbing/projects/{id} requests/s (${options.connections} conn)`, fmtInt(real.load.rps), fmtInt(base.load.rps), fmt(rpsRatio, 3), `>= ${getTarget}`, pass(rpsRatio >= getTarget)],
     [`GET conditional (If-None-Match, as the dub CLI polls) 304s/s`, fmtInt(conditional.load.rps), fmtInt(base.load.rps), fmt(conditionalRatio, 3), `>= ${getTarget}`, pass(conditionalRatio >= getTarget)],
+    [`GET across ${options.tenants} workspaces × ${options.tenantProjects} projects, ${fmtInt(options.changesPerSecond)} changes/s`, fmtInt(fleetReal.load.rps), fmtInt(fleetBare.load.rps), fmt(fleetRatio, 3), `>= ${getTarget}`, pass(fleetRatio >= getTarget)],
     ['GET latency p50 (ms)', fmt(real.load.latencyMs.p50, 2), fmt(base.load.latencyMs.p50, 2), fmt(real.load.latencyMs.p50 / base.load.latencyMs.p50, 2), '', ''],
     ['GET latency p99 (ms)', fmt(real.load.latencyMs.p99, 2), fmt(base.load.latencyMs.p99, 2), fmt(real.load.latencyMs.p99 / base.load.latencyMs.p99, 2), `< ${p99Target} ms`, pass(real.load.latencyMs.p99 < p99Target)],
     [`POST create/s vs workflow.start/s (${options.creates}, conc ${options.createConcurrency})`, fmt(creates.perSecond, 1), fmt(starts.perSecond, 1), fmt(createRatio, 3), `>= ${createTarget}`, pass(createRatio >= createTarget)],
@@ -426,6 +486,8 @@ async function main(): Promise<number> {
   const cpuRows = [
     ['GET real API', fmtInt(real.load.requests), fmt(perRequestUs(real.cpu.serverMs, real.load.requests), 0), fmt(perRequestUs(real.cpu.postgresMs, real.load.requests), 0), '', fmt(perRequestUs(real.cpu.loadgenMs, real.load.requests), 0), fmt(sqlRealGet, 2), String(real.bytes)],
     ['GET conditional (304)', fmtInt(conditional.load.requests), fmt(perRequestUs(conditional.cpu.serverMs, conditional.load.requests), 0), fmt(perRequestUs(conditional.cpu.postgresMs, conditional.load.requests), 0), '', fmt(perRequestUs(conditional.cpu.loadgenMs, conditional.load.requests), 0), fmt(sqlConditionalGet, 2), '0'],
+    ['GET across tenants, real API', fmtInt(fleetReal.load.requests), fmt(perRequestUs(fleetReal.cpu.serverMs, fleetReal.load.requests), 0), fmt(perRequestUs(fleetReal.cpu.postgresMs, fleetReal.load.requests), 0), '', fmt(perRequestUs(fleetReal.cpu.loadgenMs, fleetReal.load.requests), 0), '', ''],
+    ['GET across tenants, bare', fmtInt(fleetBare.load.requests), fmt(perRequestUs(fleetBare.cpu.serverMs, fleetBare.load.requests), 0), fmt(perRequestUs(fleetBare.cpu.postgresMs, fleetBare.load.requests), 0), '', fmt(perRequestUs(fleetBare.cpu.loadgenMs, fleetBare.load.requests), 0), '', ''],
     ['GET bare Koa + pg', fmtInt(base.load.requests), fmt(perRequestUs(base.cpu.serverMs, base.load.requests), 0), fmt(perRequestUs(base.cpu.postgresMs, base.load.requests), 0), '', fmt(perRequestUs(base.cpu.loadgenMs, base.load.requests), 0), fmt(sqlBareGet, 2), String(base.bytes)],
     ['POST create (real API)', fmtInt(creates.total), fmt(perRequestUs(createCpu.serverMs, creates.total), 0), fmt(perRequestUs(createCpu.postgresMs, creates.total), 0), fmt(perRequestUs(temporalCpuApi, creates.total), 0), fmt(perRequestUs(createCpu.loadgenMs, creates.total), 0), fmt(sqlCreate, 2), String(created.body.length)],
     ['POST YouTube create (API)', fmtInt(youtubeCreates.total), fmt(perRequestUs(youtubeCpu.serverMs, youtubeCreates.total), 0), fmt(perRequestUs(youtubeCpu.postgresMs, youtubeCreates.total), 0), fmt(perRequestUs(temporalCpuYoutube, youtubeCreates.total), 0), fmt(perRequestUs(youtubeCpu.loadgenMs, youtubeCreates.total), 0), '', ''],
@@ -433,15 +495,16 @@ async function main(): Promise<number> {
   ];
   console.log('\nper request: CPU in µs (server = the HTTP child; postgres = this database\'s backends; temporal = the dev server; loadgen = this process), SQL round trips counted through a proxy on fresh servers (the first GET of a key also touches it):');
   console.log(formatTable(['run', 'requests', 'server CPU', 'postgres CPU', 'temporal CPU', 'loadgen CPU', 'SQL round trips', 'resp bytes'], cpuRows));
+  console.log(`across tenants: ${fleetProjects.length} projects in ${fleet.length} workspaces; ${changes} changes made during those runs`);
   console.log(`check: ${createdCount.n} projects in the database; newest project's workflow is ${described.status.name} on task queue ${described.taskQueue} (no worker)`);
 
   if (options.profile) {
     if (!options.profilePostOnly) await profileGet({ options, env, startApi, startBare, databaseUrl: database.url, dbName: database.name, projectId: project.id, workspaceId: tenant.workspace.id, auth });
     await profilePost({ options, startApi, databaseUrl: database.url, target, auth, runId });
   }
-  else if (rpsRatio < getTarget || conditionalRatio < getTarget || real.load.latencyMs.p99 >= p99Target) console.log('\nGET misses its target: run with --profile to see where the time goes.');
+  else if (rpsRatio < getTarget || conditionalRatio < getTarget || fleetRatio < getTarget || real.load.latencyMs.p99 >= p99Target) console.log('\nGET misses its target: run with --profile to see where the time goes.');
   log(`done in ${fmt((performance.now() - started) / 1000, 1)} s`);
-  return rpsRatio >= getTarget && conditionalRatio >= getTarget && real.load.latencyMs.p99 < p99Target && createRatio >= createTarget ? 0 : 1;
+  return rpsRatio >= getTarget && conditionalRatio >= getTarget && fleetRatio >= getTarget && real.load.latencyMs.p99 < p99Target && createRatio >= createTarget ? 0 : 1;
 }
 
 async function profileGet(ctx: {

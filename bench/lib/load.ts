@@ -82,11 +82,14 @@ export async function runTimedLoad(options: {
   answers?: '2xx' | '3xx';
   /** Called once when the warm-up ends and the measured window starts. */
   onMeasureStart?: () => void;
+  /** Each request's path and headers in turn, across all connections (default: spec's every time). */
+  next?: () => { path: string; headers: Record<string, string> };
 }): Promise<TimedLoadResult> {
-  const { spec, connections } = options;
+  const { spec, connections, next } = options;
   checkLoopback(spec.url);
+  const requests = next ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, ...next() }) }] : undefined;
   const run = (durationMs: number) =>
-    autocannon({ url: spec.url, method: (spec.method ?? 'GET') as autocannon.Request['method'], headers: spec.headers, body: spec.body as string | undefined, connections, duration: durationMs / 1000 });
+    autocannon({ url: spec.url, method: (spec.method ?? 'GET') as autocannon.Request['method'], headers: spec.headers, body: spec.body as string | undefined, connections, duration: durationMs / 1000, requests });
   if (options.warmupMs > 0) await run(options.warmupMs);
   options.onMeasureStart?.();
   const result = await run(options.durationMs);

@@ -83,7 +83,7 @@ describe('project ETag (issue 27 item 5)', () => {
 });
 
 describe('GET project round trips (issue 27 item 5)', () => {
-  it('issue 27 item 5: a GET of a project is one SQL statement (its open upload\'s parts included), a 304 one primary-key read, and the body is the same', async () => {
+  it('issue 27 item 5: a first GET of a project is one SQL statement (its open upload\'s parts included); a repeat GET or a 304 is one primary-key read and the same body; a change is read afresh', async () => {
     const tenant = await createTenant(api.db, { credits: 100_000 });
     const id: string = (await createProject(api, tenant, projectBody({ target_locales: ['es_es'] }))).body.data.id;
     const get = async (headers: Record<string, string> = {}) => {
@@ -96,6 +96,17 @@ describe('GET project round trips (issue 27 item 5)', () => {
     expect(open.res.status).toBe(200);
     expect(open.res.body.data.transfer.part_count).toBe(1);
     expect(open.statements).toBe(1); // the project with all it shows, the open upload's parts included
+    // Unchanged: the version read alone, then the body this process sent under the same ETag.
+    const again = await get();
+    expect(again.statements).toBe(1);
+    expect(again.res.headers.get('etag')).toBe(open.res.headers.get('etag'));
+    expect(again.res.headers.get('content-type')).toBe(open.res.headers.get('content-type'));
+    expect(again.res.body).toEqual(open.res.body);
+    // Another workspace's key is told nothing of it, remembered or not.
+    const other = await createTenant(api.db, { credits: 100_000 });
+    const foreign = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(other.key) });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error).toMatchObject({ type: 'not_found_error', code: 'not_found', param: 'project_id' });
 
     // Past its upload, with a language and its files, as the workflows leave it.
     await markChargedByHand(api.db, id);
@@ -103,7 +114,8 @@ describe('GET project round trips (issue 27 item 5)', () => {
     await api.db.insertInto('deliverables').values({ project_id: id, locale: 'es_es', type: 'audio', format: 'mp3', storage_key: `projects/${id}/es_es.mp3`, content_type: 'audio/mpeg', size_bytes: 1234 }).execute();
     const dubbed = await get();
     expect(dubbed.res.status).toBe(200);
-    expect(dubbed.statements).toBe(1);
+    expect(dubbed.statements).toBe(2); // the version read says the remembered body is stale; then the view
+    expect(dubbed.res.headers.get('etag')).not.toBe(open.res.headers.get('etag'));
     expect(dubbed.res.body.data.transfer).toBeUndefined();
     expect(dubbed.res.body.data.languages).toEqual([expect.objectContaining({
       locale: 'es_es',
@@ -119,10 +131,10 @@ describe('GET project round trips (issue 27 item 5)', () => {
     const unchanged = await get({ 'if-none-match': dubbed.res.headers.get('etag')! });
     expect(unchanged.res.status).toBe(304);
     expect(unchanged.statements).toBe(1);
-    // A stale ETag: the row read, then the whole view, and the same body a plain GET answers.
+    // A stale ETag: the row read, and the body a plain GET answers, remembered since.
     const stale = await get({ 'if-none-match': open.res.headers.get('etag')! });
     expect(stale.res.status).toBe(200);
-    expect(stale.statements).toBe(2);
+    expect(stale.statements).toBe(1);
     expect(stale.res.body).toEqual(dubbed.res.body);
     expect(stale.res.headers.get('etag')).toBe(dubbed.res.headers.get('etag'));
   });

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import { listProjectLanguages, listProjects } from '../../db/projects';
 import { uploadProgressByProject } from '../../db/uploads';
 import type { AppDeps } from '../app-deps';
@@ -21,6 +22,7 @@ import { cursorPage, decodeCursor } from './cursor';
 import { loadOwnProjectVersion } from './load-own-project';
 import { loadOwnProjectView, presentProjectView } from './load-project-view';
 import { ifNoneMatchHits, projectETag, representationTag } from './project-etag';
+import { ProjectBodies } from './project-bodies';
 import { presentProjectListItem } from '../../project-view/project-presenter';
 import { regenerateLanguage, regenerationTarget } from '../regenerations/regenerate-language';
 import { regenerateBodySchema } from '../regenerations/regenerate.schema';
@@ -33,6 +35,17 @@ import {
   getProjectQuerySchema,
   listProjectsQuerySchema,
 } from './projects.schema';
+
+/** What the GET's remembered bodies may add up to, in characters (a body is ~1–10 KB). */
+const PROJECT_BODIES_MAX_CHARS = 32 * 1024 * 1024;
+
+/** A JSON text already rendered, as Koa would send the object. */
+function sendJson(ctx: Context, etag: string | undefined, body: string): void {
+  ctx.set('cache-control', 'private, no-cache');
+  if (etag !== undefined) ctx.set('etag', etag);
+  ctx.type = 'json';
+  ctx.body = body;
+}
 
 export function projectsRoutes(deps: AppDeps): Router {
   const { db } = deps;
@@ -59,28 +72,33 @@ export function projectsRoutes(deps: AppDeps): Router {
     ctx.body = { data: items.map((p) => presentProjectListItem(p, languages.filter((l) => l.project_id === p.id), uploads.get(p.id))), page };
   });
 
-  // A plain GET is one statement (findProjectView). A conditional one (If-None-Match) reads the
-  // project's version alone first: an unchanged project is a 304 after that one named primary-key
-  // read (project-etag.ts; docs/design.md#conditional-get).
+  // A GET reads the project's version first (one named primary-key read) when it can answer from
+  // that alone: a 304 to a matching If-None-Match, or the body this process last sent under the
+  // same ETag. Otherwise it is one statement (findProjectView) and the body is remembered under
+  // its ETag (project-etag.ts, project-bodies.ts; docs/design.md#conditional-get).
   const tag = representationTag(deps.config);
+  const bodies = new ProjectBodies(PROJECT_BODIES_MAX_CHARS);
   router.get('/:project_id', auth, requirePermission('dubbing:read'), validateQuery(getProjectQuerySchema), async (ctx) => {
     const { include_transfer: includeTransfer } = queryOf(ctx, getProjectQuerySchema);
     const caller = workspaceCaller(ctx);
+    const projectId = ctx.params.project_id!.toLowerCase();
     const ifNoneMatch = ctx.get('if-none-match');
-    if (ifNoneMatch !== '') {
-      const etag = projectETag(deps, tag, await loadOwnProjectVersion(deps, caller, ctx.params.project_id!), includeTransfer);
-      if (etag !== undefined && ifNoneMatchHits(ifNoneMatch, etag)) {
+    if (ifNoneMatch !== '' || bodies.has(projectId, includeTransfer)) {
+      const etag = projectETag(deps, tag, await loadOwnProjectVersion(deps, caller, projectId), includeTransfer);
+      if (etag !== undefined && ifNoneMatch !== '' && ifNoneMatchHits(ifNoneMatch, etag)) {
         ctx.set('cache-control', 'private, no-cache');
         ctx.set('etag', etag);
         ctx.status = 304;
         return;
       }
+      const body = etag === undefined ? undefined : bodies.get(projectId, includeTransfer, etag);
+      if (body !== undefined) return sendJson(ctx, etag, body);
     }
-    const view = await loadOwnProjectView(deps, caller, ctx.params.project_id!);
+    const view = await loadOwnProjectView(deps, caller, projectId);
     const etag = projectETag(deps, tag, view.project, includeTransfer);
-    ctx.set('cache-control', 'private, no-cache');
-    if (etag !== undefined) ctx.set('etag', etag);
-    ctx.body = { data: await presentProjectView(deps, view, { includeTransfer }) };
+    const body = JSON.stringify({ data: await presentProjectView(deps, view, { includeTransfer }) });
+    if (etag !== undefined) bodies.set(projectId, includeTransfer, etag, body);
+    sendJson(ctx, etag, body);
   });
 
   router.post('/:project_id/upload/complete', auth, requirePermission('dubbing:write'), validateBody(completeUploadBodySchema), (ctx) => completeUpload(deps, ctx));
