@@ -31,6 +31,7 @@ import { fmt, fmtInt, formatTable } from './lib/stats';
 import { numberFlag } from './lib/args';
 
 // npm run bench:api [-- --connections 50 --warmup 2 --duration 10 --rounds 1
+//                      --tenants 40 --tenant-projects 10 --changes 20
 //                      --creates 300 --create-concurrency 20 --profile | --profile-post]
 //
 // One run, one machine, fresh services (a database of its own, a headless in-memory Temporal dev
@@ -44,6 +45,10 @@ import { numberFlag } from './lib/args';
 //     The same GET conditional, as the dub CLI and the typed client poll (If-None-Match: the
 //     ETag of the first answer; a 304 with no body while nothing changes), against the same
 //     bare baseline. Target: ≥ 0.85 × bare requests/s.
+//     The same GET across tenants (--tenants 40 --tenant-projects 10 --changes 20): each request
+//     a project of one of many workspaces with that workspace's key, in one pseudo-random order
+//     both sides follow, while projects change at --changes per second (as workflows report
+//     progress), so the API's remembered bodies meet misses. Target: ≥ 0.85 × bare requests/s.
 //  2. POST /v1/dubbing/projects (upload source, distinct Idempotency-Keys; the workflow starts at
 //     upload/complete, so this is the API's own work; YouTube-source creates, which start a real
 //     workflow in the request, are reported on an extra row; no worker runs, so workflows only
