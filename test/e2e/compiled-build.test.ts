@@ -77,6 +77,7 @@ beforeAll(async () => {
     WORKFLOW_BUNDLE_PATH: path.join(DIST, 'workflow-bundle.js'),
     WORKER_HEALTH_PORT: String(healthPort),
     MEDIA_CONCURRENCY: '2',
+    RATE_LIMIT_WINDOW_SECONDS: '3600', // every test app's (test-api.ts): a shorter one deletes the rate-limit suite's counts
   };
   api = startCompiled('api', 'src/api/server.js', env);
   worker = startCompiled('worker', 'src/worker/main.js', env);

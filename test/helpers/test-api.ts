@@ -78,7 +78,10 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
   try {
     // A task queue of its own: a worker started by another test file never runs this file's workflows.
     // Limits far above what a suite sends, so only the rate-limit suite (which sets its own) meets them.
-    config = testConfig({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, RATE_LIMIT_READS: '1000000', RATE_LIMIT_WRITES: '100000', RATE_LIMIT_AUTH_FAILURES: '1000000', ...overrides });
+    // One window length for every app, the rate-limit suite's: each process deletes the counters
+    // of windows it believes over, so a shorter window elsewhere would wipe that suite's counts
+    // mid-test (a fleet shares RATE_LIMIT_WINDOW_SECONDS, docs/rate-limits.md#shared-by-every-api-process).
+    config = testConfig({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, RATE_LIMIT_WINDOW_SECONDS: '3600', RATE_LIMIT_READS: '1000000', RATE_LIMIT_WRITES: '100000', RATE_LIMIT_AUTH_FAILURES: '1000000', ...overrides });
   } catch (err) {
     server.close();
     throw err;
