@@ -251,8 +251,8 @@ async function main(): Promise<number> {
 
   const [database, temporal] = await Promise.all([createBenchDatabase('api'), startBenchTemporal(dir)]);
   log(`database ${database.name}, temporal dev server ${temporal.address}`);
-  const runId0 = randomUUID().slice(0, 8);
-  const taskQueue = `bench-api-${runId0}`; // nobody polls it: workflows only wait
+  const runId = randomUUID().slice(0, 8);
+  const taskQueue = `bench-api-${runId}`; // nobody polls it: workflows only wait
   const env = serviceEnv({
     databaseUrl: database.url,
     temporalAddress: temporal.address,
@@ -333,7 +333,7 @@ async function main(): Promise<number> {
   log(`GET across tenants: ${options.tenants} workspaces × ${options.tenantProjects} projects, created through the API`);
   const fleet = await Promise.all(Array.from({ length: options.tenants }, () => createTenant(seedDb, { credits: 1_000_000_000, creditsPerSecond: 10 })));
   const keyOf = new Map(fleet.map((t) => [t.workspace.id, t.key]));
-  const seeded = await runHttpFixedCount({ total: fleetTotal, concurrency: options.createConcurrency, request: (i) => createSpec(api.baseUrl, { authorization: `Bearer ${fleet[i % fleet.length]!.key}` }, target, `bench-fleet-${runId0}-${i}`, i) });
+  const seeded = await runHttpFixedCount({ total: fleetTotal, concurrency: options.createConcurrency, request: (i) => createSpec(api.baseUrl, { authorization: `Bearer ${fleet[i % fleet.length]!.key}` }, target, `bench-fleet-${runId}-${i}`, i) });
   if (seeded.errors > 0) throw new Error(`fleet creates: ${seeded.errors} failures; first: ${seeded.firstError}`);
   const fleetProjects = await seedDb.selectFrom('projects').select(['id', 'workspace_id']).where('workspace_id', 'in', [...keyOf.keys()]).execute();
   const sequence = (seed: number) => {
@@ -350,16 +350,18 @@ async function main(): Promise<number> {
   let changes = 0;
   const whileChanging = async <T>(work: () => Promise<T>): Promise<T> => {
     const pick = sequence(7);
+    let failed: unknown;
     const timer = options.changesPerSecond > 0
       ? setInterval(() => {
         changes++;
-        void seedDb.updateTable('projects').set((eb) => ({ view_version: eb.ref('view_version') })).where('id', '=', pick().id).execute();
+        seedDb.updateTable('projects').set((eb) => ({ view_version: eb.ref('view_version') })).where('id', '=', pick().id).execute().catch((err: unknown) => (failed ??= err));
       }, 1000 / options.changesPerSecond)
       : undefined;
     try {
       return await work();
     } finally {
       clearInterval(timer);
+      if (failed !== undefined) throw new Error(`a project change failed during the run: ${String(failed)}`);
     }
   };
   const fleetRuns = { real: [] as GetRun[], bare: [] as GetRun[] };
@@ -379,7 +381,6 @@ async function main(): Promise<number> {
   const connection = await Connection.connect({ address: temporal.address });
   onCleanup('close temporal connection', () => connection.close());
   const client = new Client({ connection, namespace: 'default' });
-  const runId = randomUUID().slice(0, 8);
   // Creates go through autocannon, each with its own Idempotency-Key (and, for YouTube, video).
   const apiCreates = (baseUrl: string, total: number, offset: number, kind: 'upload' | 'youtube' = 'upload') =>
     runHttpFixedCount({ total, concurrency: options.createConcurrency, request: (i) => createSpec(baseUrl, auth, target, `bench-${runId}-${kind}-${baseUrl}-${offset + i}`, offset + i, kind) });

@@ -39,10 +39,15 @@ import {
 /** What the GET's remembered bodies may add up to, in characters (a body is ~1–10 KB). */
 const PROJECT_BODIES_MAX_CHARS = 32 * 1024 * 1024;
 
-/** A JSON text already rendered, as Koa would send the object. */
-function sendJson(ctx: Context, etag: string | undefined, body: string): void {
+/** A project's answer: revalidated on every use, under its ETag when it has one. */
+function setValidators(ctx: Context, etag: string | undefined): void {
   ctx.set('cache-control', 'private, no-cache');
   if (etag !== undefined) ctx.set('etag', etag);
+}
+
+/** A JSON text already rendered, as Koa would send the object. */
+function sendJson(ctx: Context, etag: string | undefined, body: string): void {
+  setValidators(ctx, etag);
   ctx.type = 'json';
   ctx.body = body;
 }
@@ -86,8 +91,7 @@ export function projectsRoutes(deps: AppDeps): Router {
     if (ifNoneMatch !== '' || bodies.has(projectId, includeTransfer)) {
       const etag = projectETag(deps, tag, await loadOwnProjectVersion(deps, caller, projectId), includeTransfer);
       if (etag !== undefined && ifNoneMatch !== '' && ifNoneMatchHits(ifNoneMatch, etag)) {
-        ctx.set('cache-control', 'private, no-cache');
-        ctx.set('etag', etag);
+        setValidators(ctx, etag);
         ctx.status = 304;
         return;
       }
