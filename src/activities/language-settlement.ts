@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { InsufficientCreditsError, refundCredits } from '../db/credits';
 import { reopenFailedLanguage } from '../db/reopen-language';
 import type { Database } from '../db/database';
-import { listLanguageStatuses, lockExistingProject, lockLanguage, updateLanguage, updateProject, type ProjectStatus } from '../db/projects';
+import { listLanguageStatuses, lockExistingProject, lockLanguage, updateLanguage, updateProject, type Project, type ProjectStatus } from '../db/projects';
 import { refundReference } from '../shared/ledger-references';
 import type { RetryBilling } from '../shared/project-contracts';
 import { publicFailureMessage, type LanguageFailureCode } from '../shared/failure-messages';
@@ -29,14 +29,21 @@ export const isFinalLanguage = (status: string) => (FINAL as readonly string[]).
  * language is left alone; a failed one is reopened as a new attempt, paid like a console retry
  * (charged again, or free and recorded for goodwill). That last case covers the console retry
  * and a Web UI reset of a failed language, wherever in the history the reset points.
+ * `beforeReopen` runs under the locks just before a reopen (the caller records the webhook events
+ * of the ending it overwrites: src/activities/reopen-events.ts).
  */
-export async function claimAttempt(trx: Trx, input: { projectId: string; locale: string; attempt: number; billing?: RetryBilling }): Promise<AttemptClaim> {
+export async function claimAttempt(
+  trx: Trx,
+  input: { projectId: string; locale: string; attempt: number; billing?: RetryBilling },
+  beforeReopen: (trx: Trx, project: Project) => Promise<void>,
+): Promise<AttemptClaim> {
   const project = await lockExistingProject(trx, input.projectId);
   const language = await lockLanguage(trx, input.projectId, input.locale);
   if (language.status === 'completed') return { state: 'completed' };
   if (language.status !== 'failed') return { state: 'open', attempt: language.attempt };
 
   const attempt = Math.max(input.attempt, language.attempt + 1);
+  await beforeReopen(trx, project);
   try {
     await reopenFailedLanguage(trx, { project, language, attempt, billing: input.billing ?? 'charge' });
   } catch (err) {

@@ -6,6 +6,7 @@ import { findLanguage, updateOpenAttempt } from '../db/projects';
 import { adoptRecordedTranscript, loadCurrentTranscript } from '../db/transcripts';
 import type { RetryBilling } from '../shared/project-contracts';
 import { claimAttempt, recomputeProjectOutcome } from './language-settlement';
+import { reopenEvents, type ReopenEventDeps } from './reopen-events';
 import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';
 import type { BlobStore } from '../storage/blob-store';
@@ -24,7 +25,7 @@ export type { PublishedFile } from './render-dub';
 // thumbnail), publish. Intermediate files live in a temp dir inside one activity; what crosses
 // activities goes through PostgreSQL (the language's lines) or the blob store (clips, files).
 
-export interface LanguageActivityDeps {
+export interface LanguageActivityDeps extends ReopenEventDeps {
   db: Db;
   blobStore: BlobStore;
   engines: Engines;
@@ -44,10 +45,13 @@ export type StepOutcome<T> = ({ ran: true; attempt: number } & T) | { ran: false
 
 const heartbeat = () => Context.current().heartbeat();
 
-export function createLanguageActivities({ db, blobStore, engines, capabilities }: LanguageActivityDeps) {
+export function createLanguageActivities(deps: LanguageActivityDeps) {
+  const { db, blobStore, engines, capabilities } = deps;
   /** Claims the attempt in its own transaction before a long step starts. */
   const claimStep = async (step: LanguageStep): Promise<{ ran: true; attempt: number } | { ran: false; status: 'completed' | 'failed' }> => {
-    const claim = await db.transaction().execute((trx) => claimAttempt(trx, step));
+    const events = reopenEvents(deps);
+    const claim = await db.transaction().execute((trx) => claimAttempt(trx, step, events.record));
+    await events.start();
     if (claim.state === 'open') return { ran: true, attempt: claim.attempt };
     return { ran: false, status: claim.state === 'completed' ? 'completed' : 'failed' };
   };
@@ -116,17 +120,20 @@ export function createLanguageActivities({ db, blobStore, engines, capabilities 
      * failed reopens it first, paid like a console retry; a completed language stays as it was.
      */
     async publishLanguage(input: LanguageStep & { files: PublishedFile[]; lines?: RenderedLine[]; driftSeconds: number; quality?: DubQuality }): Promise<{ status: 'completed' | 'failed' }> {
-      return db.transaction().execute(async (trx) => {
-        const claim = await claimAttempt(trx, input);
-        if (claim.state !== 'open') return { status: claim.state === 'completed' ? 'completed' : 'failed' };
+      const events = reopenEvents(deps);
+      const published = await db.transaction().execute(async (trx) => {
+        const claim = await claimAttempt(trx, input, events.record);
+        if (claim.state !== 'open') return { status: claim.state === 'completed' ? 'completed' as const : 'failed' as const };
         // A line that went stale while this dub rendered stays stale: a re-dub picks it up.
         await publishRendered(trx, input, { ...input, lines: input.lines ?? [] }, {
           settleStale: false,
           language: { status: 'completed', percent: 100, phase_message: null, failure_code: null, failure_message: null, failure_detail: null, completed_at: new Date() },
         });
         await recomputeProjectOutcome(trx, input.projectId);
-        return { status: 'completed' };
+        return { status: 'completed' as const };
       });
+      await events.start();
+      return published;
     },
   };
 }

@@ -5,16 +5,21 @@ import type { RetryBilling } from '../shared/project-contracts';
 import { failUnchargedProject } from './fail-uncharged-project';
 import { PROJECT_FAILURE_MESSAGES, type LanguageFailureCode, type ProjectFailureCode } from '../shared/failure-messages';
 import { claimAttempt, failAttempt, isFinalLanguage, recomputeProjectOutcome, type AttemptClaim } from './language-settlement';
+import { reopenEvents, type ReopenEventDeps } from './reopen-events';
 
 // How languages and projects end, whatever ends them: a failure, an operator's cancel or
 // terminate, a Web UI reset, or the reconciler. Each ends in a final status with the money
 // settled (released or refunded), exactly once.
 
-export function createOutcomeActivities({ db }: { db: Db }) {
+export function createOutcomeActivities(deps: { db: Db } & ReopenEventDeps) {
+  const { db } = deps;
   return {
     /** Opens an attempt; a failed language is reopened (and paid for) like a console retry. */
     async beginLanguageAttempt(input: { projectId: string; locale: string; attempt: number; billing?: RetryBilling }): Promise<AttemptClaim> {
-      return db.transaction().execute((trx) => claimAttempt(trx, input));
+      const events = reopenEvents(deps);
+      const claim = await db.transaction().execute((trx) => claimAttempt(trx, input, events.record));
+      await events.start();
+      return claim;
     },
 
     /** Fails this attempt of a language and refunds what it was charged, once. */

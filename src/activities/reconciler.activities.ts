@@ -38,7 +38,7 @@ export interface ReconcilerDeps {
   temporal: Client;
   taskQueue: string;
   reconcileGraceSeconds: number;
-  webhooks: Pick<WebhookSettings, 'retry'>;
+  webhooks: Pick<WebhookSettings, 'retry' | 'publicBaseUrl'>;
 }
 
 export interface ReconcileInput {
@@ -64,7 +64,7 @@ export interface ReconcileResult {
 const BATCH = 200;
 
 export function createReconcilerActivities({ db, temporal, taskQueue, reconcileGraceSeconds, webhooks }: ReconcilerDeps) {
-  const outcome = createOutcomeActivities({ db });
+  const outcome = createOutcomeActivities({ db, temporal, taskQueue, webhooks });
 
   /** The workflow's status, or undefined when Temporal has no such workflow. */
   async function workflowStatus(workflowId: string): Promise<WorkflowExecutionStatusName | undefined> {

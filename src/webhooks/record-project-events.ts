@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/create-db';
-import { listProjectLanguages, lockProject } from '../db/projects';
+import type { Database } from '../db/database';
+import { listProjectLanguages, lockProject, type Project } from '../db/projects';
 import { endpointsFor, insertDelivery, insertEvent, listProjectEvents } from '../db/webhooks';
 import { dueEvents } from './due-events';
 import { projectSnapshot } from './project-snapshot';
@@ -30,27 +32,38 @@ export async function recordProjectEvents(db: Db, projectId: string, publicBaseU
   return db.transaction().execute(async (trx) => {
     const project = await lockProject(trx, projectId);
     if (!project) return { emitted: 0, deliveries: [], statuses: null };
-    const [languages, written] = await Promise.all([listProjectLanguages(trx, [projectId]), listProjectEvents(trx, projectId)]);
-    const statuses: ProjectStatuses = {
-      status: project.status,
-      failureCode: project.failure_code,
-      languages: Object.fromEntries(languages.map((l) => [l.locale, { status: l.status, failureCode: l.failure_code }])),
-    };
-    const known = new Set(written.map((e) => `${e.type} ${e.discriminator}`));
-    const missing = dueEvents(project, languages).filter((e) => !known.has(`${e.type} ${e.discriminator}`));
-    if (missing.length === 0) return { emitted: 0, deliveries: [], statuses };
-    // One snapshot for the events of this step: the project as it is now, after the change.
-    const payload = await projectSnapshot(trx, project, publicBaseUrl);
-    let sequence = written.reduce((max, e) => Math.max(max, e.sequence), 0);
-    const deliveries: NewDelivery[] = [];
-    for (const due of missing) {
-      sequence += 1;
-      const event = await insertEvent(trx, { id: randomUUID(), workspaceId: project.workspace_id, projectId, sequence, type: due.type, discriminator: due.discriminator, payload });
-      for (const endpoint of await endpointsFor(trx, project.workspace_id, due.type)) {
-        const delivery = await insertDelivery(trx, { id: randomUUID(), endpointId: endpoint.id, eventId: event.id });
-        deliveries.push({ id: delivery.id, created_at: delivery.created_at, workspace_id: project.workspace_id });
-      }
-    }
-    return { emitted: missing.length, deliveries, statuses };
+    return recordDueEvents(trx, project, publicBaseUrl);
   });
+}
+
+/**
+ * recordProjectEvents inside the caller's transaction, which holds the project row's lock and
+ * passes the row it read under it. A transaction that reopens an ended project or a failed
+ * language calls this first: the ending it is about to overwrite is news, and the emitter, which
+ * reads only the current state, would never see it (docs/webhooks.md, "Emission").
+ */
+export async function recordDueEvents(trx: Transaction<Database>, project: Project, publicBaseUrl: string): Promise<RecordedEvents> {
+  const projectId = project.id;
+  const [languages, written] = await Promise.all([listProjectLanguages(trx, [projectId]), listProjectEvents(trx, projectId)]);
+  const statuses: ProjectStatuses = {
+    status: project.status,
+    failureCode: project.failure_code,
+    languages: Object.fromEntries(languages.map((l) => [l.locale, { status: l.status, failureCode: l.failure_code }])),
+  };
+  const known = new Set(written.map((e) => `${e.type} ${e.discriminator}`));
+  const missing = dueEvents(project, languages).filter((e) => !known.has(`${e.type} ${e.discriminator}`));
+  if (missing.length === 0) return { emitted: 0, deliveries: [], statuses };
+  // One snapshot for the events of this step: the project as it is now, after the change.
+  const payload = await projectSnapshot(trx, project, publicBaseUrl);
+  let sequence = written.reduce((max, e) => Math.max(max, e.sequence), 0);
+  const deliveries: NewDelivery[] = [];
+  for (const due of missing) {
+    sequence += 1;
+    const event = await insertEvent(trx, { id: randomUUID(), workspaceId: project.workspace_id, projectId, sequence, type: due.type, discriminator: due.discriminator, payload });
+    for (const endpoint of await endpointsFor(trx, project.workspace_id, due.type)) {
+      const delivery = await insertDelivery(trx, { id: randomUUID(), endpointId: endpoint.id, eventId: event.id });
+      deliveries.push({ id: delivery.id, created_at: delivery.created_at, workspace_id: project.workspace_id });
+    }
+  }
+  return { emitted: missing.length, deliveries, statuses };
 }

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createOutcomeActivities } from '../../src/activities/outcome.activities';
 import { captureFromHold, getBalance, holdCredits } from '../../src/db/credits';
+import type { Client } from '@temporalio/client';
 import { createDb, type Db } from '../../src/db/create-db';
+import { createTemporalClient } from '../../src/temporal/connection';
+import { recordProjectEvents } from '../../src/webhooks/record-project-events';
 import { createTenant } from '../helpers/fixtures';
 import { testConfig } from '../helpers/test-api';
 
@@ -10,11 +13,18 @@ import { testConfig } from '../helpers/test-api';
 
 let db: Db;
 let outcome: ReturnType<typeof createOutcomeActivities>;
+let temporal: Client;
 beforeAll(() => {
-  db = createDb({ url: testConfig().database.url!, poolMax: 4 });
-  outcome = createOutcomeActivities({ db });
+  const config = testConfig();
+  db = createDb({ url: config.database.url!, poolMax: 4 });
+  // A reopen records webhook events; these workspaces have no endpoints, so nothing is started.
+  temporal = createTemporalClient(config);
+  outcome = createOutcomeActivities({ db, temporal, taskQueue: config.temporal.taskQueue, webhooks: { publicBaseUrl: config.http.publicBaseUrl, retry: config.webhooks.retry } });
 });
-afterAll(() => db.destroy());
+afterAll(async () => {
+  await temporal.connection.close();
+  await db.destroy();
+});
 
 /** A charged project in `processing` with two languages of 10 billable seconds each. */
 async function chargedProject() {
@@ -97,6 +107,20 @@ it('item 5: a retry of a refunded language charges it again (reset or console), 
   await outcome.failLanguage({ projectId: id, locale: 'ca_es', attempt: 3, code: 'engine_failed', detail: 'third' });
   expect(await ledger(id)).toEqual(['hold:200:hold', 'capture:200:capture', 'refund:100:ca_es:refund', 'capture:100:ca_es:charge:2', 'refund:100:ca_es:refund:2']);
   expect(await project(id)).toMatchObject({ charged_seconds: 10, refunded_seconds: 20 });
+});
+
+it('a retry that reopens an ended project records the ending first, so its webhook events are not lost', async () => {
+  const { id } = await chargedProject();
+  await outcome.failLanguage({ projectId: id, locale: 'ca_es', attempt: 1, code: 'engine_failed', detail: 'boom' });
+  await db.updateTable('project_languages').set({ status: 'completed', completed_at: new Date() }).where('project_id', '=', id).where('locale', '=', 'es_es').execute();
+  expect(await outcome.recordProjectOutcome(id)).toBe('partially_completed');
+  // The project workflow's emitter has not run yet when the console retry reopens the language.
+  expect(await outcome.beginLanguageAttempt({ projectId: id, locale: 'ca_es', attempt: 2, billing: 'free' })).toEqual({ state: 'open', attempt: 2 });
+  expect(await project(id)).toMatchObject({ status: 'processing' });
+  const events = (await db.selectFrom('webhook_events').select(['type', 'discriminator']).where('project_id', '=', id).orderBy('sequence').execute()).map((e) => `${e.type} ${e.discriminator}`);
+  expect(events).toEqual(['project.validated validated', 'language.failed ca_es:1', 'language.completed es_es:1:1', expect.stringMatching(/^project\.completed partially_completed:/)]);
+  // The emitter, when it runs, finds nothing more to say; a second reopen records nothing twice.
+  expect((await recordProjectEvents(db, id, 'http://localhost')).emitted).toBe(0);
 });
 
 it('item 5: a charged retry the workspace cannot pay for is refused and changes nothing', async () => {

@@ -254,6 +254,7 @@ describe('POST /v1/dubbing/projects/{id}/languages/{locale}/retry', () => {
     expect(short.status).toBe(402);
     expect(short.body.error.code).toBe('insufficient_credits');
     expect(await ledger(id)).toEqual([]);
+    expect(await events(id)).toEqual([]);
     await api().db.updateTable('projects').set({ workspace_id: tenant.workspace.id }).where('id', '=', id).execute();
 
     const quote = await retry(tenant, id, 'ca_es', { max_billable_seconds: 60 });
@@ -261,6 +262,9 @@ describe('POST /v1/dubbing/projects/{id}/languages/{locale}/retry', () => {
     expect(paid.status).toBe(200);
     expect(await ledger(id)).toEqual([`capture:${quote.body.data.retry.credits}:ca_es:charge:2`]);
     expect(paid.body.data.project).toMatchObject({ status: 'processing', usage: { charged_seconds: 30 } });
+    // No workflow emitted this project's failure (the rows were written above): the retry that
+    // overwrites it recorded it first, so a webhook receiver still hears of the ending.
+    expect(await events(id)).toEqual(['language.failed', 'project.failed']);
     // No worker polls here: stop the attempt's workflow, as an operator would; the reconciler's settlement is not under test.
     await api().temporal.workflow.getHandle(languageWorkflowId(id, 'ca_es')).terminate('test done');
     await api().db.updateTable('project_languages').set({ status: 'failed' }).where('project_id', '=', id).execute();

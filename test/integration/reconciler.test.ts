@@ -178,7 +178,7 @@ describe('the reconciler schedule (the safety net)', () => {
     const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
     const project = await validatingProjectWithoutWorkflow(tenant);
     // The activity called directly, with starts refused: the schedule cannot inject that fault.
-    const refused = createReconcilerActivities({ db: api.db, temporal: refusingStarts(api.temporal), taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE, webhooks: api.config.webhooks });
+    const refused = createReconcilerActivities({ db: api.db, temporal: refusingStarts(api.temporal), taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE, webhooks: { ...api.config.webhooks, publicBaseUrl: api.config.http.publicBaseUrl } });
     for (let i = 0; i < 2; i++) {
       expect(await refused.reconcile(scheduleInput(tenant))).toEqual({ repairs: [], failed: [`project/${project.id}`] });
     }
@@ -285,7 +285,7 @@ describe('the reconciler schedule (the safety net)', () => {
       await Promise.race([met, sleep(3000)]);
     };
     const temporal = describesWaitAt(api.temporal, `project/${project.id}`, gate);
-    const passes = [0, 1].map(() => createReconcilerActivities({ db: api.db, temporal, taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE, webhooks: api.config.webhooks }));
+    const passes = [0, 1].map(() => createReconcilerActivities({ db: api.db, temporal, taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE, webhooks: { ...api.config.webhooks, publicBaseUrl: api.config.http.publicBaseUrl } }));
     const results = await Promise.all(passes.map((p) => p.reconcile(scheduleInput(tenant))));
 
     const restart = { subject: `project/${project.id}`, kind: 'restart_project_workflow' };
@@ -318,7 +318,7 @@ describe('the reconciler schedule (the safety net)', () => {
       reached();
       await opened;
     });
-    const deps = { db: api.db, taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE, webhooks: api.config.webhooks };
+    const deps = { db: api.db, taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE, webhooks: { ...api.config.webhooks, publicBaseUrl: api.config.http.publicBaseUrl } };
     const first = createReconcilerActivities({ ...deps, temporal }).reconcile(scheduleInput(tenant));
     await atGate;
     try {

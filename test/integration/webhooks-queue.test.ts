@@ -182,7 +182,7 @@ describe('the reconciler', () => {
     // Its run is terminated (an operator, a history limit): nothing would ever send it or the next.
     await api.temporal.workflow.getHandle(webhookDeliveryWorkflowId(head)).terminate('lost');
 
-    const reconciler = createReconcilerActivities({ db: api.db, temporal: api.temporal, taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: 0, webhooks: { retry } });
+    const reconciler = createReconcilerActivities({ db: api.db, temporal: api.temporal, taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: 0, webhooks: { retry, publicBaseUrl: api.config.http.publicBaseUrl } });
     const subject = webhookDeliveryWorkflowId(head);
     expect(await reconciler.reconcile({ workspaceId: tenant.workspace.id, graceSeconds: 0 })).toEqual({
       repairs: [{ subject, kind: 'restart_webhook_delivery', detail: 'pending with no running workflow; started it again' }],

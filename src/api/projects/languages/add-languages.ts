@@ -11,6 +11,7 @@ import { loadProjectView } from '../load-project-view';
 import { addLanguagesBodySchema } from './add-languages.schema';
 import type { AdditionQuote } from './addition-quote';
 import { commitAddition } from './commit-addition';
+import { startDeliveries } from '../emit-project-events';
 import { quotedAdditionOf } from './quote-request';
 
 const RECOVERY_POINT = 'languages_added';
@@ -40,10 +41,10 @@ export async function addLanguages(deps: AppDeps, ctx: Context): Promise<void> {
   } else {
     const committed = await db.transaction().execute(async (trx) => {
       try {
-        const result = await commitAddition(trx, quoted.id, body, idempotency.key, voices);
+        const result = await commitAddition(trx, { projectId: quoted.id, body, idempotencyKey: idempotency.key, voices, publicBaseUrl: config.http.publicBaseUrl });
         const paid: PaidQuote = { ...result.quote, charged_now_seconds: result.chargedNowSeconds };
         if (result.chargedNowSeconds > 0) await idempotency.setRecoveryPoint(trx, RECOVERY_POINT, { addition: paid });
-        return { paid, project: result.project };
+        return { paid, project: result.project, deliveries: result.deliveries };
       } catch (err) {
         if (!(err instanceof InsufficientCreditsError)) throw err;
         // The balance is what usage:read guards; a key without it learns only that it falls short.
@@ -54,6 +55,7 @@ export async function addLanguages(deps: AppDeps, ctx: Context): Promise<void> {
     });
     addition = committed.paid;
     project = committed.project;
+    await startDeliveries(deps, project.id, committed.deliveries);
   }
 
   if (addition.new_locales.length > 0 && addition.charged_now_seconds > 0) {

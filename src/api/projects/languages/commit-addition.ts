@@ -8,6 +8,7 @@ import { insertLanguageAddition } from '../../../db/language-additions';
 import { findProjectById, insertAddedLanguages, lockExistingProject, updateProject, type Project, type ProjectPhase } from '../../../db/projects';
 import type { AddLanguagesBody } from './add-languages.schema';
 import { quoteAddition, type AdditionQuote } from './addition-quote';
+import { recordDueEvents, type NewDelivery } from '../../../webhooks/record-project-events';
 
 type Trx = Transaction<Database>;
 
@@ -17,6 +18,8 @@ export interface CommittedAddition {
   quote: AdditionQuote;
   chargedNowSeconds: number;
   project: Project;
+  /** Deliveries of the events recorded before reopening an ended project; started after the commit. */
+  deliveries: NewDelivery[];
 }
 
 const FINAL = ['completed', 'partially_completed', 'failed'];
@@ -40,10 +43,14 @@ async function phaseToResume(trx: Trx, project: Project): Promise<ProjectPhase> 
  * language gets its voice from `voices` (docs/voices.md).
  * Throws InsufficientCreditsError (having charged nothing that commits) when credits fall short.
  */
-export async function commitAddition(trx: Trx, projectId: string, body: AddLanguagesBody, idempotencyKey: string, voices: Readonly<Record<string, string>> = {}): Promise<CommittedAddition> {
+export async function commitAddition(
+  trx: Trx,
+  input: { projectId: string; body: AddLanguagesBody; idempotencyKey: string; voices?: Readonly<Record<string, string>>; publicBaseUrl: string },
+): Promise<CommittedAddition> {
+  const { projectId, body, idempotencyKey, voices = {}, publicBaseUrl } = input;
   const project = await lockExistingProject(trx, projectId);
   const quote = quoteAddition(project, body);
-  if (quote.new_locales.length === 0 || !quote.within_limit) return { additionId: null, quote, chargedNowSeconds: 0, project };
+  if (quote.new_locales.length === 0 || !quote.within_limit) return { additionId: null, quote, chargedNowSeconds: 0, project, deliveries: [] };
 
   const additionId = randomUUID();
   const billable = project.billable_seconds!;
@@ -78,7 +85,9 @@ export async function commitAddition(trx: Trx, projectId: string, body: AddLangu
   await insertAddedLanguages(trx, { projectId: project.id, locales: quote.new_locales, chargedSeconds: billable, voices, videoBurnedCaptions: body.video?.burned_captions ?? false });
   // New paid work on an ended project starts it again: a cancel it had ended with no longer
   // applies (a restarted project workflow settles a cancelled project at once; docs/lifecycle.md#cancel).
-  const reopen = FINAL.includes(project.status)
+  // The end it overwrites is news first (src/webhooks/record-project-events.ts, recordDueEvents).
+  const ended = FINAL.includes(project.status) ? await recordDueEvents(trx, project, publicBaseUrl) : undefined;
+  const reopen = ended
     ? { status: 'processing' as const, phase: await phaseToResume(trx, project), completed_at: null, failure_code: null, failure_message: null, failure_detail: null, cancelled_at: null }
     : {};
   await updateProject(trx, project.id, {
@@ -89,5 +98,5 @@ export async function commitAddition(trx: Trx, projectId: string, body: AddLangu
   });
   const updated = await findProjectById(trx, project.id);
   if (!updated) throw new Error(`project ${project.id} not found`);
-  return { additionId, quote, chargedNowSeconds: quote.billable_seconds, project: updated };
+  return { additionId, quote, chargedNowSeconds: quote.billable_seconds, project: updated, deliveries: ended?.deliveries ?? [] };
 }
