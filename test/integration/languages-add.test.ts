@@ -53,6 +53,8 @@ afterAll(async () => {
 const getProject = async (tenant: TestTenant, id: string) => (await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) })).body.data;
 const language = (project: any, locale: string) => project.languages.find((l: any) => l.locale === locale);
 const history = async (workflowId: string, runId: string) => (await api.temporal.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+const eventNames = async (projectId: string) =>
+  (await api.db.selectFrom('webhook_events').select(['type', 'discriminator']).where('project_id', '=', projectId).orderBy('sequence').execute()).map((e) => `${e.type} ${e.discriminator}`);
 const activityNames = (events: any[]) => events.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes.activityType.name);
 const signalNames = (events: any[]) => events.filter((e) => e.workflowExecutionSignaledEventAttributes).map((e) => e.workflowExecutionSignaledEventAttributes.signalName);
 const childIds = (events: any[]) => events.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes).map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes.workflowId);
@@ -67,6 +69,10 @@ it('adds a language to a completed project: charged once, its workflow restarted
   expect(firstRun.status.name).toBe('COMPLETED');
   const ledgerBefore = await projectLedger(api, id);
   const transcriptBefore = await api.db.selectFrom('transcript_segments').selectAll().where('project_id', '=', id).orderBy('position').execute();
+  // As if the addition came in the gap between the project workflow's last two activities (the
+  // status written, the webhook events not yet): the addition records the ending it overwrites.
+  const ending = await api.db.deleteFrom('webhook_events').where('project_id', '=', id).where('type', '=', 'project.completed').returning('discriminator').executeTakeFirstOrThrow();
+  expect(await eventNames(id)).toEqual(['project.validated validated', 'language.completed es_es:1:1']);
 
   const key = randomUUID();
   const body = { target_locales: ['es_es', 'ca_es'], max_billable_seconds: b, preview_only: false };
@@ -90,6 +96,7 @@ it('adds a language to a completed project: charged once, its workflow restarted
   expect(await projectLedger(api, id)).toEqual([...ledgerBefore, `capture:${b * CPS}:ca_es:charge:1`]);
   const record = await api.db.selectFrom('language_additions').selectAll().where('project_id', '=', id).execute();
   expect(record).toEqual([expect.objectContaining({ workspace_id: tenant.workspace.id, locales: ['ca_es'], billable_seconds: b, credits: b * CPS, idempotency_key: key })]);
+  expect(await eventNames(id)).toEqual(['project.validated validated', 'language.completed es_es:1:1', `project.completed ${ending.discriminator}`]);
 
   const finished = await waitForProjectView(api, tenant, id, 'project completed again', (p) => p.status === 'completed', 120_000);
   expect(language(finished, 'ca_es')).toMatchObject({ status: 'completed', failure: null });
@@ -109,6 +116,12 @@ it('adds a language to a completed project: charged once, its workflow restarted
   expect(childIds(events)).toEqual([languageWorkflowId(id, 'ca_es')]);
   expect(activityNames(events)).not.toContain('transcribeSource');
   expect(activityNames(events)).not.toContain('settleCharges');
+  // Each ending once, in order: the first (recorded by the addition), the new language, the second.
+  const named = await eventNames(id);
+  expect(named.slice(0, 4)).toEqual(['project.validated validated', 'language.completed es_es:1:1', `project.completed ${ending.discriminator}`, 'language.completed ca_es:1:1']);
+  expect(named).toHaveLength(5);
+  expect(named[4]).toMatch(/^project\.completed completed:/);
+  expect(named[4]).not.toBe(named[2]);
   expect((await api.temporal.workflow.getHandle(languageWorkflowId(id, 'ca_es')).describe()).status.name).toBe('COMPLETED');
   expect(await api.db.selectFrom('transcript_segments').selectAll().where('project_id', '=', id).orderBy('position').execute()).toEqual(transcriptBefore);
   // Exactly one charge for the new language, nothing else moved.

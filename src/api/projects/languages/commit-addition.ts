@@ -52,6 +52,9 @@ export async function commitAddition(
   const quote = quoteAddition(project, body);
   if (quote.new_locales.length === 0 || !quote.within_limit) return { additionId: null, quote, chargedNowSeconds: 0, project, deliveries: [] };
 
+  // The end this addition overwrites is news first, recorded as the project ended, before any of
+  // the addition is written (src/webhooks/record-project-events.ts, recordDueEvents).
+  const ended = FINAL.includes(project.status) ? await recordDueEvents(trx, project, publicBaseUrl) : undefined;
   const additionId = randomUUID();
   const billable = project.billable_seconds!;
   const perLocale = billable * project.credits_per_second;
@@ -85,8 +88,6 @@ export async function commitAddition(
   await insertAddedLanguages(trx, { projectId: project.id, locales: quote.new_locales, chargedSeconds: billable, voices, videoBurnedCaptions: body.video?.burned_captions ?? false });
   // New paid work on an ended project starts it again: a cancel it had ended with no longer
   // applies (a restarted project workflow settles a cancelled project at once; docs/lifecycle.md#cancel).
-  // The end it overwrites is news first (src/webhooks/record-project-events.ts, recordDueEvents).
-  const ended = FINAL.includes(project.status) ? await recordDueEvents(trx, project, publicBaseUrl) : undefined;
   const reopen = ended
     ? { status: 'processing' as const, phase: await phaseToResume(trx, project), completed_at: null, failure_code: null, failure_message: null, failure_detail: null, cancelled_at: null }
     : {};
