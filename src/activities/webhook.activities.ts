@@ -41,7 +41,7 @@ export const WEBHOOK_USER_AGENT = 'Dubbing-Webhooks/1.0 (+docs/webhooks.md)';
 const is2xx = (status: number | null) => status !== null && status >= 200 && status < 300;
 
 /** Temporal calls of the emitter: each bounded, so one slow call cannot eat the whole activity. */
-const TEMPORAL_CALL_MS = 10_000;
+export const TEMPORAL_CALL_MS = 10_000;
 /** Starts in flight at once: a step that fans out to many endpoints finishes well inside 30 s. */
 const START_CONCURRENCY = 8;
 /** Clock skew between Temporal (when the activity was scheduled) and PostgreSQL (created_at). */

@@ -31,3 +31,22 @@ export async function startWebhookDelivery(
     typedSearchAttributes: projectSearchAttributes(delivery.projectId, delivery.workspaceId),
   });
 }
+
+/**
+ * Starts the workflows of deliveries a committed transaction created, one after another. A start
+ * that fails is logged through `warn`, not thrown: the change is committed, and the reconciler
+ * starts a pending delivery that has no workflow (docs/webhooks.md).
+ */
+export async function startCommittedDeliveries(
+  temporal: Client,
+  options: { taskQueue: string; timeoutMs: number; retry: WebhookRetrySchedule },
+  projectId: string,
+  deliveries: readonly { id: string; workspace_id: string; created_at: Date }[],
+  warn: (message: string, fields: Record<string, unknown>) => void,
+): Promise<void> {
+  for (const d of deliveries) {
+    await startWebhookDelivery(temporal, options, { id: d.id, projectId, workspaceId: d.workspace_id, createdAt: d.created_at }).catch((error: unknown) =>
+      warn('webhook delivery not started; the reconciler will start it', { projectId, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+}
