@@ -8,7 +8,7 @@
 const NODE_BUILTINS = require('node:module').builtinModules.filter((m) => !m.startsWith('_'));
 
 /** Everything that touches the outside world or runs the service. */
-const SERVICE = ['db', 'api', 'activities', 'workflows', 'worker', 'cli', 'dub', 'engines', 'storage', 'sources', 'temporal', 'webhooks', 'metrics', 'tracing', 'fleet', 'auth', 'config', 'logger', 'project-view', 'notes'];
+const SERVICE = ['db', 'lifecycle', 'api', 'activities', 'workflows', 'worker', 'cli', 'dub', 'engines', 'storage', 'sources', 'temporal', 'webhooks', 'metrics', 'tracing', 'fleet', 'auth', 'config', 'logger', 'project-view', 'notes'];
 /** What sits above the service layers: processes and their entry points. */
 const ENTRY = ['api', 'worker', 'cli', 'dub'];
 
@@ -23,6 +23,7 @@ const ZONES = [
     packages: ['pg', 'kysely', 'prom-client', 'dataloader', 'koa', 'pino'].map((name) => ({ name, message: 'the dub CLI loads no server code' })),
     packagePatterns: ['@temporalio/*', '@aws-sdk/*'] },
   { folder: 'src/db', forbid: [...ENTRY, 'activities', 'workflows', 'metrics', 'storage', 'sources', 'temporal', 'webhooks', 'project-view', 'fleet', 'auth', 'notes'], types: ['engines'], why: 'db holds table types and queries: observers listen to it, it calls nobody' },
+  { folder: 'src/lifecycle', forbid: [...ENTRY, 'activities', 'workflows', 'temporal', 'storage', 'engines', 'sources', 'fleet', 'metrics', 'project-view'], why: 'the lifecycle moves statuses, money and events inside the caller\'s transaction: it starts no workflow and touches no media (docs/design.md#lifecycle)' },
   { folder: 'src/project-view', forbid: [...ENTRY, 'activities', 'workflows', 'webhooks', 'temporal', 'storage', 'engines'], why: 'the project view is the public shape of a project, read by the API and webhooks alike' },
   { folder: 'src/notes', forbid: [...ENTRY, 'activities', 'workflows', 'temporal', 'storage', 'engines'], types: ['db'], why: 'notes holds the meeting import record, shared by the API and the console' },
   { folder: 'src/sources', forbid: [...ENTRY, 'db', 'activities', 'workflows'], why: 'sources fetch media from outside; activities store what they find' },
@@ -39,7 +40,7 @@ const ZONES = [
   { folder: 'src/api', forbid: ['worker', 'cli', 'dub', 'activities'], types: ['workflows'], why: 'the API starts workflows and reads tables; activities belong to the worker' },
   { folder: 'src/cli', forbid: ['api', 'worker', 'dub'], types: ['workflows'], why: 'the operator console works on the database and Temporal, not through API internals' },
   { folder: 'src/worker', forbid: ['api', 'cli', 'dub'], why: 'the worker runs activities and workflows' },
-  { folder: 'src/workflows', forbid: ['db', 'api', 'engines', 'storage', 'sources', 'worker', 'cli', 'dub', 'webhooks', 'temporal', 'metrics', 'config', 'fleet', 'auth', 'logger', 'project-view'], types: ['activities'],
+  { folder: 'src/workflows', forbid: ['db', 'api', 'engines', 'storage', 'sources', 'worker', 'cli', 'dub', 'webhooks', 'temporal', 'metrics', 'config', 'fleet', 'auth', 'logger', 'project-view'], types: ['activities', 'lifecycle'],
     packages: [
       ...NODE_BUILTINS.flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: 'workflows are replayed: no Node built-ins' })),
       { name: 'pg', message: 'workflows cannot touch the database; use an activity' },
@@ -69,13 +70,26 @@ const QUERY_SELECTORS = [
   { selector: "CallExpression[callee.property.name='query'] > ObjectExpression > Property[key.name='text']", what: 'SQL text passed to query()' },
 ];
 
-const queriesLiveInDb = {
-  files: ['src/**/*.ts'],
-  ignores: ['src/db/**'],
-  rules: {
-    'no-restricted-syntax': ['error', ...QUERY_SELECTORS.map(({ selector, what }) => ({ selector, message: `Queries live in src/db (docs/design.md#layers): move ${what} into a query function there and call it.` }))],
-  },
-};
+const queryRules = QUERY_SELECTORS.map(({ selector, what }) => ({ selector, message: `Queries live in src/db (docs/design.md#layers): move ${what} into a query function there and call it.` }));
+
+/**
+ * Statuses move only through src/lifecycle (docs/design.md#lifecycle): the queries that write a
+ * status column live in src/db/status-writes.ts, which nothing else imports, and no other query
+ * of src/db sets one. (The generic setters refuse status columns by type as well.)
+ */
+const STATUS_WRITES_IMPORT = [
+  { selector: "ImportDeclaration[source.value=/(^|\\/)db\\/status-writes$/]", message: 'Only src/lifecycle writes statuses (docs/design.md#lifecycle): call a transition function there instead of src/db/status-writes.' },
+];
+const LIFECYCLE_TABLES = 'projects|project_languages|language_regenerations|transcript_reviews';
+const STATUS_COLUMN_WRITES = [
+  { selector: `CallExpression[callee.property.name='set'][callee.object.callee.property.name='updateTable'][callee.object.arguments.0.value=/^(${LIFECYCLE_TABLES})$/] > ObjectExpression > Property[key.name=/^(status|usage_state|transcript_review_status)$/]`, message: 'A status column is written only in src/db/status-writes.ts, for src/lifecycle (docs/design.md#lifecycle).' },
+];
+
+const queriesLiveInDb = [
+  { files: ['src/**/*.ts'], ignores: ['src/db/**', 'src/lifecycle/**'], rules: { 'no-restricted-syntax': ['error', ...queryRules, ...STATUS_WRITES_IMPORT] } },
+  { files: ['src/lifecycle/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...queryRules] } },
+  { files: ['src/db/**/*.ts'], ignores: ['src/db/status-writes.ts'], rules: { 'no-restricted-syntax': ['error', ...STATUS_COLUMN_WRITES] } },
+];
 
 function zoneConfig(zone) {
   const patterns = [];
@@ -94,6 +108,6 @@ module.exports = [
     files,
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex, message: `${why}.` }] }] },
   })),
-  queriesLiveInDb,
+  ...queriesLiveInDb,
 ];
 module.exports.ZONES = ZONES;

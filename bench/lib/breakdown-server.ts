@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import { loadConfig } from '../../src/config';
 import { createDb, createPool } from '../../src/db/create-db';
-import { PROJECT_VIEW_STATEMENT } from '../../src/db/projects';
+import { PROJECT_VIEW_STATEMENT } from '../../src/db/project-view-query';
 import { loadOwnProjectView, presentProjectView } from '../../src/api/projects/load-project-view';
 import type { AppDeps } from '../../src/api/app-deps';
 import { createStorage } from '../../src/storage/create-storage';

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { Engines } from '../engines';
-import type { Project, ProjectLanguage } from '../db/projects';
+import type { Project } from '../db/projects';
+import type { ProjectLanguage } from '../db/project-languages';
 import { iso6392 } from '../shared/iso-639-2';
 import type { BlobStore } from '../storage/blob-store';
 

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { listLanguageSegments, type LanguageSegmentStatus, type LineText } from '../db/language-segments';
-import { findLanguage } from '../db/projects';
+import { findLanguage } from '../db/project-languages';
 import { listSourceSegments, newSegmentId, type Cue } from '../db/source-segments';
 import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';

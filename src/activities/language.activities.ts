@@ -2,10 +2,11 @@ import type { DubQuality } from '../engines/alignment/dub-quality';
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { listLanguageSegments, writeLanguageLines, type RenderedLine } from '../db/language-segments';
-import { findLanguage, updateOpenAttempt } from '../db/projects';
+import { findLanguage, updateOpenAttempt } from '../db/project-languages';
+import { advanceLanguage, claimAttempt, completeLanguage } from '../lifecycle/language-lifecycle';
+import { settleProjectOutcome } from '../lifecycle/project-lifecycle';
 import { adoptRecordedTranscript, loadCurrentTranscript } from '../db/transcripts';
 import type { RetryBilling } from '../shared/project-contracts';
-import { claimAttempt, recomputeProjectOutcome } from './language-settlement';
 import { reopenEvents, type ReopenEventDeps } from './reopen-events';
 import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';
@@ -60,7 +61,7 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
       const claim = await claimStep(step);
       if (!claim.ran) return claim;
       const attempt = { ...step, attempt: claim.attempt };
-      await updateOpenAttempt(db, attempt, { status: 'translating', percent: 5, phase_message: 'Translating the transcript.' });
+      await advanceLanguage(db, attempt, 'translating', { percent: 5, phase_message: 'Translating the transcript.' });
       const project = await requireProject(db, step.projectId);
       await db.transaction().execute((trx) => adoptRecordedTranscript(trx, step.projectId));
       // The verified transcript once a review verified it, else the machine's; recorded, so a
@@ -91,7 +92,7 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
       const language = await findLanguage(db, step.projectId, step.locale);
       if (!language) throw new Error(`project ${step.projectId} has no language ${step.locale}`);
       const lines = await listLanguageSegments(db, step.projectId, step.locale);
-      await updateOpenAttempt(db, step, { status: 'dubbing', percent: 25, phase_message: `Synthesizing ${counted(lines.length, 'segment')}.` });
+      await advanceLanguage(db, step, 'dubbing', { percent: 25, phase_message: `Synthesizing ${counted(lines.length, 'segment')}.` });
 
       const rendered = await renderDub({ blobStore, engines, capabilities }, {
         projectId: step.projectId,
@@ -108,7 +109,7 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
         transfer: activityTransfer(),
         onStage: async (stage) => {
           if (stage === 'fitting') await updateOpenAttempt(db, step, { percent: 55, phase_message: 'Fitting speech to the source timing.' });
-          else await updateOpenAttempt(db, step, { status: 'publishing', percent: 85, phase_message: project.source_has_video ? 'Encoding audio, captions, thumbnail and video.' : 'Encoding audio, captions and thumbnail.' });
+          else await advanceLanguage(db, step, 'publishing', { percent: 85, phase_message: project.source_has_video ? 'Encoding audio, captions, thumbnail and video.' : 'Encoding audio, captions and thumbnail.' });
         },
       });
       return { ran: true as const, attempt: step.attempt, ...rendered };
@@ -125,11 +126,9 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
         const claim = await claimAttempt(trx, input, events.record);
         if (claim.state !== 'open') return { status: claim.state === 'completed' ? 'completed' as const : 'failed' as const };
         // A line that went stale while this dub rendered stays stale: a re-dub picks it up.
-        await publishRendered(trx, input, { ...input, lines: input.lines ?? [] }, {
-          settleStale: false,
-          language: { status: 'completed', percent: 100, phase_message: null, failure_code: null, failure_message: null, failure_detail: null, completed_at: new Date() },
-        });
-        await recomputeProjectOutcome(trx, input.projectId);
+        await publishRendered(trx, input, { ...input, lines: input.lines ?? [] }, { settleStale: false });
+        await completeLanguage(trx, input);
+        await settleProjectOutcome(trx, input.projectId);
         return { status: 'completed' as const };
       });
       await events.start();

@@ -1,10 +1,12 @@
 import { activityLog } from './activity-log';
 import type { Db } from '../db/create-db';
-import { listLanguageStatuses, lockExistingProject, setProjectFailure, type ProjectStatus } from '../db/projects';
+import { lockExistingProject, setProjectFailure, type ProjectStatus } from '../db/projects';
+import { listLanguageStatuses } from '../db/project-languages';
 import type { RetryBilling } from '../shared/project-contracts';
-import { failUnchargedProject } from './fail-uncharged-project';
+import { failUnchargedProject } from '../lifecycle/project-lifecycle';
 import { PROJECT_FAILURE_MESSAGES, type LanguageFailureCode, type ProjectFailureCode } from '../shared/failure-messages';
-import { claimAttempt, failAttempt, isFinalLanguage, recomputeProjectOutcome, type AttemptClaim } from './language-settlement';
+import { claimAttempt, failLanguage, isFinalLanguage, type AttemptClaim } from '../lifecycle/language-lifecycle';
+import { settleProjectOutcome } from '../lifecycle/project-lifecycle';
 import { reopenEvents, type ReopenEventDeps } from './reopen-events';
 
 // How languages and projects end, whatever ends them: a failure, an operator's cancel or
@@ -25,7 +27,7 @@ export function createOutcomeActivities(deps: { db: Db } & ReopenEventDeps) {
     /** Fails this attempt of a language and refunds what it was charged, once. */
     async failLanguage(input: { projectId: string; locale: string; attempt: number; code: LanguageFailureCode; detail: string }): Promise<void> {
       activityLog().warn('language failed', { ...input });
-      await db.transaction().execute((trx) => failAttempt(trx, input));
+      await db.transaction().execute((trx) => failLanguage(trx, input));
     },
 
     /**
@@ -35,14 +37,14 @@ export function createOutcomeActivities(deps: { db: Db } & ReopenEventDeps) {
     async settleInterruptedLanguage(input: { projectId: string; locale: string; code: LanguageFailureCode; detail: string }): Promise<void> {
       activityLog().warn('language workflow ended without settling', { ...input });
       await db.transaction().execute(async (trx) => {
-        await failAttempt(trx, { ...input, attempt: 'current' });
-        await recomputeProjectOutcome(trx, input.projectId);
+        await failLanguage(trx, { ...input, attempt: 'current' });
+        await settleProjectOutcome(trx, input.projectId);
       });
     },
 
     /** completed / partially_completed / failed once every language has ended; else unchanged. */
     async recordProjectOutcome(projectId: string): Promise<ProjectStatus> {
-      return db.transaction().execute((trx) => recomputeProjectOutcome(trx, projectId));
+      return db.transaction().execute((trx) => settleProjectOutcome(trx, projectId));
     },
 
     /**
@@ -65,13 +67,13 @@ export function createOutcomeActivities(deps: { db: Db } & ReopenEventDeps) {
         const open = languages.filter((l) => !isFinalLanguage(l.status) && !(input.skipLocales ?? []).includes(l.locale));
         const languageCode: LanguageFailureCode = input.code === 'engine_failed' ? 'source_failed' : input.code;
         for (const language of open) {
-          await failAttempt(trx, { projectId: project.id, locale: language.locale, attempt: 'current', code: languageCode, detail: input.detail });
+          await failLanguage(trx, { projectId: project.id, locale: language.locale, attempt: 'current', code: languageCode, detail: input.detail });
         }
         if (open.length > 0 && languages.every((l) => open.includes(l) || l.status === 'failed')) {
           // Nothing was delivered: the project failed for the project-level reason.
           await setProjectFailure(trx, project.id, { code: failure.code, message: `${failure.message} Every charge was refunded.`, detail: input.detail });
         }
-        return recomputeProjectOutcome(trx, project.id);
+        return settleProjectOutcome(trx, project.id);
       });
     },
   };

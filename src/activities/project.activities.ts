@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
-import { captureFromHold, releaseHold } from '../db/credits';
 import { replaceTranscript } from '../db/deliverables';
-import { insertQueuedLanguages, listLanguageStatuses, lockExistingProject, updateProject, type Project, type ProjectPhase, type UsageState } from '../db/projects';
+import { lockExistingProject, updateProject, type Project, type ProjectPhase, type UsageState } from '../db/projects';
+import { listLanguageStatuses } from '../db/project-languages';
 import { listSourceSegments, replaceSourceSegments } from '../db/source-segments';
 import { blobKeys, findUploadByProject } from '../db/uploads';
 import { InvalidMediaError, type Engines } from '../engines';
@@ -14,11 +14,10 @@ import type { MultipartUploads } from '../storage/multipart-uploads';
 import { activityLog } from './activity-log';
 import { activityTransfer } from './activity-transfer';
 import { classifyEngineError, classifyingEngineErrors } from './classify-engine-error';
-import { failUnchargedProject } from './fail-uncharged-project';
-import { billableSecondsFor, stopOverCeiling } from './spend-ceiling';
+import { chargeProject, failUnchargedProject, stopOverCeiling } from '../lifecycle/project-lifecycle';
+import { billableSecondsFor } from './spend-ceiling';
 import { requireProject } from './require-project';
 import type { FailureCode } from '../shared/error-codes';
-import { counted } from '../shared/counted';
 import { sourceKeys } from '../shared/source-keys';
 
 // Project-level steps of the project workflow. Each is idempotent: a retry, or a second worker
@@ -153,25 +152,12 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
         if (project.usage_state === 'limit_exceeded') return { outcome: 'limit_exceeded', billableSeconds: project.billable_seconds ?? billableSeconds };
         // Ended meanwhile (e.g. its upload expired): its hold is gone, there is nothing to charge.
         if (project.status !== 'validating') return { outcome: 'not_billable', billableSeconds };
-        const base = { workspaceId: project.workspace_id, holdReference: project.hold_reference, projectId: project.id };
-
         if (billableSeconds > project.max_billable_seconds) {
           await stopOverCeiling(trx, project, billableSeconds);
           return { outcome: 'limit_exceeded', billableSeconds };
         }
 
-        const languages = project.target_locales.length;
-        await captureFromHold(trx, { ...base, reference: `${project.id}:capture`, amount: billableSeconds * languages * project.credits_per_second, description: `${billableSeconds} s × ${counted(languages, 'language')}` });
-        await releaseHold(trx, { ...base, reference: `${project.id}:release` });
-        await updateProject(trx, project.id, {
-          billable_seconds: billableSeconds,
-          charged_seconds: billableSeconds * languages,
-          usage_state: 'charged',
-          status: 'processing',
-          phase: 'transcribing',
-          validated_at: new Date(),
-        });
-        await insertQueuedLanguages(trx, { projectId: project.id, locales: project.target_locales, chargedSeconds: billableSeconds });
+        await chargeProject(trx, project, billableSeconds);
         return { outcome: 'charged', billableSeconds };
       });
       if (pauseAfterCaptureMs) await new Promise((resolve) => setTimeout(resolve, pauseAfterCaptureMs));

@@ -1,7 +1,7 @@
 import type { Db } from '../db/create-db';
 import { upsertDeliverable } from '../db/deliverables';
 import { recordRenderedLines } from '../db/language-segments';
-import { updateLanguage } from '../db/projects';
+import { updateLanguage, type LanguageChanges } from '../db/project-languages';
 import type { RenderedDub } from './render-dub';
 
 // What every render publishes, inside the caller's transaction: the deliverable rows switch to
@@ -12,7 +12,7 @@ export async function publishRendered(
   trx: Db,
   step: { projectId: string; locale: string },
   rendered: Pick<RenderedDub, 'files' | 'lines' | 'driftSeconds'> & { quality?: RenderedDub['quality'] },
-  options: { settleStale: boolean; language?: Parameters<typeof updateLanguage>[3] },
+  options: { settleStale: boolean; language?: LanguageChanges },
 ): Promise<void> {
   for (const file of rendered.files) {
     await upsertDeliverable(trx, { project_id: step.projectId, locale: step.locale, type: file.type, format: file.format, storage_key: file.key, content_type: file.contentType, size_bytes: file.sizeBytes });

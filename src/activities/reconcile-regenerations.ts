@@ -5,7 +5,7 @@ import { listStaleRunningRegenerations } from '../db/language-regenerations';
 import { regenerationWorkflowId } from '../shared/workflow-ids';
 import { startRegenerationWorkflow } from '../temporal/start-regeneration-workflow';
 import type { Repair } from './reconciler.activities';
-import { failRegeneration } from './regeneration-settlement';
+import { failRegeneration } from '../lifecycle/regeneration-lifecycle';
 
 // The reconciler's pass over paid regenerations (docs/editing.md#regenerate). The API charges a
 // regeneration and then starts its workflow; only the workflow publishes it or fails and refunds

@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } 
 import type { Db } from '../db/create-db';
 import { releaseHold } from '../db/credits';
 import { countLanguageAdditions } from '../db/language-additions';
-import { listEndedProjectsWithHeldCredits, listOpenLanguageLocales, listStaleOpenLanguages, listStaleProjectsInFlight } from '../db/projects';
+import { listEndedProjectsWithHeldCredits, listOpenLanguageLocales, listStaleOpenLanguages, listStaleProjectsInFlight } from '../db/project-sweeps';
 import { withReconcilerPassLock } from '../db/reconciler-pass-lock';
 import { forgetRepair, recordRepairOnce, secondsAgo } from '../db/reconciler-repairs';
 import { languageWorkflowId, projectWorkflowId } from '../shared/workflow-ids';

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { listLanguageSegments, writeLanguageLines } from '../db/language-segments';
-import { findLanguage, listLanguageTranscriptKinds, lockLanguageRevision, readLanguageRevision } from '../db/projects';
+import { findLanguage, listLanguageTranscriptKinds, lockLanguageRevision, readLanguageRevision } from '../db/project-languages';
 import { loadCurrentTranscript } from '../db/transcripts';
 import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';

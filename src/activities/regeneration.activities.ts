@@ -1,8 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { listLanguageSegments, writeLanguageLines, type RenderedLine } from '../db/language-segments';
-import { findRegeneration, lockRegeneration, updateRegeneration, type LanguageRegeneration } from '../db/language-regenerations';
-import { findLanguage, lockLanguageRevision } from '../db/projects';
+import { findRegeneration, lockRegeneration, type LanguageRegeneration } from '../db/language-regenerations';
+import { findLanguage, lockLanguageRevision } from '../db/project-languages';
 import type { Engines } from '../engines';
 import type { DubQuality } from '../engines/alignment/dub-quality';
 import type { EngineCapabilities } from '../engines/capabilities';
@@ -12,7 +12,7 @@ import { activityLog } from './activity-log';
 import { activityTransfer } from './activity-transfer';
 import { planLanguageLines } from './language-lines';
 import { publishRendered } from './publish-revision';
-import { failRegeneration, regenerationStateOf, type RegenerationFailureCode, type RegenerationState } from './regeneration-settlement';
+import { completeRegeneration, failRegeneration, regenerationStateOf, type RegenerationFailureCode, type RegenerationState } from '../lifecycle/regeneration-lifecycle';
 import { renderDub, revisionKeyPrefix, type PublishedFile } from './render-dub';
 import { spliceDub } from './splice-dub';
 import { videoRenderFor } from './dubbed-video';
@@ -107,7 +107,7 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
           throw ApplicationFailure.nonRetryable(`${input.locale} moved to revision ${language.revision} while regeneration ${row.id} rendered revision ${input.rendered.revision}`, 'internal_error');
         }
         await publishRendered(trx, input, input.rendered, { settleStale: true, language: { revision: input.rendered.revision } });
-        await updateRegeneration(trx, row.id, { status: 'completed', to_revision: input.rendered.revision, completed_at: new Date() });
+        await completeRegeneration(trx, row, input.rendered.revision);
         activityLog().info('language regenerated', { regenerationId: row.id, projectId: row.project_id, locale: row.locale, revision: input.rendered.revision, synthesized: input.rendered.synthesized });
         return { state: 'completed', revision: input.rendered.revision };
       });

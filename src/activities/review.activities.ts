@@ -2,7 +2,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { refundCredits } from '../db/credits';
 import { findProjectById } from '../db/projects';
-import { findReview, lockReview, reviewRefundReference, setReviewStatus, type TranscriptReview } from '../db/transcript-reviews';
+import { findReview, lockReview, reviewRefundReference, type TranscriptReview } from '../db/transcript-reviews';
+import { moveReview } from '../lifecycle/review-lifecycle';
 import { markLanguageSegmentsStale } from '../db/language-segments';
 import { replaceSourceSegments } from '../db/source-segments';
 import { replaceVerifiedTranscript } from '../db/transcripts';
@@ -53,7 +54,7 @@ export function createReviewActivities({ db }: { db: Db }) {
         const review = await requireReview(trx, input.projectId);
         if (review.status === 'in_review' && isClaimant(review, input)) return stepResult(review, review.claimed_at);
         if (review.status !== 'requested') throw refused(`the review is ${review.status}${review.reviewer ? ` (${review.reviewer})` : ''}; only a requested review can be claimed`);
-        const claimed = await setReviewStatus(trx, input.projectId, 'in_review', { reviewer: input.reviewer, reviewer_key_id: input.reviewerKeyId ?? null, claimed_at: new Date() });
+        const claimed = await moveReview(trx, review, 'in_review', { reviewer: input.reviewer, reviewer_key_id: input.reviewerKeyId ?? null, claimed_at: new Date() });
         activityLog().info('transcript review claimed', { projectId: input.projectId, reviewer: input.reviewer });
         return stepResult(claimed, claimed.claimed_at);
       });
@@ -80,7 +81,7 @@ export function createReviewActivities({ db }: { db: Db }) {
         // made from the old one is stale, and the free re-dub builds one per new segment.
         await replaceSourceSegments(trx, input.projectId, verifiedCues, 'verified');
         await markLanguageSegmentsStale(trx, input.projectId);
-        const verified = await setReviewStatus(trx, input.projectId, 'verified', { verified_at: new Date() });
+        const verified = await moveReview(trx, review, 'verified', { verified_at: new Date() });
         activityLog().info('transcript verified', { projectId: input.projectId, reviewer: input.reviewer, cues: input.cues.length });
         return stepResult(verified, verified.verified_at);
       });
@@ -92,7 +93,7 @@ export function createReviewActivities({ db }: { db: Db }) {
         const review = await requireReview(trx, projectId);
         if (review.status !== 'requested' && review.status !== 'in_review') return { status: review.status, refundedCredits: review.refunded_credits };
         await refundCredits(trx, { workspaceId: review.workspace_id, reference: reviewRefundReference(projectId), amount: review.credits, projectId, description: 'transcript review expired' });
-        const expired = await setReviewStatus(trx, projectId, 'expired', { expired_at: new Date(), refunded_credits: review.credits });
+        const expired = await moveReview(trx, review, 'expired', { expired_at: new Date(), refunded_credits: review.credits });
         activityLog().info('transcript review expired and refunded', { projectId, credits: review.credits });
         return { status: expired.status, refundedCredits: expired.refunded_credits };
       });

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
-import { findLanguage } from '../db/projects';
+import { findLanguage } from '../db/project-languages';
 import { loadFleet } from '../db/worker-capabilities';
 import { chooseMediaQueue } from '../fleet/media-routing';
 import type { MediaNeed } from '../shared/task-queues';

@@ -3,7 +3,7 @@ import type { Db } from '../db/create-db';
 import { lockProject } from '../db/projects';
 import { listExpiredUploadProjects, lockExpiredUpload, UPLOAD_WINDOW_MS } from '../db/uploads';
 import type { MultipartUploads, UploadRef } from '../storage/multipart-uploads';
-import { failUnchargedProject } from './fail-uncharged-project';
+import { failUnchargedProject } from '../lifecycle/project-lifecycle';
 
 /** Expired uploads settled per activity run; the schedule comes back for the rest. */
 const BATCH = 200;

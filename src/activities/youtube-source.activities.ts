@@ -8,10 +8,11 @@ import { blobKeys } from '../db/uploads';
 import { isPermanentDownloadError, type SourceDownloader } from '../sources/youtube/source-downloader';
 import { isRetryableSourceError, type LookedUpVideo, type VideoLookup } from '../sources/youtube/video-lookup';
 import type { BlobStore } from '../storage/blob-store';
-import { failUnchargedProject } from './fail-uncharged-project';
+import { failUnchargedProject } from '../lifecycle/project-lifecycle';
 import { heartbeatWhile } from './heartbeat-while';
 import { requireProject } from './require-project';
-import { billableSecondsFor, stopOverCeiling } from './spend-ceiling';
+import { stopOverCeiling } from '../lifecycle/project-lifecycle';
+import { billableSecondsFor } from './spend-ceiling';
 
 // A YouTube source before it joins the upload path: read the video's metadata (1 quota unit) and
 // refuse what cannot be dubbed or would exceed the ceiling *before any byte is downloaded*; then

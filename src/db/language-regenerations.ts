@@ -1,4 +1,4 @@
-import { sql, type ColumnType, type Insertable, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import { sql, type ColumnType, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Db } from './create-db';
 import type { Database } from './database';
 
@@ -30,11 +30,6 @@ export async function findRunningRegeneration(db: Db, projectId: string, locale:
   return db.selectFrom('language_regenerations').selectAll().where('project_id', '=', projectId).where('locale', '=', locale).where('status', '=', 'running').executeTakeFirst();
 }
 
-/** Records a paid regeneration, in the transaction that charged it. */
-export async function insertLanguageRegeneration(trx: Db, row: Omit<Insertable<LanguageRegenerationTable>, 'status' | 'to_revision' | 'failure_code' | 'completed_at'>): Promise<LanguageRegeneration> {
-  return trx.insertInto('language_regenerations').values({ ...row, status: 'running', to_revision: null, failure_code: null, completed_at: null }).returningAll().executeTakeFirstOrThrow();
-}
-
 /**
  * How many regenerations the language has had: counted under the language's row lock right
  * after inserting one, it is that one's number `n` in its workflow id (regenerationWorkflowId).
@@ -57,14 +52,6 @@ export async function findRegeneration(db: Db, regenerationId: string): Promise<
 /** The regeneration row, locked: its outcome (published or failed and refunded) is settled under this lock, once. */
 export async function lockRegeneration(trx: Transaction<Database>, regenerationId: string): Promise<LanguageRegeneration | undefined> {
   return trx.selectFrom('language_regenerations').selectAll().where('id', '=', regenerationId).forUpdate().executeTakeFirst();
-}
-
-export async function updateRegeneration(
-  trx: Db,
-  regenerationId: string,
-  changes: Partial<Pick<LanguageRegeneration, 'status' | 'to_revision' | 'refunded_credits' | 'failure_code' | 'completed_at'>>,
-): Promise<void> {
-  await trx.updateTable('language_regenerations').set(changes).where('id', '=', regenerationId).execute();
 }
 
 /** A running regeneration, with its number `n` in its workflow id (regenerationWorkflowId). */

@@ -38,49 +38,6 @@ export async function lockReview(trx: Db, projectId: string): Promise<Transcript
   return trx.selectFrom('transcript_reviews').selectAll().where('project_id', '=', projectId).forUpdate().executeTakeFirst();
 }
 
-/** Opens the review: its row and the project's public state, with the deadline counted from now. */
-export async function insertReview(trx: Db, row: { projectId: string; workspaceId: string; billableSeconds: number; credits: number; deadlineSeconds: number }): Promise<TranscriptReview> {
-  const review = await trx
-    .insertInto('transcript_reviews')
-    .values({
-      project_id: row.projectId,
-      workspace_id: row.workspaceId,
-      status: 'requested',
-      billable_seconds: row.billableSeconds,
-      credits: row.credits,
-      deadline_at: sql<Date>`now() + make_interval(secs => ${row.deadlineSeconds})` as any,
-      reviewer: null,
-      reviewer_key_id: null,
-      claimed_at: null,
-      verified_at: null,
-      expired_at: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await trx
-    .updateTable('projects')
-    .set({ transcript_review_status: 'requested', transcript_review_requested_at: review.requested_at, updated_at: sql<Date>`now()` as any })
-    .where('id', '=', row.projectId)
-    .execute();
-  return review;
-}
-
-/** Moves the review to `status`, mirroring it (and verified_at) onto the project row. */
-export async function setReviewStatus(
-  trx: Db,
-  projectId: string,
-  status: ReviewStatus,
-  changes: Partial<Pick<TranscriptReview, 'reviewer' | 'reviewer_key_id' | 'claimed_at' | 'verified_at' | 'expired_at' | 'refunded_credits'>> = {},
-): Promise<TranscriptReview> {
-  const review = await trx.updateTable('transcript_reviews').set({ ...changes, status }).where('project_id', '=', projectId).returningAll().executeTakeFirstOrThrow();
-  await trx
-    .updateTable('projects')
-    .set({ transcript_review_status: status, transcript_review_verified_at: review.verified_at, updated_at: sql<Date>`now()` as any })
-    .where('id', '=', projectId)
-    .execute();
-  return review;
-}
-
 export interface QueuedReview {
   project_id: string;
   workspace_id: string;

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from './create-db';
 import { listTranscript } from './deliverables';
-import type { TranscriptKind } from './projects';
+import type { TranscriptKind } from './project-languages';
 import { listSourceSegments, replaceSourceSegments, type SourceSegment } from './source-segments';
 
 // The transcript a language is translated from: the source segments (docs/editing.md), whoever

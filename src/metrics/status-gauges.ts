@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { Db } from '../db/create-db';
-import { countLanguagesByStatus, countProjectsByStatus } from '../db/projects';
+import { countLanguagesByStatus, countProjectsByStatus } from '../db/project-sweeps';
 
 // Projects and languages by status, read from PostgreSQL when scraped: the whole fleet's view,
 // the same from every API process (aggregate with max(), not sum()). The counts use the status

@@ -1,4 +1,5 @@
-import type { Project, ProjectLanguageSummary as ProjectLanguage } from '../db/projects';
+import type { Project } from '../db/projects';
+import type { ProjectLanguageSummary as ProjectLanguage } from '../db/project-languages';
 import { counted } from '../shared/counted';
 
 // The progress object (docs/design.md#progress) is derived only from what the workflows have

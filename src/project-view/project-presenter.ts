@@ -1,5 +1,6 @@
 import type { Deliverable } from '../db/deliverables';
-import type { Project, ProjectLanguageSummary as ProjectLanguage } from '../db/projects';
+import type { Project } from '../db/projects';
+import type { ProjectLanguageSummary as ProjectLanguage } from '../db/project-languages';
 import { retryPriceFor } from '../shared/retry-policy';
 import { languageProgress, projectProgress } from './progress';
 

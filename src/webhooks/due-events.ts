@@ -1,4 +1,5 @@
-import type { Project, ProjectLanguageSummary } from '../db/projects';
+import type { Project } from '../db/projects';
+import type { ProjectLanguageSummary } from '../db/project-languages';
 import type { WebhookEventType } from '../shared/webhook-contracts';
 
 // Which events a project's recorded state calls for. The emitter compares this with the events

@@ -1,5 +1,6 @@
 import type { Db } from '../db/create-db';
-import { findProjectView, type Project } from '../db/projects';
+import { type Project } from '../db/projects';
+import { findProjectView } from '../db/project-view-query';
 import { presentProject } from '../project-view/project-presenter';
 
 /**

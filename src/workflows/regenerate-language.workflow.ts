@@ -1,6 +1,6 @@
 import { ActivityFailure, CancellationScope, isCancellation, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RegenerationActivities } from '../activities/regeneration.activities';
-import type { RegenerationFailureCode } from '../activities/regeneration-settlement';
+import type { RegenerationFailureCode } from '../lifecycle/regeneration-lifecycle';
 import type { WebhookActivities } from '../activities/webhook.activities';
 import type { RegenerationWorkflowInput, RegenerationWorkflowResult } from '../shared/regeneration-contracts';
 import { FAILURE_CODE } from '../shared/search-attributes';

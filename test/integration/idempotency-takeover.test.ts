@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { holdCredits } from '../../src/db/credits';
-import { holdReferenceFor, insertProject } from '../../src/db/projects';
+import { holdReferenceFor } from '../../src/db/projects';
+import { insertProject } from '../../src/db/status-writes';
 import { projectWorkflowId } from '../../src/shared/workflow-ids';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { projectBody, workspaceRowCounts } from '../helpers/projects';

@@ -1,5 +1,5 @@
 import { createPool } from '../../src/db/create-db';
-import { findProjectView } from '../../src/db/projects';
+import { findProjectView } from '../../src/db/project-view-query';
 import { createTenant } from '../helpers/fixtures';
 import { createProject, projectBody } from '../helpers/projects';
 import { startTestApi, type TestApi } from '../helpers/test-api';

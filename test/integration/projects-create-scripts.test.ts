@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { insertQueuedLanguages } from '../../src/db/projects';
+import { insertQueuedLanguages } from '../../src/db/status-writes';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { createProject, projectBody, workspaceRowCounts } from '../helpers/projects';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';

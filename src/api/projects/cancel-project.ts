@@ -1,12 +1,13 @@
 import type { Context } from 'koa';
-import { releaseHold } from '../../db/credits';
-import { listLanguageStatuses, lockExistingProject, updateProject, type Project } from '../../db/projects';
+import { lockExistingProject, updateProject, type Project } from '../../db/projects';
+import { listLanguageStatuses } from '../../db/project-languages';
 import { findUploadByProject, lockUploadForCompletion } from '../../db/uploads';
 import { cancelProjectWorkflows } from '../../temporal/cancel-project-workflows';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';
 import { idempotencyOf } from '../middleware/idempotency';
+import { failUnchargedProject } from '../../lifecycle/project-lifecycle';
 import { emitProjectEvents } from './emit-project-events';
 import { loadOwnProject } from './load-own-project';
 import { loadProjectView } from './load-project-view';
@@ -48,15 +49,11 @@ export async function cancelProject(deps: AppDeps, ctx: Context): Promise<void> 
     }
     const now = new Date();
     if (project.status === 'awaiting_upload') {
-      await releaseHold(trx, { workspaceId: project.workspace_id, holdReference: project.hold_reference, reference: `${project.id}:release`, projectId: project.id, description: 'cancelled' });
-      await updateProject(trx, project.id, {
-        status: 'failed',
-        phase: 'failed',
-        failure_code: 'cancelled',
-        failure_message: 'The project was cancelled before its upload completed; the credit hold was released and nothing was charged.',
-        usage_state: 'released',
-        completed_at: now,
-        cancelled_at: now,
+      await failUnchargedProject(trx, project, {
+        code: 'cancelled',
+        message: 'The project was cancelled before its upload completed; the credit hold was released and nothing was charged.',
+        usageState: 'released',
+        cancelledAt: now,
       });
     } else if (project.cancelled_at === null) {
       await updateProject(trx, project.id, { cancelled_at: now });

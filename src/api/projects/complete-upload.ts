@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import type { Project } from '../../db/projects';
-import { findProjectById, startValidatingUpload } from '../../db/projects';
+import { findProjectById, type Project } from '../../db/projects';
+import { beginValidation } from '../../lifecycle/project-lifecycle';
 import { expectedPartSize, findUploadByProject, lockUploadForCompletion, markUploadCompleted, type CompletedPart, type Upload } from '../../db/uploads';
 import { UploadNotCompletableError, type StoredPart } from '../../storage/multipart-uploads';
 import { startOrSignalProjectWorkflow } from '../../temporal/start-project-workflow';
@@ -91,7 +91,7 @@ export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void>
       const problems = findProblems(upload, stored, given);
       if (problems.length) return { kind: 'invalid', problems };
     }
-    const validating = await startValidatingUpload(trx, project.id);
+    const validating = await beginValidation(trx, project.id);
     if (!validating) {
       return { kind: 'conflict', error: ApiError.conflict('upload_expired', `This project no longer accepts an upload (status ${project.status}).`) };
     }

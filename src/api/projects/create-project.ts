@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
-import { holdCredits, InsufficientCreditsError } from '../../db/credits';
-import { findProject, holdReferenceFor, insertProject, type Project } from '../../db/projects';
+import { InsufficientCreditsError } from '../../db/credits';
+import { findProject, type Project } from '../../db/projects';
+import { createProject as createProjectRow, holdProjectCeiling } from '../../lifecycle/project-lifecycle';
 import { replaceSourceSegments, type Cue } from '../../db/source-segments';
 import { insertUpload, partSizeFor, UPLOAD_WINDOW_MS, type Upload } from '../../db/uploads';
 import { startProjectWorkflow } from '../../temporal/start-project-workflow';
@@ -78,13 +79,13 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
   const written = await db
     .transaction()
     .execute(async (trx) => {
-      const project = await insertProject(trx, newProject(id, auth, body, accepted));
+      const project = await createProjectRow(trx, newProject(id, auth, body, accepted));
       const uploadRow = upload ? await insertUpload(trx, upload) : undefined;
       // A supplied transcript is the dub's: no speech recognition runs for this project.
       if (accepted.transcript) await replaceSourceSegments(trx, id, accepted.transcript, 'supplied');
       await idempotency.setRecoveryPoint(trx, PROJECT_CREATED, { project_id: id });
       // Last: the hold locks the workspace's balance row until the commit, and the workspace's other creates wait for it.
-      await holdCredits(trx, { workspaceId: auth.workspaceId, reference: project.hold_reference, amount: holdAmount, projectId: id, description: 'project ceiling hold' });
+      await holdProjectCeiling(trx, project, holdAmount);
       return { project, upload: uploadRow };
     })
     .catch(async (err: unknown) => {
@@ -105,7 +106,6 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
 
 /** The new project's row; every column it does not name takes the table's default (null, 0, …). */
 function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { videoId, translations, voices }: Accepted) {
-  const isUpload = body.source.type === 'upload';
   return {
     id,
     workspace_id: auth.workspaceId,
@@ -121,12 +121,8 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { vi
     title: body.publishing?.title ?? null,
     description: body.publishing?.description ?? null,
     background: body.background,
-    status: isUpload ? ('awaiting_upload' as const) : ('validating' as const),
-    phase: isUpload ? ('uploading' as const) : ('validating' as const),
     max_billable_seconds: body.max_billable_seconds,
     credits_per_second: auth.creditsPerSecond,
-    usage_state: 'pending_validation' as const,
-    hold_reference: holdReferenceFor(id),
     supplied_translations: translations ? JSON.stringify(translations) : null,
     voices: Object.keys(voices).length > 0 ? JSON.stringify(voices) : null,
     video_burned_captions: body.video?.burned_captions ?? false,

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { deleteProjectContent, hasWorkInFlight, listProjectBlobs, type ProjectBlobs } from '../../db/project-content';
-import { listLanguageStatuses, lockExistingProject, type Project } from '../../db/projects';
+import { lockExistingProject, type Project } from '../../db/projects';
+import { listLanguageStatuses } from '../../db/project-languages';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';

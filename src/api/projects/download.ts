@@ -1,7 +1,7 @@
 import { text } from 'node:stream/consumers';
 import type { Context } from 'koa';
 import { findDeliverable } from '../../db/deliverables';
-import { findLanguageStatus } from '../../db/projects';
+import { findLanguageStatus } from '../../db/project-languages';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { attachmentDisposition, deliverableFileName } from '../../storage/download-links';

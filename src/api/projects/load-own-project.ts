@@ -1,5 +1,6 @@
 import type { AuthContext } from '../middleware/authenticate';
-import { findProject, findProjectVersion, type Project, type ProjectVersion } from '../../db/projects';
+import { findProject, type Project } from '../../db/projects';
+import { findProjectVersion, type ProjectVersion } from '../../db/project-view-query';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 

@@ -1,4 +1,5 @@
-import { findProjectView, type Project, type ProjectView, type ViewUpload } from '../../db/projects';
+import { type Project } from '../../db/projects';
+import { findProjectView, type ProjectView, type ViewUpload } from '../../db/project-view-query';
 import { expectedPartSize } from '../../db/uploads';
 import type { StoredPart } from '../../storage/multipart-uploads';
 import type { AuthContext } from '../middleware/authenticate';

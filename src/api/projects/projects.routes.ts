@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { listProjectLanguages, listProjects } from '../../db/projects';
+import { listProjects } from '../../db/projects';
+import { listProjectLanguages } from '../../db/project-languages';
 import { uploadProgressByProject } from '../../db/uploads';
 import type { AppDeps } from '../app-deps';
 import { authenticate, requirePermission, workspaceCaller } from '../middleware/authenticate';

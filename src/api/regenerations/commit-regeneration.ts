@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { chargeCredits } from '../../db/credits';
 import type { Database } from '../../db/database';
-import { countLanguageRegenerations, findRunningRegeneration, insertLanguageRegeneration } from '../../db/language-regenerations';
+import { countLanguageRegenerations, findRunningRegeneration } from '../../db/language-regenerations';
 import { quoteRegeneration } from '../../db/language-segments';
-import { findLanguageStatus, findProjectById, lockExistingProject, lockLanguage, updateLanguage, updateProject, type Project } from '../../db/projects';
-import { regenerationChargeReference } from '../../shared/ledger-references';
+import { findProjectById, lockExistingProject, type Project } from '../../db/projects';
+import { findLanguageStatus, lockLanguage } from '../../db/project-languages';
+import { startRegeneration } from '../../lifecycle/regeneration-lifecycle';
 import type { RegenerationRun } from '../../temporal/start-regeneration-workflow';
 import type { RegenerateBody } from './regenerate.schema';
 import { assertRegenerable, languageNotCompleted, priceRegeneration, type RegenerationQuote } from './regeneration-quote';
@@ -41,30 +41,11 @@ export async function commitRegeneration(trx: Trx, input: { projectId: string; l
   if (quote.segments === 0 || !quote.within_limit) return { kind: 'unpaid', quote, project };
 
   const regenerationId = randomUUID();
-  const reference = regenerationChargeReference(projectId, regenerationId);
-  const charged = await chargeCredits(trx, {
-    workspaceId: project.workspace_id,
-    reference,
-    amount: quote.credits,
-    projectId,
-    description: `regeneration of ${locale}: ${quote.segments} line(s), ${quote.billable_seconds} s`,
+  await startRegeneration(trx, {
+    project,
+    language,
+    row: { id: regenerationId, segments: quote.segments, billable_seconds: quote.billable_seconds, credits: quote.credits, max_billable_seconds: quote.max_billable_seconds, idempotency_key: input.idempotencyKey },
   });
-  // The id was made just now, so its charge cannot exist.
-  if (!charged) throw new Error(`ledger already holds ${reference}`);
-  await insertLanguageRegeneration(trx, {
-    id: regenerationId,
-    project_id: projectId,
-    workspace_id: project.workspace_id,
-    locale,
-    segments: quote.segments,
-    billable_seconds: quote.billable_seconds,
-    credits: quote.credits,
-    max_billable_seconds: quote.max_billable_seconds,
-    from_revision: language.revision,
-    idempotency_key: input.idempotencyKey,
-  });
-  await updateLanguage(trx, projectId, locale, { charged_seconds: language.charged_seconds + quote.billable_seconds });
-  await updateProject(trx, projectId, { charged_seconds: project.charged_seconds + quote.billable_seconds, usage_state: 'charged' });
   const number = await countLanguageRegenerations(trx, projectId, locale);
   const updated = await findProjectById(trx, projectId);
   if (!updated) throw new Error(`project ${projectId} not found`);

@@ -1,6 +1,7 @@
 import type { RegenerationChanges } from '../../shared/line-plan';
 import type { LanguageRegeneration } from '../../db/language-regenerations';
-import type { LanguageStatus, Project } from '../../db/projects';
+import type { Project } from '../../db/projects';
+import type { LanguageStatus } from '../../db/project-languages';
 import { ApiError } from '../api-error';
 import type { RegenerateBody } from './regenerate.schema';
 

@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import { chargeCredits, InsufficientCreditsError } from '../../db/credits';
 import { findProjectById, lockExistingProject, type Project } from '../../db/projects';
-import { insertReview, reviewChargeReference } from '../../db/transcript-reviews';
+import { reviewChargeReference } from '../../db/transcript-reviews';
+import { openReview } from '../../lifecycle/review-lifecycle';
 import { startReviewWorkflow } from '../../temporal/start-review-workflow';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
@@ -66,7 +67,7 @@ export async function requestTranscriptReview(deps: AppDeps, ctx: Context): Prom
           const available = auth.permissions.has('usage:read') ? `; ${err.available} are available` : '';
           throw new ApiError(402, 'payment_required_error', 'insufficient_credits', `This review costs ${err.requested} credits (${quote.billable_seconds} s × ${project.credits_per_second} credits per second)${available}.`);
         }
-        await insertReview(trx, { projectId: project.id, workspaceId: project.workspace_id, billableSeconds: quote.billable_seconds, credits: quote.credits, deadlineSeconds: config.reviews.deadlineSeconds });
+        await openReview(trx, { projectId: project.id, workspaceId: project.workspace_id, billableSeconds: quote.billable_seconds, credits: quote.credits, deadlineSeconds: config.reviews.deadlineSeconds });
         const charged = { ...quote, charged_now_seconds: quote.billable_seconds };
         await idempotency!.setRecoveryPoint(trx, RECOVERY_POINT, { review: charged });
         return { kind: 'charged', quote: charged };

@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database';
 import { findRunningRegeneration, listRunningRegenerationLocales } from '../../db/language-regenerations';
-import { lockLanguageRevision, lockLanguageStatuses, lockProject, type Project } from '../../db/projects';
+import { lockProject, type Project } from '../../db/projects';
+import { lockLanguageRevision, lockLanguageStatuses } from '../../db/project-languages';
 import { ApiError } from '../api-error';
 
 // When the words may change (docs/editing.md#reading-and-editing). The source transcript is what

@@ -1,6 +1,6 @@
 import { targetLocaleParam } from './path-params';
 import Router from '@koa/router';
-import { findLanguageRevision } from '../../db/projects';
+import { findLanguageRevision } from '../../db/project-languages';
 import { listLanguageSegments } from '../../db/language-segments';
 import { listSourceSegments } from '../../db/source-segments';
 import type { AppDeps } from '../app-deps';

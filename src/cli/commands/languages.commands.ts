@@ -1,5 +1,5 @@
 import { getBalance } from '../../db/credits';
-import { findLanguageRetryFacts } from '../../db/projects';
+import { findLanguageRetryFacts } from '../../db/project-languages';
 import type { LanguageWorkflowInput, RetryBilling } from '../../shared/project-contracts';
 import { retryPriceFor } from '../../shared/retry-policy';
 import { languageSearchAttributes } from '../../shared/search-attributes';

@@ -134,3 +134,35 @@ describe('queries live in src/db (eslint/layers.js)', () => {
     expect(await queries(file, "export const lock = (db: any) => db.selectFrom('projects').execute();")).toHaveLength(1);
   });
 });
+
+// Statuses move only through src/lifecycle (docs/design.md#lifecycle): the status-writing queries
+// are imported there alone, and no other query of src/db sets a status column.
+describe('statuses move only through src/lifecycle (eslint/layers.js)', () => {
+  const STATUS_WRITES = "import { writeProjectState } from '../db/status-writes';";
+  it.each([
+    ['src/activities/fixture.ts', STATUS_WRITES],
+    ['src/api/projects/fixture.ts', "import { writeLanguageState } from '../../db/status-writes';"],
+    ['src/cli/fixture.ts', STATUS_WRITES],
+    ['src/webhooks/fixture.ts', STATUS_WRITES],
+    ['src/db/fixture.ts', "export const end = (db: any, id: string) => db.updateTable('projects').set({ status: 'failed' }).where('id', '=', id).execute();"],
+    ['src/db/fixture.ts', "export const end = (db: any, id: string) => db.updateTable('project_languages').set({ status: 'completed', percent: 100 }).where('project_id', '=', id).execute();"],
+    ['src/db/fixture.ts', "export const pay = (db: any, id: string) => db.updateTable('projects').set({ usage_state: 'charged' }).where('id', '=', id).execute();"],
+  ])('%s may not: %s', async (file, code) => {
+    const found = await queries(file, code);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/src\/lifecycle|status-writes/);
+  });
+
+  it.each([
+    ['src/lifecycle/fixture.ts', "import { writeProjectState } from '../db/status-writes';"],
+    ['src/db/status-writes.ts', "export const end = (db: any, id: string) => db.updateTable('projects').set({ status: 'failed' }).where('id', '=', id).execute();"],
+    ['src/db/fixture.ts', "export const stale = (db: any, id: string) => db.updateTable('language_segments').set({ status: 'stale' }).where('project_id', '=', id).execute();"],
+    ['src/db/fixture.ts', "export const touch = (db: any, id: string) => db.updateTable('projects').set({ name: 'x' }).where('id', '=', id).execute();"],
+  ])('%s may: %s', async (file, code) => {
+    expect(await queries(file, code)).toEqual([]);
+  });
+
+  it('the lifecycle holds no query of its own', async () => {
+    expect(await queries('src/lifecycle/fixture.ts', "export const lock = (db: any) => db.selectFrom('projects').execute();")).toHaveLength(1);
+  });
+});

@@ -5,7 +5,9 @@ import { chargeCredits, InsufficientCreditsError } from '../../../db/credits';
 import type { Database } from '../../../db/database';
 import { hasTranscript } from '../../../db/deliverables';
 import { insertLanguageAddition } from '../../../db/language-additions';
-import { findProjectById, insertAddedLanguages, lockExistingProject, updateProject, type Project, type ProjectPhase } from '../../../db/projects';
+import { findProjectById, lockExistingProject, type Project, type ProjectPhase } from '../../../db/projects';
+import { queueAddedLanguages } from '../../../lifecycle/language-lifecycle';
+import { addLanguagesToProject } from '../../../lifecycle/project-lifecycle';
 import type { AddLanguagesBody } from './add-languages.schema';
 import { quoteAddition, type AdditionQuote } from './addition-quote';
 import { recordDueEvents, type NewDelivery } from '../../../webhooks/record-project-events';
@@ -85,18 +87,10 @@ export async function commitAddition(
     credits: quote.credits,
     idempotency_key: idempotencyKey,
   });
-  await insertAddedLanguages(trx, { projectId: project.id, locales: quote.new_locales, chargedSeconds: billable, voices, videoBurnedCaptions: body.video?.burned_captions ?? false });
+  await queueAddedLanguages(trx, { projectId: project.id, locales: quote.new_locales, chargedSeconds: billable, voices, videoBurnedCaptions: body.video?.burned_captions ?? false });
   // New paid work on an ended project starts it again: a cancel it had ended with no longer
   // applies (a restarted project workflow settles a cancelled project at once; docs/lifecycle.md#cancel).
-  const reopen = ended
-    ? { status: 'processing' as const, phase: await phaseToResume(trx, project), completed_at: null, failure_code: null, failure_message: null, failure_detail: null, cancelled_at: null }
-    : {};
-  await updateProject(trx, project.id, {
-    target_locales: [...project.target_locales, ...quote.new_locales],
-    charged_seconds: project.charged_seconds + quote.billable_seconds,
-    usage_state: 'charged',
-    ...reopen,
-  });
+  await addLanguagesToProject(trx, project, { locales: quote.new_locales, chargedSeconds: quote.billable_seconds, resumePhase: ended ? await phaseToResume(trx, project) : null });
   const updated = await findProjectById(trx, project.id);
   if (!updated) throw new Error(`project ${project.id} not found`);
   return { additionId, quote, chargedNowSeconds: quote.billable_seconds, project: updated, deliveries: ended?.deliveries ?? [] };

@@ -1,7 +1,8 @@
 import type { Context, Middleware } from 'koa';
 import { InsufficientCreditsError } from '../../../db/credits';
-import { reopenFailedLanguage } from '../../../db/reopen-language';
-import { findLanguage, findProjectById, lockExistingProject, lockLanguage, type Project } from '../../../db/projects';
+import { reopenLanguage } from '../../../lifecycle/language-lifecycle';
+import { findProjectById, lockExistingProject, type Project } from '../../../db/projects';
+import { findLanguage, lockLanguage } from '../../../db/project-languages';
 import { startLanguageRetry } from '../../../temporal/start-language-retry';
 import { recordDueEvents } from '../../../webhooks/record-project-events';
 import { ApiError } from '../../api-error';
@@ -85,7 +86,7 @@ export async function retryLanguage(deps: AppDeps, ctx: Context): Promise<void> 
     const attempt = language.attempt + 1;
     const { deliveries } = await recordDueEvents(trx, locked, config.http.publicBaseUrl);
     try {
-      await reopenFailedLanguage(trx, { project: locked, language, attempt, billing: quote.price === 'free' ? 'free' : 'charge' });
+      await reopenLanguage(trx, { project: locked, language, attempt, billing: quote.price === 'free' ? 'free' : 'charge' });
     } catch (err) {
       if (!(err instanceof InsufficientCreditsError)) throw err;
       const available = auth.permissions.has('usage:read') ? `; ${err.available} are available` : '';

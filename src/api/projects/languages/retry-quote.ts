@@ -1,4 +1,5 @@
-import type { LanguageStatus, Project } from '../../../db/projects';
+import type { Project } from '../../../db/projects';
+import type { LanguageStatus } from '../../../db/project-languages';
 import { retryPriceFor, type RetryPrice } from '../../../shared/retry-policy';
 import { ApiError } from '../../api-error';
 import type { RetryLanguageBody } from './retry-language.schema';
