@@ -19,7 +19,7 @@ const ZONES = [
   { folder: 'src/shared', forbid: SERVICE, why: 'shared holds pure code both sides use: no I/O, no service layer' },
   { folder: 'src/publish', forbid: SERVICE, why: 'publish formats captions and files: pure code' },
   { folder: 'src/client', forbid: [...SERVICE, 'shared'], why: 'the client SDK stands alone: it is what a customer installs' },
-  { folder: 'src/dub', forbid: SERVICE.filter((folder) => folder !== 'config'), why: 'the dub CLI is a customer tool: it talks to the API through src/client, with pure shared modules and the config reader (docs/cli.md)',
+  { folder: 'src/dub', forbid: SERVICE, why: 'the dub CLI is a customer tool: it talks to the API through src/client, with pure shared modules, and reads its own two variables (src/dub/dub-env.ts), not the service configuration (docs/cli.md)',
     packages: ['pg', 'kysely', 'prom-client', 'dataloader', 'koa', 'pino'].map((name) => ({ name, message: 'the dub CLI loads no server code' })),
     packagePatterns: ['@temporalio/*', '@aws-sdk/*'] },
   { folder: 'src/db', forbid: [...ENTRY, 'activities', 'workflows', 'metrics', 'storage', 'sources', 'temporal', 'webhooks', 'project-view', 'fleet', 'auth', 'notes'], types: ['engines'], why: 'db holds table types and queries: observers listen to it, it calls nobody' },

@@ -35,6 +35,7 @@ const FORBIDDEN: Array<[file: string, code: string]> = [
   ['src/dub/fixture.ts', "import { runProcess } from '../engines/run-process';"],
   ['src/dub/fixture.ts', "import { Client } from '@temporalio/client';"],
   ['src/dub/fixture.ts', "import { S3Client } from '@aws-sdk/client-s3';"],
+  ['src/dub/fixture.ts', "import { loadConfig } from '../config';"],
   ['src/sources/youtube/fixture.ts', "import { VIDEO_ID_PATTERN } from '../../db/youtube';"],
   ['src/api/projects/fixture.ts', "import { chargeReference } from '../../activities/language-settlement';"],
   ['src/api/fixture.ts', "import { runCommand } from '../cli/console';"],
@@ -55,7 +56,7 @@ const FORBIDDEN: Array<[file: string, code: string]> = [
 const ALLOWED: Array<[file: string, code: string]> = [
   ['src/dub/fixture.ts', "import { createDubbingClient } from '../client';"],
   ['src/dub/fixture.ts', "import { Command } from 'commander';"],
-  ['src/dub/fixture.ts', "import { loadDubCliEnv } from '../config';"],
+  ['src/dub/fixture.ts', "import { loadDubCliEnv } from './dub-env';"],
   ['src/dub/fixture.ts', "import { youtubeVideoId } from '../shared/youtube-video-id';"],
   ['src/api/projects/fixture.ts', "import { findProject } from '../../db/projects';"],
   ['src/api/projects/fixture.ts', "import { presentProject } from '../../project-view/project-presenter';"],
