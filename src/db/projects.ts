@@ -1,6 +1,6 @@
 import type { Cue, TranscriptSource } from './source-segments';
 import type { BackgroundMode } from '../shared/background-mode';
-import type { DubQuality } from '../engines/alignment/dub-quality';
+import type { DubQuality } from '../shared/dub-quality';
 import {
   DummyDriver, expressionBuilder, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql,
   type ColumnType, type Generated, type InferResult, type Insertable, type RawBuilder, type Selectable, type Transaction,
