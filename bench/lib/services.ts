@@ -207,7 +207,7 @@ export function tail(file: string, lines = 20): string {
   }
 }
 
-/** Environment the real API and worker read (src/config.ts), pointing at this run's services. */
+/** Environment the real API and worker read (src/config/), pointing at this run's services. */
 export function serviceEnv(options: {
   databaseUrl: string;
   temporalAddress: string;

@@ -2,7 +2,7 @@
 // read and lock them. The status column is written only by src/db/status-writes.ts, for the
 // lifecycle module (docs/design.md#lifecycle): updateLanguage refuses it at compile time.
 import type { Cue } from './source-segments';
-import type { DubQuality } from '../engines/alignment/dub-quality';
+import type { DubQuality } from '../shared/dub-quality';
 import { sql, type ColumnType, type Generated, type Selectable, type Transaction } from 'kysely';
 import type { Db } from './create-db';
 import type { Database } from './database';

@@ -1,6 +1,6 @@
 import { sql, type ColumnType } from 'kysely';
 import type { Client } from 'pg';
-import type { EngineCapabilities } from '../engines/capabilities';
+import type { EngineCapabilities } from '../shared/engine-capabilities';
 import type { Db } from './create-db';
 
 // Workers publish what their engines serve here; the API reads the union of the live ones.

@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { createDubbingClient, DubbingApiError, type DubbingClient } from '../client';
-import { loadDubCliEnv } from '../config';
+import { loadDubCliEnv } from './dub-env';
 import { MissingCredentialsError, resolveCredentials, type Credentials } from './credentials';
 import { DubbingFailedError, UsageError, type DubContext } from './dub-context';
 import { processOutput, type Output } from './output';

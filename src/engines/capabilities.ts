@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { EngineCapabilities } from '../shared/engine-capabilities';
 import { LOCALE_CATALOG } from './locale-catalog';
 import { offeredVoices } from './offered-voices';
 import { FESTIVAL_VOICES } from './tts/voice-catalog';
@@ -15,12 +16,8 @@ export type { ServableLocale } from './servable-locales';
 
 export const POCKETSPHINX_MODEL_ROOT = '/usr/share/pocketsphinx/model';
 
-export interface EngineCapabilities {
-  locales: ServableLocale[];
-  missing: string[];
-  /** Installed engine package versions (Debian), for operators comparing workers; absent ones are left out. */
-  versions?: Record<string, string>;
-}
+// What a worker publishes, a pure type the API and the database read too.
+export type { EngineCapabilities } from '../shared/engine-capabilities';
 
 /** Narrows what a worker advertises: real engines, just fewer of them offered. */
 export interface CapabilityLimits {

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { OPENAI_TTS_VOICE_PREFIX } from './external/external-names';
 import { findLocaleDefinition } from './locale-catalog';
 import { sampleSentence } from './tts/sample-sentences';
-import { ESPEAK_VARIANTS, FESTIVAL_VOICES, type VoiceGender } from './tts/voice-catalog';
-import { espeakVoiceId, festivalVoiceId, qualityRank, type VoiceEngine, type VoiceQuality } from './tts/voice-ids';
+import type { OfferedVoice } from '../shared/offered-voices';
+import { ESPEAK_VARIANTS, FESTIVAL_VOICES } from './tts/voice-catalog';
+import { espeakVoiceId, festivalVoiceId, qualityRank } from './tts/voice-ids';
 
 // The voices a worker offers per locale, best first (docs/voices.md): an external engine's voice
 // (neural), then Festival's HTS and diphone voices, then espeak-ng's formant voice and its
@@ -11,20 +12,7 @@ import { espeakVoiceId, festivalVoiceId, qualityRank, type VoiceEngine, type Voi
 // is stored: a key from the voice, the engine's version and the sentence, so a worker renders a
 // sample once and a new engine version renders it again under a new key.
 
-export interface OfferedVoice {
-  /** What `voices` at create names and what the render passes to the synthesizer (voice-ids.ts). */
-  id: string;
-  locale: string;
-  name: string;
-  /** Null where the engine does not say (an external engine's voice). */
-  gender: VoiceGender | null;
-  engine: VoiceEngine;
-  quality: VoiceQuality;
-  /** Speaking rate against the voice's own (voice-catalog.ts); 1 for espeak-ng and external voices. */
-  rate: number;
-  /** The blob key of its sample (src/worker/voice-samples.ts renders it). */
-  sampleKey: string;
-}
+export type { OfferedVoice } from '../shared/offered-voices';
 
 /** What is installed besides the locales' espeak-ng voices. */
 export interface InstalledVoices {

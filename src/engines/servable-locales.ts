@@ -1,7 +1,7 @@
 import { libreTranslateCode, offeredCodes, type TranslationPairs } from './external/libretranslate-languages';
 import { libreTranslateMode, OPENAI_TTS_VOICE_PREFIX } from './external/external-names';
 import type { LocaleDefinition } from './locale-catalog';
-import type { OfferedVoice } from './offered-voices';
+import type { ServableLocale } from '../shared/engine-capabilities';
 import { languageOf } from '../shared/translation-route';
 
 // Which catalog locales a worker serves, and how, from what its engines can do: the bundled ones
@@ -10,29 +10,8 @@ import { languageOf } from '../shared/translation-route';
 // exactly the bundled rule: a locale with an espeak-ng voice, a source when pocketsphinx has its
 // model, a target when an apertium route from English is installed.
 
-/** The published description of one locale (the worker's capabilities, src/engines/capabilities.ts). */
-export interface ServableLocale {
-  locale: string;
-  displayName: string;
-  /**
-   * The voice a language is spoken with when it has none of its own (created before voices could
-   * be chosen, docs/voices.md#existing-languages): an espeak-ng voice, or `openai-tts:<voice>`.
-   */
-  voice: string;
-  /** The voices it can be spoken with, best first (offered-voices.ts); absent in records from before voices. */
-  voices?: OfferedVoice[];
-  canBeSource: boolean;
-  canBeTarget: boolean;
-  /** Modes translating from English, e.g. ['eng-spa', 'es-pt'] pivoting through Spanish, or ['libretranslate:en-pt']. */
-  translationModes: string[] | null;
-  /** Intermediate language when the translation from English pivots, e.g. 'es'. */
-  pivot: string | null;
-  /**
-   * Routes from source languages other than English, by ISO 639-1 code, e.g. { de: ['libretranslate:de-es'] }.
-   * Absent: English only (every worker without an external translator).
-   */
-  translationModesFrom?: Record<string, string[]>;
-}
+// The published description of one locale lives in src/shared (the API reads it too).
+export type { ServableLocale } from '../shared/engine-capabilities';
 
 /** What the bundled engines were found to serve. */
 export interface InstalledEngines {

@@ -1,4 +1,4 @@
-import type { ServableLocale } from '../engines/capabilities';
+import type { ServableLocale } from '../shared/engine-capabilities';
 import { LOCALE_CATALOG } from '../engines/locale-catalog';
 import { mergeVoices } from './merge-voices';
 import type { WorkerRecord } from '../db/worker-capabilities';

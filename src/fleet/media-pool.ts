@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EngineCapabilities } from '../engines/capabilities';
+import type { EngineCapabilities } from '../shared/engine-capabilities';
 
 /**
  * The pool a media worker joins when MEDIA_POOL is not set: named after what its engines serve,

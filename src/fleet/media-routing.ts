@@ -1,5 +1,5 @@
 import type { WorkerRecord } from '../db/worker-capabilities';
-import type { ServableLocale } from '../engines/capabilities';
+import type { ServableLocale } from '../shared/engine-capabilities';
 import { routeFrom } from '../shared/translation-route';
 import type { MediaNeed } from '../shared/task-queues';
 

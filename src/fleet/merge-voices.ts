@@ -1,5 +1,4 @@
-import type { OfferedVoice } from '../engines/offered-voices';
-import { qualityRank } from '../engines/tts/voice-ids';
+import { qualityRank, type OfferedVoice } from '../shared/offered-voices';
 
 /**
  * The voices two workers offer for one locale together, best first, each voice once: the first

@@ -1,4 +1,4 @@
-import { formatTimestamp, parseSrtTimestamp, parseVttTimestamp } from './caption-timestamps';
+import { formatTimestamp, parseSrtTimestamp, parseVttTimestamp } from '../shared/caption-timestamps';
 
 // Subtitle files for a finished dub, and strict parsers so tests can check what was published.
 // A blank line ends a cue in both formats, so cue text is flattened to its non-blank lines.

@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../publish/caption-timestamps';
+import { formatTimestamp } from './caption-timestamps';
 
 // What a reviewer may submit as a verified transcript. Pure: the console checks a file with it
 // before sending anything, and the review workflow's update validator checks it again, so an

@@ -1,4 +1,4 @@
-import type { ServableLocale } from '../../engines/capabilities';
+import type { ServableLocale } from '../../shared/engine-capabilities';
 import { routeFrom } from '../../shared/translation-route';
 import { ApiError } from '../api-error';
 

@@ -1,4 +1,4 @@
-import type { ServableLocale } from '../../engines/capabilities';
+import type { ServableLocale } from '../../shared/engine-capabilities';
 import { ApiError } from '../api-error';
 
 /**

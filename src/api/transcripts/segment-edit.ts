@@ -1,5 +1,5 @@
 import type { Cue, SourceSegment } from '../../db/source-segments';
-import { formatTimestamp } from '../../publish/caption-timestamps';
+import { formatTimestamp } from '../../shared/caption-timestamps';
 import { END_TOLERANCE_SECONDS } from '../../shared/transcript-cues';
 import { ApiError } from '../api-error';
 import type { EditSourceSegmentBody } from './transcripts.schema';

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { OfferedVoice } from '../../engines/offered-voices';
+import type { OfferedVoice } from '../../shared/offered-voices';
 import { capabilityAgeSeconds, type FleetCapabilities } from '../../fleet/fleet-capabilities';
 import { ERROR_TYPES } from '../../shared/error-codes';
 import { ApiError } from '../api-error';

@@ -1,32 +1,11 @@
+import type { DubQuality } from '../../shared/dub-quality';
 import type { FittedSegment } from './fit-segments';
 
 // How well one language's dub follows its source, measured from what the render actually used
-// (issue 11: a faster pipeline that worsens any of these is not faster). Pure: no I/O.
+// (issue 11: a faster pipeline that worsens any of these is not faster). Pure: no I/O. The
+// measures' shape is in src/shared, as the database stores it with the language.
 
-export interface DubQuality {
-  /** Sentences placed on the timeline. */
-  sentences: number;
-  /**
-   * Largest gap, in ms, between where a source sentence starts and where its dub becomes audible
-   * (the clip's start plus its own leading silence, played at its tempo). Goal ≤ 100.
-   */
-  maxStartOffsetMs: number;
-  /** Highest speed-up used (1 = none). Goal ≤ 1.3. */
-  maxTempo: number;
-  /** Sum of how far clips run past the next sentence's start (or the end), in seconds. */
-  totalDriftSeconds: number;
-  /** Dubbed track length ÷ source length. Goal within 1 ± 0.05. */
-  lengthRatio: number;
-  /** Caption cues that are not inside the span of their spoken clip. Goal 0. */
-  cuesOutsideClips: number;
-  /**
-   * Sentences that start while an earlier one is still playing, or whose cue starts before an
-   * earlier cue ends: two voices or two captions at once (docs/recognition.md#timing). Goal 0.
-   */
-  overlaps: number;
-  /** Largest delay, in seconds, of a sentence behind its source because the one before ran long. */
-  maxShiftSeconds: number;
-}
+export type { DubQuality } from '../../shared/dub-quality';
 
 export interface PlacedSentence {
   /** Where the source sentence starts. */

@@ -1,5 +1,5 @@
 // What an operator tells a worker about the external engines it may use (docs/engines.md). Read
-// from the environment in src/config.ts; each is null when its URL is unset, and then the
+// from the environment in src/config/engines.ts; each is null when its URL is unset, and then the
 // bundled engine alone serves that step.
 
 /** Shared by the three: how one HTTP call is bounded and repeated. */

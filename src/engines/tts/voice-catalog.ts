@@ -1,4 +1,4 @@
-import type { VoiceQuality } from './voice-ids';
+import type { VoiceGender, VoiceQuality } from '../../shared/offered-voices';
 
 // The bundled voices the service knows, beside each locale's espeak-ng voice (locale-catalog.ts):
 // Festival's voices that Debian main ships (scripts/debian-packages.txt), and the espeak-ng
@@ -6,7 +6,7 @@ import type { VoiceQuality } from './voice-ids';
 // installed (capabilities.ts). Festival voices speak one language each; Debian main has none for
 // Spanish, Galician, Portuguese or French, which keep espeak-ng's (docs/voices.md#bundled-voices).
 
-export type VoiceGender = 'female' | 'male';
+export type { VoiceGender } from '../../shared/offered-voices';
 
 export interface FestivalVoiceDefinition {
   /** Festival's name for it: `(voice_<name>)` selects it. */

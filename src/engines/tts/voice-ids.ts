@@ -4,17 +4,14 @@
 // `openai-tts:af_heart`. A bare name with no prefix is an espeak-ng voice: what workers published,
 // and the render used, before voices could be chosen (docs/voices.md#ids).
 
+import type { VoiceEngine } from '../../shared/offered-voices';
 import { OPENAI_TTS_VOICE_PREFIX } from '../external/external-names';
 
 export const ESPEAK_VOICE_PREFIX = 'espeak:';
 export const FESTIVAL_VOICE_PREFIX = 'festival:';
 
-/** The engine names a voice list shows. */
-export type VoiceEngine = 'espeak-ng' | 'festival' | 'openai-tts';
-
-/** How natural a voice sounds, least first: espeak-ng's formant synthesis, Festival's diphone and HTS voices, a neural external engine. */
-export const VOICE_QUALITIES = ['formant', 'diphone', 'hts', 'neural'] as const;
-export type VoiceQuality = (typeof VOICE_QUALITIES)[number];
+// The engine names and qualities a voice list shows are pure, in src/shared (the API lists voices).
+export { VOICE_QUALITIES, qualityRank, type VoiceEngine, type VoiceQuality } from '../../shared/offered-voices';
 
 export const espeakVoiceId = (name: string) => `${ESPEAK_VOICE_PREFIX}${name}`;
 export const festivalVoiceId = (name: string) => `${FESTIVAL_VOICE_PREFIX}${name}`;
@@ -26,6 +23,3 @@ export function parseVoiceId(id: string): { engine: VoiceEngine; name: string } 
   if (id.startsWith(ESPEAK_VOICE_PREFIX)) return { engine: 'espeak-ng', name: id.slice(ESPEAK_VOICE_PREFIX.length) };
   return { engine: 'espeak-ng', name: id };
 }
-
-/** Higher is more natural; the default voice of a locale is its highest. */
-export const qualityRank = (quality: VoiceQuality) => VOICE_QUALITIES.indexOf(quality);

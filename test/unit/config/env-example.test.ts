@@ -1,16 +1,20 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../../src/config';
 
-// .env.example is the list of settings an operator reads: every variable src/config.ts reads is
-// there, each with its default (or empty: unset), and docker-compose.yml passes each through.
+// .env.example is the list of settings an operator reads: every variable src/config/ reads (and
+// the dub CLI's src/dub/dub-env.ts) is there, each with its default (or empty: unset), and
+// docker-compose.yml passes each through.
 
 const ROOT = path.resolve(__dirname, '../../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 
-/** Every variable name src/config.ts reads: `read.<kind>('NAME', …)` and the dub CLI's `value('NAME')`. */
+/** The files that read the environment: the service's config readers and the dub CLI's. */
+const READERS = [...readdirSync(path.join(ROOT, 'src/config')).filter((file) => file.endsWith('.ts')).map((file) => `src/config/${file}`), 'src/dub/dub-env.ts'];
+
+/** Every variable name they read: `read.<kind>('NAME', …)` and the dub CLI's `value('NAME')`. */
 function variablesConfigReads(): string[] {
-  const names = [...read('src/config.ts').matchAll(/\b(?:read\.[a-zA-Z]+|value)\(\s*'([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1]!);
+  const names = [...READERS.map(read).join('\n').matchAll(/\b(?:read\.[a-zA-Z]+|value)\(\s*'([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1]!);
   return [...new Set(names)].sort();
 }
 
@@ -45,12 +49,12 @@ const EVERYTHING_ON: Record<string, string> = {
 describe('.env.example', () => {
   const variables = variablesConfigReads();
 
-  it('finds the variables src/config.ts reads (the scan itself works)', () => {
+  it('finds the variables src/config/ and the dub CLI read (the scan itself works)', () => {
     expect(variables).toEqual(expect.arrayContaining(['DATABASE_URL', 'PORT', 'S3_BUCKET', 'WORKER_HEALTH_PORT', 'DUB_API_KEY']));
     expect(variables.length).toBeGreaterThan(80);
   });
 
-  it('lists every variable src/config.ts reads, and none it does not', () => {
+  it('lists every variable src/config/ and the dub CLI read, and none they do not', () => {
     expect([...envExample().keys()].sort()).toEqual(variables);
   });
 

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadDubCliEnv } from '../../../src/config';
+import { loadDubCliEnv } from '../../../src/dub/dub-env';
 import { DEFAULT_BASE_URL, MissingCredentialsError, resolveCredentials } from '../../../src/dub/credentials';
 import { makeTempDir, removeTempDir } from '../../helpers/media-fixtures';
 

@@ -1,4 +1,4 @@
-import { formatTimestamp, parseSrtTimestamp, parseVttTimestamp } from '../../../src/publish/caption-timestamps';
+import { formatTimestamp, parseSrtTimestamp, parseVttTimestamp } from '../../../src/shared/caption-timestamps';
 
 describe('caption timestamps', () => {
   it.each([
