@@ -2,7 +2,7 @@
 # against a real PostgreSQL and a real Temporal dev server). Both install what is missing.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help dev test deps node-check system-deps temporal-cli s3-server migrate typecheck lint unit clean
+.PHONY: help dev test deps dev-deps node-check system-deps temporal-cli s3-server migrate typecheck lint unit clean
 
 help:
 	@echo "make dev    - install what is missing, start PostgreSQL, Temporal (UI :8233), API (:3000) and worker"
@@ -35,7 +35,11 @@ s3-server:
 
 deps: node-check node_modules/.package-lock.json system-deps temporal-cli s3-server
 
-dev: deps
+# `make dev` builds only what its storage driver needs: versitygw (a Go build) only for
+# STORAGE_DRIVER=s3 (from the environment or `make dev STORAGE_DRIVER=s3`); `make test` needs it always.
+dev-deps: node-check node_modules/.package-lock.json system-deps temporal-cli $(if $(filter s3,$(STORAGE_DRIVER)),s3-server)
+
+dev: dev-deps
 	@node --import tsx scripts/dev.ts
 
 test: deps typecheck lint

@@ -5,7 +5,8 @@ import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/create-db';
 import { migrateToLatest } from '../src/db/migrator';
 import { seedDev } from '../db/seeds/dev.seed';
-import { isPortOpen } from './lib/free-port';
+import { waitUntilDubbable } from './lib/dubbable';
+import { freePort, isPortOpen } from './lib/free-port';
 import { ensureDevDatabase, type DevDatabase } from './lib/dev-database';
 import { ensureDevS3, withDevS3Defaults } from './lib/dev-s3';
 import type { S3Server } from './lib/s3-server';
@@ -14,7 +15,9 @@ import { resolveTemporalCli, startTemporalDevServer, type DevServer } from './li
 // `make dev`: everything on one machine, no Docker. PostgreSQL (yours, the local server, or an
 // embedded one), migrations and the dev seed, the Temporal dev server with its Web UI, then the
 // API and the worker. Storage is the local disk; `STORAGE_DRIVER=s3 make dev` also starts an
-// S3-compatible server (versitygw) with its web console. Ctrl-C stops every process this started.
+// S3-compatible server (versitygw) with its web console. The banner comes once a project can be
+// dubbed: the worker polls and the API offers its locales (scripts/lib/dubbable.ts). Ctrl-C stops
+// every process this started.
 
 const ROOT = path.resolve(__dirname, '..');
 const DEV_DIR = path.join(ROOT, '.dev');
@@ -120,7 +123,12 @@ async function main(): Promise<void> {
 
   if (config.storage.driver === 's3') ({ server: s3, consoleUrl: s3ConsoleUrl } = await ensureDevS3(config, DEV_DIR, step));
 
-  const env = { ...devEnv, DATABASE_URL: database.url, TEMPORAL_ADDRESS: config.temporal.address };
+  // The worker's health endpoint tells this script when it polls and has published its engines
+  // (on a free port unless WORKER_HEALTH_PORT is set).
+  const workerHealthPort = config.worker.healthPort || (await freePort());
+  const workerHealthHost = ['0.0.0.0', '::'].includes(config.worker.healthHost) ? '127.0.0.1' : config.worker.healthHost;
+  const workerHealthUrl = `http://${workerHealthHost.includes(':') ? `[${workerHealthHost}]` : workerHealthHost}:${workerHealthPort}`;
+  const env = { ...devEnv, DATABASE_URL: database.url, TEMPORAL_ADDRESS: config.temporal.address, WORKER_HEALTH_PORT: String(workerHealthPort) };
   children.push(startService('api', 'src/api/server.ts', env), startService('worker', 'src/worker/main.ts', env));
   for (const child of children) {
     child.once('exit', (code, signal) => {
@@ -133,6 +141,9 @@ async function main(): Promise<void> {
 
   const baseUrl = config.http.publicBaseUrl;
   await waitForHttp(`http://127.0.0.1:${config.http.port}/healthz`, 60_000);
+  // The first start bundles the workflows and probes every engine: on a small machine, minutes.
+  step('waiting until a worker polls and the API offers its locales...');
+  await waitUntilDubbable(`http://127.0.0.1:${config.http.port}`, workerHealthUrl, { timeoutMs: 600_000, onWaiting: (what) => step(`waiting for ${what}`) });
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify({ base_url: baseUrl, api_key: seed.apiKey }, null, 2)}\n`, { mode: 0o600 });
 
   const uiUrl = `http://localhost:${config.temporal.uiPort}`;

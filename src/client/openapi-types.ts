@@ -700,7 +700,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description PostgreSQL and Temporal answer within 2 s. No authentication; the reasons for a failure stay in the log.
+         * @description PostgreSQL and Temporal answer within 2 s. `workers` says how many live workers serve how many locales; with none the API is still ready (it serves reads, and creates wait for a worker), so nothing is dubbed until `workers.live` is above 0. No authentication; the reasons for a failure stay in the log.
          *
          *     No authentication.
          */
@@ -11177,6 +11177,12 @@ export interface operations {
                                 postgres: boolean;
                                 temporal: boolean;
                             };
+                            workers: {
+                                /** @description Workers whose engines are published now (each serves locales). */
+                                live: number;
+                                /** @description Locales those live workers serve together; 0 with no live worker. */
+                                locales: number;
+                            };
                         };
                     };
                 };
@@ -11222,6 +11228,12 @@ export interface operations {
                             checks: {
                                 postgres: boolean;
                                 temporal: boolean;
+                            };
+                            workers: {
+                                /** @description Workers whose engines are published now (each serves locales). */
+                                live: number;
+                                /** @description Locales those live workers serve together; 0 with no live worker. */
+                                locales: number;
                             };
                         };
                     };

@@ -90,6 +90,19 @@ export async function retireWorker(db: Db, workerId: string, taskQueue: string):
   await notifyFleet(db, taskQueue);
 }
 
+/**
+ * Whether this worker's record counts as live now, on the database's clock: what the API sees of
+ * it. A worker whose heartbeats failed long enough is no longer offered, whatever it believes.
+ */
+export async function isWorkerLive(db: Db, workerId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('worker_capabilities')
+    .select(sql<boolean>`expires_at > now()`.as('live'))
+    .where('worker_id', '=', workerId)
+    .executeTakeFirst();
+  return row?.live ?? false;
+}
+
 /** Deletes records long expired; any worker may run it, it is idempotent. */
 export async function pruneExpiredWorkers(db: Db): Promise<void> {
   await db.deleteFrom('worker_capabilities').where('expires_at', '<', sql<Date>`now() - ${RETENTION}::interval`).execute();

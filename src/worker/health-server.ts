@@ -6,15 +6,25 @@ import type { Logger } from '../logger';
 // The worker's health endpoint (WORKER_HEALTH_PORT), for docker-compose's healthcheck and
 // Kubernetes probes (docs/operations.md#worker-health):
 //   GET /livez   200 while the process answers at all (a liveness probe: restart when it does not)
-//   GET /readyz  200 once it is connected to Temporal and every one of its workers is polling;
-//                503 with the reason before that, after a lost connection, and while it drains.
+//   GET /readyz  200 once it is connected to Temporal, every one of its workers is polling and
+//                its engines are published (its worker_capabilities record is live, so the API
+//                offers its locales); 503 with the reason before that, after a lost connection,
+//                once its heartbeats have lapsed, and while it drains.
 // The worker serves no traffic, so readiness gates rollouts, not requests: a new pod counts as
-// up only when it really takes tasks.
+// up only when it really takes tasks and the API routes work to it.
+
+/** What readiness looks at, once the workers exist. */
+export interface ReadinessTarget {
+  connection: NativeConnection;
+  workers: readonly Worker[];
+  /** Whether this worker's published record is live now, as the API judges it (the database's clock). */
+  published(): Promise<boolean>;
+}
 
 export interface WorkerHealthServer {
   url: string;
   /** Called once the workers exist; until then /readyz answers 503 "starting". */
-  watch(target: { connection: NativeConnection; workers: readonly Worker[] }): void;
+  watch(target: ReadinessTarget): void;
   close(): Promise<void>;
 }
 
@@ -24,11 +34,11 @@ export interface Readiness {
   workers?: { taskQueue: string; state: string }[];
 }
 
-/** How long /readyz waits for Temporal before calling the worker unready. */
-const TEMPORAL_CHECK_TIMEOUT_MS = 2000;
+/** How long /readyz waits for Temporal, and for PostgreSQL, before calling the worker unready. */
+const CHECK_TIMEOUT_MS = 2000;
 
 export async function startWorkerHealthServer(options: { host: string; port: number; logger: Logger }): Promise<WorkerHealthServer> {
-  let target: { connection: NativeConnection; workers: readonly Worker[] } | null = null;
+  let target: ReadinessTarget | null = null;
   const server: Server = createServer((req, res) => {
     const path = req.url?.split('?')[0];
     if (req.method !== 'GET' || (path !== '/livez' && path !== '/readyz')) {
@@ -59,8 +69,13 @@ export async function startWorkerHealthServer(options: { host: string; port: num
   };
 }
 
-/** Ready: every worker RUNNING with no failed poller, and Temporal answering within the timeout. */
-export async function readiness(target: { connection: NativeConnection; workers: readonly Worker[] } | null): Promise<Readiness> {
+/**
+ * Ready: every worker RUNNING with no failed poller, Temporal answering within the timeout, and
+ * this worker's record live in PostgreSQL. The record is published before the workers run, so it
+ * only fails after start when heartbeats have not reached the database for three beats: the API
+ * then no longer offers this worker's locales, and a worker nobody sends work to is not ready.
+ */
+export async function readiness(target: ReadinessTarget | null): Promise<Readiness> {
   if (!target) return { ready: false, reason: 'starting' };
   const workers = target.workers.map((worker) => {
     const status = worker.getStatus();
@@ -69,10 +84,23 @@ export async function readiness(target: { connection: NativeConnection; workers:
   });
   const notPolling = workers.find((worker) => worker.state !== 'RUNNING');
   if (notPolling) return { ready: false, reason: `worker on ${notPolling.taskQueue} is ${notPolling.state}`, workers };
-  try {
-    await target.connection.withDeadline(Date.now() + TEMPORAL_CHECK_TIMEOUT_MS, () => target.connection.workflowService.getSystemInfo({}));
-  } catch (err) {
-    return { ready: false, reason: `Temporal not reachable: ${err instanceof Error ? err.message : String(err)}`, workers };
-  }
+  // Both at once, so a probe waits at most one timeout.
+  const [temporal, published] = await Promise.allSettled([
+    target.connection.withDeadline(Date.now() + CHECK_TIMEOUT_MS, () => target.connection.workflowService.getSystemInfo({})),
+    withTimeout(target.published(), CHECK_TIMEOUT_MS),
+  ]);
+  if (temporal.status === 'rejected') return { ready: false, reason: `Temporal not reachable: ${messageOf(temporal.reason)}`, workers };
+  if (published.status === 'rejected') return { ready: false, reason: `capabilities not readable: ${messageOf(published.reason)}`, workers };
+  if (!published.value) return { ready: false, reason: 'capabilities not published: no live worker_capabilities record', workers };
   return { ready: true, workers };
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -2,6 +2,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadConfig, type Config } from '../config';
 import { createDb } from '../db/create-db';
 import { databaseUrl } from '../db/database-url';
+import { isWorkerLive } from '../db/worker-capabilities';
 import { createLogger } from '../logger';
 import { createActivityDeps } from './activity-deps';
 import { createFleetWorker } from './create-worker';
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
       : undefined;
   if (metrics) logger.info('metrics listening', { url: metrics.url });
   // Up before the slow start (Temporal, engine probes, the workflow bundle): /livez answers at
-  // once, /readyz says "starting" until the workers poll.
+  // once, /readyz says "starting" until the workers poll and their engines are published.
   const health = config.worker.healthPort !== null ? await startWorkerHealthServer({ host: config.worker.healthHost, port: config.worker.healthPort, logger }) : undefined;
   if (health) logger.info('health listening', { livez: `${health.url}/livez`, readyz: `${health.url}/readyz` });
   const db = createDb({ url: databaseUrl(config), poolMax: config.database.poolMax, connectTimeoutMs: config.database.connectTimeoutMs, applicationName: 'dubbing-worker' });
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
   const deps = await createActivityDeps(config, db);
   if (deps.capabilities.missing.length > 0) logger.warn('engines missing; their locales are not offered', { missing: deps.capabilities.missing });
   const worker = await createFleetWorker({ config, connection, db, deps, logger });
-  health?.watch({ connection, workers: worker.workers });
+  health?.watch({ connection, workers: worker.workers, published: () => isWorkerLive(db, worker.workerId) });
   // The schedules start workflows on the base queue: whoever polls it creates them.
   if (config.worker.roles.includes('workflows')) {
     await ensureUploadExpirySchedule(deps.temporal, config.temporal.taskQueue);

@@ -70,7 +70,9 @@ describe('GET /readyz', () => {
   it('is ready when Postgres and Temporal answer', async () => {
     const res = await fetch(`${api.baseUrl}/readyz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ data: { status: 'ready', checks: { postgres: true, temporal: true } } });
+    // This file's worker polls a queue of its own; the API's fleet has only its last known worker
+    // (test/integration/ready-to-dub.test.ts covers live ones).
+    expect(await res.json()).toEqual({ data: { status: 'ready', checks: { postgres: true, temporal: true }, workers: { live: 0, locales: 0 } } });
   });
 
   it('is not ready when Temporal does not answer', async () => {
@@ -83,7 +85,7 @@ describe('GET /readyz', () => {
     try {
       const res = await fetch(`${broken.baseUrl}/readyz`);
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ data: { status: 'not_ready', checks: { postgres: true, temporal: false } } });
+      expect(await res.json()).toEqual({ data: { status: 'not_ready', checks: { postgres: true, temporal: false }, workers: { live: 0, locales: 0 } } });
       const live = await fetch(`${broken.baseUrl}/healthz`);
       expect(live.status).toBe(200);
     } finally {

@@ -5,6 +5,10 @@ const readiness = dataEnvelope(
   strictObject({
     status: { type: 'string', enum: ['ready', 'not_ready'] },
     checks: strictObject({ postgres: { type: 'boolean' }, temporal: { type: 'boolean' } }),
+    workers: strictObject({
+      live: { type: 'integer', minimum: 0, description: 'Workers whose engines are published now (each serves locales).' },
+      locales: { type: 'integer', minimum: 0, description: 'Locales those live workers serve together; 0 with no live worker.' },
+    }),
   }),
 );
 
@@ -25,7 +29,8 @@ export const healthOperations: Operation[] = [
     path: '/readyz',
     operationId: 'getReadiness',
     summary: 'Readiness',
-    description: 'PostgreSQL and Temporal answer within 2 s. No authentication; the reasons for a failure stay in the log.',
+    description:
+      'PostgreSQL and Temporal answer within 2 s. `workers` says how many live workers serve how many locales; with none the API is still ready (it serves reads, and creates wait for a worker), so nothing is dubbed until `workers.live` is above 0. No authentication; the reasons for a failure stay in the log.',
     tags: ['Health'],
     auth: 'public',
     responses: {

@@ -21,8 +21,13 @@ async function check(work: () => Promise<unknown>): Promise<{ ok: boolean; error
   }
 }
 
-/** /healthz says the process is alive; /readyz says it can serve (Postgres and Temporal answer). */
-export function healthRoutes({ db, temporal, logger }: AppDeps): Router {
+/**
+ * /healthz says the process is alive; /readyz says it can serve (Postgres and Temporal answer),
+ * and how many live workers serve how many locales. No worker does not make the API unready: it
+ * still serves reads, downloads and uploads, and creates wait for a worker against the last known
+ * locales, so a load balancer must not drop it (docs/operations.md#api-readiness).
+ */
+export function healthRoutes({ db, temporal, capabilities, logger }: AppDeps): Router {
   const router = new Router();
   router.get('/healthz', (ctx) => {
     ctx.body = { data: { status: 'ok' } };
@@ -38,10 +43,12 @@ export function healthRoutes({ db, temporal, logger }: AppDeps): Router {
       ),
     ]);
     const ready = postgres.ok && temporalCheck.ok;
+    const fleet = capabilities.current();
+    const workers = { live: fleet.liveWorkers, locales: fleet.source === 'live_workers' ? fleet.locales.length : 0 };
     if (!ready) logger.warn('not ready', { postgres, temporal: temporalCheck });
     ctx.status = ready ? 200 : 503;
     // Only up/down reaches the caller; the reasons stay in the log.
-    ctx.body = { data: { status: ready ? 'ready' : 'not_ready', checks: { postgres: postgres.ok, temporal: temporalCheck.ok } } };
+    ctx.body = { data: { status: ready ? 'ready' : 'not_ready', checks: { postgres: postgres.ok, temporal: temporalCheck.ok }, workers } };
   });
   return router;
 }
