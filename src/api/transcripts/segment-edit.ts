@@ -1,12 +1,14 @@
 import type { Cue, SourceSegment } from '../../db/source-segments';
 import { formatTimestamp } from '../../publish/caption-timestamps';
+import { cueTextProblem } from '../../shared/cue-text-bounds';
 import { END_TOLERANCE_SECONDS } from '../../shared/transcript-cues';
 import { ApiError } from '../api-error';
 import type { EditSourceSegmentBody } from './transcripts.schema';
 
 // One source segment's edit, judged by the rules every transcript keeps (docs/editing.md):
 // text that is not blank, an end after the start, in order with its neighbours without
-// overlapping them, and inside the source once its duration is known.
+// overlapping them, inside the source once its duration is known, and no more text than its
+// time carries (src/shared/cue-text-bounds.ts).
 
 const at = (seconds: number) => formatTimestamp(seconds, '.');
 
@@ -40,6 +42,12 @@ export function applySegmentEdit(
   }
   if (durationSeconds !== null && edited.end_seconds > durationSeconds + END_TOLERANCE_SECONDS) {
     throw ApiError.invalid('invalid_parameter', `end_seconds (${at(edited.end_seconds)}) is after the source ends (${at(durationSeconds)}).`, 'end_seconds');
+  }
+  // An edit that changes nothing is not judged: it writes nothing. The shortest length applies
+  // once a person sets the timing; until then it is the recognizer's, which may be shorter.
+  if (segmentChanged(segment, edited)) {
+    const bound = cueTextProblem({ startSeconds: edited.start_seconds, endSeconds: edited.end_seconds, text: edited.text }, { personTimed: timingChanged(segment, edited) });
+    if (bound) throw ApiError.invalid('invalid_transcript', `The segment ${bound.problem}.`, bound.rule === 'characters' && body.text !== undefined ? 'text' : timingParam);
   }
   return edited;
 }
