@@ -148,6 +148,19 @@ describe('PATCH a segment', () => {
     expect((await call(tenant, 'PATCH', segmentPath(id, segments[2]!.id), { text: 'Oh, no.' })).status).toBe(200);
   });
 
+  it('source timing: an edited line taking the new timing must fit it too', async () => {
+    const tenant = await createTenant(api.db, { credits: 10_000 });
+    const { id, segments, lines } = await completedProject(tenant);
+    const words = 'Hoy cocinamos arroz con verduras frescas, ya veréis.';
+    expect((await call(tenant, 'PATCH', linePath(id, lines[1]!.id), { text: words })).status).toBe(200);
+    const before = { segments: await sourceRows(id), lines: await lineRows(id) };
+    expectRefused(await call(tenant, 'PATCH', segmentPath(id, segments[1]!.id), { end_seconds: 4.5 }), 'end_seconds', 'The es_es line of this segment, edited and taking its new timing, has 52 characters in 1.000 s; at most 41 fit (26 characters a second, brisk speech at the 1.3× tempo cap, plus 15).');
+    expect({ segments: await sourceRows(id), lines: await lineRows(id) }).toEqual(before);
+
+    expect((await call(tenant, 'PATCH', segmentPath(id, segments[1]!.id), { end_seconds: 5 })).status).toBe(200);
+    expect((await lineRows(id))[1]).toMatchObject({ text: words, status: 'edited', start_seconds: 3.5, end_seconds: 5 });
+  });
+
   it('language: 2,000 characters for a 2.5 s line is refused; the line stays as it was', async () => {
     const tenant = await createTenant(api.db, { credits: 10_000 });
     const { id, lines } = await completedProject(tenant);

@@ -1,3 +1,4 @@
+import type { LanguageSegment } from '../../db/language-segments';
 import type { Cue, SourceSegment } from '../../db/source-segments';
 import { formatTimestamp } from '../../publish/caption-timestamps';
 import { cueTextProblem } from '../../shared/cue-text-bounds';
@@ -50,6 +51,21 @@ export function applySegmentEdit(
     if (bound) throw ApiError.invalid('invalid_transcript', `The segment ${bound.problem}.`, bound.rule === 'characters' && body.text !== undefined ? 'text' : timingParam);
   }
   return edited;
+}
+
+/**
+ * A timing edit moves a language's only line of the segment with it (markSourceSegmentLinesStale).
+ * An `edited` one keeps a person's words, so they must fit the new timing too
+ * (src/shared/cue-text-bounds.ts); the others go stale and are translated again from the segment.
+ */
+export function refuseEditedLinesOverBound(lines: readonly LanguageSegment[], edited: Cue, body: EditSourceSegmentBody): void {
+  const perLocale = new Map<string, number>();
+  for (const line of lines) perLocale.set(line.locale, (perLocale.get(line.locale) ?? 0) + 1);
+  for (const line of lines) {
+    if (line.status !== 'edited' || perLocale.get(line.locale) !== 1) continue;
+    const bound = cueTextProblem({ startSeconds: edited.start_seconds, endSeconds: edited.end_seconds, text: line.text }, { personTimed: false });
+    if (bound) throw ApiError.invalid('invalid_transcript', `The ${line.locale} line of this segment, edited and taking its new timing, ${bound.problem}.`, body.end_seconds !== undefined ? 'end_seconds' : 'start_seconds');
+  }
 }
 
 export const timingChanged = (segment: SourceSegment, edited: Cue) => segment.start_seconds !== edited.start_seconds || segment.end_seconds !== edited.end_seconds;
