@@ -1442,7 +1442,7 @@ export interface operations {
                          * @enum {unknown}
                          */
                         format: "vtt" | "srt" | "json";
-                        /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, and must end within the source once its duration is known. */
+                        /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. */
                         content: string;
                     };
                     /** @description Your own lines for some target locales, keyed by locale: that language is dubbed from them as given (no machine translation). */
@@ -1453,7 +1453,7 @@ export interface operations {
                              * @enum {unknown}
                              */
                             format: "vtt" | "srt" | "json";
-                            /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, and must end within the source once its duration is known. */
+                            /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. */
                             content: string;
                         };
                     };
@@ -1567,7 +1567,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A locale the engines cannot serve, or a target equal to the source. A voice (`voices.<locale>`) no live worker offers for that locale; see GET /v1/dubbing/voices. A `transcript` or `translations` file that cannot be read or whose cues break the rules (the message names the cue); a translation for a locale that is not a target. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `idempotency_key_missing`, `unsupported_locale`, `unsupported_voice`, `invalid_transcript`. */
+            /** @description A locale the engines cannot serve, or a target equal to the source. A voice (`voices.<locale>`) no live worker offers for that locale; see GET /v1/dubbing/voices. A `transcript` or `translations` file that cannot be read or whose cues break the rules, one of them being no more text than a cue's time carries (the message names the cue); a translation for a locale that is not a target. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `idempotency_key_missing`, `unsupported_locale`, `unsupported_voice`, `invalid_transcript`. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5582,7 +5582,7 @@ export interface operations {
                      * @enum {unknown}
                      */
                     format: "vtt" | "srt" | "json";
-                    /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, and must end within the source once its duration is known. */
+                    /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. */
                     content: string;
                 };
             };
@@ -5638,7 +5638,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The file cannot be read, or a cue is out of order, overlaps the one before, has no text, or ends after the source. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `invalid_transcript`. */
+            /** @description The file cannot be read, or a cue is out of order, overlaps the one before, has no text, ends after the source, lasts less than 0.2 s or has more text than its time carries (26 characters a second plus 15). `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `invalid_transcript`. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5965,7 +5965,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Nothing to change; blank text; or timing that ends before it starts, overlaps a neighbour, or ends after the source. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            /** @description Nothing to change; blank text; or timing that ends before it starts, overlaps a neighbour, or ends after the source. The segment would have more text than its time carries (26 characters a second plus 15), or timing you set shorter than 0.2 s (`param`: `text`, or the timing field sent). `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `invalid_transcript`. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5987,7 +5987,7 @@ export interface operations {
                             /** @constant */
                             type?: "invalid_request_error";
                             /** @enum {unknown} */
-                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "invalid_transcript";
                         };
                     };
                 };
@@ -6548,7 +6548,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Blank text. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            /** @description Blank text. More text than the line's time carries (26 characters a second, for at least 0.2 s, plus 15; `param`: `text`). `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `invalid_transcript`. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6570,7 +6570,7 @@ export interface operations {
                             /** @constant */
                             type?: "invalid_request_error";
                             /** @enum {unknown} */
-                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "invalid_transcript";
                         };
                     };
                 };
@@ -7716,7 +7716,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A segment is out of order, overlaps the one before, has no text, or ends after the source (`param`: `segments`). `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `invalid_transcript`. */
+            /** @description A segment is out of order, overlaps the one before, has no text, ends after the source, or (unless the transcript has it as sent) lasts less than 0.2 s or has more text than its time carries (`param`: `segments`). `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `invalid_transcript`. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

@@ -171,6 +171,11 @@ export async function markLanguageSegmentsStale(trx: Db, projectId: string, loca
   await q.execute();
 }
 
+/** Every language's lines made from one source segment, by locale then position. */
+export async function listSourceSegmentLines(db: Db, sourceSegmentId: string): Promise<LanguageSegment[]> {
+  return db.selectFrom('language_segments').selectAll().where('source_segment_id', '=', sourceSegmentId).orderBy('locale').orderBy('position').execute();
+}
+
 /**
  * After an edit of a source segment: its lines go `stale`, except `edited` ones, which a person
  * wrote and the machine never overwrites (docs/editing.md#editing-is-free-regenerating-is-paid).

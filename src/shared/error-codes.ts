@@ -32,6 +32,7 @@ export const API_ERROR_CODES = [
   'upload_incomplete',
   // A transcript or translation file (param `transcript.content`, `translations.<locale>.content`,
   // `content`) that cannot be read, or whose cues break the rules; the message names the cue.
+  // Also a segment edit whose text its time cannot carry (src/shared/cue-text-bounds.ts).
   'invalid_transcript',
   // Upload part PUTs: the body must be exactly the part's size, announced up front, so a part is
   // streamed to storage without buffering and a short or long body is refused before it lands.

@@ -15,7 +15,8 @@ export const MAX_CUE_TEXT = 2_000;
 /** Media durations are measured in floats; a cue ending within this of the end is inside it. */
 export const END_TOLERANCE_SECONDS = 0.05;
 
-const label = (cue: ReviewCue, index: number): string => {
+/** A cue as messages name it: `cue 3 (00:00:07.000 → 00:00:06.500)`, 1-based. */
+export const cueLabel = (cue: ReviewCue, index: number): string => {
   const time = (t: number) => (Number.isFinite(t) && t >= 0 ? formatTimestamp(t, '.') : String(t));
   return `cue ${index + 1} (${time(cue.startSeconds)} → ${time(cue.endSeconds)})`;
 };
@@ -30,7 +31,7 @@ export function findCueProblem(cues: readonly ReviewCue[], durationSeconds: numb
   if (!Array.isArray(cues) || cues.length === 0) return 'the transcript has no cues';
   if (cues.length > MAX_REVIEW_CUES) return `the transcript has ${cues.length} cues; at most ${MAX_REVIEW_CUES} are accepted`;
   for (const [i, cue] of cues.entries()) {
-    const name = label(cue, i);
+    const name = cueLabel(cue, i);
     if (typeof cue.text !== 'string' || cue.text.trim() === '') return `${name} has no text`;
     if (cue.text.length > MAX_CUE_TEXT) return `${name} has ${cue.text.length} characters; at most ${MAX_CUE_TEXT} are accepted`;
     if (cue.text.includes('\u0000')) return `${name} contains a NUL character`;

@@ -1,10 +1,12 @@
 import { CaptionParseError, parseSrt, parseVtt } from '../publish/captions';
+import { findTextBoundProblem, type TimedText } from './cue-text-bounds';
 import { findCueProblem, type ReviewCue } from './transcript-cues';
 import type { TranscriptFormat } from './transcript-format';
 
 // Transcript files as people bring them (docs/editing.md#bring-your-own-script): WebVTT, SubRip,
 // or JSON cues. Pure, so the API and the operator console read them alike. Shape
-// errors name the cue (1-based); timing and text rules are findCueProblem's.
+// errors name the cue (1-based); timing and text rules are findCueProblem's, and how much text
+// a cue's time carries is findTextBoundProblem's.
 
 export class TranscriptFileError extends Error {}
 
@@ -26,11 +28,13 @@ export function parseTranscript(format: TranscriptFormat, content: string): Revi
 
 /**
  * A file's cues once they pass every rule (in order, not overlapping, with text, inside the
- * source when its duration is known), or TranscriptFileError naming the first cue that does not.
+ * source when its duration is known, no more text than their time carries), or
+ * TranscriptFileError naming the first cue that does not.
+ * @param known the transcript's segments now: a cue repeating one is not judged by the text bounds again.
  */
-export function readTranscript(format: TranscriptFormat, content: string, durationSeconds: number | null): ReviewCue[] {
+export function readTranscript(format: TranscriptFormat, content: string, durationSeconds: number | null, known: readonly TimedText[] = []): ReviewCue[] {
   const cues = parseTranscript(format, content);
-  const problem = findCueProblem(cues, durationSeconds);
+  const problem = findCueProblem(cues, durationSeconds) ?? findTextBoundProblem(cues, known);
   if (problem) throw new TranscriptFileError(problem);
   return cues;
 }

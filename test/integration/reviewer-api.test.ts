@@ -172,6 +172,10 @@ it('queue across workspaces → open → claim → only the claimant submits →
   expect(broken.body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_transcript', param: 'segments', message: expect.stringContaining('cue 2') });
   const pastEnd = await call(ada.key, 'POST', `/v1/reviews/${reviewed}/submit`, { segments: [{ start_seconds: 0, end_seconds: 9, text: 'Too long.' }] });
   expect(pastEnd.body.error).toMatchObject({ code: 'invalid_transcript', param: 'segments', message: expect.stringContaining('ends after the source') });
+  // More text than its time carries (docs/editing.md#how-much-text-a-cue-can-carry): 450 cues of 1 ms with 2,000 characters each.
+  const dense = Array.from({ length: 450 }, (_, i) => ({ start_seconds: i * 0.002, end_seconds: i * 0.002 + 0.001, text: 'x'.repeat(2000) }));
+  const tooDense = await call(ada.key, 'POST', `/v1/reviews/${reviewed}/submit`, { segments: dense });
+  expect({ status: tooDense.status, error: tooDense.body.error }).toMatchObject({ status: 400, error: { type: 'invalid_request_error', code: 'invalid_transcript', param: 'segments', message: 'cue 1 (00:00:00.000 → 00:00:00.001) lasts 0.001 s; a cue must last at least 0.2 s.' } });
   const unknown = await call(ada.key, 'POST', `/v1/reviews/${reviewed}/submit`, { segments: corrected, reviewer: 'Bob Reviewer' });
   expect(unknown.status).toBe(400);
   expect(unknown.body.error).toMatchObject({ code: 'unknown_parameter', param: 'reviewer' });

@@ -41,7 +41,7 @@ export const projectsOperations: Operation[] = [
     errors: [
       { status: 400, codes: ['unsupported_locale'], description: 'A locale the engines cannot serve, or a target equal to the source.' },
       { status: 400, codes: ['unsupported_voice'], description: 'A voice (`voices.<locale>`) no live worker offers for that locale; see GET /v1/dubbing/voices.' },
-      { status: 400, codes: ['invalid_transcript', 'invalid_parameter'], description: 'A `transcript` or `translations` file that cannot be read or whose cues break the rules (the message names the cue); a translation for a locale that is not a target.' },
+      { status: 400, codes: ['invalid_transcript', 'invalid_parameter'], description: 'A `transcript` or `translations` file that cannot be read or whose cues break the rules, one of them being no more text than a cue\'s time carries (the message names the cue); a translation for a locale that is not a target.' },
       { status: 402, codes: ['insufficient_credits'], description: 'Not enough credits for the hold; nothing was created.' },
       ...WORKFLOW_SERVICE_ERRORS,
     ],

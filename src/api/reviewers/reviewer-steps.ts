@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { findOpenReview, type TranscriptReview } from '../../db/transcript-reviews';
 import { listSourceSegments } from '../../db/source-segments';
+import { findTextBoundProblem } from '../../shared/cue-text-bounds';
 import { findCueProblem } from '../../shared/transcript-cues';
 import { ReviewStepRefused, sendReviewStep, type ReviewStep } from '../../temporal/send-review-step';
 import { ApiError } from '../api-error';
@@ -63,7 +64,10 @@ export async function submitReview(deps: AppDeps, ctx: Context): Promise<void> {
   if (review.status === 'requested') throw ApiError.conflict('review_not_claimed', 'Claim this review before submitting its transcript.');
   if (!holdsIt(review, caller)) throw claimedByAnother(review);
   const cues = body.segments.map((s) => ({ startSeconds: s.start_seconds, endSeconds: s.end_seconds, text: s.text }));
-  const problem = findCueProblem(cues, review.duration_seconds);
+  // No more text than each cue's time carries; a segment the recognizer made and the reviewer
+  // sends back unchanged is not judged again (src/shared/cue-text-bounds.ts).
+  const known = async () => (await listSourceSegments(deps.db, review.project_id)).map((s) => ({ startSeconds: s.start_seconds, endSeconds: s.end_seconds, text: s.text }));
+  const problem = findCueProblem(cues, review.duration_seconds) ?? findTextBoundProblem(cues, await known());
   if (problem) throw ApiError.invalid('invalid_transcript', `${problem}.`, 'segments');
   const result = await send(deps, review, { submit: { reviewer: caller.name, reviewerKeyId: caller.keyId, cues } });
   ctx.body = { data: { project_id: review.project_id, status: result.status, reviewer: result.reviewer, verified_at: result.at } };

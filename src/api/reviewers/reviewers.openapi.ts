@@ -84,7 +84,7 @@ export const reviewersOperations: Operation[] = [
     bodyExample: { segments: [{ start_seconds: 0.42, end_seconds: 3.1, text: 'Hello everyone, and welcome to the kitchen.' }] },
     responses: { 200: { description: 'Verified.', schema: submittedReviewResponseSchema, example: { data: { project_id: review.project_id, status: 'verified', reviewer: 'Ada Reviewer', verified_at: '2026-11-27T10:02:11.000Z' } } } },
     errors: [
-      { status: 400, codes: ['invalid_transcript'], description: 'A segment is out of order, overlaps the one before, has no text, or ends after the source (`param`: `segments`).' },
+      { status: 400, codes: ['invalid_transcript'], description: 'A segment is out of order, overlaps the one before, has no text, ends after the source, or (unless the transcript has it as sent) lasts less than 0.2 s or has more text than its time carries (`param`: `segments`).' },
       REVIEW_NOT_FOUND,
       { status: 409, codes: ['review_not_claimed', 'review_claimed_by_another', 'review_step_refused'], description: 'Not claimed yet, claimed by another reviewer, or refused by the review (its deadline has passed).' },
     ],

@@ -1,6 +1,7 @@
 import { segmentIdParam, targetLocaleParam } from './path-params';
 import type { Context } from 'koa';
 import { editLanguageSegmentText, findLanguageSegment } from '../../db/language-segments';
+import { cueTextProblem } from '../../shared/cue-text-bounds';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';
@@ -27,7 +28,11 @@ export async function editLanguageSegment(deps: AppDeps, ctx: Context): Promise<
   const segment = await deps.db.transaction().execute(async (trx) => {
     await lockEditableLanguage(trx, project.id, locale);
     // A regeneration may have rebuilt the lines since the read above.
-    if (!(await findLanguageSegment(trx, project.id, locale, segmentId))) throw ApiError.notFound('segment', 'segment_id');
+    const line = await findLanguageSegment(trx, project.id, locale, segmentId);
+    if (!line) throw ApiError.notFound('segment', 'segment_id');
+    // No more words than the line's time carries (src/shared/cue-text-bounds.ts); its timing is its source segment's.
+    const bound = cueTextProblem({ startSeconds: line.start_seconds, endSeconds: line.end_seconds, text }, { personTimed: false });
+    if (bound) throw ApiError.invalid('invalid_transcript', `The line ${bound.problem}.`, 'text');
     return editLanguageSegmentText(trx, segmentId, text.trim());
   });
   ctx.body = { data: presentLanguageSegment(segment, await clipUrl(deps, project, segment)) };

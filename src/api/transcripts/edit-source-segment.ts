@@ -1,6 +1,6 @@
 import { segmentIdParam } from './path-params';
 import type { Context } from 'koa';
-import { markSourceSegmentLinesStale } from '../../db/language-segments';
+import { listSourceSegmentLines, markSourceSegmentLinesStale } from '../../db/language-segments';
 import { editSourceSegment as writeSegmentEdit, findNeighbourSegments, findSourceSegment } from '../../db/source-segments';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
@@ -8,7 +8,7 @@ import { workspaceCaller } from '../middleware/authenticate';
 import { bodyOf } from '../middleware/validate';
 import { loadOwnProject } from '../projects/load-own-project';
 import { lockEditableTranscript } from './edit-guard';
-import { applySegmentEdit, segmentChanged, timingChanged } from './segment-edit';
+import { applySegmentEdit, refuseEditedLinesOverBound, segmentChanged, timingChanged } from './segment-edit';
 import { presentSourceSegment } from './segment-presenter';
 import { editSourceSegmentBodySchema } from './transcripts.schema';
 
@@ -32,6 +32,7 @@ export async function editSourceSegment(deps: AppDeps, ctx: Context): Promise<vo
     if (!current) throw ApiError.notFound('segment', 'segment_id');
     const edited = applySegmentEdit(current, body, await findNeighbourSegments(trx, project.id, current.position), project.source_duration_seconds);
     if (!segmentChanged(current, edited)) return current;
+    if (timingChanged(current, edited)) refuseEditedLinesOverBound(await listSourceSegmentLines(trx, current.id), edited, body);
     const written = await writeSegmentEdit(trx, current, edited);
     await markSourceSegmentLinesStale(trx, current.id, timingChanged(current, edited) ? edited : null);
     return written;

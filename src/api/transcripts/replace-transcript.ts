@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { markLanguageSegmentsStale } from '../../db/language-segments';
-import { replaceSourceSegments } from '../../db/source-segments';
+import { listSourceSegments, replaceSourceSegments } from '../../db/source-segments';
 import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';
 import { bodyOf } from '../middleware/validate';
@@ -23,7 +23,8 @@ export async function replaceTranscript(deps: AppDeps, ctx: Context): Promise<vo
   const body = bodyOf(ctx, replaceTranscriptBodySchema);
   const project = await loadOwnProject(deps, caller, ctx.params.project_id!);
   // The duration is set once, at validation, which an editable project is past or not yet at.
-  const cues = readTranscriptInput(body, project.source_duration_seconds, 'content');
+  // A cue repeating a segment the transcript has now is not new text (its timing may be the machine's).
+  const cues = readTranscriptInput(body, project.source_duration_seconds, 'content', await listSourceSegments(deps.db, project.id));
   const segments = await deps.db.transaction().execute(async (trx) => {
     const locked = await lockEditableTranscript(trx, project.id);
     const written = await replaceSourceSegments(trx, project.id, cues, 'supplied');

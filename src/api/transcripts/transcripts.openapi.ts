@@ -76,7 +76,7 @@ export const transcriptsOperations: Operation[] = [
     bodyExample: { format: 'srt', content: '1\n00:00:00,420 --> 00:00:03,100\nHello everyone and welcome to the kitchen.\n\n2\n00:00:03,400 --> 00:00:06,050\nToday we cook rice with fresh vegetables.\n' },
     responses: { 200: { description: 'The new transcript (`source: supplied`), as GET returns it.', schema: transcriptResponseSchema, example: { data: { ...transcriptExample.data, source: 'supplied' } } } },
     errors: [
-      { status: 400, codes: ['invalid_transcript'], description: 'The file cannot be read, or a cue is out of order, overlaps the one before, has no text, or ends after the source.' },
+      { status: 400, codes: ['invalid_transcript'], description: 'The file cannot be read, or a cue is out of order, overlaps the one before, has no text, ends after the source, lasts less than 0.2 s or has more text than its time carries (26 characters a second plus 15).' },
       PROJECT_NOT_FOUND,
       PROJECT_BUSY,
     ],
@@ -97,6 +97,7 @@ export const transcriptsOperations: Operation[] = [
     responses: { 200: { description: 'The segment as it is now.', schema: sourceSegmentResponseSchema, example: { data: { id: 'seg_k3v9x2m1q8r4t6wz', start_seconds: 0.42, end_seconds: 3.1, text: 'Hello everyone, and welcome to my kitchen.' } } } },
     errors: [
       { status: 400, codes: ['missing_parameter', 'invalid_parameter'], description: 'Nothing to change; blank text; or timing that ends before it starts, overlaps a neighbour, or ends after the source.' },
+      { status: 400, codes: ['invalid_transcript'], description: 'The segment would have more text than its time carries (26 characters a second plus 15), or timing you set shorter than 0.2 s (`param`: `text`, or the timing field sent).' },
       SEGMENT_NOT_FOUND,
       PROJECT_BUSY,
     ],
@@ -128,6 +129,7 @@ export const transcriptsOperations: Operation[] = [
     responses: { 200: { description: 'The line as it is now.', schema: languageSegmentResponseSchema, example: { data: languageSegmentsExample.data.segments[0] } } },
     errors: [
       { status: 400, codes: ['invalid_parameter'], description: 'Blank text.' },
+      { status: 400, codes: ['invalid_transcript'], description: 'More text than the line\'s time carries (26 characters a second, for at least 0.2 s, plus 15; `param`: `text`).' },
       SEGMENT_NOT_FOUND,
       { status: 409, codes: ['language_busy'], description: 'The language is being dubbed or regenerated.' },
     ],
