@@ -63,6 +63,14 @@ export interface Config {
     readonly healthHost: string;
   };
   /**
+   * The most a dubbed video's re-encoded picture keeps (docs/video.md#the-size-cap): its shorter
+   * side in pixels and its frames per second. A copied picture is not encoded, so it is kept as is.
+   */
+  readonly video: {
+    readonly maxResolution: number;
+    readonly maxFps: number;
+  };
+  /**
    * Stronger engines a media worker reaches by URL, preferred over the bundled ones for what they
    * serve (docs/engines.md). Each null when its URL is unset.
    */
@@ -391,6 +399,11 @@ export function loadConfig(env: Env = process.env): Config {
       voiceSamples: read.bool('WORKER_VOICE_SAMPLES', true),
       healthPort: read.optional('WORKER_HEALTH_PORT') === null ? null : read.int('WORKER_HEALTH_PORT', 0, 0, 65535),
       healthHost: read.string('WORKER_HEALTH_HOST', '127.0.0.1'),
+    },
+    video: {
+      // 1080p at 30 fps: what most players show, and an encode of a 4K or 60 fps source costs 2-4× its pixels.
+      maxResolution: read.int('MAX_VIDEO_RESOLUTION', 1080, 144, 4320),
+      maxFps: read.int('MAX_VIDEO_FPS', 30, 1, 240),
     },
     engines: readExternalEngines(read),
     rateLimits: {
