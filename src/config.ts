@@ -401,7 +401,7 @@ export function loadConfig(env: Env = process.env): Config {
       healthHost: read.string('WORKER_HEALTH_HOST', '127.0.0.1'),
     },
     video: {
-      // 1080p at 30 fps: what most players show, and an encode of a 4K or 60 fps source costs 2-4× its pixels.
+      // 1080p at 30 fps: what most players show; a 4K frame costs 4× the encode, 60 fps twice the frames.
       maxResolution: read.int('MAX_VIDEO_RESOLUTION', 1080, 144, 4320),
       maxFps: read.int('MAX_VIDEO_FPS', 30, 1, 240),
     },
