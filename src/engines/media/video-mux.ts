@@ -46,8 +46,8 @@ export function capFilters(picture: Picture | null | undefined, cap: VideoCap): 
   if (picture.fps > cap.fps * 1.001) filters.push(`fps=${cap.fps}`);
   const shorter = Math.min(picture.width, picture.height);
   if (shorter > cap.resolution) {
-    // H.264 in 4:2:0 needs even sides.
-    const even = (n: number) => Math.max(2, 2 * Math.round(n / 2));
+    // H.264 in 4:2:0 needs even sides; rounded down, so an odd cap is not exceeded either.
+    const even = (n: number) => Math.max(2, 2 * Math.floor(n / 2 + 1e-9));
     const scale = cap.resolution / shorter;
     filters.push(`scale=${even(picture.width * scale)}:${even(picture.height * scale)}`);
   }

@@ -127,9 +127,9 @@ describe('capFilters', () => {
     expect(capFilters({ width: 1920, height: 1080, fps: 30000 / 1001 }, cap)).toEqual([]);
     expect(capFilters(null, cap)).toEqual([]);
   });
-  it('keeps both sides even, the shape within a pixel', () => {
-    expect(capFilters({ width: 2047, height: 1081, fps: 25 }, cap)).toEqual(['scale=2046:1080']);
-    expect(capFilters({ width: 1000, height: 999, fps: 25 }, { resolution: 333, fps: 25 })).toEqual(['scale=334:334']);
+  it('keeps both sides even and within the cap, the shape within two pixels', () => {
+    expect(capFilters({ width: 2047, height: 1081, fps: 25 }, cap)).toEqual(['scale=2044:1080']);
+    expect(capFilters({ width: 1000, height: 999, fps: 25 }, { resolution: 333, fps: 25 })).toEqual(['scale=332:332']);
   });
 });
 
