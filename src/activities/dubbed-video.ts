@@ -1,14 +1,16 @@
 import path from 'node:path';
-import { stat } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import type { Engines } from '../engines';
 import type { Project } from '../db/projects';
 import type { ProjectLanguage } from '../db/project-languages';
+import { toBurnedCaptions } from '../publish/burned-captions';
+import type { Cue } from '../publish/captions';
 import { iso6392 } from '../shared/iso-639-2';
 import type { BlobStore } from '../storage/blob-store';
 
 // The dubbed video of a revision (docs/video.md): the source's picture, the dub as the first,
 // default audio track and the original soundtrack as the second, muxed after the mix from the
-// files the render has just written (the published MP3, copied as it is, and the SRT captions). Streamed from disk by
+// files the render has just written (the published MP3, copied as it is) and the captions' cues. Streamed from disk by
 // ffmpeg: nothing here holds a whole file in memory. A source without a video stream gets no
 // video deliverable: the audio, captions and thumbnail are its deliverables.
 
@@ -22,6 +24,8 @@ export interface VideoRender {
 
 /** The video's name under the revision's prefix. */
 export const VIDEO_FILE = 'dub.mp4';
+/** The captions to burn, in the work directory only: never published. */
+const BURNED_CAPTIONS_FILE = 'burned-captions.ass';
 
 export function videoRenderFor(
   project: Pick<Project, 'source_has_video' | 'source_locale'>,
@@ -37,8 +41,8 @@ export interface VideoFiles {
   source: string;
   /** The revision's dub mix (its published MP3, copied into the MP4 as it is), local. */
   mp3: string;
-  /** The revision's SRT captions, local: burned in when the language asks for it. */
-  srt: string;
+  /** The revision's caption cues, as published: burned in when the language asks for it. */
+  cues: readonly Cue[];
   sourceSeconds: number;
 }
 
@@ -51,8 +55,11 @@ export async function publishVideo(
   onTick: () => void,
 ) {
   const out = path.join(files.workDir, VIDEO_FILE);
+  // Burned from an ASS script of the cues, not the SRT: its text is drawn as written (burned-captions.ts).
+  const burn = video.burnedCaptions ? path.join(files.workDir, BURNED_CAPTIONS_FILE) : undefined;
+  if (burn) await writeFile(burn, toBurnedCaptions(files.cues));
   await engines.media.muxVideo(
-    { source: files.source, dubAudio: files.mp3, dubLanguage: video.dubLanguage, sourceLanguage: video.sourceLanguage, burnCaptions: video.burnedCaptions ? files.srt : undefined, sourceSeconds: files.sourceSeconds },
+    { source: files.source, dubAudio: files.mp3, dubLanguage: video.dubLanguage, sourceLanguage: video.sourceLanguage, burnCaptions: burn, sourceSeconds: files.sourceSeconds },
     out,
     { onTick },
   );

@@ -178,7 +178,7 @@ export async function mixWhole(
   }
   if (input.video) {
     // After the mix, from the files it wrote: the mix itself stays as it is.
-    const files = { workDir, source, mp3: out(REVISION_FILES.mp3), srt: out(REVISION_FILES.srt), sourceSeconds: duration };
+    const files = { workDir, source, mp3: out(REVISION_FILES.mp3), cues, sourceSeconds: duration };
     published.push(await publishVideo({ blobStore, engines }, input.video, input.keyPrefix, files, input.onTick));
     clock.lap('videoMs');
   }

@@ -152,7 +152,7 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
           files.push({ type: 'video', format: 'mp4', key: videoKey, contentType: 'video/mp4', sizeBytes: inPlace.sizeBytes });
         } else {
           activityLog().info('video muxed again', { locale: input.locale, reason: inPlace.reason });
-          const spliced = { workDir, source: await sourceFile(), mp3: await blobStore.toLocalFile(key('mp3'), workDir, input.transfer), srt: path.join(workDir, REVISION_FILES.srt), sourceSeconds: input.durationSeconds };
+          const spliced = { workDir, source: await sourceFile(), mp3: await blobStore.toLocalFile(key('mp3'), workDir, input.transfer), cues, sourceSeconds: input.durationSeconds };
           files.push(await publishVideo(deps, input.video, input.keyPrefix, spliced, input.onTick));
         }
         clock.lap('videoMs');

@@ -7,6 +7,7 @@ import type { LogFormat, LogLevel, MetricsConfig, TracingConfig } from './observ
 import type { BillingConfig, ReconcilerConfig, ReviewsConfig } from './policies';
 import type { StorageConfig, UploadsConfig } from './storage';
 import type { TemporalConfig } from './temporal';
+import type { VideoConfig } from './video';
 import type { WebhooksConfig } from './webhooks';
 import type { WorkerConfig } from './worker';
 import type { YoutubeConfig } from './youtube';
@@ -18,6 +19,7 @@ export interface Config {
   readonly database: DatabaseConfig;
   readonly temporal: TemporalConfig;
   readonly worker: WorkerConfig;
+  readonly video: VideoConfig;
   /**
    * Stronger engines a media worker reaches by URL, preferred over the bundled ones for what they
    * serve (docs/engines.md). Each null when its URL is unset.

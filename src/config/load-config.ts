@@ -9,6 +9,7 @@ import { readPolicies } from './policies';
 import { ConfigError, Reader, type Env } from './reader';
 import { readStorage } from './storage';
 import { readTemporal } from './temporal';
+import { readVideo } from './video';
 import { readWebhooks } from './webhooks';
 import { readWorker } from './worker';
 import { readYoutube } from './youtube';
@@ -26,6 +27,7 @@ export function loadConfig(env: Env = process.env): Config {
     database: readDatabase(read),
     temporal: readTemporal(read),
     worker: readWorker(read),
+    video: readVideo(read),
     engines: readExternalEngines(read),
     rateLimits: readRateLimits(read),
     ...readPolicies(read),

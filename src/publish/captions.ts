@@ -1,3 +1,4 @@
+import { escapeSrtLine, unescapeSrtLine } from './caption-markup';
 import { formatTimestamp, parseSrtTimestamp, parseVttTimestamp } from '../shared/caption-timestamps';
 
 // Subtitle files for a finished dub, and strict parsers so tests can check what was published.
@@ -30,7 +31,8 @@ export function toSrt(cues: readonly Cue[]): string {
   return cues
     .map((cue, i) => {
       checkTimes(cue, i);
-      const lines = cueLines(cue.text);
+      // SubRip has no escapes, yet its readers find tags in the text: see caption-markup.ts.
+      const lines = cueLines(cue.text).map(escapeSrtLine);
       const timing = `${formatTimestamp(cue.startSeconds, ',')} --> ${formatTimestamp(cue.endSeconds, ',')}`;
       return `${i + 1}\n${timing}\n${lines.join('\n')}\n`;
     })
@@ -95,7 +97,7 @@ export function parseSrt(content: string, options: ParseOptions = {}): Cue[] {
     const [counter, timing, ...text] = lines;
     if (!/^\d+$/.test(counter?.trim() ?? '')) throw new CaptionParseError(`expected a cue number, got "${counter}"`, block);
     const { start, end } = parseTiming(timing ?? '', parseSrtTimestamp, block, options);
-    return { startSeconds: start, endSeconds: end, text: text.join('\n') };
+    return { startSeconds: start, endSeconds: end, text: text.map(unescapeSrtLine).join('\n') };
   });
 }
 

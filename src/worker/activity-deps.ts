@@ -31,7 +31,7 @@ export async function createActivityDeps(config: Config, db: Db): Promise<Activi
     db,
     blobStore,
     uploads,
-    engines: routeToExternalEngines(createLocalEngines(), external),
+    engines: routeToExternalEngines(createLocalEngines({ media: { videoCap: { resolution: config.video.maxResolution, fps: config.video.maxFps } } }), external),
     capabilities: detected && discovered ? { ...detected, missing: [...detected.missing, ...discovered.missing] } : { locales: [], missing: [] },
     temporal: createTemporalClient(config),
     taskQueue: config.temporal.taskQueue,

@@ -7,11 +7,11 @@ import { ProcessError, runProcess } from '../run-process';
 import { filterValue } from './filter-escape';
 import { InvalidMediaError } from './invalid-media-error';
 import type { MediaEngine, MediaProbe, MuxedVideo, ThumbnailSpec, TimelineSpec, VideoMuxSpec } from './media-engine';
-import { interpretFfprobeJson } from './probe-result';
+import { interpretFfprobeJson, type ProbeInterpretation } from './probe-result';
 import { duckBackgroundFile } from './duck-background';
 import { buildTimelineFilter, TIMELINE_SAMPLE_RATE } from './timeline-filter';
 import { layoutTitle } from './title-layout';
-import { videoMuxPlan } from './video-mux';
+import { DEFAULT_VIDEO_CAP, videoMuxPlan, type VideoCap } from './video-mux';
 import { sharedMonoPcmRate, wavFileDurationSeconds } from '../tts/wav-file-duration';
 
 export const DEFAULT_FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
@@ -23,6 +23,8 @@ export interface FfmpegMediaEngineOptions {
   fontFile?: string;
   /** Card colour for audio-only thumbnails, as ffmpeg colour syntax. */
   cardColor?: string;
+  /** The most a dubbed video's encoded picture keeps (MAX_VIDEO_RESOLUTION, MAX_VIDEO_FPS). */
+  videoCap?: VideoCap;
 }
 
 // -nostdin: ffmpeg otherwise treats its stdin as an interactive console and can stall on it.
@@ -53,19 +55,21 @@ export class FfmpegMediaEngine implements MediaEngine {
   private readonly ffprobe: string;
   private readonly fontFile: string | undefined;
   private readonly cardColor: string;
+  private readonly videoCap: VideoCap;
 
   constructor(options: FfmpegMediaEngineOptions = {}) {
     this.ffmpeg = options.ffmpegPath ?? 'ffmpeg';
     this.ffprobe = options.ffprobePath ?? 'ffprobe';
     this.fontFile = options.fontFile ?? (existsSync(DEFAULT_FONT_FILE) ? DEFAULT_FONT_FILE : undefined);
     this.cardColor = options.cardColor ?? '0x1e293b';
+    this.videoCap = options.videoCap ?? DEFAULT_VIDEO_CAP;
   }
 
   async probe(file: string, options?: EngineCallOptions): Promise<MediaProbe> {
     return (await this.inspect(file, options)).probe;
   }
 
-  private async inspect(file: string, options?: EngineCallOptions): Promise<{ probe: MediaProbe; audioChannels: number; codecs: { video: string | null; audio: string | null } }> {
+  private async inspect(file: string, options?: EngineCallOptions): Promise<Extract<ProbeInterpretation, { ok: true }>> {
     // A missing file is a storage bug, not a bad upload: let ENOENT surface as itself.
     await stat(file);
     let stdout: Buffer;
@@ -211,10 +215,10 @@ export class FfmpegMediaEngine implements MediaEngine {
   }
 
   async muxVideo(spec: VideoMuxSpec, outMp4: string, options?: EngineCallOptions): Promise<MuxedVideo> {
-    const { probe: info, codecs } = await this.inspect(spec.source, options);
+    const { probe: info, codecs, picture } = await this.inspect(spec.source, options);
     if (!codecs.video) throw new InvalidMediaError(`${path.basename(spec.source)} has no video stream`, spec.source);
     const dub = await this.inspect(spec.dubAudio, options);
-    const plan = videoMuxPlan(spec, { videoCodec: codecs.video, audioCodec: codecs.audio, dubCodec: dub.codecs.audio ?? '' }, outMp4, this.fontFile);
+    const plan = videoMuxPlan(spec, { videoCodec: codecs.video, audioCodec: codecs.audio, dubCodec: dub.codecs.audio ?? '', picture }, outMp4, this.fontFile, this.videoCap);
     // Both inputs are read as streams from disk: ffmpeg holds a few packets, never the file.
     await this.run([...inputFile(spec.source), ...inputFile(spec.dubAudio), ...plan.args], options, 60_000, spec.sourceSeconds ?? info.durationSeconds);
     return { videoCodec: plan.videoCodec, copied: plan.copied, originalTrack: plan.originalTrack };

@@ -76,7 +76,10 @@ export interface VideoMuxSpec {
   /** ISO 639-2 tags of the two audio tracks, e.g. `spa` and `eng`. */
   dubLanguage: string;
   sourceLanguage: string;
-  /** SRT captions to burn into the picture; the video stream is then re-encoded instead of copied. */
+  /**
+   * Captions to burn into the picture, a file the subtitles filter reads (the service writes an ASS
+   * script: src/publish/burned-captions.ts); the video stream is then re-encoded instead of copied.
+   */
   burnCaptions?: string;
   /** The source's length when the caller knows it already. */
   sourceSeconds?: number;

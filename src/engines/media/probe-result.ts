@@ -8,6 +8,10 @@ interface FfprobeStream {
   codec_name?: string;
   channels?: number;
   duration?: string;
+  width?: number;
+  height?: number;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
   disposition?: { attached_pic?: number };
 }
 
@@ -30,8 +34,29 @@ export type ProbeInterpretation =
     audioChannels: number;
     /** Codec names of the first video stream (cover art aside) and audio stream; null when absent. */
     codecs: { video: string | null; audio: string | null };
+    /** The first video stream's size and frame rate; null without video (or when ffprobe cannot tell). */
+    picture: Picture | null;
   }
   | { ok: false; reason: string };
+
+export interface Picture {
+  width: number;
+  height: number;
+  /** Frames per second: the average rate, else the stream's base rate; 0 when unknown. */
+  fps: number;
+}
+
+/** ffprobe writes rates as a fraction, "30000/1001"; "0/0" when unknown. */
+function rate(value: string | undefined): number {
+  const [num, den] = (value ?? '').split('/').map(Number);
+  const fps = den === undefined ? num! : num! / den;
+  return Number.isFinite(fps) && fps > 0 ? fps : 0;
+}
+
+function pictureOf(stream: FfprobeStream | undefined): Picture | null {
+  if (!stream || !(stream.width! > 0) || !(stream.height! > 0)) return null;
+  return { width: stream.width!, height: stream.height!, fps: rate(stream.avg_frame_rate) || rate(stream.r_frame_rate) };
+}
 
 function seconds(value: string | undefined): number {
   const parsed = value === undefined ? NaN : Number(value);
@@ -69,5 +94,5 @@ export function interpretFfprobeJson(json: string): ProbeInterpretation {
   }
   const audio = streams.find((s) => s.codec_type === 'audio');
   const codecs = { video: video?.codec_name ?? null, audio: audio?.codec_name ?? null };
-  return { ok: true, probe: { durationSeconds, hasAudio, hasVideo, formatName }, audioChannels: audio?.channels ?? 0, codecs };
+  return { ok: true, probe: { durationSeconds, hasAudio, hasVideo, formatName }, audioChannels: audio?.channels ?? 0, codecs, picture: pictureOf(video) };
 }

@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { filterValue } from './filter-escape';
 import type { VideoMuxSpec } from './media-engine';
+import type { Picture } from './probe-result';
 
 // The ffmpeg arguments of the dubbed video (docs/video.md), pure so the rules are testable
-// without ffmpeg: which codecs are copied, how the tracks are tagged, how captions are burned.
+// without ffmpeg: which codecs are copied, how the tracks are tagged, how captions are burned,
+// and how an encoded picture is kept within the size cap.
 
 /**
  * Video codecs an MP4 carries and browsers play: copied as they are. Any other (VP8, VP9,
@@ -21,6 +23,35 @@ export interface SourceStreams {
   audioCodec: string | null;
   /** The dub file's codec: the published MP3 is copied as it is, a WAV encoded. */
   dubCodec: string;
+  /** The source picture's size and rate, when ffprobe tells them: what the cap is checked against. */
+  picture?: Picture | null;
+}
+
+/**
+ * The most an encoded picture keeps (MAX_VIDEO_RESOLUTION, MAX_VIDEO_FPS; docs/video.md#the-size-cap):
+ * the shorter side in pixels, so a portrait video is capped like a landscape one, and frames per second.
+ */
+export interface VideoCap {
+  resolution: number;
+  fps: number;
+}
+
+export const DEFAULT_VIDEO_CAP: VideoCap = { resolution: 1080, fps: 30 };
+
+/** The filters that bring an encoded picture within the cap: scaled down (never up) keeping its shape, fewer frames. */
+export function capFilters(picture: Picture | null | undefined, cap: VideoCap): string[] {
+  if (!picture) return [];
+  const filters: string[] = [];
+  // A rate a hair above the cap (29.97 against 30 is below; 30.0003 from a rounded timebase) is not worth a filter.
+  if (picture.fps > cap.fps * 1.001) filters.push(`fps=${cap.fps}`);
+  const shorter = Math.min(picture.width, picture.height);
+  if (shorter > cap.resolution) {
+    // H.264 in 4:2:0 needs even sides; rounded down, so an odd cap is not exceeded either.
+    const even = (n: number) => Math.max(2, 2 * Math.floor(n / 2 + 1e-9));
+    const scale = cap.resolution / shorter;
+    filters.push(`scale=${even(picture.width * scale)}:${even(picture.height * scale)}`);
+  }
+  return filters;
 }
 
 export interface VideoMuxPlan {
@@ -31,13 +62,15 @@ export interface VideoMuxPlan {
 }
 
 /** Everything after the inputs: `-i <source> -i <dub>` come first, in that order. */
-export function videoMuxPlan(spec: VideoMuxSpec, streams: SourceStreams, outMp4: string, fontFile: string | undefined): VideoMuxPlan {
+export function videoMuxPlan(spec: VideoMuxSpec, streams: SourceStreams, outMp4: string, fontFile: string | undefined, cap: VideoCap = DEFAULT_VIDEO_CAP): VideoMuxPlan {
   const copied = !spec.burnCaptions && canCopyVideo(streams.videoCodec);
+  // Rate and size first, so the captions are drawn on the frames that are kept, at their final size.
+  const filters = copied ? [] : [...capFilters(streams.picture, cap), ...(spec.burnCaptions ? [captionsFilter(spec.burnCaptions, fontFile)] : [])];
   const video = copied
     ? ['-c:v', 'copy', ...(streams.videoCodec === 'hevc' ? ['-tag:v', 'hvc1'] : [])]
     : [
-        ...(spec.burnCaptions ? ['-vf', captionsFilter(spec.burnCaptions, fontFile)] : []),
-        // passthrough: every source frame is kept at its own time, none dropped or duplicated.
+        ...(filters.length > 0 ? ['-vf', filters.join(',')] : []),
+        // passthrough: every frame (each source frame, unless over the rate cap) at its own time, none duplicated.
         '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-fps_mode', 'passthrough',
       ];
   const originalTrack = streams.audioCodec !== null;
@@ -65,7 +98,7 @@ export function videoMuxPlan(spec: VideoMuxSpec, streams: SourceStreams, outMp4:
   return { args, videoCodec: copied ? streams.videoCodec : 'h264', copied, originalTrack };
 }
 
-/** libass draws the SRT with the font the project installs (fonts-dejavu-core), white on a dark outline. */
+/** libass draws the captions with the font the project installs (fonts-dejavu-core), white on a dark outline. */
 function captionsFilter(srt: string, fontFile: string | undefined): string {
   const style = 'FontName=DejaVu Sans,FontSize=18,PrimaryColour=&H00FFFFFF,OutlineColour=&H80000000,BorderStyle=1,Outline=1.5,Shadow=0,MarginV=18';
   const fonts = fontFile ? `:fontsdir=${filterValue(path.dirname(fontFile))}` : '';

@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FfmpegMediaEngine } from '../../../../src/engines/media/ffmpeg-media-engine';
 import { InvalidMediaError } from '../../../../src/engines/media/invalid-media-error';
-import { videoMuxPlan } from '../../../../src/engines/media/video-mux';
+import { capFilters, videoMuxPlan } from '../../../../src/engines/media/video-mux';
+import { toBurnedCaptions } from '../../../../src/publish/burned-captions';
 import { iso6392 } from '../../../../src/shared/iso-639-2';
 import { runProcess } from '../../../../src/engines/run-process';
 import { ffmpeg, makeTempDir, makeTone, removeTempDir } from '../../../helpers/media-fixtures';
@@ -14,7 +15,7 @@ const media = new FfmpegMediaEngine();
 let dir: string;
 let dub: string;
 
-interface Stream { codec_type: string; codec_name: string; nb_read_frames?: string; disposition: { default: number }; tags?: { language?: string } }
+interface Stream { codec_type: string; codec_name: string; nb_read_frames?: string; width?: number; height?: number; avg_frame_rate?: string; disposition: { default: number }; tags?: { language?: string } }
 
 async function streams(file: string): Promise<Stream[]> {
   const { stdout } = await runProcess('ffprobe', ['-v', 'error', '-count_frames', '-print_format', 'json', '-show_streams', file], { timeoutMs: 30_000 });
@@ -70,6 +71,68 @@ it('burns captions from a path with quotes, brackets and commas in it', async ()
   expect(changed).toBeGreaterThan(100);
 });
 
+/** The share of pixels of rows [from, to) (fractions of the height) that two gray frames show clearly differently. */
+function changedShare(a: Buffer, b: Buffer, width: number, from: number, to: number): number {
+  const rows = a.length / width;
+  const [start, end] = [Math.floor(rows * from) * width, Math.floor(rows * to) * width];
+  let changed = 0;
+  for (let i = start; i < end; i++) if (Math.abs(a[i]! - b[i]!) > 48) changed++;
+  return changed / (end - start);
+}
+
+it('burns markup in a cue as text: {\\an8} and <font size="300"> neither move nor resize the caption', async () => {
+  const source = path.join(dir, 'silent.mp4');
+  const frame = (file: string) => ffmpeg(['-ss', '1', '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1']);
+  const burn = async (name: string, text: string) => {
+    const ass = path.join(dir, `${name}.ass`);
+    writeFileSync(ass, toBurnedCaptions([{ startSeconds: 0, endSeconds: 2, text }]));
+    await media.muxVideo(spec(source, { burnCaptions: ass }), path.join(dir, `${name}.mp4`));
+    return frame(path.join(dir, `${name}.mp4`));
+  };
+  const plain = await frame(source);
+  const marked = await burn('markup', '{\\an8}<font size="300">Hi</font>');
+  // Drawn in the bottom quarter, where captions sit, and nowhere above it.
+  expect(changedShare(marked, plain, 160, 0.75, 1)).toBeGreaterThan(0.02);
+  expect(changedShare(marked, plain, 160, 0, 0.75)).toBe(0);
+  // As wide as the same characters without any meaning: the letters, not a style.
+  const literal = await burn('literal', '{\\an8}<font size="300">Hi</font>'.replace(/[{}<>]/g, '|'));
+  expect(Math.abs(changedShare(marked, plain, 160, 0.75, 1) - changedShare(literal, plain, 160, 0.75, 1))).toBeLessThan(0.02);
+});
+
+it('keeps an encoded picture within the cap: a 320×240 50 fps source capped at 120 lines and 25 fps is 160×120 at 25 fps', async () => {
+  const source = path.join(dir, 'fast.mp4');
+  await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=s=320x240:r=50:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', source]);
+  const ass = path.join(dir, 'cap.ass');
+  writeFileSync(ass, toBurnedCaptions([{ startSeconds: 0, endSeconds: 2, text: 'Hola' }]));
+  const capped = new FfmpegMediaEngine({ videoCap: { resolution: 120, fps: 25 } });
+  const out = path.join(dir, 'capped.mp4');
+  expect(await capped.muxVideo(spec(source, { burnCaptions: ass }), out)).toMatchObject({ copied: false, videoCodec: 'h264' });
+  const video = (await streams(out)).find((s) => s.codec_type === 'video')!;
+  expect([video.width, video.height, video.avg_frame_rate]).toEqual([160, 120, '25/1']);
+  expect(Number(video.nb_read_frames)).toBeGreaterThanOrEqual(49);
+  expect(Number(video.nb_read_frames)).toBeLessThanOrEqual(51);
+});
+
+describe('capFilters', () => {
+  const cap = { resolution: 1080, fps: 30 };
+  it('scales a 4K 60 fps picture to 1080p 30 fps', () => {
+    expect(capFilters({ width: 3840, height: 2160, fps: 60 }, cap)).toEqual(['fps=30', 'scale=1920:1080']);
+  });
+  it('caps the shorter side, so a portrait video is capped like a landscape one', () => {
+    expect(capFilters({ width: 2160, height: 3840, fps: 30 }, cap)).toEqual(['scale=1080:1920']);
+    expect(capFilters({ width: 1080, height: 1920, fps: 30 }, cap)).toEqual([]);
+  });
+  it('never scales up nor adds frames, and keeps 29.97 fps', () => {
+    expect(capFilters({ width: 640, height: 360, fps: 24 }, cap)).toEqual([]);
+    expect(capFilters({ width: 1920, height: 1080, fps: 30000 / 1001 }, cap)).toEqual([]);
+    expect(capFilters(null, cap)).toEqual([]);
+  });
+  it('keeps both sides even and within the cap, the shape within two pixels', () => {
+    expect(capFilters({ width: 2047, height: 1081, fps: 25 }, cap)).toEqual(['scale=2044:1080']);
+    expect(capFilters({ width: 1000, height: 999, fps: 25 }, { resolution: 333, fps: 25 })).toEqual(['scale=332:332']);
+  });
+});
+
 describe('videoMuxPlan', () => {
   const plan = (videoCodec: string, audioCodec: string | null, burn?: string, dubCodec = 'mp3') => videoMuxPlan(spec('/s.mp4', { burnCaptions: burn }), { videoCodec, audioCodec, dubCodec }, '/o.mp4', '/fonts/DejaVuSans.ttf');
 
@@ -97,6 +160,15 @@ describe('videoMuxPlan', () => {
     const p = plan('h264', 'aac', '/c.srt');
     expect(p.copied).toBe(false);
     expect(p.args.join(' ')).toMatch(/subtitles=filename=.*c\.srt.*fontsdir=.*\/fonts.*force_style=.*DejaVu Sans/);
+  });
+  it('caps a picture it encodes, before the captions are drawn; a copied one is kept as it is', () => {
+    const uhd = { width: 3840, height: 2160, fps: 60 };
+    const burned = videoMuxPlan(spec('/s.mp4', { burnCaptions: '/c.ass' }), { videoCodec: 'h264', audioCodec: 'aac', dubCodec: 'mp3', picture: uhd }, '/o.mp4', undefined);
+    expect(burned.args[burned.args.indexOf('-vf') + 1]).toMatch(/^fps=30,scale=1920:1080,subtitles=/);
+    const vp9 = videoMuxPlan(spec('/s.mp4'), { videoCodec: 'vp9', audioCodec: 'aac', dubCodec: 'mp3', picture: uhd }, '/o.mp4', undefined, { resolution: 720, fps: 60 });
+    expect(vp9.args[vp9.args.indexOf('-vf') + 1]).toBe('scale=1280:720');
+    const copied = videoMuxPlan(spec('/s.mp4'), { videoCodec: 'h264', audioCodec: 'aac', dubCodec: 'mp3', picture: uhd }, '/o.mp4', undefined);
+    expect(copied.args).not.toContain('-vf');
   });
   it('writes the index first', () => {
     expect(plan('h264', 'aac').args.join(' ')).toContain('-movflags +faststart');

@@ -12,7 +12,19 @@ describe('interpretFfprobeJson', () => {
       probe: { durationSeconds: 12.5, hasAudio: true, hasVideo: true, formatName: 'matroska,webm' },
       audioChannels: 6,
       codecs: { video: 'vp9', audio: 'opus' },
+      picture: null,
     });
+  });
+
+  it('reads the picture\'s size and frame rate (the average, else the base rate)', () => {
+    const picture = (stream: object) => {
+      const result = interpretFfprobeJson(json({ streams: [{ codec_type: 'video', codec_name: 'h264', ...stream }], format: { format_name: 'mp4', duration: '2' } }));
+      return result.ok ? result.picture : undefined;
+    };
+    expect(picture({ width: 3840, height: 2160, avg_frame_rate: '60000/1001', r_frame_rate: '60/1' })).toEqual({ width: 3840, height: 2160, fps: 60000 / 1001 });
+    expect(picture({ width: 640, height: 360, avg_frame_rate: '0/0', r_frame_rate: '25/1' })).toEqual({ width: 640, height: 360, fps: 25 });
+    expect(picture({ width: 640, height: 360 })).toEqual({ width: 640, height: 360, fps: 0 });
+    expect(picture({ width: 0, height: 360 })).toBeNull();
   });
 
   it('does not count cover art as video', () => {
