@@ -9,6 +9,7 @@ import { resolveTemporalCli, startTemporalDevServer } from '../../scripts/lib/te
 import { migrateToLatest } from '../../src/db/migrator';
 import { bundleWorkflows } from '../../src/worker/workflow-bundle';
 import { testState } from './test-state';
+import { quietBundleLogger } from '../helpers/quiet-bundle-logger';
 
 // Runs once per `jest` run, in the parent process. What it sets in process.env reaches every
 // test worker, which are forked afterwards.
@@ -48,7 +49,7 @@ export default async function globalSetup(): Promise<void> {
   const [server, bundle, s3Server] = await Promise.all([
     startTemporalDevServer({ cli, port, uiPort: null, dbFile: null, logFile: path.join(TMP, `temporal-${port}.log`) }),
     // The same bundle as the worker image's: the workflows with their tracing interceptors.
-    bundleWorkflows(quietLogger),
+    bundleWorkflows(quietBundleLogger),
     startS3Server({ binary: s3Binary, port: s3Port, consolePort: null, dataDir: s3.dataDir, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, region: s3.region, logFile: path.join(TMP, `s3-${s3Port}.log`) }),
   ]);
   testState.s3 = { server: s3Server, dataDir: s3.dataDir };
@@ -78,11 +79,3 @@ export default async function globalSetup(): Promise<void> {
   );
 }
 
-const quietLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => process.stderr.write(`[bundle] ${message}\n`),
-  error: (message: string) => process.stderr.write(`[bundle] ${message}\n`),
-};

@@ -6,6 +6,7 @@ import { bundleWorkflows } from '../../src/worker/workflow-bundle';
 import { installTemporalRuntime } from '../../src/worker/runtime';
 import { historyFromJSON, type History } from '../helpers/history-json';
 import { HISTORIES_DIR } from '../helpers/workflow-histories';
+import { quietBundleLogger } from '../helpers/quiet-bundle-logger';
 
 // Every recorded history (test/unit/workflow-histories, `npm run record:histories`) replays on
 // the current workflow code, bundled as the worker bundles it: a change to the commands a
@@ -23,7 +24,7 @@ const MAIN_WORKFLOWS = ['projectWorkflow', 'languageWorkflow', 'regenerateLangua
 beforeAll(async () => {
   installTemporalRuntime('error');
   // Bundled once for the whole file: webpack is most of this file's time.
-  const code = await bundleWorkflows(quietLogger);
+  const code = await bundleWorkflows(quietBundleLogger);
   // The histories carry no workflow id; none of the workflows reads its own, so the file name stands in.
   const replays = Worker.runReplayHistories({ workflowBundle: { code }, sinks: workflowSpanSinks() }, [...histories].map(([workflowId, history]) => ({ workflowId, history })));
   for await (const result of replays) results.set(result.workflowId, result);
@@ -40,11 +41,3 @@ it('holds a history of each main workflow', () => {
   expect(MAIN_WORKFLOWS.filter((type) => !types.has(type))).toEqual([]);
 });
 
-const quietLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => process.stderr.write(`[bundle] ${message}\n`),
-  error: (message: string) => process.stderr.write(`[bundle] ${message}\n`),
-};
