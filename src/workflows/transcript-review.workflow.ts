@@ -1,4 +1,4 @@
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { RedubActivities } from '../activities/redub.activities';
 import type { ReviewActivities } from '../activities/review.activities';
 import type { WebhookActivities } from '../activities/webhook.activities';
@@ -156,6 +156,9 @@ async function redubCompletedLanguages(projectId: string, result: TranscriptRevi
           if (!(err instanceof ActivityFailure)) throw err;
           log.warn('re-dub failed; the language keeps its earlier files', { projectId, locale, reason: applicationFailureMessage(err) });
           result.redubFailed.push(locale);
+          // Its claim is let go, so the language can be edited and regenerated again (histories
+          // from before the claim existed replay without this step).
+          if (patched('redub-failure-releases-claim')) await db.releaseRedub({ projectId, locale });
         }
       }),
     );
