@@ -63,6 +63,12 @@ const storageKeys = async (projectId: string) =>
   (await suite.api.db.selectFrom('deliverables').select('storage_key').where('project_id', '=', projectId).where('locale', '=', 'es_es').orderBy('storage_key').execute()).map((d) => d.storage_key);
 /** The `rN/` prefix a stored key is under (revision 1's files have none). */
 const revisionOf = (key: string) => /\/languages\/es_es\/(r\d+)\//.exec(key)?.[1] ?? 'r1';
+/** A stored file's text, read straight from the blob store. */
+const storedText = async (key: string) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of (await suite.api.blobStore.get(key)) as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+};
 const captions = async (tenant: TestTenant, projectId: string) => String((await call(tenant, projectId, 'GET', '/download?locale=es_es&type=subtitles&format=vtt')).body);
 
 describe('while the re-dub after a verified review renders', () => {
@@ -153,12 +159,17 @@ describe('a regeneration running when the review is verified', () => {
         const pending = (await review.handle.describe()).raw.pendingActivities ?? [];
         return pending.some((a) => a.activityType?.name === 'redubLanguage' && (a.attempt ?? 0) >= 1 && a.lastStartedTime);
       }, 60_000);
-      expect(await spanish(projectId)).toEqual({ status: 'completed', revision: 1, claimed_revision: 2, redub_revision: null, transcript_kind: 'machine' });
+      expect(await spanish(projectId)).toMatchObject({ status: 'completed', revision: 1, redub_revision: null, transcript_kind: 'machine' });
     } finally {
       store.gate.open();
     }
 
-    expect((await review.handle.result()) as TranscriptReviewResult).toEqual({ status: 'verified', redubbed: ['es_es'], redubFailed: [] });
+    const result = (await review.handle.result()) as TranscriptReviewResult;
+    // Revision 2's files are the regeneration's alone: the re-dub never wrote under its prefix.
+    const regenerated = await storedText(`projects/${projectId}/languages/es_es/r2/captions.vtt`);
+    expect(regenerated).toContain('Hola a todos.');
+    expect(regenerated).not.toContain('elefante');
+    expect(result).toEqual({ status: 'verified', redubbed: ['es_es'], redubFailed: [] });
     expect(await suite.api.db.selectFrom('language_regenerations').select(['status', 'from_revision', 'to_revision', 'refunded_credits']).where('id', '=', regeneration.id).executeTakeFirstOrThrow())
       .toEqual({ status: 'completed', from_revision: 1, to_revision: 2, refunded_credits: 0 });
     expect(await spanish(projectId)).toEqual({ status: 'completed', revision: 3, claimed_revision: 3, redub_revision: null, transcript_kind: 'verified' });
