@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
+import type { SpeechSynthesizer } from '../../src/engines';
 import { claimReviewUpdate, submitTranscriptUpdate, type TranscriptReviewResult } from '../../src/shared/review-contracts';
 import { regenerationChargeReference } from '../../src/shared/ledger-references';
 import { transcriptReviewWorkflowId } from '../../src/shared/workflow-ids';
@@ -178,5 +180,32 @@ describe('a regeneration running when the review is verified', () => {
     // The regeneration's charge stands, once; the re-dub charged nothing.
     const ledger = await suite.api.db.selectFrom('credit_ledger').select(['reference', 'kind']).where('project_id', '=', projectId).where('reference', 'like', `${projectId}:regen:%`).execute();
     expect(ledger).toEqual([{ reference: regenerationChargeReference(projectId, regeneration.id), kind: 'capture' }]);
+  }, 300_000);
+});
+
+describe('a re-dub that fails', () => {
+  it('lets its claim go: the language keeps revision 1, and its lines can be edited and regenerated again', async () => {
+    const tenant = await createTenant(suite.api.db, { credits: 100_000, creditsPerSecond: CPS });
+    const projectId = await dubbedProject(tenant);
+    const review = await claimedReview(tenant, projectId);
+    const broken: SpeechSynthesizer = {
+      synthesize: async () => { throw ApplicationFailure.nonRetryable('the synthesizer is gone', 'engine_failed'); },
+      synthesizeBatch: async () => { throw ApplicationFailure.nonRetryable('the synthesizer is gone', 'engine_failed'); },
+    };
+    await suite.worker.use({ tts: broken });
+    await review.verify();
+
+    expect((await review.handle.result()) as TranscriptReviewResult).toEqual({ status: 'verified', redubbed: [], redubFailed: ['es_es'] });
+    const activities = (await review.handle.fetchHistory()).events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
+    expect(activities.slice(activities.indexOf('redubLanguage'))).toEqual(['redubLanguage', 'releaseRedub', 'planRedubs', 'emitProjectEvents']);
+    expect(await spanish(projectId)).toEqual({ status: 'completed', revision: 1, claimed_revision: 2, redub_revision: null, transcript_kind: 'machine' });
+    expect((await storageKeys(projectId)).map(revisionOf)).toEqual(Array(6).fill('r1'));
+
+    const lineId = (await call(tenant, projectId, 'GET', '/languages/es_es/segments')).body.data.segments[0].id as string;
+    const edited = await call(tenant, projectId, 'PATCH', `/languages/es_es/segments/${lineId}`, { text: 'Hola a todos.' });
+    expect(edited.status).toBe(200);
+    const quote = await postRegenerate(suite.api, tenant, projectId, { max_billable_seconds: 60 });
+    expect(quote.status).toBe(200);
+    expect(quote.body.data.regeneration.segments).toBeGreaterThan(0);
   }, 300_000);
 });
