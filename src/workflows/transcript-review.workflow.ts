@@ -31,7 +31,8 @@ const OPEN_LANGUAGES_RECHECK_MS = 60 * 60_000;
  * the charge is committed. It waits for reviewers, whose console commands are updates on it
  * (`claimReview` → in_review, `submitTranscript` → verified), so its history tells the story.
  * Not verified by the deadline: refunded once and `expired`. Verified: every language completed
- * from the machine transcript is dubbed again from the verified one, free, revision + 1.
+ * from the machine transcript is dubbed again from the verified one, free, under the next
+ * revision (claimed as it starts, docs/editing.md#revisions).
  * Re-entrant: started again, it picks up from what the database says.
  */
 export async function transcriptReviewWorkflow({ projectId }: TranscriptReviewWorkflowInput): Promise<TranscriptReviewResult> {
