@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { listLanguageSegments, writeLanguageLines } from '../db/language-segments';
+import { findRedubRevision, releaseRedubRevision } from '../db/language-renders';
 import { findLanguage, listLanguageTranscriptKinds, lockLanguageRevision, readLanguageRevision } from '../db/project-languages';
 import { loadCurrentTranscript } from '../db/transcripts';
 import type { Engines } from '../engines';
@@ -9,6 +10,7 @@ import type { BlobStore } from '../storage/blob-store';
 import { activityLog } from './activity-log';
 import { planLanguageLines } from './language-lines';
 import { publishRendered } from './publish-revision';
+import { claimRedub } from './redub-claim';
 import { renderDub, revisionKeyPrefix } from './render-dub';
 import { videoRenderFor } from './dubbed-video';
 import { requireProject } from './require-project';
@@ -16,7 +18,7 @@ import { activityTransfer } from './activity-transfer';
 
 // Dubbing a completed language again from the verified transcript, free. This path never
 // touches the ledger, the language's attempt or charges, or the project's status and usage:
-// only the language's lines and files, and its `revision`, change.
+// only the language's lines and files, and its revisions (claimed, in flight, published), change.
 
 export interface RedubPlan {
   /** Completed languages made from the machine transcript: to dub again. */
@@ -38,20 +40,20 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
     },
 
     /**
-     * Brings the lines up to the current (verified) transcript — verification made every line
-     * stale, so there is one new line per verified segment — renders them under a new revision's
-     * keys, then switches the language's deliverable rows, lines and revision in one
-     * transaction: a download sees the old files or the new ones, never a mix. The old blobs
-     * stay, so a signed URL handed out before the switch still works until it expires.
+     * Claims the language's next revision (redub-claim.ts), which makes edits and regenerations
+     * of it wait (409) until this re-dub has published or been given up. Then brings the lines up
+     * to the current (verified) transcript — verification made every line stale, so there is one
+     * new line per verified segment — renders them under the claimed revision's keys, and
+     * switches the language's deliverable rows, lines and revision in one transaction: a download
+     * sees the old files or the new ones, never a mix. The old blobs stay, so a signed URL handed
+     * out before the switch still works until it expires.
      */
     async redubLanguage(input: { projectId: string; locale: string }): Promise<{ redubbed: boolean; revision: number }> {
       const project = await requireProject(db, input.projectId);
-      const language = await readLanguageRevision(db, input.projectId, input.locale);
-      if (language.status !== 'completed' || language.transcript_kind === 'verified') return { redubbed: false, revision: language.revision };
-      const transcript = await loadCurrentTranscript(db, input.projectId);
-      if (transcript.kind !== 'verified') return { redubbed: false, revision: language.revision };
+      const claim = await claimRedub(db, input, heartbeat);
+      if (claim.kind === 'not_due') return { redubbed: false, revision: claim.revision };
+      const { revision } = claim;
 
-      const revision = language.revision + 1;
       // Left stale until the revision that speaks them is published.
       const planned = await planLanguageLines({ db, engines, capabilities }, { ...input, translatedStatus: 'stale', onTick: heartbeat });
       await db.transaction().execute((trx) => writeLanguageLines(trx, input.projectId, input.locale, planned.change));
@@ -74,12 +76,26 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
 
       return db.transaction().execute(async (trx) => {
         const locked = await lockLanguageRevision(trx, input.projectId, input.locale);
-        // Switched already (a retried activity) or no longer completed: leave the rows alone.
-        if (locked.status !== 'completed' || locked.revision !== language.revision) return { redubbed: locked.revision >= revision, revision: locked.revision };
+        // Published already (a retried activity), taken over by a later attempt's claim, or given
+        // up by the workflow: this attempt leaves the rows alone.
+        if (locked.status !== 'completed' || (await findRedubRevision(trx, input.projectId, input.locale)) !== revision) {
+          return { redubbed: locked.revision >= revision, revision: locked.revision };
+        }
+        // No edit or regeneration of the language could commit since the claim (they wait for
+        // it), so every stale line is one this revision rendered from its new translation.
         await publishRendered(trx, input, rendered, { settleStale: true, language: { revision, transcript_kind: 'verified' } });
+        await releaseRedubRevision(trx, input.projectId, input.locale, revision);
         activityLog().info('language re-dubbed from the verified transcript', { ...input, revision, synthesized: rendered.synthesized });
         return { redubbed: true, revision };
       });
+    },
+
+    /**
+     * The workflow gave up the language's re-dub (its attempts failed): edits and regenerations
+     * of it may go on, and an attempt still running can no longer publish.
+     */
+    async releaseRedub(input: { projectId: string; locale: string }): Promise<void> {
+      await releaseRedubRevision(db, input.projectId, input.locale);
     },
   };
 }

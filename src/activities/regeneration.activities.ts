@@ -1,6 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { listLanguageSegments, writeLanguageLines, type RenderedLine } from '../db/language-segments';
+import { claimRenderRevision } from '../db/language-renders';
 import { findRegeneration, lockRegeneration, type LanguageRegeneration } from '../db/language-regenerations';
 import { findLanguage, lockLanguageRevision } from '../db/project-languages';
 import type { Engines } from '../engines';
@@ -62,16 +63,20 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
       return { ran: true, lines: planned.lines, translated: planned.translatedLines };
     },
 
-    /** The next revision's files, under its own prefix; only the lines whose words changed are spoken. */
+    /**
+     * The next revision's files, under its own prefix; only the lines whose words changed are
+     * spoken. Each attempt claims its revision as it starts (src/db/language-renders.ts), so an
+     * earlier attempt still uploading never writes over this one's files.
+     */
     async renderRegeneration(input: RegenerationWorkflowInput): Promise<RenderedRegeneration> {
       const row = await loadRow(input);
-      const revision = row.from_revision + 1;
-      if (row.status !== 'running') return { ran: false, revision, files: [], lines: [], driftSeconds: 0, synthesized: 0 };
+      if (row.status !== 'running') return { ran: false, revision: row.from_revision + 1, files: [], lines: [], driftSeconds: 0, synthesized: 0 };
       const project = await requireProject(db, input.projectId);
       const language = await findLanguage(db, input.projectId, input.locale);
       if (language?.status !== 'completed' || language.revision !== row.from_revision) {
         throw ApplicationFailure.nonRetryable(`${input.locale} is ${language?.status ?? 'missing'} at revision ${language?.revision}; the regeneration was quoted at revision ${row.from_revision}`, 'internal_error');
       }
+      const revision = await claimRenderRevision(db, input.projectId, input.locale, { redub: false });
       const render = {
         projectId: input.projectId,
         locale: input.locale,
@@ -93,7 +98,7 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
     },
 
     /**
-     * Revision + 1 in one transaction: the deliverable rows, what each line plays (stale lines
+     * The rendered revision in one transaction: the deliverable rows, what each line plays (stale lines
      * become current), the language's revision and the regeneration's `completed`. Published
      * already (a retried activity): the same answer, nothing written again.
      */

@@ -5109,7 +5109,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A regeneration of this language is still running, or the language is not completed. `error.code`: `idempotency_request_in_progress`, `regeneration_in_progress`, `language_not_completed`. */
+            /** @description A regeneration of this language is still running, the language is being dubbed again from a verified transcript, or it is not completed. `error.code`: `idempotency_request_in_progress`, `regeneration_in_progress`, `language_busy`, `language_not_completed`. */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5132,7 +5132,7 @@ export interface operations {
                             /** @constant */
                             type?: "conflict_error";
                             /** @enum {unknown} */
-                            code?: "idempotency_request_in_progress" | "regeneration_in_progress" | "language_not_completed";
+                            code?: "idempotency_request_in_progress" | "regeneration_in_progress" | "language_busy" | "language_not_completed";
                         };
                     };
                 };
@@ -5748,7 +5748,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The project is being validated, transcribed or dubbed, or a language is being regenerated: the transcript can change before the upload and once all of that has finished. `error.code`: `project_busy`. */
+            /** @description The project is being validated, transcribed or dubbed, or a language is being regenerated or dubbed again from a verified transcript: the transcript can change before the upload and once all of that has finished. `error.code`: `project_busy`. */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6075,7 +6075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The project is being validated, transcribed or dubbed, or a language is being regenerated: the transcript can change before the upload and once all of that has finished. `error.code`: `project_busy`. */
+            /** @description The project is being validated, transcribed or dubbed, or a language is being regenerated or dubbed again from a verified transcript: the transcript can change before the upload and once all of that has finished. `error.code`: `project_busy`. */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6658,7 +6658,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The language is being dubbed or regenerated. `error.code`: `language_busy`. */
+            /** @description The language is being dubbed, regenerated or dubbed again from a verified transcript. `error.code`: `language_busy`. */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

@@ -33,8 +33,12 @@ export interface ProjectLanguageTable {
   failure_detail: string | null;
   /** What the translate step wrote before languages had lines (`language_segments`); no longer written. */
   translated_segments: ColumnType<TranslatedSegment[] | null, string | null | undefined, string | null>;
-  /** Published files' generation: 1 when first dubbed, + 1 per re-dub from a verified transcript. */
+  /** Published files' generation: 1 when first dubbed, then the revision each later render claimed (a re-dub, a regeneration). */
   revision: Generated<number>;
+  /** The highest revision a render of the language has claimed (src/db/language-renders.ts; migration 0033). */
+  claimed_revision: Generated<number>;
+  /** The revision the re-dub from a verified transcript is rendering; null when none runs. */
+  redub_revision: ColumnType<number | null, number | null | undefined, number | null>;
   /** Which transcript the current translation came from; null until translated. */
   transcript_kind: ColumnType<TranscriptKind | null, TranscriptKind | null | undefined, TranscriptKind | null>;
   /** A translation supplied at create, taken as given instead of machine translation. */
@@ -60,7 +64,7 @@ export interface TranslatedSegment {
 export type ProjectLanguage = Selectable<ProjectLanguageTable>;
 
 /** Everything but the translated segments, which can be large and no response shows. */
-export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments' | 'supplied_translation' | 'failure_detail' | 'attempt_charged_seconds' | 'transcript_kind' | 'dub_quality'>;
+export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments' | 'supplied_translation' | 'failure_detail' | 'attempt_charged_seconds' | 'transcript_kind' | 'dub_quality' | 'claimed_revision' | 'redub_revision'>;
 
 
 export const LANGUAGE_SUMMARY = [

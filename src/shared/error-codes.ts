@@ -89,8 +89,9 @@ export const API_ERROR_CODES = [
   'webhook_endpoint_limit_reached',
   'webhook_endpoint_deleted',
   // Editing the words (docs/editing.md): the source transcript while the project is validated,
-  // transcribed or dubbed, or any language regenerates; a language's line while that language
-  // is dubbed or regenerated.
+  // transcribed or dubbed, or any language regenerates or is re-dubbed from a verified
+  // transcript; a language's line while that language is dubbed, regenerated or re-dubbed (and
+  // `language_busy` for a regeneration asked for during that re-dub).
   'project_busy',
   'language_busy',
   // The reviewer routes (docs/editing.md#reviewers): another reviewer holds the review; a

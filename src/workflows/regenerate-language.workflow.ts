@@ -15,7 +15,7 @@ const webhooks = proxyActivities<WebhookActivities>(SHORT_DB_STEP);
  * Regenerates the changed lines of one completed language and publishes the next revision
  * (docs/editing.md#regenerate): `project/<id>/lang/<locale>/regen/<n>`, started by the API once
  * the charge committed. Translate the stale lines again, speak only the lines whose words
- * changed, place them inside their own slots, render and publish revision + 1 in one
+ * changed, place them inside their own slots, render and publish the next revision in one
  * transaction. Every way out settles: a failure or a cancel marks the regeneration `failed` and
  * refunds its charge once. Re-entrant: started again, it answers what the row says.
  */

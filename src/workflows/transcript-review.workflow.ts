@@ -1,4 +1,4 @@
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { RedubActivities } from '../activities/redub.activities';
 import type { ReviewActivities } from '../activities/review.activities';
 import type { WebhookActivities } from '../activities/webhook.activities';
@@ -31,7 +31,8 @@ const OPEN_LANGUAGES_RECHECK_MS = 60 * 60_000;
  * the charge is committed. It waits for reviewers, whose console commands are updates on it
  * (`claimReview` → in_review, `submitTranscript` → verified), so its history tells the story.
  * Not verified by the deadline: refunded once and `expired`. Verified: every language completed
- * from the machine transcript is dubbed again from the verified one, free, revision + 1.
+ * from the machine transcript is dubbed again from the verified one, free, under the next
+ * revision (claimed as it starts, docs/editing.md#revisions).
  * Re-entrant: started again, it picks up from what the database says.
  */
 export async function transcriptReviewWorkflow({ projectId }: TranscriptReviewWorkflowInput): Promise<TranscriptReviewResult> {
@@ -156,6 +157,9 @@ async function redubCompletedLanguages(projectId: string, result: TranscriptRevi
           if (!(err instanceof ActivityFailure)) throw err;
           log.warn('re-dub failed; the language keeps its earlier files', { projectId, locale, reason: applicationFailureMessage(err) });
           result.redubFailed.push(locale);
+          // Its claim is let go, so the language can be edited and regenerated again (histories
+          // from before the claim existed replay without this step).
+          if (patched('redub-failure-releases-claim')) await db.releaseRedub({ projectId, locale });
         }
       }),
     );

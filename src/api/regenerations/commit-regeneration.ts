@@ -36,7 +36,7 @@ export async function commitRegeneration(trx: Trx, input: { projectId: string; l
   // Language rows are never deleted, so one missing now stays missing under the lock.
   if (!(await findLanguageStatus(trx, projectId, locale))) throw languageNotCompleted(locale, undefined);
   const language = await lockLanguage(trx, projectId, locale);
-  assertRegenerable(locale, language.status, await findRunningRegeneration(trx, projectId, locale));
+  assertRegenerable(locale, language.status, await findRunningRegeneration(trx, projectId, locale), language.redub_revision !== null);
   const quote = priceRegeneration(project, await quoteRegeneration(trx, projectId, locale), input.body);
   if (quote.segments === 0 || !quote.within_limit) return { kind: 'unpaid', quote, project };
 

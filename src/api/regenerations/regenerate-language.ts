@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { InsufficientCreditsError } from '../../db/credits';
 import { findRunningRegeneration } from '../../db/language-regenerations';
+import { findRedubRevision } from '../../db/language-renders';
 import { quoteRegeneration } from '../../db/language-segments';
 import { findProjectById, type Project } from '../../db/projects';
 import { findLanguageStatus } from '../../db/project-languages';
@@ -58,7 +59,7 @@ export function regenerationTarget(deps: AppDeps): Middleware {
       return next();
     }
     const language = await findLanguageStatus(deps.db, project.id, locale);
-    assertRegenerable(locale, language?.status, await findRunningRegeneration(deps.db, project.id, locale));
+    assertRegenerable(locale, language?.status, await findRunningRegeneration(deps.db, project.id, locale), (await findRedubRevision(deps.db, project.id, locale)) !== null);
     await answer(deps, ctx, priceRegeneration(project, await quoteRegeneration(deps.db, project.id, locale), body), project);
   };
 }

@@ -21,12 +21,17 @@ export interface RegenerationQuote {
 }
 
 /**
- * The 409s: one regeneration per language at a time, and only of a completed language. A running
- * one is named first: whatever state it leaves the language in meanwhile, the caller should wait.
+ * The 409s: one render of a language at a time, and only of a completed language. A running
+ * regeneration is named first: whatever state it leaves the language in meanwhile, the caller
+ * should wait; so should it for the free re-dub from a verified transcript (`redubbing`), which
+ * renders the language's lines again and publishes a revision of its own (docs/editing.md#revisions).
  */
-export function assertRegenerable(locale: string, status: LanguageStatus | undefined, running: LanguageRegeneration | undefined): void {
+export function assertRegenerable(locale: string, status: LanguageStatus | undefined, running: LanguageRegeneration | undefined, redubbing: boolean): void {
   if (running) {
     throw ApiError.conflict('regeneration_in_progress', `A regeneration of ${locale} is still running; quote again once it has published its revision.`);
+  }
+  if (redubbing) {
+    throw ApiError.conflict('language_busy', `${locale} is being dubbed again from the verified transcript; quote again once it has published its revision.`);
   }
   if (status !== 'completed') throw languageNotCompleted(locale, status);
 }

@@ -50,7 +50,7 @@ export const regenerationsOperations: Operation[] = [
     errors: [
       { status: 402, codes: ['insufficient_credits'], description: 'Not enough credits for the quote; nothing was charged or changed.' },
       { ...notFound('project or language'), description: 'No such project (or not yours), or no such target locale in it.' },
-      { status: 409, codes: ['regeneration_in_progress', 'language_not_completed'], description: 'A regeneration of this language is still running, or the language is not completed.' },
+      { status: 409, codes: ['regeneration_in_progress', 'language_busy', 'language_not_completed'], description: 'A regeneration of this language is still running, the language is being dubbed again from a verified transcript, or it is not completed.' },
       ...WORKFLOW_SERVICE_ERRORS,
     ],
   },

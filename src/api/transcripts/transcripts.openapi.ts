@@ -21,7 +21,7 @@ const SEGMENT_NOT_FOUND: ErrorContract = { status: 404, codes: ['not_found'], de
 const PROJECT_BUSY: ErrorContract = {
   status: 409,
   codes: ['project_busy'],
-  description: 'The project is being validated, transcribed or dubbed, or a language is being regenerated: the transcript can change before the upload and once all of that has finished.',
+  description: 'The project is being validated, transcribed or dubbed, or a language is being regenerated or dubbed again from a verified transcript: the transcript can change before the upload and once all of that has finished.',
 };
 
 const transcriptExample = {
@@ -131,7 +131,7 @@ export const transcriptsOperations: Operation[] = [
       { status: 400, codes: ['invalid_parameter'], description: 'Blank text.' },
       { status: 400, codes: ['invalid_transcript'], description: 'More text than the line\'s time carries (26 characters a second, for at least 0.2 s, plus 15; `param`: `text`).' },
       SEGMENT_NOT_FOUND,
-      { status: 409, codes: ['language_busy'], description: 'The language is being dubbed or regenerated.' },
+      { status: 409, codes: ['language_busy'], description: 'The language is being dubbed, regenerated or dubbed again from a verified transcript.' },
     ],
   },
 ];
