@@ -16,6 +16,7 @@ import { createRedubActivities } from './redub.activities';
 import { createRegenerationActivities } from './regeneration.activities';
 import { createReviewActivities } from './review.activities';
 import { createRoutingActivities } from './routing.activities';
+import { createSourceReadinessActivities } from './source-readiness.activities';
 import { createUploadExpiryActivities } from './upload-expiry.activities';
 import { createWebhookActivities, type WebhookSettings } from './webhook.activities';
 import { createYoutubeSourceActivities } from './youtube-source.activities';
@@ -56,6 +57,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRedubActivities(deps),
     ...createRegenerationActivities(deps),
     ...createRoutingActivities(deps),
+    ...createSourceReadinessActivities(deps),
     ...createWebhookActivities(deps),
   };
 }

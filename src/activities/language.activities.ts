@@ -14,6 +14,7 @@ import type { BlobStore } from '../storage/blob-store';
 import { requireProject } from './require-project';
 import { planLanguageLines } from './language-lines';
 import { publishRendered } from './publish-revision';
+import { refuseSilentDub } from './silent-dub-guard';
 import { renderDub, revisionKeyPrefix, type PublishedFile, type RenderedDub } from './render-dub';
 import { activityTransfer } from './activity-transfer';
 import { videoRenderFor } from './dubbed-video';
@@ -125,6 +126,7 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
       const published = await db.transaction().execute(async (trx) => {
         const claim = await claimAttempt(trx, input, events.record);
         if (claim.state !== 'open') return { status: claim.state === 'completed' ? 'completed' as const : 'failed' as const };
+        await refuseSilentDub(trx, input.projectId, input.locale);
         // A line that went stale while this dub rendered stays stale: a re-dub picks it up.
         await publishRendered(trx, input, { ...input, lines: input.lines ?? [] }, { settleStale: false });
         await completeLanguage(trx, input);

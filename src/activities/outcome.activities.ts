@@ -49,10 +49,11 @@ export function createOutcomeActivities(deps: { db: Db } & ReopenEventDeps) {
 
     /**
      * Ends a project whatever state it is in, with its money settled: before the charge the whole
-     * hold is released; after it every language that has not ended is failed and refunded. The
-     * project workflow's last word on every way out that is not a normal end.
+     * hold is released; after it every language that has not ended is failed and refunded (with
+     * `languageCode`, else the project's code). The project workflow's last word on every way
+     * out that is not a normal end.
      */
-    async settleProject(input: { projectId: string; code: ProjectFailureCode; detail: string; skipLocales?: string[] }): Promise<ProjectStatus> {
+    async settleProject(input: { projectId: string; code: ProjectFailureCode; languageCode?: LanguageFailureCode; detail: string; skipLocales?: string[] }): Promise<ProjectStatus> {
       activityLog().warn('settling a project that could not finish', { ...input });
       return db.transaction().execute(async (trx) => {
         const project = await lockExistingProject(trx, input.projectId);
@@ -65,7 +66,9 @@ export function createOutcomeActivities(deps: { db: Db } & ReopenEventDeps) {
         if (project.usage_state !== 'charged' && project.usage_state !== 'refunded') return project.status;
         const languages = await listLanguageStatuses(trx, project.id);
         const open = languages.filter((l) => !isFinalLanguage(l.status) && !(input.skipLocales ?? []).includes(l.locale));
-        const languageCode: LanguageFailureCode = input.code === 'engine_failed' ? 'source_failed' : input.code;
+        // An engine's failure is the platform's, even in a source step (its retry is free);
+        // the caller says `source_failed` only for media that cannot be read.
+        const languageCode: LanguageFailureCode = input.languageCode ?? input.code;
         for (const language of open) {
           await failLanguage(trx, { projectId: project.id, locale: language.locale, attempt: 'current', code: languageCode, detail: input.detail });
         }

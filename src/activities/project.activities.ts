@@ -192,10 +192,15 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
         await blobStore.putFile(sourceKeys.speech(projectId), speech);
         if (hasBackground) await blobStore.putFile(sourceKeys.background(projectId), background);
         const cues = transcript.segments.map((s) => ({ start_seconds: s.startSeconds, end_seconds: s.endSeconds, text: s.text }));
-        // The record of what was heard, and the source segments the dub is made from, together.
+        // The record of what was heard, and the source segments the dub is made from, together,
+        // once: a recognition that finds a transcript already recorded (a retried step, or two
+        // languages retried at once, each transcribing again) keeps it, so no planned line loses
+        // the segment it was made from.
         await db.transaction().execute(async (trx) => {
+          const written = (await lockExistingProject(trx, projectId)).transcript_source;
+          if (written === 'machine') return;
           await replaceTranscript(trx, projectId, cues.map((c, position) => ({ position, ...c })));
-          if (!hasWrittenTranscript(await lockExistingProject(trx, projectId))) await replaceSourceSegments(trx, projectId, cues, 'machine');
+          if (written === null) await replaceSourceSegments(trx, projectId, cues, 'machine');
         });
         return { segments: transcript.segments.length, recognized: true };
       } finally {

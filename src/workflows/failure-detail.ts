@@ -27,3 +27,15 @@ export function applicationFailureMessage(err: unknown): string | undefined {
   while (current instanceof ActivityFailure || current instanceof ChildWorkflowFailure) current = current.cause;
   return current instanceof ApplicationFailure ? current.message : undefined;
 }
+
+/**
+ * What a language fails with when one of its steps failed (docs/lifecycle.md#retry): the
+ * platform's `engine_failed` (retried free) for an engine, storage or worker failure wherever it
+ * happens, recognition after the charge included; `source_failed` (retry charged) only when a
+ * source step found the media itself unreadable; `internal_error` for a bug.
+ */
+export function languageFailureCode(err: unknown, step: 'source' | 'language'): 'engine_failed' | 'source_failed' | 'internal_error' {
+  const type = applicationFailureType(err);
+  if (type === 'internal_error') return 'internal_error';
+  return step === 'source' && type === 'invalid_media' ? 'source_failed' : 'engine_failed';
+}

@@ -1,18 +1,20 @@
-import { ActivityFailure, CancellationScope, isCancellation, log, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, CancellationScope, isCancellation, log, patched, proxyActivities } from '@temporalio/workflow';
 import type { LanguageActivities } from '../activities/language.activities';
 import type { OutcomeActivities } from '../activities/outcome.activities';
 import type { WebhookActivities } from '../activities/webhook.activities';
 import type { LanguageWorkflowInput, LanguageWorkflowResult } from '../shared/project-contracts';
 import { SHORT_DB_STEP } from './activity-profiles';
-import { applicationFailureType, failureDetail } from './failure-detail';
+import { failureDetail, languageFailureCode } from './failure-detail';
 import { mediaActivitiesFor } from './media-route';
+import { PREPARE_MISSING_SOURCE, prepareMissingSource } from './prepare-missing-source';
 import { showLanguageStatus, showStatuses } from './status-attributes';
 
 const db = proxyActivities<LanguageActivities & OutcomeActivities>(SHORT_DB_STEP);
 const webhooks = proxyActivities<WebhookActivities>(SHORT_DB_STEP);
 
 /**
- * One target language: `project/<id>/lang/<locale>`. Translate, dub, publish. Every way out
+ * One target language: `project/<id>/lang/<locale>`. Translate, dub, publish (after the source
+ * steps, when its project never finished them: a retry after recognition failed). Every way out
  * settles: a failure or an operator's cancel fails the attempt and refunds it once, and the
  * project's status is recomputed, so a console retry or a Web UI reset also settles the project.
  * A completed language is never re-run; a failed one is reopened like a console retry.
@@ -41,8 +43,13 @@ async function runLanguage(input: LanguageWorkflowInput): Promise<LanguageWorkfl
   // A reset may replay this run from any point: each step re-claims the attempt and says which
   // one it worked for, so the settling steps below always name the current attempt.
   let attempt = claim.attempt;
-  showLanguageStatus('translating');
+  // Which step failed decides who pays for the retry: only unreadable media in the source steps is the source's.
+  let step: 'source' | 'language' = 'source';
   try {
+    // New runs check the source first; a history recorded before this step replays without it.
+    if (patched(PREPARE_MISSING_SOURCE)) await prepareMissingSource(projectId);
+    step = 'language';
+    showLanguageStatus('translating');
     // Translation and speech run on a media pool whose engines serve this locale.
     const { activities: media } = await mediaActivitiesFor<LanguageActivities>({ locale, role: 'target', projectId });
     const translated = await media.translateLanguage({ projectId, locale, attempt, billing });
@@ -64,7 +71,7 @@ async function runLanguage(input: LanguageWorkflowInput): Promise<LanguageWorkfl
       throw err;
     }
     if (!(err instanceof ActivityFailure)) throw err;
-    const code = applicationFailureType(err) === 'internal_error' ? 'internal_error' : 'engine_failed';
+    const code = languageFailureCode(err, step);
     await db.failLanguage({ projectId, locale, attempt, code, detail: failureDetail(err) });
     await db.recordProjectOutcome(projectId);
     return ended('failed');

@@ -21,7 +21,7 @@ import { languagesAddedSignal, uploadCompletedSignal, type ProjectWorkflowInput 
 import { languageSearchAttributes } from '../shared/search-attributes';
 import { languageWorkflowId } from '../shared/workflow-ids';
 import { QUOTA_BOUND_STEP, SHORT_DB_STEP, SOURCE_DOWNLOAD_STEP } from './activity-profiles';
-import { applicationFailureMessage, applicationFailureType, failureDetail } from './failure-detail';
+import { applicationFailureMessage, applicationFailureType, failureDetail, languageFailureCode } from './failure-detail';
 import { languageWorkflow } from './language.workflow';
 import { mediaActivitiesFor } from './media-route';
 import { showProjectStatus, showStatuses } from './status-attributes';
@@ -109,9 +109,12 @@ async function runProject(projectId: string, added: string[]): Promise<ProjectRe
   if (!start.transcribed) {
     const transcribed = await sourceStep(async () => (await media()).activities.transcribeSource(projectId));
     if ('failed' in transcribed) {
-      // Every language was charged: fail and refund each of them, once.
+      // Every language was charged: fail and refund each of them, once. An engine that failed
+      // is the platform's failure (each language's retry is free, and transcribes again); only
+      // unreadable media is the source's.
       const code = applicationFailureType(transcribed.failed) === 'internal_error' ? 'internal_error' : 'engine_failed';
-      return { status: await db.settleProject({ projectId, code, detail: failureDetail(transcribed.failed) }) };
+      const languageCode = languageFailureCode(transcribed.failed, 'source');
+      return { status: await db.settleProject({ projectId, code, languageCode, detail: failureDetail(transcribed.failed) }) };
     }
     await db.setProjectPhase({ projectId, phase: 'dubbing' });
   }

@@ -160,7 +160,8 @@ it('fails the project and refunds every language when the recognizer refuses the
   const balanceBefore = await getBalance(api.db, tenant.workspace.id);
   const { id, view } = await dub(['es_es']);
   expect(view.status).toBe('failed');
-  expect(view.languages[0]).toMatchObject({ status: 'failed', failure: { code: 'source_failed' } });
+  // The engine's refusal is the platform's failure: free to retry (issue 41, item 1; was source_failed).
+  expect(view.languages[0]).toMatchObject({ status: 'failed', failure: { code: 'engine_failed', retry: 'free' } });
   // Refused once, not retried.
   expect(asr.calls.slice(before).map((c) => c.status)).toEqual([413]);
   const billable: number = view.usage.billable_seconds;

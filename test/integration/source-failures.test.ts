@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createProjectActivities } from '../../src/activities/project.activities';
 import { getBalance } from '../../src/db/credits';
-import { createLocalEngines, type Engines } from '../../src/engines';
+import { createLocalEngines, InvalidMediaError, type Engines } from '../../src/engines';
 import { PocketsphinxRecognizer } from '../../src/engines/asr/pocketsphinx-recognizer';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
 import { ffmpeg } from '../helpers/media-fixtures';
@@ -48,7 +48,7 @@ it('item 2: a source step that exhausts its attempts fails the project and relea
   expect(JSON.stringify(failed)).not.toContain('Segmentation');
 }, 120_000);
 
-it('item 2: a transcription engine that is missing fails at once, after the charge: every language failed and refunded', async () => {
+it('item 2: a transcription engine that is missing fails at once, after the charge: every language failed (the platform\'s failure, retried free) and refunded', async () => {
   await useWorker({ asr: new PocketsphinxRecognizer({ command: '/nonexistent/pocketsphinx_continuous' }) });
   const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
   const id = await dub(tenant, suite.clip, 'river.mp4', ['es_es', 'ca_es']);
@@ -59,12 +59,27 @@ it('item 2: a transcription engine that is missing fails at once, after the char
   expect(failed.failure.code).toBe('engine_failed');
   expect(failed.usage).toMatchObject({ state: 'refunded', charged_seconds: 0, refunded_seconds: billable * 2 });
   const languages = [...failed.languages].sort((a: any, b: any) => a.locale.localeCompare(b.locale));
-  expect(languages.map((l: any) => [l.locale, l.status, l.failure.code, l.usage.refunded_seconds])).toEqual([
-    ['ca_es', 'failed', 'source_failed', billable],
-    ['es_es', 'failed', 'source_failed', billable],
+  // A missing engine is the platform's failure, not the source's (issue 41, item 1: was source_failed, retry charged).
+  expect(languages.map((l: any) => [l.locale, l.status, l.failure.code, l.failure.retry, l.usage.refunded_seconds])).toEqual([
+    ['ca_es', 'failed', 'engine_failed', 'free', billable],
+    ['es_es', 'failed', 'engine_failed', 'free', billable],
   ]);
   // Charged once, refunded once per language.
   expect(await ledger(id)).toEqual([`hold:${60 * 2 * CPS}`, `capture:${billable * 2 * CPS}`, `release:${(60 - billable) * 2 * CPS}`, `refund:${billable * CPS}`, `refund:${billable * CPS}`]);
+  expect(await getBalance(suite.api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
+});
+
+it('a source whose speech cannot be decoded after the charge is the source\'s failure: every language source_failed (retry charged) and refunded', async () => {
+  const real = createLocalEngines().media;
+  const media = Object.assign(Object.create(real), { extractAudio: async (file: string) => { throw new InvalidMediaError('the audio stream cannot be decoded', file, 'Invalid data found when processing input'); } });
+  await useWorker({ media });
+  const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
+  const id = await dub(tenant, suite.clip, 'river.mp4');
+
+  const failed = await waitForStatus(tenant, id, 'failed');
+  const billable: number = failed.usage.billable_seconds;
+  expect(failed.languages[0]).toMatchObject({ locale: 'es_es', status: 'failed', failure: { code: 'source_failed', retry: 'charged' }, usage: { refunded_seconds: billable } });
+  expect(await ledger(id)).toEqual([`hold:${60 * CPS}`, `capture:${billable * CPS}`, `release:${(60 - billable) * CPS}`, `refund:${billable * CPS}`]);
   expect(await getBalance(suite.api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
 });
 
