@@ -6,6 +6,7 @@ import { listLanguageStatuses, lockExistingProject, lockLanguage, updateLanguage
 import { refundReference } from '../shared/ledger-references';
 import type { RetryBilling } from '../shared/project-contracts';
 import { publicFailureMessage, type LanguageFailureCode } from '../shared/failure-messages';
+import { lockProjectToWrite } from './lock-project-to-write';
 
 // How a language attempt opens, fails and settles, and what that means for its project. Every
 // function takes the caller's transaction and is idempotent: ledger references are per project,
@@ -37,7 +38,7 @@ export async function claimAttempt(
   input: { projectId: string; locale: string; attempt: number; billing?: RetryBilling },
   beforeReopen: (trx: Trx, project: Project) => Promise<void>,
 ): Promise<AttemptClaim> {
-  const project = await lockExistingProject(trx, input.projectId);
+  const project = await lockProjectToWrite(trx, input.projectId);
   const language = await lockLanguage(trx, input.projectId, input.locale);
   if (language.status === 'completed') return { state: 'completed' };
   if (language.status !== 'failed') return { state: 'open', attempt: language.attempt };
@@ -63,6 +64,8 @@ export async function failAttempt(
   input: { projectId: string; locale: string; attempt: number | 'current'; code: LanguageFailureCode; detail: string },
 ): Promise<{ failed: boolean; refundedSeconds: number }> {
   const project = await lockExistingProject(trx, input.projectId);
+  // A deleted project ended before it was deleted: there is nothing left to fail or refund.
+  if (project.deleted_at !== null) return { failed: false, refundedSeconds: 0 };
   const language = await lockLanguage(trx, input.projectId, input.locale);
   const attempt = input.attempt === 'current' ? language.attempt : input.attempt;
   if (language.status === 'completed' || language.attempt !== attempt) return { failed: false, refundedSeconds: 0 };
@@ -101,6 +104,7 @@ export async function failAttempt(
  */
 export async function recomputeProjectOutcome(trx: Trx, projectId: string): Promise<ProjectStatus> {
   const project = await lockExistingProject(trx, projectId);
+  if (project.deleted_at !== null) return project.status; // ended before it was deleted, and stays so
   if (project.usage_state !== 'charged' && project.usage_state !== 'refunded') return project.status;
   const languages = await listLanguageStatuses(trx, projectId);
   if (languages.length === 0 || languages.some((l) => !isFinalLanguage(l.status))) return project.status;

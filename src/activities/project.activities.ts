@@ -20,6 +20,7 @@ import { requireProject } from './require-project';
 import type { FailureCode } from '../shared/error-codes';
 import { counted } from '../shared/counted';
 import { sourceKeys } from '../shared/source-keys';
+import { lockProjectToWrite } from './lock-project-to-write';
 
 // Project-level steps of the project workflow. Each is idempotent: a retry, or a second worker
 // after the first was killed, finds the step's effects already recorded and changes nothing.
@@ -209,7 +210,7 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
         // The record of what was heard, and the source segments the dub is made from, together.
         await db.transaction().execute(async (trx) => {
           await replaceTranscript(trx, projectId, cues.map((c, position) => ({ position, ...c })));
-          if (!hasWrittenTranscript(await lockExistingProject(trx, projectId))) await replaceSourceSegments(trx, projectId, cues, 'machine');
+          if (!hasWrittenTranscript(await lockProjectToWrite(trx, projectId))) await replaceSourceSegments(trx, projectId, cues, 'machine');
         });
         return { segments: transcript.segments.length, recognized: true };
       } finally {

@@ -13,6 +13,7 @@ import { renderDub, revisionKeyPrefix } from './render-dub';
 import { videoRenderFor } from './dubbed-video';
 import { requireProject } from './require-project';
 import { activityTransfer } from './activity-transfer';
+import { lockProjectToWrite } from './lock-project-to-write';
 
 // Dubbing a completed language again from the verified transcript, free. This path never
 // touches the ledger, the language's attempt or charges, or the project's status and usage:
@@ -54,7 +55,10 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
       const revision = language.revision + 1;
       // Left stale until the revision that speaks them is published.
       const planned = await planLanguageLines({ db, engines, capabilities }, { ...input, translatedStatus: 'stale', onTick: heartbeat });
-      await db.transaction().execute((trx) => writeLanguageLines(trx, input.projectId, input.locale, planned.change));
+      await db.transaction().execute(async (trx) => {
+        await lockProjectToWrite(trx, input.projectId);
+        await writeLanguageLines(trx, input.projectId, input.locale, planned.change);
+      });
       const lines = await listLanguageSegments(db, input.projectId, input.locale);
       const current = await findLanguage(db, input.projectId, input.locale);
       const rendered = await renderDub({ blobStore, engines, capabilities }, {
@@ -73,6 +77,7 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
       });
 
       return db.transaction().execute(async (trx) => {
+        await lockProjectToWrite(trx, input.projectId);
         const locked = await lockLanguageRevision(trx, input.projectId, input.locale);
         // Switched already (a retried activity) or no longer completed: leave the rows alone.
         if (locked.status !== 'completed' || locked.revision !== language.revision) return { redubbed: locked.revision >= revision, revision: locked.revision };

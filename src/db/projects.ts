@@ -80,6 +80,8 @@ export interface ProjectTable {
   cancelled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The tombstone of a deleted project (docs/lifecycle.md#delete): every customer read filters it. */
   deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** When a deleted project's blobs and content rows were removed; null on a tombstone whose removal a DELETE retried finishes (migration 0033). */
+  content_removed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface ProjectLanguageTable {
@@ -214,7 +216,7 @@ const PROJECT_COLUMNS = [
   'failure_code', 'failure_message', 'failure_detail', 'max_billable_seconds', 'credits_per_second', 'billable_seconds', 'charged_seconds',
   'refunded_seconds', 'usage_state', 'hold_reference', 'transcript_review_status', 'transcript_review_requested_at', 'transcript_review_verified_at',
   'transcript_source', 'supplied_translations', 'voices', 'created_at', 'updated_at', 'validated_at', 'completed_at', 'view_version',
-  'cancelled_at', 'deleted_at',
+  'cancelled_at', 'deleted_at', 'content_removed_at',
   'video_burned_captions',
 ] as const satisfies readonly (keyof ProjectTable)[];
 

@@ -4,11 +4,12 @@ import { chargeCredits } from '../../db/credits';
 import type { Database } from '../../db/database';
 import { countLanguageRegenerations, findRunningRegeneration, insertLanguageRegeneration } from '../../db/language-regenerations';
 import { quoteRegeneration } from '../../db/language-segments';
-import { findLanguageStatus, findProjectById, lockExistingProject, lockLanguage, updateLanguage, updateProject, type Project } from '../../db/projects';
+import { findLanguageStatus, findProjectById, lockLanguage, updateLanguage, updateProject, type Project } from '../../db/projects';
 import { regenerationChargeReference } from '../../shared/ledger-references';
 import type { RegenerationRun } from '../../temporal/start-regeneration-workflow';
 import type { RegenerateBody } from './regenerate.schema';
 import { assertRegenerable, languageNotCompleted, priceRegeneration, type RegenerationQuote } from './regeneration-quote';
+import { lockLiveProject } from '../projects/lock-live-project';
 
 type Trx = Transaction<Database>;
 
@@ -32,7 +33,7 @@ export type CommittedRegeneration =
  */
 export async function commitRegeneration(trx: Trx, input: { projectId: string; locale: string; body: RegenerateBody; idempotencyKey: string }): Promise<CommittedRegeneration> {
   const { projectId, locale } = input;
-  const project = await lockExistingProject(trx, projectId);
+  const project = await lockLiveProject(trx, projectId);
   // Language rows are never deleted, so one missing now stays missing under the lock.
   if (!(await findLanguageStatus(trx, projectId, locale))) throw languageNotCompleted(locale, undefined);
   const language = await lockLanguage(trx, projectId, locale);

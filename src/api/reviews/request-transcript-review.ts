@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { chargeCredits, InsufficientCreditsError } from '../../db/credits';
-import { findProjectById, lockExistingProject, type Project } from '../../db/projects';
+import { findProjectById, type Project } from '../../db/projects';
 import { insertReview, reviewChargeReference } from '../../db/transcript-reviews';
 import { startReviewWorkflow } from '../../temporal/start-review-workflow';
 import { ApiError } from '../api-error';
@@ -12,6 +12,7 @@ import { loadOwnProject } from '../projects/load-own-project';
 import { loadProjectView } from '../projects/load-project-view';
 import { assertReviewable, presentReviewState, quoteReview, type ReviewQuote } from './review-quote';
 import { transcriptReviewBodySchema } from './transcript-review.schema';
+import { lockLiveProject } from '../projects/lock-live-project';
 
 const RECOVERY_POINT = 'review_requested';
 
@@ -57,7 +58,7 @@ export async function requestTranscriptReview(deps: AppDeps, ctx: Context): Prom
     ? ({ kind: 'already_requested', project } as const)
     : await db.transaction().execute(async (trx): Promise<Outcome> => {
         // The project row lock orders concurrent submissions: the second sees `requested`.
-        const locked = await lockExistingProject(trx, project.id);
+        const locked = await lockLiveProject(trx, project.id);
         if (locked.transcript_review_status !== 'not_requested') return { kind: 'already_requested', project: locked };
         try {
           await chargeCredits(trx, { workspaceId: project.workspace_id, reference: reviewChargeReference(project.id), amount: quote.credits, projectId: project.id, description: `transcript review, ${quote.billable_seconds} s` });

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { InsufficientCreditsError } from '../../../db/credits';
 import { reopenFailedLanguage } from '../../../db/reopen-language';
-import { findLanguage, findProjectById, lockExistingProject, lockLanguage, type Project } from '../../../db/projects';
+import { findLanguage, findProjectById, lockLanguage, type Project } from '../../../db/projects';
 import { startLanguageRetry } from '../../../temporal/start-language-retry';
 import { recordDueEvents } from '../../../webhooks/record-project-events';
 import { ApiError } from '../../api-error';
@@ -15,6 +15,7 @@ import { loadProjectView } from '../load-project-view';
 import { retryLanguageBodySchema } from './retry-language.schema';
 import { assertRetryable, priceRetry, type RetryQuote } from './retry-quote';
 import { stateReader } from '../../request-state';
+import { lockLiveProject } from '../lock-live-project';
 
 // POST /v1/dubbing/projects/{id}/languages/{locale}/retry (docs/lifecycle.md#retry), in two steps
 // around the idempotency middleware, like a regeneration: `retryTarget` finds the language and
@@ -75,7 +76,7 @@ export async function retryLanguage(deps: AppDeps, ctx: Context): Promise<void> 
   }
 
   const committed = await db.transaction().execute(async (trx) => {
-    const locked = await lockExistingProject(trx, project.id);
+    const locked = await lockLiveProject(trx, project.id);
     const found = await findLanguage(trx, project.id, locale);
     assertRetryable(locked, locale, found?.status);
     const language = await lockLanguage(trx, project.id, locale);
