@@ -37,7 +37,7 @@ export async function listWorkflowSubjects(db: Db, project: Pick<Project, 'id' |
  * on it while its blobs are removed.
  */
 export async function tombstoneProject(trx: Transaction<Database>, projectId: string): Promise<void> {
-  await trx.updateTable('projects').set({ content_removed_at: sql<Date>`now()` as any, updated_at: sql<Date>`now()` as any }).where('id', '=', projectId).where('deleted_at', 'is', null).execute();
+  await trx.updateTable('projects').set({ deleted_at: sql<Date>`now()` as any, updated_at: sql<Date>`now()` as any }).where('id', '=', projectId).where('deleted_at', 'is', null).execute();
 }
 
 /** Where a project's bytes live in the blob store, read before they are removed. */
