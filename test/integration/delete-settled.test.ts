@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { createLocalEngines, type Translator } from '../../src/engines';
+import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
 import { claimReviewUpdate, submitTranscriptUpdate } from '../../src/shared/review-contracts';
 import { transcriptReviewWorkflowId } from '../../src/shared/workflow-ids';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { dubbingSuite } from '../helpers/dubbing-suite';
 import { gatedSpeech, heldSpeech } from '../helpers/gated-speech';
 import { createProject, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
-import { request } from '../helpers/test-api';
+import { QueryHook, selectFrom } from '../helpers/query-hook';
+import { request, startTestApi, type TestApi } from '../helpers/test-api';
 import { waitFor } from '../helpers/wait-for';
 
 // DELETE only once nothing of the project runs (docs/lifecycle.md#delete), on the real API,
@@ -20,6 +23,15 @@ const CPS = 10;
 let opened: (() => void) | undefined;
 const suite = dubbingSuite('delete-settled-', 'The garden is green and the sky is blue today.', { beforeWorkerStop: () => opened?.() });
 const api = () => suite.api;
+/** A second app on the same queue whose queries a test can hold (QueryHook). */
+const hook = new QueryHook();
+let hookedApi: TestApi;
+beforeAll(async () => {
+  hookedApi = await startTestApi({ TEMPORAL_TASK_QUEUE: suite.api.config.temporal.taskQueue }, [hook]);
+}, 60_000);
+afterAll(async () => {
+  await hookedApi?.close();
+});
 
 const remove = (tenant: TestTenant, id: string) => request(api().baseUrl, 'DELETE', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) });
 const cancel = (tenant: TestTenant, id: string) =>
@@ -130,6 +142,43 @@ describe('DELETE waits until nothing of the project runs', () => {
     await review.result();
     const deleted = await deleteOnceSettled(tenant, id, 60_000);
     expect(deleted.status).toBe(200);
+    await expectNothingLeft(id, uploadIds);
+  }, 300_000);
+});
+
+/** The real translator, except that Catalan goes to an apertium that is not installed (engine_failed). */
+function brokenForCatalan(): Translator {
+  const real = createLocalEngines().translator;
+  const missing = new ApertiumTranslator({ command: '/nonexistent/apertium' });
+  return { translate: (texts, modes, opts) => (modes[modes.length - 1]!.split('-')[1]!.startsWith('cat') ? missing : real).translate(texts, modes, opts) };
+}
+
+describe('DELETE judges the project under its lock before any file goes', () => {
+  it('a retry that arrives while DELETE removes the files finds the project deleted (404): nothing reopened, charged or left', async () => {
+    await suite.worker.use({ translator: brokenForCatalan() });
+    const tenant = await createTenant(api().db, { credits: 10_000, creditsPerSecond: CPS });
+    const { id, uploadIds } = await startDub(tenant, ['es_es', 'ca_es']);
+    await waitForProjectView(api(), tenant, id, 'project partially_completed', (p) => p.status === 'partially_completed', 150_000);
+    await waitFor('project.completed', async () => (await events(id)).includes('project.completed') || undefined, 30_000);
+    const ledger = async () => (await api().db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', id).orderBy('id').execute());
+    const settled = await ledger();
+
+    // The moment DELETE reads where the files are (about to remove them), a free retry of the
+    // failed language arrives. The old DELETE removed the files first and judged the project
+    // after: the retry reopened it, the DELETE answered 409, and a live project had no files.
+    let retried: Awaited<ReturnType<typeof request>> | undefined;
+    hook.afterNext(selectFrom('deliverables'), async () => {
+      retried = await request(api().baseUrl, 'POST', `/v1/dubbing/projects/${id}/languages/ca_es/retry`, {
+        headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() },
+        body: { max_billable_seconds: 60, preview_only: false },
+      });
+    });
+    const deleted = await request(hookedApi.baseUrl, 'DELETE', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) });
+    expect(retried?.status).toBe(404);
+    expect(deleted.status).toBe(200);
+    const languages = await api().db.selectFrom('project_languages').select(['locale', 'status', 'attempt']).where('project_id', '=', id).orderBy('locale').execute();
+    expect(languages).toEqual([{ locale: 'ca_es', status: 'failed', attempt: 1 }, { locale: 'es_es', status: 'completed', attempt: 1 }]);
+    expect(await ledger()).toEqual(settled);
     await expectNothingLeft(id, uploadIds);
   }, 300_000);
 });
