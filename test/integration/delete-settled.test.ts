@@ -181,4 +181,29 @@ describe('DELETE judges the project under its lock before any file goes', () => 
     expect(await ledger()).toEqual(settled);
     await expectNothingLeft(id, uploadIds);
   }, 300_000);
+
+  it('a removal cut short (storage or database failing after the tombstone) answers 5xx; the project is gone (404) and the same DELETE retried finishes it', async () => {
+    await suite.worker.use();
+    const tenant = await createTenant(api().db, { credits: 10_000, creditsPerSecond: CPS });
+    const { id, uploadIds } = await startDub(tenant, ['es_es']);
+    await waitForProjectView(api(), tenant, id, 'project completed', (p) => p.status === 'completed', 150_000);
+    await waitFor('project.completed', async () => (await events(id)).includes('project.completed') || undefined, 30_000);
+
+    hook.afterNext(selectFrom('deliverables'), async () => {
+      throw new Error('storage went away');
+    });
+    const cut = await request(hookedApi.baseUrl, 'DELETE', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) });
+    expect(cut.status).toBe(500);
+    expect((await request(api().baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) })).status).toBe(404);
+    expect(storedFiles(id, uploadIds)).not.toEqual([]);
+    expect(await events(id)).not.toContain('project.deleted');
+    // A retry or an addition now finds no project to reopen.
+    const added = await request(api().baseUrl, 'POST', `/v1/dubbing/projects/${id}/languages`, { headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() }, body: { target_locales: ['ca_es'], max_billable_seconds: 60, preview_only: false } });
+    expect(added.status).toBe(404);
+
+    const finished = await remove(tenant, id);
+    expect(finished.status).toBe(200);
+    await expectNothingLeft(id, uploadIds);
+    expect((await remove(tenant, id)).status).toBe(404);
+  }, 300_000);
 });
