@@ -20,6 +20,7 @@ import { activityTransfer } from './activity-transfer';
 import { videoRenderFor } from './dubbed-video';
 import { counted } from '../shared/counted';
 import { activityLog } from './activity-log';
+import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
 
 export type { PublishedFile } from './render-dub';
 
@@ -75,6 +76,7 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
       const planned = await planLanguageLines({ db, engines, capabilities }, { projectId: step.projectId, locale: step.locale, translatedStatus: 'current', extraTexts: [title, description], onTick: heartbeat });
       const [translatedTitle, translatedDescription] = planned.extras;
       await db.transaction().execute(async (trx) => {
+        await lockProjectToWrite(trx, step.projectId);
         await writeLanguageLines(trx, step.projectId, step.locale, planned.change);
         await updateOpenAttempt(trx, attempt, { title: translatedTitle, description: translatedDescription, transcript_kind: transcript.kind, percent: 20 });
       });

@@ -19,6 +19,7 @@ import { billableSecondsFor } from './spend-ceiling';
 import { requireProject } from './require-project';
 import type { FailureCode } from '../shared/error-codes';
 import { sourceKeys } from '../shared/source-keys';
+import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
 
 // Project-level steps of the project workflow. Each is idempotent: a retry, or a second worker
 // after the first was killed, finds the step's effects already recorded and changes nothing.
@@ -197,7 +198,7 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
         // languages retried at once, each transcribing again) keeps it, so no planned line loses
         // the segment it was made from.
         await db.transaction().execute(async (trx) => {
-          const written = (await lockExistingProject(trx, projectId)).transcript_source;
+          const written = (await lockProjectToWrite(trx, projectId)).transcript_source;
           if (written === 'machine') return;
           await replaceTranscript(trx, projectId, cues.map((c, position) => ({ position, ...c })));
           if (written === null) await replaceSourceSegments(trx, projectId, cues, 'machine');

@@ -14,6 +14,7 @@ import { renderDub, revisionKeyPrefix } from './render-dub';
 import { videoRenderFor } from './dubbed-video';
 import { requireProject } from './require-project';
 import { activityTransfer } from './activity-transfer';
+import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
 
 // Dubbing a completed language again from the verified transcript, free. This path never
 // touches the ledger, the language's attempt or charges, or the project's status and usage:
@@ -55,7 +56,10 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
 
       // Left stale until the revision that speaks them is published.
       const planned = await planLanguageLines({ db, engines, capabilities }, { ...input, translatedStatus: 'stale', onTick: heartbeat });
-      await db.transaction().execute((trx) => writeLanguageLines(trx, input.projectId, input.locale, planned.change));
+      await db.transaction().execute(async (trx) => {
+        await lockProjectToWrite(trx, input.projectId);
+        await writeLanguageLines(trx, input.projectId, input.locale, planned.change);
+      });
       const lines = await listLanguageSegments(db, input.projectId, input.locale);
       const current = await findLanguage(db, input.projectId, input.locale);
       const rendered = await renderDub({ blobStore, engines, capabilities }, {
@@ -74,6 +78,7 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
       });
 
       return db.transaction().execute(async (trx) => {
+        await lockProjectToWrite(trx, input.projectId);
         const locked = await lockLanguageRevision(trx, input.projectId, input.locale);
         // Published already (a retried activity), taken over by a later attempt's claim, or given
         // up by the workflow: this attempt leaves the rows alone.

@@ -18,6 +18,7 @@ import { renderDub, revisionKeyPrefix, type PublishedFile } from './render-dub';
 import { spliceDub } from './splice-dub';
 import { videoRenderFor } from './dubbed-video';
 import { requireProject } from './require-project';
+import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
 
 // The steps of one paid regeneration of a language (docs/editing.md#regenerate): translate the
 // stale lines again, speak and place the lines that changed, publish the next revision, or fail
@@ -59,7 +60,10 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
     async translateRegeneration(input: RegenerationWorkflowInput): Promise<{ ran: boolean; lines: number; translated: number }> {
       if ((await loadRow(input)).status !== 'running') return { ran: false, lines: 0, translated: 0 };
       const planned = await planLanguageLines({ db, engines, capabilities }, { projectId: input.projectId, locale: input.locale, translatedStatus: 'stale', onTick: heartbeat });
-      await db.transaction().execute((trx) => writeLanguageLines(trx, input.projectId, input.locale, planned.change));
+      await db.transaction().execute(async (trx) => {
+        await lockProjectToWrite(trx, input.projectId);
+        await writeLanguageLines(trx, input.projectId, input.locale, planned.change);
+      });
       return { ran: true, lines: planned.lines, translated: planned.translatedLines };
     },
 
@@ -107,6 +111,7 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
         const row = await lockRegeneration(trx, input.regenerationId);
         if (!row) throw ApplicationFailure.nonRetryable(`regeneration ${input.regenerationId} not found`, 'internal_error');
         if (row.status !== 'running' || !input.rendered.ran) return regenerationStateOf(row);
+        await lockProjectToWrite(trx, input.projectId);
         const language = await lockLanguageRevision(trx, input.projectId, input.locale);
         if (language.status !== 'completed' || language.revision !== row.from_revision) {
           throw ApplicationFailure.nonRetryable(`${input.locale} moved to revision ${language.revision} while regeneration ${row.id} rendered revision ${input.rendered.revision}`, 'internal_error');

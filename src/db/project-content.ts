@@ -1,12 +1,44 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from './database';
 import type { Db } from './create-db';
+import type { Project } from './projects';
 
 // What a deleted project leaves behind (docs/lifecycle.md#delete): its content goes (source,
 // transcripts, segments, deliverables, uploads), and the project row stays as a tombstone with
 // its languages' money columns, because the ledger, webhook events, reconciler repairs and
 // regenerations name the project. Every customer read filters the tombstone (findProject,
 // findProjectVersion, listProjects, loadOwnProjectView).
+
+/**
+ * The caller's project as DELETE sees it: a live one, or a tombstone whose content is not
+ * removed yet (a removal to finish). A project deleted to the end is not found.
+ */
+export async function findProjectToDelete(db: Db, workspaceId: string, projectId: string): Promise<Project | undefined> {
+  return db.selectFrom('projects').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', projectId).where('content_removed_at', 'is', null).executeTakeFirst();
+}
+
+/**
+ * What names the project's workflows (src/temporal/project-workflows-running.ts): its locales,
+ * and each language's latest regeneration's number (its count: regenerations are numbered 1..n).
+ */
+export async function listWorkflowSubjects(db: Db, project: Pick<Project, 'id' | 'target_locales'>): Promise<{ locales: string[]; regenerations: { locale: string; number: number }[] }> {
+  const [languages, regenerations] = await Promise.all([
+    db.selectFrom('project_languages').select('locale').where('project_id', '=', project.id).execute(),
+    db.selectFrom('language_regenerations').select(['locale', (eb) => eb.fn.countAll<string>().as('n')]).where('project_id', '=', project.id).groupBy('locale').execute(),
+  ]);
+  const locales = [...new Set([...project.target_locales, ...languages.map((l) => l.locale)])].sort();
+  return { locales, regenerations: regenerations.map((r) => ({ locale: r.locale, number: Number(r.n) })) };
+}
+
+/**
+ * The tombstone, in the caller's transaction (which holds the project lock and judged the
+ * project deletable): from this commit every read answers 404 and every writer refuses the
+ * project (the API's lockLiveProject, the activities' lockProjectToWrite), so nothing new starts
+ * on it while its blobs are removed.
+ */
+export async function tombstoneProject(trx: Transaction<Database>, projectId: string): Promise<void> {
+  await trx.updateTable('projects').set({ deleted_at: sql<Date>`now()` as any, updated_at: sql<Date>`now()` as any }).where('id', '=', projectId).where('deleted_at', 'is', null).execute();
+}
 
 /** Where a project's bytes live in the blob store, read before they are removed. */
 export interface ProjectBlobs {
@@ -34,9 +66,10 @@ export async function hasWorkInFlight(db: Db, projectId: string): Promise<boolea
 }
 
 /**
- * Removes the project's content rows and marks it deleted, in the caller's transaction (which
- * holds the project lock). Money rows stay: the ledger, holds, language charges and refunds,
- * language additions, regenerations and the review's charge.
+ * Removes the tombstoned project's content rows once its blobs are gone, and records that the
+ * removal finished, in the caller's transaction (which holds the project lock). Money rows stay:
+ * the ledger, holds, language charges and refunds, language additions, regenerations and the
+ * review's charge.
  */
 export async function deleteProjectContent(trx: Transaction<Database>, projectId: string): Promise<void> {
   await trx.deleteFrom('language_segments').where('project_id', '=', projectId).execute();
@@ -54,7 +87,7 @@ export async function deleteProjectContent(trx: Transaction<Database>, projectId
     .execute();
   await trx
     .updateTable('projects')
-    .set({ title: null, description: null, supplied_translations: null, failure_detail: null, deleted_at: sql<Date>`now()` as any, updated_at: sql<Date>`now()` as any })
+    .set({ title: null, description: null, supplied_translations: null, failure_detail: null, content_removed_at: sql<Date>`now()` as any, updated_at: sql<Date>`now()` as any })
     .where('id', '=', projectId)
     .execute();
 }

@@ -55,7 +55,7 @@ const PROJECT_COLUMNS = [
   'failure_code', 'failure_message', 'failure_detail', 'max_billable_seconds', 'credits_per_second', 'billable_seconds', 'charged_seconds',
   'refunded_seconds', 'usage_state', 'hold_reference', 'transcript_review_status', 'transcript_review_requested_at', 'transcript_review_verified_at',
   'transcript_source', 'supplied_translations', 'voices', 'created_at', 'updated_at', 'validated_at', 'completed_at', 'view_version',
-  'cancelled_at', 'deleted_at',
+  'cancelled_at', 'deleted_at', 'content_removed_at',
   'video_burned_captions',
 ] as const satisfies readonly (keyof ProjectTable)[];
 

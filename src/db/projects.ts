@@ -74,6 +74,8 @@ export interface ProjectTable {
   cancelled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The tombstone of a deleted project (docs/lifecycle.md#delete): every customer read filters it. */
   deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** When a deleted project's blobs and content rows were removed; null on a tombstone whose removal a DELETE retried finishes (migration 0034). */
+  content_removed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 

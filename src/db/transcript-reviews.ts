@@ -98,7 +98,9 @@ export async function listStaleReviews(
         ]),
       ]),
     )
-    .where(sql<Date>`coalesce(r.verified_at, r.claimed_at, r.requested_at)`, '<', input.staleBefore);
+    .where(sql<Date>`coalesce(r.verified_at, r.claimed_at, r.requested_at)`, '<', input.staleBefore)
+    // A deleted project's re-dub is never started again: nothing of it may run (docs/lifecycle.md#delete).
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('projects as p').select('p.id').whereRef('p.id', '=', 'r.project_id').where('p.deleted_at', 'is not', null))));
   if (input.workspaceId) reviews = reviews.where('r.workspace_id', '=', input.workspaceId);
   return reviews.orderBy('r.requested_at').limit(input.limit).execute();
 }

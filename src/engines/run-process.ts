@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { engineProcessSeconds } from '../metrics/metrics';
+import { combinedSignal } from './process-cancellation';
 
 // Every engine is a child process started from an argument array (never a shell string, so no
 // file name can inject a command) with a hard timeout, so a stuck engine cannot hang a worker.
@@ -12,7 +13,10 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Called periodically while the process runs; activities pass their heartbeat here. */
   onTick?: () => void;
-  /** Aborting kills the process (SIGKILL); a parallel caller stops the siblings of a failure. */
+  /**
+   * Aborting kills the process (SIGKILL); a parallel caller stops the siblings of a failure. The
+   * cancellation of the activity the call runs in applies too (process-cancellation.ts).
+   */
   signal?: AbortSignal;
 }
 
@@ -38,7 +42,8 @@ export class ProcessError extends Error {
 
 const STDERR_TAIL = 4000;
 
-export function runProcess(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+export function runProcess(command: string, args: readonly string[], given: RunOptions): Promise<RunResult> {
+  const options = { ...given, signal: combinedSignal(given.signal) };
   const end = engineProcessSeconds.startTimer({ engine: path.basename(command) });
   return runChild(command, args, options).then(
     (result) => {

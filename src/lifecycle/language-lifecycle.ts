@@ -8,6 +8,7 @@ import { advanceOpenAttempt, insertAddedLanguages, writeLanguageState, writeProj
 import { chargeReference, refundReference } from '../shared/ledger-references';
 import type { RetryBilling } from '../shared/project-contracts';
 import { publicFailureMessage, type LanguageFailureCode } from '../shared/failure-messages';
+import { lockProjectToWrite } from './lock-project-to-write';
 import { assertMove, sourcesOf } from './transition-table';
 
 // A language's transitions (docs/design.md#lifecycle): an attempt opens, advances, completes or
@@ -46,7 +47,7 @@ export async function claimAttempt(
   input: { projectId: string; locale: string; attempt: number; billing?: RetryBilling },
   beforeReopen: (trx: Trx, project: Project) => Promise<void>,
 ): Promise<AttemptClaim> {
-  const project = await lockExistingProject(trx, input.projectId);
+  const project = await lockProjectToWrite(trx, input.projectId);
   const language = await lockLanguage(trx, input.projectId, input.locale);
   if (language.status === 'completed') return { state: 'completed' };
   if (language.status !== 'failed') return { state: 'open', attempt: language.attempt };
@@ -152,6 +153,8 @@ export async function failLanguage(
   input: { projectId: string; locale: string; attempt: number | 'current'; code: LanguageFailureCode; detail: string },
 ): Promise<{ failed: boolean; refundedSeconds: number }> {
   const project = await lockExistingProject(trx, input.projectId);
+  // A deleted project ended before it was deleted: there is nothing left to fail or refund.
+  if (project.deleted_at !== null) return { failed: false, refundedSeconds: 0 };
   const language = await lockLanguage(trx, input.projectId, input.locale);
   const attempt = input.attempt === 'current' ? language.attempt : input.attempt;
   if (language.status === 'completed' || language.attempt !== attempt) return { failed: false, refundedSeconds: 0 };

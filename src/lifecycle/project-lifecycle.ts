@@ -121,6 +121,7 @@ export async function failUnchargedProject(
  */
 export async function settleProjectOutcome(trx: Trx, projectId: string): Promise<ProjectStatus> {
   const project = await lockExistingProject(trx, projectId);
+  if (project.deleted_at !== null) return project.status; // ended before it was deleted, and stays so
   if (project.usage_state !== 'charged' && project.usage_state !== 'refunded') return project.status;
   const languages = await listLanguageStatuses(trx, projectId);
   if (languages.length === 0 || languages.some((l) => !isFinalLanguage(l.status))) return project.status;

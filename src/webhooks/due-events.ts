@@ -39,6 +39,7 @@ export function dueEvents(project: Project, languages: ProjectLanguageSummary[])
     // new work reopened the project is news again.
     if (project.cancelled_at !== null) due.push({ type: 'project.cancelled', discriminator: project.cancelled_at.toISOString() });
   }
-  if (project.deleted_at !== null) due.push({ type: 'project.deleted', discriminator: 'deleted' });
+  // Once its blobs and content rows are gone (docs/lifecycle.md#delete): the last event of the project.
+  if (project.deleted_at !== null && project.content_removed_at !== null) due.push({ type: 'project.deleted', discriminator: 'deleted' });
   return due;
 }

@@ -51,6 +51,8 @@ export async function recordDueEvents(trx: Transaction<Database>, project: Proje
     failureCode: project.failure_code,
     languages: Object.fromEntries(languages.map((l) => [l.locale, { status: l.status, failureCode: l.failure_code }])),
   };
+  // project.deleted is the last event of a project: nothing is written for it after that.
+  if (written.some((e) => e.type === 'project.deleted')) return { emitted: 0, deliveries: [], statuses };
   const known = new Set(written.map((e) => `${e.type} ${e.discriminator}`));
   const missing = dueEvents(project, languages).filter((e) => !known.has(`${e.type} ${e.discriminator}`));
   if (missing.length === 0) return { emitted: 0, deliveries: [], statuses };

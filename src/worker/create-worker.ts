@@ -11,6 +11,7 @@ import { mediaTaskQueue } from '../shared/task-queues';
 import { CapabilityPublisher } from './capability-publisher';
 import { renderVoiceSamples, type VoiceSampleOutcome } from './voice-samples';
 import { activityMetricsInterceptor } from '../metrics/activity-metrics';
+import { activityCancellationInterceptor, stopsWritingWhenCancelled } from './activity-cancellation';
 import { activityTracingInterceptor, workflowSpanSinks } from '../tracing/temporal-worker-tracing';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-bundle';
 
@@ -47,7 +48,7 @@ export async function createFleetWorker({ config, connection, db, deps, logger, 
   const taskQueue = queueOverride ?? config.temporal.taskQueue;
   const roles = new Set(config.worker.roles);
   const workerId = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
-  const activities = createActivities(deps);
+  const activities = createActivities({ ...deps, blobStore: stopsWritingWhenCancelled(deps.blobStore) });
   // Tracing outermost, so an activity's RunActivity span also covers its metrics; the sink takes
   // the workflow sandbox's spans (both inert while the process does not trace).
   const common = {
@@ -55,8 +56,12 @@ export async function createFleetWorker({ config, connection, db, deps, logger, 
     namespace: config.temporal.namespace,
     identity: workerId,
     activities,
-    interceptors: { activity: [activityTracingInterceptor, activityMetricsInterceptor] },
+    interceptors: { activity: [activityTracingInterceptor, activityMetricsInterceptor, activityCancellationInterceptor] },
     sinks: workflowSpanSinks(),
+    // A heartbeat is sent at most this often (by default 80 % of the heartbeat timeout, 24 s):
+    // its answer is how a cancelled activity learns it, so a cancel stops a media step within
+    // seconds and the workflow waiting for it settles (src/worker/activity-cancellation.ts).
+    maxHeartbeatThrottleInterval: '2 seconds',
   };
   const workers: Worker[] = [];
 

@@ -23,7 +23,7 @@ import { languageWorkflowId } from '../shared/workflow-ids';
 import { QUOTA_BOUND_STEP, SHORT_DB_STEP, SOURCE_DOWNLOAD_STEP } from './activity-profiles';
 import { applicationFailureMessage, applicationFailureType, failureDetail, languageFailureCode } from './failure-detail';
 import { languageWorkflow } from './language.workflow';
-import { mediaActivitiesFor } from './media-route';
+import { mediaActivitiesFor, settlesAfterCancel } from './media-route';
 import { showProjectStatus, showStatuses } from './status-attributes';
 
 const db = proxyActivities<ProjectActivities & OutcomeActivities>(SHORT_DB_STEP);
@@ -170,7 +170,7 @@ async function fetchYoutubeSource(projectId: string, media: () => Promise<Routed
   }
   if (!checked.ok) return false;
   // On the same pool's queue, with a start-to-close that holds yt-dlp's own timeout and the store write.
-  const downloaded = await sourceStep(async () => proxyActivities<YoutubeSourceActivities>({ ...SOURCE_DOWNLOAD_STEP, taskQueue: (await media()).taskQueue }).downloadYoutubeSource(projectId));
+  const downloaded = await sourceStep(async () => proxyActivities<YoutubeSourceActivities>({ ...settlesAfterCancel(SOURCE_DOWNLOAD_STEP), taskQueue: (await media()).taskQueue }).downloadYoutubeSource(projectId));
   if ('failed' in downloaded) {
     const permanent = applicationFailureType(downloaded.failed) === 'source_unavailable';
     const reason = permanent ? applicationFailureMessage(downloaded.failed) : 'The video could not be downloaded from YouTube after several attempts.';

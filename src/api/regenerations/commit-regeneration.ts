@@ -3,9 +3,10 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database';
 import { countLanguageRegenerations, findRunningRegeneration } from '../../db/language-regenerations';
 import { quoteRegeneration } from '../../db/language-segments';
-import { findProjectById, lockExistingProject, type Project } from '../../db/projects';
+import { findProjectById, type Project } from '../../db/projects';
 import { findLanguageStatus, lockLanguage } from '../../db/project-languages';
 import { startRegeneration } from '../../lifecycle/regeneration-lifecycle';
+import { lockLiveProject } from '../projects/lock-live-project';
 import type { RegenerationRun } from '../../temporal/start-regeneration-workflow';
 import type { RegenerateBody } from './regenerate.schema';
 import { assertRegenerable, languageNotCompleted, priceRegeneration, type RegenerationQuote } from './regeneration-quote';
@@ -32,7 +33,7 @@ export type CommittedRegeneration =
  */
 export async function commitRegeneration(trx: Trx, input: { projectId: string; locale: string; body: RegenerateBody; idempotencyKey: string }): Promise<CommittedRegeneration> {
   const { projectId, locale } = input;
-  const project = await lockExistingProject(trx, projectId);
+  const project = await lockLiveProject(trx, projectId);
   // Language rows are never deleted, so one missing now stays missing under the lock.
   if (!(await findLanguageStatus(trx, projectId, locale))) throw languageNotCompleted(locale, undefined);
   const language = await lockLanguage(trx, projectId, locale);

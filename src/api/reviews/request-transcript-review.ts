@@ -1,8 +1,9 @@
 import type { Context } from 'koa';
 import { chargeCredits, InsufficientCreditsError } from '../../db/credits';
-import { findProjectById, lockExistingProject, type Project } from '../../db/projects';
+import { findProjectById, type Project } from '../../db/projects';
 import { reviewChargeReference } from '../../db/transcript-reviews';
 import { openReview } from '../../lifecycle/review-lifecycle';
+import { lockLiveProject } from '../projects/lock-live-project';
 import { startReviewWorkflow } from '../../temporal/start-review-workflow';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
@@ -58,7 +59,7 @@ export async function requestTranscriptReview(deps: AppDeps, ctx: Context): Prom
     ? ({ kind: 'already_requested', project } as const)
     : await db.transaction().execute(async (trx): Promise<Outcome> => {
         // The project row lock orders concurrent submissions: the second sees `requested`.
-        const locked = await lockExistingProject(trx, project.id);
+        const locked = await lockLiveProject(trx, project.id);
         if (locked.transcript_review_status !== 'not_requested') return { kind: 'already_requested', project: locked };
         try {
           await chargeCredits(trx, { workspaceId: project.workspace_id, reference: reviewChargeReference(project.id), amount: quote.credits, projectId: project.id, description: `transcript review, ${quote.billable_seconds} s` });

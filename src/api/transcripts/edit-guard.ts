@@ -21,7 +21,8 @@ const ENDED = new Set(['completed', 'failed']);
 /** The project row locked, once its source transcript may change; else 409 `project_busy`. */
 export async function lockEditableTranscript(trx: Trx, projectId: string): Promise<Project> {
   const project = await lockProject(trx, projectId);
-  if (!project) throw ApiError.notFound('project', 'project_id');
+  // Deleted in the moment since it was loaded: its lines are going, and no edit is written for it.
+  if (!project || project.deleted_at !== null) throw ApiError.notFound('project', 'project_id');
   if (project.status === 'validating' || project.status === 'processing') {
     const doing = project.status === 'validating' ? 'being validated' : project.phase === 'transcribing' ? 'being transcribed' : 'being dubbed';
     throw ApiError.conflict('project_busy', `The project is ${doing}; its transcript can change once it has finished.`);

@@ -3,6 +3,7 @@ import { isRetryableStatus, parseRetryAfter, resolveRetryOptions, retryDelayMs, 
 import { EngineRejectedError, EngineUnavailableError, type ExternalEngineKind } from './engine-errors';
 import type { EngineHttpSettings } from './external-engine-settings';
 import { send } from './http-send';
+import { combinedSignal, currentCancellation } from '../process-cancellation';
 
 // One HTTP call to an external engine (on node:http: http-send.ts says why): bounded by a timeout, repeated with backoff on 429, 5xx
 // and network errors (the typed client's policy, src/client/retry-policy.ts: exponential with
@@ -56,6 +57,8 @@ export async function callEngine(endpoint: EngineEndpoint, request: EngineReques
   const ticker = request.onTick ? setInterval(request.onTick, TICK_MS) : undefined;
   try {
     for (let attempt = 1; ; attempt++) {
+      // A cancelled activity stops calling (and its call in flight is aborted: process-cancellation.ts).
+      currentCancellation()?.throwIfAborted();
       const last = attempt >= options.maxAttempts;
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(new Error(`no answer within ${endpoint.timeoutMs} ms`)), endpoint.timeoutMs);
@@ -65,10 +68,11 @@ export async function callEngine(endpoint: EngineEndpoint, request: EngineReques
           method: request.method,
           headers: { accept: 'application/json', ...(endpoint.apiKey && endpoint.keyIn !== 'body' ? { authorization: `Bearer ${endpoint.apiKey}` } : {}), ...request.headers },
           body: request.body?.(),
-          signal: controller.signal,
+          signal: combinedSignal(controller.signal)!,
         });
       } catch (err) {
         clearTimeout(timer);
+        currentCancellation()?.throwIfAborted();
         const reason = controller.signal.aborted ? String((controller.signal.reason as Error)?.message ?? 'timed out') : networkReason(err);
         if (last) throw new EngineUnavailableError(endpoint.engine, where, attempt, reason);
         await options.sleep(retryDelayMs(attempt, null, options));

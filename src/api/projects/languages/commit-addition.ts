@@ -5,9 +5,10 @@ import { chargeCredits, InsufficientCreditsError } from '../../../db/credits';
 import type { Database } from '../../../db/database';
 import { hasTranscript } from '../../../db/deliverables';
 import { insertLanguageAddition } from '../../../db/language-additions';
-import { findProjectById, lockExistingProject, type Project, type ProjectPhase } from '../../../db/projects';
+import { findProjectById, type Project, type ProjectPhase } from '../../../db/projects';
 import { queueAddedLanguages } from '../../../lifecycle/language-lifecycle';
 import { addLanguagesToProject } from '../../../lifecycle/project-lifecycle';
+import { lockLiveProject } from '../lock-live-project';
 import type { AddLanguagesBody } from './add-languages.schema';
 import { quoteAddition, type AdditionQuote } from './addition-quote';
 import { recordDueEvents, type NewDelivery } from '../../../webhooks/record-project-events';
@@ -50,7 +51,7 @@ export async function commitAddition(
   input: { projectId: string; body: AddLanguagesBody; idempotencyKey: string; voices?: Readonly<Record<string, string>>; publicBaseUrl: string },
 ): Promise<CommittedAddition> {
   const { projectId, body, idempotencyKey, voices = {}, publicBaseUrl } = input;
-  const project = await lockExistingProject(trx, projectId);
+  const project = await lockLiveProject(trx, projectId);
   const quote = quoteAddition(project, body);
   if (quote.new_locales.length === 0 || !quote.within_limit) return { additionId: null, quote, chargedNowSeconds: 0, project, deliveries: [] };
 

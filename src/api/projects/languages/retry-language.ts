@@ -1,8 +1,9 @@
 import type { Context, Middleware } from 'koa';
 import { InsufficientCreditsError } from '../../../db/credits';
 import { reopenLanguage } from '../../../lifecycle/language-lifecycle';
-import { findProjectById, lockExistingProject, type Project } from '../../../db/projects';
+import { findProjectById, type Project } from '../../../db/projects';
 import { findLanguage, lockLanguage } from '../../../db/project-languages';
+import { lockLiveProject } from '../lock-live-project';
 import { startLanguageRetry } from '../../../temporal/start-language-retry';
 import { recordDueEvents } from '../../../webhooks/record-project-events';
 import { ApiError } from '../../api-error';
@@ -76,7 +77,7 @@ export async function retryLanguage(deps: AppDeps, ctx: Context): Promise<void> 
   }
 
   const committed = await db.transaction().execute(async (trx) => {
-    const locked = await lockExistingProject(trx, project.id);
+    const locked = await lockLiveProject(trx, project.id);
     const found = await findLanguage(trx, project.id, locale);
     assertRetryable(locked, locale, found?.status);
     const language = await lockLanguage(trx, project.id, locale);
