@@ -3,6 +3,7 @@ import type { LanguageWorkflowInput } from '../shared/project-contracts';
 import type { ReviewStepResult } from '../shared/review-contracts';
 import type { WebhookRetrySchedule } from '../shared/webhook-contracts';
 import { cancelProjectWorkflows } from './cancel-project-workflows';
+import { runningProjectWorkflows, type ProjectWorkflowSubjects } from './project-workflows-running';
 import { sendReviewStep, type ReviewStep } from './send-review-step';
 import { signalLanguagesAdded } from './signal-languages-added';
 import { signalIfRunning } from './signal-waiting-workflow';
@@ -49,6 +50,8 @@ export function createWorkflowGateway(temporal: Client, settings: WorkflowGatewa
     sendReviewStep: (review: { project_id: string; workspace_id: string }, step: ReviewStep): Promise<ReviewStepResult> => sendReviewStep(temporal, options, review, step),
     /** A customer's cancel: the project's workflow and each open language's. */
     cancelProject: (projectId: string, openLocales: string[]) => cancelProjectWorkflows(temporal, settings.callTimeoutMs, projectId, openLocales),
+    /** Which of a project's workflows still run, waiting up to `waitMs` for a settling project (docs/lifecycle.md#delete). */
+    runningProjectWorkflows: (subjects: ProjectWorkflowSubjects, waitMs: number) => runningProjectWorkflows(temporal, subjects, { callTimeoutMs: settings.callTimeoutMs, waitMs }),
     /** One webhook delivery's workflow. */
     startDelivery: (delivery: Parameters<typeof startWebhookDelivery>[2]) => startWebhookDelivery(temporal, deliveryOptions, delivery),
     /** The deliveries a committed transaction created; one that fails to start is logged (the reconciler starts it). */

@@ -2,7 +2,6 @@ import type { Context } from 'koa';
 import { lockExistingProject, updateProject, type Project } from '../../db/projects';
 import { listLanguageStatuses } from '../../db/project-languages';
 import { findUploadByProject, lockUploadForCompletion } from '../../db/uploads';
-import { cancelProjectWorkflows } from '../../temporal/cancel-project-workflows';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';
@@ -11,6 +10,7 @@ import { failUnchargedProject } from '../../lifecycle/project-lifecycle';
 import { emitProjectEvents } from './emit-project-events';
 import { loadOwnProject } from './load-own-project';
 import { loadProjectView } from './load-project-view';
+import { workflowsOf } from '../workflow-gateway';
 
 // POST /v1/dubbing/projects/{id}/cancel (docs/lifecycle.md#cancel). The money is settled where it
 // always is: a project awaiting its upload has no workflow, so its hold is released here; any
@@ -30,7 +30,7 @@ type Recorded =
   | { kind: 'done'; project: Project };
 
 export async function cancelProject(deps: AppDeps, ctx: Context): Promise<void> {
-  const { db, config } = deps;
+  const { db } = deps;
   const idempotency = idempotencyOf(ctx);
   const owned = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
   const upload = owned.source_type === 'upload' ? await findUploadByProject(db, owned.id) : undefined;
@@ -69,7 +69,7 @@ export async function cancelProject(deps: AppDeps, ctx: Context): Promise<void> 
     await emitProjectEvents(deps, owned.id);
   }
   if (recorded.kind === 'requested') {
-    await cancelProjectWorkflows(deps.temporal, config.temporal.callTimeoutMs, owned.id, recorded.openLocales);
+    await workflowsOf(deps).cancelProject(owned.id, recorded.openLocales);
   }
   // 202 while the workflows settle; 200 when it has ended (here, or before).
   ctx.status = recorded.kind === 'requested' ? 202 : 200;

@@ -3,7 +3,6 @@ import { findProjectById, type Project } from '../../db/projects';
 import { beginValidation } from '../../lifecycle/project-lifecycle';
 import { expectedPartSize, findUploadByProject, lockUploadForCompletion, markUploadCompleted, type CompletedPart, type Upload } from '../../db/uploads';
 import { UploadNotCompletableError, type StoredPart } from '../../storage/multipart-uploads';
-import { startOrSignalProjectWorkflow } from '../../temporal/start-project-workflow';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';
@@ -11,6 +10,7 @@ import { bodyOf } from '../middleware/validate';
 import { completeUploadBodySchema } from './projects.schema';
 import { loadOwnProject } from './load-own-project';
 import { counted } from '../../shared/counted';
+import { workflowsOf } from '../workflow-gateway';
 
 const normalizeEtag = (etag: string) => etag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1').toLowerCase();
 
@@ -113,7 +113,7 @@ export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void>
   const current = outcome.kind === 'completed' ? outcome.project : (await findProjectById(db, project.id)) ?? project;
   // A finished project's workflow has done its work; starting it again would only be noise.
   if (current.status === 'validating' || current.status === 'processing') {
-    await startOrSignalProjectWorkflow(deps.temporal, { taskQueue: deps.config.temporal.taskQueue, timeoutMs: deps.config.temporal.callTimeoutMs }, current);
+    await workflowsOf(deps).completeUpload(current);
   }
   ctx.body = completionResult(current);
 }

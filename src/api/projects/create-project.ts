@@ -5,7 +5,6 @@ import { findProject, type Project } from '../../db/projects';
 import { createProject as createProjectRow, holdProjectCeiling } from '../../lifecycle/project-lifecycle';
 import { replaceSourceSegments, type Cue } from '../../db/source-segments';
 import { insertUpload, partSizeFor, UPLOAD_WINDOW_MS, type Upload } from '../../db/uploads';
-import { startProjectWorkflow } from '../../temporal/start-project-workflow';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { type AuthContext, workspaceCaller } from '../middleware/authenticate';
@@ -20,6 +19,7 @@ import { presentProject } from '../../project-view/project-presenter';
 import { createProjectBodySchema, type CreateProjectBody } from './projects.schema';
 import { youtubeVideoId } from '../../shared/youtube-video-id';
 import { readTranscriptInput, readTranslationInputs } from '../transcripts/read-transcript-input';
+import { workflowsOf } from '../workflow-gateway';
 
 /** Recorded with the project, its hold and its upload: only the workflow start may be left to do. */
 const PROJECT_CREATED = 'project_created';
@@ -62,7 +62,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
     // Before validation: the project exists and is paid for, whatever the engines serve now.
     const project = await findProject(db, auth.workspaceId, String(idempotency.recoveryData?.project_id));
     if (!project) throw new Error(`project ${String(idempotency.recoveryData?.project_id)} vanished after creation`);
-    if (project.source_type === 'youtube') await startProjectWorkflow(deps.temporal, config.temporal.taskQueue, project, config.temporal.callTimeoutMs);
+    if (project.source_type === 'youtube') await workflowsOf(deps).startProject(project);
     ctx.status = 201;
     ctx.body = { data: await loadProjectView(deps, project, { includeTransfer: true }) };
     return;
@@ -99,7 +99,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
 
   // A YouTube project has its source now, so its workflow starts now; an upload project's starts
   // at upload/complete (signalWithStart).
-  if (!written.upload) await startProjectWorkflow(deps.temporal, config.temporal.taskQueue, written.project, config.temporal.callTimeoutMs);
+  if (!written.upload) await workflowsOf(deps).startProject(written.project);
   ctx.status = 201;
   ctx.body = { data: await createdView(deps, written.project, written.upload) };
 }

@@ -2,12 +2,12 @@ import type { Context } from 'koa';
 import { deleteProjectContent, findProjectToDelete, hasWorkInFlight, listProjectBlobs, listWorkflowSubjects, tombstoneProject, type ProjectBlobs } from '../../db/project-content';
 import { lockExistingProject, type Project } from '../../db/projects';
 import { listLanguageStatuses } from '../../db/project-languages';
-import { runningProjectWorkflows } from '../../temporal/project-workflows-running';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';
 import { emitProjectEvents } from './emit-project-events';
 import { isUuid } from './load-own-project';
+import { workflowsOf } from '../workflow-gateway';
 
 // DELETE /v1/dubbing/projects/{id} (docs/lifecycle.md#delete): an ended project's source,
 // transcripts, segments and files leave the blob store and the database; the ledger keeps its
@@ -41,7 +41,7 @@ async function assertDeletable(deps: AppDeps, project: Project, db = deps.db): P
 /** 409 while any workflow of the project still runs (a re-dub, a regeneration, a cancelled step stopping). */
 async function assertNothingRuns(deps: AppDeps, project: Project): Promise<void> {
   const subjects = { projectId: project.id, ...(await listWorkflowSubjects(deps.db, project)) };
-  const running = await runningProjectWorkflows(deps.temporal, subjects, { callTimeoutMs: deps.config.temporal.callTimeoutMs, waitMs: SETTLE_WAIT_MS });
+  const running = await workflowsOf(deps).runningProjectWorkflows(subjects, SETTLE_WAIT_MS);
   if (running.length > 0) {
     deps.logger.info('delete refused: workflows of the project still run', { projectId: project.id, running });
     throw stillWorking();

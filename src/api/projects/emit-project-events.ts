@@ -1,6 +1,6 @@
-import { startCommittedDeliveries } from '../../temporal/start-webhook-delivery';
 import { recordProjectEvents, type NewDelivery } from '../../webhooks/record-project-events';
 import type { AppDeps } from '../app-deps';
+import { workflowsOf } from '../workflow-gateway';
 
 /**
  * Writes the webhook events a change the API made itself calls for (a cancel settled at once, a
@@ -11,8 +11,7 @@ export async function emitProjectEvents(deps: AppDeps, projectId: string): Promi
   await startDeliveries(deps, projectId, deliveries);
 }
 
-/** startCommittedDeliveries with the API's Temporal settings and logger. */
+/** The deliveries a committed change created, started with the API's logger. */
 export async function startDeliveries(deps: AppDeps, projectId: string, deliveries: readonly NewDelivery[]): Promise<void> {
-  const options = { taskQueue: deps.config.temporal.taskQueue, timeoutMs: deps.config.temporal.callTimeoutMs, retry: deps.config.webhooks.retry };
-  await startCommittedDeliveries(deps.temporal, options, projectId, deliveries, (message, fields) => deps.logger.warn(message, fields));
+  await workflowsOf(deps).startDeliveries(projectId, deliveries, (message, fields) => deps.logger.warn(message, fields));
 }

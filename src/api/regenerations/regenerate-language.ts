@@ -5,7 +5,7 @@ import { findRedubRevision } from '../../db/language-renders';
 import { quoteRegeneration } from '../../db/language-segments';
 import { findProjectById, type Project } from '../../db/projects';
 import { findLanguageStatus } from '../../db/project-languages';
-import { startRegenerationWorkflow, type RegenerationRun } from '../../temporal/start-regeneration-workflow';
+import type { RegenerationRun } from '../../temporal/start-regeneration-workflow';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';
@@ -17,6 +17,7 @@ import { commitRegeneration } from './commit-regeneration';
 import { regenerateBodySchema } from './regenerate.schema';
 import { assertRegenerable, priceRegeneration, type RegenerationQuote } from './regeneration-quote';
 import { stateReader } from '../request-state';
+import { workflowsOf } from '../workflow-gateway';
 
 // POST /v1/dubbing/projects/{id}/languages/{locale}/regenerate (docs/editing.md#regenerate), in two
 // steps around the idempotency middleware: `regenerationTarget` finds the language and answers a
@@ -72,12 +73,12 @@ export function regenerationTarget(deps: AppDeps): Middleware {
  * kept (nothing happened that a retry could repeat).
  */
 export async function regenerateLanguage(deps: AppDeps, ctx: Context): Promise<void> {
-  const { db, config } = deps;
+  const { db } = deps;
   const auth = workspaceCaller(ctx);
   const idempotency = idempotencyOf(ctx);
   const body = bodyOf(ctx, regenerateBodySchema);
   const { project, locale } = regenerationTargetOf(ctx);
-  const start = (run: RegenerationRun) => startRegenerationWorkflow(deps.temporal, { taskQueue: config.temporal.taskQueue, timeoutMs: config.temporal.callTimeoutMs }, run);
+  const start = (run: RegenerationRun) => workflowsOf(deps).startRegeneration(run);
 
   if (idempotency.recoveryPoint === RECOVERY_POINT) {
     // Charged and committed before a crash or an outage: only the workflow start is left.

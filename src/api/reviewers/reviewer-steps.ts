@@ -3,7 +3,7 @@ import { findOpenReview, type TranscriptReview } from '../../db/transcript-revie
 import { listSourceSegments } from '../../db/source-segments';
 import { findTextBoundProblem } from '../../shared/cue-text-bounds';
 import { findCueProblem } from '../../shared/transcript-cues';
-import { ReviewStepRefused, sendReviewStep, type ReviewStep } from '../../temporal/send-review-step';
+import { ReviewStepRefused, type ReviewStep } from '../../temporal/send-review-step';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { reviewerCaller, type ReviewerContext } from '../middleware/authenticate';
@@ -12,6 +12,7 @@ import { sourceAudioUrl } from '../transcripts/media-links';
 import { presentOpenReview } from './review-presenter';
 import { bodyOf } from '../middleware/validate';
 import { submitReviewBodySchema } from './reviewers.schema';
+import { workflowsOf } from '../workflow-gateway';
 
 // A reviewer's steps on one review (docs/editing.md#reviewers). The database answers first, for a
 // prompt and precise refusal; the review workflow, whose updates these are, checks again, so two
@@ -33,7 +34,7 @@ const claimedByAnother = (review: Pick<TranscriptReview, 'reviewer'>) =>
 
 async function send(deps: AppDeps, review: OpenReview, step: ReviewStep) {
   try {
-    return await sendReviewStep(deps.temporal, { taskQueue: deps.config.temporal.taskQueue, timeoutMs: deps.config.temporal.callTimeoutMs }, review, step);
+    return await workflowsOf(deps).sendReviewStep(review, step);
   } catch (err) {
     if (err instanceof ReviewStepRefused) throw ApiError.conflict('review_step_refused', `The review refused this step: ${err.message}.`);
     throw err;

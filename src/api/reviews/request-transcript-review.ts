@@ -4,7 +4,6 @@ import { findProjectById, type Project } from '../../db/projects';
 import { reviewChargeReference } from '../../db/transcript-reviews';
 import { openReview } from '../../lifecycle/review-lifecycle';
 import { lockLiveProject } from '../projects/lock-live-project';
-import { startReviewWorkflow } from '../../temporal/start-review-workflow';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';
@@ -14,6 +13,7 @@ import { loadOwnProject } from '../projects/load-own-project';
 import { loadProjectView } from '../projects/load-project-view';
 import { assertReviewable, presentReviewState, quoteReview, type ReviewQuote } from './review-quote';
 import { transcriptReviewBodySchema } from './transcript-review.schema';
+import { workflowsOf } from '../workflow-gateway';
 
 const RECOVERY_POINT = 'review_requested';
 
@@ -35,7 +35,7 @@ export async function requestTranscriptReview(deps: AppDeps, ctx: Context): Prom
   const body = bodyOf(ctx, transcriptReviewBodySchema);
   const idempotency = submitsReview(ctx) ? idempotencyOf(ctx) : undefined;
   const project = await loadOwnProject(deps, auth, ctx.params.project_id!);
-  const start = (p: Project) => startReviewWorkflow(deps.temporal, { taskQueue: config.temporal.taskQueue, timeoutMs: config.temporal.callTimeoutMs }, p);
+  const start = (p: Project) => workflowsOf(deps).startReview(p);
   const respond = async (quote: ReviewQuote, current: Project) => {
     ctx.body = { data: { review: quote, project: await loadProjectView(deps, current, { includeTransfer: false }) } };
   };

@@ -7,7 +7,8 @@ import { findProjectById } from '../../db/projects';
 import { findReview, listOpenReviews, type TranscriptReview } from '../../db/transcript-reviews';
 import type { ReviewStepResult } from '../../shared/review-contracts';
 import { findCueProblem } from '../../shared/transcript-cues';
-import { ReviewStepRefused, sendReviewStep, type ReviewStep } from '../../temporal/send-review-step';
+import { ReviewStepRefused, type ReviewStep } from '../../temporal/send-review-step';
+import { workflowsOf } from '../workflow-gateway';
 import { text, uuid } from '../arguments';
 import type { CliContext } from '../cli-context';
 import { formatTranscript, type ExportFormat } from '../transcript-file';
@@ -40,7 +41,7 @@ async function sendStep(ctx: CliContext, review: TranscriptReview, expected: Tra
     throw new Error(`refused: the review is ${review.status}${review.reviewer ? ` (${review.reviewer})` : ''}; ${expected === 'requested' ? 'only a requested review can be claimed' : 'claim it before submitting a transcript'}`);
   }
   try {
-    return await sendReviewStep(ctx.temporal(), { taskQueue: ctx.config.temporal.taskQueue, timeoutMs: ctx.config.temporal.callTimeoutMs }, review, step);
+    return await workflowsOf(ctx).sendReviewStep(review, step);
   } catch (err) {
     if (err instanceof ReviewStepRefused) throw new Error(`refused: ${err.message}`);
     throw err;

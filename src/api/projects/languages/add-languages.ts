@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
 import { InsufficientCreditsError } from '../../../db/credits';
 import { findProjectById, type Project } from '../../../db/projects';
-import { signalLanguagesAdded } from '../../../temporal/signal-languages-added';
 import { ApiError } from '../../api-error';
 import type { AppDeps } from '../../app-deps';
 import { workspaceCaller } from '../../middleware/authenticate';
@@ -13,6 +12,7 @@ import type { AdditionQuote } from './addition-quote';
 import { commitAddition } from './commit-addition';
 import { startDeliveries } from '../emit-project-events';
 import { quotedAdditionOf } from './quote-request';
+import { workflowsOf } from '../../workflow-gateway';
 
 const RECOVERY_POINT = 'languages_added';
 
@@ -59,7 +59,7 @@ export async function addLanguages(deps: AppDeps, ctx: Context): Promise<void> {
   }
 
   if (addition.new_locales.length > 0 && addition.charged_now_seconds > 0) {
-    await signalLanguagesAdded(deps.temporal, { taskQueue: config.temporal.taskQueue, timeoutMs: config.temporal.callTimeoutMs }, project, addition.new_locales);
+    await workflowsOf(deps).addLanguages(project, addition.new_locales);
   }
   ctx.body = { data: { addition, project: await loadProjectView(deps, project, { includeTransfer: true }) } };
 }

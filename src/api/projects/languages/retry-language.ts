@@ -4,7 +4,6 @@ import { reopenLanguage } from '../../../lifecycle/language-lifecycle';
 import { findProjectById, type Project } from '../../../db/projects';
 import { findLanguage, lockLanguage } from '../../../db/project-languages';
 import { lockLiveProject } from '../lock-live-project';
-import { startLanguageRetry } from '../../../temporal/start-language-retry';
 import { recordDueEvents } from '../../../webhooks/record-project-events';
 import { ApiError } from '../../api-error';
 import type { AppDeps } from '../../app-deps';
@@ -17,6 +16,7 @@ import { loadProjectView } from '../load-project-view';
 import { retryLanguageBodySchema } from './retry-language.schema';
 import { assertRetryable, priceRetry, type RetryQuote } from './retry-quote';
 import { stateReader } from '../../request-state';
+import { workflowsOf } from '../../workflow-gateway';
 
 // POST /v1/dubbing/projects/{id}/languages/{locale}/retry (docs/lifecycle.md#retry), in two steps
 // around the idempotency middleware, like a regeneration: `retryTarget` finds the language and
@@ -61,7 +61,7 @@ export async function retryLanguage(deps: AppDeps, ctx: Context): Promise<void> 
   const project = retryProjectOf(ctx);
   const locale = ctx.params.locale!;
   const start = (retry: RetryQuote) =>
-    startLanguageRetry(deps.temporal, { taskQueue: config.temporal.taskQueue, timeoutMs: config.temporal.callTimeoutMs }, {
+    workflowsOf(deps).retryLanguage({
       projectId: project.id,
       workspaceId: project.workspace_id,
       locale,
