@@ -1,9 +1,9 @@
 import type { RawBuilder } from 'kysely';
-import type { Client, WorkflowExecutionStatusName } from '@temporalio/client';
+import type { WorkflowExecutionStatusName } from '@temporalio/client';
 import type { Db } from '../db/create-db';
 import { listStaleRunningRegenerations } from '../db/language-regenerations';
 import { regenerationWorkflowId } from '../shared/workflow-ids';
-import { startRegenerationWorkflow } from '../temporal/start-regeneration-workflow';
+import type { WorkflowGateway } from '../temporal/workflow-gateway';
 import type { Repair } from './reconciler.activities';
 import { failRegeneration } from '../lifecycle/regeneration-lifecycle';
 
@@ -23,8 +23,7 @@ const CLOSED: ReadonlySet<WorkflowExecutionStatusName> = new Set(['COMPLETED', '
 
 export interface RegenerationPassDeps {
   db: Db;
-  temporal: Client;
-  taskQueue: string;
+  workflows: WorkflowGateway;
   staleBefore: RawBuilder<Date>;
   workspaceId?: string;
   /** The workflow's status, or undefined when Temporal has no such workflow. */
@@ -34,7 +33,7 @@ export interface RegenerationPassDeps {
   attempt(subject: string, work: () => Promise<Repair | undefined>): Promise<void>;
 }
 
-export async function reconcileRegenerations({ db, temporal, taskQueue, staleBefore, workspaceId, workflowStatus, recordOnce, forget, attempt }: RegenerationPassDeps): Promise<void> {
+export async function reconcileRegenerations({ db, workflows, staleBefore, workspaceId, workflowStatus, recordOnce, forget, attempt }: RegenerationPassDeps): Promise<void> {
   for (const regeneration of await listStaleRunningRegenerations(db, { staleBefore, workspaceId, limit: BATCH })) {
     const { id, project_id: projectId, workspace_id: workspaceId, locale, number } = regeneration;
     const subject = regenerationWorkflowId(projectId, locale, number);
@@ -44,7 +43,7 @@ export async function reconcileRegenerations({ db, temporal, taskQueue, staleBef
         const start = { subject, kind: 'start_regeneration_workflow', detail: `regeneration ${id} running with no workflow (its start was lost); started it` };
         if (await recordOnce(start)) {
           try {
-            await startRegenerationWorkflow(temporal, { taskQueue, timeoutMs: 10_000 }, { regenerationId: id, projectId, workspaceId, locale, number });
+            await workflows.startRegeneration({ regenerationId: id, projectId, workspaceId, locale, number });
           } catch (err) {
             // Not started: the next pass tries again rather than take it for one that vanished.
             await forget(start);

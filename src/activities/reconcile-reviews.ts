@@ -1,9 +1,8 @@
 import type { RawBuilder } from 'kysely';
-import type { Client } from '@temporalio/client';
 import type { Db } from '../db/create-db';
 import { listStaleReviews } from '../db/transcript-reviews';
 import { transcriptReviewWorkflowId } from '../shared/workflow-ids';
-import { startReviewWorkflow } from '../temporal/start-review-workflow';
+import type { WorkflowGateway } from '../temporal/workflow-gateway';
 import type { Repair } from './reconciler.activities';
 
 // The reconciler's pass over transcript reviews. A review's workflow is what expires (and
@@ -15,8 +14,7 @@ const BATCH = 200;
 
 export interface ReviewPassDeps {
   db: Db;
-  temporal: Client;
-  taskQueue: string;
+  workflows: WorkflowGateway;
   staleBefore: RawBuilder<Date>;
   workspaceId?: string;
   isRunning(workflowId: string): Promise<boolean>;
@@ -24,7 +22,7 @@ export interface ReviewPassDeps {
   attempt(subject: string, work: () => Promise<Repair | undefined>): Promise<void>;
 }
 
-export async function reconcileReviews({ db, temporal, taskQueue, staleBefore, workspaceId, isRunning, recordOnce, attempt }: ReviewPassDeps): Promise<void> {
+export async function reconcileReviews({ db, workflows, staleBefore, workspaceId, isRunning, recordOnce, attempt }: ReviewPassDeps): Promise<void> {
   for (const review of await listStaleReviews(db, { staleBefore, workspaceId, limit: BATCH })) {
     const subject = transcriptReviewWorkflowId(review.project_id);
     await attempt(subject, async () => {
@@ -33,7 +31,7 @@ export async function reconcileReviews({ db, temporal, taskQueue, staleBefore, w
       // An open review is always worth restarting (its deadline and refund depend on it); a
       // re-dub that keeps failing is restarted once, then left for an operator.
       if (!(await recordOnce(repair)) && review.status === 'verified') return undefined;
-      await startReviewWorkflow(temporal, { taskQueue, timeoutMs: 10_000 }, { id: review.project_id, workspace_id: review.workspace_id });
+      await workflows.startReview({ id: review.project_id, workspace_id: review.workspace_id });
       return repair;
     });
   }

@@ -1,10 +1,8 @@
-import type { Client } from '@temporalio/client';
 import type { RawBuilder } from 'kysely';
 import type { Db } from '../db/create-db';
 import { giveUpDelivery, pendingQueueHeads } from '../db/webhooks';
-import type { WebhookRetrySchedule } from '../shared/webhook-contracts';
 import { webhookDeliveryWorkflowId } from '../shared/workflow-ids';
-import { startWebhookDelivery } from '../temporal/start-webhook-delivery';
+import type { WorkflowGateway } from '../temporal/workflow-gateway';
 import type { Repair } from './reconciler.activities';
 import { releaseQueue } from './webhook.activities';
 
@@ -19,9 +17,7 @@ const BATCH = 200;
 
 export interface WebhookPassDeps {
   db: Db;
-  temporal: Client;
-  taskQueue: string;
-  retry: WebhookRetrySchedule;
+  workflows: WorkflowGateway;
   staleBefore: RawBuilder<Date>;
   workspaceId?: string;
   isRunning(workflowId: string): Promise<boolean>;
@@ -30,7 +26,7 @@ export interface WebhookPassDeps {
   attempt(subject: string, work: () => Promise<Repair | undefined>): Promise<void>;
 }
 
-export async function reconcileWebhookDeliveries({ db, temporal, taskQueue, retry, staleBefore, workspaceId, isRunning, recordOnce, forget, attempt }: WebhookPassDeps): Promise<void> {
+export async function reconcileWebhookDeliveries({ db, workflows, staleBefore, workspaceId, isRunning, recordOnce, forget, attempt }: WebhookPassDeps): Promise<void> {
   for (const delivery of await pendingQueueHeads(db, { staleBefore, workspaceId, limit: BATCH })) {
     const subject = webhookDeliveryWorkflowId(delivery.id);
     await attempt(subject, async () => {
@@ -38,7 +34,7 @@ export async function reconcileWebhookDeliveries({ db, temporal, taskQueue, retr
       const restart = { subject, kind: 'restart_webhook_delivery', detail: 'pending with no running workflow; started it again' };
       if (await recordOnce(restart)) {
         try {
-          await startWebhookDelivery(temporal, { taskQueue, timeoutMs: 10_000, retry }, { id: delivery.id, projectId: delivery.project_id, workspaceId: delivery.workspace_id, createdAt: delivery.created_at, attemptsMade: delivery.attempts });
+          await workflows.startDelivery({ id: delivery.id, projectId: delivery.project_id, workspaceId: delivery.workspace_id, createdAt: delivery.created_at, attemptsMade: delivery.attempts });
         } catch (err) {
           // Not started: the next pass tries again rather than taking it for one that died twice.
           await forget(restart);
@@ -49,7 +45,7 @@ export async function reconcileWebhookDeliveries({ db, temporal, taskQueue, retr
       const giveUp = { subject, kind: 'give_up_webhook_delivery', detail: 'pending with no running workflow again after a restart; gave it up and woke the next delivery' };
       if (!(await recordOnce(giveUp))) return undefined;
       await giveUpDelivery(db, delivery.id);
-      await releaseQueue({ db, temporal }, delivery.id);
+      await releaseQueue({ db, workflows }, delivery.id);
       return giveUp;
     });
   }

@@ -6,7 +6,7 @@ import { listEndedProjectsWithHeldCredits, listOpenLanguageLocales, listStaleOpe
 import { withReconcilerPassLock } from '../db/reconciler-pass-lock';
 import { forgetRepair, recordRepairOnce, secondsAgo } from '../db/reconciler-repairs';
 import { languageWorkflowId, projectWorkflowId } from '../shared/workflow-ids';
-import { startOrSignalProjectWorkflow } from '../temporal/start-project-workflow';
+import { createWorkflowGateway } from '../temporal/workflow-gateway';
 import { activityLog } from './activity-log';
 import { reconcileRegenerations } from './reconcile-regenerations';
 import { reconcileReviews } from './reconcile-reviews';
@@ -65,6 +65,8 @@ const BATCH = 200;
 
 export function createReconcilerActivities({ db, temporal, taskQueue, reconcileGraceSeconds, webhooks }: ReconcilerDeps) {
   const outcome = createOutcomeActivities({ db, temporal, taskQueue, webhooks });
+  // Every start a repair makes is bounded, so one unreachable call cannot eat the pass.
+  const workflows = createWorkflowGateway(temporal, { taskQueue, callTimeoutMs: 10_000, webhookRetry: webhooks.retry });
 
   /** The workflow's status, or undefined when Temporal has no such workflow. */
   async function workflowStatus(workflowId: string): Promise<WorkflowExecutionStatusName | undefined> {
@@ -118,7 +120,7 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
           const restart = { subject, kind: `restart_project_workflow${generation}`, detail: `${project.status} with no running workflow; started it again` };
           if (await recordOnce(restart)) {
             try {
-              await startOrSignalProjectWorkflow(temporal, { taskQueue, timeoutMs: 10_000 }, project);
+              await workflows.completeUpload(project);
             } catch (err) {
               // Not started: forget the record, or the next pass would take a project that never
               // ran for one that stopped twice and settle (fail) it. The next pass starts it again.
@@ -163,12 +165,12 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
         });
       }
       // 4. Transcript reviews without their workflow.
-      await reconcileReviews({ db, temporal, taskQueue, staleBefore, workspaceId: input.workspaceId, isRunning, recordOnce, attempt });
+      await reconcileReviews({ db, workflows, staleBefore, workspaceId: input.workspaceId, isRunning, recordOnce, attempt });
       // 5. Webhook deliveries without their workflow.
       const forget = (repair: Repair) => forgetRepair(db, repair);
-      await reconcileWebhookDeliveries({ db, temporal, taskQueue, retry: webhooks.retry, staleBefore, workspaceId: input.workspaceId, isRunning, recordOnce, forget, attempt });
+      await reconcileWebhookDeliveries({ db, workflows, staleBefore, workspaceId: input.workspaceId, isRunning, recordOnce, forget, attempt });
       // 6. Paid regenerations without their workflow.
-      await reconcileRegenerations({ db, temporal, taskQueue, staleBefore, workspaceId: input.workspaceId, workflowStatus, recordOnce, forget, attempt });
+      await reconcileRegenerations({ db, workflows, staleBefore, workspaceId: input.workspaceId, workflowStatus, recordOnce, forget, attempt });
       return result;
     },
   };

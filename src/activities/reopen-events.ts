@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/database';
 import type { Project } from '../db/projects';
-import { startCommittedDeliveries } from '../temporal/start-webhook-delivery';
+import { createWorkflowGateway } from '../temporal/workflow-gateway';
 import type { WebhookRetrySchedule } from '../shared/webhook-contracts';
 import { recordDueEvents, type NewDelivery } from '../webhooks/record-project-events';
 import { activityLog } from './activity-log';
@@ -19,7 +19,7 @@ export interface ReopenEventDeps {
  * UI reset). `record` runs inside it, just before the reopen: it writes the events of the ending
  * the reopen overwrites, which the workflows' emitter, reading only the current state, would
  * never see (src/webhooks/record-project-events.ts, recordDueEvents). `start` runs after the
- * commit and starts their deliveries (startCommittedDeliveries).
+ * commit and starts their deliveries (through the workflow gateway).
  */
 export function reopenEvents(deps: ReopenEventDeps) {
   const created: NewDelivery[] = [];
@@ -30,8 +30,8 @@ export function reopenEvents(deps: ReopenEventDeps) {
       created.push(...(await recordDueEvents(trx, project, deps.webhooks.publicBaseUrl)).deliveries);
     },
     async start(): Promise<void> {
-      const options = { taskQueue: deps.taskQueue, timeoutMs: TEMPORAL_CALL_MS, retry: deps.webhooks.retry };
-      await startCommittedDeliveries(deps.temporal, options, projectId, created, (message, fields) => activityLog().warn(message, fields));
+      const workflows = createWorkflowGateway(deps.temporal, { taskQueue: deps.taskQueue, callTimeoutMs: TEMPORAL_CALL_MS, webhookRetry: deps.webhooks.retry });
+      await workflows.startDeliveries(projectId, created, (message, fields) => activityLog().warn(message, fields));
     },
   };
 }

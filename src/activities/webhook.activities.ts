@@ -6,8 +6,7 @@ import { earlierDeliveryPending, giveUpDelivery, loadDelivery, nextInQueue, pend
 import { projectLanguagesChangedSignal } from '../shared/review-contracts';
 import { webhookQueueMovedSignal, type ProjectStatuses, type WebhookAttemptResult, type WebhookRetrySchedule } from '../shared/webhook-contracts';
 import { transcriptReviewWorkflowId, webhookDeliveryWorkflowId } from '../shared/workflow-ids';
-import { signalIfRunning } from '../temporal/signal-waiting-workflow';
-import { startWebhookDelivery } from '../temporal/start-webhook-delivery';
+import { createWorkflowGateway, type WorkflowGateway } from '../temporal/workflow-gateway';
 import { eventBody } from '../webhooks/event-body';
 import { postWebhook, type PostResult } from '../webhooks/post-webhook';
 import { recordProjectEvents } from '../webhooks/record-project-events';
@@ -83,6 +82,7 @@ async function heartbeating<T>(work: Promise<T>): Promise<T> {
 }
 
 export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: WebhookActivityDeps) {
+  const workflows = createWorkflowGateway(temporal, { taskQueue, callTimeoutMs: TEMPORAL_CALL_MS, webhookRetry: webhooks.retry });
   return {
     /**
      * Records the events the project's state calls for (idempotent), then starts the workflows
@@ -98,14 +98,14 @@ export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: W
       const toStart = new Map(deliveries.map((d) => [d.id, d]));
       if (since) for (const d of await pendingProjectDeliveriesSince(db, projectId, since)) toStart.set(d.id, d);
       await inBatches([...toStart.values()], START_CONCURRENCY, (d) =>
-        startWebhookDelivery(temporal, { taskQueue, timeoutMs: TEMPORAL_CALL_MS, retry: webhooks.retry }, { id: d.id, projectId, workspaceId: d.workspace_id, createdAt: d.created_at }),
+        workflows.startDelivery({ id: d.id, projectId, workspaceId: d.workspace_id, createdAt: d.created_at }),
       );
       if (emitted > 0) {
         activityLog().info('webhook events recorded', { projectId, emitted, deliveries: deliveries.length });
         // A language ended (every ending is an event): a verified review waiting for languages
         // still running from the machine transcript looks again (transcript-review.workflow.ts).
         if ((await findReview(db, projectId))?.status === 'verified') {
-          await signalIfRunning(temporal, TEMPORAL_CALL_MS, transcriptReviewWorkflowId(projectId), projectLanguagesChangedSignal);
+          await workflows.signalIfRunning(transcriptReviewWorkflowId(projectId), projectLanguagesChangedSignal);
         }
       }
       return { emitted, statuses };
@@ -164,16 +164,16 @@ export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: W
      * on this signal instead of polling. Returns the ids it woke.
      */
     async releaseWebhookQueue(deliveryId: string): Promise<string[]> {
-      return releaseQueue({ db, temporal }, deliveryId);
+      return releaseQueue({ db, workflows }, deliveryId);
     },
   };
 }
 
 /** Signals the deliveries that may go now that `deliveryId` has ended (the reconciler uses it too). */
-export async function releaseQueue({ db, temporal }: { db: Db; temporal: Client }, deliveryId: string): Promise<string[]> {
+export async function releaseQueue({ db, workflows }: { db: Db; workflows: WorkflowGateway }, deliveryId: string): Promise<string[]> {
   const next = await nextInQueue(db, deliveryId);
   const woken: string[] = [];
-  for (const id of next) if (await signalIfRunning(temporal, TEMPORAL_CALL_MS, webhookDeliveryWorkflowId(id), webhookQueueMovedSignal)) woken.push(id);
+  for (const id of next) if (await workflows.signalIfRunning(webhookDeliveryWorkflowId(id), webhookQueueMovedSignal)) woken.push(id);
   return woken;
 }
 

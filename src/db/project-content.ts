@@ -30,16 +30,6 @@ export async function listWorkflowSubjects(db: Db, project: Pick<Project, 'id' |
   return { locales, regenerations: regenerations.map((r) => ({ locale: r.locale, number: Number(r.n) })) };
 }
 
-/**
- * The tombstone, in the caller's transaction (which holds the project lock and judged the
- * project deletable): from this commit every read answers 404 and every writer refuses the
- * project (the API's lockLiveProject, the activities' lockProjectToWrite), so nothing new starts
- * on it while its blobs are removed.
- */
-export async function tombstoneProject(trx: Transaction<Database>, projectId: string): Promise<void> {
-  await trx.updateTable('projects').set({ deleted_at: sql<Date>`now()` as any, updated_at: sql<Date>`now()` as any }).where('id', '=', projectId).where('deleted_at', 'is', null).execute();
-}
-
 /** Where a project's bytes live in the blob store, read before they are removed. */
 export interface ProjectBlobs {
   /** Each deliverable's own key (normally under `projects/<id>/`, but stored per row). */

@@ -82,7 +82,7 @@ export interface ProjectTable {
 export type Project = Selectable<ProjectTable>;
 
 /** The columns only the lifecycle writes (src/db/status-writes.ts): status and money state move together. */
-export type ProjectLifecycleColumn = 'status' | 'usage_state' | 'transcript_review_status';
+export type ProjectLifecycleColumn = 'status' | 'usage_state' | 'transcript_review_status' | 'deleted_at';
 
 export const holdReferenceFor = (projectId: string) => `${projectId}:hold`;
 

@@ -169,3 +169,13 @@ export async function setReviewStatus(
 export async function insertProject(db: Db, project: Insertable<ProjectTable>): Promise<Project> {
   return db.insertInto('projects').values(project).returningAll().executeTakeFirstOrThrow();
 }
+
+/**
+ * The tombstone, in the caller's transaction (which holds the project lock and judged the
+ * project deletable): from this commit every read answers 404 and every writer refuses the
+ * project (the API's lockLiveProject, the activities' lockProjectToWrite), so nothing new starts
+ * on it while its blobs are removed.
+ */
+export async function writeTombstone(trx: Transaction<Database>, projectId: string): Promise<void> {
+  await trx.updateTable('projects').set({ deleted_at: sql<Date>`now()` as any, updated_at: sql<Date>`now()` as any }).where('id', '=', projectId).where('deleted_at', 'is', null).execute();
+}

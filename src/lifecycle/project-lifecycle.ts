@@ -3,10 +3,10 @@ import type { Database } from '../db/database';
 import { captureFromHold, holdCredits, releaseHold } from '../db/credits';
 import { listLanguageStatuses } from '../db/project-languages';
 import { holdReferenceFor, lockExistingProject, type Project, type ProjectPhase, type ProjectStatus, type ProjectTable, type UsageState } from '../db/projects';
-import { insertProject, insertQueuedLanguages, startValidatingUpload, writeProjectState } from '../db/status-writes';
+import { insertProject, insertQueuedLanguages, startValidatingUpload, writeProjectState, writeTombstone } from '../db/status-writes';
 import { counted } from '../shared/counted';
 import { isFinalLanguage } from './language-lifecycle';
-import { assertMove } from './transition-table';
+import { assertMove, START } from './transition-table';
 
 // A project's transitions (docs/design.md#lifecycle): validated, charged, stopped over its
 // ceiling, failed before its charge, ended from its languages, reopened by new paid work. Each
@@ -166,4 +166,16 @@ export async function moveProjectCharge(trx: Trx, project: Project, change: { ch
     ...(change.refundedSeconds ? { refunded_seconds: project.refunded_seconds + change.refundedSeconds } : {}),
     usage_state: charged > 0 ? 'charged' : 'refunded',
   });
+}
+
+/**
+ * An ended project → [*], deleted: the tombstone (`deleted_at`), under the lock the caller took
+ * and judged the project by. From here every customer read answers 404, nothing new starts on it
+ * (the API's lockLiveProject, lockProjectToWrite here), and its content is removed by the caller.
+ * A repeat (a concurrent DELETE tombstoned it first) writes nothing.
+ */
+export async function deleteProject(trx: Trx, project: Pick<Project, 'id' | 'status' | 'deleted_at'>): Promise<void> {
+  if (project.deleted_at !== null) return;
+  assertMove('project', project.id, project.status, START);
+  await writeTombstone(trx, project.id);
 }

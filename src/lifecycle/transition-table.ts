@@ -5,7 +5,7 @@
 // writes anything, so a move the table does not name fails loudly instead of being written.
 // Pure data: no imports, so the unit test and every layer can read it.
 
-/** `[*]` is the start: the row is created in the `to` state. */
+/** `[*]` is the start (the row is created in the `to` state) and, as a `to`, the end: a project deleted. */
 export const START = '[*]';
 
 export const MACHINES = {
@@ -22,6 +22,10 @@ export const MACHINES = {
     ['completed', 'processing'],
     ['partially_completed', 'processing'],
     ['failed', 'processing'],
+    // DELETE: an ended project becomes a tombstone (deleted_at), the end of its story.
+    ['completed', START],
+    ['partially_completed', START],
+    ['failed', START],
   ],
   language: [
     [START, 'queued'],
@@ -60,7 +64,7 @@ type Edge<M extends Machine> = (typeof MACHINES)[M][number];
 export type StateOf<M extends Machine> = Exclude<Edge<M>[number], typeof START>;
 
 /** Whether `from → to` is an arrow of the machine; staying where it is always is (a repeated step). */
-export function canMove<M extends Machine>(machine: M, from: StateOf<M> | typeof START, to: StateOf<M>): boolean {
+export function canMove<M extends Machine>(machine: M, from: StateOf<M> | typeof START, to: StateOf<M> | typeof START): boolean {
   if (from === to) return true;
   return (MACHINES[machine] as readonly (readonly string[])[]).some(([a, b]) => a === from && b === to);
 }
@@ -79,6 +83,6 @@ export class IllegalTransitionError extends Error {
   }
 }
 
-export function assertMove<M extends Machine>(machine: M, subject: string, from: StateOf<M> | typeof START, to: StateOf<M>): void {
+export function assertMove<M extends Machine>(machine: M, subject: string, from: StateOf<M> | typeof START, to: StateOf<M> | typeof START): void {
   if (!canMove(machine, from, to)) throw new IllegalTransitionError(machine, from, to, subject);
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
-import { deleteProjectContent, findProjectToDelete, hasWorkInFlight, listProjectBlobs, listWorkflowSubjects, tombstoneProject, type ProjectBlobs } from '../../db/project-content';
+import { deleteProjectContent, findProjectToDelete, hasWorkInFlight, listProjectBlobs, listWorkflowSubjects, type ProjectBlobs } from '../../db/project-content';
+import { deleteProject as tombstone } from '../../lifecycle/project-lifecycle';
 import { lockExistingProject, type Project } from '../../db/projects';
 import { listLanguageStatuses } from '../../db/project-languages';
 import { ApiError } from '../api-error';
@@ -71,7 +72,7 @@ export async function deleteProject(deps: AppDeps, ctx: Context): Promise<void> 
       const locked = await lockExistingProject(trx, project.id);
       if (locked.deleted_at !== null) return; // a concurrent DELETE tombstoned it: finish with it
       await assertDeletable(deps, locked, trx);
-      await tombstoneProject(trx, project.id);
+      await tombstone(trx, locked);
     });
   }
   // Nothing new starts on a tombstone; whatever started in the moment between the question and
