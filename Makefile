@@ -9,7 +9,7 @@ help:
 	@echo "              (STORAGE_DRIVER=s3 make dev also starts an S3-compatible server, versitygw)"
 	@echo "make test   - typecheck, lint and the full test suite on real PostgreSQL + Temporal + an S3 server"
 	@echo "make unit   - the unit tier alone: no database, Temporal or S3 server (needs the Debian engines for engine tests)"
-	@echo "make migrate | typecheck | lint | clean"
+	@echo "make migrate | typecheck | lint (ESLint and Prettier) | clean"
 
 node-check:
 	@node -e 'const [maj]=process.versions.node.split(".").map(Number); if (maj < 20) { console.error("Node 20 or newer is required, found " + process.version); process.exit(1) }'
@@ -57,6 +57,8 @@ typecheck: node_modules/.package-lock.json
 lint: node_modules/.package-lock.json
 	@echo "[test] lint"
 	@npx eslint --max-warnings 0 .
+	@# Formatting is Prettier's (.prettierrc.json); `npm run format` rewrites what this refuses.
+	@npm run --silent format:check
 
 migrate: node_modules/.package-lock.json
 	@npm run --silent migrate

@@ -14,19 +14,7 @@ import { summarizeCpuProfile } from './lib/cpu-profile';
 import { keepAliveAgent, runFixedCount, runHttpFixedCount, runTimedLoad, send, type HttpRequestSpec, type TimedLoadResult } from './lib/load';
 import { startCountingProxy } from './lib/pg-proxy';
 import { cpuMsOf, loadAverage } from './lib/proc';
-import {
-  codeVersion,
-  createBenchDatabase,
-  log,
-  onCleanup,
-  runBenchmark,
-  scratchDir,
-  seedLastKnownFleet,
-  serviceEnv,
-  startBenchTemporal,
-  startNodeService,
-  type ChildService,
-} from './lib/services';
+import { codeVersion, createBenchDatabase, log, onCleanup, runBenchmark, scratchDir, seedLastKnownFleet, serviceEnv, startBenchTemporal, startNodeService, type ChildService } from './lib/services';
 import { fmt, fmtInt, formatTable } from './lib/stats';
 import { numberFlag } from './lib/args';
 
@@ -106,13 +94,13 @@ interface CpuSnapshot {
 
 /** CPU used by the server process, by this database's Postgres backends and by this process. */
 class CpuMeter {
-  constructor(private readonly monitor: PgClient, private readonly dbName: string) {}
+  constructor(
+    private readonly monitor: PgClient,
+    private readonly dbName: string,
+  ) {}
 
   async snapshot(serverPid: number): Promise<{ serverMs: number; loadgenMs: number; backends: Map<number, number> }> {
-    const { rows } = await this.monitor.query<{ pid: number }>(
-      'select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-      [this.dbName],
-    );
+    const { rows } = await this.monitor.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [this.dbName]);
     const backends = new Map<number, number>();
     for (const r of rows) backends.set(r.pid, cpuMsOf(r.pid));
     const usage = process.cpuUsage();
@@ -164,7 +152,14 @@ interface GetRun {
   bytes: number;
 }
 
-async function measureGet(meter: CpuMeter, server: ChildService, spec: HttpRequestSpec, options: Options, expect: 200 | 304 = 200, next?: () => { path: string; headers: Record<string, string> }): Promise<GetRun> {
+async function measureGet(
+  meter: CpuMeter,
+  server: ChildService,
+  spec: HttpRequestSpec,
+  options: Options,
+  expect: 200 | 304 = 200,
+  next?: () => { path: string; headers: Record<string, string> },
+): Promise<GetRun> {
   const probe = await send(keepAliveAgent(1), spec);
   if (probe.status !== expect) throw new Error(`${server.name} answered ${probe.status}: ${probe.body.toString('utf8').slice(0, 300)}`);
   // CPU is read from the end of the warm-up (JIT and pools warm) to the end of the run.
@@ -176,7 +171,9 @@ async function measureGet(meter: CpuMeter, server: ChildService, spec: HttpReque
     durationMs: options.durationMs,
     answers: expect === 304 ? '3xx' : '2xx',
     next,
-    onMeasureStart: () => { before = meter.snapshot(server.pid); },
+    onMeasureStart: () => {
+      before = meter.snapshot(server.pid);
+    },
   });
   const cpu = meter.diff(await (before ?? meter.snapshot(server.pid)), await meter.snapshot(server.pid));
   if (result.errors > 0) throw new Error(`${server.name}: ${result.errors} failed requests; first: ${result.firstError}`);
@@ -201,7 +198,14 @@ function combine(runs: GetRun[]): GetRun {
       errors: sum((r) => r.load.errors),
       elapsedMs,
       rps: requests / (elapsedMs / 1000),
-      latencyMs: { count: requests, mean: mid((r) => r.load.latencyMs.mean), p50: mid((r) => r.load.latencyMs.p50), p90: mid((r) => r.load.latencyMs.p90), p99: mid((r) => r.load.latencyMs.p99), max: Math.max(...runs.map((r) => r.load.latencyMs.max)) },
+      latencyMs: {
+        count: requests,
+        mean: mid((r) => r.load.latencyMs.mean),
+        p50: mid((r) => r.load.latencyMs.p50),
+        p90: mid((r) => r.load.latencyMs.p90),
+        p99: mid((r) => r.load.latencyMs.p99),
+        max: Math.max(...runs.map((r) => r.load.latencyMs.max)),
+      },
     },
     cpu: { serverMs: sum((r) => r.cpu.serverMs), postgresMs: sum((r) => r.cpu.postgresMs), loadgenMs: sum((r) => r.cpu.loadgenMs) },
   };
@@ -212,7 +216,10 @@ const perRequestUs = (totalMs: number, requests: number) => (totalMs / requests)
 /** Closes a resource once, whether the run reaches its own close or the teardown does. */
 function once(fn: () => Promise<unknown> | void): () => Promise<void> {
   let done: Promise<void> | undefined;
-  return () => (done ??= Promise.resolve().then(fn).then(() => undefined));
+  return () =>
+    (done ??= Promise.resolve()
+      .then(fn)
+      .then(() => undefined));
 }
 
 interface Locale {
@@ -233,9 +240,8 @@ function createSpec(baseUrl: string, auth: Record<string, string>, target: strin
       source_locale: 'en_us',
       target_locales: [target],
       max_billable_seconds: 60,
-      source: kind === 'upload'
-        ? { type: 'upload', file_name: `bench-${i}.mp4`, size_bytes: SOURCE_SIZE_BYTES }
-        : { type: 'youtube', url: `https://youtu.be/${String(i).padStart(11, '0').slice(-11)}` },
+      source:
+        kind === 'upload' ? { type: 'upload', file_name: `bench-${i}.mp4`, size_bytes: SOURCE_SIZE_BYTES } : { type: 'youtube', url: `https://youtu.be/${String(i).padStart(11, '0').slice(-11)}` },
     }),
   };
 }
@@ -315,7 +321,9 @@ async function main(): Promise<number> {
     // Alternate the order so no side always runs last on a warmer machine.
     const order = round % 2 === 0 ? (['real', 'conditional', 'bare'] as const) : (['bare', 'conditional', 'real'] as const);
     for (const side of order) {
-      log(`GET round ${round + 1}/${options.rounds}: ${side}, ${options.connections} connections, ${options.warmupMs / 1000} s warm-up + ${options.durationMs / 1000} s (load average ${loadAverage()})`);
+      log(
+        `GET round ${round + 1}/${options.rounds}: ${side}, ${options.connections} connections, ${options.warmupMs / 1000} s warm-up + ${options.durationMs / 1000} s (load average ${loadAverage()})`,
+      );
       if (side === 'real') runs.real.push(await measureGet(meter, api, realGet(api.baseUrl), options));
       else if (side === 'conditional') runs.conditional.push(await measureGet(meter, api, conditionalGet(api.baseUrl, apiEtag), options, 304));
       else runs.bare.push(await measureGet(meter, bare, bareGet(bare.baseUrl), options));
@@ -333,9 +341,17 @@ async function main(): Promise<number> {
   log(`GET across tenants: ${options.tenants} workspaces × ${options.tenantProjects} projects, created through the API`);
   const fleet = await Promise.all(Array.from({ length: options.tenants }, () => createTenant(seedDb, { credits: 1_000_000_000, creditsPerSecond: 10 })));
   const keyOf = new Map(fleet.map((t) => [t.workspace.id, t.key]));
-  const seeded = await runHttpFixedCount({ total: fleetTotal, concurrency: options.createConcurrency, request: (i) => createSpec(api.baseUrl, { authorization: `Bearer ${fleet[i % fleet.length]!.key}` }, target, `bench-fleet-${runId}-${i}`, i) });
+  const seeded = await runHttpFixedCount({
+    total: fleetTotal,
+    concurrency: options.createConcurrency,
+    request: (i) => createSpec(api.baseUrl, { authorization: `Bearer ${fleet[i % fleet.length]!.key}` }, target, `bench-fleet-${runId}-${i}`, i),
+  });
   if (seeded.errors > 0) throw new Error(`fleet creates: ${seeded.errors} failures; first: ${seeded.firstError}`);
-  const fleetProjects = await seedDb.selectFrom('projects').select(['id', 'workspace_id']).where('workspace_id', 'in', [...keyOf.keys()]).execute();
+  const fleetProjects = await seedDb
+    .selectFrom('projects')
+    .select(['id', 'workspace_id'])
+    .where('workspace_id', 'in', [...keyOf.keys()])
+    .execute();
   const sequence = (seed: number) => {
     let x = seed;
     return () => fleetProjects[(x = (x * 1103515245 + 12345) % 2 ** 31) % fleetProjects.length]!;
@@ -351,12 +367,18 @@ async function main(): Promise<number> {
   const whileChanging = async <T>(work: () => Promise<T>): Promise<T> => {
     const pick = sequence(7);
     let failed: unknown;
-    const timer = options.changesPerSecond > 0
-      ? setInterval(() => {
-        changes++;
-        seedDb.updateTable('projects').set((eb) => ({ view_version: eb.ref('view_version') })).where('id', '=', pick().id).execute().catch((err: unknown) => (failed ??= err));
-      }, 1000 / options.changesPerSecond)
-      : undefined;
+    const timer =
+      options.changesPerSecond > 0
+        ? setInterval(() => {
+            changes++;
+            seedDb
+              .updateTable('projects')
+              .set((eb) => ({ view_version: eb.ref('view_version') }))
+              .where('id', '=', pick().id)
+              .execute()
+              .catch((err: unknown) => (failed ??= err));
+          }, 1000 / options.changesPerSecond)
+        : undefined;
     try {
       return await work();
     } finally {
@@ -427,37 +449,61 @@ async function main(): Promise<number> {
   log(`POST: ${options.creates} bare client.workflow.start again, after the YouTube creates`);
   const startsAfter = await runFixedCount({ total: options.creates, concurrency: options.createConcurrency, task: bareStart });
   const startsAround = (starts.total + startsAfter.total) / ((starts.elapsedMs + startsAfter.elapsedMs) / 1000);
-  for (const [name, r] of [['API create', creates], ['bare start', starts], ['API YouTube create', youtubeCreates], ['bare start after', startsAfter]] as const) {
+  for (const [name, r] of [
+    ['API create', creates],
+    ['bare start', starts],
+    ['API YouTube create', youtubeCreates],
+    ['bare start after', startsAfter],
+  ] as const) {
     if (r.errors > 0) throw new Error(`${name}: ${r.errors} failures; first: ${r.firstError}`);
   }
-  const createdCount = await seedDb.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const createdCount = await seedDb
+    .selectFrom('projects')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   const lastProject = await seedDb.selectFrom('projects').select('id').orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow();
   const described = await client.workflow.getHandle(projectWorkflowId(lastProject.id)).describe();
   // By design an upload project has no workflow until upload/complete.
-  const uploadHasWorkflow = await client.workflow.getHandle(projectWorkflowId(lastUpload.id)).describe().then(() => true, () => false);
+  const uploadHasWorkflow = await client.workflow
+    .getHandle(projectWorkflowId(lastUpload.id))
+    .describe()
+    .then(
+      () => true,
+      () => false,
+    );
   if (uploadHasWorkflow) throw new Error('an upload create started a workflow; the benchmark assumes it does not');
 
   // ---- 3. SQL round trips per request, counted exactly through a proxy ----
   log('counting SQL round trips per request (fresh servers behind a counting proxy)');
-  const sequential = (spec: (baseUrl: string) => HttpRequestSpec, n: number, expect = [200, 201]) => async (server: ChildService) => {
-    const one = keepAliveAgent(1);
-    for (let i = 0; i < n; i++) {
-      const res = await send(one, spec(server.baseUrl));
-      if (!expect.includes(res.status)) throw new Error(`${server.name}: HTTP ${res.status}`);
-    }
-    one.destroy();
-    return n;
-  };
+  const sequential =
+    (spec: (baseUrl: string) => HttpRequestSpec, n: number, expect = [200, 201]) =>
+    async (server: ChildService) => {
+      const one = keepAliveAgent(1);
+      for (let i = 0; i < n; i++) {
+        const res = await send(one, spec(server.baseUrl));
+        if (!expect.includes(res.status)) throw new Error(`${server.name}: HTTP ${res.status}`);
+      }
+      one.destroy();
+      return n;
+    };
   // /healthz for readiness: it touches no database, so only the counted requests do.
   const sqlRealGet = await countRoundTrips(database.url, (url) => startApi('api-count-get', '/healthz', [], url), sequential(realGet, 100));
   // The fresh server's own ETag first (one plain GET, counted with the 100 conditional ones).
-  const sqlConditionalGet = await countRoundTrips(database.url, (url) => startApi('api-count-conditional', '/healthz', [], url), async (server) => {
-    const etag = await etagOf(server.baseUrl);
-    return sequential((baseUrl) => conditionalGet(baseUrl, etag), 100, [304])(server);
-  });
+  const sqlConditionalGet = await countRoundTrips(
+    database.url,
+    (url) => startApi('api-count-conditional', '/healthz', [], url),
+    async (server) => {
+      const etag = await etagOf(server.baseUrl);
+      return sequential((baseUrl) => conditionalGet(baseUrl, etag), 100, [304])(server);
+    },
+  );
   const sqlBareGet = await countRoundTrips(database.url, (url) => startBare('bare-count-get', url), sequential(bareGet, 100));
   let createN = 0;
-  const sqlCreate = await countRoundTrips(database.url, (url) => startApi('api-count-post', '/healthz', [], url), sequential((b) => createSpec(b, auth, target, `bench-count-${runId}-${createN}`, createN++), 20));
+  const sqlCreate = await countRoundTrips(
+    database.url,
+    (url) => startApi('api-count-post', '/healthz', [], url),
+    sequential((b) => createSpec(b, auth, target, `bench-count-${runId}-${createN}`, createN++), 20),
+  );
 
   // ---- report ----
   const getTarget = 0.85; // issue 11 raised it from 0.8
@@ -473,12 +519,40 @@ async function main(): Promise<number> {
   const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
   const rows = [
     [`GET /v1/dubbing/projects/{id} requests/s (${options.connections} conn)`, fmtInt(real.load.rps), fmtInt(base.load.rps), fmt(rpsRatio, 3), `>= ${getTarget}`, pass(rpsRatio >= getTarget)],
-    [`GET conditional (If-None-Match, as the dub CLI polls) 304s/s`, fmtInt(conditional.load.rps), fmtInt(base.load.rps), fmt(conditionalRatio, 3), `>= ${getTarget}`, pass(conditionalRatio >= getTarget)],
-    [`GET across ${options.tenants} workspaces × ${options.tenantProjects} projects, ${fmtInt(options.changesPerSecond)} changes/s`, fmtInt(fleetReal.load.rps), fmtInt(fleetBare.load.rps), fmt(fleetRatio, 3), `>= ${getTarget}`, pass(fleetRatio >= getTarget)],
+    [
+      `GET conditional (If-None-Match, as the dub CLI polls) 304s/s`,
+      fmtInt(conditional.load.rps),
+      fmtInt(base.load.rps),
+      fmt(conditionalRatio, 3),
+      `>= ${getTarget}`,
+      pass(conditionalRatio >= getTarget),
+    ],
+    [
+      `GET across ${options.tenants} workspaces × ${options.tenantProjects} projects, ${fmtInt(options.changesPerSecond)} changes/s`,
+      fmtInt(fleetReal.load.rps),
+      fmtInt(fleetBare.load.rps),
+      fmt(fleetRatio, 3),
+      `>= ${getTarget}`,
+      pass(fleetRatio >= getTarget),
+    ],
     ['GET across tenants, latency p99 (ms)', fmt(fleetReal.load.latencyMs.p99, 2), fmt(fleetBare.load.latencyMs.p99, 2), fmt(fleetReal.load.latencyMs.p99 / fleetBare.load.latencyMs.p99, 2), '', ''],
     ['GET latency p50 (ms)', fmt(real.load.latencyMs.p50, 2), fmt(base.load.latencyMs.p50, 2), fmt(real.load.latencyMs.p50 / base.load.latencyMs.p50, 2), '', ''],
-    ['GET latency p99 (ms)', fmt(real.load.latencyMs.p99, 2), fmt(base.load.latencyMs.p99, 2), fmt(real.load.latencyMs.p99 / base.load.latencyMs.p99, 2), `< ${p99Target} ms`, pass(real.load.latencyMs.p99 < p99Target)],
-    [`POST create/s vs workflow.start/s (${options.creates}, conc ${options.createConcurrency})`, fmt(creates.perSecond, 1), fmt(starts.perSecond, 1), fmt(createRatio, 3), `>= ${createTarget}`, pass(createRatio >= createTarget)],
+    [
+      'GET latency p99 (ms)',
+      fmt(real.load.latencyMs.p99, 2),
+      fmt(base.load.latencyMs.p99, 2),
+      fmt(real.load.latencyMs.p99 / base.load.latencyMs.p99, 2),
+      `< ${p99Target} ms`,
+      pass(real.load.latencyMs.p99 < p99Target),
+    ],
+    [
+      `POST create/s vs workflow.start/s (${options.creates}, conc ${options.createConcurrency})`,
+      fmt(creates.perSecond, 1),
+      fmt(starts.perSecond, 1),
+      fmt(createRatio, 3),
+      `>= ${createTarget}`,
+      pass(createRatio >= createTarget),
+    ],
     ['POST latency p50 (ms)', fmt(creates.latencyMs.p50, 1), fmt(starts.latencyMs.p50, 1), fmt(creates.latencyMs.p50 / starts.latencyMs.p50, 2), '', ''],
     ['POST latency p99 (ms)', fmt(creates.latencyMs.p99, 1), fmt(starts.latencyMs.p99, 1), fmt(creates.latencyMs.p99 / starts.latencyMs.p99, 2), '', ''],
     [`POST bare start/s after the YouTube creates`, '', fmt(startsAfter.perSecond, 1), '', '', ''],
@@ -486,30 +560,109 @@ async function main(): Promise<number> {
   ];
   console.log(`\n== bench:api — ${new Date().toISOString()}, ${os.cpus().length} CPUs, node ${process.version}, pool max ${POOL_MAX}, load average before ${loadBefore}, now ${loadAverage()} ==`);
   console.log(`code under test: ${code}`);
-  console.log('project = real API (child process: node --import tsx src/api/server.ts, NODE_ENV=production); bare = bench/lib/bare-koa-server.ts child process (GET) / client.workflow.start in the load generator (POST)');
-  console.log(`GET: ${options.rounds} round(s) × (${options.warmupMs / 1000} s warm-up + ${options.durationMs / 1000} s measured) per side, ${options.connections} keep-alive connections; POST: after ${warm}+${warm} warm-up\n`);
+  console.log(
+    'project = real API (child process: node --import tsx src/api/server.ts, NODE_ENV=production); bare = bench/lib/bare-koa-server.ts child process (GET) / client.workflow.start in the load generator (POST)',
+  );
+  console.log(
+    `GET: ${options.rounds} round(s) × (${options.warmupMs / 1000} s warm-up + ${options.durationMs / 1000} s measured) per side, ${options.connections} keep-alive connections; POST: after ${warm}+${warm} warm-up\n`,
+  );
   console.log(formatTable(['figure', 'project', 'bare', 'ratio', 'target', 'result'], rows));
 
   const cpuRows = [
-    ['GET real API', fmtInt(real.load.requests), fmt(perRequestUs(real.cpu.serverMs, real.load.requests), 0), fmt(perRequestUs(real.cpu.postgresMs, real.load.requests), 0), '', fmt(perRequestUs(real.cpu.loadgenMs, real.load.requests), 0), fmt(sqlRealGet, 2), String(real.bytes)],
-    ['GET conditional (304)', fmtInt(conditional.load.requests), fmt(perRequestUs(conditional.cpu.serverMs, conditional.load.requests), 0), fmt(perRequestUs(conditional.cpu.postgresMs, conditional.load.requests), 0), '', fmt(perRequestUs(conditional.cpu.loadgenMs, conditional.load.requests), 0), fmt(sqlConditionalGet, 2), '0'],
-    ['GET across tenants, real API', fmtInt(fleetReal.load.requests), fmt(perRequestUs(fleetReal.cpu.serverMs, fleetReal.load.requests), 0), fmt(perRequestUs(fleetReal.cpu.postgresMs, fleetReal.load.requests), 0), '', fmt(perRequestUs(fleetReal.cpu.loadgenMs, fleetReal.load.requests), 0), '', ''],
-    ['GET across tenants, bare', fmtInt(fleetBare.load.requests), fmt(perRequestUs(fleetBare.cpu.serverMs, fleetBare.load.requests), 0), fmt(perRequestUs(fleetBare.cpu.postgresMs, fleetBare.load.requests), 0), '', fmt(perRequestUs(fleetBare.cpu.loadgenMs, fleetBare.load.requests), 0), '', ''],
-    ['GET bare Koa + pg', fmtInt(base.load.requests), fmt(perRequestUs(base.cpu.serverMs, base.load.requests), 0), fmt(perRequestUs(base.cpu.postgresMs, base.load.requests), 0), '', fmt(perRequestUs(base.cpu.loadgenMs, base.load.requests), 0), fmt(sqlBareGet, 2), String(base.bytes)],
-    ['POST create (real API)', fmtInt(creates.total), fmt(perRequestUs(createCpu.serverMs, creates.total), 0), fmt(perRequestUs(createCpu.postgresMs, creates.total), 0), fmt(perRequestUs(temporalCpuApi, creates.total), 0), fmt(perRequestUs(createCpu.loadgenMs, creates.total), 0), fmt(sqlCreate, 2), String(created.body.length)],
-    ['POST YouTube create (API)', fmtInt(youtubeCreates.total), fmt(perRequestUs(youtubeCpu.serverMs, youtubeCreates.total), 0), fmt(perRequestUs(youtubeCpu.postgresMs, youtubeCreates.total), 0), fmt(perRequestUs(temporalCpuYoutube, youtubeCreates.total), 0), fmt(perRequestUs(youtubeCpu.loadgenMs, youtubeCreates.total), 0), '', ''],
-    ['POST bare workflow.start', fmtInt(starts.total), '', '', fmt(perRequestUs(temporalCpuBare, starts.total), 0), fmt(perRequestUs((loadgenBare.user + loadgenBare.system) / 1000, starts.total), 0), '0', ''],
+    [
+      'GET real API',
+      fmtInt(real.load.requests),
+      fmt(perRequestUs(real.cpu.serverMs, real.load.requests), 0),
+      fmt(perRequestUs(real.cpu.postgresMs, real.load.requests), 0),
+      '',
+      fmt(perRequestUs(real.cpu.loadgenMs, real.load.requests), 0),
+      fmt(sqlRealGet, 2),
+      String(real.bytes),
+    ],
+    [
+      'GET conditional (304)',
+      fmtInt(conditional.load.requests),
+      fmt(perRequestUs(conditional.cpu.serverMs, conditional.load.requests), 0),
+      fmt(perRequestUs(conditional.cpu.postgresMs, conditional.load.requests), 0),
+      '',
+      fmt(perRequestUs(conditional.cpu.loadgenMs, conditional.load.requests), 0),
+      fmt(sqlConditionalGet, 2),
+      '0',
+    ],
+    [
+      'GET across tenants, real API',
+      fmtInt(fleetReal.load.requests),
+      fmt(perRequestUs(fleetReal.cpu.serverMs, fleetReal.load.requests), 0),
+      fmt(perRequestUs(fleetReal.cpu.postgresMs, fleetReal.load.requests), 0),
+      '',
+      fmt(perRequestUs(fleetReal.cpu.loadgenMs, fleetReal.load.requests), 0),
+      '',
+      '',
+    ],
+    [
+      'GET across tenants, bare',
+      fmtInt(fleetBare.load.requests),
+      fmt(perRequestUs(fleetBare.cpu.serverMs, fleetBare.load.requests), 0),
+      fmt(perRequestUs(fleetBare.cpu.postgresMs, fleetBare.load.requests), 0),
+      '',
+      fmt(perRequestUs(fleetBare.cpu.loadgenMs, fleetBare.load.requests), 0),
+      '',
+      '',
+    ],
+    [
+      'GET bare Koa + pg',
+      fmtInt(base.load.requests),
+      fmt(perRequestUs(base.cpu.serverMs, base.load.requests), 0),
+      fmt(perRequestUs(base.cpu.postgresMs, base.load.requests), 0),
+      '',
+      fmt(perRequestUs(base.cpu.loadgenMs, base.load.requests), 0),
+      fmt(sqlBareGet, 2),
+      String(base.bytes),
+    ],
+    [
+      'POST create (real API)',
+      fmtInt(creates.total),
+      fmt(perRequestUs(createCpu.serverMs, creates.total), 0),
+      fmt(perRequestUs(createCpu.postgresMs, creates.total), 0),
+      fmt(perRequestUs(temporalCpuApi, creates.total), 0),
+      fmt(perRequestUs(createCpu.loadgenMs, creates.total), 0),
+      fmt(sqlCreate, 2),
+      String(created.body.length),
+    ],
+    [
+      'POST YouTube create (API)',
+      fmtInt(youtubeCreates.total),
+      fmt(perRequestUs(youtubeCpu.serverMs, youtubeCreates.total), 0),
+      fmt(perRequestUs(youtubeCpu.postgresMs, youtubeCreates.total), 0),
+      fmt(perRequestUs(temporalCpuYoutube, youtubeCreates.total), 0),
+      fmt(perRequestUs(youtubeCpu.loadgenMs, youtubeCreates.total), 0),
+      '',
+      '',
+    ],
+    [
+      'POST bare workflow.start',
+      fmtInt(starts.total),
+      '',
+      '',
+      fmt(perRequestUs(temporalCpuBare, starts.total), 0),
+      fmt(perRequestUs((loadgenBare.user + loadgenBare.system) / 1000, starts.total), 0),
+      '0',
+      '',
+    ],
   ];
-  console.log('\nper request: CPU in µs (server = the HTTP child; postgres = this database\'s backends; temporal = the dev server; loadgen = this process), SQL round trips counted through a proxy on fresh servers (the first GET of a key also touches it):');
+  console.log(
+    "\nper request: CPU in µs (server = the HTTP child; postgres = this database's backends; temporal = the dev server; loadgen = this process), SQL round trips counted through a proxy on fresh servers (the first GET of a key also touches it):",
+  );
   console.log(formatTable(['run', 'requests', 'server CPU', 'postgres CPU', 'temporal CPU', 'loadgen CPU', 'SQL round trips', 'resp bytes'], cpuRows));
   console.log(`across tenants: ${fleetProjects.length} projects in ${fleet.length} workspaces; ${changes} changes made during those runs`);
   console.log(`check: ${createdCount.n} projects in the database; newest project's workflow is ${described.status.name} on task queue ${described.taskQueue} (no worker)`);
 
   if (options.profile) {
-    if (!options.profilePostOnly) await profileGet({ options, env, startApi, startBare, databaseUrl: database.url, dbName: database.name, projectId: project.id, workspaceId: tenant.workspace.id, auth });
+    if (!options.profilePostOnly)
+      await profileGet({ options, env, startApi, startBare, databaseUrl: database.url, dbName: database.name, projectId: project.id, workspaceId: tenant.workspace.id, auth });
     await profilePost({ options, startApi, databaseUrl: database.url, target, auth, runId });
-  }
-  else if (rpsRatio < getTarget || conditionalRatio < getTarget || fleetRatio < getTarget || real.load.latencyMs.p99 >= p99Target) console.log('\nGET misses its target: run with --profile to see where the time goes.');
+  } else if (rpsRatio < getTarget || conditionalRatio < getTarget || fleetRatio < getTarget || real.load.latencyMs.p99 >= p99Target)
+    console.log('\nGET misses its target: run with --profile to see where the time goes.');
   log(`done in ${fmt((performance.now() - started) / 1000, 1)} s`);
   return rpsRatio >= getTarget && conditionalRatio >= getTarget && fleetRatio >= getTarget && real.load.latencyMs.p99 < p99Target && createRatio >= createTarget ? 0 : 1;
 }
@@ -530,7 +683,10 @@ async function profileGet(ctx: {
   const dir = scratchDir('api-profile');
   const monitor = new PgClient({ connectionString: ctx.databaseUrl, application_name: 'bench-monitor' });
   await monitor.connect();
-  onCleanup('close profile monitor', once(() => monitor.end()));
+  onCleanup(
+    'close profile monitor',
+    once(() => monitor.end()),
+  );
   const meter = new CpuMeter(monitor, ctx.dbName);
 
   // A. The handler rebuilt one piece at a time, on fresh servers with the same pool size.
@@ -542,7 +698,7 @@ async function profileGet(ctx: {
   const ws = ctx.workspaceId;
   const levels: [string, ChildService, HttpRequestSpec][] = [
     ['L0 bare Koa + pg: SELECT * FROM projects WHERE id=$1', bare, { url: `${bare.baseUrl}/projects/${projectId}` }],
-    ['L1 bare Koa + pg: the API\'s view statement by name', breakdown, { url: `${breakdown.baseUrl}/V/${ws}/${projectId}` }],
+    ["L1 bare Koa + pg: the API's view statement by name", breakdown, { url: `${breakdown.baseUrl}/V/${ws}/${projectId}` }],
     ['L2 + findProjectView, presentProjectView (no transfer)', breakdown, { url: `${breakdown.baseUrl}/P/${ws}/${projectId}` }],
     ['L3 + transfer block (3 HMAC-signed URLs): the handler', breakdown, { url: `${breakdown.baseUrl}/T/${ws}/${projectId}` }],
     ['L4 real API (+ key, rate limit, log, metrics, router, ajv)', api, { url: `${api.baseUrl}/v1/dubbing/projects/${projectId}`, headers: auth }],
@@ -552,7 +708,10 @@ async function profileGet(ctx: {
   const agent = keepAliveAgent(1);
   const comparable = async (spec: HttpRequestSpec) => {
     const body = JSON.parse((await send(agent, spec)).body.toString('utf8'));
-    for (const part of body.data?.transfer?.parts ?? []) part.url = String(part.url).replace(/^http:\/\/[^/]+/, '').replace(/expires=.*$/, '');
+    for (const part of body.data?.transfer?.parts ?? [])
+      part.url = String(part.url)
+        .replace(/^http:\/\/[^/]+/, '')
+        .replace(/expires=.*$/, '');
     return JSON.stringify(body);
   };
   if ((await comparable(levels[3]![2])) !== (await comparable(levels[4]![2]))) throw new Error(`${levels[3]![0]} answers differently from the real API`);
@@ -580,7 +739,9 @@ async function profileGet(ctx: {
     if (label.startsWith('L4 ')) l4Us = usPerReq;
   }
   await Promise.all([bare.stop(), api.stop(), breakdown.stop()]);
-  console.log(`\n-- profile A: the GET handler rebuilt piece by piece (fresh servers; ${short.warmupMs / 1000} s warm-up + ${short.durationMs / 1000} s each, ${options.connections} connections; µs/req = 1 / throughput; CPU µs per request) --`);
+  console.log(
+    `\n-- profile A: the GET handler rebuilt piece by piece (fresh servers; ${short.warmupMs / 1000} s warm-up + ${short.durationMs / 1000} s each, ${options.connections} connections; µs/req = 1 / throughput; CPU µs per request) --`,
+  );
   console.log(formatTable(['level', 'req/s', 'p50 ms', 'p99 ms', 'µs/req', 'Δ µs/req', 'server CPU', 'pg CPU', 'loadgen CPU'], rows));
 
   // B. A CPU profile of the real API under the same load.
@@ -598,14 +759,36 @@ async function profileGet(ctx: {
   }
   const summary = summarizeCpuProfile(path.join(profDir, file), { lastMs: loadMs, top: 12 });
   const pct = (ms: number) => `${fmt((ms / summary.busyMs) * 100, 1)}%`;
-  console.log(`\n-- profile B: V8 CPU profile of the real API process during ${fmt(loadMs / 1000, 1)} s of load (${fmtInt(run.rps)} req/s while profiled); main thread busy ${fmt(summary.busyMs / 1000, 2)} s of ${fmt(summary.totalMs / 1000, 2)} s --`);
-  console.log(formatTable(['by library (self time; natives charged to their JS caller)', 'ms', 'share'], summary.byCategory.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
+  console.log(
+    `\n-- profile B: V8 CPU profile of the real API process during ${fmt(loadMs / 1000, 1)} s of load (${fmtInt(run.rps)} req/s while profiled); main thread busy ${fmt(summary.busyMs / 1000, 2)} s of ${fmt(summary.totalMs / 1000, 2)} s --`,
+  );
+  console.log(
+    formatTable(
+      ['by library (self time; natives charged to their JS caller)', 'ms', 'share'],
+      summary.byCategory.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)]),
+    ),
+  );
   console.log('');
-  console.log(formatTable(['by caller (node core work charged to the library that called it)', 'ms', 'share'], summary.byCaller.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
+  console.log(
+    formatTable(
+      ['by caller (node core work charged to the library that called it)', 'ms', 'share'],
+      summary.byCaller.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)]),
+    ),
+  );
   console.log('');
-  console.log(formatTable(['by innermost src/ function on the stack', 'ms', 'share'], summary.bySrcFrame.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
+  console.log(
+    formatTable(
+      ['by innermost src/ function on the stack', 'ms', 'share'],
+      summary.bySrcFrame.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)]),
+    ),
+  );
   console.log('');
-  console.log(formatTable(['top self-time functions', 'ms', 'share'], summary.topSelf.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
+  console.log(
+    formatTable(
+      ['top self-time functions', 'ms', 'share'],
+      summary.topSelf.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)]),
+    ),
+  );
 }
 
 /** Where POST time goes: one workspace vs many (credit row lock), and a CPU profile of creates. */
@@ -636,10 +819,15 @@ async function profilePost(ctx: {
   await api.stop();
   for (const r of [one, many]) if (r.errors > 0) throw new Error(`POST profile: ${r.errors} failures; first: ${r.firstError}`);
   console.log(`\n-- profile C: POST /v1/dubbing/projects, ${options.creates} creates at concurrency ${options.createConcurrency} on a fresh API --`);
-  console.log(formatTable(['variant', 'creates/s', 'p50 ms', 'p99 ms'], [
-    ['all from one workspace (as the main figure)', fmt(one.perSecond, 1), fmt(one.latencyMs.p50, 1), fmt(one.latencyMs.p99, 1)],
-    ['spread over 20 workspaces (no shared credit_balances row)', fmt(many.perSecond, 1), fmt(many.latencyMs.p50, 1), fmt(many.latencyMs.p99, 1)],
-  ]));
+  console.log(
+    formatTable(
+      ['variant', 'creates/s', 'p50 ms', 'p99 ms'],
+      [
+        ['all from one workspace (as the main figure)', fmt(one.perSecond, 1), fmt(one.latencyMs.p50, 1), fmt(one.latencyMs.p99, 1)],
+        ['spread over 20 workspaces (no shared credit_balances row)', fmt(many.perSecond, 1), fmt(many.latencyMs.p50, 1), fmt(many.latencyMs.p99, 1)],
+      ],
+    ),
+  );
 
   // Profile D, for both kinds of create: an upload create is the API's own work; a YouTube create
   // also starts its workflow through the Temporal client in the request.
@@ -648,7 +836,11 @@ async function profilePost(ctx: {
     const profDir = path.join(dir, `cpu-profile-${kind}`);
     const profiled = await ctx.startApi(`api-post-cpu-profile-${kind}`, '/readyz', ['--cpu-prof', '--cpu-prof-dir', profDir]);
     const kindCreates = async (label: string, total: number) => {
-      const result = await runHttpFixedCount({ total, concurrency: options.createConcurrency, request: (i) => createSpec(profiled.baseUrl, ctx.auth, target, `bench-${runId}-${kind}-${label}-${i}`, 2_000_000 + i, kind) });
+      const result = await runHttpFixedCount({
+        total,
+        concurrency: options.createConcurrency,
+        request: (i) => createSpec(profiled.baseUrl, ctx.auth, target, `bench-${runId}-${kind}-${label}-${i}`, 2_000_000 + i, kind),
+      });
       if (result.errors > 0) throw new Error(`POST profile (${kind}): ${result.firstError}`);
       return result;
     };
@@ -661,10 +853,22 @@ async function profilePost(ctx: {
     if (!file) continue;
     const summary = summarizeCpuProfile(path.join(profDir, file), { lastMs: loadMs, top: 12 });
     const pct = (ms: number) => `${fmt((ms / summary.busyMs) * 100, 1)}%`;
-    console.log(`\n-- profile D (${kind}): V8 CPU profile of the real API process during ${options.creates} ${kind} creates (${fmt(run.perSecond, 1)} creates/s while profiled); main thread busy ${fmt(summary.busyMs / 1000, 2)} s of ${fmt(summary.totalMs / 1000, 2)} s --`);
-    console.log(formatTable(['by caller (node core work charged to the library that called it)', 'ms', 'share'], summary.byCaller.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
+    console.log(
+      `\n-- profile D (${kind}): V8 CPU profile of the real API process during ${options.creates} ${kind} creates (${fmt(run.perSecond, 1)} creates/s while profiled); main thread busy ${fmt(summary.busyMs / 1000, 2)} s of ${fmt(summary.totalMs / 1000, 2)} s --`,
+    );
+    console.log(
+      formatTable(
+        ['by caller (node core work charged to the library that called it)', 'ms', 'share'],
+        summary.byCaller.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)]),
+      ),
+    );
     console.log('');
-    console.log(formatTable(['by innermost src/ function on the stack', 'ms', 'share'], summary.bySrcFrame.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
+    console.log(
+      formatTable(
+        ['by innermost src/ function on the stack', 'ms', 'share'],
+        summary.bySrcFrame.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)]),
+      ),
+    );
   }
 }
 

@@ -139,9 +139,7 @@ function naiveQuery(db: Db, ownerUserId: string) {
 }
 
 async function explain(db: Kysely<any>, label: string, compiled: { sql: string; parameters: readonly unknown[] }): Promise<void> {
-  const { rows } = await db.executeQuery<{ 'QUERY PLAN': string }>(
-    CompiledQuery.raw(`explain (analyze, buffers, costs off) ${compiled.sql}`, [...compiled.parameters]),
-  );
+  const { rows } = await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (analyze, buffers, costs off) ${compiled.sql}`, [...compiled.parameters]));
   console.log(`\n${label}:\n${rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}`);
 }
 
@@ -175,7 +173,12 @@ async function main(): Promise<void> {
 
     // The full app, built as server.ts builds it; the notes routes use only db (and never engines).
     const app = createApp({
-      config, db, pool, temporal, capabilities: { current: () => NO_CAPABILITIES }, logger: createLogger('error'),
+      config,
+      db,
+      pool,
+      temporal,
+      capabilities: { current: () => NO_CAPABILITIES },
+      logger: createLogger('error'),
       ...createStorage(config),
     });
     server = await new Promise<Server>((resolve) => {
@@ -202,12 +205,24 @@ async function main(): Promise<void> {
     await explain(db, 'deferred join (the API query, limit + 1)', ownedMeetingsPageQuery(db, ownerUserId, { offset: OFFSET, limit: LIMIT }).compile());
     await explain(db, 'naive query', naive.compile());
 
-    for (let i = 0; i < 5; i++) { await viaApi(); await viaNaive(); } // warm caches and pools
+    for (let i = 0; i < 5; i++) {
+      await viaApi();
+      await viaNaive();
+    } // warm caches and pools
     const apiMs: number[] = [];
     const naiveMs: number[] = [];
     for (let i = 0; i < options.iterations; i++) {
       // Alternate which goes first so neither always runs on the other's warmed cache.
-      const order = i % 2 === 0 ? ([[viaApi, apiMs], [viaNaive, naiveMs]] as const) : ([[viaNaive, naiveMs], [viaApi, apiMs]] as const);
+      const order =
+        i % 2 === 0
+          ? ([
+              [viaApi, apiMs],
+              [viaNaive, naiveMs],
+            ] as const)
+          : ([
+              [viaNaive, naiveMs],
+              [viaApi, apiMs],
+            ] as const);
       for (const [run, samples] of order) {
         const t = performance.now();
         await run();

@@ -98,16 +98,38 @@ const spokenScripts = new Map<BenchVoice, Promise<Buffer[]>>();
 async function makeClip(dir: string, seconds: number, voice: BenchVoice, speechDir: string): Promise<{ file: string; duration: number; speechSeconds: number; sentences: SpokenSentence[] }> {
   await mkdir(dir, { recursive: true });
   const script = scriptSentences();
-  if (!spokenScripts.has(voice)) spokenScripts.set(voice, mkdir(speechDir, { recursive: true }).then(() => speakScript(voice, script, speechDir)));
+  if (!spokenScripts.has(voice))
+    spokenScripts.set(
+      voice,
+      mkdir(speechDir, { recursive: true }).then(() => speakScript(voice, script, speechDir)),
+    );
   const audio = path.join(dir, 'clip.wav');
   const speech = await assembleClip(script, await spokenScripts.get(voice)!, seconds, audio);
   const file = path.join(dir, 'source.mp4');
-  await runCommand('ffmpeg', ffmpegArgs([
-    '-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=25:duration=${seconds}`,
-    '-i', audio,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '96k', '-t', String(seconds),
-    file,
-  ]));
+  await runCommand(
+    'ffmpeg',
+    ffmpegArgs([
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=320x240:rate=25:duration=${seconds}`,
+      '-i',
+      audio,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '96k',
+      '-t',
+      String(seconds),
+      file,
+    ]),
+  );
   return { file, duration: await probeDuration(file), speechSeconds: speech.scriptSeconds, sentences: speech.sentences };
 }
 
@@ -139,12 +161,27 @@ async function engineFloor(dir: string, source: string, transcript: string[], ta
     return result;
   };
   const f = (name: string) => path.join(dir, name);
-  await step('ffmpeg: speech → 16 kHz mono wav', 'ffmpeg', ffmpegArgs(['-i', source, '-vn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-bitexact', '-map_metadata', '-1', '-fflags', '+bitexact', f('speech-16k.wav')]));
+  await step(
+    'ffmpeg: speech → 16 kHz mono wav',
+    'ffmpeg',
+    ffmpegArgs(['-i', source, '-vn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-bitexact', '-map_metadata', '-1', '-fflags', '+bitexact', f('speech-16k.wav')]),
+  );
   await step('ffmpeg: background → 48 kHz stereo wav', 'ffmpeg', ffmpegArgs(['-i', source, '-vn', '-af', 'pan=stereo|c0=c0|c1=c0', '-ar', '48000', '-c:a', 'pcm_s16le', f('background.wav')]));
   const model = path.join(POCKETSPHINX_MODEL_ROOT, 'en-us');
   await step('pocketsphinx_continuous (whole clip, one core)', 'pocketsphinx_continuous', [
-    '-infile', f('speech-16k.wav'), '-time', 'yes', '-logfn', '/dev/null',
-    '-hmm', path.join(model, 'en-us'), '-lm', path.join(model, 'en-us.lm.bin'), '-dict', path.join(model, 'cmudict-en-us.dict'), ...DEFAULT_SEARCH_ARGS,
+    '-infile',
+    f('speech-16k.wav'),
+    '-time',
+    'yes',
+    '-logfn',
+    '/dev/null',
+    '-hmm',
+    path.join(model, 'en-us'),
+    '-lm',
+    path.join(model, 'en-us.lm.bin'),
+    '-dict',
+    path.join(model, 'cmudict-en-us.dict'),
+    ...DEFAULT_SEARCH_ARGS,
   ]);
   for (const target of targets) {
     let text = transcript.join('\n');
@@ -155,13 +192,50 @@ async function engineFloor(dir: string, source: string, transcript: string[], ta
     }
     const voice = f(`${target.locale}-voice.wav`);
     await step(`[${target.locale}] espeak-ng -v ${target.voice} (whole translation)`, 'espeak-ng', ['-v', target.voice, '-w', voice, '--stdin'], { input: `${text.replace(/\n/g, ' ')}\n` });
-    await step(`[${target.locale}] ffmpeg: mix voice + background → wav`, 'ffmpeg', ffmpegArgs([
-      '-i', voice, '-i', f('background.wav'),
-      '-filter_complex', `[0:a]aresample=48000,pan=stereo|c0=c0|c1=c0[v];[1:a]volume=${BACKGROUND_VOLUME}[b];[v][b]amix=inputs=2:duration=longest:normalize=0,atrim=duration=${duration}[out]`,
-      '-map', '[out]', '-ac', '2', '-ar', '48000', '-c:a', 'pcm_s16le', f(`${target.locale}-mixed.wav`),
-    ]));
-    await step(`[${target.locale}] ffmpeg: mp3 128k + wav 48 kHz`, 'ffmpeg', ffmpegArgs(['-i', f(`${target.locale}-mixed.wav`), '-c:a', 'libmp3lame', '-b:a', '128k', f(`${target.locale}-dub.mp3`), '-ar', '48000', '-c:a', 'pcm_s16le', f(`${target.locale}-dub.wav`)]));
-    await step(`[${target.locale}] ffmpeg: thumbnail png`, 'ffmpeg', ffmpegArgs(['-ss', '1', '-i', source, '-an', '-vf', 'scale=1280:720:force_original_aspect_ratio=decrease,pad=1280:720:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1', '-frames:v', '1', '-update', '1', f(`${target.locale}-thumb.png`)]));
+    await step(
+      `[${target.locale}] ffmpeg: mix voice + background → wav`,
+      'ffmpeg',
+      ffmpegArgs([
+        '-i',
+        voice,
+        '-i',
+        f('background.wav'),
+        '-filter_complex',
+        `[0:a]aresample=48000,pan=stereo|c0=c0|c1=c0[v];[1:a]volume=${BACKGROUND_VOLUME}[b];[v][b]amix=inputs=2:duration=longest:normalize=0,atrim=duration=${duration}[out]`,
+        '-map',
+        '[out]',
+        '-ac',
+        '2',
+        '-ar',
+        '48000',
+        '-c:a',
+        'pcm_s16le',
+        f(`${target.locale}-mixed.wav`),
+      ]),
+    );
+    await step(
+      `[${target.locale}] ffmpeg: mp3 128k + wav 48 kHz`,
+      'ffmpeg',
+      ffmpegArgs(['-i', f(`${target.locale}-mixed.wav`), '-c:a', 'libmp3lame', '-b:a', '128k', f(`${target.locale}-dub.mp3`), '-ar', '48000', '-c:a', 'pcm_s16le', f(`${target.locale}-dub.wav`)]),
+    );
+    await step(
+      `[${target.locale}] ffmpeg: thumbnail png`,
+      'ffmpeg',
+      ffmpegArgs([
+        '-ss',
+        '1',
+        '-i',
+        source,
+        '-an',
+        '-vf',
+        'scale=1280:720:force_original_aspect_ratio=decrease,pad=1280:720:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1',
+        '-frames:v',
+        '1',
+        '-update',
+        '1',
+        f(`${target.locale}-thumb.png`),
+      ]),
+    );
   }
   return steps;
 }
@@ -218,17 +292,26 @@ async function runClip(services: Services, dir: string, seconds: number, options
   const { db, json, targets } = services;
   const clip = await makeClip(dir, seconds, options.voice, path.join(services.speechDir, options.voice));
   const video = readFileSync(clip.file);
-  log(`clip ${fmt(clip.duration, 2)} s, ${VOICE_NAMES[options.voice]}: ${clip.sentences.length} sentences (the script once through is ${fmt(clip.speechSeconds, 1)} s), ${fmt(video.length / 1024, 0)} KiB`);
+  log(
+    `clip ${fmt(clip.duration, 2)} s, ${VOICE_NAMES[options.voice]}: ${clip.sentences.length} sentences (the script once through is ${fmt(clip.speechSeconds, 1)} s), ${fmt(video.length / 1024, 0)} KiB`,
+  );
 
   // Create, upload the parts to their signed URLs (not timed as dubbing), then complete.
-  const created = (await json('POST', '/v1/dubbing/projects', {
-    name: `Pipeline benchmark ${seconds} s`,
-    source_locale: 'en_us',
-    target_locales: targets,
-    max_billable_seconds: Math.ceil(clip.duration) + 10,
-    source: { type: 'upload', file_name: 'town-visit.mp4', size_bytes: video.length },
-    publishing: { title: 'A visit to our town', description: 'A guide welcomes visitors and tells them about the town.' },
-  }, { 'idempotency-key': `bench-pipeline-${randomUUID()}` })).data;
+  const created = (
+    await json(
+      'POST',
+      '/v1/dubbing/projects',
+      {
+        name: `Pipeline benchmark ${seconds} s`,
+        source_locale: 'en_us',
+        target_locales: targets,
+        max_billable_seconds: Math.ceil(clip.duration) + 10,
+        source: { type: 'upload', file_name: 'town-visit.mp4', size_bytes: video.length },
+        publishing: { title: 'A visit to our town', description: 'A guide welcomes visitors and tells them about the town.' },
+      },
+      { 'idempotency-key': `bench-pipeline-${randomUUID()}` },
+    )
+  ).data;
   const projectId = created.id as string;
   const parts: { part_number: number; etag: string }[] = [];
   for (const part of created.transfer.parts as { part_number: number; url: string }[]) {
@@ -271,27 +354,56 @@ async function runClip(services: Services, dir: string, seconds: number, options
 
   // The floor, after the pipeline (the worker is idle now).
   if (options.floor) log('engine floor: the same engine work, called directly, one command after another');
-  const floor = !options.floor ? [] : await engineFloor(path.join(dir, 'floor'), clip.file, transcript.map((t) => t.text), targets.map((locale) => {
-    const entry = services.capabilities.locales.find((l) => l.locale === locale)!;
-    return { locale, modes: entry.translationModes!, voice: entry.voice };
-  }), clip.duration);
+  const floor = !options.floor
+    ? []
+    : await engineFloor(
+        path.join(dir, 'floor'),
+        clip.file,
+        transcript.map((t) => t.text),
+        targets.map((locale) => {
+          const entry = services.capabilities.locales.find((l) => l.locale === locale)!;
+          return { locale, modes: entry.translationModes!, voice: entry.voice };
+        }),
+        clip.duration,
+      );
 
   const stages = workerStageLines(services.workerLog).slice(-(targets.length + 1));
-  const quality = !options.quality ? null : await measureQuality({
-    db, projectId, voice: options.voice, clipSeconds: clip.duration, sentences: clip.sentences, targets, installedModes: services.installedModes,
-    workerLog: readFileSync(services.workerLog, 'utf8'),
-    downloadVtt: (locale) => services.text(`/v1/dubbing/projects/${projectId}/download?locale=${locale}&type=subtitles&format=vtt`),
-  });
+  const quality = !options.quality
+    ? null
+    : await measureQuality({
+        db,
+        projectId,
+        voice: options.voice,
+        clipSeconds: clip.duration,
+        sentences: clip.sentences,
+        targets,
+        installedModes: services.installedModes,
+        workerLog: readFileSync(services.workerLog, 'utf8'),
+        downloadVtt: (locale) => services.text(`/v1/dubbing/projects/${projectId}/download?locale=${locale}&type=subtitles&format=vtt`),
+      });
 
   return {
     projectId,
     voice: options.voice,
     quality,
     stages,
-    seconds, clipSeconds: clip.duration, speechSeconds: clip.speechSeconds, videoKiB: video.length / 1024, parts: parts.length,
-    wallMs, workerCpuMs: run.treeCpuMs, workerNodeCpuMs, otherCpuMs: run.machineBusyMs - run.treeCpuMs, machineBusyShare: run.machineBusyShare, memory, floor,
+    seconds,
+    clipSeconds: clip.duration,
+    speechSeconds: clip.speechSeconds,
+    videoKiB: video.length / 1024,
+    parts: parts.length,
+    wallMs,
+    workerCpuMs: run.treeCpuMs,
+    workerNodeCpuMs,
+    otherCpuMs: run.machineBusyMs - run.treeCpuMs,
+    machineBusyShare: run.machineBusyShare,
+    memory,
+    floor,
     qualities: qualities.map((q) => ({ locale: q.locale, quality: q.dub_quality as DubQuality | null })),
-    segments: transcript.length, deliverables, phases, timeline,
+    segments: transcript.length,
+    deliverables,
+    phases,
+    timeline,
   };
 }
 
@@ -317,16 +429,20 @@ function phaseTables(spans: Span[], sampler: TreeMemorySampler, t0: number, endM
     const lang = /\/lang\/(.+)$/.exec(span.workflowId)?.[1];
     return `${lang ? `[${lang}] ` : '[project] '}${span.kind === 'child' ? `child ${span.name.split('/').pop()}` : span.kind === 'workflow' ? 'workflow closed' : span.kind === 'signal' ? `signal ${span.name}` : span.name}`;
   };
-  const timeline = spans.filter((sp) => sp.endMs >= t0 - 1).sort((a, b) => a.scheduledMs - b.scheduledMs || a.endMs - b.endMs).map((sp) => [
-    label(sp) + (sp.attempt && sp.attempt > 1 ? ` (attempt ${sp.attempt})` : '') + (sp.outcome !== 'completed' && sp.outcome !== 'received' ? ` [${sp.outcome}]` : ''),
-    rel(sp.scheduledMs),
-    sp.kind === 'activity' || sp.kind === 'child' ? rel(sp.startedMs) : '',
-    rel(sp.endMs),
-    sp.kind === 'activity' ? fmt((sp.startedMs - sp.scheduledMs) / 1000, 2) : '',
-    sp.kind === 'activity' ? fmt((sp.endMs - sp.startedMs) / 1000, 2) : sp.kind === 'child' || sp.kind === 'workflow' ? fmt((sp.endMs - sp.startedMs) / 1000, 2) : '',
-  ]);
+  const timeline = spans
+    .filter((sp) => sp.endMs >= t0 - 1)
+    .sort((a, b) => a.scheduledMs - b.scheduledMs || a.endMs - b.endMs)
+    .map((sp) => [
+      label(sp) + (sp.attempt && sp.attempt > 1 ? ` (attempt ${sp.attempt})` : '') + (sp.outcome !== 'completed' && sp.outcome !== 'received' ? ` [${sp.outcome}]` : ''),
+      rel(sp.scheduledMs),
+      sp.kind === 'activity' || sp.kind === 'child' ? rel(sp.startedMs) : '',
+      rel(sp.endMs),
+      sp.kind === 'activity' ? fmt((sp.startedMs - sp.scheduledMs) / 1000, 2) : '',
+      sp.kind === 'activity' ? fmt((sp.endMs - sp.startedMs) / 1000, 2) : sp.kind === 'child' || sp.kind === 'workflow' ? fmt((sp.endMs - sp.startedMs) / 1000, 2) : '',
+    ]);
 
-  const activity = (name: string, lang?: string) => spans.filter((sp) => sp.kind === 'activity' && sp.name === name && (lang ? sp.workflowId.endsWith(`/lang/${lang}`) : !sp.workflowId.includes('/lang/')));
+  const activity = (name: string, lang?: string) =>
+    spans.filter((sp) => sp.kind === 'activity' && sp.name === name && (lang ? sp.workflowId.endsWith(`/lang/${lang}`) : !sp.workflowId.includes('/lang/')));
   const transcribe = activity('transcribeSource')[0];
   const prepare = activity('prepareSource')[0];
   // Each language workflow's own run (first event → close): the parent's child-closed events can
@@ -349,7 +465,12 @@ function phaseTables(spans: Span[], sampler: TreeMemorySampler, t0: number, endM
       ['whole run: upload/complete → completed_at', s(wallMs, 2), '100%', ...busy(t0, endMs)],
       ['upload/complete → prepareSource starts (API, signal, workflow task)', s(prepare.startedMs - t0, 2), share(prepare.startedMs - t0), '', ''],
       ['prepareSource + settleCharges (concat parts, ffprobe, charge)', s(transcribe.scheduledMs - prepare.startedMs, 2), share(transcribe.scheduledMs - prepare.startedMs), '', ''],
-      ['transcribeSource (extractions + chunked pocketsphinx), once', s(transcribe.endMs - transcribe.startedMs, 2), share(transcribe.endMs - transcribe.startedMs), ...busy(transcribe.startedMs, transcribe.endMs)],
+      [
+        'transcribeSource (extractions + chunked pocketsphinx), once',
+        s(transcribe.endMs - transcribe.startedMs, 2),
+        share(transcribe.endMs - transcribe.startedMs),
+        ...busy(transcribe.startedMs, transcribe.endMs),
+      ],
       [`languages in parallel (${children.length} language workflows, first start → last end)`, s(langEnd - langStart, 2), share(langEnd - langStart), ...busy(langStart, langEnd)],
       ['  translateLanguage, mean per language', s(mean(translates), 2), '', '', ''],
       ['  dubLanguage (speech, fit, render, encodes, thumbnail), mean', s(mean(dubs), 2), '', '', ''],
@@ -365,22 +486,56 @@ function report(r: ClipResult, cores: number): boolean {
   const floorWallMs = floorCpuMs / cores;
   const minutes = r.clipSeconds / 60;
   const peakOk = r.memory.peakTreeKb < TARGET_PEAK_KB;
-  console.log(`\n-- ${fmt(r.clipSeconds, 2)} s clip: English (${VOICE_NAMES[r.voice]}, the ${fmt(r.speechSeconds, 1)} s script started over to fill it), 320×240 H.264 + AAC, ${fmt(r.videoKiB, 0)} KiB, ${r.parts} upload parts (upload not counted) --`);
-  console.log(formatTable(['figure', 'project', 'engine floor', 'project / floor', 'goal', 'result'], [
-    ['wall time (s), upload/complete → completed', s(r.wallMs, 2), s(floorWallMs, 2), fmt(r.wallMs / floorWallMs, 2), '', ''],
-    ['wall time / clip duration', fmt(ratio, 3), fmt(floorWallMs / clipMs, 3), '', `≤ ${TARGET_RATIO}`, ratio <= TARGET_RATIO ? 'PASS' : 'FAIL'],
-    ['CPU seconds (worker tree vs the floor\'s commands)', s(r.workerCpuMs, 1), s(floorCpuMs, 1), fmt(r.workerCpuMs / floorCpuMs, 2), '', ''],
-    ['cost per minute of source: wall s / CPU s', `${fmt(r.wallMs / 1000 / minutes, 2)} / ${fmt(r.workerCpuMs / 1000 / minutes, 2)}`, `${fmt(floorWallMs / 1000 / minutes, 2)} / ${fmt(floorCpuMs / 1000 / minutes, 2)}`, '', '', ''],
-    ['peak memory: worker tree RSS (sampled)', mb(r.memory.peakTreeKb), mb(Math.max(...r.floor.map((st) => st.maxRssKb))), '', '< 1024 MB', peakOk ? 'PASS' : 'FAIL'],
-  ]));
-  console.log(`worker CPU: ${s(r.workerCpuMs, 1)} s, of which its Node process ${s(r.workerNodeCpuMs, 1)} s (Temporal, the activities' own code) and engine processes ${s(r.workerCpuMs - r.workerNodeCpuMs, 1)} s`);
-  console.log(`machine busy during the run ${fmt(r.machineBusyShare * 100, 0)}%, of which ${s(r.otherCpuMs, 1)} CPU s outside the worker (API, Temporal, PostgreSQL and anything else running: a large figure means the run was disturbed); peak RSS ${mb(r.memory.peakTreeKb)} (PSS ${mb(r.memory.peakTreePssKb)}) at +${s(r.memory.peakAtMs)} s, at most ${r.memory.peakProcesses} processes: ${r.memory.peakBreakdown.map((b) => `${b.comm}×${b.count} ${mb(b.rssKb)}`).join(', ')}`);
+  console.log(
+    `\n-- ${fmt(r.clipSeconds, 2)} s clip: English (${VOICE_NAMES[r.voice]}, the ${fmt(r.speechSeconds, 1)} s script started over to fill it), 320×240 H.264 + AAC, ${fmt(r.videoKiB, 0)} KiB, ${r.parts} upload parts (upload not counted) --`,
+  );
+  console.log(
+    formatTable(
+      ['figure', 'project', 'engine floor', 'project / floor', 'goal', 'result'],
+      [
+        ['wall time (s), upload/complete → completed', s(r.wallMs, 2), s(floorWallMs, 2), fmt(r.wallMs / floorWallMs, 2), '', ''],
+        ['wall time / clip duration', fmt(ratio, 3), fmt(floorWallMs / clipMs, 3), '', `≤ ${TARGET_RATIO}`, ratio <= TARGET_RATIO ? 'PASS' : 'FAIL'],
+        ["CPU seconds (worker tree vs the floor's commands)", s(r.workerCpuMs, 1), s(floorCpuMs, 1), fmt(r.workerCpuMs / floorCpuMs, 2), '', ''],
+        [
+          'cost per minute of source: wall s / CPU s',
+          `${fmt(r.wallMs / 1000 / minutes, 2)} / ${fmt(r.workerCpuMs / 1000 / minutes, 2)}`,
+          `${fmt(floorWallMs / 1000 / minutes, 2)} / ${fmt(floorCpuMs / 1000 / minutes, 2)}`,
+          '',
+          '',
+          '',
+        ],
+        ['peak memory: worker tree RSS (sampled)', mb(r.memory.peakTreeKb), mb(Math.max(...r.floor.map((st) => st.maxRssKb))), '', '< 1024 MB', peakOk ? 'PASS' : 'FAIL'],
+      ],
+    ),
+  );
+  console.log(
+    `worker CPU: ${s(r.workerCpuMs, 1)} s, of which its Node process ${s(r.workerNodeCpuMs, 1)} s (Temporal, the activities' own code) and engine processes ${s(r.workerCpuMs - r.workerNodeCpuMs, 1)} s`,
+  );
+  console.log(
+    `machine busy during the run ${fmt(r.machineBusyShare * 100, 0)}%, of which ${s(r.otherCpuMs, 1)} CPU s outside the worker (API, Temporal, PostgreSQL and anything else running: a large figure means the run was disturbed); peak RSS ${mb(r.memory.peakTreeKb)} (PSS ${mb(r.memory.peakTreePssKb)}) at +${s(r.memory.peakAtMs)} s, at most ${r.memory.peakProcesses} processes: ${r.memory.peakBreakdown.map((b) => `${b.comm}×${b.count} ${mb(b.rssKb)}`).join(', ')}`,
+  );
   console.log(`check: ${r.segments} transcript segments, ${r.deliverables.length} deliverables`);
 
   console.log('\ndub quality per language (goals: start offset ≤ 100 ms, tempo ≤ 1.3, length within ±5 %, every cue inside its clip; drift reported):');
-  console.log(formatTable(['language', 'sentences', 'max start offset ms', 'max tempo', 'total drift s', 'dubbed / source length', 'cues outside clips', 'result'], r.qualities.map(({ locale, quality: q }) => q
-    ? [locale, String(q.sentences), fmt(q.maxStartOffsetMs, 1), fmt(q.maxTempo, 3), fmt(q.totalDriftSeconds, 2), fmt(q.lengthRatio, 4), String(q.cuesOutsideClips), qualityPasses(q) ? 'PASS' : 'FAIL']
-    : [locale, '(not recorded)', '', '', '', '', '', 'FAIL'])));
+  console.log(
+    formatTable(
+      ['language', 'sentences', 'max start offset ms', 'max tempo', 'total drift s', 'dubbed / source length', 'cues outside clips', 'result'],
+      r.qualities.map(({ locale, quality: q }) =>
+        q
+          ? [
+              locale,
+              String(q.sentences),
+              fmt(q.maxStartOffsetMs, 1),
+              fmt(q.maxTempo, 3),
+              fmt(q.totalDriftSeconds, 2),
+              fmt(q.lengthRatio, 4),
+              String(q.cuesOutsideClips),
+              qualityPasses(q) ? 'PASS' : 'FAIL',
+            ]
+          : [locale, '(not recorded)', '', '', '', '', '', 'FAIL'],
+      ),
+    ),
+  );
 
   if (r.phases.length > 0) {
     console.log('\nsummary (worker CPU = the worker and all its engine processes, core-seconds; machine busy = all CPUs, everything running on the box):');
@@ -388,17 +543,37 @@ function report(r: ClipResult, cores: number): boolean {
   }
   if (r.stages.length > 0) {
     console.log('\nstages inside the activities (worker log, ms):');
-    const keys = ['locale', 'segments', 'clips', 'extractMs', 'recognizeMs', 'speechMs', 'onsetTrimMs', 'renderMs', 'encodeMs', 'renderAndEncodeMs', 'thumbnailMs', 'videoMs', 'storeMs'].filter((k) => r.stages.some((st) => k in st));
-    console.log(formatTable(['step', ...keys], r.stages.map((st) => [String(st.msg), ...keys.map((k) => (k in st ? String(st[k]) : ''))])));
+    const keys = ['locale', 'segments', 'clips', 'extractMs', 'recognizeMs', 'speechMs', 'onsetTrimMs', 'renderMs', 'encodeMs', 'renderAndEncodeMs', 'thumbnailMs', 'videoMs', 'storeMs'].filter((k) =>
+      r.stages.some((st) => k in st),
+    );
+    console.log(
+      formatTable(
+        ['step', ...keys],
+        r.stages.map((st) => [String(st.msg), ...keys.map((k) => (k in st ? String(st[k]) : ''))]),
+      ),
+    );
   }
   console.log('\nper phase (Temporal history; seconds from POST upload/complete; wait = scheduled → picked up by the worker):');
   console.log(formatTable(['step', 'scheduled', 'started', 'ended', 'wait', 'run'], r.timeline));
   console.log('\nengine floor (each command run directly, one after another; CPU = user + system from GNU time):');
-  console.log(formatTable(['command', 'wall s', 'CPU s', 'max RSS'], [
-    ...r.floor.map((st) => [st.name, s(st.ms, 2), s(st.cpuMs, 2), mb(st.maxRssKb)]),
-    ['total', s(r.floor.reduce((a, b) => a + b.ms, 0), 2), s(floorCpuMs, 2), ''],
-    [`floor wall time = CPU s ÷ ${cores} cores`, '', s(floorWallMs, 2), ''],
-  ]));
+  console.log(
+    formatTable(
+      ['command', 'wall s', 'CPU s', 'max RSS'],
+      [
+        ...r.floor.map((st) => [st.name, s(st.ms, 2), s(st.cpuMs, 2), mb(st.maxRssKb)]),
+        [
+          'total',
+          s(
+            r.floor.reduce((a, b) => a + b.ms, 0),
+            2,
+          ),
+          s(floorCpuMs, 2),
+          '',
+        ],
+        [`floor wall time = CPU s ÷ ${cores} cores`, '', s(floorWallMs, 2), ''],
+      ],
+    ),
+  );
   return ratio <= TARGET_RATIO && peakOk && r.qualities.every((q) => q.quality && qualityPasses(q.quality));
 }
 
@@ -445,7 +620,12 @@ async function main(): Promise<number> {
   const agent = keepAliveAgent(4);
   onCleanup('close agent', () => agent.destroy());
   const json = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await send(agent, { url: `${api.baseUrl}${url}`, method, headers: { ...auth, ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await send(agent, {
+      url: `${api.baseUrl}${url}`,
+      method,
+      headers: { ...auth, ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const text = res.body.toString('utf8');
     if (res.status >= 300) throw new Error(`${method} ${url} → ${res.status}: ${text.slice(0, 400)}`);
     return JSON.parse(text);
@@ -460,9 +640,23 @@ async function main(): Promise<number> {
   if (targets.length < options.targets.length) throw new Error(`only ${targets.length} target locales are servable here: ${targets.join(', ')}`);
   log(`targets ${targets.join(', ')}; clips ${options.seconds.join(', ')} s`);
 
-  const installedModes = new Set((await runCommand('apertium', ['-l'])).stdout.toString('utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+  const installedModes = new Set(
+    (await runCommand('apertium', ['-l'])).stdout
+      .toString('utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean),
+  );
   const services: Services = {
-    workerPid: worker.pid, workerLog: worker.logFile, db, client, targets, capabilities, json, installedModes, speechDir: path.join(dir, 'speech'),
+    workerPid: worker.pid,
+    workerLog: worker.logFile,
+    db,
+    client,
+    targets,
+    capabilities,
+    json,
+    installedModes,
+    speechDir: path.join(dir, 'speech'),
     text: async (url) => {
       const res = await send(agent, { url: `${api.baseUrl}${url}`, method: 'GET', headers: auth });
       if (res.status >= 300) throw new Error(`GET ${url} → ${res.status}`);
@@ -507,14 +701,31 @@ async function main(): Promise<number> {
 
   if (results.length > 1 && !options.regenerationOnly && !options.qualityOnly) {
     const first = results[0]!;
-    const perMinute = (r: ClipResult) => ({ wall: r.wallMs / 1000 / (r.clipSeconds / 60), cpu: r.workerCpuMs / 1000 / (r.clipSeconds / 60), floor: r.floor.reduce((a, b) => a + b.cpuMs, 0) / 1000 / (r.clipSeconds / 60) });
+    const perMinute = (r: ClipResult) => ({
+      wall: r.wallMs / 1000 / (r.clipSeconds / 60),
+      cpu: r.workerCpuMs / 1000 / (r.clipSeconds / 60),
+      floor: r.floor.reduce((a, b) => a + b.cpuMs, 0) / 1000 / (r.clipSeconds / 60),
+    });
     console.log(`\ncost per minute of source, from the shortest clip to the longest (goal: flat, ≤ ${FLAT_COST_TOLERANCE}× the shortest's):`);
-    console.log(formatTable(['clip', 'wall s / min', 'worker CPU s / min', 'floor CPU s / min', 'wall / clip', 'peak RSS', 'vs shortest (wall / CPU)', 'result'], results.map((r) => {
-      const flat = perMinute(r).wall <= perMinute(first).wall * FLAT_COST_TOLERANCE;
-      pass &&= flat;
-      return [`${fmt(r.clipSeconds, 0)} s`, fmt(perMinute(r).wall, 2), fmt(perMinute(r).cpu, 2), fmt(perMinute(r).floor, 2), fmt(r.wallMs / 1000 / r.clipSeconds, 3), mb(r.memory.peakTreeKb),
-        `${fmt(perMinute(r).wall / perMinute(first).wall, 2)} / ${fmt(perMinute(r).cpu / perMinute(first).cpu, 2)}`, flat ? 'PASS' : 'FAIL'];
-    })));
+    console.log(
+      formatTable(
+        ['clip', 'wall s / min', 'worker CPU s / min', 'floor CPU s / min', 'wall / clip', 'peak RSS', 'vs shortest (wall / CPU)', 'result'],
+        results.map((r) => {
+          const flat = perMinute(r).wall <= perMinute(first).wall * FLAT_COST_TOLERANCE;
+          pass &&= flat;
+          return [
+            `${fmt(r.clipSeconds, 0)} s`,
+            fmt(perMinute(r).wall, 2),
+            fmt(perMinute(r).cpu, 2),
+            fmt(perMinute(r).floor, 2),
+            fmt(r.wallMs / 1000 / r.clipSeconds, 3),
+            mb(r.memory.peakTreeKb),
+            `${fmt(perMinute(r).wall / perMinute(first).wall, 2)} / ${fmt(perMinute(r).cpu / perMinute(first).cpu, 2)}`,
+            flat ? 'PASS' : 'FAIL',
+          ];
+        }),
+      ),
+    );
   }
   if (regenerations.length > 0) pass = reportRegenerations(regenerations) && pass;
   log(`done in ${s(performance.now() - started)} s`);

@@ -19,7 +19,7 @@ import { HELD_OUT_TEXTS, heldOutRecording, VOICES, type HeldOutText, type Voice 
 const CANDIDATES: Record<string, readonly string[]> = {
   'pocketsphinx defaults (3 passes, wide beam)': [],
   'previous default: 1 pass, narrow beam': ['-fwdflat', 'no', '-bestpath', 'no', '-maxhmmpf', '3000', '-maxwpf', '5'],
-  'DEFAULT_SEARCH_ARGS': DEFAULT_SEARCH_ARGS,
+  DEFAULT_SEARCH_ARGS: DEFAULT_SEARCH_ARGS,
   '1 pass, wide beam': ['-fwdflat', 'no', '-bestpath', 'no'],
   '3 passes, narrow beam': ['-maxhmmpf', '3000', '-maxwpf', '5'],
   'tree + bestpath, wide beam': ['-fwdflat', 'no'],
@@ -36,28 +36,36 @@ async function main(): Promise<void> {
   const dir = path.join(os.tmpdir(), 'bench-recognition');
   await mkdir(dir, { recursive: true });
   const texts = process.argv.includes('--text') ? [process.argv[process.argv.indexOf('--text') + 1] as HeldOutText] : (Object.keys(HELD_OUT_TEXTS) as HeldOutText[]);
-  for (const text of texts) for (const voice of only) {
-    const recording = await heldOutRecording(text, voice, dir);
-    const script = recording.sentences.join(' ');
-    // The recording's end is no boundary between two sentences.
-    const ends = recording.sentenceEndsSeconds.slice(0, -1);
-    let boundaries: { now: BoundaryScore; before: BoundaryScore } | undefined;
-    console.log(`\n-- ${text}: ${VOICES[voice]}: ${recording.sentences.length} sentences, ${recording.seconds.toFixed(1)} s --`);
-    console.log('flags'.padEnd(46), 'WER %'.padStart(6), 'sub'.padStart(4), 'del'.padStart(4), 'ins'.padStart(4), 'CPU s/audio s'.padStart(14));
-    for (const [name, args] of Object.entries(CANDIDATES).filter(([n]) => !pick || pick.some((p) => n.startsWith(p)))) {
-      const run = await runCommand('pocketsphinx_continuous', ['-infile', recording.wav, '-time', 'yes', '-logfn', '/dev/null', ...model(POCKETSPHINX_MODEL_ROOT), ...args]);
-      await writeFile(path.join(dir, text, `${voice}-${name.replace(/\W+/g, '_')}.out`), run.stdout);
-      const words = parsePocketsphinxWords(run.stdout.toString('utf8'));
-      const heard = words.map((w) => w.word).join(' ');
-      if (args === DEFAULT_SEARCH_ARGS) boundaries = { now: scoreSentenceBoundaries(groupWords(words), ends), before: scoreSentenceBoundaries(previousGrouping(words), ends) };
-      const e = wordErrors(script, heard);
-      console.log(name.padEnd(46), (e.wer * 100).toFixed(1).padStart(6), String(e.substitutions).padStart(4), String(e.deletions).padStart(4), String(e.insertions).padStart(4), (run.cpuMs / 1000 / recording.seconds).toFixed(3).padStart(14));
+  for (const text of texts)
+    for (const voice of only) {
+      const recording = await heldOutRecording(text, voice, dir);
+      const script = recording.sentences.join(' ');
+      // The recording's end is no boundary between two sentences.
+      const ends = recording.sentenceEndsSeconds.slice(0, -1);
+      let boundaries: { now: BoundaryScore; before: BoundaryScore } | undefined;
+      console.log(`\n-- ${text}: ${VOICES[voice]}: ${recording.sentences.length} sentences, ${recording.seconds.toFixed(1)} s --`);
+      console.log('flags'.padEnd(46), 'WER %'.padStart(6), 'sub'.padStart(4), 'del'.padStart(4), 'ins'.padStart(4), 'CPU s/audio s'.padStart(14));
+      for (const [name, args] of Object.entries(CANDIDATES).filter(([n]) => !pick || pick.some((p) => n.startsWith(p)))) {
+        const run = await runCommand('pocketsphinx_continuous', ['-infile', recording.wav, '-time', 'yes', '-logfn', '/dev/null', ...model(POCKETSPHINX_MODEL_ROOT), ...args]);
+        await writeFile(path.join(dir, text, `${voice}-${name.replace(/\W+/g, '_')}.out`), run.stdout);
+        const words = parsePocketsphinxWords(run.stdout.toString('utf8'));
+        const heard = words.map((w) => w.word).join(' ');
+        if (args === DEFAULT_SEARCH_ARGS) boundaries = { now: scoreSentenceBoundaries(groupWords(words), ends), before: scoreSentenceBoundaries(previousGrouping(words), ends) };
+        const e = wordErrors(script, heard);
+        console.log(
+          name.padEnd(46),
+          (e.wer * 100).toFixed(1).padStart(6),
+          String(e.substitutions).padStart(4),
+          String(e.deletions).padStart(4),
+          String(e.insertions).padStart(4),
+          (run.cpuMs / 1000 / recording.seconds).toFixed(3).padStart(14),
+        );
+      }
+      if (boundaries) {
+        const line = (b: BoundaryScore) => `recall ${pct(b.recall)} (${b.found}/${b.sentenceEnds}), precision ${pct(b.precision)} (${b.found}/${b.cueBoundaries})`;
+        console.log(`sentence ends, DEFAULT_SEARCH_ARGS: cues now ${line(boundaries.now)}; previous 0.35 s rule ${line(boundaries.before)}`);
+      }
     }
-    if (boundaries) {
-      const line = (b: BoundaryScore) => `recall ${pct(b.recall)} (${b.found}/${b.sentenceEnds}), precision ${pct(b.precision)} (${b.found}/${b.cueBoundaries})`;
-      console.log(`sentence ends, DEFAULT_SEARCH_ARGS: cues now ${line(boundaries.now)}; previous 0.35 s rule ${line(boundaries.before)}`);
-    }
-  }
   console.log(`\n(raw decoder output in ${dir})`);
 }
 

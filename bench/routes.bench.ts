@@ -28,7 +28,14 @@ import { fmt, formatTable } from './lib/stats';
 // worker serves) is the one bench/lib/route-choice.ts chooses (the best chrF; a pivot must beat
 // the direct route by 1 point); the exit code is 1 otherwise.
 
-const installedModes = async () => new Set((await runCommand('apertium', ['-l'])).stdout.toString('utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+const installedModes = async () =>
+  new Set(
+    (await runCommand('apertium', ['-l'])).stdout
+      .toString('utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean),
+  );
 
 /** The route as plain apertium runs it: each mode with -u, the whole script in one batch. */
 async function apertiumAlone(sentences: string[], route: readonly string[]): Promise<string[]> {
@@ -92,9 +99,18 @@ async function main(): Promise<number> {
     const served = (LOCALE_CATALOG.find((l) => l.locale === f.locale)?.fromEnglish ?? []).find((r) => r.every((m) => modes.has(m)));
     const isServed = served !== undefined && routeName(served) === routeName(f.route);
     if (isServed && !isChosen) pass = false;
-    return [f.locale, routeName(f.route), fmt(f.plain, 1), fmt(f.service, 1), String(f.untranslated.words), f.route.length > 1 ? String(f.untranslated.pivotWords) : '', fmt(f.seconds, 2),
-      isChosen ? 'chosen' : '', isServed ? (isChosen ? 'served: PASS' : 'served: FAIL') : '',
-      f.untranslated.examples.slice(0, 6).join(' ')];
+    return [
+      f.locale,
+      routeName(f.route),
+      fmt(f.plain, 1),
+      fmt(f.service, 1),
+      String(f.untranslated.words),
+      f.route.length > 1 ? String(f.untranslated.pivotWords) : '',
+      fmt(f.seconds, 2),
+      isChosen ? 'chosen' : '',
+      isServed ? (isChosen ? 'served: PASS' : 'served: FAIL') : '',
+      f.untranslated.examples.slice(0, 6).join(' '),
+    ];
   });
   console.log(formatTable(['target', 'route', 'chrF apertium -u', 'chrF service', 'untranslated', 'pivot words', 's', 'choice', 'catalog', 'untranslated words (first 6)'], rows));
   return pass ? 0 : 1;

@@ -14,7 +14,20 @@ import { createDb } from '../src/db/create-db';
 import { grantCredits } from '../src/db/credits';
 import { insertWorkspace } from '../src/db/workspaces';
 import { numberFlag } from './lib/args';
-import { codeVersion, createBenchDatabase, log, onCleanup, ROOT, runBenchmark, scratchDir, seedLastKnownFleet, serviceEnv, startBenchTemporal, startNodeService, type ChildService } from './lib/services';
+import {
+  codeVersion,
+  createBenchDatabase,
+  log,
+  onCleanup,
+  ROOT,
+  runBenchmark,
+  scratchDir,
+  seedLastKnownFleet,
+  serviceEnv,
+  startBenchTemporal,
+  startNodeService,
+  type ChildService,
+} from './lib/services';
 import { fmt, formatTable } from './lib/stats';
 
 // `npm run bench:upload [-- --mib 1024 --concurrency 4 --part-mib 8]`: one source of --mib MiB
@@ -52,7 +65,14 @@ function rssMiB(pid: number): number {
 
 /** The bare baseline: what `aws s3 cp` does, lib-storage's managed multipart upload. */
 async function bareUpload(target: S3Target, file: string, partBytes: number, concurrency: number): Promise<number> {
-  const client = new S3Client({ endpoint: target.endpoint, region: target.region, forcePathStyle: true, credentials: { accessKeyId: target.accessKeyId, secretAccessKey: target.secretAccessKey }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  const client = new S3Client({
+    endpoint: target.endpoint,
+    region: target.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: target.accessKeyId, secretAccessKey: target.secretAccessKey },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
   try {
     const started = Date.now();
     await new Upload({ client, params: { Bucket: target.bucket, Key: `bare/${Date.now()}`, Body: createReadStream(file) }, partSize: partBytes, queueSize: concurrency }).done();
@@ -87,13 +107,15 @@ async function uploadThroughApi(api: ChildService, key: string, file: string, si
   const { part_size_bytes: partSize, parts } = project.transfer;
   const etags = new Array<string>(parts.length);
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < parts.length) {
-      const part = parts[next++]!;
-      const start = (part.part_number - 1) * partSize;
-      etags[part.part_number - 1] = await putRange(part.url, file, start, Math.min(size, start + partSize));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < parts.length) {
+        const part = parts[next++]!;
+        const start = (part.part_number - 1) * partSize;
+        etags[part.part_number - 1] = await putRange(part.url, file, start, Math.min(size, start + partSize));
+      }
+    }),
+  );
   const completed = await fetch(`${api.baseUrl}/v1/dubbing/projects/${project.id}/upload/complete`, {
     method: 'POST',
     headers,
@@ -134,9 +156,18 @@ runBenchmark(async () => {
 
   const rows: string[][] = [];
   for (const driver of ['local', 's3'] as const) {
-    const storageEnv: Record<string, string> = driver === 's3'
-      ? { STORAGE_DRIVER: 's3', S3_ENDPOINT: target.endpoint, S3_BUCKET: target.bucket, S3_REGION: target.region, S3_ACCESS_KEY_ID: target.accessKeyId, S3_SECRET_ACCESS_KEY: target.secretAccessKey, S3_FORCE_PATH_STYLE: 'true' }
-      : { STORAGE_DRIVER: 'local' };
+    const storageEnv: Record<string, string> =
+      driver === 's3'
+        ? {
+            STORAGE_DRIVER: 's3',
+            S3_ENDPOINT: target.endpoint,
+            S3_BUCKET: target.bucket,
+            S3_REGION: target.region,
+            S3_ACCESS_KEY_ID: target.accessKeyId,
+            S3_SECRET_ACCESS_KEY: target.secretAccessKey,
+            S3_FORCE_PATH_STYLE: 'true',
+          }
+        : { STORAGE_DRIVER: 'local' };
     const env = serviceEnv({
       databaseUrl: database.url,
       temporalAddress: temporal.address,
@@ -154,7 +185,9 @@ runBenchmark(async () => {
     await uploadThroughApi(api, key, warmFile, 2 * partMiB * MiB, concurrency);
     const apiBefore = rssMiB(api.pid);
     let apiPeak = apiBefore;
-    const sampler = setInterval(() => { apiPeak = Math.max(apiPeak, rssMiB(api.pid)); }, 50);
+    const sampler = setInterval(() => {
+      apiPeak = Math.max(apiPeak, rssMiB(api.pid));
+    }, 50);
     log(`${driver}: uploading ${mib} MiB through the API's transfer URLs...`);
     const started = Date.now();
     const projectId = await uploadThroughApi(api, key, source, size, concurrency).finally(() => clearInterval(sampler));
@@ -163,7 +196,11 @@ runBenchmark(async () => {
     await api.stop();
 
     log(`${driver}: the worker's source step (join the parts, stream the source into a temp dir)...`);
-    const { stdout } = await execFileAsync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/lib/source-step.ts', projectId], { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 1024 * 1024 });
+    const { stdout } = await execFileAsync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/lib/source-step.ts', projectId], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      maxBuffer: 1024 * 1024,
+    });
     const step = JSON.parse(stdout.trim().split('\n').pop()!) as { sizeBytes: number; assembledMs: number; totalMs: number; rssBeforeMiB: number; rssPeakMiB: number };
     if (step.sizeBytes !== size) throw new Error(`the worker step read ${step.sizeBytes} bytes, not ${size}`);
 

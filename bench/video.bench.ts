@@ -35,7 +35,25 @@ async function main(): Promise<number> {
   const renders = option('renders', 'copy,burn').split(',');
   const srt = path.join(dir, 'captions.srt');
   log(`making a ${seconds} s ${size} H.264 + AAC source, the dub MP3 (encoded as the published one) and one cue every 4 s`);
-  await ffmpeg(['-f', 'lavfi', '-i', `testsrc2=s=${size}:r=25:d=${seconds}`, '-f', 'lavfi', '-i', `sine=f=220:d=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', source]);
+  await ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=s=${size}:r=25:d=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=f=220:d=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    source,
+  ]);
   await ffmpeg(['-f', 'lavfi', '-i', `sine=f=440:sample_rate=48000:d=${seconds}`, '-ac', '2', '-c:a', 'libmp3lame', '-b:a', '128k', '-reservoir', '0', dub]);
   const stamp = (s: number) => `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')},000`;
   const cues = Array.from({ length: Math.floor(seconds / 4) }, (_, i) => `${i + 1}\n${stamp(i * 4)} --> ${stamp(i * 4 + 2)}\nCue number ${i + 1}, two seconds long.\n`);
@@ -44,12 +62,18 @@ async function main(): Promise<number> {
   const engine = new FfmpegMediaEngine();
   const rows: string[][] = [];
   let ok = true;
-  const all = [['copy', 'stream copy', undefined], ['burn', 'burned captions (H.264)', srt]] as const;
+  const all = [
+    ['copy', 'stream copy', undefined],
+    ['burn', 'burned captions (H.264)', srt],
+  ] as const;
   for (const [, label, burnCaptions] of all.filter(([name]) => renders.includes(name))) {
     const sampler = new TreeMemorySampler(process.pid, 100);
     sampler.start();
     const started = performance.now();
-    const muxed = await engine.muxVideo({ source, dubAudio: dub, dubLanguage: 'spa', sourceLanguage: 'eng', burnCaptions, sourceSeconds: seconds }, path.join(dir, `out-${burnCaptions ? 'burned' : 'copy'}.mp4`));
+    const muxed = await engine.muxVideo(
+      { source, dubAudio: dub, dubLanguage: 'spa', sourceLanguage: 'eng', burnCaptions, sourceSeconds: seconds },
+      path.join(dir, `out-${burnCaptions ? 'burned' : 'copy'}.mp4`),
+    );
     const wallMs = performance.now() - started;
     const peak = sampler.stop();
     ok &&= peak.peakTreeKb < GOAL_KB;

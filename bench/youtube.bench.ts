@@ -129,7 +129,16 @@ function target(side: 'real' | 'bare', request: MixRequest, tenants: readonly Te
   return { path, headers: side === 'real' ? { authorization: `Bearer ${tenant.key}` } : {} };
 }
 
-async function load(server: ChildService, side: 'real' | 'bare', mix: readonly MixRequest[], offset: number, tenants: readonly Tenant[], connections: number, durationS: number, measure = true): Promise<Measured> {
+async function load(
+  server: ChildService,
+  side: 'real' | 'bare',
+  mix: readonly MixRequest[],
+  offset: number,
+  tenants: readonly Tenant[],
+  connections: number,
+  durationS: number,
+  measure = true,
+): Promise<Measured> {
   const before = { server: cpuMsOf(server.pid), postgres: cpuMsByPidOfCommand('postgres'), loader: process.cpuUsage(), machine: machineCpu().busyMs };
   let n = offset;
   const result = await autocannon({
@@ -168,7 +177,11 @@ async function seed(databaseUrl: string, options: Options): Promise<{ tenants: T
     await seedDb.transaction().execute(async (trx) => {
       for (const id of [primary, second]) {
         if (id === undefined) continue;
-        await connectChannel(trx, { workspaceId: tenant.workspace.id, channel: { id, title: `Channel ${id.slice(2, 8)}`, handle: null, uploads_playlist_id: `UU${id.slice(2)}` }, primary: id === primary });
+        await connectChannel(trx, {
+          workspaceId: tenant.workspace.id,
+          channel: { id, title: `Channel ${id.slice(2, 8)}`, handle: null, uploads_playlist_id: `UU${id.slice(2)}` },
+          primary: id === primary,
+        });
       }
     });
     tenants.push({ workspaceId: tenant.workspace.id, key: tenant.key, primary, second });
@@ -197,10 +210,14 @@ async function seed(databaseUrl: string, options: Options): Promise<{ tenants: T
     select channel_id, id from (select channel_id, id, row_number() over (partition by channel_id order by md5(id)) as n from youtube_videos) t where n <= 40`.execute(seedDb);
   const idsByChannel = new Map<string, string[]>();
   for (const { channel_id, id } of sample.rows) idsByChannel.set(channel_id, [...(idsByChannel.get(channel_id) ?? []), id]);
-  const { projects, largest, smallest } = (await sql<{ projects: number; largest: number; smallest: number }>`
+  const { projects, largest, smallest } = (
+    await sql<{ projects: number; largest: number; smallest: number }>`
     select (select count(*)::int from projects) as projects, max(n)::int as largest, min(n)::int as smallest
-    from (select count(*) as n from youtube_videos group by channel_id) c`.execute(seedDb)).rows[0]!;
-  log(`seeded ${tenants.length} workspaces, ${channels.length} channels of ${smallest.toLocaleString('en-US')}–${largest.toLocaleString('en-US')} videos (${options.videos.toLocaleString('en-US')} in all), ${projects.toLocaleString('en-US')} projects in ${fmt((performance.now() - started) / 1000)} s`);
+    from (select count(*) as n from youtube_videos group by channel_id) c`.execute(seedDb)
+  ).rows[0]!;
+  log(
+    `seeded ${tenants.length} workspaces, ${channels.length} channels of ${smallest.toLocaleString('en-US')}–${largest.toLocaleString('en-US')} videos (${options.videos.toLocaleString('en-US')} in all), ${projects.toLocaleString('en-US')} projects in ${fmt((performance.now() - started) / 1000)} s`,
+  );
   return { tenants, idsByChannel, unknownIds };
 }
 
@@ -213,29 +230,46 @@ async function main(): Promise<number> {
   const { tenants, idsByChannel, unknownIds } = await seed(database.url, options);
   const mix = buildMix(tenants, idsByChannel, unknownIds, options.videos);
   const share = (kind: MixRequest['kind']) => `${fmt((mix.filter((m) => m.kind === kind).length / mix.length) * 100, 0)}%`;
-  log(`mix of ${mix.length.toLocaleString('en-US')} requests: title ${share('title')}, newest ${share('newest')}, exact id ${share('exact')}, remembered-miss id ${share('unknown')}; ${fmt((mix.filter((m) => m.channelId !== undefined).length / mix.length) * 100, 0)}% name a channel`);
+  log(
+    `mix of ${mix.length.toLocaleString('en-US')} requests: title ${share('title')}, newest ${share('newest')}, exact id ${share('exact')}, remembered-miss id ${share('unknown')}; ${fmt((mix.filter((m) => m.channelId !== undefined).length / mix.length) * 100, 0)}% name a channel`,
+  );
 
   // A Data API that is not there: an unknown id that was not a remembered miss would fail the run.
   const lookupEnv = { YOUTUBE_API_KEY: 'bench-no-calls', YOUTUBE_API_BASE_URL: 'http://127.0.0.1:9', YOUTUBE_LOOKUP_MISS_TTL_SECONDS: '86400', YOUTUBE_LOOKUPS_PER_HOUR: '20' };
-  const env = serviceEnv({ databaseUrl: database.url, temporalAddress: '127.0.0.1:9', taskQueue: 'bench-youtube', storageDir: path.join(dir, 'storage'), extra: { DATABASE_POOL_MAX: String(POOL_MAX), ...lookupEnv } });
+  const env = serviceEnv({
+    databaseUrl: database.url,
+    temporalAddress: '127.0.0.1:9',
+    taskQueue: 'bench-youtube',
+    storageDir: path.join(dir, 'storage'),
+    extra: { DATABASE_POOL_MAX: String(POOL_MAX), ...lookupEnv },
+  });
   const [api, bare] = await Promise.all([
     // The video list needs no Temporal: /healthz is enough to know the API listens.
     startNodeService({ name: 'api', script: 'src/api/server.ts', env, logDir: dir, readyPath: '/healthz' }),
-    startNodeService({ name: 'bare-youtube', script: 'bench/lib/bare-youtube-server.ts', env: { DATABASE_URL: database.url, DATABASE_POOL_MAX: String(POOL_MAX), ...lookupEnv }, logDir: dir, readyPath: '/healthz' }),
+    startNodeService({
+      name: 'bare-youtube',
+      script: 'bench/lib/bare-youtube-server.ts',
+      env: { DATABASE_URL: database.url, DATABASE_POOL_MAX: String(POOL_MAX), ...lookupEnv },
+      logDir: dir,
+      readyPath: '/healthz',
+    }),
   ]);
   log(`real API pid ${api.pid}; bare Koa pid ${bare.pid}; pool max ${POOL_MAX} each`);
 
   // Both sides must answer the same, or the comparison means nothing: the first 500 requests of the mix.
   let nonEmpty = 0;
   for (const request of mix.slice(0, 500)) {
-    const answers = await Promise.all((['real', 'bare'] as const).map(async (side) => {
-      const { path: p, headers } = target(side, request, tenants);
-      const res = await fetch(`${side === 'real' ? api.baseUrl : bare.baseUrl}${p}`, { headers });
-      const body = (await res.json()) as { data: { items: { youtube_video_id: string; matching_project?: { project_id: string } }[] } };
-      return { status: res.status, lookup: res.headers.get('youtube-lookup'), items: body.data.items.map((v) => `${v.youtube_video_id}:${v.matching_project?.project_id ?? ''}`).join(',') };
-    }));
+    const answers = await Promise.all(
+      (['real', 'bare'] as const).map(async (side) => {
+        const { path: p, headers } = target(side, request, tenants);
+        const res = await fetch(`${side === 'real' ? api.baseUrl : bare.baseUrl}${p}`, { headers });
+        const body = (await res.json()) as { data: { items: { youtube_video_id: string; matching_project?: { project_id: string } }[] } };
+        return { status: res.status, lookup: res.headers.get('youtube-lookup'), items: body.data.items.map((v) => `${v.youtube_video_id}:${v.matching_project?.project_id ?? ''}`).join(',') };
+      }),
+    );
     if (JSON.stringify(answers[0]) !== JSON.stringify(answers[1])) throw new Error(`real and bare disagree for ${JSON.stringify(request)}: ${JSON.stringify(answers)}`);
-    if (answers[0]!.status !== 200 || (request.kind === 'unknown' && answers[0]!.lookup !== 'remembered_miss')) throw new Error(`unexpected answer for ${JSON.stringify(request)}: ${JSON.stringify(answers[0])}`);
+    if (answers[0]!.status !== 200 || (request.kind === 'unknown' && answers[0]!.lookup !== 'remembered_miss'))
+      throw new Error(`unexpected answer for ${JSON.stringify(request)}: ${JSON.stringify(answers[0])}`);
     if (answers[0]!.items) nonEmpty++;
   }
   log(`real and bare agree on the first 500 requests (${nonEmpty} with videos)`);
@@ -286,7 +320,9 @@ async function main(): Promise<number> {
     ]);
   }
   console.log('');
-  console.log(`GET /v1/dubbing/youtube/videos, ${tenants.length} workspaces, ${options.videos.toLocaleString('en-US')} mirrored videos, a mix of ${mix.length.toLocaleString('en-US')} different requests; autocannon, ${options.warmupS} s warm-up + ${options.durationS} s per side; median of ${options.runs} runs (min–max); load average after each run: ${loads.join(' | ')}`);
+  console.log(
+    `GET /v1/dubbing/youtube/videos, ${tenants.length} workspaces, ${options.videos.toLocaleString('en-US')} mirrored videos, a mix of ${mix.length.toLocaleString('en-US')} different requests; autocannon, ${options.warmupS} s warm-up + ${options.durationS} s per side; median of ${options.runs} runs (min–max); load average after each run: ${loads.join(' | ')}`,
+  );
   console.log('project = real API (node --import tsx src/api/server.ts, NODE_ENV=production); bare = bench/lib/bare-youtube-server.ts (the same statements, no framework)');
   console.log('');
   console.log(formatTable(['row', 'project req/s', 'bare req/s', 'ratio (min–max)', 'p99 ms project / bare', 'target ≥ 0.8'], rows));
@@ -318,12 +354,29 @@ async function main(): Promise<number> {
       if (!file) continue;
       const summary = summarizeCpuProfile(path.join(profDir, file), { lastMs: loadMs, top: Math.round(numberFlag(process.argv.slice(2), 'profile-top', 12, 1, 200)) });
       const pct = (ms: number) => `${fmt((ms / summary.busyMs) * 100, 1)}%`;
-      console.log(`\n-- V8 CPU profile of the real API, ${name} (${fmt(measured.rps, 0)} req/s while profiled); main thread busy ${fmt(summary.busyMs / 1000, 2)} s of ${fmt(summary.totalMs / 1000, 2)} s, ${fmt((summary.busyMs * 1000) / (measured.rps * 5), 0)} µs per request --`);
-      console.log(formatTable(['by caller', 'ms', 'share'], summary.byCaller.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
+      console.log(
+        `\n-- V8 CPU profile of the real API, ${name} (${fmt(measured.rps, 0)} req/s while profiled); main thread busy ${fmt(summary.busyMs / 1000, 2)} s of ${fmt(summary.totalMs / 1000, 2)} s, ${fmt((summary.busyMs * 1000) / (measured.rps * 5), 0)} µs per request --`,
+      );
+      console.log(
+        formatTable(
+          ['by caller', 'ms', 'share'],
+          summary.byCaller.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)]),
+        ),
+      );
       console.log('');
-      console.log(formatTable(['by innermost src/ function on the stack', 'ms', 'share'], summary.bySrcFrame.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
+      console.log(
+        formatTable(
+          ['by innermost src/ function on the stack', 'ms', 'share'],
+          summary.bySrcFrame.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)]),
+        ),
+      );
       console.log('');
-      console.log(formatTable(['top functions by self time', 'ms', 'share'], summary.topSelf.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)])));
+      console.log(
+        formatTable(
+          ['top functions by self time', 'ms', 'share'],
+          summary.topSelf.map((c) => [c.name, fmt(c.ms, 0), pct(c.ms)]),
+        ),
+      );
     }
   }
   return failed ? 1 : 0;

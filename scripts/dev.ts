@@ -84,12 +84,17 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     step('stopping...');
-    await Promise.all(children.map((child) => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), config.http.shutdownTimeoutMs).unref();
-    })));
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+            setTimeout(() => child.kill('SIGKILL'), config.http.shutdownTimeoutMs).unref();
+          }),
+      ),
+    );
     await temporal?.stop();
     await s3?.stop();
     await database?.stop();
@@ -154,7 +159,10 @@ async function main(): Promise<void> {
       `  API            ${baseUrl}`,
       `  Temporal UI    ${temporal ? uiUrl : '(external server: see its own UI)'}`,
       ...(config.storage.driver === 's3'
-        ? [`  S3 storage     ${config.storage.s3!.endpoint} bucket ${config.storage.s3!.bucket}`, `  S3 console     ${s3ConsoleUrl ? `${s3ConsoleUrl}  (log in with S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; dev default ${config.storage.s3!.credentials?.accessKeyId ?? ''})` : '(external server: see its own console)'}`]
+        ? [
+            `  S3 storage     ${config.storage.s3!.endpoint} bucket ${config.storage.s3!.bucket}`,
+            `  S3 console     ${s3ConsoleUrl ? `${s3ConsoleUrl}  (log in with S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; dev default ${config.storage.s3!.credentials?.accessKeyId ?? ''})` : '(external server: see its own console)'}`,
+          ]
         : [`  Storage        ${config.storage.localDir} (local disk)`]),
       `  API key        ${seed.apiKey}`,
       `  (saved to ${path.relative(ROOT, CREDENTIALS_FILE)})`,

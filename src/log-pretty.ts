@@ -55,5 +55,8 @@ function formatValue(value: unknown): string {
 }
 
 function indent(text: string): string {
-  return text.split('\n').map((line) => `    ${line}`).join('\n');
+  return text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
 }

@@ -34,14 +34,15 @@ export function createLogger(level: LogLevel, base: Record<string, unknown> = {}
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }), log: (fields) => scrub(fields) as Record<string, unknown> },
     },
-    destination ?? pino.multistream(
-      [
-        // Readable lines are for a person watching, in order: written at once, not batched.
-        { level: 'debug', stream: pretty ? prettyStream(process.stdout, process.stdout.isTTY === true || format === 'pretty') : asyncStdout() },
-        { level: 'warn', stream: pretty ? prettyStream(process.stderr, process.stderr.isTTY === true || format === 'pretty') : process.stderr },
-      ],
-      { dedupe: true },
-    ),
+    destination ??
+      pino.multistream(
+        [
+          // Readable lines are for a person watching, in order: written at once, not batched.
+          { level: 'debug', stream: pretty ? prettyStream(process.stdout, process.stdout.isTTY === true || format === 'pretty') : asyncStdout() },
+          { level: 'warn', stream: pretty ? prettyStream(process.stderr, process.stderr.isTTY === true || format === 'pretty') : process.stderr },
+        ],
+        { dedupe: true },
+      ),
   );
   return {
     debug: write(logger, 'debug'),

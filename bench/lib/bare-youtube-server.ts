@@ -18,7 +18,8 @@ const perHour = Number(process.env.YOUTUBE_LOOKUPS_PER_HOUR ?? 20);
 const pool = new Pool({ connectionString: url, max: poolMax, application_name: 'bench-bare-youtube' });
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
-const CHANNEL = 'select "youtube_channels"."id", "youtube_channels"."title" from "workspace_channels" inner join "youtube_channels" on "youtube_channels"."id" = "workspace_channels"."channel_id" where "workspace_channels"."workspace_id" = $1 and ';
+const CHANNEL =
+  'select "youtube_channels"."id", "youtube_channels"."title" from "workspace_channels" inner join "youtube_channels" on "youtube_channels"."id" = "workspace_channels"."channel_id" where "workspace_channels"."workspace_id" = $1 and ';
 const PRIMARY_CHANNEL = `${CHANNEL}"workspace_channels"."is_primary"`;
 const NAMED_CHANNEL = `${CHANNEL}"workspace_channels"."channel_id" = $2`;
 const VIDEOS = 'select "id", "title", "duration_seconds", "published_at", "availability" from "youtube_videos" where "channel_id" = $1';
@@ -26,7 +27,8 @@ const ORDER = ' order by "published_at" desc, "id" desc limit';
 const EXACT = `${VIDEOS} and "id" = $2${ORDER} $3`;
 const TITLE = `${VIDEOS} and "title" ilike $2${ORDER} $3`;
 const NEWEST = `${VIDEOS}${ORDER} $2`;
-const MATCHES = 'select distinct on ("youtube_video_id") "id", "youtube_video_id", "target_locales", "status", "usage_state" from "projects" where "workspace_id" = $1 and "youtube_video_id" = any($2) order by "youtube_video_id", "seq" desc';
+const MATCHES =
+  'select distinct on ("youtube_video_id") "id", "youtube_video_id", "target_locales", "status", "usage_state" from "projects" where "workspace_id" = $1 and "youtube_video_id" = any($2) order by "youtube_video_id", "seq" desc';
 const WINDOW = `date_trunc('hour', now() at time zone 'UTC') at time zone 'UTC'`;
 const CLAIM = `
     with miss as (
@@ -44,11 +46,22 @@ const CLAIM = `
     )
     select exists (select 1 from miss) as missed, (select used from spent) as used`;
 
-interface Video { id: string; title: string; duration_seconds: number | null; published_at: Date; availability: string }
-interface Match { id: string; youtube_video_id: string; target_locales: string[]; status: string; usage_state: string }
+interface Video {
+  id: string;
+  title: string;
+  duration_seconds: number | null;
+  published_at: Date;
+  availability: string;
+}
+interface Match {
+  id: string;
+  youtube_video_id: string;
+  target_locales: string[];
+  status: string;
+  usage_state: string;
+}
 
-const state = (m: Match) =>
-  m.usage_state === 'charged' || m.usage_state === 'refunded' ? 'verified' : m.usage_state === 'pending_validation' && m.status !== 'failed' ? 'pending' : 'failed';
+const state = (m: Match) => (m.usage_state === 'charged' || m.usage_state === 'refunded' ? 'verified' : m.usage_state === 'pending_validation' && m.status !== 'failed' ? 'pending' : 'failed');
 
 const app = new Koa();
 app.use(async (ctx) => {
@@ -64,7 +77,11 @@ app.use(async (ctx) => {
   const named = typeof ctx.query.channel_id === 'string' ? ctx.query.channel_id : undefined;
   const query = typeof ctx.query.query === 'string' ? ctx.query.query : undefined;
   const limit = Number(ctx.query.limit ?? 20);
-  const channel = (await pool.query<{ id: string; title: string }>(named === undefined ? { name: 'primary-channel', text: PRIMARY_CHANNEL, values: [workspace] } : { name: 'named-channel', text: NAMED_CHANNEL, values: [workspace, named] })).rows[0];
+  const channel = (
+    await pool.query<{ id: string; title: string }>(
+      named === undefined ? { name: 'primary-channel', text: PRIMARY_CHANNEL, values: [workspace] } : { name: 'named-channel', text: NAMED_CHANNEL, values: [workspace, named] },
+    )
+  ).rows[0];
   if (!channel) {
     ctx.status = named === undefined ? 200 : 404;
     ctx.body = named === undefined ? { data: { connection_required: true, channel: null, items: [] } } : { error: { type: 'not_found_error' } };
@@ -73,9 +90,10 @@ app.use(async (ctx) => {
   const videoId = query !== undefined && VIDEO_ID.test(query) ? query : undefined;
   let videos: Video[] = videoId === undefined ? [] : (await pool.query<Video>({ name: 'exact', text: EXACT, values: [channel.id, videoId, limit] })).rows;
   if (videos.length === 0) {
-    videos = query === undefined
-      ? (await pool.query<Video>({ name: 'newest', text: NEWEST, values: [channel.id, limit] })).rows
-      : (await pool.query<Video>({ name: 'title', text: TITLE, values: [channel.id, `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit] })).rows;
+    videos =
+      query === undefined
+        ? (await pool.query<Video>({ name: 'newest', text: NEWEST, values: [channel.id, limit] })).rows
+        : (await pool.query<Video>({ name: 'title', text: TITLE, values: [channel.id, `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit] })).rows;
   }
   if (videoId !== undefined && videos.length === 0) {
     const claim = (await pool.query<{ missed: boolean; used: number | null }>(CLAIM, [videoId, missTtlSeconds, channel.id, workspace, workspace, perHour, perHour])).rows[0]!;
@@ -88,8 +106,12 @@ app.use(async (ctx) => {
   const items = videos.map((v) => {
     const m = matches.get(v.id);
     return {
-      youtube_video_id: v.id, title: v.title, url: `https://www.youtube.com/watch?v=${v.id}`, duration_seconds: v.duration_seconds,
-      published_at: v.published_at.toISOString(), availability: v.availability,
+      youtube_video_id: v.id,
+      title: v.title,
+      url: `https://www.youtube.com/watch?v=${v.id}`,
+      duration_seconds: v.duration_seconds,
+      published_at: v.published_at.toISOString(),
+      availability: v.availability,
       ...(m ? { matching_project: { project_id: m.id, state: state(m), target_locales: m.target_locales } } : {}),
     };
   });

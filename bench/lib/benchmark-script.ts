@@ -16,7 +16,11 @@ export const REFERENCE_FILES: Record<string, string> = {
   gl_es: 'gl.txt',
 };
 
-const readLines = (file: string) => readFileSync(path.join(SCRIPT_DIR, file), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+const readLines = (file: string) =>
+  readFileSync(path.join(SCRIPT_DIR, file), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 export function scriptSentences(): string[] {
   return readLines('en.txt');

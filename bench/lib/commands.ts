@@ -20,11 +20,7 @@ export interface CommandResult {
   cpuMs: number;
 }
 
-export function runCommand(
-  command: string,
-  args: readonly string[],
-  options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
-): Promise<CommandResult> {
+export function runCommand(command: string, args: readonly string[], options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CommandResult> {
   const rssFile = path.join(os.tmpdir(), `bench-rss-${randomBytes(6).toString('hex')}`);
   const withTime = existsSync(GNU_TIME);
   const [bin, argv] = withTime ? [GNU_TIME, ['-f', '%M %U %S', '-o', rssFile, command, ...args]] : [command, [...args]];
@@ -35,9 +31,14 @@ export function runCommand(
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
     child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => { err = (err + c.toString('utf8')).slice(-4000); });
+    child.stderr.on('data', (c: Buffer) => {
+      err = (err + c.toString('utf8')).slice(-4000);
+    });
     child.stdin.on('error', () => undefined);
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       const ms = performance.now() - started;

@@ -35,7 +35,12 @@ function category(url: string, functionName: string): string | null {
   if (!url) return null; // a native builtin: charged to its caller's category
   if (/node_modules\/(pg|pg-pool|pg-protocol|pg-types|pg-connection-string|postgres-[a-z-]+)\//.test(url)) return 'pg driver (pg, pg-protocol, pg-types)';
   if (url.includes('node_modules/kysely/')) return 'kysely';
-  if (/node_modules\/(koa|@koa|koa-compose|http-errors|statuses|accepts|type-is|content-type|cookies|delegates|on-finished|mime-types|negotiator|vary|fresh|encodeurl|escape-html|path-to-regexp|depd)/.test(url)) return 'koa + @koa/router (+ helpers)';
+  if (
+    /node_modules\/(koa|@koa|koa-compose|http-errors|statuses|accepts|type-is|content-type|cookies|delegates|on-finished|mime-types|negotiator|vary|fresh|encodeurl|escape-html|path-to-regexp|depd)/.test(
+      url,
+    )
+  )
+    return 'koa + @koa/router (+ helpers)';
   if (url.includes('node_modules/ajv')) return 'ajv (query validation)';
   if (url.includes('node_modules/@temporalio') || url.includes('node_modules/@grpc')) return 'temporal client';
   if (url.includes('node_modules/')) return 'other node_modules';
@@ -46,7 +51,10 @@ function category(url: string, functionName: string): string | null {
 
 function shortName(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
-  const file = url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(/^.*\/(src|bench)\//, '$1/');
+  const file = url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, '')
+    .replace(/^.*\/(src|bench)\//, '$1/');
   return `${functionName || '(anonymous)'}${file ? ` ${file}:${lineNumber + 1}` : ''}`;
 }
 

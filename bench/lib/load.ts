@@ -28,15 +28,12 @@ export function send(agent: http.Agent, spec: HttpRequestSpec): Promise<HttpAnsw
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...spec.headers };
     if (spec.body !== undefined) headers['content-length'] = Buffer.byteLength(spec.body);
-    const req = http.request(
-      { agent, host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: spec.method ?? 'GET', headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      },
-    );
+    const req = http.request({ agent, host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: spec.method ?? 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
     req.on('error', reject);
     req.end(spec.body);
   });
@@ -89,7 +86,15 @@ export async function runTimedLoad(options: {
   checkLoopback(spec.url);
   const requests = next ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, ...next() }) }] : undefined;
   const run = (durationMs: number) =>
-    autocannon({ url: spec.url, method: (spec.method ?? 'GET') as autocannon.Request['method'], headers: spec.headers, body: spec.body as string | undefined, connections, duration: durationMs / 1000, requests });
+    autocannon({
+      url: spec.url,
+      method: (spec.method ?? 'GET') as autocannon.Request['method'],
+      headers: spec.headers,
+      body: spec.body as string | undefined,
+      connections,
+      duration: durationMs / 1000,
+      requests,
+    });
   if (options.warmupMs > 0) await run(options.warmupMs);
   options.onMeasureStart?.();
   const result = await run(options.durationMs);
@@ -130,20 +135,27 @@ export async function runHttpFixedCount(options: { total: number; concurrency: n
   const started = performance.now();
   let lastAnswer = started;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({
-      url: origin,
-      connections: concurrency,
-      amount: total,
-      requests: [{
-        setupRequest: (req) => {
-          const spec = options.request(next++);
-          const url = new URL(spec.url);
-          if (url.origin !== origin) throw new Error(`runHttpFixedCount: ${spec.url} is not on ${origin}`);
-          return { ...req, method: (spec.method ?? 'GET') as autocannon.Request['method'], path: `${url.pathname}${url.search}`, headers: spec.headers, body: spec.body as string | undefined };
-        },
-      }],
-    }, (err, done) => (err ? reject(err) : resolve(done)));
-    instance.on('response', () => { lastAnswer = performance.now(); });
+    const instance = autocannon(
+      {
+        url: origin,
+        connections: concurrency,
+        amount: total,
+        requests: [
+          {
+            setupRequest: (req) => {
+              const spec = options.request(next++);
+              const url = new URL(spec.url);
+              if (url.origin !== origin) throw new Error(`runHttpFixedCount: ${spec.url} is not on ${origin}`);
+              return { ...req, method: (spec.method ?? 'GET') as autocannon.Request['method'], path: `${url.pathname}${url.search}`, headers: spec.headers, body: spec.body as string | undefined };
+            },
+          },
+        ],
+      },
+      (err, done) => (err ? reject(err) : resolve(done)),
+    );
+    instance.on('response', () => {
+      lastAnswer = performance.now();
+    });
   });
   const errors = result.non2xx + result.errors + result.timeouts;
   const elapsedMs = lastAnswer - started;
@@ -159,11 +171,7 @@ export async function runHttpFixedCount(options: { total: number; concurrency: n
 }
 
 /** Runs `task(i)` for i = 0..total-1 with `concurrency` in flight; times each and the whole. */
-export async function runFixedCount(options: {
-  total: number;
-  concurrency: number;
-  task: (i: number) => Promise<void>;
-}): Promise<FixedCountResult> {
+export async function runFixedCount(options: { total: number; concurrency: number; task: (i: number) => Promise<void> }): Promise<FixedCountResult> {
   const { total, concurrency, task } = options;
   const latencies: number[] = [];
   let next = 0;

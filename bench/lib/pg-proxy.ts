@@ -22,8 +22,14 @@ export async function startCountingProxy(target: { host: string; port: number })
     const upstream = net.connect(target.port, target.host);
     sockets.add(client);
     sockets.add(upstream);
-    client.on('close', () => { sockets.delete(client); upstream.destroy(); });
-    upstream.on('close', () => { sockets.delete(upstream); client.destroy(); });
+    client.on('close', () => {
+      sockets.delete(client);
+      upstream.destroy();
+    });
+    upstream.on('close', () => {
+      sockets.delete(upstream);
+      client.destroy();
+    });
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
     upstream.pipe(client);

@@ -175,7 +175,10 @@ export class TreeMemorySampler {
   readonly cpu: CpuPoint[] = [];
   private result: TreeMemoryPeak = { samples: 0, peakTreeKb: 0, peakTreePssKb: 0, peakAtMs: 0, peakBreakdown: [], peakRootKb: 0, peakProcesses: 0 };
 
-  constructor(private readonly rootPid: number, private readonly intervalMs = 200) {}
+  constructor(
+    private readonly rootPid: number,
+    private readonly intervalMs = 200,
+  ) {}
 
   start(): void {
     this.started = Date.now();

@@ -59,7 +59,10 @@ async function bestRoute(locale: string, english: string[], reference: string, i
 
 /** The worker's 'language translated' log line for this project and locale (language.activities.ts). */
 function untranslatedFromLog(workerLog: string, projectId: string, locale: string): { words: number; pivot: number } | null {
-  const line = workerLog.split('\n').reverse().find((l) => l.includes('language translated') && l.includes(projectId) && l.includes(`"${locale}"`));
+  const line = workerLog
+    .split('\n')
+    .reverse()
+    .find((l) => l.includes('language translated') && l.includes(projectId) && l.includes(`"${locale}"`));
   if (!line) return null;
   try {
     const parsed = JSON.parse(line) as { untranslatedWords?: number; pivotWords?: number };
@@ -84,11 +87,20 @@ export async function measureQuality(input: {
   const transcript = await db.selectFrom('transcript_segments').select(['start_seconds', 'end_seconds', 'text']).where('project_id', '=', projectId).orderBy('position').execute();
   const spoken = sentences.map((s) => s.text).join(' ');
   const wer = wordErrors(spoken, transcript.map((t) => t.text).join(' '));
-  const boundaries = sentenceBoundaryFigures(sentences, transcript.map((t) => ({ startSeconds: t.start_seconds, endSeconds: t.end_seconds })));
+  const boundaries = sentenceBoundaryFigures(
+    sentences,
+    transcript.map((t) => ({ startSeconds: t.start_seconds, endSeconds: t.end_seconds })),
+  );
 
   const targets: TargetQuality[] = [];
   for (const locale of input.targets) {
-    const lines = await db.selectFrom('language_segments').select(['start_seconds', 'text', 'placed_start_seconds', 'placed_end_seconds']).where('project_id', '=', projectId).where('locale', '=', locale).orderBy('position').execute();
+    const lines = await db
+      .selectFrom('language_segments')
+      .select(['start_seconds', 'text', 'placed_start_seconds', 'placed_end_seconds'])
+      .where('project_id', '=', projectId)
+      .where('locale', '=', locale)
+      .orderBy('position')
+      .execute();
     const references = referenceSentences(locale);
     const reference = references ? sentences.map((s) => references[s.index]!).join(' ') : null;
     const placed = lines.filter((l) => l.placed_start_seconds !== null && l.placed_end_seconds !== null);
@@ -96,8 +108,24 @@ export async function measureQuality(input: {
     targets.push({
       locale,
       chrf: reference === null ? null : documentChrf(lines.map((l) => l.text).join(' '), reference),
-      bestRoute: reference === null ? null : await bestRoute(locale, sentences.map((s) => s.text), reference, input.installedModes),
-      bestRouteOnTranscript: reference === null ? null : await bestRoute(locale, transcript.map((t) => t.text), reference, input.installedModes),
+      bestRoute:
+        reference === null
+          ? null
+          : await bestRoute(
+              locale,
+              sentences.map((s) => s.text),
+              reference,
+              input.installedModes,
+            ),
+      bestRouteOnTranscript:
+        reference === null
+          ? null
+          : await bestRoute(
+              locale,
+              transcript.map((t) => t.text),
+              reference,
+              input.installedModes,
+            ),
       untranslatedWords: untranslated?.words ?? null,
       pivotWords: untranslated?.pivot ?? null,
       dubOverlaps: countOverlaps(placed.map((l) => ({ startSeconds: l.placed_start_seconds!, endSeconds: l.placed_end_seconds! }))).overlaps,
@@ -115,23 +143,60 @@ const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
 export function reportQuality(figures: readonly VoiceQuality[]): boolean {
   let pass = true;
   const goal = <T>(q: VoiceQuality, ok: T) => (q.voice === 'natural' ? ok : undefined);
-  console.log(`\nrecognition per voice (goals on the natural voice: WER ≤ ${pct(GOALS.maxWer)}; sentence boundary recall ≥ ${pct(GOALS.minBoundaryRecall)} at precision ≥ ${pct(GOALS.minBoundaryPrecision)}; espeak-ng is the worst case, reported):`);
-  console.log(formatTable(['voice', 'clip s', 'sentences', 'segments', 'WER', 'S / D / I', 'WER goal', 'boundary recall', 'precision', 'boundary goal'], figures.map((q) => {
-    const werOk = goal(q, q.wer.wer <= GOALS.maxWer);
-    const boundaryOk = goal(q, q.boundaries.recall >= GOALS.minBoundaryRecall && q.boundaries.precision >= GOALS.minBoundaryPrecision);
-    if (werOk === false || boundaryOk === false) pass = false;
-    return [VOICE_LABEL[q.voice], fmt(q.clipSeconds, 0), String(q.sentences), String(q.transcriptSegments), pct(q.wer.wer), `${q.wer.substitutions} / ${q.wer.deletions} / ${q.wer.insertions}`, werOk === undefined ? '—' : verdict(werOk),
-      `${pct(q.boundaries.recall)} (${q.boundaries.matched}/${q.boundaries.sentenceBoundaries})`, `${pct(q.boundaries.precision)} (${q.boundaries.matched}/${q.boundaries.segmentBoundaries})`, boundaryOk === undefined ? '—' : verdict(boundaryOk)];
-  })));
-  console.log('\ntranslation and timing per target (chrF2 of the captions against bench/script references; goal on the natural voice: at least the best route on the same transcript; the best route on perfect English is the ceiling a perfect recognizer would allow; overlaps: goal 0 on every voice):');
-  console.log(formatTable(['voice', 'target', 'chrF', 'best route on the transcript', 'chrF goal', 'on perfect English', 'untranslated (pivot)', 'dubbed overlaps', 'cue overlaps', 'largest shift s', 'overlap goal'], figures.flatMap((q) => q.targets.map((t) => {
-    const chrfOk = t.chrf === null || t.bestRouteOnTranscript === null ? undefined : goal(q, t.chrf >= t.bestRouteOnTranscript.chrf);
-    const overlapOk = t.dubOverlaps === 0 && t.cueOverlaps === 0;
-    if (chrfOk === false || !overlapOk) pass = false;
-    const route = (r: { route: string; chrf: number } | null) => (r ? `${fmt(r.chrf, 1)} (${r.route})` : '');
-    return [VOICE_LABEL[q.voice], t.locale, t.chrf === null ? 'no reference' : fmt(t.chrf, 1), route(t.bestRouteOnTranscript), chrfOk === undefined ? '—' : verdict(chrfOk), route(t.bestRoute),
-      t.untranslatedWords === null ? 'n/a' : `${t.untranslatedWords} (${t.pivotWords})`, String(t.dubOverlaps), String(t.cueOverlaps), fmt(t.largestShiftSeconds, 2), verdict(overlapOk)];
-  }))));
+  console.log(
+    `\nrecognition per voice (goals on the natural voice: WER ≤ ${pct(GOALS.maxWer)}; sentence boundary recall ≥ ${pct(GOALS.minBoundaryRecall)} at precision ≥ ${pct(GOALS.minBoundaryPrecision)}; espeak-ng is the worst case, reported):`,
+  );
+  console.log(
+    formatTable(
+      ['voice', 'clip s', 'sentences', 'segments', 'WER', 'S / D / I', 'WER goal', 'boundary recall', 'precision', 'boundary goal'],
+      figures.map((q) => {
+        const werOk = goal(q, q.wer.wer <= GOALS.maxWer);
+        const boundaryOk = goal(q, q.boundaries.recall >= GOALS.minBoundaryRecall && q.boundaries.precision >= GOALS.minBoundaryPrecision);
+        if (werOk === false || boundaryOk === false) pass = false;
+        return [
+          VOICE_LABEL[q.voice],
+          fmt(q.clipSeconds, 0),
+          String(q.sentences),
+          String(q.transcriptSegments),
+          pct(q.wer.wer),
+          `${q.wer.substitutions} / ${q.wer.deletions} / ${q.wer.insertions}`,
+          werOk === undefined ? '—' : verdict(werOk),
+          `${pct(q.boundaries.recall)} (${q.boundaries.matched}/${q.boundaries.sentenceBoundaries})`,
+          `${pct(q.boundaries.precision)} (${q.boundaries.matched}/${q.boundaries.segmentBoundaries})`,
+          boundaryOk === undefined ? '—' : verdict(boundaryOk),
+        ];
+      }),
+    ),
+  );
+  console.log(
+    '\ntranslation and timing per target (chrF2 of the captions against bench/script references; goal on the natural voice: at least the best route on the same transcript; the best route on perfect English is the ceiling a perfect recognizer would allow; overlaps: goal 0 on every voice):',
+  );
+  console.log(
+    formatTable(
+      ['voice', 'target', 'chrF', 'best route on the transcript', 'chrF goal', 'on perfect English', 'untranslated (pivot)', 'dubbed overlaps', 'cue overlaps', 'largest shift s', 'overlap goal'],
+      figures.flatMap((q) =>
+        q.targets.map((t) => {
+          const chrfOk = t.chrf === null || t.bestRouteOnTranscript === null ? undefined : goal(q, t.chrf >= t.bestRouteOnTranscript.chrf);
+          const overlapOk = t.dubOverlaps === 0 && t.cueOverlaps === 0;
+          if (chrfOk === false || !overlapOk) pass = false;
+          const route = (r: { route: string; chrf: number } | null) => (r ? `${fmt(r.chrf, 1)} (${r.route})` : '');
+          return [
+            VOICE_LABEL[q.voice],
+            t.locale,
+            t.chrf === null ? 'no reference' : fmt(t.chrf, 1),
+            route(t.bestRouteOnTranscript),
+            chrfOk === undefined ? '—' : verdict(chrfOk),
+            route(t.bestRoute),
+            t.untranslatedWords === null ? 'n/a' : `${t.untranslatedWords} (${t.pivotWords})`,
+            String(t.dubOverlaps),
+            String(t.cueOverlaps),
+            fmt(t.largestShiftSeconds, 2),
+            verdict(overlapOk),
+          ];
+        }),
+      ),
+    ),
+  );
   return pass;
 }
 

@@ -95,7 +95,9 @@ export async function measureRegeneration(ctx: RegenerationContext, input: { pro
 }
 
 function lastStageLine(logFile: string): Record<string, unknown> | undefined {
-  const lines = readFileSync(logFile, 'utf8').split('\n').filter((l) => l.startsWith('{') && (l.includes('"dub spliced"') || l.includes('"dub rendered"')));
+  const lines = readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('{') && (l.includes('"dub spliced"') || l.includes('"dub rendered"')));
   const last = lines.at(-1);
   return last ? (JSON.parse(last) as Record<string, unknown>) : undefined;
 }
@@ -107,7 +109,9 @@ export function reportRegenerations(figures: RegenerationFigure[]): boolean {
   const longest = Math.max(...figures.map((f) => f.clipSeconds));
   const shortest = Math.min(...figures.map((f) => f.clipSeconds));
   let pass = true;
-  console.log(`\nregeneration of one edited segment: regenerate request → the new VTT downloadable (goal ≤ ${s(REGENERATION_GOAL_MS)} s for the longest project; worker CPU flat, ≤ ${REGENERATION_FLAT_TOLERANCE}× the shortest's):`);
+  console.log(
+    `\nregeneration of one edited segment: regenerate request → the new VTT downloadable (goal ≤ ${s(REGENERATION_GOAL_MS)} s for the longest project; worker CPU flat, ≤ ${REGENERATION_FLAT_TOLERANCE}× the shortest's):`,
+  );
   const rows = figures.map((f) => {
     const base = figures.find((b) => b.edit === f.edit && b.clipSeconds === shortest)!;
     const ratio = f.workerCpuMs / base.workerCpuMs;
@@ -115,11 +119,25 @@ export function reportRegenerations(figures: RegenerationFigure[]): boolean {
     const flat = ratio <= REGENERATION_FLAT_TOLERANCE;
     pass &&= fast && flat;
     const how = f.stage?.message === 'dub spliced' ? `spliced ${String(f.stage.splicedSeconds)} s in ${String(f.stage.spans)} span(s)` : 'rendered whole';
-    return [`${fmt(f.clipSeconds, 0)} s`, f.edit === 'line' ? 'a translated line' : 'a source sentence', String(f.lines), s(f.wallMs), s(f.workerCpuMs), fmt(ratio, 2), how, fast && flat ? 'PASS' : 'FAIL'];
+    return [
+      `${fmt(f.clipSeconds, 0)} s`,
+      f.edit === 'line' ? 'a translated line' : 'a source sentence',
+      String(f.lines),
+      s(f.wallMs),
+      s(f.workerCpuMs),
+      fmt(ratio, 2),
+      how,
+      fast && flat ? 'PASS' : 'FAIL',
+    ];
   });
   console.log(formatTable(['project', 'edited', 'lines', 'wall s', 'worker CPU s', 'CPU vs shortest', 'how', 'result'], rows));
   const keys = ['speechMs', 'mixMs', 'wavMs', 'mp3Ms', 'storeMs', 'renderAndEncodeMs', 'thumbnailMs', 'videoMs'].filter((k) => figures.some((f) => f.stage && k in f.stage));
   console.log('\nstages inside the render (worker log, ms):');
-  console.log(formatTable(['project', 'edited', ...keys], figures.map((f) => [`${fmt(f.clipSeconds, 0)} s`, f.edit, ...keys.map((k) => (f.stage && k in f.stage ? String(f.stage[k]) : ''))])));
+  console.log(
+    formatTable(
+      ['project', 'edited', ...keys],
+      figures.map((f) => [`${fmt(f.clipSeconds, 0)} s`, f.edit, ...keys.map((k) => (f.stage && k in f.stage ? String(f.stage[k]) : ''))]),
+    ),
+  );
   return pass;
 }

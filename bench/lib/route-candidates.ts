@@ -8,9 +8,18 @@ const CANDIDATES: Record<string, string[][]> = {
   es_es: [['eng-spa'], ['eng-cat', 'cat-spa']],
   ca_es: [['eng-cat'], ['eng-spa', 'spa-cat']],
   gl_es: [['en-gl'], ['eng-spa', 'es-gl']],
-  pt_pt: [['eng-spa', 'es-pt'], ['eng-cat', 'cat-por']],
-  it_it: [['eng-spa', 'spa-ita'], ['eng-cat', 'cat-ita']],
-  fr_fr: [['eng-spa', 'es-fr'], ['eng-cat', 'cat-fra']],
+  pt_pt: [
+    ['eng-spa', 'es-pt'],
+    ['eng-cat', 'cat-por'],
+  ],
+  it_it: [
+    ['eng-spa', 'spa-ita'],
+    ['eng-cat', 'cat-ita'],
+  ],
+  fr_fr: [
+    ['eng-spa', 'es-fr'],
+    ['eng-cat', 'cat-fra'],
+  ],
 };
 
 export function routeCandidates(locale: string): string[][] {

@@ -11,11 +11,7 @@ export interface BoundaryScore {
   precision: number;
 }
 
-export function scoreSentenceBoundaries(
-  cues: readonly { startSeconds: number; endSeconds: number }[],
-  sentenceEndsSeconds: readonly number[],
-  toleranceSeconds = 0.15,
-): BoundaryScore {
+export function scoreSentenceBoundaries(cues: readonly { startSeconds: number; endSeconds: number }[], sentenceEndsSeconds: readonly number[], toleranceSeconds = 0.15): BoundaryScore {
   const boundaries = cues.slice(1).map((cue, i) => ({ from: cues[i]!.endSeconds - toleranceSeconds, to: cue.startSeconds + toleranceSeconds }));
   const used = new Set<number>();
   let found = 0;

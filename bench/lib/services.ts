@@ -57,7 +57,7 @@ export function runBenchmark(main: () => Promise<number | void>): void {
       process.exit(typeof code === 'number' ? code : 0);
     })
     .catch(async (err) => {
-      process.stderr.write(`${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       await runCleanups();
       process.exit(1);
     });
@@ -68,7 +68,10 @@ export function codeVersion(): string {
   try {
     const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const head = git('rev-parse', '--short', 'HEAD').trim();
-    const changed = git('status', '--porcelain', '--', 'src', 'db').split('\n').filter((l) => l.trim()).map((l) => l.slice(3));
+    const changed = git('status', '--porcelain', '--', 'src', 'db')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => l.slice(3));
     return `git ${head}${changed.length ? ` + uncommitted changes in ${changed.join(', ')}` : ' (clean src/ and db/)'}`;
   } catch {
     return 'git: unknown';
@@ -171,7 +174,12 @@ export async function startNodeService(options: {
   child.stdout!.pipe(out);
   child.stderr!.pipe(out);
   let exited: number | null | undefined;
-  const exitedPromise = new Promise<void>((resolve) => child.once('exit', (code) => { exited = code; resolve(); }));
+  const exitedPromise = new Promise<void>((resolve) =>
+    child.once('exit', (code) => {
+      exited = code;
+      resolve();
+    }),
+  );
   const stop = async () => {
     if (exited !== undefined) return;
     child.kill('SIGTERM');
@@ -208,13 +216,7 @@ export function tail(file: string, lines = 20): string {
 }
 
 /** Environment the real API and worker read (src/config/), pointing at this run's services. */
-export function serviceEnv(options: {
-  databaseUrl: string;
-  temporalAddress: string;
-  taskQueue: string;
-  storageDir: string;
-  extra?: Record<string, string>;
-}): Record<string, string> {
+export function serviceEnv(options: { databaseUrl: string; temporalAddress: string; taskQueue: string; storageDir: string; extra?: Record<string, string> }): Record<string, string> {
   return {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',

@@ -20,7 +20,9 @@ async function main(): Promise<void> {
   const { blobStore, uploads } = createStorage(config);
   const rss = () => process.memoryUsage.rss();
   let peak = rss();
-  const sampler = setInterval(() => { peak = Math.max(peak, rss()); }, 20);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rss());
+  }, 20);
   try {
     const upload = (await findUploadByProject(db, projectId))!;
     global.gc?.();

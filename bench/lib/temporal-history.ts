@@ -19,8 +19,7 @@ interface Ts {
   nanos?: number | null;
 }
 
-const toMs = (ts: Ts | null | undefined): number =>
-  ts ? Number(String(ts.seconds ?? 0)) * 1000 + (ts.nanos ?? 0) / 1e6 : Number.NaN;
+const toMs = (ts: Ts | null | undefined): number => (ts ? Number(String(ts.seconds ?? 0)) * 1000 + (ts.nanos ?? 0) / 1e6 : Number.NaN);
 const idOf = (value: unknown): string => String(value ?? '');
 
 export async function workflowSpans(client: Client, workflowId: string): Promise<Span[]> {
@@ -77,7 +76,10 @@ export async function workflowSpans(client: Client, workflowId: string): Promise
     if (event.workflowExecutionSignaledEventAttributes) {
       spans.push({ workflowId, kind: 'signal', name: event.workflowExecutionSignaledEventAttributes.signalName ?? '?', scheduledMs: at, startedMs: at, endMs: at, outcome: 'received' });
     }
-    for (const [field, outcome] of [['workflowExecutionCompletedEventAttributes', 'completed'], ['workflowExecutionFailedEventAttributes', 'failed']] as const) {
+    for (const [field, outcome] of [
+      ['workflowExecutionCompletedEventAttributes', 'completed'],
+      ['workflowExecutionFailedEventAttributes', 'failed'],
+    ] as const) {
       if (event[field]) {
         const first = toMs(events[0]?.eventTime);
         spans.push({ workflowId, kind: 'workflow', name: workflowId, scheduledMs: first, startedMs: first, endMs: at, outcome });

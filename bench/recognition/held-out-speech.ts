@@ -29,7 +29,10 @@ export interface HeldOutRecording {
 }
 
 export async function heldOutSentences(text: HeldOutText): Promise<string[]> {
-  return (await readFile(HELD_OUT_TEXTS[text], 'utf8')).split('\n').map((s) => s.trim()).filter(Boolean);
+  return (await readFile(HELD_OUT_TEXTS[text], 'utf8'))
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export async function heldOutRecording(text: HeldOutText, voice: Voice, dir: string): Promise<HeldOutRecording> {

@@ -21,10 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('credits_per_second', 'integer', (c) => c.notNull().check(sql`credits_per_second > 0`))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     // A personal workspace belongs to exactly one user; a team workspace to none.
-    .addCheckConstraint(
-      'workspaces_personal_owner',
-      sql`(kind = 'personal') = (owner_user_id is not null)`,
-    )
+    .addCheckConstraint('workspaces_personal_owner', sql`(kind = 'personal') = (owner_user_id is not null)`)
     .execute();
 
   await db.schema
@@ -48,9 +45,24 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('credit_balances')
     .addColumn('workspace_id', 'uuid', (c) => c.primaryKey().references('workspaces.id'))
-    .addColumn('granted', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`granted >= 0`))
-    .addColumn('captured', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`captured >= 0`))
-    .addColumn('reserved', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`reserved >= 0`))
+    .addColumn('granted', 'bigint', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`granted >= 0`),
+    )
+    .addColumn('captured', 'bigint', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`captured >= 0`),
+    )
+    .addColumn('reserved', 'bigint', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`reserved >= 0`),
+    )
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addCheckConstraint('credit_balances_not_overdrawn', sql`granted - captured - reserved >= 0`)
     .execute();
@@ -62,20 +74,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'bigserial', (c) => c.primaryKey())
     .addColumn('workspace_id', 'uuid', (c) => c.notNull().references('workspaces.id'))
     .addColumn('reference', 'text', (c) => c.notNull().unique())
-    .addColumn('kind', 'text', (c) =>
-      c.notNull().check(sql`kind in ('grant', 'hold', 'capture', 'release', 'refund')`),
-    )
+    .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('grant', 'hold', 'capture', 'release', 'refund')`))
     .addColumn('amount', 'bigint', (c) => c.notNull().check(sql`amount > 0`))
     .addColumn('hold_reference', 'text')
     .addColumn('project_id', 'uuid')
     .addColumn('description', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema
-    .createIndex('credit_ledger_workspace_idx')
-    .on('credit_ledger')
-    .columns(['workspace_id', 'id'])
-    .execute();
+  await db.schema.createIndex('credit_ledger_workspace_idx').on('credit_ledger').columns(['workspace_id', 'id']).execute();
 
   // One row per hold, tracking what is still reserved so capture and release settle it exactly.
   await db.schema

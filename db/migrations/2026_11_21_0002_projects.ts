@@ -22,9 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('target_locales', sql`text[]`, (c) => c.notNull())
     .addColumn('title', 'text')
     .addColumn('description', 'text')
-    .addColumn('status', 'text', (c) =>
-      c.notNull().check(sql`status in ('awaiting_upload', 'validating', 'processing', 'completed', 'partially_completed', 'failed')`),
-    )
+    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('awaiting_upload', 'validating', 'processing', 'completed', 'partially_completed', 'failed')`))
     .addColumn('phase', 'text', (c) => c.notNull())
     .addColumn('failure_code', 'text')
     .addColumn('failure_message', 'text')
@@ -33,9 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('billable_seconds', 'integer')
     .addColumn('charged_seconds', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('refunded_seconds', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('usage_state', 'text', (c) =>
-      c.notNull().check(sql`usage_state in ('pending_validation', 'charged', 'limit_exceeded', 'insufficient_credits', 'refunded', 'released')`),
-    )
+    .addColumn('usage_state', 'text', (c) => c.notNull().check(sql`usage_state in ('pending_validation', 'charged', 'limit_exceeded', 'insufficient_credits', 'refunded', 'released')`))
     .addColumn('hold_reference', 'text', (c) => c.notNull())
     .addColumn('transcript_review_status', 'text', (c) => c.notNull().defaultTo('not_requested'))
     .addColumn('transcript_review_requested_at', 'timestamptz')
@@ -53,11 +49,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('project_languages')
     .addColumn('project_id', 'uuid', (c) => c.notNull().references('projects.id'))
     .addColumn('locale', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) =>
-      c.notNull().check(sql`status in ('queued', 'translating', 'dubbing', 'publishing', 'completed', 'failed')`),
-    )
+    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('queued', 'translating', 'dubbing', 'publishing', 'completed', 'failed')`))
     .addColumn('phase_message', 'text')
-    .addColumn('percent', 'integer', (c) => c.notNull().defaultTo(0).check(sql`percent between 0 and 100`))
+    .addColumn('percent', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`percent between 0 and 100`),
+    )
     .addColumn('failure_code', 'text')
     .addColumn('failure_message', 'text')
     .addColumn('title', 'text')

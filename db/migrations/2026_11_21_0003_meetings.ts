@@ -16,15 +16,33 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('ended_at', 'timestamptz', (c) => c.notNull())
     // Kept as the product reports it: a paused recording is shorter than ended - started.
     .addColumn('duration_seconds', 'integer', (c) => c.notNull().check(sql`duration_seconds >= 0`))
-    .addColumn('tags', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`).check(sql`jsonb_typeof(tags) = 'array'`))
-    .addColumn('sync_state', 'text', (c) => c.notNull().defaultTo('synced').check(sql`sync_state in ('synced', 'local_only')`))
+    .addColumn('tags', 'jsonb', (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'[]'::jsonb`)
+        .check(sql`jsonb_typeof(tags) = 'array'`),
+    )
+    .addColumn('sync_state', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('synced')
+        .check(sql`sync_state in ('synced', 'local_only')`),
+    )
     .addColumn('hidden', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('deleted_at', 'timestamptz')
     .addColumn('transcript_text', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('transcript_segments', 'jsonb', (c) =>
-      c.notNull().defaultTo(sql`'[]'::jsonb`).check(sql`jsonb_typeof(transcript_segments) = 'array'`),
+      c
+        .notNull()
+        .defaultTo(sql`'[]'::jsonb`)
+        .check(sql`jsonb_typeof(transcript_segments) = 'array'`),
     )
-    .addColumn('notes', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`).check(sql`jsonb_typeof(notes) = 'array'`))
+    .addColumn('notes', 'jsonb', (c) =>
+      c
+        .notNull()
+        .defaultTo(sql`'[]'::jsonb`)
+        .check(sql`jsonb_typeof(notes) = 'array'`),
+    )
     .addColumn('summary', 'text')
     .addColumn('summary_generated_at', 'timestamptz')
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))

@@ -6,7 +6,10 @@ import { Kysely, sql } from 'kysely';
 // version and answers GET with one primary-key read when nothing changed.
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('projects').addColumn('view_version', 'bigint', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('projects')
+    .addColumn('view_version', 'bigint', (c) => c.notNull().defaultTo(1))
+    .execute();
 
   await sql`
     create function projects_bump_view_version() returns trigger language plpgsql as $$

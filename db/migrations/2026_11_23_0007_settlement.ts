@@ -13,8 +13,18 @@ import { Kysely, sql } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('project_languages')
-    .addColumn('attempt_charged_seconds', 'integer', (c) => c.notNull().defaultTo(0).check(sql`attempt_charged_seconds >= 0`))
-    .addColumn('goodwill_seconds', 'integer', (c) => c.notNull().defaultTo(0).check(sql`goodwill_seconds >= 0`))
+    .addColumn('attempt_charged_seconds', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`attempt_charged_seconds >= 0`),
+    )
+    .addColumn('goodwill_seconds', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`goodwill_seconds >= 0`),
+    )
     .addColumn('failure_detail', 'text')
     .execute();
   // Languages created before this migration were all charged by the project's capture.

@@ -49,10 +49,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index youtube_videos_channel_published_idx on youtube_videos (channel_id, published_at desc, id desc)`.execute(db);
   await sql`create index youtube_videos_title_trgm_idx on youtube_videos using gin (title gin_trgm_ops)`.execute(db);
   // Progress while a YouTube source downloads (phase `fetching`).
-  await db.schema.alterTable('projects').addColumn('fetch_percent', 'integer', (c) => c.check(sql`fetch_percent between 0 and 100`)).execute();
+  await db.schema
+    .alterTable('projects')
+    .addColumn('fetch_percent', 'integer', (c) => c.check(sql`fetch_percent between 0 and 100`))
+    .execute();
   // matching_project: the newest project of a workspace for a video, answered from the index
   // alone (it covers every column the video list shows).
-  await sql`create index projects_workspace_video_seq_idx on projects (workspace_id, youtube_video_id, seq desc) include (id, target_locales, status, usage_state) where youtube_video_id is not null`.execute(db);
+  await sql`create index projects_workspace_video_seq_idx on projects (workspace_id, youtube_video_id, seq desc) include (id, target_locales, status, usage_state) where youtube_video_id is not null`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

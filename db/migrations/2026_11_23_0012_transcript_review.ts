@@ -47,7 +47,12 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .alterTable('project_languages')
-    .addColumn('revision', 'integer', (c) => c.notNull().defaultTo(1).check(sql`revision >= 1`))
+    .addColumn('revision', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(1)
+        .check(sql`revision >= 1`),
+    )
     .addColumn('transcript_kind', 'text', (c) => c.check(sql`transcript_kind in ('machine', 'verified')`))
     .execute();
 }

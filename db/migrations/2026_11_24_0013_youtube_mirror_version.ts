@@ -9,7 +9,10 @@ import { Kysely, sql } from 'kysely';
 // videos it wrote (a row-level trigger made seeding 100,000 videos in one statement take minutes).
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('youtube_channels').addColumn('mirror_version', 'bigint', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('youtube_channels')
+    .addColumn('mirror_version', 'bigint', (c) => c.notNull().defaultTo(1))
+    .execute();
   await sql`
     create function youtube_videos_bump_mirror_version() returns trigger language plpgsql as $$
     begin

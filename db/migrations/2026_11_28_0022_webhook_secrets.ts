@@ -8,7 +8,10 @@ import { Kysely, sql } from 'kysely';
 // are until `npm run console -- webhooks:seal-secrets` seals them.
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('webhook_endpoints').alterColumn('secret', (c) => c.dropNotNull()).execute();
+  await db.schema
+    .alterTable('webhook_endpoints')
+    .alterColumn('secret', (c) => c.dropNotNull())
+    .execute();
   await sql`update webhook_endpoints set secret = null where deleted_at is not null`.execute(db);
   await sql`
     update idempotency_keys
@@ -19,5 +22,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   // A cleared secret is gone; the deleted endpoint gets an empty one back.
   await sql`update webhook_endpoints set secret = '' where secret is null`.execute(db);
-  await db.schema.alterTable('webhook_endpoints').alterColumn('secret', (c) => c.setNotNull()).execute();
+  await db.schema
+    .alterTable('webhook_endpoints')
+    .alterColumn('secret', (c) => c.setNotNull())
+    .execute();
 }

@@ -11,17 +11,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .alterTable('api_keys')
     .addCheckConstraint('api_keys_kind_check', sql`kind in ('project', 'personal', 'reviewer')`)
     .execute();
-  await db.schema.alterTable('api_keys').alterColumn('workspace_id', (c) => c.dropNotNull()).execute();
+  await db.schema
+    .alterTable('api_keys')
+    .alterColumn('workspace_id', (c) => c.dropNotNull())
+    .execute();
   await db.schema
     .alterTable('api_keys')
     .addCheckConstraint('api_keys_reviewer_has_no_workspace', sql`(kind = 'reviewer') = (workspace_id is null)`)
     .execute();
   await db.schema
     .alterTable('api_keys')
-    .addCheckConstraint(
-      'api_keys_reviewer_permissions',
-      sql`case when kind = 'reviewer' then permissions = array['reviews:write']::text[] else not ('reviews:write' = any(permissions)) end`,
-    )
+    .addCheckConstraint('api_keys_reviewer_permissions', sql`case when kind = 'reviewer' then permissions = array['reviews:write']::text[] else not ('reviews:write' = any(permissions)) end`)
     .execute();
   await db.schema
     .alterTable('transcript_reviews')
@@ -34,7 +34,13 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.deleteFrom('api_keys').where('kind', '=', 'reviewer').execute();
   await db.schema.alterTable('api_keys').dropConstraint('api_keys_reviewer_permissions').execute();
   await db.schema.alterTable('api_keys').dropConstraint('api_keys_reviewer_has_no_workspace').execute();
-  await db.schema.alterTable('api_keys').alterColumn('workspace_id', (c) => c.setNotNull()).execute();
+  await db.schema
+    .alterTable('api_keys')
+    .alterColumn('workspace_id', (c) => c.setNotNull())
+    .execute();
   await db.schema.alterTable('api_keys').dropConstraint('api_keys_kind_check').execute();
-  await db.schema.alterTable('api_keys').addCheckConstraint('api_keys_kind_check', sql`kind in ('project', 'personal')`).execute();
+  await db.schema
+    .alterTable('api_keys')
+    .addCheckConstraint('api_keys_kind_check', sql`kind in ('project', 'personal')`)
+    .execute();
 }

@@ -11,8 +11,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .alterTable('deliverables')
     .addCheckConstraint('deliverables_type_check', sql`type in ('audio', 'subtitles', 'thumbnail', 'video')`)
     .execute();
-  await db.schema.alterTable('projects').addColumn('video_burned_captions', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
-  await db.schema.alterTable('project_languages').addColumn('video_burned_captions', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+  await db.schema
+    .alterTable('projects')
+    .addColumn('video_burned_captions', 'boolean', (c) => c.notNull().defaultTo(false))
+    .execute();
+  await db.schema
+    .alterTable('project_languages')
+    .addColumn('video_burned_captions', 'boolean', (c) => c.notNull().defaultTo(false))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

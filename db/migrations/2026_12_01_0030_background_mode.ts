@@ -7,9 +7,18 @@ import { Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
   // Adding the column with a constant default fills every existing row with it (no table rewrite).
-  await db.schema.alterTable('projects').addColumn('background', 'text', (c) => c.notNull().defaultTo('keep')).execute();
-  await db.schema.alterTable('projects').addCheckConstraint('projects_background_check', sql`background in ('duck', 'keep', 'drop')`).execute();
-  await db.schema.alterTable('projects').alterColumn('background', (c) => c.setDefault('duck')).execute();
+  await db.schema
+    .alterTable('projects')
+    .addColumn('background', 'text', (c) => c.notNull().defaultTo('keep'))
+    .execute();
+  await db.schema
+    .alterTable('projects')
+    .addCheckConstraint('projects_background_check', sql`background in ('duck', 'keep', 'drop')`)
+    .execute();
+  await db.schema
+    .alterTable('projects')
+    .alterColumn('background', (c) => c.setDefault('duck'))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -7,11 +7,7 @@ import { Kysely } from 'kysely';
 // transcript, segments, deliverables) is removed, and every customer read filters the tombstone.
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .alterTable('projects')
-    .addColumn('cancelled_at', 'timestamptz')
-    .addColumn('deleted_at', 'timestamptz')
-    .execute();
+  await db.schema.alterTable('projects').addColumn('cancelled_at', 'timestamptz').addColumn('deleted_at', 'timestamptz').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

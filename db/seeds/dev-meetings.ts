@@ -18,9 +18,11 @@ export const DEV_MEETINGS: SeedMeeting[] = [
     ended_at: at('2026-11-16T15:32:10Z'),
     duration_seconds: 1930,
     updated_at: at('2026-11-16T15:40:02Z'),
-    tags: [{ id: 'tag_product', name: 'Product' }, { id: 'tag_weekly', name: 'Weekly' }],
-    transcript_text:
-      'Maya: Let us start with the dubbing launch. Omar: The Spanish and Portuguese voices passed review. Maya: Then we ship on Thursday.',
+    tags: [
+      { id: 'tag_product', name: 'Product' },
+      { id: 'tag_weekly', name: 'Weekly' },
+    ],
+    transcript_text: 'Maya: Let us start with the dubbing launch. Omar: The Spanish and Portuguese voices passed review. Maya: Then we ship on Thursday.',
     transcript_segments: [
       { speaker: 'Maya', start_seconds: 0, end_seconds: 4.2, text: 'Let us start with the dubbing launch.' },
       { speaker: 'Omar', start_seconds: 4.6, end_seconds: 9.8, text: 'The Spanish and Portuguese voices passed review.' },
@@ -64,7 +66,10 @@ export const DEV_MEETINGS: SeedMeeting[] = [
     ended_at: at('2026-11-19T13:48:20Z'),
     duration_seconds: 2900,
     updated_at: at('2026-11-19T14:05:00Z'),
-    tags: [{ id: 'tag_incident', name: 'Incident' }, { id: 'tag_eng', name: 'Engineering' }],
+    tags: [
+      { id: 'tag_incident', name: 'Incident' },
+      { id: 'tag_eng', name: 'Engineering' },
+    ],
     transcript_text: 'Priya: Uploads stalled when the last part was smaller than five megabytes. Dev: The fix resumes from the parts already stored.',
     transcript_segments: [
       { speaker: 'Priya', start_seconds: 0, end_seconds: 5.5, text: 'Uploads stalled when the last part was smaller than five megabytes.' },

@@ -33,8 +33,7 @@ export async function seedDev(db: Db, options: { fixedKey?: string | null; previ
   const { user, workspaceId } = await db.transaction().execute(async (trx) => {
     const user = (await findUserByEmail(trx, DEV_USER_EMAIL)) ?? (await insertUser(trx, { email: DEV_USER_EMAIL, name: 'Dev User' }));
     const existing = await trx.selectFrom('workspaces').select('id').where('owner_user_id', '=', user.id).where('kind', '=', 'personal').executeTakeFirst();
-    const workspaceId = existing?.id ??
-      (await insertWorkspace(trx, { name: 'Dev workspace', kind: 'personal', owner_user_id: user.id, credits_per_second: options.creditsPerSecond })).id;
+    const workspaceId = existing?.id ?? (await insertWorkspace(trx, { name: 'Dev workspace', kind: 'personal', owner_user_id: user.id, credits_per_second: options.creditsPerSecond })).id;
     await grantCredits(trx, { workspaceId, reference: DEV_GRANT_REFERENCE, amount: DEV_GRANT_CREDITS, description: 'dev seed' });
     return { user, workspaceId };
   });
@@ -42,7 +41,10 @@ export async function seedDev(db: Db, options: { fixedKey?: string | null; previ
 
   let apiKey: string | undefined;
   for (const candidate of [options.fixedKey, options.previousKey]) {
-    if (candidate && (await keyStillValid(db, candidate, workspaceId))) { apiKey = candidate; break; }
+    if (candidate && (await keyStillValid(db, candidate, workspaceId))) {
+      apiKey = candidate;
+      break;
+    }
   }
   if (!apiKey) {
     const fixedKeyFree = options.fixedKey && !(await findApiKeyWithWorkspace(db, parseApiKey(options.fixedKey)!.keyId));
@@ -64,5 +66,8 @@ if (require.main === module) {
   seedDev(db, { fixedKey: config.dev.apiKey, creditsPerSecond: config.billing.defaultCreditsPerSecond })
     .then((r) => console.log(`dev workspace ${r.workspaceId}\ndev API key: ${r.apiKey}`))
     .finally(() => db.destroy())
-    .catch((err) => { console.error(err); process.exit(1); });
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
 }

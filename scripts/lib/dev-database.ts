@@ -41,10 +41,7 @@ export async function ensureDevDatabase(config: Config, devDir: string, step: (m
     try {
       await createDatabaseIfMissing(admin.toString(), target.pathname.slice(1));
     } catch (err) {
-      throw new Error(
-        `PostgreSQL answers on 127.0.0.1:5432 but ${admin.toString()} refused us (${(err as Error).message}); ` +
-          'set DATABASE_URL to a database you can use',
-      );
+      throw new Error(`PostgreSQL answers on 127.0.0.1:5432 but ${admin.toString()} refused us (${(err as Error).message}); ` + 'set DATABASE_URL to a database you can use');
     }
     step(`using the local PostgreSQL (${DEFAULT_LOCAL_DATABASE_URL})`);
     return { url: DEFAULT_LOCAL_DATABASE_URL, stop: async () => undefined };

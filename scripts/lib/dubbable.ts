@@ -33,11 +33,7 @@ export async function dubbableNow(apiUrl: string, workerHealthUrl: string): Prom
  * Resolves once dubbableNow() says so, with the number of locales offered; throws after
  * `timeoutMs` naming what it still waited for. `onWaiting` hears each new thing waited for.
  */
-export async function waitUntilDubbable(
-  apiUrl: string,
-  workerHealthUrl: string,
-  options: { timeoutMs: number; intervalMs?: number; onWaiting?: (what: string) => void },
-): Promise<number> {
+export async function waitUntilDubbable(apiUrl: string, workerHealthUrl: string, options: { timeoutMs: number; intervalMs?: number; onWaiting?: (what: string) => void }): Promise<number> {
   const deadline = Date.now() + options.timeoutMs;
   let told = '';
   for (;;) {

@@ -24,7 +24,9 @@ export function spawnLogged(command: string, args: string[], options: { logFile:
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   let exited = false;
-  child.once('exit', () => { exited = true; });
+  child.once('exit', () => {
+    exited = true;
+  });
 
   const stop = async () => {
     if (exited) return;

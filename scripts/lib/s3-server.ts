@@ -10,7 +10,6 @@ import { resolveBinary } from './resolve-binary';
 // bucket as a folder and each object as a plain file under `dataDir`. Used by the jest global
 // setup and by `STORAGE_DRIVER=s3 make dev`.
 
-
 export function resolveS3Server(): string {
   return resolveBinary('s3-server.sh');
 }

@@ -46,13 +46,17 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
 
   const server = spawnLogged(options.cli, args, { logFile: options.logFile });
   const address = `127.0.0.1:${options.port}`;
-  await server.waitUntilReady('temporal dev server', async () => {
-    const connection = await Connection.connect({ address, connectTimeout: 1000 });
-    try {
-      await connection.workflowService.describeNamespace({ namespace: 'default' });
-    } finally {
-      await connection.close();
-    }
-  }, { timeoutMs: 60_000, intervalMs: 300 });
+  await server.waitUntilReady(
+    'temporal dev server',
+    async () => {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace: 'default' });
+      } finally {
+        await connection.close();
+      }
+    },
+    { timeoutMs: 60_000, intervalMs: 300 },
+  );
   return { address, process: server.process, stop: server.stop };
 }

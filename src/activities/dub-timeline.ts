@@ -46,7 +46,10 @@ export interface PlacedLine {
  * keeps them to the bit.
  */
 export function placeLines(clips: readonly LineClip[], durationSeconds: number): PlacedLine[] {
-  const fit = fitSegments(clips.map((c) => ({ startSeconds: c.line.start_seconds, endSeconds: c.line.end_seconds, synthesizedSeconds: c.seconds })), { timelineSeconds: durationSeconds });
+  const fit = fitSegments(
+    clips.map((c) => ({ startSeconds: c.line.start_seconds, endSeconds: c.line.end_seconds, synthesizedSeconds: c.seconds })),
+    { timelineSeconds: durationSeconds },
+  );
   return fit.segments.map((fitted, i) => {
     const clip = clips[i]!;
     const { line, fresh } = clip;
@@ -73,7 +76,10 @@ export function renderedLines(lines: readonly LanguageSegment[], placed: readonl
 }
 
 export function dubQuality(placed: readonly PlacedLine[], lengths: { sourceSeconds: number; dubbedSeconds: number }): DubQuality {
-  return measureDubQuality(placed.map(({ clip, fit, cue }) => ({ sourceStartSeconds: clip.line.start_seconds, fitted: fit, leadingSilenceSeconds: clip.leadingSilence, cue })), lengths);
+  return measureDubQuality(
+    placed.map(({ clip, fit, cue }) => ({ sourceStartSeconds: clip.line.start_seconds, fitted: fit, leadingSilenceSeconds: clip.leadingSilence, cue })),
+    lengths,
+  );
 }
 
 export const driftSeconds = (placed: readonly PlacedLine[]) => placed.reduce((sum, p) => sum + p.fit.driftSeconds, 0);
@@ -84,8 +90,7 @@ export function recordedClips(placed: readonly PlacedLine[]): RecordedClip[] {
 }
 
 /** Where the dub speaks: each clip as it plays. */
-export const speechStretches = (placed: readonly PlacedLine[]): Stretch[] =>
-  placed.map(({ play }) => ({ startSeconds: play.startSeconds, endSeconds: play.startSeconds + play.playedSeconds }));
+export const speechStretches = (placed: readonly PlacedLine[]): Stretch[] => placed.map(({ play }) => ({ startSeconds: play.startSeconds, endSeconds: play.startSeconds + play.playedSeconds }));
 
 /**
  * The timeline's background: the original at BACKGROUND_VOLUME, ducked under `speech` (every

@@ -27,10 +27,7 @@ export const VIDEO_FILE = 'dub.mp4';
 /** The captions to burn, in the work directory only: never published. */
 const BURNED_CAPTIONS_FILE = 'burned-captions.ass';
 
-export function videoRenderFor(
-  project: Pick<Project, 'source_has_video' | 'source_locale'>,
-  language: Pick<ProjectLanguage, 'locale' | 'video_burned_captions'>,
-): VideoRender | undefined {
+export function videoRenderFor(project: Pick<Project, 'source_has_video' | 'source_locale'>, language: Pick<ProjectLanguage, 'locale' | 'video_burned_captions'>): VideoRender | undefined {
   if (!project.source_has_video) return undefined;
   return { dubLanguage: iso6392(language.locale), sourceLanguage: iso6392(project.source_locale), burnedCaptions: language.video_burned_captions };
 }
@@ -47,13 +44,7 @@ export interface VideoFiles {
 }
 
 /** Muxes the revision's video and stores it under `keyPrefix`: the deliverable row to publish. */
-export async function publishVideo(
-  { blobStore, engines }: { blobStore: BlobStore; engines: Engines },
-  video: VideoRender,
-  keyPrefix: string,
-  files: VideoFiles,
-  onTick: () => void,
-) {
+export async function publishVideo({ blobStore, engines }: { blobStore: BlobStore; engines: Engines }, video: VideoRender, keyPrefix: string, files: VideoFiles, onTick: () => void) {
   const out = path.join(files.workDir, VIDEO_FILE);
   // Burned from an ASS script of the cues, not the SRT: its text is drawn as written (burned-captions.ts).
   const burn = video.burnedCaptions ? path.join(files.workDir, BURNED_CAPTIONS_FILE) : undefined;

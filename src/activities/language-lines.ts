@@ -56,10 +56,7 @@ export interface PlanLinesInput {
   onTick: () => void;
 }
 
-export async function planLanguageLines(
-  { db, engines, capabilities }: { db: Db; engines: Engines; capabilities: EngineCapabilities },
-  input: PlanLinesInput,
-): Promise<PlannedLines> {
+export async function planLanguageLines({ db, engines, capabilities }: { db: Db; engines: Engines; capabilities: EngineCapabilities }, input: PlanLinesInput): Promise<PlannedLines> {
   const language = await findLanguage(db, input.projectId, input.locale);
   if (!language) throw new Error(`project ${input.projectId} has no language ${input.locale}`);
   const [lines, sources, project] = await Promise.all([listLanguageSegments(db, input.projectId, input.locale), listSourceSegments(db, input.projectId), requireProject(db, input.projectId)]);
@@ -85,9 +82,12 @@ export async function planLanguageLines(
   const extras = supplied ? [] : extraTexts;
   const texts = [...sourceTexts, ...extras];
   let untranslated = noUntranslatedWords();
-  const translated = texts.length === 0
-    ? []
-    : await classifyingEngineErrors(() => engines.translator.translate(texts, translationModes(capabilities, input.locale, project.source_locale), { onTick: input.onTick, onUntranslated: (u) => (untranslated = u) }));
+  const translated =
+    texts.length === 0
+      ? []
+      : await classifyingEngineErrors(() =>
+          engines.translator.translate(texts, translationModes(capabilities, input.locale, project.source_locale), { onTick: input.onTick, onUntranslated: (u) => (untranslated = u) }),
+        );
   const text = (i: number) => translated[i] ?? '';
   const update = plan.retranslate.map(({ line, source }, i): LineText => ({
     id: line.id,

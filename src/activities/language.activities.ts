@@ -73,7 +73,10 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
       const description = project.description ?? '';
       // One line per source segment (or the supplied translation's cues), with the title and
       // description in the same batch through the same route.
-      const planned = await planLanguageLines({ db, engines, capabilities }, { projectId: step.projectId, locale: step.locale, translatedStatus: 'current', extraTexts: [title, description], onTick: heartbeat });
+      const planned = await planLanguageLines(
+        { db, engines, capabilities },
+        { projectId: step.projectId, locale: step.locale, translatedStatus: 'current', extraTexts: [title, description], onTick: heartbeat },
+      );
       const [translatedTitle, translatedDescription] = planned.extras;
       await db.transaction().execute(async (trx) => {
         await lockProjectToWrite(trx, step.projectId);
@@ -83,7 +86,14 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
       // Untranslated words stay in the text as the engine left them (a name is often one); how
       // many there were, and which, is in the activity's result and this log line (issue 29).
       const { words: untranslatedWords, pivotWords, examples } = planned.untranslated;
-      activityLog().info('language translated', { locale: step.locale, segments: planned.lines, translatedLines: planned.translatedLines, untranslatedWords, pivotWords, untranslatedExamples: examples });
+      activityLog().info('language translated', {
+        locale: step.locale,
+        segments: planned.lines,
+        translatedLines: planned.translatedLines,
+        untranslatedWords,
+        pivotWords,
+        untranslatedExamples: examples,
+      });
       return { ran: true, attempt: claim.attempt, segments: planned.lines, untranslatedWords, pivotWords };
     },
 
@@ -97,24 +107,31 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
       const lines = await listLanguageSegments(db, step.projectId, step.locale);
       await advanceLanguage(db, step, 'dubbing', { percent: 25, phase_message: `Synthesizing ${counted(lines.length, 'segment')}.` });
 
-      const rendered = await renderDub({ blobStore, engines, capabilities }, {
-        projectId: step.projectId,
-        locale: step.locale,
-        lines,
-        voice: language.voice,
-        title: language.title ?? project.name,
-        background: project.background,
-        durationSeconds: project.source_duration_seconds ?? 0,
-        hasVideo: project.source_has_video ?? false,
-        video: videoRenderFor(project, language),
-        keyPrefix: revisionKeyPrefix(step.projectId, step.locale, language.revision),
-        onTick: heartbeat,
-        transfer: activityTransfer(),
-        onStage: async (stage) => {
-          if (stage === 'fitting') await updateOpenAttempt(db, step, { percent: 55, phase_message: 'Fitting speech to the source timing.' });
-          else await advanceLanguage(db, step, 'publishing', { percent: 85, phase_message: project.source_has_video ? 'Encoding audio, captions, thumbnail and video.' : 'Encoding audio, captions and thumbnail.' });
+      const rendered = await renderDub(
+        { blobStore, engines, capabilities },
+        {
+          projectId: step.projectId,
+          locale: step.locale,
+          lines,
+          voice: language.voice,
+          title: language.title ?? project.name,
+          background: project.background,
+          durationSeconds: project.source_duration_seconds ?? 0,
+          hasVideo: project.source_has_video ?? false,
+          video: videoRenderFor(project, language),
+          keyPrefix: revisionKeyPrefix(step.projectId, step.locale, language.revision),
+          onTick: heartbeat,
+          transfer: activityTransfer(),
+          onStage: async (stage) => {
+            if (stage === 'fitting') await updateOpenAttempt(db, step, { percent: 55, phase_message: 'Fitting speech to the source timing.' });
+            else
+              await advanceLanguage(db, step, 'publishing', {
+                percent: 85,
+                phase_message: project.source_has_video ? 'Encoding audio, captions, thumbnail and video.' : 'Encoding audio, captions and thumbnail.',
+              });
+          },
         },
-      });
+      );
       return { ran: true as const, attempt: step.attempt, ...rendered };
     },
 
@@ -127,7 +144,7 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
       const events = reopenEvents(deps);
       const published = await db.transaction().execute(async (trx) => {
         const claim = await claimAttempt(trx, input, events.record);
-        if (claim.state !== 'open') return { status: claim.state === 'completed' ? 'completed' as const : 'failed' as const };
+        if (claim.state !== 'open') return { status: claim.state === 'completed' ? ('completed' as const) : ('failed' as const) };
         await refuseSilentDub(trx, input.projectId, input.locale);
         // A line that went stale while this dub rendered stays stale: a re-dub picks it up.
         await publishRendered(trx, input, { ...input, lines: input.lines ?? [] }, { settleStale: false });

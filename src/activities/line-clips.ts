@@ -64,25 +64,33 @@ export async function lineClips({ blobStore, engines }: { blobStore: BlobStore; 
   if (fresh.length > 0) {
     // One synthesizer call for the lines: a process per sentence was most of a dub's time.
     const files = fresh.map((line) => path.join(input.workDir, `${line.id}.wav`));
-    const synthesized = await engines.tts.synthesizeBatch(fresh.map((l) => l.text), input.voice, files, { onTick: input.onTick });
+    const synthesized = await engines.tts.synthesizeBatch(
+      fresh.map((l) => l.text),
+      input.voice,
+      files,
+      { onTick: input.onTick },
+    );
     input.onTick();
     // espeak-ng starts a clip with up to ~0.1 s of silence; cut it, so the dub is heard when
     // its source sentence starts (dub_quality's start offset) and needs less speed-up. What is
     // left of each lead is kept for the quality figures, so no clip is read twice.
-    await inBatches(fresh.map((line, i) => ({ line, file: files[i]!, seconds: synthesized[i]!.durationSeconds })), async ({ line, file, seconds }) => {
-      const bytes = await readFile(file);
-      const lead = leadingSilenceSeconds(bytes);
-      const trimmed = trimLeadingSilence(bytes, ONSET_KEEP_SECONDS);
-      // Its end pause too: the line is speaking only until its last sound, and the next line may
-      // start then (docs/recognition.md#timing), not a breath later.
-      const tailed = trimTrailingSilence(trimmed?.wav ?? bytes, TAIL_KEEP_SECONDS);
-      if (trimmed || tailed) await writeFile(file, (tailed ?? trimmed)!.wav);
-      const leadCut = trimmed?.trimmedSeconds ?? 0;
-      const cut = leadCut + (tailed?.trimmedSeconds ?? 0);
-      const key = clipKey(input.keyPrefix, line.id);
-      await blobStore.putFile(key, file);
-      clips.set(line.id, { line, file, key, seconds: seconds - cut, leadingSilence: lead - leadCut, fresh: true });
-    });
+    await inBatches(
+      fresh.map((line, i) => ({ line, file: files[i]!, seconds: synthesized[i]!.durationSeconds })),
+      async ({ line, file, seconds }) => {
+        const bytes = await readFile(file);
+        const lead = leadingSilenceSeconds(bytes);
+        const trimmed = trimLeadingSilence(bytes, ONSET_KEEP_SECONDS);
+        // Its end pause too: the line is speaking only until its last sound, and the next line may
+        // start then (docs/recognition.md#timing), not a breath later.
+        const tailed = trimTrailingSilence(trimmed?.wav ?? bytes, TAIL_KEEP_SECONDS);
+        if (trimmed || tailed) await writeFile(file, (tailed ?? trimmed)!.wav);
+        const leadCut = trimmed?.trimmedSeconds ?? 0;
+        const cut = leadCut + (tailed?.trimmedSeconds ?? 0);
+        const key = clipKey(input.keyPrefix, line.id);
+        await blobStore.putFile(key, file);
+        clips.set(line.id, { line, file, key, seconds: seconds - cut, leadingSilence: lead - leadCut, fresh: true });
+      },
+    );
   }
 
   await inBatches(kept, async (line) => {

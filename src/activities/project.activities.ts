@@ -49,7 +49,6 @@ export interface ProjectStart {
   cancelled: boolean;
 }
 
-
 export type ChargeOutcome = { outcome: 'charged' | 'limit_exceeded' | 'not_billable'; billableSeconds: number };
 
 const heartbeat = () => Context.current().heartbeat();
@@ -200,7 +199,11 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
         await db.transaction().execute(async (trx) => {
           const written = (await lockProjectToWrite(trx, projectId)).transcript_source;
           if (written === 'machine') return;
-          await replaceTranscript(trx, projectId, cues.map((c, position) => ({ position, ...c })));
+          await replaceTranscript(
+            trx,
+            projectId,
+            cues.map((c, position) => ({ position, ...c })),
+          );
           if (written === null) await replaceSourceSegments(trx, projectId, cues, 'machine');
         });
         return { segments: transcript.segments.length, recognized: true };

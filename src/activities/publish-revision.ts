@@ -15,7 +15,15 @@ export async function publishRendered(
   options: { settleStale: boolean; language?: LanguageChanges },
 ): Promise<void> {
   for (const file of rendered.files) {
-    await upsertDeliverable(trx, { project_id: step.projectId, locale: step.locale, type: file.type, format: file.format, storage_key: file.key, content_type: file.contentType, size_bytes: file.sizeBytes });
+    await upsertDeliverable(trx, {
+      project_id: step.projectId,
+      locale: step.locale,
+      type: file.type,
+      format: file.format,
+      storage_key: file.key,
+      content_type: file.contentType,
+      size_bytes: file.sizeBytes,
+    });
   }
   await recordRenderedLines(trx, step.projectId, step.locale, rendered.lines, { settleStale: options.settleStale });
   await updateLanguage(trx, step.projectId, step.locale, { ...options.language, drift_seconds: rendered.driftSeconds, dub_quality: rendered.quality ? JSON.stringify(rendered.quality) : null });

@@ -62,20 +62,23 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
       });
       const lines = await listLanguageSegments(db, input.projectId, input.locale);
       const current = await findLanguage(db, input.projectId, input.locale);
-      const rendered = await renderDub({ blobStore, engines, capabilities }, {
-        projectId: input.projectId,
-        locale: input.locale,
-        lines,
-        voice: current?.voice ?? null,
-        title: current?.title ?? project.name,
-        background: project.background,
-        durationSeconds: project.source_duration_seconds ?? 0,
-        hasVideo: project.source_has_video ?? false,
-        video: current ? videoRenderFor(project, current) : undefined,
-        keyPrefix: revisionKeyPrefix(input.projectId, input.locale, revision),
-        onTick: heartbeat,
-        transfer: activityTransfer(),
-      });
+      const rendered = await renderDub(
+        { blobStore, engines, capabilities },
+        {
+          projectId: input.projectId,
+          locale: input.locale,
+          lines,
+          voice: current?.voice ?? null,
+          title: current?.title ?? project.name,
+          background: project.background,
+          durationSeconds: project.source_duration_seconds ?? 0,
+          hasVideo: project.source_has_video ?? false,
+          video: current ? videoRenderFor(project, current) : undefined,
+          keyPrefix: revisionKeyPrefix(input.projectId, input.locale, revision),
+          onTick: heartbeat,
+          transfer: activityTransfer(),
+        },
+      );
 
       return db.transaction().execute(async (trx) => {
         await lockProjectToWrite(trx, input.projectId);

@@ -78,7 +78,10 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
       const project = await requireProject(db, input.projectId);
       const language = await findLanguage(db, input.projectId, input.locale);
       if (language?.status !== 'completed' || language.revision !== row.from_revision) {
-        throw ApplicationFailure.nonRetryable(`${input.locale} is ${language?.status ?? 'missing'} at revision ${language?.revision}; the regeneration was quoted at revision ${row.from_revision}`, 'internal_error');
+        throw ApplicationFailure.nonRetryable(
+          `${input.locale} is ${language?.status ?? 'missing'} at revision ${language?.revision}; the regeneration was quoted at revision ${row.from_revision}`,
+          'internal_error',
+        );
       }
       const revision = await claimRenderRevision(db, input.projectId, input.locale, { redub: false });
       const render = {
@@ -118,7 +121,13 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
         }
         await publishRendered(trx, input, input.rendered, { settleStale: true, language: { revision: input.rendered.revision } });
         await completeRegeneration(trx, row, input.rendered.revision);
-        activityLog().info('language regenerated', { regenerationId: row.id, projectId: row.project_id, locale: row.locale, revision: input.rendered.revision, synthesized: input.rendered.synthesized });
+        activityLog().info('language regenerated', {
+          regenerationId: row.id,
+          projectId: row.project_id,
+          locale: row.locale,
+          revision: input.rendered.revision,
+          synthesized: input.rendered.synthesized,
+        });
         return { state: 'completed', revision: input.rendered.revision };
       });
     },

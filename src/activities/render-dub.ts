@@ -18,7 +18,16 @@ import { activityLog } from './activity-log';
 import { publishVideo, type VideoRender } from './dubbed-video';
 import { classifyingEngineErrors } from './classify-engine-error';
 import {
-  BACKGROUND_VOLUME, driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, STEREO_SIDE_TO_MID_DB, timelineBackground,
+  BACKGROUND_VOLUME,
+  driftSeconds,
+  DUCK_SHAPE,
+  dubQuality,
+  placeLines,
+  recordedClips,
+  renderedLines,
+  speechStretches,
+  STEREO_SIDE_TO_MID_DB,
+  timelineBackground,
   type RecordedDucking,
 } from './dub-timeline';
 import { fetchClipFiles, lineClips, type LineClip } from './line-clips';
@@ -108,15 +117,21 @@ export function stageClock(): { stages: Record<string, number>; lap: (stage: str
  * The voice a render speaks with: the language's own, or for a language from before voices could
  * be chosen, the one it was always spoken with, the worker's voice for the locale (docs/voices.md).
  */
-export const voiceFor = (capabilities: EngineCapabilities, locale: string, chosen?: string | null) =>
-  chosen ?? capabilities.locales.find((l) => l.locale === locale)?.voice ?? locale.split('_')[0]!;
+export const voiceFor = (capabilities: EngineCapabilities, locale: string, chosen?: string | null) => chosen ?? capabilities.locales.find((l) => l.locale === locale)?.voice ?? locale.split('_')[0]!;
 
 export async function renderDub(deps: Deps, input: RenderDubInput): Promise<RenderedDub> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), `dub-${input.locale}-`));
   const clock = stageClock();
   try {
     return await classifyingEngineErrors(async () => {
-      const clips = await lineClips(deps, { lines: input.lines.filter(isSpoken), voice: voiceFor(deps.capabilities, input.locale, input.voice), workDir, keyPrefix: input.keyPrefix, onTick: input.onTick, transfer: input.transfer });
+      const clips = await lineClips(deps, {
+        lines: input.lines.filter(isSpoken),
+        voice: voiceFor(deps.capabilities, input.locale, input.voice),
+        workDir,
+        keyPrefix: input.keyPrefix,
+        onTick: input.onTick,
+        transfer: input.transfer,
+      });
       clock.lap('speechMs');
       await input.onStage?.('fitting');
       return await mixWhole(deps, input, { clips, workDir, clock });
@@ -149,9 +164,8 @@ export async function mixWhole(
   const placed = placeLines(clips, duration);
   const files = await fetchClipFiles(blobStore, clips, workDir, input.transfer);
   // The original under the dub, as the project's mode has it (docs/background.md).
-  const backgroundFile = input.background !== 'drop' && (await blobStore.stat(sourceKeys.background(projectId)))
-    ? await blobStore.toLocalFile(sourceKeys.background(projectId), workDir, input.transfer)
-    : undefined;
+  const backgroundFile =
+    input.background !== 'drop' && (await blobStore.stat(sourceKeys.background(projectId))) ? await blobStore.toLocalFile(sourceKeys.background(projectId), workDir, input.transfer) : undefined;
   const ducking = input.background === 'duck' && backgroundFile ? await duckingFor(backgroundFile) : undefined;
   const background = backgroundFile ? timelineBackground(backgroundFile, ducking, speechStretches(placed)) : undefined;
   const out = (name: string) => path.join(workDir, name);

@@ -21,7 +21,11 @@ export function createRoutingActivities({ db }: { db: Db }) {
       const queue = chooseMediaQueue(rows, { locale: input.locale, role: input.role, sourceLocale, voice });
       // Retried (the short-step profile has no attempt limit): the language waits, queued, until
       // a worker that serves it is live again, instead of failing while the fleet restarts.
-      if (!queue) throw ApplicationFailure.retryable(`no live worker serves ${input.locale} as a ${input.role}${sourceLocale ? ` from ${sourceLocale}` : ''}${voice ? ` with voice ${voice}` : ''}; waiting for one`, 'no_capable_worker');
+      if (!queue)
+        throw ApplicationFailure.retryable(
+          `no live worker serves ${input.locale} as a ${input.role}${sourceLocale ? ` from ${sourceLocale}` : ''}${voice ? ` with voice ${voice}` : ''}; waiting for one`,
+          'no_capable_worker',
+        );
       return { taskQueue: queue };
     },
   };

@@ -16,9 +16,7 @@ import { readBytes } from '../storage/read-bytes';
 import { activityLog } from './activity-log';
 import { publishVideo, VIDEO_FILE } from './dubbed-video';
 import { classifyingEngineErrors } from './classify-engine-error';
-import {
-  BACKGROUND_VOLUME, driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, timelineBackground, type PlacedLine,
-} from './dub-timeline';
+import { BACKGROUND_VOLUME, driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, timelineBackground, type PlacedLine } from './dub-timeline';
 import { fetchClipFiles, lineClips } from './line-clips';
 import { sourceKeys } from '../shared/source-keys';
 import { mixWhole, PUBLISHED_FILES, stageClock, voiceFor, type Deps, type PublishedFile, type RenderDubInput, type RenderedDub } from './render-dub';
@@ -55,13 +53,19 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
   const previous = await readRevisionTimeline(blobStore, input.previousKeyPrefix);
   const previousKey = (file: keyof typeof REVISION_FILES) => revisionFileKey(input.previousKeyPrefix, file);
   const wav = previous && (await pcmLayout(blobStore, previousKey('wav')));
-  const refusal = !previous ? 'the published revision has no timeline record'
-    : previous.durationSeconds !== input.durationSeconds || previous.mp3 !== MP3_ENCODING || previous.clipSampleRate === null ? 'the published revision was rendered otherwise'
-    : previous.backgroundVolume !== null && previous.backgroundVolume !== BACKGROUND_VOLUME ? 'the background level changed'
-    : (previous.background ?? 'keep') !== input.background ? 'the background mode changed'
-    : previous.ducking && !sameShape(previous.ducking, DUCK_SHAPE) ? 'the ducking changed'
-    : !wav || wav.samples !== previous.samples ? 'the published WAV is not the recorded 48 kHz stereo PCM'
-    : null;
+  const refusal = !previous
+    ? 'the published revision has no timeline record'
+    : previous.durationSeconds !== input.durationSeconds || previous.mp3 !== MP3_ENCODING || previous.clipSampleRate === null
+      ? 'the published revision was rendered otherwise'
+      : previous.backgroundVolume !== null && previous.backgroundVolume !== BACKGROUND_VOLUME
+        ? 'the background level changed'
+        : (previous.background ?? 'keep') !== input.background
+          ? 'the background mode changed'
+          : previous.ducking && !sameShape(previous.ducking, DUCK_SHAPE)
+            ? 'the ducking changed'
+            : !wav || wav.samples !== previous.samples
+              ? 'the published WAV is not the recorded 48 kHz stereo PCM'
+              : null;
   if (refusal || !previous || !wav) {
     whole(refusal ?? '');
     return null;
@@ -73,11 +77,21 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
     return await classifyingEngineErrors(async () => {
       // A kept clip's leading silence is the record's, as long as it is the same clip.
       const recorded = new Map(previous.clips.map((c) => [c.lineId, c] as const));
-      const knownLeadingSilence = new Map(input.lines.flatMap((line) => {
-        const clip = recorded.get(line.id);
-        return clip && clip.key === line.clip_key ? [[line.id, clip.leadingSilenceSeconds] as const] : [];
-      }));
-      const clips = await lineClips(deps, { lines: input.lines.filter(isSpoken), voice: voiceFor(deps.capabilities, input.locale, input.voice), workDir, keyPrefix: input.keyPrefix, onTick: input.onTick, transfer: input.transfer, knownLeadingSilence });
+      const knownLeadingSilence = new Map(
+        input.lines.flatMap((line) => {
+          const clip = recorded.get(line.id);
+          return clip && clip.key === line.clip_key ? [[line.id, clip.leadingSilenceSeconds] as const] : [];
+        }),
+      );
+      const clips = await lineClips(deps, {
+        lines: input.lines.filter(isSpoken),
+        voice: voiceFor(deps.capabilities, input.locale, input.voice),
+        workDir,
+        keyPrefix: input.keyPrefix,
+        onTick: input.onTick,
+        transfer: input.transfer,
+        knownLeadingSilence,
+      });
       const synthesized = clips.filter((c) => c.fresh).length;
       clock.lap('speechMs');
       await input.onStage?.('fitting');
@@ -86,7 +100,12 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
         whole(reason);
         return mixWhole(deps, input, { clips, workDir, clock });
       };
-      const fresh = await fetchClipFiles(blobStore, clips.filter((c) => c.fresh), workDir, input.transfer);
+      const fresh = await fetchClipFiles(
+        blobStore,
+        clips.filter((c) => c.fresh),
+        workDir,
+        input.transfer,
+      );
       if (fresh.length > 0 && (await sharedMonoPcmRate(fresh)) !== previous.clipSampleRate) return mixWholeInstead('the new clips have another format');
 
       const placed = placeLines(clips, input.durationSeconds);
@@ -145,9 +164,11 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
         // The new MP3's frames written over the published video's copy of them; burned-in
         // captions changed with the words, so that picture is encoded again (splice-video.ts).
         const videoKey = `${input.keyPrefix}/${VIDEO_FILE}`;
-        const inPlace = !mp3.spliced ? { spliced: false as const, reason: 'the MP3 was encoded whole' }
-          : input.video.burnedCaptions ? { spliced: false as const, reason: 'the captions are burned into the picture' }
-          : await spliceVideo(blobStore, { previousMp4: `${input.previousKeyPrefix}/${VIDEO_FILE}`, mp4: videoKey, mp3 });
+        const inPlace = !mp3.spliced
+          ? { spliced: false as const, reason: 'the MP3 was encoded whole' }
+          : input.video.burnedCaptions
+            ? { spliced: false as const, reason: 'the captions are burned into the picture' }
+            : await spliceVideo(blobStore, { previousMp4: `${input.previousKeyPrefix}/${VIDEO_FILE}`, mp4: videoKey, mp3 });
         if (inPlace.spliced) {
           files.push({ type: 'video', format: 'mp4', key: videoKey, contentType: 'video/mp4', sizeBytes: inPlace.sizeBytes });
         } else {
@@ -159,8 +180,13 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
       }
       const quality = dubQuality(placed, { sourceSeconds: input.durationSeconds, dubbedSeconds: previous.samples / TIMELINE_SAMPLE_RATE });
       activityLog().info('dub spliced', {
-        locale: input.locale, clips: clips.length, synthesized, spans: spans.length, splicedSeconds: Number((splicedSamples / TIMELINE_SAMPLE_RATE).toFixed(2)),
-        mp3Frames: mp3.spliced ? mp3.frames : 'all', ...clock.stages,
+        locale: input.locale,
+        clips: clips.length,
+        synthesized,
+        spans: spans.length,
+        splicedSeconds: Number((splicedSamples / TIMELINE_SAMPLE_RATE).toFixed(2)),
+        mp3Frames: mp3.spliced ? mp3.frames : 'all',
+        ...clock.stages,
       });
       return { files, lines: renderedLines(input.lines, placed), driftSeconds: driftSeconds(placed), quality, synthesized };
     });
@@ -228,11 +254,22 @@ async function mixSpans(
       const at = Math.round(p.play.startSeconds * TIMELINE_SAMPLE_RATE);
       return at >= span.fromSample && at < span.toSample;
     });
-    const files = await fetchClipFiles(blobStore, inside.map((p) => p.clip), workDir, input.transfer);
+    const files = await fetchClipFiles(
+      blobStore,
+      inside.map((p) => p.clip),
+      workDir,
+      input.transfer,
+    );
     let spanBackground: TimelineSpec['background'];
     if (background) {
       // The background's samples of the span alone: a range of the file, not the file.
-      const pcm = await readBytes(blobStore, backgroundKey, background.dataOffset + span.fromSample * FRAME_BYTES, background.dataOffset + span.toSample * FRAME_BYTES, background.dataOffset + background.dataBytes);
+      const pcm = await readBytes(
+        blobStore,
+        backgroundKey,
+        background.dataOffset + span.fromSample * FRAME_BYTES,
+        background.dataOffset + span.toSample * FRAME_BYTES,
+        background.dataOffset + background.dataBytes,
+      );
       const file = path.join(workDir, `background-${n}.wav`);
       await writeFile(file, Buffer.concat([pcmWavHeader(TIMELINE_SAMPLE_RATE, pcm.length, 2), pcm]));
       // Ducked under every clip of the whole timeline, as the whole render ducks it.

@@ -23,9 +23,7 @@ export interface WavSource {
 }
 
 /** Spliced: how many frames changed, and the bytes written over the audio frames (for the video's copy of them, splice-video.ts). */
-export type Mp3SpliceResult =
-  | { spliced: true; frames: number; layout: Pick<Mp3Layout, 'audioOffset' | 'frameBytes' | 'frames'>; audioPatches: BytePatch[] }
-  | { spliced: false; reason: string };
+export type Mp3SpliceResult = { spliced: true; frames: number; layout: Pick<Mp3Layout, 'audioOffset' | 'frameBytes' | 'frames'>; audioPatches: BytePatch[] } | { spliced: false; reason: string };
 
 /** Enough for ffmpeg's ID3v2 tag and the Info frame. */
 const HEAD_BYTES = 16 * 1024;
@@ -64,7 +62,7 @@ export async function spliceMp3(
       need: plan.need,
     });
     if (!splice) return { spliced: false, reason: 'no sound joint between the published frames and the new ones' };
-    if (splices.length > 0 && splice.from < splices.at(-1)!.splice.to) return { spliced: false, reason: 'the spans\' frames overlap' };
+    if (splices.length > 0 && splice.from < splices.at(-1)!.splice.to) return { spliced: false, reason: "the spans' frames overlap" };
     const replaced = published.subarray((splice.from - plan.firstFrame) * layout.frameBytes, (splice.to - plan.firstFrame) * layout.frameBytes);
     splices.push({ splice, replaced });
   }

@@ -16,19 +16,16 @@ export type VideoSpliceResult = { spliced: true; sizeBytes: number } | { spliced
 /** Enough for the index of a few minutes of video; a longer one's rest is read once its size is known. */
 const HEAD_BYTES = 256 * 1024;
 
-export async function spliceVideo(
-  blobStore: BlobStore,
-  input: { previousMp4: string; mp4: string; mp3: Extract<Mp3SpliceResult, { spliced: true }> },
-): Promise<VideoSpliceResult> {
+export async function spliceVideo(blobStore: BlobStore, input: { previousMp4: string; mp4: string; mp3: Extract<Mp3SpliceResult, { spliced: true }> }): Promise<VideoSpliceResult> {
   const size = await blobStore.stat(input.previousMp4);
   if (!size) return { spliced: false, reason: 'the published revision has no video' };
   let index = await readBytes(blobStore, input.previousMp4, 0, Math.min(HEAD_BYTES, size.sizeBytes), size.sizeBytes);
   const end = indexEnd(index);
-  if (end === null || end > size.sizeBytes) return { spliced: false, reason: 'the published video\'s index is not at its start' };
+  if (end === null || end > size.sizeBytes) return { spliced: false, reason: "the published video's index is not at its start" };
   if (end > index.length) index = Buffer.concat([index, await readBytes(blobStore, input.previousMp4, index.length, end, size.sizeBytes)]);
   const track = firstAudioTrackSamples(index.subarray(0, end));
   const patches: BytePatch[] | null = track && mp3PatchesInMp4(input.mp3.layout, track, input.mp3.audioPatches);
-  if (!patches) return { spliced: false, reason: 'the published video\'s dub track is not the published MP3\'s frames' };
+  if (!patches) return { spliced: false, reason: "the published video's dub track is not the published MP3's frames" };
   await blobStore.copyPatched(input.previousMp4, input.mp4, patches);
   return { spliced: true, sizeBytes: size.sizeBytes };
 }

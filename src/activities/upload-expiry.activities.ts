@@ -42,7 +42,9 @@ export function createUploadExpiryActivities({ db, uploads }: { db: Db; uploads:
         result.expiredProjects.push(projectId);
         // The money is settled; storage is only tidied. A failure is left to abortStrays.
         await uploads.abort(expired).then(
-          () => { result.storageAborted++; },
+          () => {
+            result.storageAborted++;
+          },
           (error: unknown) => log.warn('could not abort an expired upload in storage', { projectId, error: error instanceof Error ? error.message : String(error) }),
         );
       }

@@ -97,9 +97,7 @@ export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: W
       const since = retriedSince();
       const toStart = new Map(deliveries.map((d) => [d.id, d]));
       if (since) for (const d of await pendingProjectDeliveriesSince(db, projectId, since)) toStart.set(d.id, d);
-      await inBatches([...toStart.values()], START_CONCURRENCY, (d) =>
-        workflows.startDelivery({ id: d.id, projectId, workspaceId: d.workspace_id, createdAt: d.created_at }),
-      );
+      await inBatches([...toStart.values()], START_CONCURRENCY, (d) => workflows.startDelivery({ id: d.id, projectId, workspaceId: d.workspace_id, createdAt: d.created_at }));
       if (emitted > 0) {
         activityLog().info('webhook events recorded', { projectId, emitted, deliveries: deliveries.length });
         // A language ended (every ending is an event): a verified review waiting for languages
@@ -125,26 +123,49 @@ export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: W
       if (!row) throw ApplicationFailure.nonRetryable(`no webhook delivery ${input.deliveryId}`, 'internal_error');
       if (row.status !== 'pending') return { outcome: row.status, statusCode: null, error: null };
       const record = async (result: PostResult, outcome: WebhookAttemptResult['outcome']): Promise<WebhookAttemptResult> => {
-        await recordAttempt(db, { deliveryId: row.delivery_id, endpointId: row.endpoint_id, attempt: input.attempt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, outcome });
+        await recordAttempt(db, {
+          deliveryId: row.delivery_id,
+          endpointId: row.endpoint_id,
+          attempt: input.attempt,
+          statusCode: result.statusCode,
+          error: result.error,
+          durationMs: result.durationMs,
+          outcome,
+        });
         return { outcome, statusCode: result.statusCode, error: result.error };
       };
       if (row.deleted_at !== null) return record({ statusCode: null, error: 'the endpoint was deleted; delivery given up', durationMs: 0 }, 'failed');
 
-      const body = eventBody({ id: row.event_id, type: row.type, created_at: row.event_created_at, sequence: row.sequence, project_id: row.project_id, discriminator: row.discriminator, payload: row.payload });
+      const body = eventBody({
+        id: row.event_id,
+        type: row.type,
+        created_at: row.event_created_at,
+        sequence: row.sequence,
+        project_id: row.project_id,
+        discriminator: row.discriminator,
+        payload: row.payload,
+      });
       let result: PostResult;
       try {
         // Checked on every attempt: the name may resolve elsewhere by now.
         const target = await checkWebhookTarget(row.url, { allowPrivate: webhooks.allowPrivateTargets });
         // Signed at send time, so a receiver's timestamp tolerance holds for late retries too.
         const timestamp = Math.floor(Date.now() / 1000);
-        result = await heartbeating(postWebhook(target, body, {
-          'Content-Type': 'application/json',
-          'User-Agent': WEBHOOK_USER_AGENT,
-          'Dubbing-Event-Id': row.event_id,
-          'Dubbing-Delivery-Id': row.delivery_id,
-          'Dubbing-Delivery-Attempt': String(input.attempt),
-          [SIGNATURE_HEADER]: signatureHeader(openSecret(webhooks.secretKey, row.endpoint_id, row.secret), timestamp, body),
-        }, webhooks.attemptTimeoutMs));
+        result = await heartbeating(
+          postWebhook(
+            target,
+            body,
+            {
+              'Content-Type': 'application/json',
+              'User-Agent': WEBHOOK_USER_AGENT,
+              'Dubbing-Event-Id': row.event_id,
+              'Dubbing-Delivery-Id': row.delivery_id,
+              'Dubbing-Delivery-Attempt': String(input.attempt),
+              [SIGNATURE_HEADER]: signatureHeader(openSecret(webhooks.secretKey, row.endpoint_id, row.secret), timestamp, body),
+            },
+            webhooks.attemptTimeoutMs,
+          ),
+        );
       } catch (err) {
         if (!(err instanceof WebhookTargetError)) throw err;
         result = { statusCode: null, error: err.message, durationMs: 0 };

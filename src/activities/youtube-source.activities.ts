@@ -108,7 +108,10 @@ export function createYoutubeSourceActivities({ db, blobStore, youtube, download
         });
         // No yt-dlp progress lines now: a file of a few GB takes minutes to reach S3, longer
         // than the heartbeat timeout, and a silent attempt would be retried beside this one.
-        await heartbeatWhile(() => blobStore.putFile(blobKeys.source(projectId), file), () => context.heartbeat({ storing: sizeBytes }));
+        await heartbeatWhile(
+          () => blobStore.putFile(blobKeys.source(projectId), file),
+          () => context.heartbeat({ storing: sizeBytes }),
+        );
         await updateProject(db, projectId, { fetch_percent: 100, phase: 'validating' });
         return { sizeBytes };
       } catch (err) {

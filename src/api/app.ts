@@ -34,7 +34,21 @@ export function createRouter(appDeps: AppDeps): Router {
   // The API serves part uploads and file downloads itself only on the local driver; on s3 the
   // client talks to the object store through presigned URLs and these routes do not exist.
   const servesBytes = deps.config.storage.driver === 'local' ? [uploadPartsRoutes(deps), filesRoutes(deps)] : [];
-  for (const resource of [healthRoutes(deps), localesRoutes(deps), voicesRoutes(deps), usageRoutes(deps), projectsRoutes(deps), transcriptsRoutes(deps), reviewersRoutes(deps), youtubeRoutes(deps), notesRoutes(deps), webhooksRoutes(deps), docsRoutes(deps), editorRoutes(deps), ...servesBytes]) {
+  for (const resource of [
+    healthRoutes(deps),
+    localesRoutes(deps),
+    voicesRoutes(deps),
+    usageRoutes(deps),
+    projectsRoutes(deps),
+    transcriptsRoutes(deps),
+    reviewersRoutes(deps),
+    youtubeRoutes(deps),
+    notesRoutes(deps),
+    webhooksRoutes(deps),
+    docsRoutes(deps),
+    editorRoutes(deps),
+    ...servesBytes,
+  ]) {
     root.use(resource.routes());
   }
   return root;

@@ -56,7 +56,7 @@ function keyMaterial(fixedKey: string | undefined): { key: string; keyId: string
  * `name` (shown as the review's reviewer), in no workspace, holding `reviews:write` alone.
  */
 export async function issueReviewerKey(db: Db, input: { name: string; fixedKey?: string }): Promise<{ key: string; row: ApiKeyRow }> {
-  if (input.name.trim() === '') throw new KeyRuleError('a reviewer key needs the reviewer\'s name');
+  if (input.name.trim() === '') throw new KeyRuleError("a reviewer key needs the reviewer's name");
   const generated = keyMaterial(input.fixedKey);
   const row = await insertApiKey(db, {
     id: generated.keyId,

@@ -39,7 +39,10 @@ export function reference(value: string): string {
 /** A comma list of permissions, or "all". */
 export function permissions(value: string): Permission[] {
   if (value === 'all') return [...PERMISSIONS];
-  const list = value.split(',').map((p) => p.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const bad = list.filter((p) => !isPermission(p));
   if (bad.length || list.length === 0) {
     throw new InvalidArgumentError(`Takes a comma list of ${PERMISSIONS.join(', ')} (or "all"); bad: ${bad.join(', ') || '(empty)'}.`);
@@ -50,7 +53,10 @@ export function permissions(value: string): Permission[] {
 /** A comma list of webhook event types, or "all". */
 export function webhookEvents(value: string): WebhookEventType[] {
   if (value === 'all') return [...WEBHOOK_EVENT_TYPES];
-  const list = value.split(',').map((p) => p.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const bad = list.filter((p) => !isWebhookEventType(p));
   if (bad.length || list.length === 0) {
     throw new InvalidArgumentError(`Takes a comma list of ${WEBHOOK_EVENT_TYPES.join(', ')} (or "all"); bad: ${bad.join(', ') || '(empty)'}.`);

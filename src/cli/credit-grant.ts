@@ -34,7 +34,10 @@ export async function runCreditGrant(client: Client, taskQueue: string, input: C
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError) || attempt >= BUSY_RETRIES) throw err;
       // Its outcome (even a failure) is not ours to report: wait for it to close, then retry.
-      await client.workflow.getHandle(workflowId).result().catch(() => undefined);
+      await client.workflow
+        .getHandle(workflowId)
+        .result()
+        .catch(() => undefined);
     }
   }
 }

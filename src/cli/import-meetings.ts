@@ -118,7 +118,10 @@ export async function importMeetings(db: Db, ownerUserId: string, input: readonl
     }
     const index = new Map(records.map((r, i) => [r.id, i]));
     for (const batch of chunks(records, BATCH)) {
-      for (const [id, owner] of await findMeetingOwners(trx, batch.map((r) => r.id))) {
+      for (const [id, owner] of await findMeetingOwners(
+        trx,
+        batch.map((r) => r.id),
+      )) {
         if (owner !== ownerUserId) throw new MeetingImportError(index.get(id)!, 'id', 'belongs to a meeting of another user');
       }
     }
@@ -132,9 +135,16 @@ export async function importMeetings(db: Db, ownerUserId: string, input: readonl
 
     let shares = 0;
     for (const batch of chunks(records, BATCH)) {
-      await upsertMeetings(trx, batch.map((r) => toRow(ownerUserId, r)));
+      await upsertMeetings(
+        trx,
+        batch.map((r) => toRow(ownerUserId, r)),
+      );
       const batchShares = batch.flatMap((r) => r.shared_with.map((user_id) => ({ meeting_id: r.id, user_id })));
-      await replaceMeetingShares(trx, batch.map((r) => r.id), batchShares);
+      await replaceMeetingShares(
+        trx,
+        batch.map((r) => r.id),
+        batchShares,
+      );
       shares += batchShares.length;
     }
     return { imported: records.length, shares };

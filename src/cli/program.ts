@@ -22,7 +22,9 @@ export function buildProgram(ctx: CliContext, printError: (line: string) => void
     .showHelpAfterError()
     .showSuggestionAfterError()
     // Remembered so a UsageError raised inside an action can show that command's help.
-    .hook('preAction', (_root, command) => { active = command; });
+    .hook('preAction', (_root, command) => {
+      active = command;
+    });
   for (const register of COMMANDS) register(program, ctx);
   return { program, activeCommand: () => active };
 }

@@ -53,7 +53,12 @@ async function unwrap<T>(outcome: Promise<Outcome<T>>): Promise<T> {
   if (response.ok && data !== undefined) return data;
   const body = (error as { error?: ApiErrorBody } | undefined)?.error;
   if (body && typeof body.message === 'string') throw new DubbingApiError(response.status, body);
-  throw new DubbingApiError(response.status, { type: 'api_error', code: `http_${response.status}`, message: `HTTP ${response.status} ${response.statusText}`, request_id: response.headers.get('x-request-id') ?? undefined });
+  throw new DubbingApiError(response.status, {
+    type: 'api_error',
+    code: `http_${response.status}`,
+    message: `HTTP ${response.status} ${response.statusText}`,
+    request_id: response.headers.get('x-request-id') ?? undefined,
+  });
 }
 
 const withKey = (options: IdempotentCallOptions) => ({ 'Idempotency-Key': options.idempotencyKey ?? randomUUID() });
@@ -80,10 +85,11 @@ export function createDubbingClient(options: DubbingClientOptions) {
     },
   });
 
-  const listProjects = (query: ListProjectsQuery = {}): Promise<CursorPage<ProjectListItem>> =>
-    unwrap(api.GET('/v1/dubbing/projects', { params: { query } }));
+  const listProjects = (query: ListProjectsQuery = {}): Promise<CursorPage<ProjectListItem>> => unwrap(api.GET('/v1/dubbing/projects', { params: { query } }));
   const fetchProject = (projectId: string, query: { includeTransfer?: boolean }, etag?: string) =>
-    api.GET('/v1/dubbing/projects/{project_id}', { params: { path: { project_id: projectId }, query: { include_transfer: query.includeTransfer ?? false }, header: etag ? { 'If-None-Match': etag } : {} } });
+    api.GET('/v1/dubbing/projects/{project_id}', {
+      params: { path: { project_id: projectId }, query: { include_transfer: query.includeTransfer ?? false }, header: etag ? { 'If-None-Match': etag } : {} },
+    });
 
   return {
     api,
@@ -96,8 +102,7 @@ export function createDubbingClient(options: DubbingClientOptions) {
 
     createProject: (body: CreateProjectRequest, call: IdempotentCallOptions = {}): Promise<Project> =>
       unwrap(api.POST('/v1/dubbing/projects', { params: { header: withKey(call) }, body })).then((res) => res.data),
-    getProject: (projectId: string, query: { includeTransfer?: boolean } = {}): Promise<Project> =>
-      unwrap(fetchProject(projectId, query)).then((body) => body.data),
+    getProject: (projectId: string, query: { includeTransfer?: boolean } = {}): Promise<Project> => unwrap(fetchProject(projectId, query)).then((body) => body.data),
     /**
      * getProject for polling: each call sends the last answer's ETag in If-None-Match, and while
      * the project shows the same the API answers 304 with no body, for which the call returns
@@ -118,8 +123,7 @@ export function createDubbingClient(options: DubbingClientOptions) {
     /** One page; `page.next_cursor` leads to the next. */
     listProjects,
     /** Every project (newest first), page after page, as an async iterator. */
-    projects: (query: Omit<ListProjectsQuery, 'cursor'> = {}): AsyncGenerator<ProjectListItem, void, undefined> =>
-      paginate((cursor) => listProjects({ ...query, ...(cursor ? { cursor } : {}) })),
+    projects: (query: Omit<ListProjectsQuery, 'cursor'> = {}): AsyncGenerator<ProjectListItem, void, undefined> => paginate((cursor) => listProjects({ ...query, ...(cursor ? { cursor } : {}) })),
     completeUpload: (projectId: string, parts: CompletedPart[]): Promise<UploadCompletion> =>
       unwrap(api.POST('/v1/dubbing/projects/{project_id}/upload/complete', { params: { path: { project_id: projectId } }, body: { parts } })).then((body) => body.data),
     /** A quote with `preview_only` true (the default); the languages added and charged with false. */
@@ -137,8 +141,7 @@ export function createDubbingClient(options: DubbingClientOptions) {
     cancelProject: (projectId: string, call: IdempotentCallOptions = {}): Promise<Project> =>
       unwrap(api.POST('/v1/dubbing/projects/{project_id}/cancel', { params: { path: { project_id: projectId }, header: withKey(call) }, body: {} })).then((res) => res.data),
     /** Deletes an ended project's source, transcripts and files; 409 `project_in_progress` while it works (cancel first). */
-    deleteProject: (projectId: string): Promise<DeletedProject> =>
-      unwrap(api.DELETE('/v1/dubbing/projects/{project_id}', { params: { path: { project_id: projectId } } })).then((res) => res.data),
+    deleteProject: (projectId: string): Promise<DeletedProject> => unwrap(api.DELETE('/v1/dubbing/projects/{project_id}', { params: { path: { project_id: projectId } } })).then((res) => res.data),
     /** A quote with `preview_only` true (the default): free after the platform's failure, else charged; the retry started with false. */
     retryLanguage: (projectId: string, locale: string, body: { max_billable_seconds: number; preview_only?: boolean }, call: IdempotentCallOptions = {}): Promise<LanguageRetryResult> =>
       unwrap(api.POST('/v1/dubbing/projects/{project_id}/languages/{locale}/retry', { params: { path: { project_id: projectId, locale }, header: withKey(call) }, body })).then((res) => res.data),
@@ -156,13 +159,17 @@ export function createDubbingClient(options: DubbingClientOptions) {
       unwrap(api.PUT('/v1/dubbing/projects/{project_id}/transcript', { params: { path: { project_id: projectId } }, body: file })).then((body) => body.data),
     /** One source segment's text and/or timing; its language lines go stale for the next regeneration. */
     editTranscriptSegment: (projectId: string, segmentId: string, changes: SourceSegmentEdit): Promise<SourceSegment> =>
-      unwrap(api.PATCH('/v1/dubbing/projects/{project_id}/transcript/segments/{segment_id}', { params: { path: { project_id: projectId, segment_id: segmentId } }, body: changes })).then((body) => body.data),
+      unwrap(api.PATCH('/v1/dubbing/projects/{project_id}/transcript/segments/{segment_id}', { params: { path: { project_id: projectId, segment_id: segmentId } }, body: changes })).then(
+        (body) => body.data,
+      ),
     /** A language's lines, each with its status, and the revision its files were rendered from. */
     listLanguageSegments: (projectId: string, locale: string): Promise<LanguageSegments> =>
       unwrap(api.GET('/v1/dubbing/projects/{project_id}/languages/{locale}/segments', { params: { path: { project_id: projectId, locale } } })).then((body) => body.data),
     /** Your words for one line: it becomes `edited`, which the machine never overwrites. */
     editLanguageSegment: (projectId: string, locale: string, segmentId: string, text: string): Promise<LanguageSegment> =>
-      unwrap(api.PATCH('/v1/dubbing/projects/{project_id}/languages/{locale}/segments/{segment_id}', { params: { path: { project_id: projectId, locale, segment_id: segmentId } }, body: { text } })).then((body) => body.data),
+      unwrap(
+        api.PATCH('/v1/dubbing/projects/{project_id}/languages/{locale}/segments/{segment_id}', { params: { path: { project_id: projectId, locale, segment_id: segmentId } }, body: { text } }),
+      ).then((body) => body.data),
     /** PUTs parts of a file to a transfer block's URLs, with this client's retry settings. */
     uploadParts: (input: Omit<UploadPartsInput, 'retry'>): Promise<CompletedPart[]> => uploadParts({ ...input, retry: options.retry }),
   };

@@ -28,7 +28,11 @@ export interface UploadPartsInput {
   onPartDone?: (part: CompletedPart) => void | Promise<void>;
 }
 
-const stripQuotes = (etag: string) => etag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+const stripQuotes = (etag: string) =>
+  etag
+    .trim()
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1');
 
 export function partRange(partNumber: number, partSizeBytes: number, sizeBytes: number): { start: number; length: number } {
   const start = (partNumber - 1) * partSizeBytes;
@@ -42,7 +46,14 @@ async function md5Base64(file: string, start: number, length: number): Promise<s
 }
 
 /** One PUT of one part: resolves with the answer's status, ETag and body text. */
-function putOnce(url: string, file: string, start: number, length: number, md5: string, onBytes: (delta: number) => void): Promise<{ status: number; etag: string | null; retryAfter: string | null; body: string; sent: number }> {
+function putOnce(
+  url: string,
+  file: string,
+  start: number,
+  length: number,
+  md5: string,
+  onBytes: (delta: number) => void,
+): Promise<{ status: number; etag: string | null; retryAfter: string | null; body: string; sent: number }> {
   const target = new URL(url);
   const transport = target.protocol === 'https:' ? https : http;
   let sent = 0;

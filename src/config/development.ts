@@ -20,9 +20,7 @@ const API_KEY_PATTERN = /^dk_[a-z0-9]{16}_[A-Za-z0-9]{32,128}$/;
 export function readDev(read: Reader): DevConfig {
   const apiKey = read.optional('DUBBING_DEV_API_KEY');
   if (apiKey !== null && !API_KEY_PATTERN.test(apiKey)) {
-    read.problems.push(
-      'DUBBING_DEV_API_KEY must look like dk_<16 lowercase letters or digits>_<32-128 letters or digits>',
-    );
+    read.problems.push('DUBBING_DEV_API_KEY must look like dk_<16 lowercase letters or digits>_<32-128 letters or digits>');
   }
   return { apiKey };
 }

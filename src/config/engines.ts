@@ -22,7 +22,10 @@ export function readExternalEngines(read: Reader): ExternalEngineSettings {
   const maxUploadBytes = read.int('ASR_ENGINE_MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 0, 10 * 1024 ** 3);
   if (maxUploadBytes > 0 && maxUploadBytes < 1024 * 1024) read.problems.push('ASR_ENGINE_MAX_UPLOAD_BYTES must be 0 (no limit) or at least 1048576 (1 MiB)');
   return {
-    asr: asrUrl === null ? null : { ...http, url: asrUrl, model: read.string('ASR_ENGINE_MODEL', 'whisper-1'), apiKey: read.optional('ASR_ENGINE_API_KEY'), locales: [...new Set(asrLocales ?? [])], maxUploadBytes },
+    asr:
+      asrUrl === null
+        ? null
+        : { ...http, url: asrUrl, model: read.string('ASR_ENGINE_MODEL', 'whisper-1'), apiKey: read.optional('ASR_ENGINE_API_KEY'), locales: [...new Set(asrLocales ?? [])], maxUploadBytes },
     mt: mtUrl === null ? null : { ...http, url: mtUrl, apiKey: read.optional('MT_ENGINE_API_KEY') },
     tts: ttsUrl === null ? null : { ...http, url: ttsUrl, model: read.string('TTS_ENGINE_MODEL', 'tts-1'), apiKey: read.optional('TTS_ENGINE_API_KEY'), voices },
   };

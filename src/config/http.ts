@@ -21,9 +21,7 @@ export function readHttp(read: Reader): HttpConfig {
   return {
     host: read.string('HOST', '127.0.0.1'),
     port,
-    publicBaseUrl:
-      read.url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']) ??
-      `http://localhost:${port}`,
+    publicBaseUrl: read.url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']) ?? `http://localhost:${port}`,
     bodyLimitBytes: read.int('API_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     trustProxyHops: read.int('TRUST_PROXY_HOPS', 0, 0, 10),

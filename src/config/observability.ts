@@ -55,7 +55,10 @@ function readOtlpHeaders(read: Reader): Record<string, string> {
   const raw = read.optional('OTEL_EXPORTER_OTLP_HEADERS');
   const headers: Record<string, string> = {};
   if (raw === null) return headers;
-  for (const item of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const item of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const at = item.indexOf('=');
     const key = at > 0 ? item.slice(0, at).trim() : '';
     if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(key)) {

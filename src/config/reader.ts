@@ -69,7 +69,10 @@ export class Reader {
   list(name: string, pattern: RegExp): string[] | null {
     const raw = this.optional(name);
     if (raw === null) return null;
-    const items = raw.split(',').map((item) => item.trim()).filter(Boolean);
+    const items = raw
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
     const bad = items.filter((item) => !pattern.test(item));
     if (bad.length > 0) this.problems.push(`${name} has invalid entries: ${bad.join(', ')}`);
     return items.filter((item) => pattern.test(item));

@@ -42,10 +42,7 @@ export interface ApiKeyWithWorkspace extends ApiKeyRow {
   workspace_credits_per_second: number | null;
 }
 
-export async function insertApiKey(
-  db: Db,
-  key: Omit<ApiKeyRow, 'created_at' | 'last_used_at' | 'revoked_at'>,
-): Promise<ApiKeyRow> {
+export async function insertApiKey(db: Db, key: Omit<ApiKeyRow, 'created_at' | 'last_used_at' | 'revoked_at'>): Promise<ApiKeyRow> {
   const row = await db.insertInto('api_keys').values(key).returningAll().executeTakeFirstOrThrow();
   // A cache that remembered this id as missing (a client tried it before it existed) forgets that.
   await sql`select pg_notify(${API_KEY_CHANNEL}, ${key.id})`.execute(db);
@@ -73,12 +70,7 @@ export async function listApiKeys(db: Db, workspaceId?: string): Promise<ApiKeyR
  * key caches; run it in a transaction so the notice is sent exactly when the revocation commits.
  */
 export async function revokeApiKey(db: Db, keyId: string): Promise<boolean> {
-  const result = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: new Date() })
-    .where('id', '=', keyId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const result = await db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
   if (result.numUpdatedRows === 0n) return false;
   await sql`select pg_notify(${API_KEY_CHANNEL}, ${keyId})`.execute(db);
   return true;
@@ -93,8 +85,6 @@ export async function touchApiKey(db: Db, keyId: string): Promise<void> {
     .updateTable('api_keys')
     .set({ last_used_at: new Date() })
     .where('id', '=', keyId)
-    .where((eb) =>
-      eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', new Date(Date.now() - 60_000))]),
-    )
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', new Date(Date.now() - 60_000))]))
     .execute();
 }

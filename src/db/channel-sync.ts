@@ -32,7 +32,11 @@ export async function leastRecentlyCheckedVideoIds(db: Db, input: { channelId: s
 
 /** Videos YouTube no longer returns: kept (projects point at them), marked unavailable. */
 export async function markVideosRemoved(db: Db, ids: readonly string[]): Promise<void> {
-  await db.updateTable('youtube_videos').set({ availability: 'unavailable', unavailable_reason: 'removed from YouTube', updated_at: sql<Date>`now()` }).where('id', 'in', ids).execute();
+  await db
+    .updateTable('youtube_videos')
+    .set({ availability: 'unavailable', unavailable_reason: 'removed from YouTube', updated_at: sql<Date>`now()` })
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /** Why the channel's last sync failed, shown by channels:list; its last success stays as it was. */
@@ -41,5 +45,9 @@ export async function recordSyncError(db: Db, channelId: string, error: string):
 }
 
 export async function recordSyncSuccess(db: Db, channelId: string): Promise<void> {
-  await db.updateTable('youtube_channels').set({ last_synced_at: sql<Date>`now()`, last_sync_error: null }).where('id', '=', channelId).execute();
+  await db
+    .updateTable('youtube_channels')
+    .set({ last_synced_at: sql<Date>`now()`, last_sync_error: null })
+    .where('id', '=', channelId)
+    .execute();
 }

@@ -13,7 +13,12 @@ types.setTypeParser(types.builtins.INT8, (value) => {
 export type Db = Kysely<Database>;
 
 /** `connectTimeoutMs` bounds the wait for a connection: with the database down, a request fails within it (503) instead of hanging. */
-export interface PoolOptions { url: string; poolMax: number; applicationName?: string; connectTimeoutMs?: number }
+export interface PoolOptions {
+  url: string;
+  poolMax: number;
+  applicationName?: string;
+  connectTimeoutMs?: number;
+}
 
 export function createPool(options: PoolOptions): Pool {
   const pool = new Pool({ connectionString: options.url, max: options.poolMax, connectionTimeoutMillis: options.connectTimeoutMs ?? 5000, application_name: options.applicationName ?? 'dubbing' });

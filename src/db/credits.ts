@@ -63,10 +63,7 @@ interface Entry {
  * Appends a ledger entry unless its reference exists. Returns false for a repeat, which callers
  * treat as "already done": this is what makes retried activities and replays charge once.
  */
-async function appendEntry(
-  trx: Trx,
-  entry: Entry & { kind: LedgerKind; amount: number; holdReference?: string | null },
-): Promise<boolean> {
+async function appendEntry(trx: Trx, entry: Entry & { kind: LedgerKind; amount: number; holdReference?: string | null }): Promise<boolean> {
   const inserted = await trx
     .insertInto('credit_ledger')
     .values({
@@ -84,7 +81,6 @@ async function appendEntry(
   if (inserted !== undefined) ledgerEntryAppended(entry.kind, entry.amount);
   return inserted !== undefined;
 }
-
 
 function assertPositiveInteger(amount: number): void {
   if (!Number.isSafeInteger(amount) || amount <= 0) {
@@ -152,10 +148,7 @@ async function lockHold(trx: Trx, holdReference: string) {
 }
 
 /** Turns part of a hold into spent credits. */
-export async function captureFromHold(
-  trx: Trx,
-  entry: Entry & { holdReference: string; amount: number },
-): Promise<boolean> {
+export async function captureFromHold(trx: Trx, entry: Entry & { holdReference: string; amount: number }): Promise<boolean> {
   assertPositiveInteger(entry.amount);
   const hold = await lockHold(trx, entry.holdReference);
   if (!(await appendEntry(trx, { ...entry, kind: 'capture' }))) return false;
@@ -232,11 +225,7 @@ export async function refundCredits(trx: Trx, entry: Entry & { amount: number })
 }
 
 export async function getBalance(db: Db, workspaceId: string): Promise<CreditBalance> {
-  const row = await db
-    .selectFrom('credit_balances')
-    .select(['granted', 'captured', 'reserved'])
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('credit_balances').select(['granted', 'captured', 'reserved']).where('workspace_id', '=', workspaceId).executeTakeFirst();
   return row ?? { granted: 0, captured: 0, reserved: 0 };
 }
 

@@ -56,5 +56,9 @@ export async function listTranscript(db: Db, projectId: string): Promise<Transcr
 /** Replaces the transcript as a whole, so a retried transcription never leaves a mix. */
 export async function replaceTranscript(db: Db, projectId: string, segments: Omit<TranscriptSegment, 'project_id'>[]): Promise<void> {
   await db.deleteFrom('transcript_segments').where('project_id', '=', projectId).execute();
-  if (segments.length) await db.insertInto('transcript_segments').values(segments.map((s) => ({ ...s, project_id: projectId }))).execute();
+  if (segments.length)
+    await db
+      .insertInto('transcript_segments')
+      .values(segments.map((s) => ({ ...s, project_id: projectId })))
+      .execute();
 }

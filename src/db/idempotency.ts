@@ -50,14 +50,21 @@ export async function lockKeyRow(trx: Db, workspaceId: string, key: string): Pro
 
 /** Gives the key to `lock.token`: the previous holder, should it still run, is fenced off. */
 export async function takeOverKey(trx: Db, lock: KeyLock): Promise<void> {
-  await trx.updateTable('idempotency_keys').set({ locked_at: sql<Date>`now()`, lock_token: lock.token }).where('workspace_id', '=', lock.workspaceId).where('key', '=', lock.key).execute();
+  await trx
+    .updateTable('idempotency_keys')
+    .set({ locked_at: sql<Date>`now()`, lock_token: lock.token })
+    .where('workspace_id', '=', lock.workspaceId)
+    .where('key', '=', lock.key)
+    .execute();
 }
 
 const ownRow = (db: Db, lock: KeyLock) => db.updateTable('idempotency_keys').where('workspace_id', '=', lock.workspaceId).where('key', '=', lock.key).where('lock_token', '=', lock.token);
 
 /** Records progress in the caller's transaction; false when the lock was taken over. */
 export async function setRecoveryPoint(trx: Db, lock: KeyLock, point: string, data: Record<string, unknown>): Promise<boolean> {
-  const written = await ownRow(trx, lock).set({ recovery_point: point, recovery_data: JSON.stringify(data) }).executeTakeFirst();
+  const written = await ownRow(trx, lock)
+    .set({ recovery_point: point, recovery_data: JSON.stringify(data) })
+    .executeTakeFirst();
   return written.numUpdatedRows > 0n;
 }
 

@@ -20,6 +20,10 @@ export async function insertLanguageAddition(trx: Transaction<Database>, row: Om
 
 /** How many times languages were added to a project: each addition may reopen it once more. */
 export async function countLanguageAdditions(db: Db, projectId: string): Promise<number> {
-  const row = await db.selectFrom('language_additions').select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('language_additions')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -35,7 +35,12 @@ export async function findRunningRegeneration(db: Db, projectId: string, locale:
  * after inserting one, it is that one's number `n` in its workflow id (regenerationWorkflowId).
  */
 export async function countLanguageRegenerations(db: Db, projectId: string, locale: string): Promise<number> {
-  const row = await db.selectFrom('language_regenerations').select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('language_regenerations')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('project_id', '=', projectId)
+    .where('locale', '=', locale)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

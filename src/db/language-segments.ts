@@ -99,7 +99,12 @@ export async function writeLanguageLines(trx: Db, projectId: string, locale: str
   }
   if (change.insert.length) {
     // Out of the way of the existing positions until they are numbered again below.
-    const { top } = await trx.selectFrom('language_segments').select((eb) => eb.fn.coalesce(eb.fn.max('position'), sql<number>`-1`).as('top')).where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirstOrThrow();
+    const { top } = await trx
+      .selectFrom('language_segments')
+      .select((eb) => eb.fn.coalesce(eb.fn.max('position'), sql<number>`-1`).as('top'))
+      .where('project_id', '=', projectId)
+      .where('locale', '=', locale)
+      .executeTakeFirstOrThrow();
     await trx
       .insertInto('language_segments')
       .values(change.insert.map((line, i) => ({ ...line, project_id: projectId, locale, position: Number(top) + 1 + i })))
@@ -166,7 +171,10 @@ export async function recordRenderedLines(trx: Db, projectId: string, locale: st
  * new source transcript does (docs/editing.md#editing-is-free-regenerating-is-paid).
  */
 export async function markLanguageSegmentsStale(trx: Db, projectId: string, locale?: string): Promise<void> {
-  let q = trx.updateTable('language_segments').set({ status: 'stale', updated_at: sql<Date>`now()` }).where('project_id', '=', projectId);
+  let q = trx
+    .updateTable('language_segments')
+    .set({ status: 'stale', updated_at: sql<Date>`now()` })
+    .where('project_id', '=', projectId);
   if (locale !== undefined) q = q.where('locale', '=', locale);
   await q.execute();
 }
@@ -196,14 +204,16 @@ export async function markSourceSegmentLinesStale(trx: Db, sourceSegmentId: stri
     .set({ start_seconds: timing.start_seconds, end_seconds: timing.end_seconds, updated_at: sql<Date>`now()` })
     .where('l.source_segment_id', '=', sourceSegmentId)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(
-        selectFrom('language_segments as other')
-          .select('other.id')
-          .whereRef('other.project_id', '=', 'l.project_id')
-          .whereRef('other.locale', '=', 'l.locale')
-          .where('other.source_segment_id', '=', sourceSegmentId)
-          .whereRef('other.id', '<>', 'l.id'),
-      )),
+      not(
+        exists(
+          selectFrom('language_segments as other')
+            .select('other.id')
+            .whereRef('other.project_id', '=', 'l.project_id')
+            .whereRef('other.locale', '=', 'l.locale')
+            .where('other.source_segment_id', '=', sourceSegmentId)
+            .whereRef('other.id', '<>', 'l.id'),
+        ),
+      ),
     )
     .execute();
 }

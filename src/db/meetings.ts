@@ -56,8 +56,7 @@ export type NewMeeting = Insertable<MeetingTable>;
 
 export const MEETING_METADATA_COLUMNS = ['id', 'name', 'started_at', 'ended_at', 'duration_seconds', 'tags', 'updated_at'] as const;
 export type MeetingMetadata = Pick<MeetingRow, (typeof MEETING_METADATA_COLUMNS)[number]>;
-export type MeetingDetail = MeetingMetadata &
-  Pick<MeetingRow, 'transcript_text' | 'transcript_segments' | 'notes' | 'summary' | 'summary_generated_at'>;
+export type MeetingDetail = MeetingMetadata & Pick<MeetingRow, 'transcript_text' | 'transcript_segments' | 'notes' | 'summary' | 'summary_generated_at'>;
 
 // Written with literals, never parameters, so the planner can prove it matches the predicate of
 // meetings_owner_listed_idx and use that partial index. Keep the two in step.
@@ -90,11 +89,7 @@ export function ownedMeetingsPageQuery(db: Db, ownerUserId: string, page: { limi
 }
 
 /** One page of the owner's listed meetings, newest first, plus whether a row follows it. */
-export async function listOwnedMeetings(
-  db: Db,
-  ownerUserId: string,
-  page: { limit: number; offset: number },
-): Promise<{ rows: MeetingMetadata[]; more: boolean }> {
+export async function listOwnedMeetings(db: Db, ownerUserId: string, page: { limit: number; offset: number }): Promise<{ rows: MeetingMetadata[]; more: boolean }> {
   const rows = await ownedMeetingsPageQuery(db, ownerUserId, page).execute();
   return { rows: rows.slice(0, page.limit), more: rows.length > page.limit };
 }
@@ -153,7 +148,10 @@ export async function replaceMeetingShares(db: Db, meetingIds: readonly string[]
   await db.deleteFrom('meeting_shares').where('meeting_id', 'in', meetingIds).execute();
   // Batches keep each statement under Postgres' 65,535 bind parameters.
   for (let i = 0; i < shares.length; i += 10_000) {
-    await db.insertInto('meeting_shares').values(shares.slice(i, i + 10_000)).execute();
+    await db
+      .insertInto('meeting_shares')
+      .values(shares.slice(i, i + 10_000))
+      .execute();
   }
 }
 

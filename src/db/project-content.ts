@@ -24,7 +24,12 @@ export async function findProjectToDelete(db: Db, workspaceId: string, projectId
 export async function listWorkflowSubjects(db: Db, project: Pick<Project, 'id' | 'target_locales'>): Promise<{ locales: string[]; regenerations: { locale: string; number: number }[] }> {
   const [languages, regenerations] = await Promise.all([
     db.selectFrom('project_languages').select('locale').where('project_id', '=', project.id).execute(),
-    db.selectFrom('language_regenerations').select(['locale', (eb) => eb.fn.countAll<string>().as('n')]).where('project_id', '=', project.id).groupBy('locale').execute(),
+    db
+      .selectFrom('language_regenerations')
+      .select(['locale', (eb) => eb.fn.countAll<string>().as('n')])
+      .where('project_id', '=', project.id)
+      .groupBy('locale')
+      .execute(),
   ]);
   const locales = [...new Set([...project.target_locales, ...languages.map((l) => l.locale)])].sort();
   return { locales, regenerations: regenerations.map((r) => ({ locale: r.locale, number: Number(r.n) })) };

@@ -60,29 +60,40 @@ export interface TranslatedSegment {
   text: string;
 }
 
-
 export type ProjectLanguage = Selectable<ProjectLanguageTable>;
 
 /** Everything but the translated segments, which can be large and no response shows. */
-export type ProjectLanguageSummary = Omit<ProjectLanguage, 'translated_segments' | 'supplied_translation' | 'failure_detail' | 'attempt_charged_seconds' | 'transcript_kind' | 'dub_quality' | 'claimed_revision' | 'redub_revision'>;
-
+export type ProjectLanguageSummary = Omit<
+  ProjectLanguage,
+  'translated_segments' | 'supplied_translation' | 'failure_detail' | 'attempt_charged_seconds' | 'transcript_kind' | 'dub_quality' | 'claimed_revision' | 'redub_revision'
+>;
 
 export const LANGUAGE_SUMMARY = [
-  'project_id', 'locale', 'status', 'phase_message', 'percent', 'failure_code', 'failure_message', 'title', 'description',
-  'charged_seconds', 'refunded_seconds', 'drift_seconds', 'attempt', 'goodwill_seconds', 'revision', 'voice', 'created_at', 'updated_at', 'completed_at',
+  'project_id',
+  'locale',
+  'status',
+  'phase_message',
+  'percent',
+  'failure_code',
+  'failure_message',
+  'title',
+  'description',
+  'charged_seconds',
+  'refunded_seconds',
+  'drift_seconds',
+  'attempt',
+  'goodwill_seconds',
+  'revision',
+  'voice',
+  'created_at',
+  'updated_at',
+  'completed_at',
   'video_burned_captions',
 ] as const satisfies readonly (keyof ProjectLanguageSummary)[];
 
 export async function listProjectLanguages(db: Db, projectIds: string[]): Promise<ProjectLanguageSummary[]> {
   if (projectIds.length === 0) return [];
-  return db
-    .selectFrom('project_languages')
-    .select(LANGUAGE_SUMMARY)
-    .where('project_id', 'in', projectIds)
-    .orderBy('project_id')
-    .orderBy('created_at')
-    .orderBy('locale')
-    .execute();
+  return db.selectFrom('project_languages').select(LANGUAGE_SUMMARY).where('project_id', 'in', projectIds).orderBy('project_id').orderBy('created_at').orderBy('locale').execute();
 }
 
 /** Any column but the status, which only the lifecycle writes (a type error here). */
@@ -173,7 +184,6 @@ export async function listLanguageStatuses(db: Db, projectId: string): Promise<P
 export async function listLanguageTranscriptKinds(db: Db, projectId: string): Promise<Pick<ProjectLanguage, 'locale' | 'status' | 'transcript_kind'>[]> {
   return db.selectFrom('project_languages').select(['locale', 'status', 'transcript_kind']).where('project_id', '=', projectId).orderBy('locale').execute();
 }
-
 
 /** What the console needs to retry a language: its state and what its project bills. */
 export interface LanguageRetryFacts {

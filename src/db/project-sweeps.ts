@@ -7,12 +7,20 @@ import type { Project, ProjectStatus } from './projects';
 
 /** How many projects, and how many target languages, are in each status (fleet-wide). */
 export async function countProjectsByStatus(db: Db): Promise<{ status: ProjectStatus; count: number }[]> {
-  const rows = await db.selectFrom('projects').select(['status', (eb) => eb.fn.countAll<string>().as('n')]).groupBy('status').execute();
+  const rows = await db
+    .selectFrom('projects')
+    .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
+    .groupBy('status')
+    .execute();
   return rows.map((row) => ({ status: row.status, count: Number(row.n) }));
 }
 
 export async function countLanguagesByStatus(db: Db): Promise<{ status: LanguageStatus; count: number }[]> {
-  const rows = await db.selectFrom('project_languages').select(['status', (eb) => eb.fn.countAll<string>().as('n')]).groupBy('status').execute();
+  const rows = await db
+    .selectFrom('project_languages')
+    .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
+    .groupBy('status')
+    .execute();
   return rows.map((row) => ({ status: row.status, count: Number(row.n) }));
 }
 

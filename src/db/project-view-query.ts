@@ -1,9 +1,6 @@
 // The project's representation in one statement (docs/design.md#conditional-get): the project
 // row with its languages, deliverables and open upload nested as JSON, run by name.
-import {
-  DummyDriver, expressionBuilder, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql,
-  type InferResult,
-} from 'kysely';
+import { DummyDriver, expressionBuilder, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type InferResult } from 'kysely';
 import { Pool } from 'pg';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from './create-db';
@@ -35,12 +32,28 @@ export interface ProjectView {
  */
 const nested = expressionBuilder<Database & { p: ProjectTable }, 'p'>();
 const VIEW_PARTS = [
-  jsonArrayFrom(nested.selectFrom('project_languages as l').select(LANGUAGE_SUMMARY.map((c) => `l.${c}` as const)).whereRef('l.project_id', '=', 'p.id').orderBy('l.created_at').orderBy('l.locale')).as('languages'),
-  jsonArrayFrom(nested.selectFrom('deliverables as d').select(['d.locale', 'd.type', 'd.format']).whereRef('d.project_id', '=', 'p.id').orderBy('d.locale').orderBy('d.type').orderBy('d.format')).as('deliverables'),
-  jsonObjectFrom(nested.selectFrom('uploads as u').select(['u.id', 'u.project_id', 'u.store_upload_id', 'u.size_bytes', 'u.part_size_bytes', 'u.part_count', 'u.expires_at']).whereRef('u.project_id', '=', 'p.id')).as('upload'),
   jsonArrayFrom(
-    nested.selectFrom('uploads as pu').innerJoin('upload_parts as up', 'up.upload_id', 'pu.id').select(['up.part_number', 'up.etag', 'up.size_bytes'])
-      .whereRef('pu.project_id', '=', 'p.id').where('p.status', '=', sql.lit('awaiting_upload')).orderBy('up.part_number'),
+    nested
+      .selectFrom('project_languages as l')
+      .select(LANGUAGE_SUMMARY.map((c) => `l.${c}` as const))
+      .whereRef('l.project_id', '=', 'p.id')
+      .orderBy('l.created_at')
+      .orderBy('l.locale'),
+  ).as('languages'),
+  jsonArrayFrom(nested.selectFrom('deliverables as d').select(['d.locale', 'd.type', 'd.format']).whereRef('d.project_id', '=', 'p.id').orderBy('d.locale').orderBy('d.type').orderBy('d.format')).as(
+    'deliverables',
+  ),
+  jsonObjectFrom(
+    nested.selectFrom('uploads as u').select(['u.id', 'u.project_id', 'u.store_upload_id', 'u.size_bytes', 'u.part_size_bytes', 'u.part_count', 'u.expires_at']).whereRef('u.project_id', '=', 'p.id'),
+  ).as('upload'),
+  jsonArrayFrom(
+    nested
+      .selectFrom('uploads as pu')
+      .innerJoin('upload_parts as up', 'up.upload_id', 'pu.id')
+      .select(['up.part_number', 'up.etag', 'up.size_bytes'])
+      .whereRef('pu.project_id', '=', 'p.id')
+      .where('p.status', '=', sql.lit('awaiting_upload'))
+      .orderBy('up.part_number'),
   ).as('parts'),
 ] as const;
 
@@ -50,17 +63,60 @@ const VIEW_PARTS = [
  * statement: "cached plan must not change result type"). ProjectView's type checks that none is missing.
  */
 const PROJECT_COLUMNS = [
-  'id', 'seq', 'workspace_id', 'name', 'external_id', 'source_type', 'source_url', 'youtube_video_id', 'source_file_name', 'source_size_bytes',
-  'source_duration_seconds', 'source_has_video', 'fetch_percent', 'source_locale', 'target_locales', 'title', 'description', 'background', 'status', 'phase',
-  'failure_code', 'failure_message', 'failure_detail', 'max_billable_seconds', 'credits_per_second', 'billable_seconds', 'charged_seconds',
-  'refunded_seconds', 'usage_state', 'hold_reference', 'transcript_review_status', 'transcript_review_requested_at', 'transcript_review_verified_at',
-  'transcript_source', 'supplied_translations', 'voices', 'created_at', 'updated_at', 'validated_at', 'completed_at', 'view_version',
-  'cancelled_at', 'deleted_at', 'content_removed_at',
+  'id',
+  'seq',
+  'workspace_id',
+  'name',
+  'external_id',
+  'source_type',
+  'source_url',
+  'youtube_video_id',
+  'source_file_name',
+  'source_size_bytes',
+  'source_duration_seconds',
+  'source_has_video',
+  'fetch_percent',
+  'source_locale',
+  'target_locales',
+  'title',
+  'description',
+  'background',
+  'status',
+  'phase',
+  'failure_code',
+  'failure_message',
+  'failure_detail',
+  'max_billable_seconds',
+  'credits_per_second',
+  'billable_seconds',
+  'charged_seconds',
+  'refunded_seconds',
+  'usage_state',
+  'hold_reference',
+  'transcript_review_status',
+  'transcript_review_requested_at',
+  'transcript_review_verified_at',
+  'transcript_source',
+  'supplied_translations',
+  'voices',
+  'created_at',
+  'updated_at',
+  'validated_at',
+  'completed_at',
+  'view_version',
+  'cancelled_at',
+  'deleted_at',
+  'content_removed_at',
   'video_burned_captions',
 ] as const satisfies readonly (keyof ProjectTable)[];
 
 const viewQuery = (db: Kysely<Database>, workspaceId: string, projectId: string) =>
-  db.selectFrom('projects as p').select(PROJECT_COLUMNS.map((c) => `p.${c}` as const)).select(VIEW_PARTS).where('p.workspace_id', '=', workspaceId).where('p.id', '=', projectId);
+  db
+    .selectFrom('projects as p')
+    .select(PROJECT_COLUMNS.map((c) => `p.${c}` as const))
+    .select(VIEW_PARTS)
+    .where('p.workspace_id', '=', workspaceId)
+    .where('p.id', '=', projectId);
 
 /**
  * The statement's text, compiled once without a connection: its only parameters are the two
@@ -69,7 +125,18 @@ const viewQuery = (db: Kysely<Database>, workspaceId: string, projectId: string)
  */
 export const PROJECT_VIEW_STATEMENT = {
   name: 'find-project-view',
-  text: viewQuery(new Kysely<Database>({ dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (db) => new PostgresIntrospector(db), createQueryCompiler: () => new PostgresQueryCompiler() } }), '', '').compile().sql,
+  text: viewQuery(
+    new Kysely<Database>({
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => new DummyDriver(),
+        createIntrospector: (db) => new PostgresIntrospector(db),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
+    }),
+    '',
+    '',
+  ).compile().sql,
 };
 
 /** What a conditional GET compares (project-etag.ts): the view's version and what decides its ETag. */
@@ -93,9 +160,10 @@ export async function findProjectVersion(pool: Pool, workspaceId: string, projec
  * statement: on a pool as a named prepared statement, in a transaction (`trx`) as a plain one.
  */
 export async function findProjectView(db: Pool | Db, workspaceId: string, projectId: string): Promise<ProjectView | undefined> {
-  const row = db instanceof Pool
-    ? (await db.query<InferResult<ReturnType<typeof viewQuery>>[number]>({ ...PROJECT_VIEW_STATEMENT, values: [workspaceId, projectId] })).rows[0]
-    : await viewQuery(db, workspaceId, projectId).executeTakeFirst();
+  const row =
+    db instanceof Pool
+      ? (await db.query<InferResult<ReturnType<typeof viewQuery>>[number]>({ ...PROJECT_VIEW_STATEMENT, values: [workspaceId, projectId] })).rows[0]
+      : await viewQuery(db, workspaceId, projectId).executeTakeFirst();
   if (!row) return undefined;
   const { languages, deliverables, upload, parts, ...project } = row;
   // JSON carries timestamps as ISO text; pg's own parser would have made them Dates (to the same millisecond).

@@ -78,7 +78,6 @@ export interface ProjectTable {
   content_removed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
-
 export type Project = Selectable<ProjectTable>;
 
 /** The columns only the lifecycle writes (src/db/status-writes.ts): status and money state move together. */
@@ -98,7 +97,6 @@ export async function findProjectById(db: Db, projectId: string): Promise<Projec
   return db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
 }
 
-
 export interface ProjectListFilter {
   workspaceId: string;
   limit: number;
@@ -117,15 +115,12 @@ export async function listProjects(db: Db, filter: ProjectListFilter): Promise<P
   if (filter.youtubeVideoId !== undefined) q = q.where('youtube_video_id', '=', filter.youtubeVideoId);
   if (filter.query !== undefined) {
     const pattern = containsPattern(filter.query);
-    q = q.where((eb) =>
-      eb.or([
-        eb('name', 'ilike', pattern),
-        eb('external_id', '=', filter.query!),
-        eb('youtube_video_id', '=', filter.query!),
-      ]),
-    );
+    q = q.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('external_id', '=', filter.query!), eb('youtube_video_id', '=', filter.query!)]));
   }
-  return q.orderBy('seq', 'desc').limit(filter.limit + 1).execute();
+  return q
+    .orderBy('seq', 'desc')
+    .limit(filter.limit + 1)
+    .execute();
 }
 
 /**
@@ -137,7 +132,11 @@ export async function updateProject(
   projectId: string,
   changes: Partial<Omit<Project, 'id' | 'seq' | 'created_at' | 'view_version' | 'supplied_translations' | 'voices' | ProjectLifecycleColumn>> & { [K in ProjectLifecycleColumn]?: never },
 ): Promise<void> {
-  await db.updateTable('projects').set({ ...changes, updated_at: sql<Date>`now()` as any }).where('id', '=', projectId).execute();
+  await db
+    .updateTable('projects')
+    .set({ ...changes, updated_at: sql<Date>`now()` as any })
+    .where('id', '=', projectId)
+    .execute();
 }
 
 /**
@@ -150,7 +149,12 @@ export async function lockProject(trx: Transaction<Database>, projectId: string)
 
 /** lockProject for a project the caller knows exists: a missing one throws. */
 export async function lockExistingProject(trx: Transaction<Database>, projectId: string): Promise<Project> {
-  return trx.selectFrom('projects').selectAll().where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow(() => new Error(`project ${projectId} not found`));
+  return trx
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', '=', projectId)
+    .forUpdate()
+    .executeTakeFirstOrThrow(() => new Error(`project ${projectId} not found`));
 }
 
 /** A project-level failure's reason, written over what the languages' failures left there. */

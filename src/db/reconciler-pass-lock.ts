@@ -21,9 +21,10 @@ export type PassLockOutcome<T> = { ran: true; value: T } | { ran: false };
 /** Runs `work` holding the pass lock for `workspaceId` (or the whole service); `ran: false`, without running it, while another pass holds it. */
 export async function withReconcilerPassLock<T>(db: Db, workspaceId: string | undefined, work: () => Promise<T>): Promise<PassLockOutcome<T>> {
   return db.transaction().execute(async (trx) => {
-    const { rows } = workspaceId === undefined
-      ? await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${LOCK_CLASS}, ${WHOLE_SERVICE}) as locked`.execute(trx)
-      : await sql<{ locked: boolean }>`
+    const { rows } =
+      workspaceId === undefined
+        ? await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${LOCK_CLASS}, ${WHOLE_SERVICE}) as locked`.execute(trx)
+        : await sql<{ locked: boolean }>`
           select pg_try_advisory_xact_lock_shared(${LOCK_CLASS}, ${WHOLE_SERVICE})
              and pg_try_advisory_xact_lock(${LOCK_CLASS}, hashtext(${workspaceId})) as locked`.execute(trx);
     // A shared key taken before the workspace's was refused is given back with the transaction.

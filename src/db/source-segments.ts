@@ -28,7 +28,12 @@ export interface Cue {
 
 /** `seg_` and 16 random base32-ish characters: unguessable, short enough to read in a URL. */
 export function newSegmentId(prefix = 'seg'): string {
-  return `${prefix}_${randomBytes(10).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '').padEnd(12, '0').slice(0, 16)}`;
+  return `${prefix}_${randomBytes(10)
+    .toString('base64url')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .padEnd(12, '0')
+    .slice(0, 16)}`;
 }
 
 export async function listSourceSegments(db: Db, projectId: string): Promise<SourceSegment[]> {
@@ -58,7 +63,12 @@ export async function findSourceSegment(db: Db, projectId: string, segmentId: st
 
 /** The segments just before and after a position: what an edited segment's timing must fit between. */
 export async function findNeighbourSegments(db: Db, projectId: string, position: number): Promise<{ previous?: SourceSegment; next?: SourceSegment }> {
-  const rows = await db.selectFrom('source_segments').selectAll().where('project_id', '=', projectId).where('position', 'in', [position - 1, position + 1]).execute();
+  const rows = await db
+    .selectFrom('source_segments')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('position', 'in', [position - 1, position + 1])
+    .execute();
   return { previous: rows.find((r) => r.position === position - 1), next: rows.find((r) => r.position === position + 1) };
 }
 

@@ -15,7 +15,11 @@ export interface SourceTranscriptState {
 export async function loadSourceTranscriptState(db: Db, projectId: string): Promise<SourceTranscriptState | undefined> {
   const project = await db.selectFrom('projects').select(['transcript_source', 'source_locale']).where('id', '=', projectId).executeTakeFirst();
   if (!project) return undefined;
-  const segments = await db.selectFrom('source_segments').select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+  const segments = await db
+    .selectFrom('source_segments')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
   // A project transcribed before source segments existed has its transcript only in this record.
   const machine = await db.selectFrom('transcript_segments').select('position').where('project_id', '=', projectId).limit(1).executeTakeFirst();
   return { recorded: project.transcript_source !== null || machine !== undefined, segments: Number(segments.n), sourceLocale: project.source_locale };
@@ -23,6 +27,11 @@ export async function loadSourceTranscriptState(db: Db, projectId: string): Prom
 
 /** How many lines a language has planned. */
 export async function countLanguageLines(db: Db, projectId: string, locale: string): Promise<number> {
-  const row = await db.selectFrom('language_segments').select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('language_segments')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('project_id', '=', projectId)
+    .where('locale', '=', locale)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -14,14 +14,25 @@ import type { ReviewStatus, TranscriptReview } from './transcript-reviews';
 export type ProjectStateChange = Partial<Omit<Project, 'id' | 'seq' | 'created_at' | 'view_version' | 'supplied_translations' | 'voices'>>;
 
 export async function writeProjectState(trx: Db, projectId: string, change: ProjectStateChange): Promise<void> {
-  await trx.updateTable('projects').set({ ...change, updated_at: sql<Date>`now()` as any }).where('id', '=', projectId).execute();
+  await trx
+    .updateTable('projects')
+    .set({ ...change, updated_at: sql<Date>`now()` as any })
+    .where('id', '=', projectId)
+    .execute();
 }
 
 /** A language's status, with whatever else the same move writes. */
-export type LanguageStateChange = Partial<Omit<ProjectLanguage, 'project_id' | 'locale' | 'created_at' | 'translated_segments' | 'supplied_translation' | 'dub_quality' | 'voice'>> & { dub_quality?: string | null };
+export type LanguageStateChange = Partial<Omit<ProjectLanguage, 'project_id' | 'locale' | 'created_at' | 'translated_segments' | 'supplied_translation' | 'dub_quality' | 'voice'>> & {
+  dub_quality?: string | null;
+};
 
 export async function writeLanguageState(trx: Db, projectId: string, locale: string, change: LanguageStateChange): Promise<void> {
-  await trx.updateTable('project_languages').set({ ...change, updated_at: sql<Date>`now()` as any }).where('project_id', '=', projectId).where('locale', '=', locale).execute();
+  await trx
+    .updateTable('project_languages')
+    .set({ ...change, updated_at: sql<Date>`now()` as any })
+    .where('project_id', '=', projectId)
+    .where('locale', '=', locale)
+    .execute();
 }
 
 /**
@@ -75,18 +86,33 @@ export async function insertQueuedLanguages(trx: Db, input: { projectId: string;
   const burnedCaptions = sql<boolean>`(select p.video_burned_captions from projects p where p.id = ${input.projectId})`;
   await trx
     .insertInto('project_languages')
-    .values(input.locales.map((locale) => ({ ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, null), supplied_translation: supplied(locale), voice: voice(locale), video_burned_captions: burnedCaptions })))
+    .values(
+      input.locales.map((locale) => ({
+        ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, null),
+        supplied_translation: supplied(locale),
+        voice: voice(locale),
+        video_burned_captions: burnedCaptions,
+      })),
+    )
     .onConflict((oc) => oc.columns(['project_id', 'locale']).doNothing())
     .execute();
   await trx.updateTable('projects').set({ supplied_translations: null }).where('id', '=', input.projectId).where('supplied_translations', 'is not', null).execute();
 }
 
-
 /** Languages added to a project by a paid request, queued, each charged `chargedSeconds` for its first attempt, each with its voice. */
-export async function insertAddedLanguages(trx: Transaction<Database>, input: { projectId: string; locales: string[]; chargedSeconds: number; voices: Readonly<Record<string, string>>; videoBurnedCaptions?: boolean }): Promise<void> {
+export async function insertAddedLanguages(
+  trx: Transaction<Database>,
+  input: { projectId: string; locales: string[]; chargedSeconds: number; voices: Readonly<Record<string, string>>; videoBurnedCaptions?: boolean },
+): Promise<void> {
   await trx
     .insertInto('project_languages')
-    .values(input.locales.map((locale) => ({ ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, 'Added; waiting to start.'), voice: input.voices[locale] ?? null, video_burned_captions: input.videoBurnedCaptions ?? false })))
+    .values(
+      input.locales.map((locale) => ({
+        ...queuedLanguageRow(input.projectId, locale, input.chargedSeconds, 'Added; waiting to start.'),
+        voice: input.voices[locale] ?? null,
+        video_burned_captions: input.videoBurnedCaptions ?? false,
+      })),
+    )
     .execute();
 }
 
@@ -110,7 +136,11 @@ function queuedLanguageRow(projectId: string, locale: string, chargedSeconds: nu
 
 /** Records a paid regeneration, in the transaction that charged it. */
 export async function insertLanguageRegeneration(trx: Db, row: Omit<Insertable<LanguageRegenerationTable>, 'status' | 'to_revision' | 'failure_code' | 'completed_at'>): Promise<LanguageRegeneration> {
-  return trx.insertInto('language_regenerations').values({ ...row, status: 'running', to_revision: null, failure_code: null, completed_at: null }).returningAll().executeTakeFirstOrThrow();
+  return trx
+    .insertInto('language_regenerations')
+    .values({ ...row, status: 'running', to_revision: null, failure_code: null, completed_at: null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** A regeneration's end: its status with what the same move records. */
@@ -156,7 +186,12 @@ export async function setReviewStatus(
   status: ReviewStatus,
   changes: Partial<Pick<TranscriptReview, 'reviewer' | 'reviewer_key_id' | 'claimed_at' | 'verified_at' | 'expired_at' | 'refunded_credits'>> = {},
 ): Promise<TranscriptReview> {
-  const review = await trx.updateTable('transcript_reviews').set({ ...changes, status }).where('project_id', '=', projectId).returningAll().executeTakeFirstOrThrow();
+  const review = await trx
+    .updateTable('transcript_reviews')
+    .set({ ...changes, status })
+    .where('project_id', '=', projectId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
   await trx
     .updateTable('projects')
     .set({ transcript_review_status: status, transcript_review_verified_at: review.verified_at, updated_at: sql<Date>`now()` as any })
@@ -177,5 +212,10 @@ export async function insertProject(db: Db, project: Insertable<ProjectTable>): 
  * on it while its blobs are removed.
  */
 export async function writeTombstone(trx: Transaction<Database>, projectId: string): Promise<void> {
-  await trx.updateTable('projects').set({ deleted_at: sql<Date>`now()` as any, updated_at: sql<Date>`now()` as any }).where('id', '=', projectId).where('deleted_at', 'is', null).execute();
+  await trx
+    .updateTable('projects')
+    .set({ deleted_at: sql<Date>`now()` as any, updated_at: sql<Date>`now()` as any })
+    .where('id', '=', projectId)
+    .where('deleted_at', 'is', null)
+    .execute();
 }

@@ -93,7 +93,12 @@ export async function listStaleReviews(
         eb.and([
           eb('r.status', '=', 'verified'),
           eb.exists(
-            eb.selectFrom('project_languages as l').select('l.locale').whereRef('l.project_id', '=', 'r.project_id').where('l.status', '=', 'completed').where(sql<boolean>`l.transcript_kind is distinct from 'verified'`),
+            eb
+              .selectFrom('project_languages as l')
+              .select('l.locale')
+              .whereRef('l.project_id', '=', 'r.project_id')
+              .where('l.status', '=', 'completed')
+              .where(sql<boolean>`l.transcript_kind is distinct from 'verified'`),
           ),
         ]),
       ]),

@@ -34,7 +34,10 @@ export interface CurrentTranscript {
 export async function replaceVerifiedTranscript(trx: Db, projectId: string, segments: TimedText[]): Promise<void> {
   await trx.deleteFrom('verified_transcript_segments').where('project_id', '=', projectId).execute();
   if (segments.length) {
-    await trx.insertInto('verified_transcript_segments').values(segments.map((s, position) => ({ project_id: projectId, position, start_seconds: s.start_seconds, end_seconds: s.end_seconds, text: s.text }))).execute();
+    await trx
+      .insertInto('verified_transcript_segments')
+      .values(segments.map((s, position) => ({ project_id: projectId, position, start_seconds: s.start_seconds, end_seconds: s.end_seconds, text: s.text })))
+      .execute();
   }
 }
 

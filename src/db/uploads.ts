@@ -83,10 +83,7 @@ export async function listUploadParts(db: Db, uploadId: string): Promise<UploadP
  * legacy key is a prefix of the new ones). Must run inside a transaction (the lock is per
  * transaction).
  */
-export async function upsertUploadPart(
-  db: Db,
-  part: { upload_id: string; part_number: number; etag: string; size_bytes: number; storage_key: string },
-): Promise<string | null> {
+export async function upsertUploadPart(db: Db, part: { upload_id: string; part_number: number; etag: string; size_bytes: number; storage_key: string }): Promise<string | null> {
   // Serializes writers of one part for this short transaction (a row lock cannot: the first
   // writers find no row to lock), so each learns exactly which blob it replaced.
   await sql`select pg_advisory_xact_lock(hashtext(${part.upload_id}), ${part.part_number})`.execute(db);
@@ -173,7 +170,11 @@ export async function lockUploadForCompletion(trx: Transaction<Database>, upload
 
 /** Records the upload completed now, with the parts list it was completed with. */
 export async function markUploadCompleted(trx: Transaction<Database>, uploadId: string, parts: CompletedPart[]): Promise<void> {
-  await trx.updateTable('uploads').set({ completed_at: sql<Date>`now()` as any, completed_parts: JSON.stringify(parts) }).where('id', '=', uploadId).execute();
+  await trx
+    .updateTable('uploads')
+    .set({ completed_at: sql<Date>`now()` as any, completed_parts: JSON.stringify(parts) })
+    .where('id', '=', uploadId)
+    .execute();
 }
 
 /** The upload's completion, read under a shared lock: a part stored meanwhile never lands after a completion. */

@@ -13,13 +13,7 @@ export async function getWorkspaceUsage(db: Db, workspaceId: string): Promise<Wo
   const row = await db
     .selectFrom('workspaces')
     .innerJoin('credit_balances', 'credit_balances.workspace_id', 'workspaces.id')
-    .select((eb) => [
-      'workspaces.credits_per_second',
-      'credit_balances.granted',
-      'credit_balances.captured',
-      'credit_balances.reserved',
-      eb.fn<Date>('clock_timestamp').as('as_of'),
-    ])
+    .select((eb) => ['workspaces.credits_per_second', 'credit_balances.granted', 'credit_balances.captured', 'credit_balances.reserved', eb.fn<Date>('clock_timestamp').as('as_of')])
     .where('workspaces.id', '=', workspaceId)
     .executeTakeFirst();
   if (!row) return undefined;

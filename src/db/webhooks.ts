@@ -99,7 +99,10 @@ export async function listEndpoints(db: Db, input: { workspaceId?: string; limit
   let query = db.selectFrom('webhook_endpoints').selectAll().where('deleted_at', 'is', null);
   if (input.workspaceId !== undefined) query = query.where('workspace_id', '=', input.workspaceId);
   if (input.beforeSeq !== undefined) query = query.where('seq', '<', input.beforeSeq);
-  return query.orderBy('seq', 'desc').limit(input.limit + 1).execute();
+  return query
+    .orderBy('seq', 'desc')
+    .limit(input.limit + 1)
+    .execute();
 }
 
 /**
@@ -146,7 +149,10 @@ export async function listProjectEvents(db: Db, projectId: string): Promise<Pick
   return db.selectFrom('webhook_events').select(['type', 'discriminator', 'sequence']).where('project_id', '=', projectId).orderBy('sequence').execute();
 }
 
-export async function insertEvent(db: Db, row: { id: string; workspaceId: string; projectId: string; sequence: number; type: WebhookEventType; discriminator: string; payload: unknown }): Promise<WebhookEvent> {
+export async function insertEvent(
+  db: Db,
+  row: { id: string; workspaceId: string; projectId: string; sequence: number; type: WebhookEventType; discriminator: string; payload: unknown },
+): Promise<WebhookEvent> {
   return db
     .insertInto('webhook_events')
     .values({ id: row.id, workspace_id: row.workspaceId, project_id: row.projectId, sequence: row.sequence, type: row.type, discriminator: row.discriminator, payload: JSON.stringify(row.payload) })
@@ -348,5 +354,8 @@ export async function listDeliveryLog(db: Db, input: { endpointId: string; limit
     ])
     .where('a.endpoint_id', '=', input.endpointId);
   if (input.beforeSeq !== undefined) query = query.where('a.seq', '<', input.beforeSeq);
-  return query.orderBy('a.seq', 'desc').limit(input.limit + 1).execute();
+  return query
+    .orderBy('a.seq', 'desc')
+    .limit(input.limit + 1)
+    .execute();
 }

@@ -45,10 +45,7 @@ export interface WorkerRecord {
 const notifyFleet = (db: Db, taskQueue: string) => sql`select pg_notify(${WORKER_CAPABILITIES_CHANNEL}, ${taskQueue})`.execute(db);
 
 /** Records (or replaces) a worker's capabilities, live for `ttlSeconds`, and tells the API processes. */
-export async function publishWorker(
-  db: Db,
-  worker: { workerId: string; taskQueue: string; mediaTaskQueue: string | null; capabilities: EngineCapabilities; ttlSeconds: number },
-): Promise<void> {
+export async function publishWorker(db: Db, worker: { workerId: string; taskQueue: string; mediaTaskQueue: string | null; capabilities: EngineCapabilities; ttlSeconds: number }): Promise<void> {
   const expires = sql<Date>`now() + make_interval(secs => ${worker.ttlSeconds})`;
   await db
     .insertInto('worker_capabilities')
@@ -105,7 +102,10 @@ export async function isWorkerLive(db: Db, workerId: string): Promise<boolean> {
 
 /** Deletes records long expired; any worker may run it, it is idempotent. */
 export async function pruneExpiredWorkers(db: Db): Promise<void> {
-  await db.deleteFrom('worker_capabilities').where('expires_at', '<', sql<Date>`now() - ${RETENTION}::interval`).execute();
+  await db
+    .deleteFrom('worker_capabilities')
+    .where('expires_at', '<', sql<Date>`now() - ${RETENTION}::interval`)
+    .execute();
 }
 
 /** Every record of one fleet, each judged live or not by the database's clock. */

@@ -72,7 +72,13 @@ export async function connectChannel(
   // Primary when asked, when the workspace has none yet, or when it already was.
   const isPrimary = input.primary || !existing.some((c) => c.is_primary) || already?.is_primary === true;
   if (input.primary) {
-    await trx.updateTable('workspace_channels').set({ is_primary: false }).where('workspace_id', '=', input.workspaceId).where('channel_id', '!=', input.channel.id).where('is_primary', '=', true).execute();
+    await trx
+      .updateTable('workspace_channels')
+      .set({ is_primary: false })
+      .where('workspace_id', '=', input.workspaceId)
+      .where('channel_id', '!=', input.channel.id)
+      .where('is_primary', '=', true)
+      .execute();
   }
   await trx
     .insertInto('workspace_channels')
@@ -117,16 +123,20 @@ export async function upsertVideos(db: Db, videos: Omit<YoutubeVideo, 'updated_a
 // Every video search runs these reads, so they run by name (pg's `{ name, text, values }`): each
 // connection parses and plans them once (docs/design.md#named-statements). Result columns are
 // named, so a migration adding a column leaves the prepared statements valid.
-const CHANNEL = 'select "youtube_channels"."id", "youtube_channels"."title" from "workspace_channels" inner join "youtube_channels" on "youtube_channels"."id" = "workspace_channels"."channel_id" where "workspace_channels"."workspace_id" = $1';
+const CHANNEL =
+  'select "youtube_channels"."id", "youtube_channels"."title" from "workspace_channels" inner join "youtube_channels" on "youtube_channels"."id" = "workspace_channels"."channel_id" where "workspace_channels"."workspace_id" = $1';
 const VIDEOS = 'select "id", "title", "duration_seconds", "published_at", "availability" from "youtube_videos" where "channel_id" = $1';
 const NEWEST_FIRST = 'order by "published_at" desc, "id" desc limit';
-const MATCHES = 'select distinct on ("youtube_video_id") "id", "youtube_video_id", "target_locales", "status", "usage_state" from "projects" where "workspace_id" = $1 and "youtube_video_id" = any($2) order by "youtube_video_id", "seq" desc';
+const MATCHES =
+  'select distinct on ("youtube_video_id") "id", "youtube_video_id", "target_locales", "status", "usage_state" from "projects" where "workspace_id" = $1 and "youtube_video_id" = any($2) order by "youtube_video_id", "seq" desc';
 
 /** The channel a workspace asks for, or its primary when it names none; undefined if not connected. */
 export async function findConnectedChannel(pool: Pool, workspaceId: string, channelId?: string): Promise<Pick<YoutubeChannel, 'id' | 'title'> | undefined> {
-  const { rows } = await pool.query<Pick<YoutubeChannel, 'id' | 'title'>>(channelId === undefined
-    ? { name: 'find-primary-channel', text: `${CHANNEL} and "workspace_channels"."is_primary"`, values: [workspaceId] }
-    : { name: 'find-named-channel', text: `${CHANNEL} and "workspace_channels"."channel_id" = $2`, values: [workspaceId, channelId] });
+  const { rows } = await pool.query<Pick<YoutubeChannel, 'id' | 'title'>>(
+    channelId === undefined
+      ? { name: 'find-primary-channel', text: `${CHANNEL} and "workspace_channels"."is_primary"`, values: [workspaceId] }
+      : { name: 'find-named-channel', text: `${CHANNEL} and "workspace_channels"."channel_id" = $2`, values: [workspaceId, channelId] },
+  );
   return rows[0];
 }
 
@@ -140,11 +150,13 @@ export type ListedVideo = Pick<YoutubeVideo, 'id' | 'title' | 'duration_seconds'
  */
 export async function listVideos(pool: Pool, search: { channelId: string; videoId?: string; query?: string; limit: number }): Promise<ListedVideo[]> {
   const { channelId, videoId, query, limit } = search;
-  const { rows } = await pool.query<ListedVideo>(videoId !== undefined
-    ? { name: 'find-video', text: `${VIDEOS} and "id" = $2 ${NEWEST_FIRST} $3`, values: [channelId, videoId, limit] }
-    : query !== undefined
-      ? { name: 'search-video-titles', text: `${VIDEOS} and "title" ilike $2 ${NEWEST_FIRST} $3`, values: [channelId, containsPattern(query), limit] }
-      : { name: 'list-newest-videos', text: `${VIDEOS} ${NEWEST_FIRST} $2`, values: [channelId, limit] });
+  const { rows } = await pool.query<ListedVideo>(
+    videoId !== undefined
+      ? { name: 'find-video', text: `${VIDEOS} and "id" = $2 ${NEWEST_FIRST} $3`, values: [channelId, videoId, limit] }
+      : query !== undefined
+        ? { name: 'search-video-titles', text: `${VIDEOS} and "title" ilike $2 ${NEWEST_FIRST} $3`, values: [channelId, containsPattern(query), limit] }
+        : { name: 'list-newest-videos', text: `${VIDEOS} ${NEWEST_FIRST} $2`, values: [channelId, limit] },
+  );
   return rows;
 }
 

@@ -11,7 +11,10 @@ import type { DubContext } from './dub-context';
 
 /** A project name made safe as a file name on any system. */
 export function fileStem(name: string): string {
-  const safe = name.replace(/[/\\:*?"<>|\x00-\x1f]/g, '_').replace(/^\.+/, '').trim();
+  const safe = name
+    .replace(/[/\\:*?"<>|\x00-\x1f]/g, '_')
+    .replace(/^\.+/, '')
+    .trim();
   return safe || 'project';
 }
 

@@ -63,7 +63,11 @@ export function main(): void {
     process.stderr.write(`Interrupted. ${hint}\n`);
     process.exit(EXIT.interrupted);
   });
-  void runDub(process.argv.slice(2), { onInterruptHint: (text) => { hint = text; } }).then((code) => {
+  void runDub(process.argv.slice(2), {
+    onInterruptHint: (text) => {
+      hint = text;
+    },
+  }).then((code) => {
     process.exitCode = code;
   });
 }

@@ -10,8 +10,7 @@ import { probeDurationSeconds } from './probe-duration';
 // comes from the workspace's channel mirror, when its channel is connected.
 
 export type SourcePlan =
-  | { kind: 'upload'; file: string; sizeBytes: number; name: string; durationSeconds: number | null }
-  | { kind: 'youtube'; url: string; videoId: string; name: string; durationSeconds: number | null };
+  { kind: 'upload'; file: string; sizeBytes: number; name: string; durationSeconds: number | null } | { kind: 'youtube'; url: string; videoId: string; name: string; durationSeconds: number | null };
 
 async function youtubeDuration(ctx: DubContext, videoId: string): Promise<{ seconds: number | null; title: string } | null> {
   try {
@@ -33,6 +32,10 @@ export async function planSource(ctx: DubContext, source: string, needDuration: 
   }
   const file = path.resolve(ctx.cwd, source);
   if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`No such video file: ${source}`);
-  const name = path.basename(file).replace(/\.[^.]+$/, '').slice(0, 100) || 'video';
+  const name =
+    path
+      .basename(file)
+      .replace(/\.[^.]+$/, '')
+      .slice(0, 100) || 'video';
   return { kind: 'upload', file, sizeBytes: statSync(file).size, name, durationSeconds: needDuration ? await probeDurationSeconds(file) : null };
 }

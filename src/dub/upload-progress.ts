@@ -25,7 +25,9 @@ export function uploadProgress(out: Output, totalBytes: number, alreadyBytes: nu
     // A line per part, but no more than one per percent: a 10,000-part upload logs 100 lines.
     let lastPercent = -1;
     return {
-      addBytes: (delta) => { sent += delta; },
+      addBytes: (delta) => {
+        sent += delta;
+      },
       partDone: (partNumber) => {
         partsDone++;
         const percent = Math.floor((100 * sent) / Math.max(1, totalBytes));

@@ -38,10 +38,14 @@ function resumable(ctx: DubContext, video: string, statePath: string, options: U
   const made = `made with ${differences.join(' ')}`;
   const id = state.project_id;
   if (!state.completed_at || !id) {
-    throw new UsageError(`An interrupted upload of this file to ${state.request.target_locales.join(',')} is pending (${statePath}${id ? `, project ${id}` : ''}), ${made}. Run the command with those options to finish it, or pass --new to create another project (the pending one's credit hold is released when its upload expires).`);
+    throw new UsageError(
+      `An interrupted upload of this file to ${state.request.target_locales.join(',')} is pending (${statePath}${id ? `, project ${id}` : ''}), ${made}. Run the command with those options to finish it, or pass --new to create another project (the pending one's credit hold is released when its upload expires).`,
+    );
   }
   // Refused rather than guessed: another project from this file is charged again.
-  throw new UsageError(`This file was already sent as project ${id} (${statePath}), ${made}. Follow it with: dub wait ${id}. To add languages to it: dub add-languages ${id} --to <locales>. To create another project from this file (charged again), pass --new.`);
+  throw new UsageError(
+    `This file was already sent as project ${id} (${statePath}), ${made}. Follow it with: dub wait ${id}. To add languages to it: dub add-languages ${id} --to <locales>. To create another project from this file (charged again), pass --new.`,
+  );
 }
 
 async function createOrResume(ctx: DubContext, stateFile: UploadStateFile): Promise<Project | null> {
@@ -59,7 +63,9 @@ async function createOrResume(ctx: DubContext, stateFile: UploadStateFile): Prom
       if (project.status === 'awaiting_upload') {
         ctx.out.line(`Resuming the upload of project ${project.id}.`);
       } else {
-        ctx.out.line(`Project ${project.id} was already created and uploaded from this file with these options (${project.status}, recorded in ${file}): resuming it instead of creating another. To create another (charged again), pass --new.`);
+        ctx.out.line(
+          `Project ${project.id} was already created and uploaded from this file with these options (${project.status}, recorded in ${file}): resuming it instead of creating another. To create another (charged again), pass --new.`,
+        );
         if (!state.completed_at) await stateFile.markCompleted(); // completed by a run cut short right after
       }
       return project;
@@ -70,13 +76,16 @@ async function createOrResume(ctx: DubContext, stateFile: UploadStateFile): Prom
     }
   }
   // Same key as the create that was cut short, if any: the API replays that project.
-  const project = await ctx.client().createProject(state.request, { idempotencyKey: state.idempotency_key }).catch(async (err: unknown) => {
-    // A refused create (402, 400, ...) wrote nothing and freed its key: forget the state, so the
-    // next run sends what its own flags say. A 5xx, a 409 (the key still in progress) or a lost
-    // answer may have created it: keep it.
-    if (err instanceof DubbingApiError && err.status < 500 && err.status !== 409) await stateFile.remove();
-    throw err;
-  });
+  const project = await ctx
+    .client()
+    .createProject(state.request, { idempotencyKey: state.idempotency_key })
+    .catch(async (err: unknown) => {
+      // A refused create (402, 400, ...) wrote nothing and freed its key: forget the state, so the
+      // next run sends what its own flags say. A 5xx, a 409 (the key still in progress) or a lost
+      // answer may have created it: keep it.
+      if (err instanceof DubbingApiError && err.status < 500 && err.status !== 409) await stateFile.remove();
+      throw err;
+    });
   state.project_id = project.id;
   await stateFile.save();
   ctx.out.line(`Created project ${project.id} (${project.name}).`);

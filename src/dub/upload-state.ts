@@ -56,7 +56,11 @@ export function requestDifferences(recorded: CreateProjectRequest, wanted: Creat
   const burned = (r: CreateProjectRequest) => r.video?.burned_captions === true;
   if (burned(recorded) !== burned(wanted)) differences.push(burned(recorded) ? '--burn-captions' : 'no --burn-captions');
   if ((recorded.background ?? null) !== (wanted.background ?? null)) differences.push(recorded.background ? `--background ${recorded.background}` : 'no --background');
-  const voices = (r: CreateProjectRequest) => Object.entries(r.voices ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([l, v]) => `${l}=${v}`).join(',');
+  const voices = (r: CreateProjectRequest) =>
+    Object.entries(r.voices ?? {})
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([l, v]) => `${l}=${v}`)
+      .join(',');
   if (voices(recorded) !== voices(wanted)) differences.push(voices(recorded) ? `--voices ${voices(recorded)}` : 'no --voices');
   return differences;
 }
@@ -64,11 +68,23 @@ export function requestDifferences(recorded: CreateProjectRequest, wanted: Creat
 export class UploadStateFile {
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(readonly path: string, readonly state: UploadState) {}
+  constructor(
+    readonly path: string,
+    readonly state: UploadState,
+  ) {}
 
   static fresh(path: string, video: string, baseUrl: string, idempotencyKey: string, request: CreateProjectRequest): UploadStateFile {
     const stat = statSync(video);
-    return new UploadStateFile(path, { version: 1, base_url: baseUrl, project_id: null, idempotency_key: idempotencyKey, file: { size_bytes: stat.size, mtime_ms: Math.trunc(stat.mtimeMs) }, request, parts: {}, completed_at: null });
+    return new UploadStateFile(path, {
+      version: 1,
+      base_url: baseUrl,
+      project_id: null,
+      idempotency_key: idempotencyKey,
+      file: { size_bytes: stat.size, mtime_ms: Math.trunc(stat.mtimeMs) },
+      request,
+      parts: {},
+      completed_at: null,
+    });
   }
 
   /** Written to a temp file and renamed, so a kill mid-write never leaves half a state. Writes are queued, never interleaved. */

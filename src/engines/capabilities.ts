@@ -33,7 +33,11 @@ const ENGINE_PACKAGES = ['ffmpeg', 'pocketsphinx', 'apertium', 'espeak-ng', 'fes
 async function listLines(command: string, args: string[]): Promise<string[] | null> {
   try {
     const { stdout } = await runProcess(command, args, { timeoutMs: 15_000 });
-    return stdout.toString('utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+    return stdout
+      .toString('utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
   } catch {
     return null;
   }
@@ -94,10 +98,15 @@ export async function detectCapabilities(limits: CapabilityLimits = {}, external
   const variants = new Set((variantLines ?? []).slice(1).map((line) => /!v\/(\S+)/.exec(line)?.[1] ?? ''));
   const installedVoices = { espeakVoices: voices, espeakVariants: variants, festivalVoices: new Set(festival), versions, externalEngine: external.ttsEngine };
 
-  const locales: ServableLocale[] = servableLocales(LOCALE_CATALOG, {
-    apertiumModes: modes,
-    espeakVoices: voices,
-    hasAsrModel: (model) => hasPocketsphinx && existsSync(path.join(POCKETSPHINX_MODEL_ROOT, model)),
-  }, external, wanted).map((entry) => ({ ...entry, voices: offeredVoices(entry.locale, installedVoices, external.ttsVoices[entry.locale]) }));
+  const locales: ServableLocale[] = servableLocales(
+    LOCALE_CATALOG,
+    {
+      apertiumModes: modes,
+      espeakVoices: voices,
+      hasAsrModel: (model) => hasPocketsphinx && existsSync(path.join(POCKETSPHINX_MODEL_ROOT, model)),
+    },
+    external,
+    wanted,
+  ).map((entry) => ({ ...entry, voices: offeredVoices(entry.locale, installedVoices, external.ttsVoices[entry.locale]) }));
   return { locales, missing, versions };
 }

@@ -30,10 +30,34 @@ export const LOCALE_CATALOG: readonly LocaleDefinition[] = [
   { locale: 'es_es', displayName: 'Spanish (Spain)', voice: 'es', fromEnglish: [['eng-cat', 'cat-spa'], ['eng-spa']] },
   { locale: 'ca_es', displayName: 'Catalan (Spain)', voice: 'ca', fromEnglish: [['eng-cat'], ['eng-spa', 'spa-cat']] },
   { locale: 'gl_es', displayName: 'Galician (Spain)', voice: 'gl', fromEnglish: [['eng-spa', 'es-gl'], ['en-gl']] },
-  { locale: 'pt_pt', displayName: 'Portuguese (Portugal)', voice: 'pt', fromEnglish: [['eng-cat', 'cat-por'], ['eng-spa', 'es-pt']] },
+  {
+    locale: 'pt_pt',
+    displayName: 'Portuguese (Portugal)',
+    voice: 'pt',
+    fromEnglish: [
+      ['eng-cat', 'cat-por'],
+      ['eng-spa', 'es-pt'],
+    ],
+  },
   { locale: 'pt_br', displayName: 'Portuguese (Brazil)', voice: 'pt-br', fromEnglish: [['eng-spa', 'es-pt_BR']] },
-  { locale: 'it_it', displayName: 'Italian (Italy)', voice: 'it', fromEnglish: [['eng-cat', 'cat-ita'], ['eng-spa', 'spa-ita']] },
-  { locale: 'fr_fr', displayName: 'French (France)', voice: 'fr-fr', fromEnglish: [['eng-cat', 'cat-fra'], ['eng-spa', 'es-fr']] },
+  {
+    locale: 'it_it',
+    displayName: 'Italian (Italy)',
+    voice: 'it',
+    fromEnglish: [
+      ['eng-cat', 'cat-ita'],
+      ['eng-spa', 'spa-ita'],
+    ],
+  },
+  {
+    locale: 'fr_fr',
+    displayName: 'French (France)',
+    voice: 'fr-fr',
+    fromEnglish: [
+      ['eng-cat', 'cat-fra'],
+      ['eng-spa', 'es-fr'],
+    ],
+  },
   // Served only with external engines (docs/engines.md): a source through an external recognizer,
   // a target through an external translator, spoken by espeak-ng's voice unless an external
   // synthesizer has one for it. No bundled engine offers them, so a worker without external

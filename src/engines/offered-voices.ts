@@ -33,7 +33,16 @@ type Unkeyed = Omit<OfferedVoice, 'sampleKey'> & { engineVersion: string };
 export function offeredVoices(locale: string, installed: InstalledVoices, externalVoice: string | undefined): OfferedVoice[] {
   const voices: Unkeyed[] = [];
   if (externalVoice !== undefined) {
-    voices.push({ id: `${OPENAI_TTS_VOICE_PREFIX}${externalVoice}`, locale, name: externalVoice, gender: null, engine: 'openai-tts', quality: 'neural', rate: 1, engineVersion: installed.externalEngine ?? '' });
+    voices.push({
+      id: `${OPENAI_TTS_VOICE_PREFIX}${externalVoice}`,
+      locale,
+      name: externalVoice,
+      gender: null,
+      engine: 'openai-tts',
+      quality: 'neural',
+      rate: 1,
+      engineVersion: installed.externalEngine ?? '',
+    });
   }
   for (const voice of FESTIVAL_VOICES) {
     if (voice.locale !== locale || !installed.festivalVoices.has(voice.name)) continue;
@@ -45,17 +54,27 @@ export function offeredVoices(locale: string, installed: InstalledVoices, extern
     for (const { variant, gender, label } of ESPEAK_VARIANTS) {
       if (variant !== null && !installed.espeakVariants.has(variant)) continue;
       const name = variant === null ? definition.voice : `${definition.voice}+${variant}`;
-      voices.push({ id: espeakVoiceId(name), locale, name: `espeak-ng ${definition.displayName}, ${label}`, gender, engine: 'espeak-ng', quality: 'formant', rate: 1, engineVersion: installed.versions['espeak-ng'] ?? '' });
+      voices.push({
+        id: espeakVoiceId(name),
+        locale,
+        name: `espeak-ng ${definition.displayName}, ${label}`,
+        gender,
+        engine: 'espeak-ng',
+        quality: 'formant',
+        rate: 1,
+        engineVersion: installed.versions['espeak-ng'] ?? '',
+      });
     }
   }
   // A stable sort: within one quality, the order above (the catalog's).
-  return voices
-    .sort((a, b) => qualityRank(b.quality) - qualityRank(a.quality))
-    .map(({ engineVersion, ...voice }) => ({ ...voice, sampleKey: sampleKey(voice.id, locale, engineVersion, voice.rate) }));
+  return voices.sort((a, b) => qualityRank(b.quality) - qualityRank(a.quality)).map(({ engineVersion, ...voice }) => ({ ...voice, sampleKey: sampleKey(voice.id, locale, engineVersion, voice.rate) }));
 }
 
 /** Where a voice's sample is stored: anything that changes how it sounds changes the key. */
 export function sampleKey(voiceId: string, locale: string, engineVersion: string, rate: number): string {
-  const hash = createHash('sha256').update([voiceId, locale, engineVersion, String(rate), sampleSentence(locale)].join('\u0000')).digest('hex').slice(0, 32);
+  const hash = createHash('sha256')
+    .update([voiceId, locale, engineVersion, String(rate), sampleSentence(locale)].join('\u0000'))
+    .digest('hex')
+    .slice(0, 32);
   return `voice-samples/${hash}.wav`;
 }

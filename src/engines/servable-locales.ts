@@ -51,11 +51,14 @@ export function servableLocales(catalog: readonly LocaleDefinition[], installed:
     const externalVoice = external.ttsVoices[def.locale];
     const voice = externalVoice !== undefined ? `${OPENAI_TTS_VOICE_PREFIX}${externalVoice}` : espeak ? def.voice : null;
     const apertium = (def.fromEnglish ?? []).find((route) => route.every((mode) => installed.apertiumModes.has(mode)));
-    const fromEnglish = voice === null ? null : externalRoute('en_us', def) ?? (apertium ? [...apertium] : null);
-    const fromOthers = voice === null ? [] : otherSources.flatMap(([language, locale]) => {
-      const route = language === languageOf(def.locale) ? null : externalRoute(locale, def);
-      return route ? [[language, route] as const] : [];
-    });
+    const fromEnglish = voice === null ? null : (externalRoute('en_us', def) ?? (apertium ? [...apertium] : null));
+    const fromOthers =
+      voice === null
+        ? []
+        : otherSources.flatMap(([language, locale]) => {
+            const route = language === languageOf(def.locale) ? null : externalRoute(locale, def);
+            return route ? [[language, route] as const] : [];
+          });
     const bundledSource = espeak && def.asrModel !== undefined && installed.hasAsrModel(def.asrModel);
     const entry: ServableLocale = {
       locale: def.locale,

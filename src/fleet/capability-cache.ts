@@ -25,9 +25,7 @@ export class CapabilityCache implements CapabilitySource {
   private reading: Promise<void> | null = null;
   private rereadAfterThis = false;
 
-  constructor(
-    private readonly options: { db: Db; databaseUrl: string; taskQueue: string; heartbeatSeconds: number; expiryWindowMs: number; logger: Logger },
-  ) {}
+  constructor(private readonly options: { db: Db; databaseUrl: string; taskQueue: string; heartbeatSeconds: number; expiryWindowMs: number; logger: Logger }) {}
 
   /** Never throws: with the database down the API still starts (and /readyz says so); the timer catches up. */
   async start(): Promise<void> {

@@ -11,7 +11,15 @@ export function derivedMediaPool(capabilities: EngineCapabilities): string {
   // so a worker with the bundled engines alone keeps the pool name it always had. Its voices join
   // it: routing sends a language to a pool that speaks its voice (docs/voices.md#routing).
   const served = capabilities.locales
-    .map((l) => [l.locale, l.voice, l.canBeSource, l.canBeTarget, l.translationModes ?? [], ...(l.translationModesFrom ? [l.translationModesFrom] : []), ...(l.voices ? [l.voices.map((v) => v.id)] : [])])
+    .map((l) => [
+      l.locale,
+      l.voice,
+      l.canBeSource,
+      l.canBeTarget,
+      l.translationModes ?? [],
+      ...(l.translationModesFrom ? [l.translationModesFrom] : []),
+      ...(l.voices ? [l.voices.map((v) => v.id)] : []),
+    ])
     .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
   return `engines-${createHash('sha256').update(JSON.stringify(served)).digest('hex').slice(0, 10)}`;
 }

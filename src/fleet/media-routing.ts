@@ -7,8 +7,7 @@ import type { MediaNeed } from '../shared/task-queues';
 export type RoutedNeed = Omit<MediaNeed, 'projectId'> & { sourceLocale?: string; voice?: string | null };
 
 /** The worker speaks the language's voice: one it offers, or its one voice for the locale (a record from before voices). */
-const speaks = (entry: ServableLocale, voice: string | null | undefined) =>
-  voice === undefined || voice === null || entry.voice === voice || (entry.voices ?? []).some((v) => v.id === voice);
+const speaks = (entry: ServableLocale, voice: string | null | undefined) => voice === undefined || voice === null || entry.voice === voice || (entry.voices ?? []).some((v) => v.id === voice);
 
 /**
  * The media queue for a need: among the live workers that serve it, the queue most of them poll

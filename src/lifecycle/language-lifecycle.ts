@@ -58,7 +58,11 @@ export async function claimAttempt(
     await reopenLanguage(trx, { project, language, attempt, billing: input.billing ?? 'charge' });
   } catch (err) {
     if (!(err instanceof InsufficientCreditsError)) throw err;
-    return { state: 'refused', code: 'insufficient_credits', message: `Retrying ${input.locale} costs ${err.requested} credits; the workspace has ${err.available} available. Grant credits or retry with --goodwill.` };
+    return {
+      state: 'refused',
+      code: 'insufficient_credits',
+      message: `Retrying ${input.locale} costs ${err.requested} credits; the workspace has ${err.available} available. Grant credits or retry with --goodwill.`,
+    };
   }
   return { state: 'open', attempt };
 }
@@ -72,10 +76,7 @@ export async function claimAttempt(
  * the project and language locks and passes the rows it read under them. Throws
  * InsufficientCreditsError, with nothing written, when the charge does not fit.
  */
-export async function reopenLanguage(
-  trx: Trx,
-  input: { project: Project; language: ProjectLanguage; attempt: number; billing: RetryBilling },
-): Promise<{ chargedSeconds: number }> {
+export async function reopenLanguage(trx: Trx, input: { project: Project; language: ProjectLanguage; attempt: number; billing: RetryBilling }): Promise<{ chargedSeconds: number }> {
   const { project, language, attempt } = input;
   assertMove('language', `${project.id}/${language.locale}`, language.status, 'queued');
   assertMove('project', project.id, project.status, 'processing');
@@ -140,7 +141,15 @@ export async function advanceLanguage(
 export async function completeLanguage(trx: Trx, step: { projectId: string; locale: string }): Promise<void> {
   const language = await lockLanguage(trx, step.projectId, step.locale);
   assertMove('language', `${step.projectId}/${step.locale}`, language.status, 'completed');
-  await writeLanguageState(trx, step.projectId, step.locale, { status: 'completed', percent: 100, phase_message: null, failure_code: null, failure_message: null, failure_detail: null, completed_at: new Date() });
+  await writeLanguageState(trx, step.projectId, step.locale, {
+    status: 'completed',
+    percent: 100,
+    phase_message: null,
+    failure_code: null,
+    failure_message: null,
+    failure_detail: null,
+    completed_at: new Date(),
+  });
 }
 
 /**

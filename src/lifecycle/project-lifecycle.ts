@@ -57,7 +57,12 @@ export async function chargeProject(trx: Trx, project: Project, billableSeconds:
   assertMove('project', project.id, project.status, 'processing');
   const base = { workspaceId: project.workspace_id, holdReference: project.hold_reference, projectId: project.id };
   const languages = project.target_locales.length;
-  await captureFromHold(trx, { ...base, reference: `${project.id}:capture`, amount: billableSeconds * languages * project.credits_per_second, description: `${billableSeconds} s × ${counted(languages, 'language')}` });
+  await captureFromHold(trx, {
+    ...base,
+    reference: `${project.id}:capture`,
+    amount: billableSeconds * languages * project.credits_per_second,
+    description: `${billableSeconds} s × ${counted(languages, 'language')}`,
+  });
   await releaseHold(trx, { ...base, reference: `${project.id}:release` });
   await writeProjectState(trx, project.id, {
     billable_seconds: billableSeconds,
@@ -137,7 +142,9 @@ export async function settleProjectOutcome(trx: Trx, projectId: string): Promise
     usage_state: usageState,
     completed_at: project.completed_at ?? new Date(),
     ...(status === 'failed'
-      ? keepFailure ? {} : { failure_code: 'engine_failed', failure_message: 'Every language failed; all charges were refunded.' }
+      ? keepFailure
+        ? {}
+        : { failure_code: 'engine_failed', failure_message: 'Every language failed; all charges were refunded.' }
       : { failure_code: null, failure_message: null, failure_detail: null }),
   });
   return status;

@@ -20,15 +20,14 @@ import { assertMove } from './transition-table';
 /** `terminated`: its workflow stopped (terminated or timed out from the Web UI) without settling it. */
 export type RegenerationFailureCode = 'engine_failed' | 'cancelled' | 'internal_error' | 'terminated';
 
-export type RegenerationState =
-  | { state: 'running'; fromRevision: number }
-  | { state: 'completed'; revision: number }
-  | { state: 'failed'; failureCode: string | null };
+export type RegenerationState = { state: 'running'; fromRevision: number } | { state: 'completed'; revision: number } | { state: 'failed'; failureCode: string | null };
 
 export const regenerationStateOf = (row: LanguageRegeneration): RegenerationState =>
-  row.status === 'running' ? { state: 'running', fromRevision: row.from_revision }
-  : row.status === 'completed' ? { state: 'completed', revision: row.to_revision ?? row.from_revision + 1 }
-  : { state: 'failed', failureCode: row.failure_code };
+  row.status === 'running'
+    ? { state: 'running', fromRevision: row.from_revision }
+    : row.status === 'completed'
+      ? { state: 'completed', revision: row.to_revision ?? row.from_revision + 1 }
+      : { state: 'failed', failureCode: row.failure_code };
 
 /**
  * Fails a running regeneration and refunds its charge once (`<project>:regen:<id>:refund`), in
@@ -41,13 +40,15 @@ export async function failRegeneration(db: Db, input: { regenerationId: string; 
     const row = await lockRegeneration(trx, input.regenerationId);
     if (!row) return undefined;
     if (row.status !== 'running') return { settled: false, state: regenerationStateOf(row) };
-    const refunded = row.credits > 0 && await refundCredits(trx, {
-      workspaceId: row.workspace_id,
-      reference: regenerationRefundReference(row.project_id, row.id),
-      amount: row.credits,
-      projectId: row.project_id,
-      description: `regeneration of ${row.locale} failed`,
-    });
+    const refunded =
+      row.credits > 0 &&
+      (await refundCredits(trx, {
+        workspaceId: row.workspace_id,
+        reference: regenerationRefundReference(row.project_id, row.id),
+        amount: row.credits,
+        projectId: row.project_id,
+        description: `regeneration of ${row.locale} failed`,
+      }));
     if (refunded) {
       // The commit counted these seconds as charged on the project and the language; given
       // back, they count as refunded, as a failed language's are (docs/money.md).

@@ -77,7 +77,12 @@ export function sourcesOf<M extends Machine>(machine: M, to: StateOf<M>): StateO
 
 /** A move the table does not have: a bug in the caller, never written. */
 export class IllegalTransitionError extends Error {
-  constructor(readonly machine: Machine, readonly from: string, readonly to: string, readonly subject: string) {
+  constructor(
+    readonly machine: Machine,
+    readonly from: string,
+    readonly to: string,
+    readonly subject: string,
+  ) {
     super(`${machine} ${subject}: no transition ${from} → ${to} (docs/design.md#lifecycle)`);
     this.name = 'IllegalTransitionError';
   }

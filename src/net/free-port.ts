@@ -18,8 +18,14 @@ export async function isPortOpen(port: number, host = '127.0.0.1'): Promise<bool
   return new Promise((resolve) => {
     const socket = net.connect({ port, host });
     socket.setTimeout(500);
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
-    socket.once('timeout', () => { socket.destroy(); resolve(false); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.once('error', () => resolve(false));
   });
 }

@@ -50,11 +50,10 @@ export function presentUsage(project: Project) {
 
 function presentLanguage(project: Project, language: ProjectLanguage, options: PresentOptions) {
   // Files appear the moment the language is completed, never before.
-  const deliverables = language.status === 'completed'
-    ? (options.deliverables ?? [])
-        .filter((d) => d.locale === language.locale)
-        .map((d) => ({ type: d.type, format: d.format, download_url: downloadUrl(options.publicBaseUrl, project.id, d) }))
-    : [];
+  const deliverables =
+    language.status === 'completed'
+      ? (options.deliverables ?? []).filter((d) => d.locale === language.locale).map((d) => ({ type: d.type, format: d.format, download_url: downloadUrl(options.publicBaseUrl, project.id, d) }))
+      : [];
   return {
     locale: language.locale,
     status: language.status,

@@ -36,7 +36,11 @@ export function assTimestamp(seconds: number): string {
 
 export function toBurnedCaptions(cues: readonly Cue[]): string {
   const events = cues.map((cue) => {
-    const lines = cue.text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = cue.text
+      .replace(/\r\n?/g, '\n')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     return `Dialogue: 0,${assTimestamp(cue.startSeconds)},${assTimestamp(cue.endSeconds)},Default,,0,0,0,,${lines.map(escapeAssLine).join('\\N')}`;
   });
   return `${[...HEADER, ...events].join('\n')}\n`;

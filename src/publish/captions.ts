@@ -11,14 +11,21 @@ export interface Cue {
 }
 
 export class CaptionParseError extends Error {
-  constructor(message: string, readonly block: number) {
+  constructor(
+    message: string,
+    readonly block: number,
+  ) {
     super(`caption block ${block}: ${message}`);
     this.name = 'CaptionParseError';
   }
 }
 
 function cueLines(text: string): string[] {
-  return text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.trim()).filter(Boolean);
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 function checkTimes(cue: Cue, index: number): void {

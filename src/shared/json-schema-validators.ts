@@ -12,7 +12,10 @@ const queryAjv = addFormats(new Ajv({ allErrors: false, strict: true, coerceType
 
 /** `/source/file_name` → `source.file_name`, `/target_locales/1` → `target_locales[1]`. */
 export function pointerToParam(pointer: string, child?: string): string {
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
 }

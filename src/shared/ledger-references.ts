@@ -5,8 +5,7 @@
 export const chargeReference = (projectId: string, locale: string, attempt: number) => `${projectId}:${locale}:charge:${attempt}`;
 
 /** Attempt 1 keeps the reference it always had, so languages refunded before attempts existed stay refunded once. */
-export const refundReference = (projectId: string, locale: string, attempt: number) =>
-  attempt === 1 ? `${projectId}:${locale}:refund` : `${projectId}:${locale}:refund:${attempt}`;
+export const refundReference = (projectId: string, locale: string, attempt: number) => (attempt === 1 ? `${projectId}:${locale}:refund` : `${projectId}:${locale}:refund:${attempt}`);
 
 /** The charge of one paid regeneration of a language's changed lines (docs/editing.md#regenerate). */
 export const regenerationChargeReference = (projectId: string, regenerationId: string) => `${projectId}:regen:${regenerationId}`;

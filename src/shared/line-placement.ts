@@ -78,7 +78,9 @@ export function placeInTimeline(slots: readonly SlotClip[], timelineSeconds = In
 }
 
 export function samePlacement(a: LinePlacement, b: LinePlacement): boolean {
-  return Math.abs(a.startSeconds - b.startSeconds) <= PLACEMENT_EPSILON_SECONDS
-    && Math.abs(a.endSeconds - b.endSeconds) <= PLACEMENT_EPSILON_SECONDS
-    && Math.abs(a.tempo - b.tempo) <= PLACEMENT_EPSILON_SECONDS;
+  return (
+    Math.abs(a.startSeconds - b.startSeconds) <= PLACEMENT_EPSILON_SECONDS &&
+    Math.abs(a.endSeconds - b.endSeconds) <= PLACEMENT_EPSILON_SECONDS &&
+    Math.abs(a.tempo - b.tempo) <= PLACEMENT_EPSILON_SECONDS
+  );
 }

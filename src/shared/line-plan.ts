@@ -124,7 +124,11 @@ export function placementHolds(line: LineState, planned?: LinePlacement): boolea
  * timing edit of the line itself tells, and a line moved by its neighbours or the placement rules
  * does not: that move re-places its clip, it does not speak it again.
  */
-export function ownTimingHolds(line: LineState, previousEndSeconds: number | null = null, bound: { nextStartSeconds: number | null; timelineSeconds: number } = { nextStartSeconds: null, timelineSeconds: Infinity }): boolean {
+export function ownTimingHolds(
+  line: LineState,
+  previousEndSeconds: number | null = null,
+  bound: { nextStartSeconds: number | null; timelineSeconds: number } = { nextStartSeconds: null, timelineSeconds: Infinity },
+): boolean {
   if (!isSpoken(line)) return true;
   if (line.clip_seconds === null || line.placed_start_seconds === null || line.placed_end_seconds === null || line.tempo === null) return false;
   const start = line.placed_start_seconds;
@@ -186,13 +190,15 @@ export function regenerationChanges(lines: readonly LineState[], sources: readon
   const changed: ChangedLine[] = [
     ...plan.retranslate.map(({ line, source }) => ({ lineId: line.id, sourceSegmentId: source.id, seconds: duration(source) })),
     ...plan.create.map((source) => ({ lineId: null, sourceSegmentId: source.id, seconds: duration(source) })),
-    ...plan.keep.filter((line) => {
-      const { previous, bound } = context(line);
-      return lineChanges(line, previous, bound);
-    }).map((line) => {
-      const source = line.source_segment_id === null ? undefined : byId.get(line.source_segment_id);
-      return { lineId: line.id, sourceSegmentId: source?.id ?? null, seconds: duration(source ?? line) };
-    }),
+    ...plan.keep
+      .filter((line) => {
+        const { previous, bound } = context(line);
+        return lineChanges(line, previous, bound);
+      })
+      .map((line) => {
+        const source = line.source_segment_id === null ? undefined : byId.get(line.source_segment_id);
+        return { lineId: line.id, sourceSegmentId: source?.id ?? null, seconds: duration(source ?? line) };
+      }),
   ];
   // Summed to the millisecond before rounding up, so float noise never adds a second; every line
   // lasts more than nothing, so a change bills at least one.

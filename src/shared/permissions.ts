@@ -14,5 +14,4 @@ export const KEY_KINDS = ['project', 'personal'] as const;
 export type KeyKind = (typeof KEY_KINDS)[number];
 export type AnyKeyKind = KeyKind | 'reviewer';
 
-export const isPermission = (value: string): value is Permission =>
-  (PERMISSIONS as readonly string[]).includes(value);
+export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);

@@ -15,5 +15,5 @@ export const languageOf = (locale: string): string => locale.split('_')[0]!;
 /** The route into the entry's locale from `sourceLocale`, or null when there is none. */
 export function routeFrom(entry: TranslationRoutes, sourceLocale: string): string[] | null {
   const language = languageOf(sourceLocale);
-  return language === 'en' ? entry.translationModes : entry.translationModesFrom?.[language] ?? null;
+  return language === 'en' ? entry.translationModes : (entry.translationModesFrom?.[language] ?? null);
 }

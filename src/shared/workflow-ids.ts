@@ -7,8 +7,7 @@
  */
 export const creditGrantWorkflowId = (ledgerReference: string): string => `credit-grant/${ledgerReference}`;
 export const projectWorkflowId = (projectId: string): string => `project/${projectId}`;
-export const languageWorkflowId = (projectId: string, locale: string): string =>
-  `project/${projectId}/lang/${locale}`;
+export const languageWorkflowId = (projectId: string, locale: string): string => `project/${projectId}/lang/${locale}`;
 /** The project's human transcript review; at most one per project. */
 export const transcriptReviewWorkflowId = (projectId: string): string => `project/${projectId}/review`;
 export const channelWorkflowId = (channelId: string): string => `channel/${channelId}`;
@@ -16,5 +15,4 @@ export const channelScheduleId = (channelId: string): string => `channel-sync/${
 /** One delivery of one event to one endpoint; a redelivery is a new delivery id. */
 export const webhookDeliveryWorkflowId = (deliveryId: string): string => `webhook-delivery/${deliveryId}`;
 /** One paid regeneration of a language; `n` counts the language's regenerations from 1. */
-export const regenerationWorkflowId = (projectId: string, locale: string, n: number): string =>
-  `project/${projectId}/lang/${locale}/regen/${n}`;
+export const regenerationWorkflowId = (projectId: string, locale: string, n: number): string => `project/${projectId}/lang/${locale}/regen/${n}`;

@@ -71,7 +71,10 @@ export class BlobTooLargeError extends Error {
 }
 
 export class InvalidBlobKeyError extends Error {
-  constructor(readonly key: string, reason: string) {
+  constructor(
+    readonly key: string,
+    reason: string,
+  ) {
     super(`Invalid blob key "${key}": ${reason}`);
     this.name = 'InvalidBlobKeyError';
   }

@@ -17,7 +17,10 @@ export function uploadPartPath(uploadId: string, partNumber: number): string {
 export class LocalMultipartUploads implements MultipartUploads {
   readonly partsRecordedInDatabase = true;
 
-  constructor(private readonly blobStore: BlobStore, private readonly signer: UrlSigner) {}
+  constructor(
+    private readonly blobStore: BlobStore,
+    private readonly signer: UrlSigner,
+  ) {}
 
   async begin(): Promise<null> {
     return null;
@@ -43,7 +46,11 @@ export class LocalMultipartUploads implements MultipartUploads {
 
   async assembleSource(db: Db, upload: UploadRef, onProgress: () => void): Promise<void> {
     const parts = await listUploadParts(db, upload.id);
-    await this.blobStore.concat(parts.map((p) => blobKeys.storedPart(p)), blobKeys.source(upload.project_id), onProgress);
+    await this.blobStore.concat(
+      parts.map((p) => blobKeys.storedPart(p)),
+      blobKeys.source(upload.project_id),
+      onProgress,
+    );
   }
 
   async abort(upload: UploadRef): Promise<void> {

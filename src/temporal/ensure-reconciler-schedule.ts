@@ -4,11 +4,7 @@ import type { ReconcileInput } from '../activities/reconciler.activities';
 export const RECONCILER_SCHEDULE_ID = 'reconciler';
 
 /** Creates the reconciler schedule unless it exists. Safe on every worker start. */
-export async function ensureReconcilerSchedule(
-  client: Client,
-  taskQueue: string,
-  options: { scheduleId?: string; every?: string; input?: ReconcileInput } = {},
-): Promise<string> {
+export async function ensureReconcilerSchedule(client: Client, taskQueue: string, options: { scheduleId?: string; every?: string; input?: ReconcileInput } = {}): Promise<string> {
   const scheduleId = options.scheduleId ?? RECONCILER_SCHEDULE_ID;
   try {
     await client.schedule.create({

@@ -29,7 +29,9 @@ export async function setUpNamespace(connection: Pick<ConnectionLike, 'workflowS
     retentionDays = seconds > 0 ? seconds / 86_400 : null;
   } catch (err) {
     if (isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND) {
-      throw new NamespaceSetupError(`namespace "${namespace}" does not exist; create it first (self-hosted: temporal operator namespace create -n ${namespace} --retention 72h; Temporal Cloud: in the Cloud UI or tcld)`);
+      throw new NamespaceSetupError(
+        `namespace "${namespace}" does not exist; create it first (self-hosted: temporal operator namespace create -n ${namespace} --retention 72h; Temporal Cloud: in the Cloud UI or tcld)`,
+      );
     }
     throw err;
   }
@@ -51,7 +53,9 @@ export async function setUpNamespace(connection: Pick<ConnectionLike, 'workflowS
       await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: missing as Record<string, number> });
     } catch (err) {
       if (isGrpcServiceError(err) && err.code === GRPC_PERMISSION_DENIED) {
-        throw new NamespaceSetupError(`not allowed to add search attributes ${added.join(', ')} to "${namespace}" (Temporal Cloud: add them as Keyword in the Cloud UI or with tcld namespace search-attributes add)`);
+        throw new NamespaceSetupError(
+          `not allowed to add search attributes ${added.join(', ')} to "${namespace}" (Temporal Cloud: add them as Keyword in the Cloud UI or with tcld namespace search-attributes add)`,
+        );
       }
       throw err;
     }

@@ -10,11 +10,7 @@ import { startOnce } from './start-once';
  * a no-op. Called only after the charge committed, and again by a retried or repeated request
  * while the review is open, so a start lost to a crash or an outage (503) is made good.
  */
-export async function startReviewWorkflow(
-  temporal: Client,
-  options: { taskQueue: string; timeoutMs: number },
-  project: { id: string; workspace_id: string },
-): Promise<void> {
+export async function startReviewWorkflow(temporal: Client, options: { taskQueue: string; timeoutMs: number }, project: { id: string; workspace_id: string }): Promise<void> {
   const input: TranscriptReviewWorkflowInput = { projectId: project.id };
   await startOnce<typeof transcriptReviewWorkflow>(temporal, options.timeoutMs, 'transcriptReviewWorkflow', {
     taskQueue: options.taskQueue,

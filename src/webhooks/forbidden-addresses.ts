@@ -21,7 +21,8 @@ for (const [network, prefix] of [
   ['198.18.0.0', 15], // benchmarking
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
-] as const) FORBIDDEN_V4.addSubnet(network, prefix, 'ipv4');
+] as const)
+  FORBIDDEN_V4.addSubnet(network, prefix, 'ipv4');
 
 const FORBIDDEN_V6 = new BlockList();
 for (const [network, prefix] of [
@@ -33,7 +34,8 @@ for (const [network, prefix] of [
   ['100::', 64], // discard-only
   ['2001::', 32], // Teredo: the client's IPv4 address rides obfuscated in the low bits
   ['2001:db8::', 32], // documentation
-] as const) FORBIDDEN_V6.addSubnet(network, prefix, 'ipv6');
+] as const)
+  FORBIDDEN_V6.addSubnet(network, prefix, 'ipv6');
 
 /** The eight 16-bit groups of a valid IPv6 address (zone dropped, a trailing dotted quad folded in). */
 export function ipv6Groups(address: string): number[] {

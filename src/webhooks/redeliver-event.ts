@@ -28,9 +28,7 @@ export async function redeliverEvent(
   const event = await findEvent(db, input.eventId);
   if (!event) throw new Error(`no webhook event ${input.eventId}`);
   // A named endpoint gets the event whatever it subscribes to; otherwise every subscriber does.
-  const targets = input.endpointId
-    ? [await findEndpoint(db, event.workspace_id, input.endpointId)].filter((e) => e !== undefined)
-    : await endpointsFor(db, event.workspace_id, event.type);
+  const targets = input.endpointId ? [await findEndpoint(db, event.workspace_id, input.endpointId)].filter((e) => e !== undefined) : await endpointsFor(db, event.workspace_id, event.type);
   if (targets.length === 0) {
     throw new Error(input.endpointId ? `no live endpoint ${input.endpointId} in the event's workspace` : `no live endpoint of the event's workspace subscribes to ${event.type}`);
   }

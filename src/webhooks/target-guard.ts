@@ -26,7 +26,10 @@ const LOOKUP_TIMEOUT_MS = 5000;
 export type TargetProblem = 'invalid_webhook_url' | 'webhook_target_forbidden' | 'webhook_target_unresolvable';
 
 export class WebhookTargetError extends Error {
-  constructor(readonly code: TargetProblem, message: string) {
+  constructor(
+    readonly code: TargetProblem,
+    message: string,
+  ) {
     super(message);
     this.name = 'WebhookTargetError';
   }

@@ -24,9 +24,7 @@ export async function createActivityDeps(config: Config, db: Db): Promise<Activi
   if (config.testing.engineTimeoutCapMs > 0) capEngineTimeouts(config.testing.engineTimeoutCapMs);
   const external = createExternalEngines(config.engines);
   const discovered = servesMedia ? await discoverExternalOffer(external, config.engines) : null;
-  const detected = discovered
-    ? await detectCapabilities({ locales: config.worker.engineLocales, excludedTranslationModes: config.worker.excludedTranslationModes }, discovered.offer)
-    : null;
+  const detected = discovered ? await detectCapabilities({ locales: config.worker.engineLocales, excludedTranslationModes: config.worker.excludedTranslationModes }, discovered.offer) : null;
   return {
     db,
     blobStore,
@@ -37,7 +35,12 @@ export async function createActivityDeps(config: Config, db: Db): Promise<Activi
     taskQueue: config.temporal.taskQueue,
     reconcileGraceSeconds: config.reconciler.graceSeconds,
     youtube: youTubeDataApiFromConfig(config.youtube),
-    downloader: new YtDlpDownloader({ command: config.youtube.ytdlpPath, watchUrlTemplate: config.youtube.watchUrlTemplate, maxBytes: config.uploads.maxBytes, timeoutMs: config.youtube.downloadTimeoutMs }),
+    downloader: new YtDlpDownloader({
+      command: config.youtube.ytdlpPath,
+      watchUrlTemplate: config.youtube.watchUrlTemplate,
+      maxBytes: config.uploads.maxBytes,
+      timeoutMs: config.youtube.downloadTimeoutMs,
+    }),
     webhooks: { publicBaseUrl: config.http.publicBaseUrl, ...config.webhooks },
     pauseAfterCaptureMs: config.testing.pauseAfterCaptureMs || undefined,
   };

@@ -85,13 +85,17 @@ export async function createFleetWorker({ config, connection, db, deps, logger, 
 
   // Published once the workers exist, so whoever sees the record (the API, a workflow routing its
   // media steps) finds a worker about to poll; queued tasks wait the moment until it does.
-  const publisher = new CapabilityPublisher(db, { workerId, taskQueue, mediaTaskQueue: media, capabilities: media ? deps.capabilities : { locales: [], missing: [] } }, config.worker.heartbeatSeconds, logger);
+  const publisher = new CapabilityPublisher(
+    db,
+    { workerId, taskQueue, mediaTaskQueue: media, capabilities: media ? deps.capabilities : { locales: [], missing: [] } },
+    config.worker.heartbeatSeconds,
+    logger,
+  );
   await publisher.start();
   // Behind the workers: the samples are for people choosing a voice, and dubbing goes first.
   const stopSamples = new AbortController();
-  const samples = media && config.worker.voiceSamples
-    ? renderVoiceSamples({ blobStore: deps.blobStore, tts: deps.engines.tts, capabilities: deps.capabilities }, logger, stopSamples.signal)
-    : Promise.resolve(null);
+  const samples =
+    media && config.worker.voiceSamples ? renderVoiceSamples({ blobStore: deps.blobStore, tts: deps.engines.tts, capabilities: deps.capabilities }, logger, stopSamples.signal) : Promise.resolve(null);
   return {
     workerId,
     taskQueue,

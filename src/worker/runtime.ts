@@ -14,8 +14,6 @@ export function installTemporalRuntime(logger: Logger | LogLevel, options: { met
   installed = true;
   Runtime.install({
     logger: temporalLogAdapter(typeof logger === 'string' ? createLogger(logger, { service: 'worker' }) : logger),
-    ...(options.metricsBindAddress
-      ? { telemetryOptions: { metrics: { prometheus: { bindAddress: options.metricsBindAddress, useSecondsForDurations: true, countersTotalSuffix: true } } } }
-      : {}),
+    ...(options.metricsBindAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: options.metricsBindAddress, useSecondsForDurations: true, countersTotalSuffix: true } } } } : {}),
   });
 }

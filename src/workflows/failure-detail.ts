@@ -18,7 +18,7 @@ export function failureDetail(err: unknown): string {
 export function applicationFailureType(err: unknown): string | undefined {
   let current: unknown = err;
   while (current instanceof ActivityFailure || current instanceof ChildWorkflowFailure) current = current.cause;
-  return current instanceof ApplicationFailure ? current.type ?? undefined : undefined;
+  return current instanceof ApplicationFailure ? (current.type ?? undefined) : undefined;
 }
 
 /** The message of the ApplicationFailure an activity failed with (activities craft these to be safe). */

@@ -165,16 +165,30 @@ async function runLanguages(projectId: string, workspaceId: string, open: string
 async function fetchYoutubeSource(projectId: string, media: () => Promise<RoutedSourceMedia>): Promise<boolean> {
   const checked = await sourceStep(() => youtube.checkYoutubeSource(projectId));
   if ('failed' in checked) {
-    await db.failProject({ projectId, code: 'source_unavailable', message: 'YouTube could not be reached to read the video. The credit hold was released; nothing was charged. Try again later.', usageState: 'released', detail: failureDetail(checked.failed) });
+    await db.failProject({
+      projectId,
+      code: 'source_unavailable',
+      message: 'YouTube could not be reached to read the video. The credit hold was released; nothing was charged. Try again later.',
+      usageState: 'released',
+      detail: failureDetail(checked.failed),
+    });
     return false;
   }
   if (!checked.ok) return false;
   // On the same pool's queue, with a start-to-close that holds yt-dlp's own timeout and the store write.
-  const downloaded = await sourceStep(async () => proxyActivities<YoutubeSourceActivities>({ ...settlesAfterCancel(SOURCE_DOWNLOAD_STEP), taskQueue: (await media()).taskQueue }).downloadYoutubeSource(projectId));
+  const downloaded = await sourceStep(async () =>
+    proxyActivities<YoutubeSourceActivities>({ ...settlesAfterCancel(SOURCE_DOWNLOAD_STEP), taskQueue: (await media()).taskQueue }).downloadYoutubeSource(projectId),
+  );
   if ('failed' in downloaded) {
     const permanent = applicationFailureType(downloaded.failed) === 'source_unavailable';
     const reason = permanent ? applicationFailureMessage(downloaded.failed) : 'The video could not be downloaded from YouTube after several attempts.';
-    await db.failProject({ projectId, code: 'source_unavailable', message: `${reason} The credit hold was released; nothing was charged.`, usageState: 'released', detail: failureDetail(downloaded.failed) });
+    await db.failProject({
+      projectId,
+      code: 'source_unavailable',
+      message: `${reason} The credit hold was released; nothing was charged.`,
+      usageState: 'released',
+      detail: failureDetail(downloaded.failed),
+    });
     return false;
   }
   return true;

@@ -8,11 +8,17 @@ import type { ProjectStatuses } from '../shared/webhook-contracts';
 
 /** A null failure code removes the attribute (a run that moved on from a failure). */
 export function showProjectStatus(status: string, failureCode: string | null = null): void {
-  upsertSearchAttributes([{ key: PROJECT_STATUS, value: status }, { key: FAILURE_CODE, value: failureCode }]);
+  upsertSearchAttributes([
+    { key: PROJECT_STATUS, value: status },
+    { key: FAILURE_CODE, value: failureCode },
+  ]);
 }
 
 export function showLanguageStatus(status: string, failureCode: string | null = null): void {
-  upsertSearchAttributes([{ key: LANGUAGE_STATUS, value: status }, { key: FAILURE_CODE, value: failureCode }]);
+  upsertSearchAttributes([
+    { key: LANGUAGE_STATUS, value: status },
+    { key: FAILURE_CODE, value: failureCode },
+  ]);
 }
 
 /** What the webhook emitter read after a step: the project's statuses, or one language's. */

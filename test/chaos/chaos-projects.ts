@@ -31,7 +31,11 @@ export async function startChaosLoad(api: TestApi, clip: Buffer, count = CHAOS_P
   const tenant = await createTenant(api.db, { credits: 1_000_000, creditsPerSecond: CHAOS_CPS });
   const projectIds: string[] = [];
   for (let i = 0; i < count; i++) {
-    const created = await createProject(api, tenant, projectBody({ name: `Chaos ${i + 1}`, target_locales: CHAOS_LOCALES, source: { type: 'upload', file_name: `chaos-${i + 1}.mp4`, size_bytes: clip.length } }));
+    const created = await createProject(
+      api,
+      tenant,
+      projectBody({ name: `Chaos ${i + 1}`, target_locales: CHAOS_LOCALES, source: { type: 'upload', file_name: `chaos-${i + 1}.mp4`, size_bytes: clip.length } }),
+    );
     if (created.status !== 201) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.body)}`);
     const completed = await uploadAndComplete(api, tenant, created.body.data, clip);
     if (completed.status !== 200) throw new Error(`upload/complete answered ${completed.status}: ${JSON.stringify(completed.body)}`);
@@ -48,14 +52,23 @@ export async function waitForChaosLoadToEnd(api: TestApi, load: ChaosLoad, timeo
   let last: { status: number; body: any } | undefined;
   for (const id of load.projectIds) {
     try {
-      views.push(await waitFor(`project ${id} to end`, async () => {
-        last = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(load.tenant.key) });
-        return last.status === 200 && FINAL.includes(last.body.data.status) ? last.body.data : undefined;
-      }, timeoutMs, 1000));
+      views.push(
+        await waitFor(
+          `project ${id} to end`,
+          async () => {
+            last = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(load.tenant.key) });
+            return last.status === 200 && FINAL.includes(last.body.data.status) ? last.body.data : undefined;
+          },
+          timeoutMs,
+          1000,
+        ),
+      );
     } catch (err) {
       // Where it stopped, so a stuck scenario says which step never came back.
       const languages = last?.status === 200 ? last.body.data.languages.map((l: any) => `${l.locale}:${l.status}`).join(' ') : '';
-      throw new Error(`${(err as Error).message}; last answer ${last?.status} ${last?.status === 200 ? `${last.body.data.status} (${last.body.data.progress?.message ?? ''}) ${languages}` : JSON.stringify(last?.body)}`);
+      throw new Error(
+        `${(err as Error).message}; last answer ${last?.status} ${last?.status === 200 ? `${last.body.data.status} (${last.body.data.progress?.message ?? ''}) ${languages}` : JSON.stringify(last?.body)}`,
+      );
     }
   }
   return views;

@@ -10,12 +10,15 @@ async function main(): Promise<void> {
   if (!dir || !port) throw new Error('usage: embedded-postgres.cli.ts <dir> <port>');
   const database = await startEmbeddedPostgres(dir, Number(port), (message) => process.stderr.write(`${message}\n`));
   process.once('SIGTERM', () => {
-    void database.stop().then(() => process.exit(0), () => process.exit(1));
+    void database.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   });
   process.stdout.write(`${database.url}\n`);
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

@@ -36,7 +36,11 @@ async function expectProjectSettled(db: Db, blobStore: BlobStore, projectId: str
     expect(['completed', 'failed']).toContain(language.status);
     if (language.status === 'failed') expect(language.failure_code).toBeTruthy();
   }
-  await expectLedgerAddsUp(db, projectId, languages.map((l) => ({ locale: l.locale, status: l.status, attempt: l.attempt })));
+  await expectLedgerAddsUp(
+    db,
+    projectId,
+    languages.map((l) => ({ locale: l.locale, status: l.status, attempt: l.attempt })),
+  );
   for (const language of languages) {
     const files = await db.selectFrom('deliverables').selectAll().where('project_id', '=', projectId).where('locale', '=', language.locale).execute();
     if (language.status === 'failed') {

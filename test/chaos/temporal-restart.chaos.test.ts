@@ -37,26 +37,35 @@ afterAll(async () => {
   removeTempDir(dir);
 });
 
-it('Temporal stopped and restarted on its database file mid-pipeline: every project completes, charged once', async () => {
-  worker = startWorkerProcess({ TEMPORAL_ADDRESS: temporal!.address, TEMPORAL_TASK_QUEUE: api.config.temporal.taskQueue }, path.join(dir, 'worker.log'));
-  const clip = await chaosClip();
-  const load = await startChaosLoad(api, clip);
+it(
+  'Temporal stopped and restarted on its database file mid-pipeline: every project completes, charged once',
+  async () => {
+    worker = startWorkerProcess({ TEMPORAL_ADDRESS: temporal!.address, TEMPORAL_TASK_QUEUE: api.config.temporal.taskQueue }, path.join(dir, 'worker.log'));
+    const clip = await chaosClip();
+    const load = await startChaosLoad(api, clip);
 
-  // Mid-pipeline: the money is captured (the workflow has history worth keeping), nothing has ended.
-  await waitFor('a capture', async () => (await api.db.selectFrom('credit_ledger').select('id').where('project_id', 'in', load.projectIds).where('kind', '=', 'capture').execute()).length > 0, 120_000, 100);
-  await temporal!.stop();
-  const ended = await api.db.selectFrom('projects').select('id').where('id', 'in', load.projectIds).where('status', 'in', ['completed', 'partially_completed', 'failed']).execute();
-  expect(ended.length).toBeLessThan(load.projectIds.length);
+    // Mid-pipeline: the money is captured (the workflow has history worth keeping), nothing has ended.
+    await waitFor(
+      'a capture',
+      async () => (await api.db.selectFrom('credit_ledger').select('id').where('project_id', 'in', load.projectIds).where('kind', '=', 'capture').execute()).length > 0,
+      120_000,
+      100,
+    );
+    await temporal!.stop();
+    const ended = await api.db.selectFrom('projects').select('id').where('id', 'in', load.projectIds).where('status', 'in', ['completed', 'partially_completed', 'failed']).execute();
+    expect(ended.length).toBeLessThan(load.projectIds.length);
 
-  // Down: reads still answer, from PostgreSQL.
-  const read = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${load.projectIds[0]}`, { headers: bearer(load.tenant.key) });
-  expect(read.status).toBe(200);
-  await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Down: reads still answer, from PostgreSQL.
+    const read = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${load.projectIds[0]}`, { headers: bearer(load.tenant.key) });
+    expect(read.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
 
-  temporal = await startTemporalDevServer(serverOptions());
-  const views = await waitForChaosLoadToEnd(api, load);
-  for (const view of views) expect(view.status).toBe('completed');
-  await expectChaosInvariants(api.db, api.blobStore, [load.tenant.workspace.id], load.projectIds);
-  // The worker rode out the outage in the same process.
-  expect(worker.process.exitCode).toBeNull();
-}, CHAOS_TEST_TIMEOUT_MS);
+    temporal = await startTemporalDevServer(serverOptions());
+    const views = await waitForChaosLoadToEnd(api, load);
+    for (const view of views) expect(view.status).toBe('completed');
+    await expectChaosInvariants(api.db, api.blobStore, [load.tenant.workspace.id], load.projectIds);
+    // The worker rode out the outage in the same process.
+    expect(worker.process.exitCode).toBeNull();
+  },
+  CHAOS_TEST_TIMEOUT_MS,
+);

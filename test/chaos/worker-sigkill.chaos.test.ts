@@ -29,26 +29,30 @@ afterAll(async () => {
   removeTempDir(dir);
 });
 
-it('SIGKILL of a worker while ffmpeg runs: another worker finishes every project, charged once', async () => {
-  doomed = startWorkerProcess({ TEMPORAL_TASK_QUEUE: api.config.temporal.taskQueue }, path.join(dir, 'doomed.log'));
-  const doomedPid = doomed.process.pid!;
-  const exited = new Promise((resolve) => doomed!.process.once('exit', resolve));
-  const clip = await chaosClip();
-  const load = await startChaosLoad(api, clip);
+it(
+  'SIGKILL of a worker while ffmpeg runs: another worker finishes every project, charged once',
+  async () => {
+    doomed = startWorkerProcess({ TEMPORAL_TASK_QUEUE: api.config.temporal.taskQueue }, path.join(dir, 'doomed.log'));
+    const doomedPid = doomed.process.pid!;
+    const exited = new Promise((resolve) => doomed!.process.once('exit', resolve));
+    const clip = await chaosClip();
+    const load = await startChaosLoad(api, clip);
 
-  // Polled often: a short clip's ffmpeg lives well under a second.
-  const ffmpegChild = await waitFor('the doomed worker to run ffmpeg', async () => childCommands(doomedPid).find((c) => c.command === 'ffmpeg'), 120_000, 20);
-  doomed.process.kill('SIGKILL');
-  await exited;
-  expect(doomed.process.signalCode).toBe('SIGKILL');
-  expect(ffmpegChild.pid).toBeGreaterThan(0);
-  // Nothing of the dead worker's has finished the work: at least one project is still running.
-  const running = await api.db.selectFrom('projects').select('id').where('id', 'in', load.projectIds).where('status', 'not in', ['completed', 'partially_completed', 'failed']).execute();
-  expect(running.length).toBeGreaterThan(0);
+    // Polled often: a short clip's ffmpeg lives well under a second.
+    const ffmpegChild = await waitFor('the doomed worker to run ffmpeg', async () => childCommands(doomedPid).find((c) => c.command === 'ffmpeg'), 120_000, 20);
+    doomed.process.kill('SIGKILL');
+    await exited;
+    expect(doomed.process.signalCode).toBe('SIGKILL');
+    expect(ffmpegChild.pid).toBeGreaterThan(0);
+    // Nothing of the dead worker's has finished the work: at least one project is still running.
+    const running = await api.db.selectFrom('projects').select('id').where('id', 'in', load.projectIds).where('status', 'not in', ['completed', 'partially_completed', 'failed']).execute();
+    expect(running.length).toBeGreaterThan(0);
 
-  survivor = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue });
-  const views = await waitForChaosLoadToEnd(api, load);
-  for (const view of views) expect(view.status).toBe('completed');
-  const outcomes = await expectChaosInvariants(api.db, api.blobStore, [load.tenant.workspace.id], load.projectIds);
-  expect(outcomes.every((o) => Object.values(o.languages).every((l) => l.status === 'completed'))).toBe(true);
-}, CHAOS_TEST_TIMEOUT_MS);
+    survivor = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue });
+    const views = await waitForChaosLoadToEnd(api, load);
+    for (const view of views) expect(view.status).toBe('completed');
+    const outcomes = await expectChaosInvariants(api.db, api.blobStore, [load.tenant.workspace.id], load.projectIds);
+    expect(outcomes.every((o) => Object.values(o.languages).every((l) => l.status === 'completed'))).toBe(true);
+  },
+  CHAOS_TEST_TIMEOUT_MS,
+);

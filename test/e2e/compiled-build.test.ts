@@ -81,10 +81,14 @@ beforeAll(async () => {
   };
   api = startCompiled('api', 'src/api/server.js', env);
   worker = startCompiled('worker', 'src/worker/main.js', env);
-  await waitFor('the compiled API answers /healthz', async () => {
-    if (api!.exitCode !== null) throw new Error(`the API exited with ${api!.exitCode}: ${logOf('api')}`);
-    return (await fetch(`${baseUrl}/healthz`).catch(() => null))?.ok;
-  }, 60_000);
+  await waitFor(
+    'the compiled API answers /healthz',
+    async () => {
+      if (api!.exitCode !== null) throw new Error(`the API exited with ${api!.exitCode}: ${logOf('api')}`);
+      return (await fetch(`${baseUrl}/healthz`).catch(() => null))?.ok;
+    },
+    60_000,
+  );
 
   db = createDb({ url: process.env.DATABASE_URL!, poolMax: 2 });
   tenant = await createTenant(db, { credits: 100_000, creditsPerSecond: 10 });
@@ -109,16 +113,26 @@ it('builds JavaScript that needs no TypeScript at run time', () => {
 });
 
 it("the compiled worker's health endpoint says live at once and ready once it polls", async () => {
-  const live = await waitFor('the compiled worker serves /livez', async () => {
-    if (worker!.exitCode !== null) throw new Error(`the worker exited with ${worker!.exitCode}: ${logOf('worker')}`);
-    return (await fetch(`${healthUrl}/livez`).catch(() => null)) ?? undefined;
-  }, 60_000, 250);
+  const live = await waitFor(
+    'the compiled worker serves /livez',
+    async () => {
+      if (worker!.exitCode !== null) throw new Error(`the worker exited with ${worker!.exitCode}: ${logOf('worker')}`);
+      return (await fetch(`${healthUrl}/livez`).catch(() => null)) ?? undefined;
+    },
+    60_000,
+    250,
+  );
   expect(live.status).toBe(200);
-  const ready = await waitFor('the compiled worker is ready', async () => {
-    if (worker!.exitCode !== null) throw new Error(`the worker exited with ${worker!.exitCode}: ${logOf('worker')}`);
-    const res = await fetch(`${healthUrl}/readyz`).catch(() => null);
-    return res?.status === 200 ? ((await res.json()) as { status: string; workers: { taskQueue: string; state: string }[] }) : undefined;
-  }, 120_000, 500);
+  const ready = await waitFor(
+    'the compiled worker is ready',
+    async () => {
+      if (worker!.exitCode !== null) throw new Error(`the worker exited with ${worker!.exitCode}: ${logOf('worker')}`);
+      const res = await fetch(`${healthUrl}/readyz`).catch(() => null);
+      return res?.status === 200 ? ((await res.json()) as { status: string; workers: { taskQueue: string; state: string }[] }) : undefined;
+    },
+    120_000,
+    500,
+  );
   expect(ready.status).toBe('ready');
   expect(ready.workers.length).toBe(2); // workflows and media
   expect(ready.workers.every((w) => w.state === 'RUNNING')).toBe(true);
@@ -143,11 +157,16 @@ it('dubs one project from upload to a downloaded dub through the compiled API an
   const complete = await request(baseUrl, 'POST', `/v1/dubbing/projects/${project.id}/upload/complete`, { headers: bearer(tenant.key), body: { parts: completed } });
   expect(complete.status).toBeLessThan(300);
 
-  const done = await waitFor('the project is dubbed', async () => {
-    const view = (await request(baseUrl, 'GET', `/v1/dubbing/projects/${project.id}`, { headers: bearer(tenant.key) })).body.data;
-    if (view.status === 'failed' || view.status === 'partially_completed') throw new Error(`project ended ${view.status}: ${JSON.stringify(view.languages)}\n${logOf('worker')}`);
-    return view.status === 'completed' ? view : undefined;
-  }, 240_000, 1000);
+  const done = await waitFor(
+    'the project is dubbed',
+    async () => {
+      const view = (await request(baseUrl, 'GET', `/v1/dubbing/projects/${project.id}`, { headers: bearer(tenant.key) })).body.data;
+      if (view.status === 'failed' || view.status === 'partially_completed') throw new Error(`project ended ${view.status}: ${JSON.stringify(view.languages)}\n${logOf('worker')}`);
+      return view.status === 'completed' ? view : undefined;
+    },
+    240_000,
+    1000,
+  );
   expect(done.languages).toEqual([expect.objectContaining({ locale: 'es_es', status: 'completed' })]);
 
   const redirect = await request(baseUrl, 'GET', `/v1/dubbing/projects/${project.id}/download?locale=es_es&type=audio&format=mp3`, { headers: bearer(tenant.key) });

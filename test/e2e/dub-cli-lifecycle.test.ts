@@ -14,7 +14,6 @@ import { startTestWorker, type TestWorker } from '../helpers/test-worker';
 // is cancelled while it validates (no worker yet), settles once a worker runs, and its deletion
 // leaves no source in the store, while the ledger keeps the hold and its release.
 
-
 let dir: string;
 beforeAll(() => {
   dir = makeTempDir('dub-cli-lifecycle');
@@ -29,7 +28,8 @@ describe.each(STORAGE_DRIVERS)('dub cancel, wait and delete on the %s storage dr
   let tenant: TestTenant;
   const storage = { ...storageEnv(driver), UPLOAD_PART_SIZE_BYTES: String(UPLOAD_SETUPS[driver].partSize) };
   const env = () => dubEnv({ apiKey: tenant.key, baseUrl: api.baseUrl });
-  const ledger = async (projectId: string) => (await api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}`);
+  const ledger = async (projectId: string) =>
+    (await api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}`);
 
   beforeAll(async () => {
     api = await startTestApi(storage);
@@ -101,7 +101,7 @@ describe.each(STORAGE_DRIVERS)('dub cancel, wait and delete on the %s storage dr
   }, 300_000);
 });
 
-it('dub --version prints the package version; dub locales --json prints the API\'s list', async () => {
+it("dub --version prints the package version; dub locales --json prints the API's list", async () => {
   const version = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   const printed = await runDub(['--version'], { cwd: dir, env: dubEnv({ apiKey: 'dk_unused', baseUrl: 'http://127.0.0.1:9' }) });
   expect(printed.code).toBe(0);

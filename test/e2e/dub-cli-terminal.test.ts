@@ -53,26 +53,35 @@ it('shows the upload bar advancing, one live line per language, and ends with th
   const out = path.join(dir, 'out');
   mkdirSync(out);
   const command = [process.execPath, DUB_BIN, 'create', video, '--to', TARGETS.join(','), '--wait', '--out', out].map(shellQuote).join(' ');
-  tmux('new-session', '-d', '-s', SESSION, '-x', '160', '-y', '40', '-c', dir, '-e', `DUB_API_KEY=${tenant.key}`, '-e', `DUB_BASE_URL=${api.baseUrl}`,
-    `${command}; echo "DUB-EXIT:$?"; sleep 600`);
+  tmux('new-session', '-d', '-s', SESSION, '-x', '160', '-y', '40', '-c', dir, '-e', `DUB_API_KEY=${tenant.key}`, '-e', `DUB_BASE_URL=${api.baseUrl}`, `${command}; echo "DUB-EXIT:$?"; sleep 600`);
 
   // Every percentage the bar shows while the upload runs, in the order seen.
   const seen: number[] = [];
-  await waitFor('the upload to end', async () => {
-    const text = screen();
-    const percent = /Uploading \[[^\]]*\] (\d+)% \| ([\d.]+ \w+) \/ ([\d.]+ \w+)/.exec(text);
-    if (percent && Number(percent[1]) !== seen[seen.length - 1]) seen.push(Number(percent[1]));
-    return text.includes('Upload completed') || text.includes('DUB-EXIT:');
-    // Hundreds of PUTs: about a minute alone, several while the whole suite shares two cores.
-  }, 300_000, 20);
+  await waitFor(
+    'the upload to end',
+    async () => {
+      const text = screen();
+      const percent = /Uploading \[[^\]]*\] (\d+)% \| ([\d.]+ \w+) \/ ([\d.]+ \w+)/.exec(text);
+      if (percent && Number(percent[1]) !== seen[seen.length - 1]) seen.push(Number(percent[1]));
+      return text.includes('Upload completed') || text.includes('DUB-EXIT:');
+      // Hundreds of PUTs: about a minute alone, several while the whole suite shares two cores.
+    },
+    300_000,
+    20,
+  );
   expect(seen.length).toBeGreaterThanOrEqual(2);
   expect(seen.some((p) => p < 100)).toBe(true);
   expect([...seen].sort((a, b) => a - b)).toEqual(seen); // it only ever moves forward
 
-  const final = await waitFor('dub to exit', async () => {
-    const text = screen();
-    return text.includes('DUB-EXIT:') ? text : undefined;
-  }, 420_000, 1000);
+  const final = await waitFor(
+    'dub to exit',
+    async () => {
+      const text = screen();
+      return text.includes('DUB-EXIT:') ? text : undefined;
+    },
+    420_000,
+    1000,
+  );
   expect(final).toContain('DUB-EXIT:0');
   const size = formatBytes(statSync(video).size);
   expect(final).toContain(`] 100% | ${size} / ${size} |`);

@@ -24,7 +24,8 @@ let tenant: TestTenant;
 const env = () => dubEnv({ apiKey: tenant.key, baseUrl: api.baseUrl });
 const readState = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as UploadState;
 const projectIds = async () => (await api.db.selectFrom('projects').select('id').where('workspace_id', '=', tenant.workspace.id).orderBy('created_at').execute()).map((p) => p.id);
-const ledger = async () => api.db.selectFrom('credit_ledger').select(['kind', 'project_id', 'amount']).where('workspace_id', '=', tenant.workspace.id).where('kind', '!=', 'grant').orderBy('id').execute();
+const ledger = async () =>
+  api.db.selectFrom('credit_ledger').select(['kind', 'project_id', 'amount']).where('workspace_id', '=', tenant.workspace.id).where('kind', '!=', 'grant').orderBy('id').execute();
 
 beforeAll(async () => {
   dir = makeTempDir('dub-cli-wait');
@@ -142,7 +143,16 @@ it('issue 26 item 2: a create answered but never recorded is replayed with the I
   // CLI had died before it could record the answer.
   const key = randomUUID();
   const stat = statSync(video);
-  const state: UploadState = { version: 1, base_url: api.baseUrl, project_id: null, idempotency_key: key, file: { size_bytes: stat.size, mtime_ms: Math.trunc(stat.mtimeMs) }, request, parts: {}, completed_at: null };
+  const state: UploadState = {
+    version: 1,
+    base_url: api.baseUrl,
+    project_id: null,
+    idempotency_key: key,
+    file: { size_bytes: stat.size, mtime_ms: Math.trunc(stat.mtimeMs) },
+    request,
+    parts: {},
+    completed_at: null,
+  };
   writeFileSync(`${video}.dub.json`, JSON.stringify(state));
   const created = await createDubbingClient({ baseUrl: api.baseUrl, apiKey: tenant.key }).createProject(request, { idempotencyKey: key });
   const holdsBefore = (await ledger()).filter((e) => e.kind === 'hold').length;

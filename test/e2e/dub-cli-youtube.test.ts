@@ -65,7 +65,11 @@ it('quotes a YouTube video from the channel mirror, then dubs it and saves its f
     expect(statSync(file).size).toBeGreaterThan(0);
   }
   // The ceiling is the mirror's duration: the hold was exactly what the dubbing cost.
-  const project = await api.db.selectFrom('projects').select(['status', 'source_type', 'youtube_video_id', 'max_billable_seconds', 'billable_seconds']).where('id', '=', projectId!).executeTakeFirstOrThrow();
+  const project = await api.db
+    .selectFrom('projects')
+    .select(['status', 'source_type', 'youtube_video_id', 'max_billable_seconds', 'billable_seconds'])
+    .where('id', '=', projectId!)
+    .executeTakeFirstOrThrow();
   expect(project).toEqual({ status: 'completed', source_type: 'youtube', youtube_video_id: videoId, max_billable_seconds: 4, billable_seconds: 4 });
 }, 300_000);
 

@@ -27,7 +27,12 @@ afterAll(() => {
 
 /** The real API on `driver`, a workspace with credits and, when asked, a real worker. */
 function stack(driver: StorageDriver, withWorker: boolean) {
-  const setup = { api: undefined as unknown as TestApi, worker: undefined as TestWorker | undefined, tenant: undefined as unknown as TestTenant, env: () => dubEnv({ apiKey: setup.tenant.key, baseUrl: setup.api.baseUrl }) };
+  const setup = {
+    api: undefined as unknown as TestApi,
+    worker: undefined as TestWorker | undefined,
+    tenant: undefined as unknown as TestTenant,
+    env: () => dubEnv({ apiKey: setup.tenant.key, baseUrl: setup.api.baseUrl }),
+  };
   beforeAll(async () => {
     const env = { ...storageEnv(driver), UPLOAD_PART_SIZE_BYTES: String(UPLOAD_SETUPS[driver].partSize) };
     setup.api = await startTestApi(env);
@@ -91,7 +96,10 @@ describe.each(STORAGE_DRIVERS)('dub create --wait on the %s storage driver', (dr
     const project = await api.db.selectFrom('projects').select(['status', 'usage_state', 'billable_seconds', 'workspace_id']).where('id', '=', projectId!).executeTakeFirstOrThrow();
     expect(project).toEqual({ status: 'completed', usage_state: 'charged', billable_seconds: billable, workspace_id: tenant.workspace.id });
     const languages = await api.db.selectFrom('project_languages').select(['locale', 'status']).where('project_id', '=', projectId!).orderBy('locale').execute();
-    expect(languages).toEqual([{ locale: 'ca_es', status: 'completed' }, { locale: 'es_es', status: 'completed' }]);
+    expect(languages).toEqual([
+      { locale: 'ca_es', status: 'completed' },
+      { locale: 'es_es', status: 'completed' },
+    ]);
 
     const status = await runDub(['status', projectId!], { cwd: work, env: env() });
     expect(status.code).toBe(0);
@@ -126,7 +134,11 @@ describe.each(STORAGE_DRIVERS)('dub create --wait on the %s storage driver', (dr
 describe('an interrupted upload, and errors (local driver, where the API sees every part)', () => {
   const PART_SIZE = UPLOAD_SETUPS.local.partSize;
   const setup = stack('local', false);
-  const partPuts = (from: number) => setup.api.requests.slice(from).filter((r) => r.startsWith('PUT /v1/uploads/')).map((r) => Number(r.split('/').pop()));
+  const partPuts = (from: number) =>
+    setup.api.requests
+      .slice(from)
+      .filter((r) => r.startsWith('PUT /v1/uploads/'))
+      .map((r) => Number(r.split('/').pop()));
 
   it('resumes an interrupted upload without sending the finished parts again', async () => {
     const { api, tenant, env } = setup;
@@ -169,7 +181,10 @@ describe('an interrupted upload, and errors (local driver, where the API sees ev
 
     // What the storage holds: every part the state lists, and maybe one that landed just before
     // the kill, unrecorded; the API's transfer block tells the rerun about that one too.
-    const stored = async () => (await api.db.selectFrom('upload_parts').innerJoin('uploads', 'uploads.id', 'upload_parts.upload_id').select('upload_parts.part_number').where('uploads.project_id', '=', projectId!).execute()).map((r) => r.part_number);
+    const stored = async () =>
+      (
+        await api.db.selectFrom('upload_parts').innerJoin('uploads', 'uploads.id', 'upload_parts.upload_id').select('upload_parts.part_number').where('uploads.project_id', '=', projectId!).execute()
+      ).map((r) => r.part_number);
     // A PUT whose body was wholly sent before the kill may still be landing: read once it settled.
     let storedBefore = await stored();
     for (let settled = false; !settled;) {
@@ -210,10 +225,15 @@ describe('an interrupted upload, and errors (local driver, where the API sees ev
     const statePath = `${video}.dub.json`;
     const args = ['create', video, '--to', TARGETS.join(','), '--max-seconds', '1', '--concurrency', '1'];
     const first = startDub(args, { cwd: work, env: env() });
-    const state = await waitFor('a finished part', async () => {
-      const s = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as UploadState) : undefined;
-      return s && Object.keys(s.parts).length > 0 ? s : undefined;
-    }, 60_000, 5);
+    const state = await waitFor(
+      'a finished part',
+      async () => {
+        const s = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as UploadState) : undefined;
+        return s && Object.keys(s.parts).length > 0 ? s : undefined;
+      },
+      60_000,
+      5,
+    );
     first.child.kill('SIGKILL');
     await first.exited;
 

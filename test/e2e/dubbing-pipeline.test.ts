@@ -25,7 +25,6 @@ const TARGETS = ['es_es', 'ca_es'];
 const ENGLISH = 'Hello everyone and welcome to the kitchen. Today we cook rice with fresh vegetables. The water is hot and the house is quiet.';
 const MiB = 1024 * 1024;
 
-
 /** The journey's source video: a busy test pattern (so it spans several parts) with English speech. */
 async function makeSourceVideo(dir: string, videoMiB: number | null): Promise<string> {
   const speech = await speak(ENGLISH, path.join(dir, 'speech.wav'));
@@ -148,7 +147,10 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
         expect(rows).toEqual([]);
         const upload = await api.db.selectFrom('uploads').select('store_upload_id').where('project_id', '=', projectId).executeTakeFirstOrThrow();
         const listed = await s3!.client.send(new ListPartsCommand({ Bucket: s3!.bucket, Key: blobKeys.source(projectId), UploadId: upload.store_upload_id! }));
-        expect(listed.Parts?.map((p) => [p.PartNumber, p.Size])).toEqual([[1, PART_SIZE], [2, PART_SIZE]]);
+        expect(listed.Parts?.map((p) => [p.PartNumber, p.Size])).toEqual([
+          [1, PART_SIZE],
+          [2, PART_SIZE],
+        ]);
       } else {
         expect(rows.map((r) => r.part_number)).toEqual([1, 2]);
       }
@@ -184,10 +186,14 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
         expect(open.Uploads ?? []).toEqual([]);
       }
 
-      const charged = await waitFor('capture', async () => {
-        const p = (await get(`/v1/dubbing/projects/${projectId}`)).body.data;
-        return p.usage.state === 'charged' ? p : undefined;
-      }, 60_000);
+      const charged = await waitFor(
+        'capture',
+        async () => {
+          const p = (await get(`/v1/dubbing/projects/${projectId}`)).body.data;
+          return p.usage.state === 'charged' ? p : undefined;
+        },
+        60_000,
+      );
       const duration = (await ffprobe(path.join(dir, 'source.mp4'))).durationSeconds;
       const billable = Math.ceil(duration);
       expect(charged.usage).toMatchObject({ billable_seconds: billable, charged_seconds: billable * TARGETS.length, state: 'charged' });
@@ -196,17 +202,25 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
       const ledger = await api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute();
       const hold = 60 * TARGETS.length * CPS;
       const capture = billable * TARGETS.length * CPS;
-      expect(ledger.map((e) => [e.kind, e.amount])).toEqual([['hold', hold], ['capture', capture], ['release', hold - capture]]);
+      expect(ledger.map((e) => [e.kind, e.amount])).toEqual([
+        ['hold', hold],
+        ['capture', capture],
+        ['release', hold - capture],
+      ]);
       expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 100_000, captured: capture, reserved: 0 });
 
       for (const locale of TARGETS) {
-        const description = await waitFor(`language workflow ${locale}`, async () => {
-          try {
-            return await api.temporal.workflow.getHandle(languageWorkflowId(projectId, locale)).describe();
-          } catch {
-            return undefined;
-          }
-        }, 60_000);
+        const description = await waitFor(
+          `language workflow ${locale}`,
+          async () => {
+            try {
+              return await api.temporal.workflow.getHandle(languageWorkflowId(projectId, locale)).describe();
+            } catch {
+              return undefined;
+            }
+          },
+          60_000,
+        );
         expect(description.typedSearchAttributes.get({ name: 'Locale', type: 'KEYWORD' } as any)).toBe(locale);
       }
       const parent = await api.temporal.workflow.getHandle(projectWorkflowId(projectId)).describe();
@@ -214,11 +228,16 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
     }, 90_000);
 
     it('dubs every language and publishes checked deliverables', async () => {
-      const done = await waitFor('project completed', async () => {
-        const p = (await get(`/v1/dubbing/projects/${projectId}`)).body.data;
-        if (p.status === 'failed' || p.status === 'partially_completed') throw new Error(`project ended ${p.status}: ${JSON.stringify(p.languages.map((l: any) => l.failure))}`);
-        return p.status === 'completed' ? p : undefined;
-      }, 240_000, 1000);
+      const done = await waitFor(
+        'project completed',
+        async () => {
+          const p = (await get(`/v1/dubbing/projects/${projectId}`)).body.data;
+          if (p.status === 'failed' || p.status === 'partially_completed') throw new Error(`project ended ${p.status}: ${JSON.stringify(p.languages.map((l: any) => l.failure))}`);
+          return p.status === 'completed' ? p : undefined;
+        },
+        240_000,
+        1000,
+      );
       const duration = (await ffprobe(path.join(dir, 'source.mp4'))).durationSeconds;
       expect(done.progress).toMatchObject({ phase: 'completed', percent: 100 });
 
@@ -259,7 +278,10 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
             expect(cue.startSeconds).toBeGreaterThanOrEqual(0);
             expect(cue.endSeconds).toBeLessThanOrEqual(duration + 0.01);
           }
-          const text = cues.map((c) => c.text).join(' ').toLowerCase();
+          const text = cues
+            .map((c) => c.text)
+            .join(' ')
+            .toLowerCase();
           // Not the English source: the transcript's English words are translated away.
           expect(text).not.toMatch(/\b(the|and|with|today)\b/);
         }
@@ -306,7 +328,11 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
       const abandoned = created.body.data;
       expect((await putPart(abandoned.transfer.parts[0].url, video.subarray(0, PART_SIZE))).status).toBe(200);
       const upload = await api.db.selectFrom('uploads').selectAll().where('project_id', '=', abandoned.id).executeTakeFirstOrThrow();
-      await api.db.updateTable('uploads').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', upload.id).execute();
+      await api.db
+        .updateTable('uploads')
+        .set({ expires_at: new Date(Date.now() - 1000) })
+        .where('id', '=', upload.id)
+        .execute();
 
       const result: UploadExpiryResult = await api.temporal.workflow.execute('uploadExpiryWorkflow', { taskQueue: api.config.temporal.taskQueue, workflowId: `upload-expiry-e2e-${abandoned.id}` });
       expect(result.expired).toBeGreaterThanOrEqual(1);
@@ -319,14 +345,19 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
         // Aborted in the store: it lists no multipart upload for the project, and its parts are gone.
         const open = await s3!.client.send(new ListMultipartUploadsCommand({ Bucket: s3!.bucket, Prefix: blobKeys.source(abandoned.id) }));
         expect(open.Uploads ?? []).toEqual([]);
-        await expect(s3!.client.send(new ListPartsCommand({ Bucket: s3!.bucket, Key: blobKeys.source(abandoned.id), UploadId: upload.store_upload_id! }))).rejects.toMatchObject({ name: 'NoSuchUpload' });
+        await expect(s3!.client.send(new ListPartsCommand({ Bucket: s3!.bucket, Key: blobKeys.source(abandoned.id), UploadId: upload.store_upload_id! }))).rejects.toMatchObject({
+          name: 'NoSuchUpload',
+        });
       } else {
         const rows = await api.db.selectFrom('upload_parts').select('storage_key').where('upload_id', '=', upload.id).execute();
         expect(rows).toHaveLength(1);
         expect(await api.blobStore.stat(rows[0]!.storage_key!)).toBeNull();
       }
       // A late part or completion changes nothing.
-      const late = await request(api.baseUrl, 'POST', `/v1/dubbing/projects/${abandoned.id}/upload/complete`, { headers: bearer(owner.key), body: { parts: [{ part_number: 1, etag: md5(video.subarray(0, PART_SIZE)) }] } });
+      const late = await request(api.baseUrl, 'POST', `/v1/dubbing/projects/${abandoned.id}/upload/complete`, {
+        headers: bearer(owner.key),
+        body: { parts: [{ part_number: 1, etag: md5(video.subarray(0, PART_SIZE)) }] },
+      });
       expect(late.status).toBe(409);
       expect(late.body.error).toMatchObject({ type: 'conflict_error', code: 'upload_expired' });
     }, 60_000);

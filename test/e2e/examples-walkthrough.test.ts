@@ -116,10 +116,15 @@ describe.each(STORAGE_DRIVERS)('examples/dub-a-video.sh on the %s storage driver
     const review = await api.db.selectFrom('transcript_reviews').select('status').where('project_id', '=', dubbedId!).executeTakeFirstOrThrow();
     expect(review.status).toBe('requested');
     // The added language is dubbed like the others (and the worker is not stopped mid-dub).
-    const added = await waitFor('pt_pt dubbed', async () => {
-      const row = await api.db.selectFrom('project_languages').select('status').where('project_id', '=', dubbedId!).where('locale', '=', 'pt_pt').executeTakeFirst();
-      return row && ['completed', 'failed'].includes(row.status) ? row : undefined;
-    }, 120_000, 500);
+    const added = await waitFor(
+      'pt_pt dubbed',
+      async () => {
+        const row = await api.db.selectFrom('project_languages').select('status').where('project_id', '=', dubbedId!).where('locale', '=', 'pt_pt').executeTakeFirst();
+        return row && ['completed', 'failed'].includes(row.status) ? row : undefined;
+      },
+      120_000,
+      500,
+    );
     expect(added.status).toBe('completed');
   }, 180_000);
 });

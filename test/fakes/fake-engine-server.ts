@@ -79,10 +79,11 @@ export async function startFakeEngineServer<Call extends { path: string; status:
     failNext(path, n, answer) {
       injected.set(path, [...(injected.get(path) ?? []), { answer, left: n }]);
     },
-    close: () => new Promise((resolve) => {
-      httpServer.closeAllConnections();
-      httpServer.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        httpServer.closeAllConnections();
+        httpServer.close(() => resolve());
+      }),
   };
   return server;
 }

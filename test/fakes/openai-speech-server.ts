@@ -25,7 +25,8 @@ export async function startFakeSpeechServer(voices: readonly string[]): Promise<
     const call: SpeechCall = { path, status: 0, bearer, body };
     if (self.requiredKey !== null && bearer !== self.requiredKey) return { call, status: 401, body: { detail: 'Invalid API key' } };
     if (!body || typeof body.input !== 'string' || typeof body.model !== 'string') return { call, status: 422, body: { detail: [{ loc: ['body', 'input'], msg: 'Field required', type: 'missing' }] } };
-    if (typeof body.voice !== 'string' || !(self as FakeSpeechServer).voices.has(body.voice)) return { call, status: 400, body: { detail: { error: 'validation_error', message: `Voice '${String(body.voice)}' not found`, type: 'invalid_request_error' } } };
+    if (typeof body.voice !== 'string' || !(self as FakeSpeechServer).voices.has(body.voice))
+      return { call, status: 400, body: { detail: { error: 'validation_error', message: `Voice '${String(body.voice)}' not found`, type: 'invalid_request_error' } } };
     if (body.response_format !== 'wav') return { call, status: 400, body: { detail: `Unsupported response_format ${String(body.response_format)}` } };
     return { call, status: 200, body: streamedWav(body.input.length / 14), contentType: 'audio/wav' };
   })) as FakeSpeechServer;

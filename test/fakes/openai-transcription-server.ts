@@ -37,7 +37,8 @@ export async function startFakeTranscriptionServer(): Promise<FakeTranscriptionS
       }
     }
     const call: TranscriptionCall = { path, status: 0, bearer, file, fields };
-    if (self.requiredKey !== null && bearer !== self.requiredKey) return { call, status: 401, body: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } } };
+    if (self.requiredKey !== null && bearer !== self.requiredKey)
+      return { call, status: 401, body: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } } };
     if (!audio || !file) return { call, status: 400, body: { error: { message: "Missing required parameter: 'file'.", type: 'invalid_request_error' } } };
     if (!fields.model?.[0]) return { call, status: 400, body: { error: { message: "Missing required parameter: 'model'.", type: 'invalid_request_error' } } };
     const seconds = file.seconds ?? 0;
@@ -56,7 +57,19 @@ function verboseJson(script: readonly string[], seconds: number, language: strin
     const end = round((id + 1) * slot - slot * 0.1);
     const words = text.split(/\s+/);
     const step = (end - start) / words.length;
-    return { id, seek: 0, start, end, text: ` ${text}`, tokens: [], temperature: 0, avg_logprob: -0.2, compression_ratio: 1.2, no_speech_prob: 0.01, words: words.map((word, i) => ({ word: ` ${word}`, start: round(start + i * step), end: round(start + (i + 1) * step), probability: 0.9 })) };
+    return {
+      id,
+      seek: 0,
+      start,
+      end,
+      text: ` ${text}`,
+      tokens: [],
+      temperature: 0,
+      avg_logprob: -0.2,
+      compression_ratio: 1.2,
+      no_speech_prob: 0.01,
+      words: words.map((word, i) => ({ word: ` ${word}`, start: round(start + i * step), end: round(start + (i + 1) * step), probability: 0.9 })),
+    };
   });
   return { task: 'transcribe', language, duration: seconds, text: script.join(' '), segments, words: segments.flatMap((s) => s.words) };
 }

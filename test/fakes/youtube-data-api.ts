@@ -123,22 +123,36 @@ export async function startFakeYouTubeDataApi(options: { requiredKey?: string | 
     const ids = query.get('id');
     const forHandle = query.get('forHandle');
     if ((ids === null) === (forHandle === null)) {
-      return googleError(400, 'missingRequiredParameter', 'youtube.parameter', 'No filter selected. Expected one of: forUsername, id, idParam, forHandle, mine, mySubscribers, categoryId, managedByMe, hl', undefined, 'parameters.');
+      return googleError(
+        400,
+        'missingRequiredParameter',
+        'youtube.parameter',
+        'No filter selected. Expected one of: forUsername, id, idParam, forHandle, mine, mySubscribers, categoryId, managedByMe, hl',
+        undefined,
+        'parameters.',
+      );
     }
     const wanted = forHandle !== null ? normalizeHandle(forHandle) : null;
-    const found = ids !== null
-      ? ids.split(',').flatMap((id) => channels.get(id) ?? [])
-      : [...channels.values()].filter((channel) => channel.handle === wanted);
-    const items = found.map((channel) => withEtag({
-      kind: 'youtube#channel',
-      id: channel.id,
-      ...(parts.has('snippet') ? { snippet: {
-        title: channel.title, description: channel.description,
-        ...(channel.handle ? { customUrl: channel.handle } : {}),
-        publishedAt: '2015-01-01T00:00:00Z', thumbnails: {}, localized: { title: channel.title, description: channel.description },
-      } } : {}),
-      ...(parts.has('contentDetails') ? { contentDetails: { relatedPlaylists: { likes: '', uploads: channel.uploadsPlaylistId } } } : {}),
-    }));
+    const found = ids !== null ? ids.split(',').flatMap((id) => channels.get(id) ?? []) : [...channels.values()].filter((channel) => channel.handle === wanted);
+    const items = found.map((channel) =>
+      withEtag({
+        kind: 'youtube#channel',
+        id: channel.id,
+        ...(parts.has('snippet')
+          ? {
+              snippet: {
+                title: channel.title,
+                description: channel.description,
+                ...(channel.handle ? { customUrl: channel.handle } : {}),
+                publishedAt: '2015-01-01T00:00:00Z',
+                thumbnails: {},
+                localized: { title: channel.title, description: channel.description },
+              },
+            }
+          : {}),
+        ...(parts.has('contentDetails') ? { contentDetails: { relatedPlaylists: { likes: '', uploads: channel.uploadsPlaylistId } } } : {}),
+      }),
+    );
     // A lookup that matches nothing is a 200 whose body has no `items` key at all.
     return ok(withEtag({ kind: 'youtube#channelListResponse', pageInfo: { totalResults: items.length, resultsPerPage: 5 }, ...(items.length ? { items } : {}) }));
   }
@@ -168,23 +182,37 @@ export async function startFakeYouTubeDataApi(options: { requiredKey?: string | 
       return withEtag({
         kind: 'youtube#playlistItem',
         id: Buffer.from(`${playlistId}.${videoId}`).toString('base64url'),
-        ...(parts.has('snippet') ? { snippet: {
-          publishedAt: video.publishedAt, channelId: playlist.channelId, title: video.title, description: video.description ?? '',
-          thumbnails: {}, channelTitle: channel?.title ?? '', playlistId, position: offset + index,
-          resourceId: { kind: 'youtube#video', videoId }, videoOwnerChannelTitle: channel?.title ?? '', videoOwnerChannelId: playlist.channelId,
-        } } : {}),
+        ...(parts.has('snippet')
+          ? {
+              snippet: {
+                publishedAt: video.publishedAt,
+                channelId: playlist.channelId,
+                title: video.title,
+                description: video.description ?? '',
+                thumbnails: {},
+                channelTitle: channel?.title ?? '',
+                playlistId,
+                position: offset + index,
+                resourceId: { kind: 'youtube#video', videoId },
+                videoOwnerChannelTitle: channel?.title ?? '',
+                videoOwnerChannelId: playlist.channelId,
+              },
+            }
+          : {}),
         ...(parts.has('contentDetails') ? { contentDetails: { videoId, videoPublishedAt: video.publishedAt } } : {}),
         ...(parts.has('status') ? { status: { privacyStatus: video.privacyStatus ?? 'public' } } : {}),
       });
     });
     const end = offset + page.length;
-    return ok(withEtag({
-      kind: 'youtube#playlistItemListResponse',
-      ...(end < playlist.videoIds.length && maxResults > 0 ? { nextPageToken: encodePageToken(playlistId, end) } : {}),
-      ...(offset > 0 ? { prevPageToken: encodePageToken(playlistId, Math.max(0, offset - maxResults)) } : {}),
-      items,
-      pageInfo: { totalResults: playlist.videoIds.length, resultsPerPage: maxResults },
-    }));
+    return ok(
+      withEtag({
+        kind: 'youtube#playlistItemListResponse',
+        ...(end < playlist.videoIds.length && maxResults > 0 ? { nextPageToken: encodePageToken(playlistId, end) } : {}),
+        ...(offset > 0 ? { prevPageToken: encodePageToken(playlistId, Math.max(0, offset - maxResults)) } : {}),
+        items,
+        pageInfo: { totalResults: playlist.videoIds.length, resultsPerPage: maxResults },
+      }),
+    );
   }
 
   function listVideos(query: URLSearchParams, parts: Set<string>): Answer {
@@ -197,29 +225,57 @@ export async function startFakeYouTubeDataApi(options: { requiredKey?: string | 
       return googleError(400, 'invalidFilters', 'youtube.parameter', 'The request specifies more than 50 video ids.', undefined, 'id');
     }
     // Ids that do not exist (any more) are silently left out.
-    const items = requested.flatMap((id) => videos.get(id) ?? []).map((video) => withEtag({
-      kind: 'youtube#video',
-      id: video.id,
-      ...(parts.has('snippet') ? { snippet: {
-        publishedAt: video.publishedAt, channelId: video.channelId, title: video.title, description: video.description ?? '',
-        thumbnails: {}, channelTitle: channels.get(video.channelId)?.title ?? '', categoryId: '22',
-        liveBroadcastContent: video.liveBroadcastContent ?? 'none', localized: { title: video.title, description: video.description ?? '' },
-      } } : {}),
-      ...(parts.has('contentDetails') ? { contentDetails: {
-        ...(video.durationSeconds === null ? {} : { duration: isLive(video) ? 'P0D' : toIso8601Duration(video.durationSeconds) }),
-        dimension: '2d', definition: 'hd', caption: 'false', licensedContent: false,
-        ...(video.regionRestriction ? { regionRestriction: video.regionRestriction } : {}),
-        contentRating: video.ageRestricted ? { ytRating: 'ytAgeRestricted' } : {},
-        projection: 'rectangular',
-      } } : {}),
-      ...(parts.has('status') ? { status: {
-        uploadStatus: video.uploadStatus ?? 'processed',
-        ...(video.rejectionReason ? { rejectionReason: video.rejectionReason } : {}),
-        ...(video.failureReason ? { failureReason: video.failureReason } : {}),
-        privacyStatus: video.privacyStatus ?? 'public', license: 'youtube', embeddable: video.embeddable ?? true,
-        publicStatsViewable: true, madeForKids: false,
-      } } : {}),
-    }));
+    const items = requested
+      .flatMap((id) => videos.get(id) ?? [])
+      .map((video) =>
+        withEtag({
+          kind: 'youtube#video',
+          id: video.id,
+          ...(parts.has('snippet')
+            ? {
+                snippet: {
+                  publishedAt: video.publishedAt,
+                  channelId: video.channelId,
+                  title: video.title,
+                  description: video.description ?? '',
+                  thumbnails: {},
+                  channelTitle: channels.get(video.channelId)?.title ?? '',
+                  categoryId: '22',
+                  liveBroadcastContent: video.liveBroadcastContent ?? 'none',
+                  localized: { title: video.title, description: video.description ?? '' },
+                },
+              }
+            : {}),
+          ...(parts.has('contentDetails')
+            ? {
+                contentDetails: {
+                  ...(video.durationSeconds === null ? {} : { duration: isLive(video) ? 'P0D' : toIso8601Duration(video.durationSeconds) }),
+                  dimension: '2d',
+                  definition: 'hd',
+                  caption: 'false',
+                  licensedContent: false,
+                  ...(video.regionRestriction ? { regionRestriction: video.regionRestriction } : {}),
+                  contentRating: video.ageRestricted ? { ytRating: 'ytAgeRestricted' } : {},
+                  projection: 'rectangular',
+                },
+              }
+            : {}),
+          ...(parts.has('status')
+            ? {
+                status: {
+                  uploadStatus: video.uploadStatus ?? 'processed',
+                  ...(video.rejectionReason ? { rejectionReason: video.rejectionReason } : {}),
+                  ...(video.failureReason ? { failureReason: video.failureReason } : {}),
+                  privacyStatus: video.privacyStatus ?? 'public',
+                  license: 'youtube',
+                  embeddable: video.embeddable ?? true,
+                  publicStatsViewable: true,
+                  madeForKids: false,
+                },
+              }
+            : {}),
+        }),
+      );
     return ok(withEtag({ kind: 'youtube#videoListResponse', items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } }));
   }
 

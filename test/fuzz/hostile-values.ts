@@ -64,7 +64,10 @@ export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
 
 /** A string of one repeated unit, from a few hundred bytes (UTF-8) to just over the body limit. */
 export const hugeString: fc.Arbitrary<string> = fc
-  .tuple(fc.constantFrom('a', '\u0000', 'é', '😀', '../', '%00', '\\'), fc.oneof(fc.integer({ min: 256, max: 4096 }), fc.integer({ min: 60_000, max: 70_000 }), fc.integer({ min: 900_000, max: HUGE_STRING_BYTES })))
+  .tuple(
+    fc.constantFrom('a', '\u0000', 'é', '😀', '../', '%00', '\\'),
+    fc.oneof(fc.integer({ min: 256, max: 4096 }), fc.integer({ min: 60_000, max: 70_000 }), fc.integer({ min: 900_000, max: HUGE_STRING_BYTES })),
+  )
   .map(([unit, bytes]) => unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit))));
 
 /** Strings that are not what any field expects. */
@@ -88,7 +91,11 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(null, true, false, [], {}),
   fc.constantFrom(JSON.parse('{"__proto__":{"polluted":true}}'), { constructor: { prototype: { polluted: true } } }),
   fc.array(hostileString, { maxLength: 4 }),
-  fc.dictionary(hostileString.filter((s) => s.length < 100), hostileString, { maxKeys: 3 }),
+  fc.dictionary(
+    hostileString.filter((s) => s.length < 100),
+    hostileString,
+    { maxKeys: 3 },
+  ),
   fc.integer({ min: 20, max: 200 }).map((depth) => JSON.parse(deepJson(depth, 'object')) as unknown),
 );
 
@@ -96,7 +103,14 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 export const hostileRawBody: fc.Arbitrary<string | Buffer> = fc.oneof(
   fc.constantFrom('{', '{"name":', '{"a":1,}', "{'a':1}", 'null', '[]', '"text"', '42', 'true', '{"a":1}{"b":2}', '\u0000', '{"a":"\\ud800"}', '{"a":"\\u0000"}', 'NaN', '{"a":NaN}'),
   // Numbers JSON can write but a double cannot hold, and prototype keys JSON.parse keeps as own fields.
-  fc.constantFrom('{"max_billable_seconds":123456789012345678901234567890}', '{"max_billable_seconds":1e400}', '{"max_billable_seconds":-0}', '{"max_billable_seconds":60.0000000000000001}', '{"__proto__":{"preview_only":false},"max_billable_seconds":60}', '{"constructor":{"prototype":{"x":1}}}'),
+  fc.constantFrom(
+    '{"max_billable_seconds":123456789012345678901234567890}',
+    '{"max_billable_seconds":1e400}',
+    '{"max_billable_seconds":-0}',
+    '{"max_billable_seconds":60.0000000000000001}',
+    '{"__proto__":{"preview_only":false},"max_billable_seconds":60}',
+    '{"constructor":{"prototype":{"x":1}}}',
+  ),
   fc.constantFrom(Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]), Buffer.from([0xc3, 0x28]), Buffer.from('{"name":"\xff\xfe"}', 'latin1'), Buffer.from([0x7b, 0xed, 0xa0, 0x80, 0x7d])),
   fc.integer({ min: 1_000, max: 100_000 }).chain((depth) => fc.constantFrom(deepJson(depth, 'array'), deepJson(depth, 'object'))),
   fc.string({ unit: 'binary', maxLength: 200 }),
@@ -114,7 +128,29 @@ export function encodeAny(value: string): string {
 
 /** Values for a path segment: malformed, traversal, encoded NUL, unicode, very long. */
 export const hostilePathSegment: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('..', '.', '%2e%2e', '..%2F..%2Fetc%2Fpasswd', '%00', 'a%00b', '%', '%zz', '%ff', '%c0%ae', '%u002e', 'null', '0', '-1', '1e3', '00000000-0000-0000-0000-000000000000', 'urn:uuid:00000000-0000-0000-0000-000000000000', 'ZZZZZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZZZZZZZZZ', '%E2%80%AE', '%F0%9F%98%80', '%ED%A0%80'),
+  fc.constantFrom(
+    '..',
+    '.',
+    '%2e%2e',
+    '..%2F..%2Fetc%2Fpasswd',
+    '%00',
+    'a%00b',
+    '%',
+    '%zz',
+    '%ff',
+    '%c0%ae',
+    '%u002e',
+    'null',
+    '0',
+    '-1',
+    '1e3',
+    '00000000-0000-0000-0000-000000000000',
+    'urn:uuid:00000000-0000-0000-0000-000000000000',
+    'ZZZZZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZZZZZZZZZ',
+    '%E2%80%AE',
+    '%F0%9F%98%80',
+    '%ED%A0%80',
+  ),
   hostileString.filter((s) => s.length > 0 && s.length < 3000).map(encodeAny),
   fc.integer({ min: 2_000, max: 20_000 }).map((n) => 'a'.repeat(n)),
 );

@@ -33,29 +33,33 @@ async function meetingDigest(): Promise<string> {
   return rows[0]!.digest;
 }
 
-it('an import file either lands or is refused naming record and field, writing nothing', async () => {
-  // Hints make valid files common: a known sharee, and an end after the start.
-  const hints = { shared_with: [friend.user.id], started_at: [1_700_000_000], ended_at: [1_700_000_600, 1_700_003_600] };
-  const schema = meetingImportRecordSchema as JsonSchema;
-  const file = fc.oneof(fc.array(validValue(schema, hints), { minLength: 1, maxLength: 3 }), fc.array(schemaValue(schema, hints), { minLength: 1, maxLength: 3 }));
-  const outcomes = { imported: 0, refused: 0 };
-  await fc.assert(
-    fc.asyncProperty(file, async (records) => {
-      const before = await meetingDigest();
-      try {
-        await importMeetings(api.db, owner.user.id, records);
-        outcomes.imported++;
-      } catch (err) {
-        if (!(err instanceof MeetingImportError)) throw new Error(`not a MeetingImportError: ${String(err)}`);
-        // A field may be named "" (an unknown empty key), but it is named.
-        if (err.index === null || err.field === null) throw new Error(`refusal names no record and field: ${err.message}`);
-        outcomes.refused++;
-        const after = await meetingDigest();
-        if (after !== before) throw new Error(`refused (${err.message}) but changed the owner's meetings`);
-      }
-    }),
-    { numRuns: RUNS, seed: SEED, ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}) },
-  );
-  console.log(`meeting import fuzz (seed ${SEED}): ${outcomes.imported} imported, ${outcomes.refused} refused`);
-  expect(outcomes.imported + outcomes.refused).toBeGreaterThanOrEqual(RUNS);
-}, Math.max(60_000, RUNS * 600));
+it(
+  'an import file either lands or is refused naming record and field, writing nothing',
+  async () => {
+    // Hints make valid files common: a known sharee, and an end after the start.
+    const hints = { shared_with: [friend.user.id], started_at: [1_700_000_000], ended_at: [1_700_000_600, 1_700_003_600] };
+    const schema = meetingImportRecordSchema as JsonSchema;
+    const file = fc.oneof(fc.array(validValue(schema, hints), { minLength: 1, maxLength: 3 }), fc.array(schemaValue(schema, hints), { minLength: 1, maxLength: 3 }));
+    const outcomes = { imported: 0, refused: 0 };
+    await fc.assert(
+      fc.asyncProperty(file, async (records) => {
+        const before = await meetingDigest();
+        try {
+          await importMeetings(api.db, owner.user.id, records);
+          outcomes.imported++;
+        } catch (err) {
+          if (!(err instanceof MeetingImportError)) throw new Error(`not a MeetingImportError: ${String(err)}`);
+          // A field may be named "" (an unknown empty key), but it is named.
+          if (err.index === null || err.field === null) throw new Error(`refusal names no record and field: ${err.message}`);
+          outcomes.refused++;
+          const after = await meetingDigest();
+          if (after !== before) throw new Error(`refused (${err.message}) but changed the owner's meetings`);
+        }
+      }),
+      { numRuns: RUNS, seed: SEED, ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}) },
+    );
+    console.log(`meeting import fuzz (seed ${SEED}): ${outcomes.imported} imported, ${outcomes.refused} refused`);
+    expect(outcomes.imported + outcomes.refused).toBeGreaterThanOrEqual(RUNS);
+  },
+  Math.max(60_000, RUNS * 600),
+);

@@ -29,9 +29,7 @@ function pathParam(world: FuzzWorld, name: string, schema: object): fc.Arbitrary
 function pathArbitrary(world: FuzzWorld, operation: Operation): fc.Arbitrary<string> {
   const params = Object.entries(operation.pathParams ?? {});
   if (!params.length) return fc.constant(operation.path);
-  return fc.tuple(...params.map(([name, p]) => pathParam(world, name, p.schema))).map((values) =>
-    params.reduce((path, [name], i) => path.replace(`{${name}}`, values[i]!), operation.path),
-  );
+  return fc.tuple(...params.map(([name, p]) => pathParam(world, name, p.schema))).map((values) => params.reduce((path, [name], i) => path.replace(`{${name}}`, values[i]!), operation.path));
 }
 
 function queryText(value: unknown): string {
@@ -59,9 +57,18 @@ function signatureQuery(world: FuzzWorld, method: string, path: string): fc.Arbi
   };
   const genuine = signed(new Date(Date.now() + 3_600_000));
   const expired = signed(new Date(Date.now() - 60_000));
-  const forged = fc.tuple(fc.oneof(fc.integer({ min: 0, max: 2 ** 40 }).map(String), hostileString.filter((s) => s.length < 100)), fc.oneof(fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), maxLength: 80 }), hostileString.filter((s) => s.length < 200))).map(
-    ([expires, signature]) => `expires=${encodeAny(expires)}&signature=${encodeAny(signature)}`,
-  );
+  const forged = fc
+    .tuple(
+      fc.oneof(
+        fc.integer({ min: 0, max: 2 ** 40 }).map(String),
+        hostileString.filter((s) => s.length < 100),
+      ),
+      fc.oneof(
+        fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), maxLength: 80 }),
+        hostileString.filter((s) => s.length < 200),
+      ),
+    )
+    .map(([expires, signature]) => `expires=${encodeAny(expires)}&signature=${encodeAny(signature)}`);
   const options: fc.Arbitrary<string>[] = [forged, fc.constant(''), fc.constant('expires=9999999999')];
   if (genuine) {
     options.push(fc.constant(genuine), fc.constant(genuine), fc.constant(genuine.slice(0, -3)), fc.constant(`${genuine}&signature=x`), fc.constant(`${genuine}&filename=evil.exe`));
@@ -86,7 +93,16 @@ function authHeaders(world: FuzzWorld, operation: Operation): fc.Arbitrary<Heade
     { weight: 2, arbitrary: fc.constantFrom(...wrongKeys).map((k) => ({ authorization: `Bearer ${k}` })) },
     { weight: 2, arbitrary: bogusCredential.map((k) => ({ authorization: `Bearer ${k}` })) },
     { weight: 1, arbitrary: bogusCredential.map((k) => ({ 'x-api-key': k })) },
-    { weight: 1, arbitrary: fc.constantFrom<Headers>({}, { authorization: key }, { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }, { authorization: `Bearer ${key.slice(0, -1)}` }, { authorization: `bearer ${key}` }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<Headers>(
+        {},
+        { authorization: key },
+        { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+        { authorization: `Bearer ${key.slice(0, -1)}` },
+        { authorization: `bearer ${key}` },
+      ),
+    },
   );
 }
 
@@ -101,7 +117,10 @@ function idempotencyHeaders(operation: Operation): fc.Arbitrary<Record<string, s
   );
 }
 
-const octetBody = fc.oneof(fc.constantFrom(0, 1, 999, 1000, 1001).map((n) => Buffer.alloc(n, 7)), fc.uint8Array({ maxLength: 2000 }).map((a) => Buffer.from(a)));
+const octetBody = fc.oneof(
+  fc.constantFrom(0, 1, 999, 1000, 1001).map((n) => Buffer.alloc(n, 7)),
+  fc.uint8Array({ maxLength: 2000 }).map((a) => Buffer.from(a)),
+);
 
 function bodyAndType(world: FuzzWorld, operation: Operation): fc.Arbitrary<{ body?: string | Buffer; contentType?: string }> {
   if (operation.bodyContentType) {
@@ -123,7 +142,17 @@ function bodyAndType(world: FuzzWorld, operation: Operation): fc.Arbitrary<{ bod
 
 const extraHeaders: fc.Arbitrary<Headers> = fc.oneof(
   { weight: 6, arbitrary: fc.constant({}) },
-  { weight: 1, arbitrary: fc.constantFrom<Headers>({ 'x-request-id': 'r'.repeat(5000) }, { 'x-request-id': '../../x' }, { 'x-request-id': '%00' }, { accept: 'text/html' }, { accept: 'application/xml' }, { 'accept-encoding': 'br;q=x' }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<Headers>(
+      { 'x-request-id': 'r'.repeat(5000) },
+      { 'x-request-id': '../../x' },
+      { 'x-request-id': '%00' },
+      { accept: 'text/html' },
+      { accept: 'application/xml' },
+      { 'accept-encoding': 'br;q=x' },
+    ),
+  },
 );
 
 interface Parts {
@@ -140,13 +169,15 @@ interface Parts {
 function wellFormedParts(world: FuzzWorld, operation: Operation): fc.Arbitrary<Parts> {
   const real = (name: string) => (world.pathValues[name]?.length ? fc.constantFrom(...world.pathValues[name]!.slice(0, 1)) : fc.constant('x'));
   const params = Object.entries(operation.pathParams ?? {});
-  const path = fc.tuple(...params.map(([name, p]) => (world.pathValues[name] ? real(name) : validValue(p.schema as JsonSchema).map((v) => encodeAny(String(v)))))).map((values) =>
-    params.reduce((acc, [name], i) => acc.replace(`{${name}}`, values[i]!), operation.path),
-  );
+  const path = fc
+    .tuple(...params.map(([name, p]) => (world.pathValues[name] ? real(name) : validValue(p.schema as JsonSchema).map((v) => encodeAny(String(v))))))
+    .map((values) => params.reduce((acc, [name], i) => acc.replace(`{${name}}`, values[i]!), operation.path));
   const key = operation.auth === 'notes:read' ? world.notes.key : world.tenant.key;
   const auth: Headers = operation.auth === 'public' || operation.auth === 'signed_url' ? {} : { authorization: `Bearer ${key}` };
   const body = operation.body
-    ? fc.oneof(...(operation.bodyExample !== undefined ? [fc.constant(operation.bodyExample)] : []), validValue(operation.body as JsonSchema, world.hints)).map((v) => ({ body: JSON.stringify(v), contentType: 'application/json' }))
+    ? fc
+        .oneof(...(operation.bodyExample !== undefined ? [fc.constant(operation.bodyExample)] : []), validValue(operation.body as JsonSchema, world.hints))
+        .map((v) => ({ body: JSON.stringify(v), contentType: 'application/json' }))
     : operation.bodyContentType
       ? fc.constant({ body: Buffer.alloc(1000, 7), contentType: operation.bodyContentType })
       : fc.constant({});
@@ -164,8 +195,18 @@ function wellFormedParts(world: FuzzWorld, operation: Operation): fc.Arbitrary<P
 /** Every part drawn on its own: valid, near-valid or hostile, so the odd combinations occur too. */
 function mixedParts(world: FuzzWorld, operation: Operation): fc.Arbitrary<Parts> {
   const method = fc.oneof({ weight: 12, arbitrary: fc.constant(operation.method.toUpperCase()) }, { weight: 1, arbitrary: fc.constantFrom('DELETE', 'PATCH') });
-  const query = operation.query ? fc.oneof({ weight: 5, arbitrary: schemaValue(operation.query as JsonSchema, world.hints).map(queryText) }, { weight: 1, arbitrary: RAW_QUERY_JUNK }) : fc.oneof({ weight: 4, arbitrary: fc.constant('') }, { weight: 1, arbitrary: RAW_QUERY_JUNK });
-  return fc.record({ method, path: pathArbitrary(world, operation), query, auth: authHeaders(world, operation), idem: idempotencyHeaders(operation), payload: bodyAndType(world, operation), extra: extraHeaders });
+  const query = operation.query
+    ? fc.oneof({ weight: 5, arbitrary: schemaValue(operation.query as JsonSchema, world.hints).map(queryText) }, { weight: 1, arbitrary: RAW_QUERY_JUNK })
+    : fc.oneof({ weight: 4, arbitrary: fc.constant('') }, { weight: 1, arbitrary: RAW_QUERY_JUNK });
+  return fc.record({
+    method,
+    path: pathArbitrary(world, operation),
+    query,
+    auth: authHeaders(world, operation),
+    idem: idempotencyHeaders(operation),
+    payload: bodyAndType(world, operation),
+    extra: extraHeaders,
+  });
 }
 
 /** A request for one operation: a quarter well-formed (so valid paths run deep), the rest mixed. */

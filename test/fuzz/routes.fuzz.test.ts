@@ -32,7 +32,13 @@ beforeAll(async () => {
   world = await buildFuzzWorld(api);
 });
 afterAll(async () => {
-  const lines = [...statuses].map(([route, counts]) => `  ${route}: ${[...counts].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+  const lines = [...statuses].map(
+    ([route, counts]) =>
+      `  ${route}: ${[...counts]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}×${n}`)
+        .join(' ')}`,
+  );
   console.log(`route fuzz (seed ${SEED}) statuses:\n${lines.join('\n')}`);
   await api?.close();
 });
@@ -57,26 +63,30 @@ function assertErrorBody(res: RawResponse, where: string): void {
 }
 
 describe('route fuzz: every operation of the OpenAPI document', () => {
-  it.each(operationsFor('local').map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s: no 5xx, 4xx carry the error body and write nothing', async (route, operation) => {
-    const counts = new Map<number, number>();
-    statuses.set(route, counts);
-    takeContractViolations(); // what the world's setup requests left is not this property's
-    await fc.assert(
-      fc.asyncProperty(requestArbitrary(world, operation), async (req) => {
-        const before = await tenantRowDigest(api.db, world.workspaceIds);
-        const res = await sendRaw(api.baseUrl, req);
-        counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
-        const where = describeRequest(req);
-        if (res.status >= 500 || res.status < 200) throw new Error(`${where}: answered ${res.status}: ${res.text.slice(0, 300)}`);
-        const violations = takeContractViolations();
-        if (violations.length) throw new Error(`${where}: broke the OpenAPI contract: ${violations.map((v) => `${v.status} ${v.problem}`).join('; ')}`);
-        if (res.status < 400) return;
-        assertErrorBody(res, where);
-        const after = await tenantRowDigest(api.db, world.workspaceIds);
-        const changed = Object.keys(before).filter((table) => before[table] !== after[table]);
-        if (changed.length) throw new Error(`${where}: answered ${res.status} ${res.text.slice(0, 200)} but changed rows of ${changed.join(', ')}`);
-      }),
-      { numRuns: RUNS, seed: SEED, ...(PATH ? { path: PATH } : {}) },
-    );
-  }, OPERATION_TIMEOUT_MS);
+  it.each(operationsFor('local').map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(
+    '%s: no 5xx, 4xx carry the error body and write nothing',
+    async (route, operation) => {
+      const counts = new Map<number, number>();
+      statuses.set(route, counts);
+      takeContractViolations(); // what the world's setup requests left is not this property's
+      await fc.assert(
+        fc.asyncProperty(requestArbitrary(world, operation), async (req) => {
+          const before = await tenantRowDigest(api.db, world.workspaceIds);
+          const res = await sendRaw(api.baseUrl, req);
+          counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
+          const where = describeRequest(req);
+          if (res.status >= 500 || res.status < 200) throw new Error(`${where}: answered ${res.status}: ${res.text.slice(0, 300)}`);
+          const violations = takeContractViolations();
+          if (violations.length) throw new Error(`${where}: broke the OpenAPI contract: ${violations.map((v) => `${v.status} ${v.problem}`).join('; ')}`);
+          if (res.status < 400) return;
+          assertErrorBody(res, where);
+          const after = await tenantRowDigest(api.db, world.workspaceIds);
+          const changed = Object.keys(before).filter((table) => before[table] !== after[table]);
+          if (changed.length) throw new Error(`${where}: answered ${res.status} ${res.text.slice(0, 200)} but changed rows of ${changed.join(', ')}`);
+        }),
+        { numRuns: RUNS, seed: SEED, ...(PATH ? { path: PATH } : {}) },
+      );
+    },
+    OPERATION_TIMEOUT_MS,
+  );
 });

@@ -18,7 +18,7 @@ describe('schema arbitraries', () => {
     expect(schemas.map(([name]) => name)).toEqual(expect.arrayContaining(['createProject body', 'listProjects query', 'completeUpload body', 'addLanguages body']));
   });
 
-  it.each(schemas)('%s: every generated valid value passes the route\'s own validator', (_name, schema, validate) => {
+  it.each(schemas)("%s: every generated valid value passes the route's own validator", (_name, schema, validate) => {
     fc.assert(
       fc.property(validValue(schema as JsonSchema), (value) => {
         // The validators fill defaults in place; validate a copy so shrinking sees the original.

@@ -158,7 +158,15 @@ export function nearValidValue(schema: JsonSchema, hints: Hints = {}): fc.Arbitr
 export function hostileObject(schema: JsonSchema): fc.Arbitrary<unknown> {
   const keys = Object.keys(branches(schema).reduce<Record<string, unknown>>((all, b) => ({ ...all, ...b.properties }), {}));
   const fields = keys.length ? fc.dictionary(fc.constantFrom(...keys), fc.oneof(hostileValue, hostileString, hostileNumber), { maxKeys: keys.length }) : fc.constant({});
-  return fc.oneof(fields, hostileValue, fc.dictionary(hostileString.filter((s) => s.length < 200), hostileValue, { maxKeys: 3 }));
+  return fc.oneof(
+    fields,
+    hostileValue,
+    fc.dictionary(
+      hostileString.filter((s) => s.length < 200),
+      hostileValue,
+      { maxKeys: 3 },
+    ),
+  );
 }
 
 /** Valid, near-valid and hostile, in that rough proportion. */

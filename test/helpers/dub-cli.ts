@@ -26,8 +26,12 @@ export function startDub(args: string[], options: { cwd: string; env: NodeJS.Pro
   const child = spawn(process.execPath, [DUB_BIN, ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString('utf8'); });
-  child.stderr!.on('data', (chunk: Buffer) => { err += chunk.toString('utf8'); });
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    err += chunk.toString('utf8');
+  });
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return { child, stdout: () => out, stderr: () => err, exited };
 }

@@ -8,9 +8,7 @@ import { engineProcessSeconds } from '../../src/metrics/metrics';
 /** pocketsphinx processes started by this process so far (each ends as one observation). */
 export async function recognizerProcesses(): Promise<number> {
   const metric = await engineProcessSeconds.get();
-  return metric.values
-    .filter((v) => v.metricName === 'dubbing_engine_process_duration_seconds_count' && String(v.labels.engine).startsWith('pocketsphinx'))
-    .reduce((sum, v) => sum + v.value, 0);
+  return metric.values.filter((v) => v.metricName === 'dubbing_engine_process_duration_seconds_count' && String(v.labels.engine).startsWith('pocketsphinx')).reduce((sum, v) => sum + v.value, 0);
 }
 
 /** The real synthesizer, recording every sentence it is asked to speak. */

@@ -41,9 +41,7 @@ export async function createTenant(
   );
   createdWorkspaceIds.add(workspace.id);
   if (options.credits && options.credits > 0) {
-    await db.transaction().execute((trx) =>
-      grantCredits(trx, { workspaceId: workspace.id, reference: `test-grant:${randomUUID()}`, amount: options.credits! }),
-    );
+    await db.transaction().execute((trx) => grantCredits(trx, { workspaceId: workspace.id, reference: `test-grant:${randomUUID()}`, amount: options.credits! }));
   }
   const { key, row } = await issueApiKey(db, {
     workspaceId: workspace.id,

@@ -47,7 +47,15 @@ export function gatedSpeech(locale: string, gate: { shouldWait(): boolean; onRea
 export function heldSpeech(locale: string, options: { ignoresCancel?: boolean } = {}): { speech: SpeechSynthesizer; open(): void; reached: Promise<void> } {
   let opened = false;
   let markReached!: () => void;
-  const reached = new Promise<void>((resolve) => { markReached = resolve; });
+  const reached = new Promise<void>((resolve) => {
+    markReached = resolve;
+  });
   const speech = gatedSpeech(locale, { shouldWait: () => true, onReached: () => markReached(), isClosed: () => !opened, ...options });
-  return { speech, open: () => { opened = true; }, reached };
+  return {
+    speech,
+    open: () => {
+      opened = true;
+    },
+    reached,
+  };
 }

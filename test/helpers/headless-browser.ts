@@ -31,10 +31,23 @@ export function launchChromium(options: { profileDir: string; proxyUrl: string; 
     userDataDir: path.join(options.profileDir, 'profile'),
     defaultViewport: { width: options.width ?? 1200, height: options.height ?? 800 },
     args: [
-      '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-default-browser-check',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-extensions',
-      '--disable-default-apps', '--disable-domain-reliability', '--disable-client-side-phishing-detection', '--disable-breakpad',
-      '--metrics-recording-only', '--no-pings', '--no-service-autorun', '--password-store=basic', '--use-mock-keychain',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-extensions',
+      '--disable-default-apps',
+      '--disable-domain-reliability',
+      '--disable-client-side-phishing-detection',
+      '--disable-breakpad',
+      '--metrics-recording-only',
+      '--no-pings',
+      '--no-service-autorun',
+      '--password-store=basic',
+      '--use-mock-keychain',
       '--disable-features=OptimizationHints,MediaRouter,Translate,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,SigninInterceptBubble',
       // Sound plays into no device; the media clock runs all the same.
       '--mute-audio',
@@ -52,7 +65,9 @@ export async function watchedPage(browser: Browser, stepTimeoutMs: number): Prom
   const pageErrors: string[] = [];
   const requested: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(String(err)));
-  page.on('console', (message) => { if (/Content.Security.Policy|Refused to/i.test(message.text())) pageErrors.push(message.text()); });
+  page.on('console', (message) => {
+    if (/Content.Security.Policy|Refused to/i.test(message.text())) pageErrors.push(message.text());
+  });
   page.on('request', (req) => requested.push(req.url()));
   page.setDefaultTimeout(stepTimeoutMs);
   return { page, pageErrors, requested };

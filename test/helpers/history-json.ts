@@ -15,8 +15,7 @@ type ProtoJson = {
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const protojson = require(require.resolve('protobufjs/ext/protojson', { paths: [require.resolve('@temporalio/proto')] })) as ProtoJson;
-const historyType = patchProtobufRoot(proto as unknown as Record<string, unknown> & { lookupType(name: string): { fromObject(o: unknown): unknown } })
-  .lookupType('temporal.api.history.v1.History');
+const historyType = patchProtobufRoot(proto as unknown as Record<string, unknown> & { lookupType(name: string): { fromObject(o: unknown): unknown } }).lookupType('temporal.api.history.v1.History');
 
 export type History = proto.temporal.api.history.v1.IHistory;
 

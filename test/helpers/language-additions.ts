@@ -35,10 +35,15 @@ export async function projectLedger(api: TestApi, projectId: string): Promise<st
 
 /** Waits until the project's workflow run has closed, so nothing writes to the project any more. */
 export async function waitForProjectWorkflowClosed(api: TestApi, projectId: string) {
-  return waitFor('the project workflow to close', async () => {
-    const described = await api.temporal.workflow.getHandle(projectWorkflowId(projectId)).describe();
-    return described.status.name === 'RUNNING' ? undefined : described;
-  }, 60_000, 250);
+  return waitFor(
+    'the project workflow to close',
+    async () => {
+      const described = await api.temporal.workflow.getHandle(projectWorkflowId(projectId)).describe();
+      return described.status.name === 'RUNNING' ? undefined : described;
+    },
+    60_000,
+    250,
+  );
 }
 
 /** An upload project dubbed to the end on the real worker: validated, charged, completed. */

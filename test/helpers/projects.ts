@@ -36,7 +36,11 @@ export async function uploadAndComplete(api: TestApi, tenant: TestTenant, projec
 /** Counts what a workspace has written, to prove a refused request changed nothing. */
 export async function workspaceRowCounts(api: TestApi, workspaceId: string) {
   const count = async (table: 'projects' | 'credit_ledger' | 'idempotency_keys' | 'credit_holds') => {
-    const row = await api.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
+    const row = await api.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   };
   const balance = await api.db.selectFrom('credit_balances').select(['granted', 'captured', 'reserved']).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
@@ -50,10 +54,15 @@ export async function getProjectView(api: TestApi, tenant: TestTenant, id: strin
 
 /** Polls the project until `test` holds, and returns that view. */
 export function waitForProjectView(api: TestApi, tenant: TestTenant, id: string, what: string, test: (project: any) => boolean, timeoutMs = 90_000): Promise<any> {
-  return waitFor(what, async () => {
-    const project = await getProjectView(api, tenant, id);
-    return test(project) ? project : undefined;
-  }, timeoutMs, 300);
+  return waitFor(
+    what,
+    async () => {
+      const project = await getProjectView(api, tenant, id);
+      return test(project) ? project : undefined;
+    },
+    timeoutMs,
+    300,
+  );
 }
 
 /**
@@ -65,8 +74,12 @@ export function waitForProjectView(api: TestApi, tenant: TestTenant, id: string,
  */
 export async function markChargedByHand(db: Db, projectId: string, billableSeconds = 7): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const project = await trx.updateTable('projects').set({ status: 'processing', phase: 'dubbing', usage_state: 'charged', billable_seconds: billableSeconds, charged_seconds: billableSeconds })
-      .where('id', '=', projectId).returning(['workspace_id', 'hold_reference']).executeTakeFirstOrThrow();
+    const project = await trx
+      .updateTable('projects')
+      .set({ status: 'processing', phase: 'dubbing', usage_state: 'charged', billable_seconds: billableSeconds, charged_seconds: billableSeconds })
+      .where('id', '=', projectId)
+      .returning(['workspace_id', 'hold_reference'])
+      .executeTakeFirstOrThrow();
     await releaseHold(trx, { workspaceId: project.workspace_id, holdReference: project.hold_reference, reference: `${projectId}:release`, projectId });
   });
 }

@@ -38,8 +38,14 @@ function firstTable(node: RootOperationNode): string | undefined {
   return (table?.table ?? table?.node?.table)?.identifier?.name;
 }
 
-export const insertInto = (table: string): Match => (node) => node.kind === 'InsertQueryNode' && firstTable(node) === table;
-export const selectFrom = (table: string): Match => (node) => node.kind === 'SelectQueryNode' && firstTable(node) === table;
+export const insertInto =
+  (table: string): Match =>
+  (node) =>
+    node.kind === 'InsertQueryNode' && firstTable(node) === table;
+export const selectFrom =
+  (table: string): Match =>
+  (node) =>
+    node.kind === 'SelectQueryNode' && firstTable(node) === table;
 
 /** Counts the app's statements that match, e.g. key reads: `counter.count` after the requests. */
 export class QueryCounter implements KyselyPlugin {

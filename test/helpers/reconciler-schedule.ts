@@ -20,10 +20,14 @@ export async function withReconcilerSchedule<T>(api: TestApi, input: ReconcileIn
   const seen = new Set<string>();
   const pass = async (): Promise<ReconcileResult> => {
     await handle.trigger();
-    const run = await waitFor(`reconciler schedule ${scheduleId} to start a run`, async () => {
-      const { info } = await handle.describe();
-      return info.recentActions.map((a) => a.action.workflow).find((w) => !seen.has(w.firstExecutionRunId));
-    }, 30_000);
+    const run = await waitFor(
+      `reconciler schedule ${scheduleId} to start a run`,
+      async () => {
+        const { info } = await handle.describe();
+        return info.recentActions.map((a) => a.action.workflow).find((w) => !seen.has(w.firstExecutionRunId));
+      },
+      30_000,
+    );
     seen.add(run.firstExecutionRunId);
     return api.temporal.workflow.getHandle<() => Promise<ReconcileResult>>(run.workflowId, run.firstExecutionRunId).result();
   };

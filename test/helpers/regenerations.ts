@@ -67,7 +67,20 @@ export async function completedProjectWithSegments(
       .execute();
     await trx
       .insertInto('project_languages')
-      .values({ project_id: id, locale: LOCALE, status: options.languageStatus ?? 'completed', charged_seconds: billable, attempt_charged_seconds: billable, phase_message: null, failure_code: null, failure_message: null, title: null, description: null, drift_seconds: null, completed_at: completed ? new Date() : null })
+      .values({
+        project_id: id,
+        locale: LOCALE,
+        status: options.languageStatus ?? 'completed',
+        charged_seconds: billable,
+        attempt_charged_seconds: billable,
+        phase_message: null,
+        failure_code: null,
+        failure_message: null,
+        title: null,
+        description: null,
+        drift_seconds: null,
+        completed_at: completed ? new Date() : null,
+      })
       .execute();
     const sources = options.cues.map(() => newSegmentId());
     const lines = options.cues.map(() => newSegmentId('lseg'));

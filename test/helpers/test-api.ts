@@ -81,7 +81,15 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
     // One window length for every app, the rate-limit suite's: each process deletes the counters
     // of windows it believes over, so a shorter window elsewhere would wipe that suite's counts
     // mid-test (a fleet shares RATE_LIMIT_WINDOW_SECONDS, docs/rate-limits.md#shared-by-every-api-process).
-    config = testConfig({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, RATE_LIMIT_WINDOW_SECONDS: '3600', RATE_LIMIT_READS: '1000000', RATE_LIMIT_WRITES: '100000', RATE_LIMIT_AUTH_FAILURES: '1000000', ...overrides });
+    config = testConfig({
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+      RATE_LIMIT_WINDOW_SECONDS: '3600',
+      RATE_LIMIT_READS: '1000000',
+      RATE_LIMIT_WRITES: '100000',
+      RATE_LIMIT_AUTH_FAILURES: '1000000',
+      ...overrides,
+    });
   } catch (err) {
     server.close();
     throw err;
@@ -99,7 +107,21 @@ export async function startTestApi(overrides: Record<string, string> = {}, plugi
   const capabilities = await startCapabilityCache(config, db, config.database.url!, createLogger('error'));
   const appDb = plugins.reduce((wrapped, plugin) => wrapped.withPlugin(plugin), db);
   const rateLimiter = rateLimiterFromConfig(config, appDb, createLogger('error'));
-  const app = createApp({ config, db: appDb, pool, temporal, capabilities, logger, blobStore, urlSigner, uploads, downloadLinks, keyCache, rateLimiter, youtube: youTubeDataApiFromConfig(config.youtube) });
+  const app = createApp({
+    config,
+    db: appDb,
+    pool,
+    temporal,
+    capabilities,
+    logger,
+    blobStore,
+    urlSigner,
+    uploads,
+    downloadLinks,
+    keyCache,
+    rateLimiter,
+    youtube: youTubeDataApiFromConfig(config.youtube),
+  });
   // Outermost, so it checks each response exactly as the client gets it (contract test 2).
   app.middleware.unshift(responseContract(app, config.storage.driver));
   server.on('request', app.callback());

@@ -23,10 +23,7 @@ export interface TestWorker {
  * A real worker on the run's dev server, on a fresh task queue so test files stay apart: both
  * roles in one process, as `make dev` runs it, its capabilities published like a real worker's.
  */
-export async function startTestWorker(
-  db: Db,
-  options: { taskQueue?: string; overrides?: Partial<ActivityDeps>; env?: Record<string, string> } = {},
-): Promise<TestWorker> {
+export async function startTestWorker(db: Db, options: { taskQueue?: string; overrides?: Partial<ActivityDeps>; env?: Record<string, string> } = {}): Promise<TestWorker> {
   installTemporalRuntime('warn');
   const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
   const config = testConfig({ ...options.env, TEMPORAL_TASK_QUEUE: taskQueue });

@@ -64,7 +64,13 @@ export async function putPartReadingRefusal(url: string, bytes: Buffer): Promise
 export async function putPartAndDropConnection(url: string, bytes: Buffer): Promise<void> {
   await new Promise<void>((resolve) => {
     const target = new URL(url);
-    const req = http.request({ method: 'PUT', host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers: { 'content-length': bytes.length, 'content-md5': contentMd5(bytes) } });
+    const req = http.request({
+      method: 'PUT',
+      host: target.hostname,
+      port: target.port,
+      path: `${target.pathname}${target.search}`,
+      headers: { 'content-length': bytes.length, 'content-md5': contentMd5(bytes) },
+    });
     req.on('error', () => resolve());
     req.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => {
       setTimeout(() => {

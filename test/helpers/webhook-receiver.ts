@@ -55,10 +55,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     url: (path) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
     answer: (path, statuses) => scripted.set(path, [...statuses]),
     answerWith: (path, status) => deciders.set(path, status),
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

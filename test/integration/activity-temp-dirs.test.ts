@@ -66,7 +66,9 @@ it('removes the temp dir after a successful probe of a source streamed from the 
 it('removes it when the step fails', async () => {
   const id = await projectWithSource(clip);
   const engines = createLocalEngines();
-  engines.media.probe = async () => { throw new Error('ffprobe crashed'); };
+  engines.media.probe = async () => {
+    throw new Error('ffprobe crashed');
+  };
   await expect(runPrepareSource(new MockActivityEnvironment(), id, engines)).rejects.toThrow();
   expect(readdirSync(tmp)).toEqual([]);
 });

@@ -10,7 +10,9 @@ import { request, startTestApi, type TestApi } from '../helpers/test-api';
 
 const hook = new QueryHook();
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi({}, [hook]); });
+beforeAll(async () => {
+  api = await startTestApi({}, [hook]);
+});
 afterAll(() => api.close());
 
 const usage = (key: string) => request(api.baseUrl, 'GET', '/v1/usage', { headers: bearer(key) });

@@ -17,8 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => api?.close());
 
-const usage = (key: string, address: string, forwardedFor = address) =>
-  request(api.baseUrl, 'GET', '/v1/usage', { headers: { ...bearer(key), 'x-forwarded-for': forwardedFor } });
+const usage = (key: string, address: string, forwardedFor = address) => request(api.baseUrl, 'GET', '/v1/usage', { headers: { ...bearer(key), 'x-forwarded-for': forwardedFor } });
 /** The key ids and workspaces this file tried or made: its rows, whatever other files write meanwhile. */
 const triedKeyIds = new Set<string>();
 const ownWorkspaces = new Set<string>();

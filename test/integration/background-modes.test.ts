@@ -34,14 +34,31 @@ async function makeSource(dir: string, channels: 'stereo' | 'mono'): Promise<Buf
   const speech = await speak(SCRIPT.map((l) => l.text).join(' '), path.join(dir, 'speech.wav'));
   const soundtrack = path.join(dir, `soundtrack-${channels}.wav`);
   await ffmpeg([
-    '-i', speech,
-    '-f', 'lavfi', '-i', `anoisesrc=d=${SECONDS}:c=pink:a=0.08:seed=1`,
-    '-f', 'lavfi', '-i', `anoisesrc=d=${SECONDS}:c=pink:a=0.08:seed=2`,
-    '-f', 'lavfi', '-i', `sine=f=220:d=${SECONDS}:sample_rate=48000`,
+    '-i',
+    speech,
+    '-f',
+    'lavfi',
+    '-i',
+    `anoisesrc=d=${SECONDS}:c=pink:a=0.08:seed=1`,
+    '-f',
+    'lavfi',
+    '-i',
+    `anoisesrc=d=${SECONDS}:c=pink:a=0.08:seed=2`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=f=220:d=${SECONDS}:sample_rate=48000`,
     '-filter_complex',
     `[0:a]aresample=48000,apad,atrim=duration=${SECONDS},pan=stereo|c0=c0|c1=c0[s];[1:a][2:a]amerge=inputs=2[n];[3:a]volume=0.05,pan=stereo|c0=c0|c1=c0[t];` +
       '[s][n][t]amix=inputs=3:duration=first:normalize=0[out]',
-    '-map', '[out]', '-ar', '48000', ...(channels === 'mono' ? ['-ac', '1'] : []), '-c:a', 'pcm_s16le', soundtrack,
+    '-map',
+    '[out]',
+    '-ar',
+    '48000',
+    ...(channels === 'mono' ? ['-ac', '1'] : []),
+    '-c:a',
+    'pcm_s16le',
+    soundtrack,
   ]);
   return readFileSync(await makeVideo(path.join(dir, `${channels}.mp4`), SECONDS, soundtrack));
 }
@@ -126,7 +143,9 @@ describe.each(['stereo', 'mono'] as const)('background modes on a real render of
       const kept = energy(keep, from, to, drop);
       const below = db(original.all / dub.all);
       const [centre, sides] = [db(original.mid / kept.mid), db(original.side / kept.side)];
-      console.log(`${channels} sentence ${i + 1} (${from.toFixed(2)}–${to.toFixed(2)} s): original ${below.toFixed(1)} dB under the dub with duck, ${db(kept.all / dub.all).toFixed(1)} dB with keep; against keep: centre ${centre.toFixed(1)} dB${channels === 'stereo' ? `, sides ${sides.toFixed(1)} dB` : ''}`);
+      console.log(
+        `${channels} sentence ${i + 1} (${from.toFixed(2)}–${to.toFixed(2)} s): original ${below.toFixed(1)} dB under the dub with duck, ${db(kept.all / dub.all).toFixed(1)} dB with keep; against keep: centre ${centre.toFixed(1)} dB${channels === 'stereo' ? `, sides ${sides.toFixed(1)} dB` : ''}`,
+      );
       expect(below).toBeLessThanOrEqual(-20);
       // keep leaves the original far louder there: the ducking is what makes the difference.
       expect(db(kept.all / original.all)).toBeGreaterThan(15);

@@ -26,7 +26,12 @@ const SCRIPT = [
 ];
 const MARKUP = '{\\an8}<font size="300">Hola</font>';
 
-interface VideoStream { codec_type: string; width: number; height: number; avg_frame_rate: string }
+interface VideoStream {
+  codec_type: string;
+  width: number;
+  height: number;
+  avg_frame_rate: string;
+}
 
 async function videoStream(file: string): Promise<VideoStream> {
   const { stdout } = await runProcess('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', file], { timeoutMs: 30_000 });
@@ -68,8 +73,25 @@ beforeAll(async () => {
   source = path.join(dir, 'clip.mp4');
   // 320×240 at 60 fps: above the worker's cap in both size and rate.
   await ffmpeg([
-    '-f', 'lavfi', '-i', `color=c=blue:s=320x240:r=60:d=${SECONDS}`, '-i', speech, '-af', `apad,atrim=duration=${SECONDS}`,
-    '-c:a', 'aac', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-t', String(SECONDS), source,
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=blue:s=320x240:r=60:d=${SECONDS}`,
+    '-i',
+    speech,
+    '-af',
+    `apad,atrim=duration=${SECONDS}`,
+    '-c:a',
+    'aac',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-t',
+    String(SECONDS),
+    source,
   ]);
   api = await startTestApi();
   worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue, env: { MAX_VIDEO_RESOLUTION: String(CAP.lines), MAX_VIDEO_FPS: String(CAP.fps) } });
@@ -83,9 +105,15 @@ afterAll(async () => {
 it('renders a source above the cap within it: scaled down keeping its shape, at most the capped frame rate', async () => {
   tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: 10 });
   const clip = readFileSync(source);
-  const created = await createProject(api, tenant, projectBody({
-    source: { type: 'upload', file_name: 'clip.mp4', size_bytes: clip.length }, transcript: { format: 'json', content: JSON.stringify(SCRIPT) }, video: { burned_captions: true },
-  }));
+  const created = await createProject(
+    api,
+    tenant,
+    projectBody({
+      source: { type: 'upload', file_name: 'clip.mp4', size_bytes: clip.length },
+      transcript: { format: 'json', content: JSON.stringify(SCRIPT) },
+      video: { burned_captions: true },
+    }),
+  );
   expect(created.status).toBe(201);
   id = created.body.data.id as string;
   expect((await uploadAndComplete(api, tenant, created.body.data, clip)).status).toBe(200);

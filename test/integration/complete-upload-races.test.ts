@@ -58,7 +58,11 @@ describe('POST /upload/complete races', () => {
     const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
     const project = await uploadedProject(tenant, 100_000);
     // Expired by the database's clock, the one the upload-expiry schedule judges with.
-    await api.db.updateTable('uploads').set({ expires_at: sql<Date>`now() - interval '1 minute'` }).where('id', '=', project.uploadId).execute();
+    await api.db
+      .updateTable('uploads')
+      .set({ expires_at: sql<Date>`now() - interval '1 minute'` })
+      .where('id', '=', project.uploadId)
+      .execute();
 
     // The API runs in this process: only its Date goes 10 minutes back; timers keep running.
     jest.useFakeTimers({
@@ -89,15 +93,25 @@ describe('POST /upload/complete races', () => {
       const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
       const putPid = rows[0]!.pid;
       await trx.selectFrom('uploads').select('completed_at').where('id', '=', project.uploadId).forShare().executeTakeFirstOrThrow();
-      await trx.updateTable('upload_parts').set({ etag: 'f'.repeat(32) }).where('upload_id', '=', project.uploadId).where('part_number', '=', 1).execute();
+      await trx
+        .updateTable('upload_parts')
+        .set({ etag: 'f'.repeat(32) })
+        .where('upload_id', '=', project.uploadId)
+        .where('part_number', '=', 1)
+        .execute();
 
       // The complete, with the etags the client was given, runs while the part PUT is in flight.
       const completing = complete(tenant, project.id, project.parts);
       // It must be waiting on the PUT's lock: only then does the commit below race it.
-      await waitFor('the complete to wait on the part upload', async () => {
-        const blocked = await sql<{ n: string }>`select count(*) as n from pg_stat_activity where ${putPid} = any(pg_blocking_pids(pid))`.execute(api.db);
-        return Number(blocked.rows[0]!.n) > 0;
-      }, 10_000, 50);
+      await waitFor(
+        'the complete to wait on the part upload',
+        async () => {
+          const blocked = await sql<{ n: string }>`select count(*) as n from pg_stat_activity where ${putPid} = any(pg_blocking_pids(pid))`.execute(api.db);
+          return Number(blocked.rows[0]!.n) > 0;
+        },
+        10_000,
+        50,
+      );
       await new Promise((r) => setTimeout(r, 500));
       await trx.commit().execute();
       open = false;

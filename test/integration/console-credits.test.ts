@@ -20,9 +20,7 @@ afterAll(async () => {
   await api.close();
 });
 
-
-const grants = async (workspaceId: string) =>
-  api.db.selectFrom('credit_ledger').select(['reference', 'amount']).where('workspace_id', '=', workspaceId).where('kind', '=', 'grant').execute();
+const grants = async (workspaceId: string) => api.db.selectFrom('credit_ledger').select(['reference', 'amount']).where('workspace_id', '=', workspaceId).where('kind', '=', 'grant').execute();
 
 describe('console: credits:grant', () => {
   it('item 18: grants the same reference once to each of two workspaces', async () => {
@@ -68,10 +66,7 @@ describe('console: credits:grant', () => {
     const same = `invoice-${randomUUID().slice(0, 8)}`;
     const twins = await Promise.all([1, 2].map(() => consoleRun('credits:grant', '--workspace', workspace.id, '--credits', '300', '--reference', same)));
     expect(twins.map((r) => r.code)).toEqual([0, 0]);
-    expect(twins.map((r) => r.out).sort()).toEqual([
-      `granted 300 credits to workspace ${workspace.id} (reference ${same})`,
-      `reference ${same} was already applied; nothing changed`,
-    ]);
+    expect(twins.map((r) => r.out).sort()).toEqual([`granted 300 credits to workspace ${workspace.id} (reference ${same})`, `reference ${same} was already applied; nothing changed`]);
 
     const clash = `invoice-${randomUUID().slice(0, 8)}`;
     const rivals = await Promise.all(['100', '200'].map((n) => consoleRun('credits:grant', '--workspace', workspace.id, '--credits', n, '--reference', clash)));

@@ -3,9 +3,10 @@ import { bearer, createTenant } from '../helpers/fixtures';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi(); });
+beforeAll(async () => {
+  api = await startTestApi();
+});
 afterAll(() => api.close());
-
 
 describe('console: keys', () => {
   it('item 21: creates a key that works once, lists it without its secret, and revokes it (deterministically 401 after)', async () => {

@@ -18,7 +18,6 @@ afterAll(async () => {
   await api.close();
 });
 
-
 /** A project whose languages all failed on their first attempt. */
 async function projectWithFailedLanguages(locales: string[], credits = 10_000, failureCode = 'source_failed'): Promise<string> {
   const { workspace } = await createTenant(api.db, { credits });
@@ -72,7 +71,7 @@ describe('console: languages:retry', () => {
     expect(await startInput(languageWorkflowId(projectId, 'gl_es'))).toEqual({ projectId, locale: 'gl_es', attempt: 2, billing: 'charge' });
   });
 
-  it('the platform\'s failure (engine_failed) is retried free, whatever the balance (docs/money.md#retrying-a-failed-language)', async () => {
+  it("the platform's failure (engine_failed) is retried free, whatever the balance (docs/money.md#retrying-a-failed-language)", async () => {
     const projectId = await projectWithFailedLanguages(['ca_es'], 0, 'engine_failed');
     const free = await consoleRun('languages:retry', projectId, 'ca_es', '--no-wait');
     expect(free.code).toBe(0);

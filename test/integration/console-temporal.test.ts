@@ -21,7 +21,15 @@ afterAll(async () => {
 it('registers the search attributes in an existing namespace, then finds them there', async () => {
   const namespace = `scale-${randomUUID().slice(0, 8)}`;
   await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('3 days') });
-  await waitFor('the namespace to be usable', async () => connection.workflowService.describeNamespace({ namespace }).then(() => true, () => false), 30_000);
+  await waitFor(
+    'the namespace to be usable',
+    async () =>
+      connection.workflowService.describeNamespace({ namespace }).then(
+        () => true,
+        () => false,
+      ),
+    30_000,
+  );
   process.env.TEMPORAL_NAMESPACE = namespace;
 
   const first = await consoleRun('temporal:setup');
@@ -31,10 +39,15 @@ it('registers the search attributes in an existing namespace, then finds them th
   const listed = await connection.operatorService.listSearchAttributes({ namespace });
   expect(Object.keys(listed.customAttributes ?? {})).toEqual(expect.arrayContaining(['ProjectId', 'WorkspaceId', 'Locale']));
 
-  const again = await waitFor('the attributes to be visible to a second run', async () => {
-    const run = await consoleRun('temporal:setup');
-    return run.out.includes('already registered: ProjectId, WorkspaceId, Locale') ? run : undefined;
-  }, 30_000, 500);
+  const again = await waitFor(
+    'the attributes to be visible to a second run',
+    async () => {
+      const run = await consoleRun('temporal:setup');
+      return run.out.includes('already registered: ProjectId, WorkspaceId, Locale') ? run : undefined;
+    },
+    30_000,
+    500,
+  );
   expect(again.code).toBe(0);
   expect(again.out).not.toContain('registered search attributes:');
 });

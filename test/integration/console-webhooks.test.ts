@@ -17,7 +17,17 @@ const rows = (workspaceId: string) => api.db.selectFrom('webhook_endpoints').sel
 describe('console: webhooks', () => {
   it('adds an endpoint the API shows, lists it without its secret, and removes it', async () => {
     const tenant = await createTenant(api.db);
-    const added = await consoleRun('webhooks:add', '--workspace', tenant.workspace.id, '--url', 'http://127.0.0.1:9/hook', '--events', 'project.completed,project.failed', '--description', 'ops receiver');
+    const added = await consoleRun(
+      'webhooks:add',
+      '--workspace',
+      tenant.workspace.id,
+      '--url',
+      'http://127.0.0.1:9/hook',
+      '--events',
+      'project.completed,project.failed',
+      '--description',
+      'ops receiver',
+    );
     expect(added.code).toBe(0);
     const secret = /signing secret \(shown once\): (whsec_\S+)/.exec(added.out)![1]!;
     const [row] = await rows(tenant.workspace.id);

@@ -7,9 +7,10 @@ import { startTestApi, type TestApi } from '../helpers/test-api';
 // and exit 2 before anything touches the database.
 
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi(); });
+beforeAll(async () => {
+  api = await startTestApi();
+});
 afterAll(() => api.close());
-
 
 const workspacesNamed = async (name: string) => api.db.selectFrom('workspaces').selectAll().where('name', '=', name).execute();
 const usersWithEmail = async (email: string) => api.db.selectFrom('users').select('id').where('email', '=', email).execute();

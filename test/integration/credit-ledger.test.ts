@@ -7,7 +7,9 @@ import { createTenant } from '../helpers/fixtures';
 import { testConfig } from '../helpers/test-api';
 
 let db: Db;
-beforeAll(() => { db = createDb({ url: testConfig().database.url!, poolMax: 20 }); });
+beforeAll(() => {
+  db = createDb({ url: testConfig().database.url!, poolMax: 20 });
+});
 afterAll(() => db.destroy());
 
 const inTrx = <T>(work: (trx: Transaction<Database>) => Promise<T>) => db.transaction().execute(work);
@@ -15,15 +17,17 @@ const inTrx = <T>(work: (trx: Transaction<Database>) => Promise<T>) => db.transa
 describe('credit ledger', () => {
   it('never reserves more than the balance under 40 concurrent holds', async () => {
     const { workspace } = await createTenant(db, { credits: 1000 });
-    const results = await Promise.allSettled(
-      Array.from({ length: 40 }, () => inTrx((trx) => holdCredits(trx, { workspaceId: workspace.id, reference: randomUUID(), amount: 100 }))),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 40 }, () => inTrx((trx) => holdCredits(trx, { workspaceId: workspace.id, reference: randomUUID(), amount: 100 }))));
     const won = results.filter((r) => r.status === 'fulfilled').length;
     const refused = results.filter((r) => r.status === 'rejected');
     expect(won).toBe(10);
     for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientCreditsError);
     expect(await getBalance(db, workspace.id)).toEqual({ granted: 1000, captured: 0, reserved: 1000 });
-    const holds = await db.selectFrom('credit_holds').select((eb) => eb.fn.countAll<string>().as('n')).where('workspace_id', '=', workspace.id).executeTakeFirstOrThrow();
+    const holds = await db
+      .selectFrom('credit_holds')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('workspace_id', '=', workspace.id)
+      .executeTakeFirstOrThrow();
     expect(Number(holds.n)).toBe(10);
   });
 
@@ -52,8 +56,6 @@ describe('credit ledger', () => {
 
   it('lets the database CHECK stop an overdraft even if code skipped the guard', async () => {
     const { workspace } = await createTenant(db, { credits: 10 });
-    await expect(
-      db.updateTable('credit_balances').set({ reserved: 11 }).where('workspace_id', '=', workspace.id).execute(),
-    ).rejects.toThrow(/credit_balances_not_overdrawn/);
+    await expect(db.updateTable('credit_balances').set({ reserved: 11 }).where('workspace_id', '=', workspace.id).execute()).rejects.toThrow(/credit_balances_not_overdrawn/);
   });
 });

@@ -24,15 +24,21 @@ afterAll(async () => {
 });
 
 it('survives its connection dying mid-transaction, reports it as the database unavailable, and recovers', async () => {
-  const failure = await db.transaction().execute(async (trx) => {
-    const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
-    const pid = rows[0]!.pid;
-    await admin.query('select pg_terminate_backend($1)', [pid]);
-    await waitFor('the backend to be gone', async () => (await admin.query('select 1 from pg_stat_activity where pid = $1', [pid])).rowCount === 0, 10_000, 50);
-    // Let the closed socket reach the client while no statement is running on it.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    return sql`select 1`.execute(trx).then(() => undefined, (err: unknown) => err);
-  }).catch((err: unknown) => err);
+  const failure = await db
+    .transaction()
+    .execute(async (trx) => {
+      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+      const pid = rows[0]!.pid;
+      await admin.query('select pg_terminate_backend($1)', [pid]);
+      await waitFor('the backend to be gone', async () => (await admin.query('select 1 from pg_stat_activity where pid = $1', [pid])).rowCount === 0, 10_000, 50);
+      // Let the closed socket reach the client while no statement is running on it.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return sql`select 1`.execute(trx).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    })
+    .catch((err: unknown) => err);
   expect(failure).toBeDefined();
   expect(isDatabaseUnavailable(failure)).toBe(true);
 

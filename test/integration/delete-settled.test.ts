@@ -34,8 +34,7 @@ afterAll(async () => {
 });
 
 const remove = (tenant: TestTenant, id: string) => request(api().baseUrl, 'DELETE', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) });
-const cancel = (tenant: TestTenant, id: string) =>
-  request(api().baseUrl, 'POST', `/v1/dubbing/projects/${id}/cancel`, { headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() } });
+const cancel = (tenant: TestTenant, id: string) => request(api().baseUrl, 'POST', `/v1/dubbing/projects/${id}/cancel`, { headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() } });
 const events = async (projectId: string): Promise<string[]> =>
   (await api().db.selectFrom('webhook_events').select('type').where('project_id', '=', projectId).orderBy('sequence').execute()).map((e) => e.type);
 const deliverableRows = async (projectId: string) => (await api().db.selectFrom('deliverables').select('storage_key').where('project_id', '=', projectId).execute()).length;
@@ -59,12 +58,17 @@ async function startDub(tenant: TestTenant, targets: string[]): Promise<{ id: st
 
 /** DELETE until it answers something else than 409 (each 409 a project_in_progress); that answer. */
 async function deleteOnceSettled(tenant: TestTenant, id: string, timeoutMs: number) {
-  return waitFor('DELETE to stop answering 409', async () => {
-    const answer = await remove(tenant, id);
-    if (answer.status !== 409) return answer;
-    expect(answer.body.error).toMatchObject({ type: 'conflict_error', code: 'project_in_progress' });
-    return undefined;
-  }, timeoutMs, 500);
+  return waitFor(
+    'DELETE to stop answering 409',
+    async () => {
+      const answer = await remove(tenant, id);
+      if (answer.status !== 409) return answer;
+      expect(answer.body.error).toMatchObject({ type: 'conflict_error', code: 'project_in_progress' });
+      return undefined;
+    },
+    timeoutMs,
+    500,
+  );
 }
 
 /** After the 200: a while later, nothing of the project in storage or the tables, and no event after project.deleted. */
@@ -78,7 +82,7 @@ async function expectNothingLeft(id: string, uploadIds: readonly string[]): Prom
 }
 
 describe('DELETE waits until nothing of the project runs', () => {
-  it('cancelled mid-dub: 409 while the cancelled language\'s media step still runs, 200 once it stopped; then no file, row or event of it', async () => {
+  it("cancelled mid-dub: 409 while the cancelled language's media step still runs, 200 once it stopped; then no file, row or event of it", async () => {
     // Catalan's speech is held, and goes on holding after the cancel: a media step slow to stop.
     const gate = heldSpeech('ca_es', { ignoresCancel: true });
     opened = gate.open;
@@ -91,7 +95,7 @@ describe('DELETE waits until nothing of the project runs', () => {
     expect((await cancel(tenant, id)).status).toBe(202);
     // The cancelled step has not stopped (it is held): nothing of the project may go yet. The
     // old delete answered 200 here once the workflows had settled without waiting for it.
-    for (const until = Date.now() + 8000; Date.now() < until; ) {
+    for (const until = Date.now() + 8000; Date.now() < until;) {
       const refused = await remove(tenant, id);
       expect({ status: refused.status, code: refused.body.error?.code }).toEqual({ status: 409, code: 'project_in_progress' });
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -104,7 +108,10 @@ describe('DELETE waits until nothing of the project runs', () => {
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ data: { id, object: 'project', deleted: true } });
     const ended = await api().db.selectFrom('project_languages').select(['locale', 'status', 'failure_code']).where('project_id', '=', id).orderBy('locale').execute();
-    expect(ended).toEqual([{ locale: 'ca_es', status: 'failed', failure_code: 'cancelled' }, { locale: 'es_es', status: 'completed', failure_code: null }]);
+    expect(ended).toEqual([
+      { locale: 'ca_es', status: 'failed', failure_code: 'cancelled' },
+      { locale: 'es_es', status: 'completed', failure_code: null },
+    ]);
     await expectNothingLeft(id, uploadIds);
     expect((await remove(tenant, id)).status).toBe(404);
     expect((await request(api().baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) })).status).toBe(404);
@@ -160,7 +167,7 @@ describe('DELETE judges the project under its lock before any file goes', () => 
     const { id, uploadIds } = await startDub(tenant, ['es_es', 'ca_es']);
     await waitForProjectView(api(), tenant, id, 'project partially_completed', (p) => p.status === 'partially_completed', 150_000);
     await waitFor('project.completed', async () => (await events(id)).includes('project.completed') || undefined, 30_000);
-    const ledger = async () => (await api().db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', id).orderBy('id').execute());
+    const ledger = async () => await api().db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', id).orderBy('id').execute();
     const settled = await ledger();
 
     // The moment DELETE reads where the files are (about to remove them), a free retry of the
@@ -177,7 +184,10 @@ describe('DELETE judges the project under its lock before any file goes', () => 
     expect(retried?.status).toBe(404);
     expect(deleted.status).toBe(200);
     const languages = await api().db.selectFrom('project_languages').select(['locale', 'status', 'attempt']).where('project_id', '=', id).orderBy('locale').execute();
-    expect(languages).toEqual([{ locale: 'ca_es', status: 'failed', attempt: 1 }, { locale: 'es_es', status: 'completed', attempt: 1 }]);
+    expect(languages).toEqual([
+      { locale: 'ca_es', status: 'failed', attempt: 1 },
+      { locale: 'es_es', status: 'completed', attempt: 1 },
+    ]);
     expect(await ledger()).toEqual(settled);
     await expectNothingLeft(id, uploadIds);
   }, 300_000);
@@ -198,7 +208,10 @@ describe('DELETE judges the project under its lock before any file goes', () => 
     expect(storedFiles(id, uploadIds)).not.toEqual([]);
     expect(await events(id)).not.toContain('project.deleted');
     // A retry or an addition now finds no project to reopen.
-    const added = await request(api().baseUrl, 'POST', `/v1/dubbing/projects/${id}/languages`, { headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() }, body: { target_locales: ['ca_es'], max_billable_seconds: 60, preview_only: false } });
+    const added = await request(api().baseUrl, 'POST', `/v1/dubbing/projects/${id}/languages`, {
+      headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() },
+      body: { target_locales: ['ca_es'], max_billable_seconds: 60, preview_only: false },
+    });
     expect(added.status).toBe(404);
 
     const finished = await remove(tenant, id);

@@ -43,27 +43,49 @@ afterAll(async () => {
 
 /** Headless Chromium with its own profile; anything beyond loopback goes to the recorder. */
 function chromium(args: string[]) {
-  return runProcess(CHROMIUM, [
-    '--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-default-browser-check',
-    // The browser's own background traffic (updates, sign-in, metrics), which is not the page's.
-    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-extensions',
-    '--disable-default-apps', '--disable-domain-reliability', '--disable-client-side-phishing-detection', '--disable-breakpad',
-    '--metrics-recording-only', '--no-pings', '--no-service-autorun', '--password-store=basic', '--use-mock-keychain',
-    '--disable-features=OptimizationHints,MediaRouter,Translate,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,SigninInterceptBubble',
-    `--user-data-dir=${path.join(dir, 'profile')}`,
-    `--proxy-server=${outbound.url}`,
-    '--virtual-time-budget=15000',
-    ...args,
-  ], { timeoutMs: BROWSER_TIMEOUT_MS });
+  return runProcess(
+    CHROMIUM,
+    [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--no-default-browser-check',
+      // The browser's own background traffic (updates, sign-in, metrics), which is not the page's.
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-extensions',
+      '--disable-default-apps',
+      '--disable-domain-reliability',
+      '--disable-client-side-phishing-detection',
+      '--disable-breakpad',
+      '--metrics-recording-only',
+      '--no-pings',
+      '--no-service-autorun',
+      '--password-store=basic',
+      '--use-mock-keychain',
+      '--disable-features=OptimizationHints,MediaRouter,Translate,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,SigninInterceptBubble',
+      `--user-data-dir=${path.join(dir, 'profile')}`,
+      `--proxy-server=${outbound.url}`,
+      '--virtual-time-budget=15000',
+      ...args,
+    ],
+    { timeoutMs: BROWSER_TIMEOUT_MS },
+  );
 }
 
 describe('GET /docs', () => {
-  it('would notice a page that reaches beyond this machine', async () => {
-    // The check below is only as good as the recorder: a page with one outside image trips it.
-    const before = outbound.attempts.length;
-    await chromium(['--dump-dom', 'data:text/html,<img src="http://cdn.example.test/logo.png">']);
-    expect(pageAttempts(outbound.attempts.slice(before))).toEqual([expect.stringContaining('cdn.example.test')]);
-  }, BROWSER_TIMEOUT_MS + 10_000);
+  it(
+    'would notice a page that reaches beyond this machine',
+    async () => {
+      // The check below is only as good as the recorder: a page with one outside image trips it.
+      const before = outbound.attempts.length;
+      await chromium(['--dump-dom', 'data:text/html,<img src="http://cdn.example.test/logo.png">']);
+      expect(pageAttempts(outbound.attempts.slice(before))).toEqual([expect.stringContaining('cdn.example.test')]);
+    },
+    BROWSER_TIMEOUT_MS + 10_000,
+  );
 
   it('serves the page and its renderer from this server, with a policy that forbids anything else', async () => {
     const page = await request(api.baseUrl, 'GET', '/docs');
@@ -85,34 +107,42 @@ describe('GET /docs', () => {
     expect(probe.body.error).toMatchObject({ type: 'not_found_error', code: 'not_found', param: 'asset' });
   });
 
-  it('renders the project-create operation in headless Chromium, offline', async () => {
-    const before = outbound.attempts.length;
-    const { stdout } = await chromium(['--dump-dom', `${api.baseUrl}/docs`]);
-    const dom = stdout.toString('utf8');
-    // Rendered by Swagger UI from the document, not present in the page's HTML.
-    expect(dom).toContain('Create a dubbing project');
-    expect(dom).toMatch(/data-path="\/v1\/dubbing\/projects"/);
-    expect(dom).toContain('opblock-post');
-    expect(dom).toContain('Dubbing API');
-    // Everything the page needed came from this server...
-    for (const file of ['GET /docs', 'GET /docs/swagger-ui.css', 'GET /docs/swagger-ui-bundle.js', 'GET /docs/docs-init.js', 'GET /v1/openapi.json']) {
-      expect(api.requests).toContain(file);
-    }
-    // ...and nothing the page asked for tried to leave the machine.
-    expect(pageAttempts(outbound.attempts.slice(before))).toEqual([]);
-  }, BROWSER_TIMEOUT_MS + 10_000);
+  it(
+    'renders the project-create operation in headless Chromium, offline',
+    async () => {
+      const before = outbound.attempts.length;
+      const { stdout } = await chromium(['--dump-dom', `${api.baseUrl}/docs`]);
+      const dom = stdout.toString('utf8');
+      // Rendered by Swagger UI from the document, not present in the page's HTML.
+      expect(dom).toContain('Create a dubbing project');
+      expect(dom).toMatch(/data-path="\/v1\/dubbing\/projects"/);
+      expect(dom).toContain('opblock-post');
+      expect(dom).toContain('Dubbing API');
+      // Everything the page needed came from this server...
+      for (const file of ['GET /docs', 'GET /docs/swagger-ui.css', 'GET /docs/swagger-ui-bundle.js', 'GET /docs/docs-init.js', 'GET /v1/openapi.json']) {
+        expect(api.requests).toContain(file);
+      }
+      // ...and nothing the page asked for tried to leave the machine.
+      expect(pageAttempts(outbound.attempts.slice(before))).toEqual([]);
+    },
+    BROWSER_TIMEOUT_MS + 10_000,
+  );
 
-  it('takes a screenshot that is a real 1280-pixel-wide PNG', async () => {
-    const file = path.join(dir, 'docs.png');
-    const before = outbound.attempts.length;
-    await chromium([`--screenshot=${file}`, '--window-size=1280,2000', '--hide-scrollbars', `${api.baseUrl}/docs`]);
-    expect(existsSync(file)).toBe(true);
-    const png = readFileSync(file);
-    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-    expect(png.readUInt32BE(16)).toBe(1280); // IHDR width
-    expect(png.readUInt32BE(20)).toBe(2000); // IHDR height
-    // A blank page compresses to almost nothing; a rendered reference does not.
-    expect(statSync(file).size).toBeGreaterThan(40_000);
-    expect(pageAttempts(outbound.attempts.slice(before))).toEqual([]);
-  }, BROWSER_TIMEOUT_MS + 10_000);
+  it(
+    'takes a screenshot that is a real 1280-pixel-wide PNG',
+    async () => {
+      const file = path.join(dir, 'docs.png');
+      const before = outbound.attempts.length;
+      await chromium([`--screenshot=${file}`, '--window-size=1280,2000', '--hide-scrollbars', `${api.baseUrl}/docs`]);
+      expect(existsSync(file)).toBe(true);
+      const png = readFileSync(file);
+      expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      expect(png.readUInt32BE(16)).toBe(1280); // IHDR width
+      expect(png.readUInt32BE(20)).toBe(2000); // IHDR height
+      // A blank page compresses to almost nothing; a rendered reference does not.
+      expect(statSync(file).size).toBeGreaterThan(40_000);
+      expect(pageAttempts(outbound.attempts.slice(before))).toEqual([]);
+    },
+    BROWSER_TIMEOUT_MS + 10_000,
+  );
 });

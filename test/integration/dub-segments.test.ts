@@ -52,7 +52,11 @@ const captions = async (tenant: TestTenant, id: string): Promise<string> => {
 };
 
 /** A VTT's cue blocks, exactly as written. */
-const vttBlocks = (vtt: string) => vtt.split('\n\n').slice(1).filter((b) => b.trim() !== '');
+const vttBlocks = (vtt: string) =>
+  vtt
+    .split('\n\n')
+    .slice(1)
+    .filter((b) => b.trim() !== '');
 
 /** Two captions never show at once (docs/recognition.md#timing): each cue starts once the one before ends. */
 function expectNoOverlappingCues(vtt: string): void {
@@ -83,20 +87,37 @@ async function commitRegeneration(tenant: TestTenant, projectId: string, input: 
   const credits = input.seconds * CPS;
   await suite.api.db.transaction().execute(async (trx) => {
     await chargeCredits(trx, { workspaceId: tenant.workspace.id, reference: regenerationChargeReference(projectId, regenerationId), amount: credits, projectId, description: 'regeneration of es_es' });
-    await trx.insertInto('language_regenerations').values({
-      id: regenerationId, project_id: projectId, workspace_id: tenant.workspace.id, locale: 'es_es', status: 'running', segments: input.segments,
-      billable_seconds: input.seconds, credits, max_billable_seconds: 60, from_revision: input.fromRevision, idempotency_key: randomUUID(),
-    }).execute();
+    await trx
+      .insertInto('language_regenerations')
+      .values({
+        id: regenerationId,
+        project_id: projectId,
+        workspace_id: tenant.workspace.id,
+        locale: 'es_es',
+        status: 'running',
+        segments: input.segments,
+        billable_seconds: input.seconds,
+        credits,
+        max_billable_seconds: 60,
+        from_revision: input.fromRevision,
+        idempotency_key: randomUUID(),
+      })
+      .execute();
   });
   return { regenerationId, projectId, locale: 'es_es' };
 }
 
 const runRegeneration = (input: RegenerationWorkflowInput, n: number): Promise<RegenerationWorkflowResult> =>
-  suite.api.temporal.workflow.execute('regenerateLanguageWorkflow', { taskQueue: suite.api.config.temporal.taskQueue, workflowId: regenerationWorkflowId(input.projectId, input.locale, n), args: [input] });
+  suite.api.temporal.workflow.execute('regenerateLanguageWorkflow', {
+    taskQueue: suite.api.config.temporal.taskQueue,
+    workflowId: regenerationWorkflowId(input.projectId, input.locale, n),
+    args: [input],
+  });
 
 const regenerationRow = (id: string) => suite.api.db.selectFrom('language_regenerations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const ledger = (projectId: string) => suite.api.db.selectFrom('credit_ledger').select(['reference', 'kind', 'amount']).where('project_id', '=', projectId).orderBy('id').execute();
-const deliverableKeys = async (projectId: string) => (await suite.api.db.selectFrom('deliverables').select('storage_key').where('project_id', '=', projectId).orderBy('format').execute()).map((d) => d.storage_key);
+const deliverableKeys = async (projectId: string) =>
+  (await suite.api.db.selectFrom('deliverables').select('storage_key').where('project_id', '=', projectId).orderBy('format').execute()).map((d) => d.storage_key);
 
 describe('a machine-transcribed project', () => {
   it('has source segments from the recognizer and one rendered line per segment', async () => {
@@ -118,7 +139,15 @@ describe('a machine-transcribed project', () => {
     const dubbed = await lines(id);
     expect(dubbed).toHaveLength(sources.length);
     for (const [i, line] of dubbed.entries()) {
-      expect(line).toMatchObject({ position: i, source_segment_id: sources[i]!.id, start_seconds: sources[i]!.start_seconds, end_seconds: sources[i]!.end_seconds, status: 'current', rendered_text: line.text, placed_start_seconds: sources[i]!.start_seconds });
+      expect(line).toMatchObject({
+        position: i,
+        source_segment_id: sources[i]!.id,
+        start_seconds: sources[i]!.start_seconds,
+        end_seconds: sources[i]!.end_seconds,
+        status: 'current',
+        rendered_text: line.text,
+        placed_start_seconds: sources[i]!.start_seconds,
+      });
       expect(line.id).toMatch(/^lseg_[a-z0-9]{12,16}$/);
       expect(line.text.trim()).not.toBe('');
       expect(line.clip_key).toBe(`projects/${id}/languages/es_es/clips/${line.id}.wav`);
@@ -158,10 +187,14 @@ describe('a project with its own script', () => {
     expect(await suite.api.db.selectFrom('transcript_segments').selectAll().where('project_id', '=', id).execute()).toEqual([]);
 
     const modes = (await detectCapabilities()).locales.find((l) => l.locale === 'es_es')!.translationModes!;
-    const expected = await createLocalEngines().translator.translate(SUPPLIED.map((c) => c.text), modes);
+    const expected = await createLocalEngines().translator.translate(
+      SUPPLIED.map((c) => c.text),
+      modes,
+    );
     const dubbed = await lines(id);
-    expect(dubbed.map((l) => ({ source: l.source_segment_id, start: l.start_seconds, end: l.end_seconds, text: l.text, status: l.status })))
-      .toEqual(supplied.map((s, i) => ({ source: s.id, start: s.start_seconds, end: s.end_seconds, text: expected[i], status: 'current' })));
+    expect(dubbed.map((l) => ({ source: l.source_segment_id, start: l.start_seconds, end: l.end_seconds, text: l.text, status: l.status }))).toEqual(
+      supplied.map((s, i) => ({ source: s.id, start: s.start_seconds, end: s.end_seconds, text: expected[i], status: 'current' })),
+    );
     const cues = parseVtt(await captions(tenant, id));
     expect(cues.map((c) => c.text)).toEqual(expected);
     cues.forEach((cue, i) => expect(cue.startSeconds).toBeCloseTo(SUPPLIED[i]!.start_seconds, 3));
@@ -186,14 +219,22 @@ describe('a project with its own script', () => {
       supplied = await suite.api.db.transaction().execute((trx) => replaceSourceSegments(trx, projectId, SUPPLIED, 'supplied'));
       // The language row exists once the project is charged; the source step waits at the gate.
       void waitFor('the language row', async () => (await suite.api.db.selectFrom('project_languages').select('locale').where('project_id', '=', projectId).executeTakeFirst()) ?? undefined, 60_000)
-        .then(() => suite.api.db.updateTable('project_languages').set({ supplied_translation: JSON.stringify(given) }).where('project_id', '=', projectId).execute())
+        .then(() =>
+          suite.api.db
+            .updateTable('project_languages')
+            .set({ supplied_translation: JSON.stringify(given) })
+            .where('project_id', '=', projectId)
+            .execute(),
+        )
         .finally(open);
     });
     const id = await done;
 
     const dubbed = await lines(id);
-    expect(dubbed.map((l) => ({ source: l.source_segment_id, cue: cueOf(l), status: l.status, rendered: l.rendered_text })))
-      .toEqual([{ source: supplied[0]!.id, cue: given[0], status: 'edited', rendered: given[0]!.text }, { source: supplied[2]!.id, cue: given[1], status: 'edited', rendered: given[1]!.text }]);
+    expect(dubbed.map((l) => ({ source: l.source_segment_id, cue: cueOf(l), status: l.status, rendered: l.rendered_text }))).toEqual([
+      { source: supplied[0]!.id, cue: given[0], status: 'edited', rendered: given[0]!.text },
+      { source: supplied[2]!.id, cue: given[1], status: 'edited', rendered: given[1]!.text },
+    ]);
     const cues = parseVtt(await captions(tenant, id));
     expect(cues.map((c) => c.text)).toEqual(given.map((c) => c.text));
     cues.forEach((cue, i) => expect(cue.startSeconds).toBeCloseTo(given[i]!.start_seconds, 3));
@@ -240,7 +281,14 @@ describe('regenerating a language', () => {
     expect(after[1]!.slice(0, 12)).toBe(before[1]!.slice(0, 12)); // it starts where it did
 
     const now = await lines(id);
-    expect(now[1]).toMatchObject({ id: edited.id, text: 'Hola, mundo.', status: 'edited', rendered_text: 'Hola, mundo.', clip_key: `projects/${id}/languages/es_es/r2/clips/${edited.id}.wav`, placed_start_seconds: edited.start_seconds });
+    expect(now[1]).toMatchObject({
+      id: edited.id,
+      text: 'Hola, mundo.',
+      status: 'edited',
+      rendered_text: 'Hola, mundo.',
+      clip_key: `projects/${id}/languages/es_es/r2/clips/${edited.id}.wav`,
+      placed_start_seconds: edited.start_seconds,
+    });
     // The other lines play exactly what revision 1 played.
     expect([now[0], now[2]].map((l) => ({ ...l, updated_at: null }))).toEqual([first.lines[0], first.lines[2]].map((l) => ({ ...l, updated_at: null })));
 
@@ -248,7 +296,14 @@ describe('regenerating a language', () => {
     expect(view.languages[0]).toMatchObject({ status: 'completed', revision: 2 });
     const keys = await deliverableKeys(id);
     expect(keys).toEqual(first.keys.map((k) => k.replace('/languages/es_es/', '/languages/es_es/r2/')));
-    expect(await regenerationRow(input.regenerationId)).toMatchObject({ status: 'completed', from_revision: 1, to_revision: 2, refunded_credits: 0, failure_code: null, completed_at: expect.any(Date) });
+    expect(await regenerationRow(input.regenerationId)).toMatchObject({
+      status: 'completed',
+      from_revision: 1,
+      to_revision: 2,
+      refunded_credits: 0,
+      failure_code: null,
+      completed_at: expect.any(Date),
+    });
     expect(await ledger(id)).toContainEqual({ reference: regenerationChargeReference(id, input.regenerationId), kind: 'capture', amount: 10 });
     expect(await getBalance(suite.api.db, tenant.workspace.id)).toEqual({ ...balanceBefore, captured: balanceBefore.captured + 10 });
     // language.completed again, for the new revision.

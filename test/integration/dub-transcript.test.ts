@@ -21,7 +21,7 @@ afterAll(async () => {
   removeTempDir(dir);
 });
 
-it('dub transcript shows, then --set replaces from an .srt file; a refused file says why and changes nothing; dub segments lists a language\'s lines', async () => {
+it("dub transcript shows, then --set replaces from an .srt file; a refused file says why and changes nothing; dub segments lists a language's lines", async () => {
   const tenant = await createTenant(api.db, { credits: 10_000 });
   const env = dubEnv({ apiKey: tenant.key, baseUrl: api.baseUrl });
   const created = await createProject(api, tenant, projectBody({ target_locales: ['es_es'] }));
@@ -39,15 +39,38 @@ it('dub transcript shows, then --set replaces from an .srt file; a refused file 
   expect(set.stdout).toContain(`Transcript of ${id} (supplied, 2 segments)`);
   expect(set.stdout).toMatch(new RegExp(`${rows[1]!.id}\\s+2\\.500\\s+4\\.250\\s+Second line, / wrapped\\.`));
 
-  writeFileSync(path.join(dir, 'broken.json'), JSON.stringify([{ start_seconds: 0, end_seconds: 2, text: 'A' }, { start_seconds: 1, end_seconds: 3, text: 'B' }]));
+  writeFileSync(
+    path.join(dir, 'broken.json'),
+    JSON.stringify([
+      { start_seconds: 0, end_seconds: 2, text: 'A' },
+      { start_seconds: 1, end_seconds: 3, text: 'B' },
+    ]),
+  );
   const refused = await runDub(['transcript', id, '--set', 'broken.json'], { cwd: dir, env });
   expect(refused.code).toBe(1);
-  expect(refused.stderr).toContain('error: cue 2 (00:00:01.000 → 00:00:03.000) starts before cue 1 ends (00:00:02.000); cues must be in order and must not overlap. (invalid_transcript, HTTP 400, param content');
-  expect((await api.db.selectFrom('source_segments').selectAll().where('project_id', '=', id).orderBy('position').execute())).toEqual(rows);
+  expect(refused.stderr).toContain(
+    'error: cue 2 (00:00:01.000 → 00:00:03.000) starts before cue 1 ends (00:00:02.000); cues must be in order and must not overlap. (invalid_transcript, HTTP 400, param content',
+  );
+  expect(await api.db.selectFrom('source_segments').selectAll().where('project_id', '=', id).orderBy('position').execute()).toEqual(rows);
 
   // A language's lines, written as a dub leaves them (the project itself stays as it is: it holds credits).
   await api.db.insertInto('project_languages').values({ project_id: id, locale: 'es_es', status: 'completed', percent: 100 }).execute();
-  await api.db.insertInto('language_segments').values(rows.map((r, i) => ({ id: newSegmentId('lseg'), project_id: id, locale: 'es_es', source_segment_id: r.id, position: i, start_seconds: r.start_seconds, end_seconds: r.end_seconds, text: i === 0 ? 'Hola.' : 'Segunda línea.', status: i === 0 ? ('edited' as const) : ('stale' as const) }))).execute();
+  await api.db
+    .insertInto('language_segments')
+    .values(
+      rows.map((r, i) => ({
+        id: newSegmentId('lseg'),
+        project_id: id,
+        locale: 'es_es',
+        source_segment_id: r.id,
+        position: i,
+        start_seconds: r.start_seconds,
+        end_seconds: r.end_seconds,
+        text: i === 0 ? 'Hola.' : 'Segunda línea.',
+        status: i === 0 ? ('edited' as const) : ('stale' as const),
+      })),
+    )
+    .execute();
   const segments = await runDub(['segments', id, '--locale', 'es_es'], { cwd: dir, env });
   expect(segments.code).toBe(0);
   expect(segments.stdout).toContain(`es_es of ${id} (revision 1, 2 lines, 1 stale)`);

@@ -62,7 +62,11 @@ function lowerThirdChanged(a: Buffer, b: Buffer, width = 320): number {
 const dubTrack = (file: string) => ffmpeg(['-i', file, '-map', '0:a:0', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1']);
 
 async function dubbedProject(api: TestApi, tenant: TestTenant, clip: Buffer, extra: Record<string, unknown> = {}): Promise<string> {
-  const created = await createProject(api, tenant, projectBody({ source: { type: 'upload', file_name: 'clip.mp4', size_bytes: clip.length }, transcript: { format: 'json', content: JSON.stringify(SCRIPT) }, ...extra }));
+  const created = await createProject(
+    api,
+    tenant,
+    projectBody({ source: { type: 'upload', file_name: 'clip.mp4', size_bytes: clip.length }, transcript: { format: 'json', content: JSON.stringify(SCRIPT) }, ...extra }),
+  );
   expect(created.status).toBe(201);
   const id = created.body.data.id as string;
   expect((await uploadAndComplete(api, tenant, created.body.data, clip)).status).toBe(200);
@@ -131,7 +135,10 @@ describe.each(STORAGE_DRIVERS)('the dubbed video on the %s driver', (driver: Sto
     expect(video).toHaveLength(1);
     expect(video[0]!.codec_name).toBe(sourceVideo.codec_name);
     expect(Math.abs(Number(video[0]!.nb_read_frames) - Number(sourceVideo.nb_read_frames))).toBeLessThanOrEqual(1);
-    expect(audio.map((a) => [a.tags?.language, a.disposition.default])).toEqual([['spa', 1], ['eng', 0]]);
+    expect(audio.map((a) => [a.tags?.language, a.disposition.default])).toEqual([
+      ['spa', 1],
+      ['eng', 0],
+    ]);
     expect(Math.abs(probed.duration - original.duration)).toBeLessThanOrEqual(FRAME_SECONDS + 1e-6);
     // Copied, not re-encoded: the picture's packets are the source's, byte for byte.
     const packets = (f: string) => ffmpeg(['-i', f, '-map', '0:v:0', '-c', 'copy', '-f', 'h264', 'pipe:1']);
@@ -154,7 +161,10 @@ describe.each(STORAGE_DRIVERS)('the dubbed video on the %s driver', (driver: Sto
   it('a regeneration publishes a new video with the new dub under the same picture', async () => {
     const before = (await videoRow(api, id))!;
     const line = (await listLanguageSegments(api.db, id, 'es_es'))[1]!;
-    const edit = await request(api.baseUrl, 'PATCH', `/v1/dubbing/projects/${id}/languages/es_es/segments/${line.id}`, { headers: bearer(tenant.key), body: { text: 'La casa está muy tranquila esta noche.' } });
+    const edit = await request(api.baseUrl, 'PATCH', `/v1/dubbing/projects/${id}/languages/es_es/segments/${line.id}`, {
+      headers: bearer(tenant.key),
+      body: { text: 'La casa está muy tranquila esta noche.' },
+    });
     expect(edit.status).toBe(200);
     const res = await postRegenerate(api, tenant, id, { max_billable_seconds: 60, preview_only: false }, randomUUID());
     expect(res.status).toBe(200);
@@ -185,7 +195,7 @@ describe('burned captions and the video option', () => {
     await api?.close();
   });
 
-  it('burns the language\'s cues into the picture: frames change only while a cue is shown', async () => {
+  it("burns the language's cues into the picture: frames change only while a cue is shown", async () => {
     const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: 10 });
     const id = await dubbedProject(api, tenant, clip, { video: { burned_captions: true } });
     const view = (await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) })).body.data;
@@ -235,7 +245,11 @@ describe('burned captions and the video option', () => {
   it('refuses a bad video option with a 400 naming it, writing nothing', async () => {
     const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: 10 });
     const before = await workspaceRowCounts(api, tenant.workspace.id);
-    for (const [video, param] of [[{ burned_captions: 'yes' }, 'video.burned_captions'], [{ burn: true }, 'video.burn'], ['on', 'video']] as const) {
+    for (const [video, param] of [
+      [{ burned_captions: 'yes' }, 'video.burned_captions'],
+      [{ burn: true }, 'video.burn'],
+      ['on', 'video'],
+    ] as const) {
       const res = await createProject(api, tenant, projectBody({ video }));
       expect([res.status, res.body.error.type, res.body.error.param]).toEqual([400, 'invalid_request_error', param]);
     }
@@ -252,7 +266,10 @@ describe('burned captions and the video option', () => {
     const res = await postLanguages(api, tenant, id, { target_locales: ['ca_es'], max_billable_seconds: 60, preview_only: false, video: { burned_captions: true } }, randomUUID());
     expect(res.status).toBe(200);
     const rows = await api.db.selectFrom('project_languages').select(['locale', 'video_burned_captions']).where('project_id', '=', id).orderBy('locale').execute();
-    expect(rows).toEqual([{ locale: 'ca_es', video_burned_captions: true }, { locale: 'es_es', video_burned_captions: false }]);
+    expect(rows).toEqual([
+      { locale: 'ca_es', video_burned_captions: true },
+      { locale: 'es_es', video_burned_captions: false },
+    ]);
     const done = await waitForProjectView(api, tenant, id, 'ca_es dubbed', (p) => p.languages.every((l: { status: string }) => l.status === 'completed'), 180_000);
     const ca = done.languages.find((l: { locale: string }) => l.locale === 'ca_es');
     expect(ca.video).toEqual({ burned_captions: true });

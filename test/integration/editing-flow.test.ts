@@ -67,7 +67,11 @@ const call = (method: string, path: string, body?: unknown) => request(suite.api
 const languageSegments = async (locale: string) => {
   const res = await call('GET', `/languages/${locale}/segments`);
   expect(res.status).toBe(200);
-  const data = res.body.data as { locale: string; revision: number; segments: { id: string; source_segment_id: string; start_seconds: number; end_seconds: number; text: string; status: string; clip_url: string | null }[] };
+  const data = res.body.data as {
+    locale: string;
+    revision: number;
+    segments: { id: string; source_segment_id: string; start_seconds: number; end_seconds: number; text: string; status: string; clip_url: string | null }[];
+  };
   // Each clip_url is signed afresh per GET (its expiry moves with the clock): compared by the file it names.
   return { ...data, segments: data.segments.map((s) => ({ ...s, clip_url: s.clip_url && new URL(s.clip_url).pathname })) };
 };
@@ -89,15 +93,20 @@ const fetchBytes = async (url: URL): Promise<Buffer> => {
   return Buffer.from(await res.arrayBuffer());
 };
 /** A VTT's cue blocks, exactly as written. */
-const vttBlocks = (vtt: string) => vtt.split('\n\n').slice(1).filter((b) => b.trim() !== '');
+const vttBlocks = (vtt: string) =>
+  vtt
+    .split('\n\n')
+    .slice(1)
+    .filter((b) => b.trim() !== '');
 const esLanguage = async () => (await getProjectView(suite.api, tenant, projectId)).languages.find((l: any) => l.locale === 'es_es');
 const waitForRevision = (revision: number) =>
   waitForProjectView(suite.api, tenant, projectId, `es_es at revision ${revision}`, (p) => p.languages.find((l: any) => l.locale === 'es_es')?.revision === revision, 120_000);
 const translate = (texts: string[]) => createLocalEngines().translator.translate(texts, esModes);
 const regenerationRow = (id: string) => suite.api.db.selectFrom('language_regenerations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const regenerationLedger = async () =>
-  (await suite.api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).where('reference', 'like', `${projectId}:regen:%`).orderBy('id').execute());
-const usageSeconds = () => suite.api.db.selectFrom('project_languages').select(['charged_seconds', 'refunded_seconds']).where('project_id', '=', projectId).where('locale', '=', 'es_es').executeTakeFirstOrThrow();
+  await suite.api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).where('reference', 'like', `${projectId}:regen:%`).orderBy('id').execute();
+const usageSeconds = () =>
+  suite.api.db.selectFrom('project_languages').select(['charged_seconds', 'refunded_seconds']).where('project_id', '=', projectId).where('locale', '=', 'es_es').executeTakeFirstOrThrow();
 /**
  * Ten minutes pass for the project's regenerations: past the reconciler's grace period. All of
  * them move, so their order (which numbers their workflows) stays what it was.
@@ -113,12 +122,16 @@ describe('a project with its own script', () => {
     await suite.worker.use({ translator: translation.translator, tts: speech.tts });
     const recognizedBefore = await recognizerProcesses();
 
-    const created = await createProject(suite.api, tenant, projectBody({
-      target_locales: ['es_es', 'ca_es'],
-      source: { type: 'upload', file_name: 'clip.mp4', size_bytes: suite.clip.length },
-      transcript: { format: 'vtt', content: SCRIPT_VTT },
-      translations: { ca_es: { format: 'srt', content: CATALAN_SRT } },
-    }));
+    const created = await createProject(
+      suite.api,
+      tenant,
+      projectBody({
+        target_locales: ['es_es', 'ca_es'],
+        source: { type: 'upload', file_name: 'clip.mp4', size_bytes: suite.clip.length },
+        transcript: { format: 'vtt', content: SCRIPT_VTT },
+        translations: { ca_es: { format: 'srt', content: CATALAN_SRT } },
+      }),
+    );
     expect(created.status).toBe(201);
     projectId = created.body.data.id;
     const transcript = await call('GET', '/transcript');
@@ -128,7 +141,13 @@ describe('a project with its own script', () => {
 
     expect((await uploadAndComplete(suite.api, tenant, created.body.data, suite.clip)).status).toBe(200);
     const done = await waitForProjectView(suite.api, tenant, projectId, 'the project completed', (p) => p.status === 'completed' || p.status === 'failed', 180_000);
-    expect(done).toMatchObject({ status: 'completed', languages: [{ locale: 'ca_es', status: 'completed', revision: 1 }, { locale: 'es_es', status: 'completed', revision: 1 }] });
+    expect(done).toMatchObject({
+      status: 'completed',
+      languages: [
+        { locale: 'ca_es', status: 'completed', revision: 1 },
+        { locale: 'es_es', status: 'completed', revision: 1 },
+      ],
+    });
 
     // Nothing was heard: no recognizer process started, no recognized segment stored.
     expect(await recognizerProcesses()).toBe(recognizedBefore);
@@ -143,7 +162,15 @@ describe('a project with its own script', () => {
     expect(spanish).toEqual({
       locale: 'es_es',
       revision: 1,
-      segments: SCRIPT.map((cue, i) => ({ id: expect.stringMatching(/^lseg_/), source_segment_id: sourceIds[i], start_seconds: cue.start_seconds, end_seconds: cue.end_seconds, text: expected[i], status: 'current', clip_url: expect.stringMatching(/^\/v1\/files\/projects\/.+\/clips\/lseg_\w+\.wav$/) })),
+      segments: SCRIPT.map((cue, i) => ({
+        id: expect.stringMatching(/^lseg_/),
+        source_segment_id: sourceIds[i],
+        start_seconds: cue.start_seconds,
+        end_seconds: cue.end_seconds,
+        text: expected[i],
+        status: 'current',
+        clip_url: expect.stringMatching(/^\/v1\/files\/projects\/.+\/clips\/lseg_\w+\.wav$/),
+      })),
     });
     lineIds = spanish.segments.map((s) => s.id);
     published[1] = await captions();
@@ -163,7 +190,7 @@ describe('a project with its own script', () => {
 });
 
 describe('editing one segment of the completed 3-segment project', () => {
-  it('makes only that segment\'s lines stale (edited ones stay edited), and the quote bills only its seconds', async () => {
+  it("makes only that segment's lines stale (edited ones stay edited), and the quote bills only its seconds", async () => {
     const linesBefore = await suite.api.db.selectFrom('language_segments').selectAll().where('project_id', '=', projectId).orderBy('locale').orderBy('position').execute();
     const rowsBefore = await regenerationRows(suite.api, tenant.workspace.id);
     const spanishBefore = await languageSegments('es_es');
@@ -193,7 +220,10 @@ describe('editing one segment of the completed 3-segment project', () => {
   });
 
   it('regenerating charges exactly the quote, speaks one line, keeps the other cues byte-identical and publishes revision 2; a download meanwhile gets revision 1 whole', async () => {
-    const endpoint = await request(suite.api.baseUrl, 'POST', '/v1/webhooks', { headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() }, body: { url: receiver.url('/editing'), enabled_events: ['language.completed'] } });
+    const endpoint = await request(suite.api.baseUrl, 'POST', '/v1/webhooks', {
+      headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() },
+      body: { url: receiver.url('/editing'), enabled_events: ['language.completed'] },
+    });
     expect(endpoint.status).toBe(201);
     const old = { vtt: published[1]!, wav: (await audio()).bytes };
     const speech = countingSpeech();
@@ -208,7 +238,9 @@ describe('editing one segment of the completed 3-segment project', () => {
     expect(paid.body.data.regeneration).toEqual({ preview_only: false, segments: 1, billable_seconds: 2, credits: 20, max_billable_seconds: 2, within_limit: true, charged_now_seconds: 2 });
     expect(paid.body.data.project.languages.find((l: any) => l.locale === 'es_es')).toMatchObject({ status: 'completed', revision: 1 });
     const charged = await regenerationRows(suite.api, tenant.workspace.id);
-    expect(charged.regenerations.slice(before.regenerations.length)).toEqual([expect.objectContaining({ locale: 'es_es', status: 'running', segments: 1, billable_seconds: 2, credits: 20, from_revision: 1, to_revision: null, idempotency_key: key })]);
+    expect(charged.regenerations.slice(before.regenerations.length)).toEqual([
+      expect.objectContaining({ locale: 'es_es', status: 'running', segments: 1, billable_seconds: 2, credits: 20, from_revision: 1, to_revision: null, idempotency_key: key }),
+    ]);
     const regenerationId = charged.regenerations.at(-1)!.id;
     // The ledger charges exactly the quote, under the regeneration's own reference.
     expect(charged.ledger.slice(before.ledger.length).map((e) => [e.kind, e.amount, e.reference])).toEqual([['capture', 20, regenerationChargeReference(projectId, regenerationId)]]);
@@ -274,7 +306,10 @@ describe('editing one segment of the completed 3-segment project', () => {
     expect(line.status).toBe(200);
     expect(line.body.data).toMatchObject({ id: lineIds[0], text: 'Buenos días a todos.', status: 'edited' });
     // Later, both its own source segment and the third one change.
-    for (const [i, text] of [[0, 'Good evening.'], [2, 'The garden is green.']] as const) {
+    for (const [i, text] of [
+      [0, 'Good evening.'],
+      [2, 'The garden is green.'],
+    ] as const) {
       expect((await call('PATCH', `/transcript/segments/${sourceIds[i]}`, { text })).status).toBe(200);
     }
     expect((await languageSegments('es_es')).segments.map((s) => s.status)).toEqual(['edited', 'current', 'stale']);
@@ -297,7 +332,11 @@ describe('editing one segment of the completed 3-segment project', () => {
     expect(translation.calls.map((c) => c.texts)).toEqual([['The garden is green.']]);
     expect(speech.spoken).toEqual(['Buenos días a todos.', garden]);
     const spanish = await languageSegments('es_es');
-    expect(spanish.segments.map((s) => [s.text, s.status])).toEqual([['Buenos días a todos.', 'edited'], [spanish.segments[1]!.text, 'current'], [garden, 'current']]);
+    expect(spanish.segments.map((s) => [s.text, s.status])).toEqual([
+      ['Buenos días a todos.', 'edited'],
+      [spanish.segments[1]!.text, 'current'],
+      [garden, 'current'],
+    ]);
     published[3] = await captions();
     const [was, now] = [vttBlocks(published[2]!), vttBlocks(published[3])];
     expect(now[0]).toContain('Buenos días a todos.');
@@ -353,8 +392,9 @@ describe('the reconciler, for a regeneration its workflow left running', () => {
   it('a regeneration whose workflow never started is started, and publishes the next revision', async () => {
     await suite.worker.use();
     // Committed as the API commits it, and the start after the commit lost (no client retry).
-    const committed = await suite.api.db.transaction().execute((trx) =>
-      commitRegeneration(trx, { projectId, locale: 'es_es', body: { max_billable_seconds: 2, preview_only: false }, idempotencyKey: randomUUID() }));
+    const committed = await suite.api.db
+      .transaction()
+      .execute((trx) => commitRegeneration(trx, { projectId, locale: 'es_es', body: { max_billable_seconds: 2, preview_only: false }, idempotencyKey: randomUUID() }));
     if (committed.kind !== 'charged') throw new Error(`expected a charge, got ${committed.kind}`);
     const { regenerationId, number } = committed.run;
     expect(number).toBe(4);
@@ -370,7 +410,9 @@ describe('the reconciler, for a regeneration its workflow left running', () => {
     const [was, now] = [vttBlocks(published[3]!), vttBlocks(await captions())];
     expect([now[0], now[2]]).toEqual([was[0], was[2]]);
     expect(now[1]).toContain(elephant);
-    expect((await regenerationLedger()).filter((e) => e.reference.includes(regenerationId))).toEqual([{ kind: 'capture', amount: 20, reference: regenerationChargeReference(projectId, regenerationId) }]);
+    expect((await regenerationLedger()).filter((e) => e.reference.includes(regenerationId))).toEqual([
+      { kind: 'capture', amount: 20, reference: regenerationChargeReference(projectId, regenerationId) },
+    ]);
 
     // Started once: the next pass finds it completed.
     expect(await reconcile()).toEqual({ repairs: [], failed: [] });

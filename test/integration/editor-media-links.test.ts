@@ -11,11 +11,17 @@ import { request, startTestApi, type TestApi } from '../helpers/test-api';
 // line's clip, and both links answer a Range request with only those bytes (206), so a player
 // can start a segment in the middle of a long source without fetching what lies before it.
 
-const CUES: [number, number, string][] = [[0.5, 3, 'Hello everyone.'], [3.5, 6, 'Today we cook rice.'], [6.5, 9, 'Enjoy.']];
+const CUES: [number, number, string][] = [
+  [0.5, 3, 'Hello everyone.'],
+  [3.5, 6, 'Today we cook rice.'],
+  [6.5, 9, 'Enjoy.'],
+];
 
 describe.each(STORAGE_DRIVERS)('on the %s driver', (driver) => {
   let api: TestApi;
-  beforeAll(async () => { api = await startTestApi(storageEnv(driver)); });
+  beforeAll(async () => {
+    api = await startTestApi(storageEnv(driver));
+  });
   afterAll(() => api.close());
 
   /** The URL as the page uses it: straight from the browser, no API key. */

@@ -20,7 +20,9 @@ function conditionalGet(url: string, etag: string): Promise<number> {
 
 describe.each(STORAGE_DRIVERS)('on the %s driver', (driver) => {
   let api: TestApi;
-  beforeAll(async () => { api = await startTestApi(storageEnv(driver)); });
+  beforeAll(async () => {
+    api = await startTestApi(storageEnv(driver));
+  });
   afterAll(() => api.close());
 
   it('serves the same page at /editor and /editor/projects/{id}, under a self-only policy', async () => {

@@ -39,20 +39,35 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const id of reviewWorkflows) await suite.api.temporal.workflow.getHandle(id).terminate('test done').catch(() => undefined);
+  for (const id of reviewWorkflows)
+    await suite.api.temporal.workflow
+      .getHandle(id)
+      .terminate('test done')
+      .catch(() => undefined);
   await browser?.close();
   await outbound?.close();
 });
 
-interface PageElement { value: string; textContent: string | null; disabled: boolean; hidden: boolean }
-interface PageAudio { currentTime: number; addEventListener(event: string, listener: () => void, options: { once: boolean }): void }
+interface PageElement {
+  value: string;
+  textContent: string | null;
+  disabled: boolean;
+  hidden: boolean;
+}
+interface PageAudio {
+  currentTime: number;
+  addEventListener(event: string, listener: () => void, options: { once: boolean }): void;
+}
 declare const document: { querySelector(selector: string): (PageElement & PageAudio) | null };
 
 function sourcePaused(page: Page) {
-  return page.evaluate(() => new Promise<number>((resolve) => {
-    const audio = document.querySelector('#source-player')!;
-    audio.addEventListener('pause', () => resolve(audio.currentTime), { once: true });
-  }));
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const audio = document.querySelector('#source-player')!;
+        audio.addEventListener('pause', () => resolve(audio.currentTime), { once: true });
+      }),
+  );
 }
 
 const reviewRow = (id: string) => suite.api.db.selectFrom('transcript_reviews').select(['status', 'reviewer', 'reviewer_key_id']).where('project_id', '=', id).executeTakeFirstOrThrow();
@@ -61,7 +76,11 @@ it('a reviewer finds the review in the queue, listens, corrects a word, claims a
   const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
   await suite.worker.use();
   const recognizedBefore = await recognizerProcesses();
-  const created = await createProject(suite.api, tenant, projectBody({ name: 'Weather report', transcript: { format: 'vtt', content: SCRIPT }, source: { type: 'upload', file_name: 'clip.mp4', size_bytes: suite.clip.length } }));
+  const created = await createProject(
+    suite.api,
+    tenant,
+    projectBody({ name: 'Weather report', transcript: { format: 'vtt', content: SCRIPT }, source: { type: 'upload', file_name: 'clip.mp4', size_bytes: suite.clip.length } }),
+  );
   expect(created.status).toBe(201);
   const id = created.body.data.id as string;
   expect((await uploadAndComplete(suite.api, tenant, created.body.data, suite.clip)).status).toBe(200);
@@ -70,7 +89,10 @@ it('a reviewer finds the review in the queue, listens, corrects a word, claims a
   const [first, second] = await listSourceSegments(suite.api.db, id);
 
   reviewWorkflows.push(transcriptReviewWorkflowId(id));
-  const asked = await request(suite.api.baseUrl, 'POST', `/v1/dubbing/projects/${id}/transcript-review`, { headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() }, body: { max_billable_seconds: 60, preview_only: false } });
+  const asked = await request(suite.api.baseUrl, 'POST', `/v1/dubbing/projects/${id}/transcript-review`, {
+    headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() },
+    body: { max_billable_seconds: 60, preview_only: false },
+  });
   expect(asked.body.data.review.charged_now_seconds).toBe(60);
   const ada = await issueReviewerKey(suite.api.db, { name: 'Ada Reviewer' });
   await suite.api.keyCache.sync();
@@ -136,5 +158,9 @@ it('a reviewer finds the review in the queue, listens, corrects a word, claims a
   const redubbed = await waitForProjectView(suite.api, tenant, id, 'the re-dub published', (p) => p.languages[0]?.revision === 2, 120_000);
   expect(redubbed.transcript_review.status).toBe('verified');
   const vtt = await request(suite.api.baseUrl, 'GET', `/v1/dubbing/projects/${id}/download?locale=es_es&type=subtitles&format=vtt`, { headers: bearer(tenant.key) });
-  expect(parseVtt(String(vtt.body)).map((c) => c.text).join(' ')).toMatch(/tiempo/i);
+  expect(
+    parseVtt(String(vtt.body))
+      .map((c) => c.text)
+      .join(' '),
+  ).toMatch(/tiempo/i);
 }, 300_000);

@@ -57,8 +57,18 @@ async function dubbedProject(tenant: TestTenant): Promise<string> {
 
 // What the functions handed to page.evaluate use of the page, typed here: they run in the
 // browser, and this program is typed for Node, without the DOM's library.
-interface PageElement { value: string; textContent: string | null; disabled: boolean; hidden: boolean; currentSrc: string }
-interface PageAudio { currentTime: number; duration: number; addEventListener(event: string, listener: () => void, options: { once: boolean }): void }
+interface PageElement {
+  value: string;
+  textContent: string | null;
+  disabled: boolean;
+  hidden: boolean;
+  currentSrc: string;
+}
+interface PageAudio {
+  currentTime: number;
+  duration: number;
+  addEventListener(event: string, listener: () => void, options: { once: boolean }): void;
+}
 declare const document: { querySelector(selector: string): (PageElement & PageAudio) | null };
 declare const location: { href: string };
 declare const sessionStorage: { getItem(name: string): string | null };
@@ -68,10 +78,15 @@ const languageBox = `section.language[data-locale="${LOCALE}"]`;
 
 /** Resolves when `selector`'s audio element fires `event`, with where it stood then. */
 function audioEvent(page: Page, selector: string, event: 'ended' | 'pause') {
-  return page.evaluate((sel, name) => new Promise<{ currentTime: number; duration: number }>((resolve) => {
-    const audio = document.querySelector(sel)!;
-    audio.addEventListener(name, () => resolve({ currentTime: audio.currentTime, duration: audio.duration }), { once: true });
-  }), selector, event);
+  return page.evaluate(
+    (sel, name) =>
+      new Promise<{ currentTime: number; duration: number }>((resolve) => {
+        const audio = document.querySelector(sel)!;
+        audio.addEventListener(name, () => resolve({ currentTime: audio.currentTime, duration: audio.duration }), { once: true });
+      }),
+    selector,
+    event,
+  );
 }
 
 it('edits a segment, regenerates the language and plays the new clip, all in the page', async () => {
@@ -172,9 +187,15 @@ it('edits a segment, regenerates the language and plays the new clip, all in the
   expect(png.readUInt32BE(16)).toBe(1100);
 }, 300_000);
 
-it('asks for a key the API takes, shows what the API refuses in its own words, and keeps a person\'s line', async () => {
+it("asks for a key the API takes, shows what the API refuses in its own words, and keeps a person's line", async () => {
   const tenant = await createTenant(suite.api.db, { credits: 1000, creditsPerSecond: CPS });
-  const project = await completedProjectWithSegments(suite.api.db, tenant, { cues: [[0.5, 3, 'Hello everyone.'], [3.5, 6, 'Today we cook rice.']], creditsPerSecond: CPS });
+  const project = await completedProjectWithSegments(suite.api.db, tenant, {
+    cues: [
+      [0.5, 3, 'Hello everyone.'],
+      [3.5, 6, 'Today we cook rice.'],
+    ],
+    creditsPerSecond: CPS,
+  });
   const [firstSource] = await listSourceSegments(suite.api.db, project.id);
   const page = await browser.newPage();
   page.setDefaultTimeout(BROWSER_STEP_MS);
@@ -233,8 +254,9 @@ it('asks for a key the API takes, shows what the API refuses in its own words, a
   await page.click(`${languageBox} > button`);
   await page.waitForSelector(`${languageBox} .quote:not([hidden])`);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  expect(await page.$eval(`${languageBox} .quote-text`, (p) => p.textContent))
-    .toBe(`${plural(quoted.segments, 'segment')} will be dubbed again: ${plural(quoted.billable_seconds, 'second')}, ${plural(quoted.credits, 'credit')}.`);
+  expect(await page.$eval(`${languageBox} .quote-text`, (p) => p.textContent)).toBe(
+    `${plural(quoted.segments, 'segment')} will be dubbed again: ${plural(quoted.billable_seconds, 'second')}, ${plural(quoted.credits, 'credit')}.`,
+  );
   await page.click(`${languageBox} .quote button:not(.primary)`);
   await page.waitForSelector(`${languageBox} .quote`, { hidden: true });
   expect(await suite.api.db.selectFrom('language_regenerations').select('id').where('project_id', '=', project.id).execute()).toEqual([]);

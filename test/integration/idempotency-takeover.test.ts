@@ -19,13 +19,19 @@ import { request, startTestApi, type TestApi } from '../helpers/test-api';
 
 const hook = new QueryHook();
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi({}, [hook]); });
+beforeAll(async () => {
+  api = await startTestApi({}, [hook]);
+});
 afterAll(() => api.close());
 
-const keyRowOf = (workspaceId: string, key: string) =>
-  api.db.selectFrom('idempotency_keys').selectAll().where('workspace_id', '=', workspaceId).where('key', '=', key).executeTakeFirstOrThrow();
+const keyRowOf = (workspaceId: string, key: string) => api.db.selectFrom('idempotency_keys').selectAll().where('workspace_id', '=', workspaceId).where('key', '=', key).executeTakeFirstOrThrow();
 const ageLock = (workspaceId: string, key: string) =>
-  api.db.updateTable('idempotency_keys').set({ locked_at: sql<Date>`now() - interval '61 seconds'` }).where('workspace_id', '=', workspaceId).where('key', '=', key).execute();
+  api.db
+    .updateTable('idempotency_keys')
+    .set({ locked_at: sql<Date>`now() - interval '61 seconds'` })
+    .where('workspace_id', '=', workspaceId)
+    .where('key', '=', key)
+    .execute();
 
 describe('idempotency lock takeover', () => {
   it('item 8: a stalled first request taken over by a retry rolls back: one project, one hold', async () => {
@@ -66,7 +72,12 @@ describe('idempotency lock takeover', () => {
     const key = randomUUID();
     const post = () => request(api.baseUrl, 'POST', '/v1/dubbing/projects', { headers: { ...bearer(tenant.key), 'idempotency-key': key }, body });
     const projectId = await commitThenCrash(tenant, key, body);
-    expect(await api.temporal.workflow.getHandle(projectWorkflowId(projectId)).describe().catch(() => 'not started')).toBe('not started');
+    expect(
+      await api.temporal.workflow
+        .getHandle(projectWorkflowId(projectId))
+        .describe()
+        .catch(() => 'not started'),
+    ).toBe('not started');
 
     const resumed = await post();
     expect(resumed.status).toBe(201);
@@ -100,17 +111,52 @@ async function commitThenCrash(tenant: TestTenant, key: string, body: ReturnType
   const id = randomUUID();
   await api.db.transaction().execute(async (trx) => {
     await insertProject(trx, {
-      id, workspace_id: tenant.workspace.id, name: body.name, external_id: null, source_type: 'youtube', source_url: 'https://youtu.be/dQw4w9WgXcQ', youtube_video_id: 'dQw4w9WgXcQ',
-      source_file_name: null, source_size_bytes: null, source_duration_seconds: null, source_has_video: null, fetch_percent: null, source_locale: 'en_us', target_locales: ['es_es'],
-      title: null, description: null, status: 'validating', phase: 'validating', failure_code: null, failure_message: null, failure_detail: null, max_billable_seconds: 60,
-      credits_per_second: 10, billable_seconds: null, usage_state: 'pending_validation', hold_reference: holdReferenceFor(id), transcript_review_requested_at: null,
-      transcript_review_verified_at: null, validated_at: null, completed_at: null,
+      id,
+      workspace_id: tenant.workspace.id,
+      name: body.name,
+      external_id: null,
+      source_type: 'youtube',
+      source_url: 'https://youtu.be/dQw4w9WgXcQ',
+      youtube_video_id: 'dQw4w9WgXcQ',
+      source_file_name: null,
+      source_size_bytes: null,
+      source_duration_seconds: null,
+      source_has_video: null,
+      fetch_percent: null,
+      source_locale: 'en_us',
+      target_locales: ['es_es'],
+      title: null,
+      description: null,
+      status: 'validating',
+      phase: 'validating',
+      failure_code: null,
+      failure_message: null,
+      failure_detail: null,
+      max_billable_seconds: 60,
+      credits_per_second: 10,
+      billable_seconds: null,
+      usage_state: 'pending_validation',
+      hold_reference: holdReferenceFor(id),
+      transcript_review_requested_at: null,
+      transcript_review_verified_at: null,
+      validated_at: null,
+      completed_at: null,
     });
     await holdCredits(trx, { workspaceId: tenant.workspace.id, reference: holdReferenceFor(id), amount: 600, projectId: id, description: 'project ceiling hold' });
-    await trx.insertInto('idempotency_keys').values({
-      workspace_id: tenant.workspace.id, key, method: 'POST', path: '/v1/dubbing/projects', request_sha256: requestSha256,
-      locked_at: new Date(Date.now() - 61_000), lock_token: randomUUID(), recovery_point: 'project_created', recovery_data: JSON.stringify({ project_id: id }),
-    }).execute();
+    await trx
+      .insertInto('idempotency_keys')
+      .values({
+        workspace_id: tenant.workspace.id,
+        key,
+        method: 'POST',
+        path: '/v1/dubbing/projects',
+        request_sha256: requestSha256,
+        locked_at: new Date(Date.now() - 61_000),
+        lock_token: randomUUID(),
+        recovery_point: 'project_created',
+        recovery_data: JSON.stringify({ project_id: id }),
+      })
+      .execute();
   });
   return id;
 }

@@ -7,7 +7,9 @@ import { request, startTestApi, type TestApi } from '../helpers/test-api';
 // The workspace balance is what usage:read guards: a 402 must not tell it to a key without it.
 
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi(); });
+beforeAll(async () => {
+  api = await startTestApi();
+});
 afterAll(() => api.close());
 
 async function refusedCreate(permissions: Permission[]) {

@@ -1,4 +1,3 @@
-
 import { consoleRun } from '../helpers/console-run';
 import { getBalance } from '../../src/db/credits';
 import { createLocalEngines, type Translator } from '../../src/engines';
@@ -52,10 +51,15 @@ it('item 11 + item 5: fails and refunds one language with a safe message, then t
   const projectId: string = created.body.data.id;
   expect((await uploadAndComplete(api, tenant, created.body.data, clip)).status).toBe(200);
 
-  const partial = await waitFor('partially_completed', async () => {
-    const p = await getProject(projectId);
-    return p.status === 'partially_completed' ? p : undefined;
-  }, 120_000, 500);
+  const partial = await waitFor(
+    'partially_completed',
+    async () => {
+      const p = await getProject(projectId);
+      return p.status === 'partially_completed' ? p : undefined;
+    },
+    120_000,
+    500,
+  );
   const billable: number = partial.usage.billable_seconds;
   const [catalan, spanish] = ['ca_es', 'es_es'].map((l) => partial.languages.find((x: any) => x.locale === l));
   expect(spanish).toMatchObject({ status: 'completed' });
@@ -98,7 +102,9 @@ it('item 11 + item 5: fails and refunds one language with a safe message, then t
   // Webhook events tell the same story, each change once: both languages ending (in the order
   // they did), the first ending (partially completed), the retry's completion as attempt 2, and
   // the second ending.
-  const events = (await api.db.selectFrom('webhook_events').select(['type', 'discriminator']).where('project_id', '=', projectId).orderBy('sequence').execute()).map((e) => `${e.type} ${e.discriminator}`);
+  const events = (await api.db.selectFrom('webhook_events').select(['type', 'discriminator']).where('project_id', '=', projectId).orderBy('sequence').execute()).map(
+    (e) => `${e.type} ${e.discriminator}`,
+  );
   expect(events).toHaveLength(6);
   expect(events[0]).toBe('project.validated validated');
   expect(events.slice(1, 3).sort()).toEqual(['language.completed es_es:1:1', 'language.failed ca_es:1']);

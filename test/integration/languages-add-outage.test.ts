@@ -72,7 +72,14 @@ it('with Temporal unreachable after the commit: 503; the retried request tells t
   expect(retried.status).toBe(200);
   expect(retried.headers.get('idempotent-replayed')).toBeNull();
   expect(retried.body.data.addition).toEqual({
-    preview_only: false, existing_locales: [], new_locales: ['ca_es'], billable_seconds: b, credits: b * CPS, max_billable_seconds: b, within_limit: true, charged_now_seconds: b,
+    preview_only: false,
+    existing_locales: [],
+    new_locales: ['ca_es'],
+    billable_seconds: b,
+    credits: b * CPS,
+    max_billable_seconds: b,
+    within_limit: true,
+    charged_now_seconds: b,
   });
   expect(retried.body.data.project).toMatchObject({ target_locales: ['es_es', 'ca_es'], usage: { charged_seconds: 2 * b } });
 
@@ -94,11 +101,22 @@ it('a lost signal that nobody retries: the reconciler restarts the project workf
   const done = await dubbedProject(api, tenant, clip, { target_locales: ['es_es'] });
   const b: number = done.usage.billable_seconds;
   // Its workflow was already restarted once, before the addition (e.g. a start lost at upload/complete).
-  await api.db.insertInto('reconciler_repairs').values({ subject: projectWorkflowId(done.id), kind: 'restart_project_workflow', detail: 'earlier' }).execute();
+  await api.db
+    .insertInto('reconciler_repairs')
+    .values({ subject: projectWorkflowId(done.id), kind: 'restart_project_workflow', detail: 'earlier' })
+    .execute();
   const ledgerBefore = await addWhileTemporalIsDown(tenant, done.id, b, randomUUID());
   // Older than the reconciler's grace period, as a forgotten addition would be.
-  await api.db.updateTable('projects').set({ updated_at: sql<Date>`now() - interval '10 minutes'` }).where('id', '=', done.id).execute();
-  await api.db.updateTable('project_languages').set({ updated_at: sql<Date>`now() - interval '10 minutes'` }).where('project_id', '=', done.id).execute();
+  await api.db
+    .updateTable('projects')
+    .set({ updated_at: sql<Date>`now() - interval '10 minutes'` })
+    .where('id', '=', done.id)
+    .execute();
+  await api.db
+    .updateTable('project_languages')
+    .set({ updated_at: sql<Date>`now() - interval '10 minutes'` })
+    .where('project_id', '=', done.id)
+    .execute();
 
   const result = await withReconcilerSchedule(api, { workspaceId: tenant.workspace.id, graceSeconds: 60 }, (pass) => pass());
   expect(result).toEqual({ repairs: [expect.objectContaining({ subject: projectWorkflowId(done.id), kind: 'restart_project_workflow:additions:1' })], failed: [] });

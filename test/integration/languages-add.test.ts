@@ -34,7 +34,13 @@ function brokenForItalian(): Translator {
 /** When armed, Spanish speech waits until the test opens the gate. */
 const gate = { armed: false, open: true, reached: false };
 function gatedSpanishSpeech(): SpeechSynthesizer {
-  return gatedSpeech('es_es', { shouldWait: () => gate.armed, onReached: () => { gate.reached = true; }, isClosed: () => !gate.open });
+  return gatedSpeech('es_es', {
+    shouldWait: () => gate.armed,
+    onReached: () => {
+      gate.reached = true;
+    },
+    isClosed: () => !gate.open,
+  });
 }
 
 beforeAll(async () => {
@@ -88,7 +94,13 @@ it('adds a language to a completed project: charged once, its workflow restarted
     within_limit: true,
     charged_now_seconds: b,
   });
-  expect(added.body.data.project).toMatchObject({ id, status: 'processing', target_locales: ['es_es', 'ca_es'], usage: { state: 'charged', billable_seconds: b, charged_seconds: 2 * b }, failure: null });
+  expect(added.body.data.project).toMatchObject({
+    id,
+    status: 'processing',
+    target_locales: ['es_es', 'ca_es'],
+    usage: { state: 'charged', billable_seconds: b, charged_seconds: 2 * b },
+    failure: null,
+  });
   expect(language(added.body.data.project, 'ca_es')).toMatchObject({ usage: { charged_seconds: b, refunded_seconds: 0 } });
   // Committed with the response: the row, the project and exactly one ledger charge.
   const row = await api.db.selectFrom('project_languages').selectAll().where('project_id', '=', id).where('locale', '=', 'ca_es').executeTakeFirstOrThrow();
@@ -100,7 +112,11 @@ it('adds a language to a completed project: charged once, its workflow restarted
 
   const finished = await waitForProjectView(api, tenant, id, 'project completed again', (p) => p.status === 'completed', 120_000);
   expect(language(finished, 'ca_es')).toMatchObject({ status: 'completed', failure: null });
-  expect(language(finished, 'ca_es').deliverables.map((d: any) => `${d.type}/${d.format}`).sort()).toEqual(['audio/mp3', 'audio/wav', 'subtitles/srt', 'subtitles/vtt', 'thumbnail/png', 'video/mp4']);
+  expect(
+    language(finished, 'ca_es')
+      .deliverables.map((d: any) => `${d.type}/${d.format}`)
+      .sort(),
+  ).toEqual(['audio/mp3', 'audio/wav', 'subtitles/srt', 'subtitles/vtt', 'thumbnail/png', 'video/mp4']);
   expect(language(finished, 'ca_es').publishing.title).toBeTruthy();
   expect(finished.usage).toMatchObject({ state: 'charged', charged_seconds: 2 * b, refunded_seconds: 0 });
   const vtt = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}/download?locale=ca_es&type=subtitles`, { headers: bearer(tenant.key) });

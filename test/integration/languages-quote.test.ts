@@ -40,7 +40,7 @@ it('the project under test is validated and charged for one language', () => {
 });
 
 describe('a preview', () => {
-  it('quotes new and existing locales at the project\'s billable seconds and rate, and writes nothing', async () => {
+  it("quotes new and existing locales at the project's billable seconds and rate, and writes nothing", async () => {
     const before = await additionRows(api, tenant.workspace.id);
     const quote = await postLanguages(api, tenant, project.id, { target_locales: ['es_es', 'ca_es', 'it_it'], max_billable_seconds: billable * 2 });
     expect(quote.status).toBe(200);

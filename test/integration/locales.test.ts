@@ -2,7 +2,9 @@ import { request, startTestApi, type TestApi } from '../helpers/test-api';
 import { runProcess } from '../../src/engines/run-process';
 
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi(); });
+beforeAll(async () => {
+  api = await startTestApi();
+});
 afterAll(() => api.close());
 
 describe('GET /v1/dubbing/locales', () => {

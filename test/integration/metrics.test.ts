@@ -82,14 +82,19 @@ it('worker: the Temporal SDK core metrics and its own activity and engine durati
   const port = await freePort();
   worker = startWorkerProcess({ TEMPORAL_TASK_QUEUE: api.config.temporal.taskQueue, METRICS_PORT: String(port), MEDIA_CONCURRENCY: '1' });
   const url = `http://127.0.0.1:${port}/metrics`;
-  const core = await waitFor('the worker to serve metrics, the SDK core\'s included', async () => {
-    try {
-      const samples = await scrape(url);
-      return samples.some((s) => s.name.startsWith('temporal_')) ? samples : undefined;
-    } catch {
-      return undefined;
-    }
-  }, 60_000, 300);
+  const core = await waitFor(
+    "the worker to serve metrics, the SDK core's included",
+    async () => {
+      try {
+        const samples = await scrape(url);
+        return samples.some((s) => s.name.startsWith('temporal_')) ? samples : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    60_000,
+    300,
+  );
   expect(core.some((s) => s.name === 'dubbing_process_resident_memory_bytes' && s.labels.service === 'worker')).toBe(true);
 
   // A source that is not media: one validation activity runs ffprobe and fails the project.
@@ -101,10 +106,15 @@ it('worker: the Temporal SDK core metrics and its own activity and engine durati
   const failed = await waitForProjectView(api, tenant, created.body.data.id, 'the project to fail validation', (p) => p.status === 'failed');
   expect(failed.failure.code).toBe('invalid_media');
 
-  const samples = await waitFor('activity and engine series', async () => {
-    const s = await scrape(url);
-    return valueOf(s, 'dubbing_engine_process_duration_seconds_count', { engine: 'ffprobe' }) >= 1 ? s : undefined;
-  }, 30_000, 300);
+  const samples = await waitFor(
+    'activity and engine series',
+    async () => {
+      const s = await scrape(url);
+      return valueOf(s, 'dubbing_engine_process_duration_seconds_count', { engine: 'ffprobe' }) >= 1 ? s : undefined;
+    },
+    30_000,
+    300,
+  );
   expect(samples.filter((s) => s.name === 'dubbing_activity_duration_seconds_count').length).toBeGreaterThan(0);
   expect(valueOf(samples, 'dubbing_activity_duration_seconds_count', {})).toBeGreaterThanOrEqual(2);
   // The release of the hold happened in the worker, and is counted there.

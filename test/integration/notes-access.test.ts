@@ -5,7 +5,9 @@ import { insertMeeting } from '../helpers/meeting-fixtures';
 import { request, startTestApi, type JsonResponse, type TestApi } from '../helpers/test-api';
 
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi(); });
+beforeAll(async () => {
+  api = await startTestApi();
+});
 afterAll(() => api.close());
 
 const T0 = 1_790_000_000;
@@ -18,10 +20,7 @@ const expectDenied = (res: JsonResponse) => {
 
 /** Both endpoints, so no rule is enforced on the list only. */
 async function callBoth(headers: Record<string, string>, meetingId: string): Promise<JsonResponse[]> {
-  return [
-    await request(api.baseUrl, 'GET', '/v1/notes/meetings', { headers }),
-    await request(api.baseUrl, 'GET', `/v1/notes/meetings/${meetingId}`, { headers }),
-  ];
+  return [await request(api.baseUrl, 'GET', '/v1/notes/meetings', { headers }), await request(api.baseUrl, 'GET', `/v1/notes/meetings/${meetingId}`, { headers })];
 }
 
 describe('who may read meetings', () => {
@@ -51,8 +50,13 @@ describe('who may read meetings', () => {
     const team = await createTenant(api.db, { workspaceKind: 'team' });
     const { key, keyId, secret } = generateApiKey();
     await insertApiKey(api.db, {
-      id: keyId, workspace_id: team.workspace.id, user_id: null, kind: 'project', name: 'forged',
-      secret_sha256: hashSecret(secret), permissions: ['dubbing:read', 'notes:read', 'usage:read'],
+      id: keyId,
+      workspace_id: team.workspace.id,
+      user_id: null,
+      kind: 'project',
+      name: 'forged',
+      secret_sha256: hashSecret(secret),
+      permissions: ['dubbing:read', 'notes:read', 'usage:read'],
     });
     const id = await insertMeeting(api.db, team.user.id, { startedAt: T0 });
     for (const res of await callBoth(bearer(key), id)) {
@@ -90,7 +94,7 @@ describe('who may read meetings', () => {
     }
   });
 
-  it("keeps a personal key to its own user even inside a shared team workspace", async () => {
+  it('keeps a personal key to its own user even inside a shared team workspace', async () => {
     const alice = await createTenant(api.db, { workspaceKind: 'team', keyKind: 'personal', permissions: ['notes:read'] });
     const bob = await createTenant(api.db, { workspaceKind: 'team', keyKind: 'personal', permissions: ['notes:read'] });
     // Bob's key moved into Alice's workspace: it still acts for Bob only.

@@ -43,17 +43,20 @@ const record = (overrides: Record<string, unknown> = {}): Record<string, any> & 
   ...overrides,
 });
 
-const ownerRows = (userId: string) =>
-  api.db.selectFrom('meetings').selectAll().where('owner_user_id', '=', userId).orderBy('started_at').execute();
+const ownerRows = (userId: string) => api.db.selectFrom('meetings').selectAll().where('owner_user_id', '=', userId).orderBy('started_at').execute();
 
 describe('console meetings:import', () => {
   it('imports a good file whole, and the API serves it', async () => {
     const tenant = await createTenant(api.db, { workspaceKind: 'personal' });
     const friend = await createTenant(api.db);
     const full = record({
-      name: 'Roadmap review', tags: [{ id: 't1', name: 'Roadmap' }], transcript_text: 'A: ship it.',
+      name: 'Roadmap review',
+      tags: [{ id: 't1', name: 'Roadmap' }],
+      transcript_text: 'A: ship it.',
       transcript_segments: [{ speaker: 'A', start_seconds: 0, end_seconds: 1.5, text: 'ship it.' }],
-      notes: [{ id: 'n1', text: 'ship', created_at: T0 + 60 }], summary: '**Ship it.**', summary_generated_at: T0 + 1900,
+      notes: [{ id: 'n1', text: 'ship', created_at: T0 + 60 }],
+      summary: '**Ship it.**',
+      summary_generated_at: T0 + 1900,
       shared_with: [friend.user.id],
     });
     const localOnly = record({ started_at: T0 + 10, ended_at: T0 + 20, duration_seconds: 10, sync_state: 'local_only' });
@@ -67,9 +70,18 @@ describe('console meetings:import', () => {
     const rows = await ownerRows(tenant.user.id);
     expect(rows.map((r) => r.id)).toEqual([full.id, localOnly.id, hidden.id]);
     expect(rows[0]).toMatchObject({
-      name: 'Roadmap review', started_at: new Date(T0 * 1000), ended_at: new Date((T0 + 1800) * 1000), duration_seconds: 1790,
-      tags: [{ id: 't1', name: 'Roadmap' }], sync_state: 'synced', hidden: false, deleted_at: null, transcript_text: 'A: ship it.',
-      summary: '**Ship it.**', summary_generated_at: new Date((T0 + 1900) * 1000), updated_at: new Date((T0 + 2000) * 1000),
+      name: 'Roadmap review',
+      started_at: new Date(T0 * 1000),
+      ended_at: new Date((T0 + 1800) * 1000),
+      duration_seconds: 1790,
+      tags: [{ id: 't1', name: 'Roadmap' }],
+      sync_state: 'synced',
+      hidden: false,
+      deleted_at: null,
+      transcript_text: 'A: ship it.',
+      summary: '**Ship it.**',
+      summary_generated_at: new Date((T0 + 1900) * 1000),
+      updated_at: new Date((T0 + 2000) * 1000),
     });
     expect(rows[1]).toMatchObject({ sync_state: 'local_only', transcript_text: '', transcript_segments: [], notes: [], summary: null });
     expect(rows[2]).toMatchObject({ hidden: true, deleted_at: new Date((T0 + 50) * 1000) });
@@ -107,7 +119,12 @@ describe('console meetings:import', () => {
     // jsonb refuses a lone surrogate, which JSON can spell ("\ud800"); found by test/fuzz/meeting-import.fuzz.test.ts.
     ['a lone surrogate in a note', { notes: [{ id: 'n1', text: '\ud800', created_at: T0 }] }, 'notes[0].text', 'must be valid Unicode (it holds a lone surrogate)'],
     ['a lone low surrogate in a tag', { tags: [{ id: 't1', name: 'x\udc00' }] }, 'tags[0].name', 'must be valid Unicode (it holds a lone surrogate)'],
-    ['a NUL in a segment speaker', { transcript_segments: [{ speaker: 'A\u0000', start_seconds: 0, end_seconds: 1, text: 'hi' }] }, 'transcript_segments[0].speaker', 'must not contain the NUL character (U+0000)'],
+    [
+      'a NUL in a segment speaker',
+      { transcript_segments: [{ speaker: 'A\u0000', start_seconds: 0, end_seconds: 1, text: 'hi' }] },
+      'transcript_segments[0].speaker',
+      'must not contain the NUL character (U+0000)',
+    ],
   ])('writes nothing from a file with %s, naming the record and field', async (_what, overrides, field, reason) => {
     const tenant = await createTenant(api.db, { workspaceKind: 'personal' });
     const bad = JSON.parse(JSON.stringify(record(overrides))); // drops undefined fields

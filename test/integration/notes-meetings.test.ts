@@ -4,15 +4,16 @@ import { insertMeeting, listingOrder } from '../helpers/meeting-fixtures';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi(); });
+beforeAll(async () => {
+  api = await startTestApi();
+});
 afterAll(() => api.close());
 
 const T0 = 1_790_000_000; // a fixed instant, so timestamps in assertions are exact
 
 const personalTenant = () => createTenant(api.db, { workspaceKind: 'personal' });
 const list = (tenant: TestTenant, query = '') => request(api.baseUrl, 'GET', `/v1/notes/meetings${query}`, { headers: bearer(tenant.key) });
-const get = (tenant: TestTenant, id: string, query = '') =>
-  request(api.baseUrl, 'GET', `/v1/notes/meetings/${encodeURIComponent(id)}${query}`, { headers: bearer(tenant.key) });
+const get = (tenant: TestTenant, id: string, query = '') => request(api.baseUrl, 'GET', `/v1/notes/meetings/${encodeURIComponent(id)}${query}`, { headers: bearer(tenant.key) });
 
 /** Every list page from offset 0, following next_offset while has_more. */
 async function listAll(tenant: TestTenant, limit: number) {
@@ -48,11 +49,19 @@ describe('GET /v1/notes/meetings', () => {
 
     const first = res.body.data[0];
     expect(Object.keys(first).sort()).toEqual(['duration_seconds', 'ended_at', 'id', 'name', 'started_at', 'tags', 'updated_at']);
-    expect(first).toEqual({ id: expected[0]!.id, name: 'm5', started_at: T0 + 7200, ended_at: T0 + 7200 + 1800, duration_seconds: 1800, tags: [{ id: 't5', name: 'Tag 5' }], updated_at: T0 + 7200 + 1800 });
+    expect(first).toEqual({
+      id: expected[0]!.id,
+      name: 'm5',
+      started_at: T0 + 7200,
+      ended_at: T0 + 7200 + 1800,
+      duration_seconds: 1800,
+      tags: [{ id: 't5', name: 'Tag 5' }],
+      updated_at: T0 + 7200 + 1800,
+    });
     expect(res.body.page).toEqual({ limit: 20, offset: 0, has_more: false, next_offset: null });
   });
 
-  it('excludes local-only, deleted, hidden, shared-with-caller and other users\' meetings', async () => {
+  it("excludes local-only, deleted, hidden, shared-with-caller and other users' meetings", async () => {
     const me = await personalTenant();
     const other = await personalTenant();
     const mine = [
@@ -113,8 +122,15 @@ describe('GET /v1/notes/meetings', () => {
   });
 
   it.each([
-    ['limit', '0'], ['limit', '101'], ['limit', '-1'], ['limit', '1.5'], ['limit', 'abc'],
-    ['offset', '-1'], ['offset', '1000001'], ['offset', '1.5'], ['offset', 'abc'],
+    ['limit', '0'],
+    ['limit', '101'],
+    ['limit', '-1'],
+    ['limit', '1.5'],
+    ['limit', 'abc'],
+    ['offset', '-1'],
+    ['offset', '1000001'],
+    ['offset', '1.5'],
+    ['offset', 'abc'],
   ])('rejects %s=%s with 400 invalid_parameter naming the parameter', async (param, value) => {
     const tenant = await personalTenant();
     const res = await list(tenant, `?${param}=${value}`);
@@ -143,15 +159,33 @@ describe('GET /v1/notes/meetings/{meeting_id}', () => {
     ];
     const notes = [{ id: 'n1', text: 'Follow up on pricing', created_at: T0 + 100 }];
     const id = await insertMeeting(api.db, tenant.user.id, {
-      startedAt: T0, durationSeconds: 1234, updatedAt: T0 + 5000, name: 'Pricing call', tags: [{ id: 'x', name: 'Sales' }],
-      transcriptText: 'Ana: Hello. Ben: Hi, Ana.', transcriptSegments: segments, notes, summary: '# Pricing\n- agreed', summaryGeneratedAt: T0 + 4000,
+      startedAt: T0,
+      durationSeconds: 1234,
+      updatedAt: T0 + 5000,
+      name: 'Pricing call',
+      tags: [{ id: 'x', name: 'Sales' }],
+      transcriptText: 'Ana: Hello. Ben: Hi, Ana.',
+      transcriptSegments: segments,
+      notes,
+      summary: '# Pricing\n- agreed',
+      summaryGeneratedAt: T0 + 4000,
     });
     const res = await get(tenant, id);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: {
-        id, name: 'Pricing call', started_at: T0, ended_at: T0 + 1234, duration_seconds: 1234, tags: [{ id: 'x', name: 'Sales' }], updated_at: T0 + 5000,
-        transcript_text: 'Ana: Hello. Ben: Hi, Ana.', transcript_segments: segments, notes, summary: '# Pricing\n- agreed', summary_generated_at: T0 + 4000,
+        id,
+        name: 'Pricing call',
+        started_at: T0,
+        ended_at: T0 + 1234,
+        duration_seconds: 1234,
+        tags: [{ id: 'x', name: 'Sales' }],
+        updated_at: T0 + 5000,
+        transcript_text: 'Ana: Hello. Ben: Hi, Ana.',
+        transcript_segments: segments,
+        notes,
+        summary: '# Pricing\n- agreed',
+        summary_generated_at: T0 + 4000,
       },
     });
     // An upper-case spelling of the same uuid is the same meeting.

@@ -27,13 +27,19 @@ function routerRoutes(api: TestApi): string[] {
 }
 
 function documentRoutes(document: OpenApiDocument): string[] {
-  return Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).filter((k) => METHODS.includes(k)).map((m) => `${m.toUpperCase()} ${path}`));
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((k) => METHODS.includes(k))
+      .map((m) => `${m.toUpperCase()} ${path}`),
+  );
 }
 
 /** Every operation of the document, with where it sits. */
 function operationsOf(document: OpenApiDocument): { route: string; operation: Record<string, any> }[] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).filter(([k]) => METHODS.includes(k)).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, operation })),
+    Object.entries(item)
+      .filter(([k]) => METHODS.includes(k))
+      .map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, operation })),
   );
 }
 
@@ -84,7 +90,7 @@ describe.each(STORAGE_DRIVERS)('the OpenAPI document on the %s storage driver', 
       expect({ route, success: statuses.some((s) => s >= 200 && s < 400) }).toEqual({ route, success: true });
       // Every operation may fail unexpectedly, and says so.
       expect({ route, has500: statuses.includes(500) }).toEqual({ route, has500: true });
-      for (const status of statuses.filter((s) => s >= 400 && s !== 503 || (s === 503 && operation.responses[s]['x-error-codes']))) {
+      for (const status of statuses.filter((s) => (s >= 400 && s !== 503) || (s === 503 && operation.responses[s]['x-error-codes']))) {
         const codes: string[] = operation.responses[status]['x-error-codes'];
         expect({ route, status, codes: codes.length > 0 && codes.every((c) => (API_ERROR_CODES as readonly string[]).includes(c)) }).toEqual({ route, status, codes: true });
         // The response schema carries the same codes, so a response with another fails the contract.
@@ -115,12 +121,18 @@ describe.each(STORAGE_DRIVERS)('the OpenAPI document on the %s storage driver', 
       for (const [method, operation] of Object.entries(item).filter(([k]) => METHODS.includes(k))) {
         const media = [
           ...Object.entries(operation.requestBody?.content ?? {}).map(([type, m]) => ({ at: ['requestBody', 'content', type], media: m as any })),
-          ...Object.entries(operation.responses).flatMap(([status, r]: [string, any]) => Object.entries(r.content ?? {}).map(([type, m]) => ({ at: ['responses', status, 'content', type], media: m as any }))),
+          ...Object.entries(operation.responses).flatMap(([status, r]: [string, any]) =>
+            Object.entries(r.content ?? {}).map(([type, m]) => ({ at: ['responses', status, 'content', type], media: m as any })),
+          ),
         ];
         for (const { at, media: m } of media.filter((x) => x.media.example !== undefined && x.media.schema)) {
           const ref = `openapi.json#/${['paths', path, method, ...at, 'schema'].map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
           const validate = ajv.getSchema(ref)!;
-          expect({ example: `${method} ${path} ${at.join(' ')}`, valid: validate(m.example), errors: validate.errors ?? null }).toEqual({ example: `${method} ${path} ${at.join(' ')}`, valid: true, errors: null });
+          expect({ example: `${method} ${path} ${at.join(' ')}`, valid: validate(m.example), errors: validate.errors ?? null }).toEqual({
+            example: `${method} ${path} ${at.join(' ')}`,
+            valid: true,
+            errors: null,
+          });
           checked++;
         }
       }

@@ -23,7 +23,9 @@ const getProject = (tenant: TestTenant, id: string) => getProjectView(suite.api,
 const waitForProject = (tenant: TestTenant, id: string, what: string, test: (p: any) => boolean) => waitForProjectView(suite.api, tenant, id, what, test);
 const language = (project: any, locale: string) => project.languages.find((l: any) => l.locale === locale);
 const ledger = async (projectId: string) =>
-  (await suite.api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}:${r.reference.slice(projectId.length + 1)}`);
+  (await suite.api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute()).map(
+    (r) => `${r.kind}:${r.amount}:${r.reference.slice(projectId.length + 1)}`,
+  );
 
 /** Catalan's speech waits at a gate the test opens: the language is caught mid-dub. */
 let gate: ReturnType<typeof heldSpeech> | undefined;
@@ -164,7 +166,13 @@ it('item 4: resetting a failed language past its start behaves like the console 
   await useWorker();
   const workflowId = languageWorkflowId(id, 'ca_es');
   const runId = await reset(suite.api.temporal, workflowId, (events) => {
-    const begun = events.findIndex((e) => e.activityTaskCompletedEventAttributes && events.some((s) => s.eventId?.toString() === e.activityTaskCompletedEventAttributes.scheduledEventId?.toString() && s.activityTaskScheduledEventAttributes?.activityType?.name === 'beginLanguageAttempt'));
+    const begun = events.findIndex(
+      (e) =>
+        e.activityTaskCompletedEventAttributes &&
+        events.some(
+          (s) => s.eventId?.toString() === e.activityTaskCompletedEventAttributes.scheduledEventId?.toString() && s.activityTaskScheduledEventAttributes?.activityType?.name === 'beginLanguageAttempt',
+        ),
+    );
     return events.slice(begun).find((e) => e.workflowTaskCompletedEventAttributes);
   });
   expect(await suite.api.temporal.workflow.getHandle(workflowId, runId).result()).toEqual({ locale: 'ca_es', status: 'completed' });
@@ -174,5 +182,11 @@ it('item 4: resetting a failed language past its start behaves like the console 
   expect(done.usage).toMatchObject({ state: 'charged', charged_seconds: billable * 2, refunded_seconds: billable });
   expect(language(done, 'ca_es')).toMatchObject({ status: 'completed', failure: null });
   expect(language(done, 'ca_es').deliverables).toHaveLength(6); // the dubbed video included (docs/video.md)
-  expect(await ledger(id)).toEqual([`hold:${60 * 2 * CPS}:hold`, `capture:${billable * 2 * CPS}:capture`, `release:${(60 - billable) * 2 * CPS}:release`, `refund:${billable * CPS}:ca_es:refund`, `capture:${billable * CPS}:ca_es:charge:2`]);
+  expect(await ledger(id)).toEqual([
+    `hold:${60 * 2 * CPS}:hold`,
+    `capture:${billable * 2 * CPS}:capture`,
+    `release:${(60 - billable) * 2 * CPS}:release`,
+    `refund:${billable * CPS}:ca_es:refund`,
+    `capture:${billable * CPS}:ca_es:charge:2`,
+  ]);
 }, 180_000);

@@ -31,17 +31,60 @@ async function chargedProject() {
   const { workspace } = await createTenant(db, { credits: 1000, creditsPerSecond: 10 });
   const id = randomUUID();
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('projects').values({
-      id, workspace_id: workspace.id, name: 'p', external_id: null, source_type: 'upload', source_url: null, youtube_video_id: null,
-      source_file_name: 'a.mp4', source_size_bytes: 10, source_duration_seconds: 9.5, source_has_video: true, source_locale: 'en_us',
-      target_locales: ['es_es', 'ca_es'], title: null, description: null, status: 'processing', phase: 'dubbing', failure_code: null,
-      failure_message: null, max_billable_seconds: 10, credits_per_second: 10, billable_seconds: 10, charged_seconds: 20, usage_state: 'charged',
-      hold_reference: `${id}:hold`, transcript_review_requested_at: null, transcript_review_verified_at: null, validated_at: new Date(), completed_at: null,
-    }).execute();
+    await trx
+      .insertInto('projects')
+      .values({
+        id,
+        workspace_id: workspace.id,
+        name: 'p',
+        external_id: null,
+        source_type: 'upload',
+        source_url: null,
+        youtube_video_id: null,
+        source_file_name: 'a.mp4',
+        source_size_bytes: 10,
+        source_duration_seconds: 9.5,
+        source_has_video: true,
+        source_locale: 'en_us',
+        target_locales: ['es_es', 'ca_es'],
+        title: null,
+        description: null,
+        status: 'processing',
+        phase: 'dubbing',
+        failure_code: null,
+        failure_message: null,
+        max_billable_seconds: 10,
+        credits_per_second: 10,
+        billable_seconds: 10,
+        charged_seconds: 20,
+        usage_state: 'charged',
+        hold_reference: `${id}:hold`,
+        transcript_review_requested_at: null,
+        transcript_review_verified_at: null,
+        validated_at: new Date(),
+        completed_at: null,
+      })
+      .execute();
     await holdCredits(trx, { workspaceId: workspace.id, reference: `${id}:hold`, amount: 200, projectId: id });
     await captureFromHold(trx, { workspaceId: workspace.id, holdReference: `${id}:hold`, reference: `${id}:capture`, amount: 200, projectId: id });
     for (const locale of ['es_es', 'ca_es']) {
-      await trx.insertInto('project_languages').values({ project_id: id, locale, status: 'queued', phase_message: null, failure_code: null, failure_message: null, title: null, description: null, drift_seconds: null, completed_at: null, charged_seconds: 10, attempt_charged_seconds: 10 }).execute();
+      await trx
+        .insertInto('project_languages')
+        .values({
+          project_id: id,
+          locale,
+          status: 'queued',
+          phase_message: null,
+          failure_code: null,
+          failure_message: null,
+          title: null,
+          description: null,
+          drift_seconds: null,
+          completed_at: null,
+          charged_seconds: 10,
+          attempt_charged_seconds: 10,
+        })
+        .execute();
     }
   });
   return { id, workspaceId: workspace.id };
@@ -49,7 +92,10 @@ async function chargedProject() {
 
 const languages = (id: string) => db.selectFrom('project_languages').select(['locale', 'status', 'attempt', 'refunded_seconds']).where('project_id', '=', id).orderBy('locale').execute();
 const project = (id: string) => db.selectFrom('projects').select(['status', 'charged_seconds', 'refunded_seconds', 'usage_state']).where('id', '=', id).executeTakeFirstOrThrow();
-const ledger = async (id: string) => (await db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', id).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}:${r.reference.slice(id.length + 1)}`);
+const ledger = async (id: string) =>
+  (await db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', id).orderBy('id').execute()).map(
+    (r) => `${r.kind}:${r.amount}:${r.reference.slice(id.length + 1)}`,
+  );
 
 it('refunds a failed language once, however often the failure is recorded', async () => {
   const { id, workspaceId } = await chargedProject();
@@ -98,7 +144,12 @@ it('item 5: a retry of a refunded language charges it again (reset or console), 
   expect(await outcome.beginLanguageAttempt({ projectId: id, locale: 'ca_es', attempt: 3, billing: 'goodwill' })).toEqual({ state: 'open', attempt: 3 });
   expect(await outcome.beginLanguageAttempt({ projectId: id, locale: 'es_es', attempt: 2 })).toEqual({ state: 'completed' });
   expect(await getBalance(db, workspaceId)).toEqual({ granted: 1000, captured: 100, reserved: 0 });
-  const rows = await db.selectFrom('project_languages').select(['locale', 'status', 'attempt', 'charged_seconds', 'refunded_seconds', 'goodwill_seconds']).where('project_id', '=', id).orderBy('locale').execute();
+  const rows = await db
+    .selectFrom('project_languages')
+    .select(['locale', 'status', 'attempt', 'charged_seconds', 'refunded_seconds', 'goodwill_seconds'])
+    .where('project_id', '=', id)
+    .orderBy('locale')
+    .execute();
   expect(rows).toEqual([
     { locale: 'ca_es', status: 'queued', attempt: 3, charged_seconds: 20, refunded_seconds: 20, goodwill_seconds: 10 },
     { locale: 'es_es', status: 'completed', attempt: 1, charged_seconds: 10, refunded_seconds: 0, goodwill_seconds: 0 },

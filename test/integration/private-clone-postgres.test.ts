@@ -66,7 +66,9 @@ it('runs the embedded PostgreSQL from a clone inside a 0700 directory, and stops
     try {
       await client.query('create table private_clone_probe (word text)');
       await client.query("insert into private_clone_probe values ('año')");
-      const { rows } = await client.query<{ word: string; encoding: string; dir: string }>("select word, current_setting('server_encoding') as encoding, current_setting('data_directory') as dir from private_clone_probe");
+      const { rows } = await client.query<{ word: string; encoding: string; dir: string }>(
+        "select word, current_setting('server_encoding') as encoding, current_setting('data_directory') as dir from private_clone_probe",
+      );
       expect(rows).toEqual([{ word: 'año', encoding: 'UTF8', dir: expect.any(String) }]);
       if (process.getuid?.() === 0) {
         // Root: the server runs as the postgres user, its data out of the private directory.

@@ -24,7 +24,9 @@ const getProject = (tenant: TestTenant, id: string) => getProjectView(api(), ten
 const waitForProject = (tenant: TestTenant, id: string, what: string, test: (p: any) => boolean) => waitForProjectView(api(), tenant, id, what, test, 150_000);
 const language = (project: any, locale: string) => project.languages.find((l: any) => l.locale === locale);
 const ledger = async (projectId: string) =>
-  (await api().db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}:${r.reference.slice(projectId.length + 1)}`);
+  (await api().db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute()).map(
+    (r) => `${r.kind}:${r.amount}:${r.reference.slice(projectId.length + 1)}`,
+  );
 const events = async (projectId: string): Promise<string[]> =>
   (await api().db.selectFrom('webhook_events').select('type').where('project_id', '=', projectId).orderBy('sequence').execute()).map((e) => e.type);
 
@@ -138,7 +140,18 @@ describe('POST /v1/dubbing/projects/{id}/cancel', () => {
     // A cancelled language is the customer's choice: its retry is charged, exactly as quoted.
     const quote = await retry(tenant, id, 'ca_es', { max_billable_seconds: 60 });
     expect(quote.status).toBe(200);
-    expect(quote.body.data.retry).toEqual({ preview_only: true, locale: 'ca_es', failure_code: 'cancelled', price: 'charged', billable_seconds: billable, credits: billable * CPS, max_billable_seconds: 60, within_limit: true, charged_now_seconds: 0, attempt: null });
+    expect(quote.body.data.retry).toEqual({
+      preview_only: true,
+      locale: 'ca_es',
+      failure_code: 'cancelled',
+      price: 'charged',
+      billable_seconds: billable,
+      credits: billable * CPS,
+      max_billable_seconds: 60,
+      within_limit: true,
+      charged_now_seconds: 0,
+      attempt: null,
+    });
     expect(await ledger(id)).toEqual(settled);
     expect((await retry(tenant, id, 'ca_es', { max_billable_seconds: 60, preview_only: false })).body.error).toMatchObject({ code: 'idempotency_key_missing', param: 'Idempotency-Key' });
     gate!.open();
@@ -236,11 +249,26 @@ describe('POST /v1/dubbing/projects/{id}/languages/{locale}/retry', () => {
   it('a source failure is charged: the quote is the charge, over the limit charges nothing, short of credits is 402', async () => {
     const tenant = await createTenant(api().db, { credits: 1_000, creditsPerSecond: CPS });
     const id = randomUUID();
-    await api().db.insertInto('projects').values({
-      id, workspace_id: tenant.workspace.id, name: 'source failed', source_type: 'upload', source_file_name: 'x.mp4', source_size_bytes: 1000,
-      source_locale: 'en_us', target_locales: ['ca_es'], status: 'failed', phase: 'failed', max_billable_seconds: 60, credits_per_second: CPS,
-      billable_seconds: 30, usage_state: 'refunded', hold_reference: `${id}:hold`,
-    }).execute();
+    await api()
+      .db.insertInto('projects')
+      .values({
+        id,
+        workspace_id: tenant.workspace.id,
+        name: 'source failed',
+        source_type: 'upload',
+        source_file_name: 'x.mp4',
+        source_size_bytes: 1000,
+        source_locale: 'en_us',
+        target_locales: ['ca_es'],
+        status: 'failed',
+        phase: 'failed',
+        max_billable_seconds: 60,
+        credits_per_second: CPS,
+        billable_seconds: 30,
+        usage_state: 'refunded',
+        hold_reference: `${id}:hold`,
+      })
+      .execute();
     await api().db.insertInto('project_languages').values({ project_id: id, locale: 'ca_es', status: 'failed', failure_code: 'source_failed', failure_message: 'x' }).execute();
 
     const over = await retry(tenant, id, 'ca_es', { max_billable_seconds: 29, preview_only: false }, randomUUID());

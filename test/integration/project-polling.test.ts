@@ -10,7 +10,9 @@ import { startTestApi, type TestApi } from '../helpers/test-api';
 // a change (written straight to the tables, as the workflows write) is a 200 with the new body.
 
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi(); });
+beforeAll(async () => {
+  api = await startTestApi();
+});
 afterAll(() => api.close());
 
 /** A client on the real API that records each request's If-None-Match and each answer's status and body length. */
@@ -33,13 +35,29 @@ async function newValidatingProject(tenant: TestTenant): Promise<string> {
   return id;
 }
 
-const startDubbing = (id: string) => Promise.all([
-  markChargedByHand(api.db, id),
-  api.db.insertInto('project_languages').values({ project_id: id, locale: 'es_es', status: 'dubbing', phase_message: null, failure_code: null, failure_message: null, title: null, description: null, drift_seconds: null, completed_at: null, percent: 40 }).execute(),
-]);
+const startDubbing = (id: string) =>
+  Promise.all([
+    markChargedByHand(api.db, id),
+    api.db
+      .insertInto('project_languages')
+      .values({
+        project_id: id,
+        locale: 'es_es',
+        status: 'dubbing',
+        phase_message: null,
+        failure_code: null,
+        failure_message: null,
+        title: null,
+        description: null,
+        drift_seconds: null,
+        completed_at: null,
+        percent: 40,
+      })
+      .execute(),
+  ]);
 
 describe('polling a project with If-None-Match', () => {
-  it('the typed client\'s projectPoller sends the last ETag, returns the last project on a 304, and the new one after a change', async () => {
+  it("the typed client's projectPoller sends the last ETag, returns the last project on a 304, and the new one after a change", async () => {
     const tenant = await createTenant(api.db, { credits: 100_000 });
     const id = await newValidatingProject(tenant);
     const { client, sent } = recordingClient(tenant);
@@ -77,11 +95,19 @@ describe('polling a project with If-None-Match', () => {
       client: () => client,
     };
     // Each wait of the poll loop is where the workflows move the project on (or do not).
-    const moves = [async () => undefined, async () => undefined, () => startDubbing(id), () => api.db.transaction().execute(async (trx) => {
-      await trx.updateTable('project_languages').set({ status: 'completed', percent: 100, completed_at: new Date() }).where('project_id', '=', id).execute();
-      await trx.updateTable('projects').set({ status: 'completed', phase: 'completed', completed_at: new Date() }).where('id', '=', id).execute();
-    })];
-    const final = await waitForProject(ctx, id, async () => { await moves.shift()?.(); });
+    const moves = [
+      async () => undefined,
+      async () => undefined,
+      () => startDubbing(id),
+      () =>
+        api.db.transaction().execute(async (trx) => {
+          await trx.updateTable('project_languages').set({ status: 'completed', percent: 100, completed_at: new Date() }).where('project_id', '=', id).execute();
+          await trx.updateTable('projects').set({ status: 'completed', phase: 'completed', completed_at: new Date() }).where('id', '=', id).execute();
+        }),
+    ];
+    const final = await waitForProject(ctx, id, async () => {
+      await moves.shift()?.();
+    });
 
     expect(final).toMatchObject({ id, status: 'completed', languages: [{ locale: 'es_es', status: 'completed' }] });
     expect(moves).toEqual([]);

@@ -20,15 +20,29 @@ const VTT = 'WEBVTT\n\nintro\n00:00.500 --> 00:03.000\nHello everyone &amp; welc
 const SPANISH_SRT = '1\n00:00:00,500 --> 00:00:03,000\nHola a todos y bienvenidos.\n\n2\n00:00:03,500 --> 00:00:06,000\nHoy cocinamos arroz.\n';
 const CATALAN_JSON = JSON.stringify([{ start_seconds: 0.5, end_seconds: 6, text: 'Hola a tothom; avui cuinem arròs.' }]);
 
-const sourceRows = (projectId: string) => api.db.selectFrom('source_segments').select(['id', 'position', 'start_seconds', 'end_seconds', 'text']).where('project_id', '=', projectId).orderBy('position').execute();
+const sourceRows = (projectId: string) =>
+  api.db.selectFrom('source_segments').select(['id', 'position', 'start_seconds', 'end_seconds', 'text']).where('project_id', '=', projectId).orderBy('position').execute();
 const projectRow = (projectId: string) => api.db.selectFrom('projects').select(['transcript_source', 'supplied_translations']).where('id', '=', projectId).executeTakeFirstOrThrow();
 const workspaceSegments = async (tenant: TestTenant) =>
-  Number((await api.db.selectFrom('source_segments').innerJoin('projects', 'projects.id', 'source_segments.project_id').select((eb) => eb.fn.countAll<string>().as('n')).where('projects.workspace_id', '=', tenant.workspace.id).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await api.db
+        .selectFrom('source_segments')
+        .innerJoin('projects', 'projects.id', 'source_segments.project_id')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('projects.workspace_id', '=', tenant.workspace.id)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 it('stores the transcript as supplied source segments and the translations on the project; a replay changes nothing', async () => {
   const tenant = await createTenant(api.db, { credits: 10_000 });
   const key = randomUUID();
-  const body = projectBody({ target_locales: ['es_es', 'ca_es', 'pt_pt'], transcript: { format: 'vtt', content: VTT }, translations: { es_es: { format: 'srt', content: SPANISH_SRT }, ca_es: { format: 'json', content: CATALAN_JSON } } });
+  const body = projectBody({
+    target_locales: ['es_es', 'ca_es', 'pt_pt'],
+    transcript: { format: 'vtt', content: VTT },
+    translations: { es_es: { format: 'srt', content: SPANISH_SRT }, ca_es: { format: 'json', content: CATALAN_JSON } },
+  });
   const created = await createProject(api, tenant, body, key);
   expect(created.status).toBe(201);
   const id: string = created.body.data.id;
@@ -42,12 +56,20 @@ it('stores the transcript as supplied source segments and the translations on th
   expect(await projectRow(id)).toEqual({
     transcript_source: 'supplied',
     supplied_translations: {
-      es_es: [{ start_seconds: 0.5, end_seconds: 3, text: 'Hola a todos y bienvenidos.' }, { start_seconds: 3.5, end_seconds: 6, text: 'Hoy cocinamos arroz.' }],
+      es_es: [
+        { start_seconds: 0.5, end_seconds: 3, text: 'Hola a todos y bienvenidos.' },
+        { start_seconds: 3.5, end_seconds: 6, text: 'Hoy cocinamos arroz.' },
+      ],
       ca_es: [{ start_seconds: 0.5, end_seconds: 6, text: 'Hola a tothom; avui cuinem arròs.' }],
     },
   });
   const transcript = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}/transcript`, { headers: bearer(tenant.key) });
-  expect(transcript.body.data).toEqual({ project_id: id, source: 'supplied', source_audio_url: null, segments: segments.map(({ id: segmentId, start_seconds, end_seconds, text }) => ({ id: segmentId, start_seconds, end_seconds, text })) });
+  expect(transcript.body.data).toEqual({
+    project_id: id,
+    source: 'supplied',
+    source_audio_url: null,
+    segments: segments.map(({ id: segmentId, start_seconds, end_seconds, text }) => ({ id: segmentId, start_seconds, end_seconds, text })),
+  });
 
   // The same key and body: the stored answer, byte for byte, and nothing written twice.
   const counts = await workspaceRowCounts(api, tenant.workspace.id);
@@ -63,7 +85,14 @@ it('stores the transcript as supplied source segments and the translations on th
   const languages = await api.db.selectFrom('project_languages').select(['locale', 'supplied_translation', 'charged_seconds']).where('project_id', '=', id).orderBy('locale').execute();
   expect(languages).toEqual([
     { locale: 'ca_es', supplied_translation: [{ start_seconds: 0.5, end_seconds: 6, text: 'Hola a tothom; avui cuinem arròs.' }], charged_seconds: 6 },
-    { locale: 'es_es', supplied_translation: [{ start_seconds: 0.5, end_seconds: 3, text: 'Hola a todos y bienvenidos.' }, { start_seconds: 3.5, end_seconds: 6, text: 'Hoy cocinamos arroz.' }], charged_seconds: 6 },
+    {
+      locale: 'es_es',
+      supplied_translation: [
+        { start_seconds: 0.5, end_seconds: 3, text: 'Hola a todos y bienvenidos.' },
+        { start_seconds: 3.5, end_seconds: 6, text: 'Hoy cocinamos arroz.' },
+      ],
+      charged_seconds: 6,
+    },
     { locale: 'pt_pt', supplied_translation: null, charged_seconds: 6 },
   ]);
   expect((await projectRow(id)).supplied_translations).toBeNull();

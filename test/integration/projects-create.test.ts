@@ -20,10 +20,7 @@ afterAll(() => api.close());
 const post = (options: { headers?: Record<string, string>; body?: unknown; rawBody?: string | Buffer }) =>
   request(api.baseUrl, 'POST', '/v1/dubbing/projects', { ...options, headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID(), ...options.headers } });
 
-async function expectRefusedWithoutWrites(
-  send: () => Promise<{ status: number; body: any }>,
-  expected: { status: number; type: string; code: string; param?: string },
-) {
+async function expectRefusedWithoutWrites(send: () => Promise<{ status: number; body: any }>, expected: { status: number; type: string; code: string; param?: string }) {
   const before = await workspaceRowCounts(api, tenant.workspace.id);
   const res = await send();
   expect(res.status).toBe(expected.status);
@@ -39,7 +36,11 @@ describe('bad input gets a clear error and changes nothing', () => {
   it('malformed JSON', () => expectRefusedWithoutWrites(() => post({ rawBody: '{"name": "x",', headers: { 'content-type': 'application/json' } }), invalid('invalid_json')));
   it('a JSON array instead of an object', () => expectRefusedWithoutWrites(() => post({ rawBody: '[1,2]', headers: { 'content-type': 'application/json' } }), invalid('invalid_json')));
   it('a body that is not JSON', () =>
-    expectRefusedWithoutWrites(() => post({ rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), { status: 415, type: 'invalid_request_error', code: 'unsupported_content_type' }));
+    expectRefusedWithoutWrites(() => post({ rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), {
+      status: 415,
+      type: 'invalid_request_error',
+      code: 'unsupported_content_type',
+    }));
   it('an oversized body', () =>
     expectRefusedWithoutWrites(() => post({ body: projectBody({ name: 'x'.repeat(2 * 1024 * 1024) }) }), { status: 413, type: 'invalid_request_error', code: 'body_too_large' }));
   it('an unknown field', () => expectRefusedWithoutWrites(() => post({ body: projectBody({ colour: 'red' }) }), invalid('unknown_parameter', 'colour')));
@@ -59,14 +60,16 @@ describe('bad input gets a clear error and changes nothing', () => {
     expectRefusedWithoutWrites(() => post({ body: projectBody({ target_locales: ['es_es', 'xx_yy'] }) }), invalid('unsupported_locale', 'target_locales[1]')));
   it('a source locale the engines cannot recognize', () =>
     expectRefusedWithoutWrites(() => post({ body: projectBody({ source_locale: 'es_es', target_locales: ['ca_es'] }) }), invalid('unsupported_locale', 'source_locale')));
-  it('a target equal to the source', () =>
-    expectRefusedWithoutWrites(() => post({ body: projectBody({ target_locales: ['en_us'] }) }), invalid('unsupported_locale', 'target_locales[0]')));
+  it('a target equal to the source', () => expectRefusedWithoutWrites(() => post({ body: projectBody({ target_locales: ['en_us'] }) }), invalid('unsupported_locale', 'target_locales[0]')));
   it('an unknown source type', () =>
     expectRefusedWithoutWrites(() => post({ body: projectBody({ source: { type: 'vimeo', url: 'https://vimeo.com/1' } }) }), invalid('invalid_parameter', 'source.type')));
   it('an upload without size_bytes', () =>
     expectRefusedWithoutWrites(() => post({ body: projectBody({ source: { type: 'upload', file_name: 'a.mp4' } }) }), invalid('missing_parameter', 'source.size_bytes')));
   it('an upload above the maximum size', () =>
-    expectRefusedWithoutWrites(() => post({ body: projectBody({ source: { type: 'upload', file_name: 'a.mp4', size_bytes: 10 * 1024 * 1024 + 1 } }) }), invalid('invalid_parameter', 'source.size_bytes')));
+    expectRefusedWithoutWrites(
+      () => post({ body: projectBody({ source: { type: 'upload', file_name: 'a.mp4', size_bytes: 10 * 1024 * 1024 + 1 } }) }),
+      invalid('invalid_parameter', 'source.size_bytes'),
+    ));
   it('a YouTube source that is not a YouTube URL', () =>
     expectRefusedWithoutWrites(() => post({ body: projectBody({ source: { type: 'youtube', url: 'https://example.com/watch?v=dQw4w9WgXcQ' } }) }), invalid('invalid_parameter', 'source.url')));
   it('no Idempotency-Key', () =>
@@ -76,7 +79,9 @@ describe('bad input gets a clear error and changes nothing', () => {
     ));
   it('no API key', () =>
     expectRefusedWithoutWrites(() => request(api.baseUrl, 'POST', '/v1/dubbing/projects', { headers: { 'idempotency-key': randomUUID() }, body: projectBody() }), {
-      status: 401, type: 'authentication_error', code: 'unauthenticated',
+      status: 401,
+      type: 'authentication_error',
+      code: 'unauthenticated',
     }));
   it('an invalid API key', () =>
     expectRefusedWithoutWrites(
@@ -124,12 +129,25 @@ describe('create', () => {
   });
 
   it('issue 27 item 2: stores the answer it gave under its key, the same answer a read of the new row gives', async () => {
-    for (const source of [{ type: 'youtube', url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }, { type: 'upload', file_name: 'clip.mp4', size_bytes: 1000 }]) {
+    for (const source of [
+      { type: 'youtube', url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' },
+      { type: 'upload', file_name: 'clip.mp4', size_bytes: 1000 },
+    ]) {
       const key = randomUUID();
-      const res = await post({ headers: { 'idempotency-key': key }, body: projectBody({ name: `Stored ${source.type}`, external_id: `stored-${source.type}`, source, publishing: { title: 'Rice', description: 'How to cook rice.' } }) });
+      const res = await post({
+        headers: { 'idempotency-key': key },
+        body: projectBody({ name: `Stored ${source.type}`, external_id: `stored-${source.type}`, source, publishing: { title: 'Rice', description: 'How to cook rice.' } }),
+      });
       expect(res.status).toBe(201);
       const row = await api.db.selectFrom('idempotency_keys').selectAll().where('workspace_id', '=', tenant.workspace.id).where('key', '=', key).executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ response_status: 201, response_body: JSON.stringify(res.body), recovery_point: 'finished', recovery_data: { project_id: res.body.data.id }, locked_at: null, lock_token: null });
+      expect(row).toMatchObject({
+        response_status: 201,
+        response_body: JSON.stringify(res.body),
+        recovery_point: 'finished',
+        recovery_data: { project_id: res.body.data.id },
+        locked_at: null,
+        lock_token: null,
+      });
       const read = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${res.body.data.id}`, { headers: bearer(tenant.key) });
       const { transfer: _transfer, progress: _progress, ...created } = res.body.data;
       const { transfer: _t, progress: _p, ...fresh } = read.body.data;
@@ -142,12 +160,20 @@ describe('idempotency', () => {
   it('replays the original response byte for byte and creates nothing more', async () => {
     const key = randomUUID();
     const body = projectBody({ name: 'Replay me' });
-    const first = await fetch(`${api.baseUrl}/v1/dubbing/projects`, { method: 'POST', headers: { ...bearer(tenant.key), 'idempotency-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const first = await fetch(`${api.baseUrl}/v1/dubbing/projects`, {
+      method: 'POST',
+      headers: { ...bearer(tenant.key), 'idempotency-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const firstText = await first.text();
     const before = await workspaceRowCounts(api, tenant.workspace.id);
     // Same body with its keys in another order is the same request.
     const reordered = Object.fromEntries(Object.entries(body).reverse());
-    const second = await fetch(`${api.baseUrl}/v1/dubbing/projects`, { method: 'POST', headers: { ...bearer(tenant.key), 'idempotency-key': key, 'content-type': 'application/json' }, body: JSON.stringify(reordered) });
+    const second = await fetch(`${api.baseUrl}/v1/dubbing/projects`, {
+      method: 'POST',
+      headers: { ...bearer(tenant.key), 'idempotency-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(reordered),
+    });
     expect(second.status).toBe(first.status);
     expect(await second.text()).toBe(firstText);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
@@ -158,7 +184,10 @@ describe('idempotency', () => {
     const key = randomUUID();
     expect((await post({ headers: { 'idempotency-key': key }, body: projectBody({ name: 'First' }) })).status).toBe(201);
     await expectRefusedWithoutWrites(() => post({ headers: { 'idempotency-key': key }, body: projectBody({ name: 'Second' }) }), {
-      status: 422, type: 'invalid_request_error', code: 'idempotency_key_reused', param: 'Idempotency-Key',
+      status: 422,
+      type: 'invalid_request_error',
+      code: 'idempotency_key_reused',
+      param: 'Idempotency-Key',
     });
   });
 

@@ -86,7 +86,13 @@ describe('GET /v1/dubbing/projects', () => {
   });
 
   it('checks limit bounds and unknown parameters', async () => {
-    for (const [query, code, param] of [['?limit=0', 'invalid_parameter', 'limit'], ['?limit=51', 'invalid_parameter', 'limit'], ['?limit=2.5', 'invalid_parameter', 'limit'], ['?limit=abc', 'invalid_parameter', 'limit'], ['?sort=name', 'unknown_parameter', 'sort']]) {
+    for (const [query, code, param] of [
+      ['?limit=0', 'invalid_parameter', 'limit'],
+      ['?limit=51', 'invalid_parameter', 'limit'],
+      ['?limit=2.5', 'invalid_parameter', 'limit'],
+      ['?limit=abc', 'invalid_parameter', 'limit'],
+      ['?sort=name', 'unknown_parameter', 'sort'],
+    ]) {
       const res = await list(query!);
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code, param });

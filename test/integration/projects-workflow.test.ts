@@ -40,18 +40,27 @@ async function workflowsMatching(query: string, expected = 1): Promise<string[]>
     return ids.sort();
   };
   if (expected === 0) return list();
-  return waitFor(`workflows matching ${query}`, async () => {
-    const ids = await list();
-    return ids.length >= expected ? ids : undefined;
-  }, 20_000, 250);
+  return waitFor(
+    `workflows matching ${query}`,
+    async () => {
+      const ids = await list();
+      return ids.length >= expected ? ids : undefined;
+    },
+    20_000,
+    250,
+  );
 }
 
 const getProject = async (tenant: TestTenant, id: string) => (await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) })).body.data;
 const waitForStatus = (tenant: TestTenant, id: string, status: string) =>
-  waitFor(`project ${status}`, async () => {
-    const project = await getProject(tenant, id);
-    return project.status === status ? project : undefined;
-  }, 60_000);
+  waitFor(
+    `project ${status}`,
+    async () => {
+      const project = await getProject(tenant, id);
+      return project.status === status ? project : undefined;
+    },
+    60_000,
+  );
 
 describe('projects that end without a charge', () => {
   it('fails a YouTube source as source_unavailable and releases the hold', async () => {
@@ -78,28 +87,38 @@ describe('projects that end without a charge', () => {
 
   it('stops a source longer than max_billable_seconds before charging anything', async () => {
     const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
-    const created = await createProject(api, tenant, projectBody({ max_billable_seconds: 3, target_locales: ['es_es', 'ca_es'], source: { type: 'upload', file_name: 'clip.mp4', size_bytes: clip.length } }));
+    const created = await createProject(
+      api,
+      tenant,
+      projectBody({ max_billable_seconds: 3, target_locales: ['es_es', 'ca_es'], source: { type: 'upload', file_name: 'clip.mp4', size_bytes: clip.length } }),
+    );
     expect((await uploadAndComplete(api, tenant, created.body.data, clip)).status).toBe(200);
     const failed = await waitForStatus(tenant, created.body.data.id, 'failed');
     expect(failed.failure.code).toBe('max_billable_seconds_exceeded');
     expect(failed.usage).toMatchObject({ state: 'limit_exceeded', billable_seconds: 6, charged_seconds: 0, max_billable_seconds: 3 });
     expect(failed.languages).toEqual([]);
     const kinds = await api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', created.body.data.id).orderBy('id').execute();
-    expect(kinds).toEqual([{ kind: 'hold', amount: 60 }, { kind: 'release', amount: 60 }]);
+    expect(kinds).toEqual([
+      { kind: 'hold', amount: 60 },
+      { kind: 'release', amount: 60 },
+    ]);
     expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
   });
 });
 
 describe('abandoned uploads', () => {
-  const runUploadExpiry = (workflowId: string): Promise<UploadExpiryResult> =>
-    api.temporal.workflow.execute('uploadExpiryWorkflow', { taskQueue: api.config.temporal.taskQueue, workflowId });
+  const runUploadExpiry = (workflowId: string): Promise<UploadExpiryResult> => api.temporal.workflow.execute('uploadExpiryWorkflow', { taskQueue: api.config.temporal.taskQueue, workflowId });
 
   it('are expired by the upload-expiry workflow, releasing the hold; a later complete is refused', async () => {
     const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
     const abandoned = (await createProject(api, tenant, projectBody())).body.data;
     const onTime = (await createProject(api, tenant, projectBody({ source: { type: 'upload', file_name: 'clip.mp4', size_bytes: clip.length } }))).body.data;
     expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 1200 });
-    await api.db.updateTable('uploads').set({ expires_at: new Date(Date.now() - 1000) }).where('project_id', '=', abandoned.id).execute();
+    await api.db
+      .updateTable('uploads')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('project_id', '=', abandoned.id)
+      .execute();
 
     const result = await runUploadExpiry(`upload-expiry-test-${abandoned.id}`);
     expect(result.expired).toBeGreaterThanOrEqual(1);
@@ -118,10 +137,14 @@ describe('abandoned uploads', () => {
     expect(late.body.error).toMatchObject({ type: 'conflict_error', code: 'upload_expired' });
     // The on-time project still goes on: validated and charged.
     expect((await uploadAndComplete(api, tenant, onTime, clip)).status).toBe(200);
-    const charged = await waitFor('the on-time project to be charged', async () => {
-      const project = await getProject(tenant, onTime.id);
-      return project.usage.state === 'charged' ? project : undefined;
-    }, 120_000);
+    const charged = await waitFor(
+      'the on-time project to be charged',
+      async () => {
+        const project = await getProject(tenant, onTime.id);
+        return project.usage.state === 'charged' ? project : undefined;
+      },
+      120_000,
+    );
     expect(charged.usage).toMatchObject({ billable_seconds: 6, charged_seconds: 6 });
   }, 180_000);
 
@@ -129,10 +152,22 @@ describe('abandoned uploads', () => {
     const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
     const broken = (await createProject(api, tenant, projectBody())).body.data;
     const fine = (await createProject(api, tenant, projectBody())).body.data;
-    await api.db.updateTable('uploads').set({ expires_at: new Date(Date.now() - 2000) }).where('project_id', '=', broken.id).execute();
-    await api.db.updateTable('uploads').set({ expires_at: new Date(Date.now() - 1000) }).where('project_id', '=', fine.id).execute();
+    await api.db
+      .updateTable('uploads')
+      .set({ expires_at: new Date(Date.now() - 2000) })
+      .where('project_id', '=', broken.id)
+      .execute();
+    await api.db
+      .updateTable('uploads')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('project_id', '=', fine.id)
+      .execute();
     // A project pointing at a hold the ledger does not know: releasing it throws.
-    await api.db.updateTable('projects').set({ hold_reference: `${broken.id}:no-such-hold` }).where('id', '=', broken.id).execute();
+    await api.db
+      .updateTable('projects')
+      .set({ hold_reference: `${broken.id}:no-such-hold` })
+      .where('id', '=', broken.id)
+      .execute();
 
     const first = await runUploadExpiry(`upload-expiry-broken-${broken.id}`);
     expect(first.failed).toContain(broken.id);
@@ -141,7 +176,11 @@ describe('abandoned uploads', () => {
     expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 600 });
 
     // Once the row is repaired, the next run settles it.
-    await api.db.updateTable('projects').set({ hold_reference: `${broken.id}:hold` }).where('id', '=', broken.id).execute();
+    await api.db
+      .updateTable('projects')
+      .set({ hold_reference: `${broken.id}:hold` })
+      .where('id', '=', broken.id)
+      .execute();
     const second = await runUploadExpiry(`upload-expiry-repaired-${broken.id}`);
     expect(second.failed).not.toContain(broken.id);
     expect((await getProject(tenant, broken.id)).failure.code).toBe('upload_expired');
@@ -169,7 +208,10 @@ describe('sources without speech', () => {
     expect(failed.usage).toMatchObject({ state: 'released', billable_seconds: null, charged_seconds: 0 });
     expect(failed.languages).toEqual([]);
     const ledger = await api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', created.body.data.id).orderBy('id').execute();
-    expect(ledger).toEqual([{ kind: 'hold', amount: 600 }, { kind: 'release', amount: 600 }]);
+    expect(ledger).toEqual([
+      { kind: 'hold', amount: 600 },
+      { kind: 'release', amount: 600 },
+    ]);
     expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
     // The workflow itself is Completed (the money is settled); only its search attributes say failed.
     expect(await workflowsMatching(`ProjectId = "${created.body.data.id}" AND ProjectStatus = "failed" AND FailureCode = "invalid_media"`)).toEqual([`project/${created.body.data.id}`]);

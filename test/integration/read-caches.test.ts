@@ -50,7 +50,22 @@ describe('project ETag (issue 27 item 5)', () => {
     const chargedTag = charged.headers.get('etag')!;
     expect(chargedTag).not.toBe(etag);
 
-    await api.db.insertInto('project_languages').values({ project_id: id, locale: 'es_es', status: 'dubbing', phase_message: 'Synthesizing 3 segments.', failure_code: null, failure_message: null, title: null, description: null, drift_seconds: null, completed_at: null, percent: 40 }).execute();
+    await api.db
+      .insertInto('project_languages')
+      .values({
+        project_id: id,
+        locale: 'es_es',
+        status: 'dubbing',
+        phase_message: 'Synthesizing 3 segments.',
+        failure_code: null,
+        failure_message: null,
+        title: null,
+        description: null,
+        drift_seconds: null,
+        completed_at: null,
+        percent: 40,
+      })
+      .execute();
     const withLanguage = await get({ 'if-none-match': chargedTag });
     expect(withLanguage.status).toBe(200);
     expect(withLanguage.body.data.languages).toMatchObject([{ locale: 'es_es', status: 'dubbing', progress: { percent: 40, message: 'Synthesizing 3 segments.' } }]);
@@ -83,7 +98,7 @@ describe('project ETag (issue 27 item 5)', () => {
 });
 
 describe('GET project round trips (issue 27 item 5)', () => {
-  it('issue 27 item 5: a first GET of a project is one SQL statement (its open upload\'s parts included); a repeat GET or a 304 is one primary-key read and the same body; a change is read afresh', async () => {
+  it("issue 27 item 5: a first GET of a project is one SQL statement (its open upload's parts included); a repeat GET or a 304 is one primary-key read and the same body; a change is read afresh", async () => {
     const tenant = await createTenant(api.db, { credits: 100_000 });
     const id: string = (await createProject(api, tenant, projectBody({ target_locales: ['es_es'] }))).body.data.id;
     const get = async (headers: Record<string, string> = {}) => {
@@ -110,21 +125,41 @@ describe('GET project round trips (issue 27 item 5)', () => {
 
     // Past its upload, with a language and its files, as the workflows leave it.
     await markChargedByHand(api.db, id);
-    await api.db.insertInto('project_languages').values({ project_id: id, locale: 'es_es', status: 'completed', phase_message: null, failure_code: null, failure_message: null, title: 'Hola', description: null, drift_seconds: 0.25, completed_at: new Date('2026-01-02T03:04:05.678Z'), percent: 100 }).execute();
-    await api.db.insertInto('deliverables').values({ project_id: id, locale: 'es_es', type: 'audio', format: 'mp3', storage_key: `projects/${id}/es_es.mp3`, content_type: 'audio/mpeg', size_bytes: 1234 }).execute();
+    await api.db
+      .insertInto('project_languages')
+      .values({
+        project_id: id,
+        locale: 'es_es',
+        status: 'completed',
+        phase_message: null,
+        failure_code: null,
+        failure_message: null,
+        title: 'Hola',
+        description: null,
+        drift_seconds: 0.25,
+        completed_at: new Date('2026-01-02T03:04:05.678Z'),
+        percent: 100,
+      })
+      .execute();
+    await api.db
+      .insertInto('deliverables')
+      .values({ project_id: id, locale: 'es_es', type: 'audio', format: 'mp3', storage_key: `projects/${id}/es_es.mp3`, content_type: 'audio/mpeg', size_bytes: 1234 })
+      .execute();
     const dubbed = await get();
     expect(dubbed.res.status).toBe(200);
     expect(dubbed.statements).toBe(2); // the version read says the remembered body is stale; then the view
     expect(dubbed.res.headers.get('etag')).not.toBe(open.res.headers.get('etag'));
     expect(dubbed.res.body.data.transfer).toBeUndefined();
-    expect(dubbed.res.body.data.languages).toEqual([expect.objectContaining({
-      locale: 'es_es',
-      status: 'completed',
-      publishing: { title: 'Hola', description: null },
-      alignment: { drift_seconds: 0.25 },
-      completed_at: '2026-01-02T03:04:05.678Z',
-      deliverables: [{ type: 'audio', format: 'mp3', download_url: `${api.config.http.publicBaseUrl}/v1/dubbing/projects/${id}/download?locale=es_es&type=audio&format=mp3` }],
-    })]);
+    expect(dubbed.res.body.data.languages).toEqual([
+      expect.objectContaining({
+        locale: 'es_es',
+        status: 'completed',
+        publishing: { title: 'Hola', description: null },
+        alignment: { drift_seconds: 0.25 },
+        completed_at: '2026-01-02T03:04:05.678Z',
+        deliverables: [{ type: 'audio', format: 'mp3', download_url: `${api.config.http.publicBaseUrl}/v1/dubbing/projects/${id}/download?locale=es_es&type=audio&format=mp3` }],
+      }),
+    ]);
     const language = await api.db.selectFrom('project_languages').select('created_at').where('project_id', '=', id).executeTakeFirstOrThrow();
     expect(dubbed.res.body.data.languages[0].created_at).toBe(language.created_at.toISOString());
 

@@ -62,12 +62,17 @@ it('a worker is ready only once it polls and its record is live; then the API of
   // Every answer until the first 200 is a 503 saying why; at the first 200 the workers run and
   // the record is already live in PostgreSQL.
   const unready: string[] = [];
-  const ready = await waitFor('the worker to be ready', async () => {
-    if (worker!.process.exitCode !== null) throw new Error(`the worker exited with ${worker!.process.exitCode}`);
-    const res = await workerReadyz();
-    if (res?.status === 503) unready.push(res.body.reason ?? '(no reason)');
-    return res?.status === 200 ? res.body : undefined;
-  }, 120_000, 100);
+  const ready = await waitFor(
+    'the worker to be ready',
+    async () => {
+      if (worker!.process.exitCode !== null) throw new Error(`the worker exited with ${worker!.process.exitCode}`);
+      const res = await workerReadyz();
+      if (res?.status === 503) unready.push(res.body.reason ?? '(no reason)');
+      return res?.status === 200 ? res.body : undefined;
+    },
+    120_000,
+    100,
+  );
   const record = await workerRecord();
   expect(record?.live).toBe(true);
   expect(ready.status).toBe('ready');
@@ -92,7 +97,11 @@ it('a worker whose heartbeats lapsed is not ready (the API no longer offers it),
   const seen = (await workerRecord())!.heartbeat_at.getTime();
   await waitFor('a heartbeat', async () => ((await workerRecord())!.heartbeat_at.getTime() > seen ? true : undefined), 10_000, 20);
   // As if its last three beats had not reached the database.
-  await api.db.updateTable('worker_capabilities').set({ expires_at: sql<Date>`now()` }).where('worker_id', 'like', `${worker!.identityPrefix}%`).execute();
+  await api.db
+    .updateTable('worker_capabilities')
+    .set({ expires_at: sql<Date>`now()` })
+    .where('worker_id', 'like', `${worker!.identityPrefix}%`)
+    .execute();
 
   const lapsed = await workerReadyz();
   expect(lapsed?.status).toBe(503);

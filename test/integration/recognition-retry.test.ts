@@ -44,11 +44,12 @@ afterAll(async () => {
 });
 
 const ledger = async (projectId: string) =>
-  (await api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}:${r.reference.slice(projectId.length + 1)}`);
+  (await api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute()).map(
+    (r) => `${r.kind}:${r.amount}:${r.reference.slice(projectId.length + 1)}`,
+  );
 const retry = (tenant: TestTenant, id: string, body: Record<string, unknown>, key?: string) =>
   request(api.baseUrl, 'POST', `/v1/dubbing/projects/${id}/languages/es_es/retry`, { headers: { ...bearer(tenant.key), ...(key ? { 'idempotency-key': key } : {}) }, body });
-const ended = (tenant: TestTenant, id: string, what: string) =>
-  waitForProjectView(api, tenant, id, what, (p) => ['completed', 'partially_completed', 'failed'].includes(p.status), 150_000);
+const ended = (tenant: TestTenant, id: string, what: string) => waitForProjectView(api, tenant, id, what, (p) => ['completed', 'partially_completed', 'failed'].includes(p.status), 150_000);
 
 it('a recognizer that refuses once: the language fails engine_failed (free), and the free retry transcribes again and dubs every sentence', async () => {
   const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
@@ -91,7 +92,9 @@ it('a recognizer that refuses once: the language fails engine_failed (free), and
   expect(formats).toEqual(expect.arrayContaining(['mp3', 'mp4', 'srt', 'vtt', 'wav']));
   const vtt = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}/download?locale=es_es&type=subtitles&format=vtt`, { headers: bearer(tenant.key) });
   expect(vtt.status).toBe(200);
-  const cues = String(vtt.body).split('\n').filter((line) => line.includes(' --> '));
+  const cues = String(vtt.body)
+    .split('\n')
+    .filter((line) => line.includes(' --> '));
   expect(cues.length).toBeGreaterThan(0);
 
   // No money moved for the retry: the ledger is as the failure left it, and nothing is held or captured.

@@ -45,13 +45,16 @@ const getProject = async (tenant: TestTenant, id: string) => {
   expect(res.status).toBe(200);
   return res.body.data;
 };
-const repairs = (projectId: string) =>
-  api.db.selectFrom('reconciler_repairs').select(['subject', 'kind', 'detail']).where('subject', 'like', `%${projectId}%`).orderBy('id').execute();
+const repairs = (projectId: string) => api.db.selectFrom('reconciler_repairs').select(['subject', 'kind', 'detail']).where('subject', 'like', `%${projectId}%`).orderBy('id').execute();
 const ledger = async (projectId: string) =>
   (await api.db.selectFrom('credit_ledger').select(['kind', 'amount', 'reference']).where('project_id', '=', projectId).orderBy('id').execute()).map(
     (r) => `${r.kind}:${r.amount}:${r.reference.slice(projectId.length + 1)}`,
   );
-const normalizeEtag = (etag: string) => etag.replace(/^W\//, '').replace(/^"(.*)"$/, '$1').toLowerCase();
+const normalizeEtag = (etag: string) =>
+  etag
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1')
+    .toLowerCase();
 
 /**
  * A charged project written directly: 10 billable seconds in es_es and ca_es, a hold of the
@@ -63,21 +66,63 @@ async function chargedProject(tenant: TestTenant, state: { status: 'processing' 
   const workspaceId = tenant.workspace.id;
   const final = state.status !== 'processing';
   await api.db.transaction().execute(async (trx) => {
-    await trx.insertInto('projects').values({
-      id, workspace_id: workspaceId, name: 'Stuck project', external_id: null, source_type: 'upload', source_url: null, youtube_video_id: null,
-      source_file_name: 'a.mp4', source_size_bytes: 10, source_duration_seconds: 9.5, source_has_video: true, source_locale: 'en_us',
-      target_locales: ['es_es', 'ca_es'], title: null, description: null, status: state.status, phase: final ? 'completed' : 'dubbing', failure_code: null,
-      failure_message: null, failure_detail: null, max_billable_seconds: 60, credits_per_second: CPS, billable_seconds: 10, charged_seconds: 20, usage_state: 'charged',
-      hold_reference: `${id}:hold`, transcript_review_requested_at: null, transcript_review_verified_at: null, validated_at: new Date(), completed_at: final ? new Date() : null,
-    }).execute();
+    await trx
+      .insertInto('projects')
+      .values({
+        id,
+        workspace_id: workspaceId,
+        name: 'Stuck project',
+        external_id: null,
+        source_type: 'upload',
+        source_url: null,
+        youtube_video_id: null,
+        source_file_name: 'a.mp4',
+        source_size_bytes: 10,
+        source_duration_seconds: 9.5,
+        source_has_video: true,
+        source_locale: 'en_us',
+        target_locales: ['es_es', 'ca_es'],
+        title: null,
+        description: null,
+        status: state.status,
+        phase: final ? 'completed' : 'dubbing',
+        failure_code: null,
+        failure_message: null,
+        failure_detail: null,
+        max_billable_seconds: 60,
+        credits_per_second: CPS,
+        billable_seconds: 10,
+        charged_seconds: 20,
+        usage_state: 'charged',
+        hold_reference: `${id}:hold`,
+        transcript_review_requested_at: null,
+        transcript_review_verified_at: null,
+        validated_at: new Date(),
+        completed_at: final ? new Date() : null,
+      })
+      .execute();
     await holdCredits(trx, { workspaceId, reference: `${id}:hold`, amount: 60 * 2 * CPS, projectId: id });
     await captureFromHold(trx, { workspaceId, holdReference: `${id}:hold`, reference: `${id}:capture`, amount: 20 * CPS, projectId: id });
     await releaseHold(trx, { workspaceId, holdReference: `${id}:hold`, reference: `${id}:release`, projectId: id });
     for (const [locale, status] of Object.entries(state.languages)) {
-      await trx.insertInto('project_languages').values({
-        project_id: id, locale, status, phase_message: null, failure_code: null, failure_message: null, failure_detail: null, title: null, description: null,
-        drift_seconds: null, completed_at: status === 'completed' ? new Date() : null, charged_seconds: 10, attempt_charged_seconds: 10,
-      }).execute();
+      await trx
+        .insertInto('project_languages')
+        .values({
+          project_id: id,
+          locale,
+          status,
+          phase_message: null,
+          failure_code: null,
+          failure_message: null,
+          failure_detail: null,
+          title: null,
+          description: null,
+          drift_seconds: null,
+          completed_at: status === 'completed' ? new Date() : null,
+          charged_seconds: 10,
+          attempt_charged_seconds: 10,
+        })
+        .execute();
     }
     await trx.updateTable('project_languages').set({ updated_at: TEN_MINUTES_AGO }).where('project_id', '=', id).execute();
     await trx.updateTable('projects').set({ updated_at: TEN_MINUTES_AGO }).where('id', '=', id).execute();
@@ -103,7 +148,11 @@ async function validatingProjectWithoutWorkflow(tenant: TestTenant): Promise<{ i
   }
   // What upload/complete commits, without the workflow start that follows it (lost in a crash).
   await api.db.transaction().execute(async (trx) => {
-    await trx.updateTable('uploads').set({ completed_at: sql<Date>`now()`, completed_parts: JSON.stringify(completed) }).where('project_id', '=', project.id).execute();
+    await trx
+      .updateTable('uploads')
+      .set({ completed_at: sql<Date>`now()`, completed_parts: JSON.stringify(completed) })
+      .where('project_id', '=', project.id)
+      .execute();
     await trx.updateTable('projects').set({ status: 'validating', phase: 'validating', updated_at: TEN_MINUTES_AGO }).where('id', '=', project.id).execute();
   });
   expect((await getProject(tenant, project.id)).status).toBe('validating');
@@ -111,11 +160,16 @@ async function validatingProjectWithoutWorkflow(tenant: TestTenant): Promise<{ i
 }
 
 const waitForCompleted = (tenant: TestTenant, id: string) =>
-  waitFor('the restarted project to complete', async () => {
-    const current = await getProject(tenant, id);
-    if (current.status === 'failed') throw new Error(`the restarted project failed: ${JSON.stringify(current.failure)}`);
-    return current.status === 'completed' ? current : undefined;
-  }, 150_000, 500);
+  waitFor(
+    'the restarted project to complete',
+    async () => {
+      const current = await getProject(tenant, id);
+      if (current.status === 'failed') throw new Error(`the restarted project failed: ${JSON.stringify(current.failure)}`);
+      return current.status === 'completed' ? current : undefined;
+    },
+    150_000,
+    500,
+  );
 
 /** The reconciler's Temporal client with every workflow start refused, as in a Temporal outage. */
 function refusingStarts(client: Client): Client {
@@ -145,7 +199,13 @@ function describesWaitAt(client: Client, workflowId: string, gate: () => Promise
         const handle = (target.getHandle as (...args: unknown[]) => object)(id, ...rest);
         if (id !== workflowId) return handle;
         return new Proxy(handle, {
-          get: (h, p) => (p === 'describe' ? async () => { await gate(); return (h as { describe(): Promise<unknown> }).describe(); } : bound(h, p)),
+          get: (h, p) =>
+            p === 'describe'
+              ? async () => {
+                  await gate();
+                  return (h as { describe(): Promise<unknown> }).describe();
+                }
+              : bound(h, p),
         });
       };
     },
@@ -178,7 +238,13 @@ describe('the reconciler schedule (the safety net)', () => {
     const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
     const project = await validatingProjectWithoutWorkflow(tenant);
     // The activity called directly, with starts refused: the schedule cannot inject that fault.
-    const refused = createReconcilerActivities({ db: api.db, temporal: refusingStarts(api.temporal), taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE, webhooks: { ...api.config.webhooks, publicBaseUrl: api.config.http.publicBaseUrl } });
+    const refused = createReconcilerActivities({
+      db: api.db,
+      temporal: refusingStarts(api.temporal),
+      taskQueue: api.config.temporal.taskQueue,
+      reconcileGraceSeconds: GRACE,
+      webhooks: { ...api.config.webhooks, publicBaseUrl: api.config.http.publicBaseUrl },
+    });
     for (let i = 0; i < 2; i++) {
       expect(await refused.reconcile(scheduleInput(tenant))).toEqual({ repairs: [], failed: [`project/${project.id}`] });
     }
@@ -204,7 +270,15 @@ describe('the reconciler schedule (the safety net)', () => {
     // Failed as an expired upload, but the release that goes with it never happened.
     await api.db
       .updateTable('projects')
-      .set({ status: 'failed', phase: 'failed', failure_code: 'upload_expired', failure_message: 'The upload was not completed in time.', usage_state: 'released', completed_at: new Date(), updated_at: TEN_MINUTES_AGO })
+      .set({
+        status: 'failed',
+        phase: 'failed',
+        failure_code: 'upload_expired',
+        failure_message: 'The upload was not completed in time.',
+        usage_state: 'released',
+        completed_at: new Date(),
+        updated_at: TEN_MINUTES_AGO,
+      })
       .where('id', '=', id)
       .execute();
 
@@ -223,7 +297,10 @@ describe('the reconciler schedule (the safety net)', () => {
     const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
     const id = await chargedProject(tenant, { status: 'processing', languages: { es_es: 'completed', ca_es: 'dubbing' } });
     // An earlier pass already started it again once; its workflow has stopped again since.
-    await api.db.insertInto('reconciler_repairs').values({ subject: `project/${id}`, kind: 'restart_project_workflow', detail: 'earlier' }).execute();
+    await api.db
+      .insertInto('reconciler_repairs')
+      .values({ subject: `project/${id}`, kind: 'restart_project_workflow', detail: 'earlier' })
+      .execute();
     expect((await getProject(tenant, id)).status).toBe('processing');
 
     const pass = await reconcile(tenant);
@@ -285,14 +362,24 @@ describe('the reconciler schedule (the safety net)', () => {
       await Promise.race([met, sleep(3000)]);
     };
     const temporal = describesWaitAt(api.temporal, `project/${project.id}`, gate);
-    const passes = [0, 1].map(() => createReconcilerActivities({ db: api.db, temporal, taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: GRACE, webhooks: { ...api.config.webhooks, publicBaseUrl: api.config.http.publicBaseUrl } }));
+    const passes = [0, 1].map(() =>
+      createReconcilerActivities({
+        db: api.db,
+        temporal,
+        taskQueue: api.config.temporal.taskQueue,
+        reconcileGraceSeconds: GRACE,
+        webhooks: { ...api.config.webhooks, publicBaseUrl: api.config.http.publicBaseUrl },
+      }),
+    );
     const results = await Promise.all(passes.map((p) => p.reconcile(scheduleInput(tenant))));
 
     const restart = { subject: `project/${project.id}`, kind: 'restart_project_workflow' };
-    expect(results).toEqual(expect.arrayContaining([
-      { repairs: [expect.objectContaining(restart)], failed: [] },
-      { repairs: [], failed: [], skipped: expect.stringContaining('another reconciler pass') },
-    ]));
+    expect(results).toEqual(
+      expect.arrayContaining([
+        { repairs: [expect.objectContaining(restart)], failed: [] },
+        { repairs: [], failed: [], skipped: expect.stringContaining('another reconciler pass') },
+      ]),
+    );
     expect(arrived).toBe(1);
     expect(await repairs(project.id)).toEqual([expect.objectContaining(restart)]);
 
@@ -306,7 +393,7 @@ describe('the reconciler schedule (the safety net)', () => {
   }, 240_000);
 
   // ae776e7 took no lock: a whole-service pass ran beside a workspace's pass.
-  it('issue 26 item 8: while a workspace\'s pass runs, another workspace\'s pass runs too and a whole-service pass skips', async () => {
+  it("issue 26 item 8: while a workspace's pass runs, another workspace's pass runs too and a whole-service pass skips", async () => {
     const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
     const other = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
     const held = await validatingProjectWithoutWorkflow(tenant);

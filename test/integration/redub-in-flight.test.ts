@@ -29,7 +29,11 @@ const VERIFIED = [
 const reviewWorkflows: string[] = [];
 
 afterAll(async () => {
-  for (const id of reviewWorkflows) await suite.api.temporal.workflow.getHandle(id).terminate('test done').catch(() => undefined);
+  for (const id of reviewWorkflows)
+    await suite.api.temporal.workflow
+      .getHandle(id)
+      .terminate('test done')
+      .catch(() => undefined);
 });
 
 const call = (tenant: TestTenant, projectId: string, method: string, path: string, body?: unknown, key?: string) =>
@@ -60,7 +64,12 @@ async function claimedReview(tenant: TestTenant, projectId: string) {
 }
 
 const spanish = (projectId: string) =>
-  suite.api.db.selectFrom('project_languages').select(['status', 'revision', 'claimed_revision', 'redub_revision', 'transcript_kind']).where('project_id', '=', projectId).where('locale', '=', 'es_es').executeTakeFirstOrThrow();
+  suite.api.db
+    .selectFrom('project_languages')
+    .select(['status', 'revision', 'claimed_revision', 'redub_revision', 'transcript_kind'])
+    .where('project_id', '=', projectId)
+    .where('locale', '=', 'es_es')
+    .executeTakeFirstOrThrow();
 const storageKeys = async (projectId: string) =>
   (await suite.api.db.selectFrom('deliverables').select('storage_key').where('project_id', '=', projectId).where('locale', '=', 'es_es').orderBy('storage_key').execute()).map((d) => d.storage_key);
 /** The `rN/` prefix a stored key is under (revision 1's files have none). */
@@ -99,7 +108,10 @@ describe('while the re-dub after a verified review renders', () => {
       expect({ status: sourceEdit.status, error: sourceEdit.body.error }).toMatchObject({ status: 409, error: { type: 'conflict_error', code: 'project_busy' } });
       const replaced = await call(tenant, projectId, 'PUT', '/transcript', { format: 'vtt', content: 'WEBVTT\n\n00:00:00.200 --> 00:00:01.500\nGood evening.\n' });
       expect({ status: replaced.status, error: replaced.body.error }).toMatchObject({ status: 409, error: { type: 'conflict_error', code: 'project_busy' } });
-      for (const [body, key] of [[{ max_billable_seconds: 60 }, undefined], [{ max_billable_seconds: 60, preview_only: false }, randomUUID()]] as const) {
+      for (const [body, key] of [
+        [{ max_billable_seconds: 60 }, undefined],
+        [{ max_billable_seconds: 60, preview_only: false }, randomUUID()],
+      ] as const) {
         const regenerate = await postRegenerate(suite.api, tenant, projectId, body, key);
         expect({ status: regenerate.status, error: regenerate.body.error }).toMatchObject({ status: 409, error: { type: 'conflict_error', code: 'language_busy' } });
       }
@@ -157,10 +169,14 @@ describe('a regeneration running when the review is verified', () => {
       expect(revisionOf(heldKey)).toBe('r2');
       await review.verify();
       // The re-dub has started, and waits for the regeneration without claiming anything.
-      await waitFor('the re-dub activity running', async () => {
-        const pending = (await review.handle.describe()).raw.pendingActivities ?? [];
-        return pending.some((a) => a.activityType?.name === 'redubLanguage' && (a.attempt ?? 0) >= 1 && a.lastStartedTime);
-      }, 60_000);
+      await waitFor(
+        'the re-dub activity running',
+        async () => {
+          const pending = (await review.handle.describe()).raw.pendingActivities ?? [];
+          return pending.some((a) => a.activityType?.name === 'redubLanguage' && (a.attempt ?? 0) >= 1 && a.lastStartedTime);
+        },
+        60_000,
+      );
       expect(await spanish(projectId)).toMatchObject({ status: 'completed', revision: 1, redub_revision: null, transcript_kind: 'machine' });
     } finally {
       store.gate.open();
@@ -172,8 +188,9 @@ describe('a regeneration running when the review is verified', () => {
     expect(regenerated).toContain('Hola a todos.');
     expect(regenerated).not.toContain('elefante');
     expect(result).toEqual({ status: 'verified', redubbed: ['es_es'], redubFailed: [] });
-    expect(await suite.api.db.selectFrom('language_regenerations').select(['status', 'from_revision', 'to_revision', 'refunded_credits']).where('id', '=', regeneration.id).executeTakeFirstOrThrow())
-      .toEqual({ status: 'completed', from_revision: 1, to_revision: 2, refunded_credits: 0 });
+    expect(
+      await suite.api.db.selectFrom('language_regenerations').select(['status', 'from_revision', 'to_revision', 'refunded_credits']).where('id', '=', regeneration.id).executeTakeFirstOrThrow(),
+    ).toEqual({ status: 'completed', from_revision: 1, to_revision: 2, refunded_credits: 0 });
     expect(await spanish(projectId)).toEqual({ status: 'completed', revision: 3, claimed_revision: 3, redub_revision: null, transcript_kind: 'verified' });
     expect((await storageKeys(projectId)).map(revisionOf)).toEqual(Array(6).fill('r3'));
     expect(await captions(tenant, projectId)).toContain('elefante');
@@ -189,8 +206,12 @@ describe('a re-dub that fails', () => {
     const projectId = await dubbedProject(tenant);
     const review = await claimedReview(tenant, projectId);
     const broken: SpeechSynthesizer = {
-      synthesize: async () => { throw ApplicationFailure.nonRetryable('the synthesizer is gone', 'engine_failed'); },
-      synthesizeBatch: async () => { throw ApplicationFailure.nonRetryable('the synthesizer is gone', 'engine_failed'); },
+      synthesize: async () => {
+        throw ApplicationFailure.nonRetryable('the synthesizer is gone', 'engine_failed');
+      },
+      synthesizeBatch: async () => {
+        throw ApplicationFailure.nonRetryable('the synthesizer is gone', 'engine_failed');
+      },
     };
     await suite.worker.use({ tts: broken });
     await review.verify();

@@ -23,7 +23,13 @@ afterAll(async () => {
 it('answers 503 when Temporal is unreachable after the charge; the retry with the same key starts the workflow and charges nothing more', async () => {
   const { api, proxy } = stack;
   const tenant = await createTenant(api.db, { credits: 1000, creditsPerSecond: CPS });
-  const project = await completedProjectWithSegments(api.db, tenant, { cues: [[0, 2.5, 'Hello.'], [2.5, 4.2, 'Welcome.']], creditsPerSecond: CPS });
+  const project = await completedProjectWithSegments(api.db, tenant, {
+    cues: [
+      [0, 2.5, 'Hello.'],
+      [2.5, 4.2, 'Welcome.'],
+    ],
+    creditsPerSecond: CPS,
+  });
   await updateLine(api.db, project.lines[1]!, { status: 'stale' });
   const key = randomUUID();
   const submit = () => postRegenerate(api, tenant, project.id, { max_billable_seconds: 60, preview_only: false }, key);
@@ -46,14 +52,23 @@ it('answers 503 when Temporal is unreachable after the charge; the retry with th
 
   await proxy.restore();
   await expect(handle.describe()).rejects.toThrow(); // never started
-  const accepted = await waitFor('the retried regeneration', async () => {
-    const res = await submit();
-    return res.status === 200 ? res : undefined;
-  }, 30_000, 1000);
+  const accepted = await waitFor(
+    'the retried regeneration',
+    async () => {
+      const res = await submit();
+      return res.status === 200 ? res : undefined;
+    },
+    30_000,
+    1000,
+  );
   expect(accepted.body.data.regeneration).toEqual({ preview_only: false, segments: 1, billable_seconds: 2, credits: 20, max_billable_seconds: 60, within_limit: true, charged_now_seconds: 2 });
   expect(accepted.body.data.project.usage).toMatchObject({ charged_seconds: 5 + 2 });
   expect((await handle.describe()).status.name).toBe('RUNNING');
   const after = await regenerationRows(api, tenant.workspace.id);
-  expect({ ledger: after.ledger, regenerations: after.regenerations, balance: after.balance }).toEqual({ ledger: committed.ledger, regenerations: committed.regenerations, balance: committed.balance });
+  expect({ ledger: after.ledger, regenerations: after.regenerations, balance: after.balance }).toEqual({
+    ledger: committed.ledger,
+    regenerations: committed.regenerations,
+    balance: committed.balance,
+  });
   await handle.terminate('test done');
 }, 90_000);

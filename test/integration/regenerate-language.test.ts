@@ -32,7 +32,11 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   // Nothing runs them here; end them so the dev server is left clean.
-  for (const id of started) await api.temporal.workflow.getHandle(id).terminate('test done').catch(() => undefined);
+  for (const id of started)
+    await api.temporal.workflow
+      .getHandle(id)
+      .terminate('test done')
+      .catch(() => undefined);
   await api?.close();
 });
 
@@ -70,7 +74,7 @@ describe('one stale line', () => {
     project = await projectWithStaleLine(tenant);
   });
 
-  it('a preview quotes exactly that line\'s source seconds, answers the project as GET shows it, and writes nothing', async () => {
+  it("a preview quotes exactly that line's source seconds, answers the project as GET shows it, and writes nothing", async () => {
     const before = await regenerationRows(api, tenant.workspace.id);
     const res = await postRegenerate(api, tenant, project.id, { max_billable_seconds: 60 });
     expect(res.status).toBe(200);
@@ -118,7 +122,22 @@ describe('one stale line', () => {
     const after = await regenerationRows(api, tenant.workspace.id);
     expect(after.regenerations).toHaveLength(1);
     const row = after.regenerations[0]!;
-    expect(row).toMatchObject({ project_id: project.id, workspace_id: tenant.workspace.id, locale: LOCALE, status: 'running', segments: 1, billable_seconds: 4, credits: 40, max_billable_seconds: 4, from_revision: 1, to_revision: null, refunded_credits: 0, failure_code: null, idempotency_key: key, completed_at: null });
+    expect(row).toMatchObject({
+      project_id: project.id,
+      workspace_id: tenant.workspace.id,
+      locale: LOCALE,
+      status: 'running',
+      segments: 1,
+      billable_seconds: 4,
+      credits: 40,
+      max_billable_seconds: 4,
+      from_revision: 1,
+      to_revision: null,
+      refunded_credits: 0,
+      failure_code: null,
+      idempotency_key: key,
+      completed_at: null,
+    });
     // One ledger entry, under the regeneration's own reference, and the balance moved by exactly it.
     expect(after.ledger.slice(before.ledger.length).map((e) => ({ kind: e.kind, amount: e.amount, reference: e.reference, project_id: e.project_id }))).toEqual([
       { kind: 'capture', amount: 40, reference: regenerationChargeReference(project.id, row.id), project_id: project.id },
@@ -186,7 +205,10 @@ describe('one stale line', () => {
     // Only the line made stale since: 3.45 s of source.
     expect(res.body.data.regeneration).toMatchObject({ segments: 1, billable_seconds: 4, credits: 40, charged_now_seconds: 4 });
     const rows = await api.db.selectFrom('language_regenerations').selectAll().where('project_id', '=', project.id).orderBy('created_at').execute();
-    expect(rows.map((r) => [r.status, r.from_revision])).toEqual([['completed', 1], ['running', 2]]);
+    expect(rows.map((r) => [r.status, r.from_revision])).toEqual([
+      ['completed', 1],
+      ['running', 2],
+    ]);
     expect(await workflowStatus(regenerationWorkflowId(project.id, LOCALE, 2))).toBe('RUNNING');
     expect(await startInput(regenerationWorkflowId(project.id, LOCALE, 2))).toMatchObject({ regenerationId: rows[1]!.id });
     expect((await regenerationRows(api, tenant.workspace.id)).balance.captured).toBe(80);
@@ -206,10 +228,35 @@ describe('the quote', () => {
     await api.db.deleteFrom('language_segments').where('id', '=', project.lines[3]!).execute();
     // A supplied cue that overlaps no source segment, edited: its own 0.5 s.
     // A line left behind by a replaced transcript (stale, no source): dropped, not billed.
-    await api.db.insertInto('language_segments').values([
-      { id: `lseg_orphan${randomUUID().slice(0, 8)}`, project_id: project.id, locale: LOCALE, source_segment_id: null, position: 10, start_seconds: 9.7, end_seconds: 10.2, text: 'es: ¡Ya!', status: 'edited', rendered_text: 'es: Ya' },
-      { id: `lseg_gone${randomUUID().slice(0, 8)}`, project_id: project.id, locale: LOCALE, source_segment_id: null, position: 11, start_seconds: 10.3, end_seconds: 15, text: 'es: viejo', status: 'stale', rendered_text: 'es: viejo' },
-    ]).execute();
+    await api.db
+      .insertInto('language_segments')
+      .values([
+        {
+          id: `lseg_orphan${randomUUID().slice(0, 8)}`,
+          project_id: project.id,
+          locale: LOCALE,
+          source_segment_id: null,
+          position: 10,
+          start_seconds: 9.7,
+          end_seconds: 10.2,
+          text: 'es: ¡Ya!',
+          status: 'edited',
+          rendered_text: 'es: Ya',
+        },
+        {
+          id: `lseg_gone${randomUUID().slice(0, 8)}`,
+          project_id: project.id,
+          locale: LOCALE,
+          source_segment_id: null,
+          position: 11,
+          start_seconds: 10.3,
+          end_seconds: 15,
+          text: 'es: viejo',
+          status: 'stale',
+          rendered_text: 'es: viejo',
+        },
+      ])
+      .execute();
     const res = await postRegenerate(api, tenant, project.id, { max_billable_seconds: 60 });
     expect(res.status).toBe(200);
     // 3.05 + 3.45 + 0.6 + 0.5 = 7.6 s → 8.
@@ -219,7 +266,14 @@ describe('the quote', () => {
   it('sums to the millisecond before rounding up, so float noise never adds a second', async () => {
     const tenant = await createTenant(api.db, { credits: 1000, creditsPerSecond: CPS });
     // As doubles, 1.4 + (5.7 − 1.4) + (6.0 − 5.7) is 6.000000000000001.
-    const project = await completedProjectWithSegments(api.db, tenant, { cues: [[0, 1.4, 'One.'], [1.4, 5.7, 'Two.'], [5.7, 6.0, 'Three.']], creditsPerSecond: CPS });
+    const project = await completedProjectWithSegments(api.db, tenant, {
+      cues: [
+        [0, 1.4, 'One.'],
+        [1.4, 5.7, 'Two.'],
+        [5.7, 6.0, 'Three.'],
+      ],
+      creditsPerSecond: CPS,
+    });
     await api.db.updateTable('language_segments').set({ status: 'stale' }).where('project_id', '=', project.id).execute();
     const res = await postRegenerate(api, tenant, project.id, { max_billable_seconds: 60 });
     expect(res.body.data.regeneration).toMatchObject({ segments: 3, billable_seconds: 6, credits: 60 });
@@ -262,7 +316,10 @@ describe('refusals that write nothing', () => {
     const project = await completedProjectWithSegments(api.db, tenant, { cues: CUES, creditsPerSecond: CPS, languageStatus: 'dubbing' });
     await updateLine(api.db, project.lines[0]!, { status: 'stale' });
     const before = await regenerationRows(api, tenant.workspace.id);
-    for (const [body, key] of [[{ max_billable_seconds: 60 }, undefined], [{ max_billable_seconds: 60, preview_only: false }, randomUUID()]] as const) {
+    for (const [body, key] of [
+      [{ max_billable_seconds: 60 }, undefined],
+      [{ max_billable_seconds: 60, preview_only: false }, randomUUID()],
+    ] as const) {
       const res = await postRegenerate(api, tenant, project.id, body, key);
       expect(res.status).toBe(409);
       expect(res.body.error).toMatchObject({ type: 'conflict_error', code: 'language_not_completed' });
@@ -274,9 +331,16 @@ describe('refusals that write nothing', () => {
     const tenant = await createTenant(api.db, { credits: 1000, creditsPerSecond: CPS });
     const project = await completedProjectWithSegments(api.db, tenant, { cues: CUES, creditsPerSecond: CPS });
     await api.db.deleteFrom('project_languages').where('project_id', '=', project.id).execute();
-    await api.db.updateTable('projects').set({ status: 'awaiting_upload', phase: 'uploading', usage_state: 'pending_validation', billable_seconds: null, charged_seconds: 0, completed_at: null }).where('id', '=', project.id).execute();
+    await api.db
+      .updateTable('projects')
+      .set({ status: 'awaiting_upload', phase: 'uploading', usage_state: 'pending_validation', billable_seconds: null, charged_seconds: 0, completed_at: null })
+      .where('id', '=', project.id)
+      .execute();
     const before = await regenerationRows(api, tenant.workspace.id);
-    for (const [body, key] of [[{ max_billable_seconds: 60 }, undefined], [{ max_billable_seconds: 60, preview_only: false }, randomUUID()]] as const) {
+    for (const [body, key] of [
+      [{ max_billable_seconds: 60 }, undefined],
+      [{ max_billable_seconds: 60, preview_only: false }, randomUUID()],
+    ] as const) {
       const res = await postRegenerate(api, tenant, project.id, body, key);
       expect(res.status).toBe(409);
       expect(res.body.error).toMatchObject({ type: 'conflict_error', code: 'language_not_completed', message: `The ${LOCALE} dub is not started; it can be regenerated once it is completed.` });
@@ -284,7 +348,7 @@ describe('refusals that write nothing', () => {
     expect(await regenerationRows(api, tenant.workspace.id)).toEqual(before);
   });
 
-  it('404, the same as an unknown id, for another workspace\'s project and for a locale the project does not have', async () => {
+  it("404, the same as an unknown id, for another workspace's project and for a locale the project does not have", async () => {
     const owner = await createTenant(api.db, { credits: 1000, creditsPerSecond: CPS });
     const stranger = await createTenant(api.db, { credits: 1000, creditsPerSecond: CPS });
     const project = await projectWithStaleLine(owner);

@@ -56,7 +56,8 @@ function countingMedia(): { media: MediaEngine; calls: { name: string; args: unk
 
 const blob = async (key: string) => readFileSync(await suite.api.blobStore.toLocalFile(key, suite.dir));
 const lines = (id: string) => listLanguageSegments(suite.api.db, id, 'es_es');
-const deliverables = async (id: string) => Object.fromEntries((await suite.api.db.selectFrom('deliverables').select(['format', 'storage_key', 'size_bytes']).where('project_id', '=', id).execute()).map((d) => [d.format, d]));
+const deliverables = async (id: string) =>
+  Object.fromEntries((await suite.api.db.selectFrom('deliverables').select(['format', 'storage_key', 'size_bytes']).where('project_id', '=', id).execute()).map((d) => [d.format, d]));
 const language = (id: string) => suite.api.db.selectFrom('project_languages').select(['revision', 'dub_quality', 'drift_seconds']).where('project_id', '=', id).executeTakeFirstOrThrow();
 /** Decoded samples, failing on any decoding error. */
 const decode = async (file: string) => ffmpeg(['-xerror', '-i', file, '-f', 's16le', '-ac', '2', '-ar', '48000', 'pipe:1']);
@@ -79,9 +80,20 @@ async function renderedWhole(id: string, keyPrefix: string) {
   const now = await lines(id);
   // Every line plays its published clip where it was placed: nothing is spoken again.
   expect(now.every((l) => l.rendered_text === l.text && l.clip_key !== null)).toBe(true);
-  return renderDub({ blobStore: suite.api.blobStore, engines: createLocalEngines(), capabilities: await detectCapabilities() }, {
-    projectId: id, locale: 'es_es', lines: now, title: 'Test project', background: project.background, durationSeconds: project.source_duration_seconds!, hasVideo: project.source_has_video!, keyPrefix, onTick: () => undefined,
-  });
+  return renderDub(
+    { blobStore: suite.api.blobStore, engines: createLocalEngines(), capabilities: await detectCapabilities() },
+    {
+      projectId: id,
+      locale: 'es_es',
+      lines: now,
+      title: 'Test project',
+      background: project.background,
+      durationSeconds: project.source_duration_seconds!,
+      hasVideo: project.source_has_video!,
+      keyPrefix,
+      onTick: () => undefined,
+    },
+  );
 }
 
 // Both ways of laying the original under the dub that keep it (docs/background.md): ducking
@@ -90,10 +102,14 @@ describe.each(['duck', 'keep'] as const)('a regeneration of one line, background
   let tenant: TestTenant;
   let id: string;
 
-  it('splices the changed span into the published files: the WAV is a whole render\'s to the byte, the MP3 decodes cleanly to the same length', async () => {
+  it("splices the changed span into the published files: the WAV is a whole render's to the byte, the MP3 decodes cleanly to the same length", async () => {
     tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
     await suite.worker.use();
-    const created = await createProject(suite.api, tenant, projectBody({ source: { type: 'upload', file_name: 'clip.mp4', size_bytes: suite.clip.length }, transcript: { format: 'json', content: JSON.stringify(SCRIPT) }, background }));
+    const created = await createProject(
+      suite.api,
+      tenant,
+      projectBody({ source: { type: 'upload', file_name: 'clip.mp4', size_bytes: suite.clip.length }, transcript: { format: 'json', content: JSON.stringify(SCRIPT) }, background }),
+    );
     expect(created.status).toBe(201);
     id = created.body.data.id;
     expect((await uploadAndComplete(suite.api, tenant, created.body.data, suite.clip)).status).toBe(200);
@@ -115,7 +131,7 @@ describe.each(['duck', 'keep'] as const)('a regeneration of one line, background
     const mixes = counted.calls.filter((c) => c.name === 'renderTimeline');
     expect(mixes).toHaveLength(1);
     const span = (mixes[0]!.args[0] as { span: { fromSample: number; toSample: number } }).span;
-    expect(span.toSample - span.fromSample).toBeLessThan(SECONDS * 48_000 / 2);
+    expect(span.toSample - span.fromSample).toBeLessThan((SECONDS * 48_000) / 2);
     expect(called.filter((n) => n === 'encodeMp3Frames')).toHaveLength(1);
 
     const now = await lines(id);
@@ -159,7 +175,10 @@ describe.each(['duck', 'keep'] as const)('a regeneration of one line, background
     const mp4 = await blob(files.mp4!.storage_key);
     expect(files.mp4!.size_bytes).toBe(mp4.length);
     const muxedAgain = path.join(suite.dir, `remuxed-${background}.mp4`);
-    await createLocalEngines().media.muxVideo({ source: await suite.api.blobStore.toLocalFile(blobKeys.source(id), suite.dir), dubAudio: mp3Two, dubLanguage: iso6392('es_es'), sourceLanguage: iso6392('en_us') }, muxedAgain);
+    await createLocalEngines().media.muxVideo(
+      { source: await suite.api.blobStore.toLocalFile(blobKeys.source(id), suite.dir), dubAudio: mp3Two, dubLanguage: iso6392('es_es'), sourceLanguage: iso6392('en_us') },
+      muxedAgain,
+    );
     expect(mp4.equals(readFileSync(muxedAgain))).toBe(true);
     expect(mp4.equals(await blob(first.files.mp4!.storage_key))).toBe(false);
 
@@ -194,7 +213,7 @@ describe.each(['duck', 'keep'] as const)('a regeneration of one line, background
     expect(path.basename(files.wav!.storage_key)).toBe(REVISION_FILES.wav);
   }, 240_000);
 
-  it('renders the whole when the project\'s background mode is not the one the published revision was mixed with', async () => {
+  it("renders the whole when the project's background mode is not the one the published revision was mixed with", async () => {
     const other = background === 'duck' ? 'keep' : 'duck';
     expect((await readRevisionTimeline(suite.api.blobStore, revisionKeyPrefix(id, 'es_es', 3)))?.background).toBe(background);
     // As an operator would change it: the API sets the mode at create only.

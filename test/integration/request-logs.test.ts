@@ -11,12 +11,22 @@ import { request, startTestApi, type TestApi } from '../helpers/test-api';
 const chunks: string[] = [];
 let api: TestApi;
 beforeAll(async () => {
-  const stream = new Writable({ write(chunk, _encoding, done) { chunks.push(String(chunk)); done(); } });
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
   api = await startTestApi({}, [], 'last-known', createLogger('info', { service: 'api' }, stream));
 });
 afterAll(() => api.close());
 
-const lines = () => chunks.join('').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = () =>
+  chunks
+    .join('')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 it('logs each request with request, workspace, key and project ids, and no secret or signature', async () => {
   const tenant = await createTenant(api.db, { credits: 100_000 });

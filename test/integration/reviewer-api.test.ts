@@ -24,7 +24,11 @@ beforeAll(async () => {
   worker = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue });
 }, 90_000);
 afterAll(async () => {
-  for (const id of reviewWorkflows) await api.temporal.workflow.getHandle(id).terminate('test done').catch(() => undefined);
+  for (const id of reviewWorkflows)
+    await api.temporal.workflow
+      .getHandle(id)
+      .terminate('test done')
+      .catch(() => undefined);
   await worker?.stop();
   await api?.close();
 });
@@ -70,7 +74,10 @@ async function completedProject(tenant: TestTenant, name: string): Promise<strin
 /** The customer asks for (and pays) the review: its workflow then waits for a reviewer. */
 async function requestReview(tenant: TestTenant, id: string): Promise<void> {
   reviewWorkflows.push(transcriptReviewWorkflowId(id));
-  const res = await request(api.baseUrl, 'POST', `/v1/dubbing/projects/${id}/transcript-review`, { headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() }, body: { max_billable_seconds: 60, preview_only: false } });
+  const res = await request(api.baseUrl, 'POST', `/v1/dubbing/projects/${id}/transcript-review`, {
+    headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() },
+    body: { max_billable_seconds: 60, preview_only: false },
+  });
   expect(res.status).toBe(200);
   expect(res.body.data.review.charged_now_seconds).toBe(60);
 }
@@ -83,9 +90,22 @@ it('a reviewer key is in no workspace, holds reviews:write alone, and reaches no
   const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
   const id = await completedProject(tenant, 'not for reviewers');
   const ada = await reviewer('Ada Reviewer');
-  expect(await api.db.selectFrom('api_keys').select(['workspace_id', 'kind', 'permissions', 'name']).where('id', '=', ada.id).executeTakeFirstOrThrow()).toEqual({ workspace_id: null, kind: 'reviewer', permissions: ['reviews:write'], name: 'Ada Reviewer' });
+  expect(await api.db.selectFrom('api_keys').select(['workspace_id', 'kind', 'permissions', 'name']).where('id', '=', ada.id).executeTakeFirstOrThrow()).toEqual({
+    workspace_id: null,
+    kind: 'reviewer',
+    permissions: ['reviews:write'],
+    name: 'Ada Reviewer',
+  });
 
-  for (const [method, path] of [['GET', `/v1/dubbing/projects/${id}`], ['GET', '/v1/dubbing/projects'], ['GET', `/v1/dubbing/projects/${id}/transcript`], ['GET', '/v1/usage'], ['GET', '/v1/notes/meetings'], ['GET', '/v1/webhooks'], ['GET', '/v1/dubbing/youtube/videos']] as const) {
+  for (const [method, path] of [
+    ['GET', `/v1/dubbing/projects/${id}`],
+    ['GET', '/v1/dubbing/projects'],
+    ['GET', `/v1/dubbing/projects/${id}/transcript`],
+    ['GET', '/v1/usage'],
+    ['GET', '/v1/notes/meetings'],
+    ['GET', '/v1/webhooks'],
+    ['GET', '/v1/dubbing/youtube/videos'],
+  ] as const) {
     const res = await call(ada.key, method, path);
     expect({ path, status: res.status, code: res.body.error?.code }).toEqual({ path, status: 403, code: 'permission_denied' });
     expect(res.body.error.message).toContain('reviewer key');
@@ -125,15 +145,41 @@ it('queue across workspaces → open → claim → only the claimant submits →
   expect(queue.status).toBe(200);
   const mine = queue.body.data.filter((r: any) => [reviewed, other, unreviewed].includes(r.project_id));
   expect(mine).toEqual([
-    { project_id: reviewed, project_name: 'Morning talk', status: 'requested', reviewer: null, claimed_by_you: false, requested_at: expect.any(String), deadline_at: expect.any(String), source_duration_seconds: 6 },
-    { project_id: other, project_name: 'Evening talk', status: 'requested', reviewer: null, claimed_by_you: false, requested_at: expect.any(String), deadline_at: expect.any(String), source_duration_seconds: 6 },
+    {
+      project_id: reviewed,
+      project_name: 'Morning talk',
+      status: 'requested',
+      reviewer: null,
+      claimed_by_you: false,
+      requested_at: expect.any(String),
+      deadline_at: expect.any(String),
+      source_duration_seconds: 6,
+    },
+    {
+      project_id: other,
+      project_name: 'Evening talk',
+      status: 'requested',
+      reviewer: null,
+      claimed_by_you: false,
+      requested_at: expect.any(String),
+      deadline_at: expect.any(String),
+      source_duration_seconds: 6,
+    },
   ]);
 
   // A project without an open review is the same 404 as one that does not exist.
   for (const missing of [unreviewed, randomUUID(), 'not-a-uuid']) {
-    for (const [method, path, body] of [['GET', `/v1/reviews/${missing}`], ['POST', `/v1/reviews/${missing}/claim`], ['POST', `/v1/reviews/${missing}/submit`, { segments: [{ start_seconds: 0, end_seconds: 1, text: 'x' }] }]] as const) {
+    for (const [method, path, body] of [
+      ['GET', `/v1/reviews/${missing}`],
+      ['POST', `/v1/reviews/${missing}/claim`],
+      ['POST', `/v1/reviews/${missing}/submit`, { segments: [{ start_seconds: 0, end_seconds: 1, text: 'x' }] }],
+    ] as const) {
       const res = await call(ada.key, method, path, body);
-      expect({ path, status: res.status, error: res.body.error }).toEqual({ path, status: 404, error: { type: 'not_found_error', code: 'not_found', message: 'No such review.', param: 'project_id', request_id: expect.any(String) } });
+      expect({ path, status: res.status, error: res.body.error }).toEqual({
+        path,
+        status: 404,
+        error: { type: 'not_found_error', code: 'not_found', message: 'No such review.', param: 'project_id', request_id: expect.any(String) },
+      });
     }
   }
 
@@ -175,7 +221,10 @@ it('queue across workspaces → open → claim → only the claimant submits →
   // More text than its time carries (docs/editing.md#how-much-text-a-cue-can-carry): 450 cues of 1 ms with 2,000 characters each.
   const dense = Array.from({ length: 450 }, (_, i) => ({ start_seconds: i * 0.002, end_seconds: i * 0.002 + 0.001, text: 'x'.repeat(2000) }));
   const tooDense = await call(ada.key, 'POST', `/v1/reviews/${reviewed}/submit`, { segments: dense });
-  expect({ status: tooDense.status, error: tooDense.body.error }).toMatchObject({ status: 400, error: { type: 'invalid_request_error', code: 'invalid_transcript', param: 'segments', message: 'cue 1 (00:00:00.000 → 00:00:00.001) lasts 0.001 s; a cue must last at least 0.2 s.' } });
+  expect({ status: tooDense.status, error: tooDense.body.error }).toMatchObject({
+    status: 400,
+    error: { type: 'invalid_request_error', code: 'invalid_transcript', param: 'segments', message: 'cue 1 (00:00:00.000 → 00:00:00.001) lasts 0.001 s; a cue must last at least 0.2 s.' },
+  });
   const unknown = await call(ada.key, 'POST', `/v1/reviews/${reviewed}/submit`, { segments: corrected, reviewer: 'Bob Reviewer' });
   expect(unknown.status).toBe(400);
   expect(unknown.body.error).toMatchObject({ code: 'unknown_parameter', param: 'reviewer' });

@@ -22,7 +22,9 @@ const admin = testS3Client();
 const prefix = `blob-store-test/${randomUUID()}`;
 let dir: string;
 
-beforeAll(() => { dir = makeTempDir('s3-blob-store'); });
+beforeAll(() => {
+  dir = makeTempDir('s3-blob-store');
+});
 afterAll(async () => {
   await store.deletePrefix(`${prefix}/`);
   clients.client.destroy();
@@ -133,7 +135,10 @@ it('reads bytes of a blob through a range get (fewer past its end), and copies o
   await expect(readBytes(store, `${prefix}/none`, 0, 10)).rejects.toBeInstanceOf(BlobNotFoundError);
 
   // One patch across a part boundary of the streamed copy, one at the very end.
-  const patches = [{ offset: 8 * MiB - 5, bytes: randomBytes(10) }, { offset: data.length - 3, bytes: Buffer.from('end') }];
+  const patches = [
+    { offset: 8 * MiB - 5, bytes: randomBytes(10) },
+    { offset: data.length - 3, bytes: Buffer.from('end') },
+  ];
   expect(await store.copyPatched(source, `${prefix}/rev2/dub.wav`, patches)).toEqual({ sizeBytes: data.length });
   const expected = Buffer.from(data);
   for (const p of patches) p.bytes.copy(expected, p.offset);

@@ -24,7 +24,15 @@ beforeAll(() => {
   temporal = createTemporalClient(config);
   const { blobStore } = createStorage(config);
   const engines = createLocalEngines();
-  language = createLanguageActivities({ db, blobStore, engines, capabilities: { locales: [] } as never, temporal, taskQueue: config.temporal.taskQueue, webhooks: { publicBaseUrl: config.http.publicBaseUrl, retry: config.webhooks.retry } });
+  language = createLanguageActivities({
+    db,
+    blobStore,
+    engines,
+    capabilities: { locales: [] } as never,
+    temporal,
+    taskQueue: config.temporal.taskQueue,
+    webhooks: { publicBaseUrl: config.http.publicBaseUrl, retry: config.webhooks.retry },
+  });
 });
 afterAll(async () => {
   await temporal.connection.close();
@@ -35,11 +43,30 @@ afterAll(async () => {
 async function dubbingProject(transcript: 'never recorded' | 'silent' | 'speech') {
   const { workspace } = await createTenant(db, { credits: 1000, creditsPerSecond: 10 });
   const id = randomUUID();
-  await db.insertInto('projects').values({
-    id, workspace_id: workspace.id, name: 'p', source_type: 'upload', source_file_name: 'a.mp4', source_size_bytes: 10, source_duration_seconds: 9, source_has_video: false,
-    source_locale: 'en_us', target_locales: ['es_es'], status: 'processing', phase: 'dubbing', max_billable_seconds: 10, credits_per_second: 10, billable_seconds: 9,
-    charged_seconds: 9, usage_state: 'charged', hold_reference: `${id}:hold`, validated_at: new Date(),
-  }).execute();
+  await db
+    .insertInto('projects')
+    .values({
+      id,
+      workspace_id: workspace.id,
+      name: 'p',
+      source_type: 'upload',
+      source_file_name: 'a.mp4',
+      source_size_bytes: 10,
+      source_duration_seconds: 9,
+      source_has_video: false,
+      source_locale: 'en_us',
+      target_locales: ['es_es'],
+      status: 'processing',
+      phase: 'dubbing',
+      max_billable_seconds: 10,
+      credits_per_second: 10,
+      billable_seconds: 9,
+      charged_seconds: 9,
+      usage_state: 'charged',
+      hold_reference: `${id}:hold`,
+      validated_at: new Date(),
+    })
+    .execute();
   await db.insertInto('project_languages').values({ project_id: id, locale: 'es_es', status: 'publishing', charged_seconds: 9, attempt_charged_seconds: 9 }).execute();
   if (transcript !== 'never recorded') {
     await replaceSourceSegments(db, id, transcript === 'speech' ? [{ start_seconds: 1, end_seconds: 3, text: 'The garden is green.' }] : [], 'machine');

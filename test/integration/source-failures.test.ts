@@ -18,8 +18,7 @@ const suite = dubbingSuite('source-fail-', 'The river runs past the old mill eve
 
 const useWorker = (engines: Partial<Engines>) => suite.worker.use(engines);
 const getProject = (tenant: TestTenant, id: string) => getProjectView(suite.api, tenant, id);
-const waitForStatus = (tenant: TestTenant, id: string, status: string, timeoutMs = 60_000) =>
-  waitForProjectView(suite.api, tenant, id, `project ${status}`, (p) => p.status === status, timeoutMs);
+const waitForStatus = (tenant: TestTenant, id: string, status: string, timeoutMs = 60_000) => waitForProjectView(suite.api, tenant, id, `project ${status}`, (p) => p.status === status, timeoutMs);
 const ledger = async (projectId: string) =>
   (await suite.api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}`);
 
@@ -33,7 +32,11 @@ async function dub(tenant: TestTenant, bytes: Buffer, fileName: string, targets 
 it('item 2: a source step that exhausts its attempts fails the project and releases the hold (was: validating forever, hold reserved)', async () => {
   const real = createLocalEngines().media;
   // ffprobe crashing on every attempt: a retryable failure, so the step runs out of attempts.
-  const media = Object.assign(Object.create(real), { probe: async () => { throw new Error('ffprobe crashed: Segmentation fault'); } });
+  const media = Object.assign(Object.create(real), {
+    probe: async () => {
+      throw new Error('ffprobe crashed: Segmentation fault');
+    },
+  });
   await useWorker({ media });
   const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
   const id = await dub(tenant, suite.clip, 'river.mp4');
@@ -48,7 +51,7 @@ it('item 2: a source step that exhausts its attempts fails the project and relea
   expect(JSON.stringify(failed)).not.toContain('Segmentation');
 }, 120_000);
 
-it('item 2: a transcription engine that is missing fails at once, after the charge: every language failed (the platform\'s failure, retried free) and refunded', async () => {
+it("item 2: a transcription engine that is missing fails at once, after the charge: every language failed (the platform's failure, retried free) and refunded", async () => {
   await useWorker({ asr: new PocketsphinxRecognizer({ command: '/nonexistent/pocketsphinx_continuous' }) });
   const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
   const id = await dub(tenant, suite.clip, 'river.mp4', ['es_es', 'ca_es']);
@@ -69,9 +72,13 @@ it('item 2: a transcription engine that is missing fails at once, after the char
   expect(await getBalance(suite.api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
 });
 
-it('a source whose speech cannot be decoded after the charge is the source\'s failure: every language source_failed (retry charged) and refunded', async () => {
+it("a source whose speech cannot be decoded after the charge is the source's failure: every language source_failed (retry charged) and refunded", async () => {
   const real = createLocalEngines().media;
-  const media = Object.assign(Object.create(real), { extractAudio: async (file: string) => { throw new InvalidMediaError('the audio stream cannot be decoded', file, 'Invalid data found when processing input'); } });
+  const media = Object.assign(Object.create(real), {
+    extractAudio: async (file: string) => {
+      throw new InvalidMediaError('the audio stream cannot be decoded', file, 'Invalid data found when processing input');
+    },
+  });
   await useWorker({ media });
   const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
   const id = await dub(tenant, suite.clip, 'river.mp4');

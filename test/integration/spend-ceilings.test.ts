@@ -26,20 +26,62 @@ async function chargedProject(tenant: TestTenant, cps: number): Promise<string> 
   const id = randomUUID();
   const workspaceId = tenant.workspace.id;
   await api.db.transaction().execute(async (trx) => {
-    await trx.insertInto('projects').values({
-      id, workspace_id: workspaceId, name: 'Charged', external_id: null, source_type: 'upload', source_url: null, youtube_video_id: null,
-      source_file_name: 'a.mp4', source_size_bytes: 10, source_duration_seconds: 9.5, source_has_video: true, source_locale: 'en_us',
-      target_locales: ['es_es'], title: null, description: null, status: 'completed', phase: 'completed', failure_code: null,
-      failure_message: null, failure_detail: null, max_billable_seconds: 60, credits_per_second: cps, billable_seconds: 10, charged_seconds: 10, usage_state: 'charged',
-      hold_reference: `${id}:hold`, transcript_review_requested_at: null, transcript_review_verified_at: null, validated_at: new Date(), completed_at: new Date(),
-    }).execute();
+    await trx
+      .insertInto('projects')
+      .values({
+        id,
+        workspace_id: workspaceId,
+        name: 'Charged',
+        external_id: null,
+        source_type: 'upload',
+        source_url: null,
+        youtube_video_id: null,
+        source_file_name: 'a.mp4',
+        source_size_bytes: 10,
+        source_duration_seconds: 9.5,
+        source_has_video: true,
+        source_locale: 'en_us',
+        target_locales: ['es_es'],
+        title: null,
+        description: null,
+        status: 'completed',
+        phase: 'completed',
+        failure_code: null,
+        failure_message: null,
+        failure_detail: null,
+        max_billable_seconds: 60,
+        credits_per_second: cps,
+        billable_seconds: 10,
+        charged_seconds: 10,
+        usage_state: 'charged',
+        hold_reference: `${id}:hold`,
+        transcript_review_requested_at: null,
+        transcript_review_verified_at: null,
+        validated_at: new Date(),
+        completed_at: new Date(),
+      })
+      .execute();
     await holdCredits(trx, { workspaceId, reference: `${id}:hold`, amount: 60 * cps, projectId: id });
     await captureFromHold(trx, { workspaceId, holdReference: `${id}:hold`, reference: `${id}:capture`, amount: 10 * cps, projectId: id });
     await releaseHold(trx, { workspaceId, holdReference: `${id}:hold`, reference: `${id}:release`, projectId: id });
-    await trx.insertInto('project_languages').values({
-      project_id: id, locale: 'es_es', status: 'completed', phase_message: null, failure_code: null, failure_message: null, failure_detail: null, title: null, description: null,
-      drift_seconds: null, completed_at: new Date(), charged_seconds: 10, attempt_charged_seconds: 10,
-    }).execute();
+    await trx
+      .insertInto('project_languages')
+      .values({
+        project_id: id,
+        locale: 'es_es',
+        status: 'completed',
+        phase_message: null,
+        failure_code: null,
+        failure_message: null,
+        failure_detail: null,
+        title: null,
+        description: null,
+        drift_seconds: null,
+        completed_at: new Date(),
+        charged_seconds: 10,
+        attempt_charged_seconds: 10,
+      })
+      .execute();
   });
   return id;
 }

@@ -52,16 +52,26 @@ it('item 1: with Temporal unreachable, complete answers 503 with Retry-After; th
 
   // Temporal is back; the client retries the same request as Retry-After says.
   await proxy.restore();
-  const accepted = await waitFor('complete accepted', async () => {
-    const res = await complete();
-    return res.status === 200 ? res : undefined;
-  }, 30_000, 1000);
+  const accepted = await waitFor(
+    'complete accepted',
+    async () => {
+      const res = await complete();
+      return res.status === 200 ? res : undefined;
+    },
+    30_000,
+    1000,
+  );
   expect(accepted.body.data).toMatchObject({ id: project.id, status: 'validating' });
 
-  const done = await waitFor('project completed', async () => {
-    const res = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${project.id}`, { headers: bearer(tenant.key) });
-    return res.body.data.status === 'completed' ? res.body.data : undefined;
-  }, 90_000, 500);
+  const done = await waitFor(
+    'project completed',
+    async () => {
+      const res = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${project.id}`, { headers: bearer(tenant.key) });
+      return res.body.data.status === 'completed' ? res.body.data : undefined;
+    },
+    90_000,
+    500,
+  );
   expect(done.usage).toMatchObject({ state: 'charged', billable_seconds: 3, charged_seconds: 3 });
   expect(await getBalance(api.db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: 3 * CPS, reserved: 0 });
 }, 150_000);
@@ -69,10 +79,11 @@ it('item 1: with Temporal unreachable, complete answers 503 with Retry-After; th
 it('a YouTube create answered 503 while Temporal is unreachable: its retry resumes from the recovery point committed with the project and starts the workflow', async () => {
   const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
   const key = randomUUID();
-  const create = () => request(api.baseUrl, 'POST', '/v1/dubbing/projects', {
-    headers: { ...bearer(tenant.key), 'idempotency-key': key },
-    body: projectBody({ source: { type: 'youtube', url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }, max_billable_seconds: 30 }),
-  });
+  const create = () =>
+    request(api.baseUrl, 'POST', '/v1/dubbing/projects', {
+      headers: { ...bearer(tenant.key), 'idempotency-key': key },
+      body: projectBody({ source: { type: 'youtube', url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }, max_billable_seconds: 30 }),
+    });
 
   await proxy.cut();
   const refused = await create();
@@ -86,10 +97,15 @@ it('a YouTube create answered 503 while Temporal is unreachable: its retry resum
   expect(await api.db.selectFrom('projects').select('status').where('id', '=', projectId).executeTakeFirstOrThrow()).toEqual({ status: 'validating' });
 
   await proxy.restore();
-  const resumed = await waitFor('create resumed', async () => {
-    const res = await create();
-    return res.status === 201 ? res : undefined;
-  }, 30_000, 1000);
+  const resumed = await waitFor(
+    'create resumed',
+    async () => {
+      const res = await create();
+      return res.status === 201 ? res : undefined;
+    },
+    30_000,
+    1000,
+  );
   expect(resumed.body.data).toMatchObject({ id: projectId, status: 'validating' });
   // The retry started the workflow that the 503 left unstarted; a replay starts nothing more.
   const handle = api.temporal.workflow.getHandle(projectWorkflowId(projectId));
@@ -101,5 +117,11 @@ it('a YouTube create answered 503 while Temporal is unreachable: its retry resum
   expect((await handle.describe()).runId).toBe(first.runId);
   const holds = await api.db.selectFrom('credit_ledger').select('reference').where('project_id', '=', projectId).where('kind', '=', 'hold').execute();
   expect(holds).toEqual([{ reference: `${projectId}:hold` }]);
-  expect(await api.db.selectFrom('projects').select(({ fn }) => fn.countAll<number>().as('n')).where('workspace_id', '=', tenant.workspace.id).executeTakeFirstOrThrow()).toEqual({ n: 1 });
+  expect(
+    await api.db
+      .selectFrom('projects')
+      .select(({ fn }) => fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', tenant.workspace.id)
+      .executeTakeFirstOrThrow(),
+  ).toEqual({ n: 1 });
 }, 60_000);

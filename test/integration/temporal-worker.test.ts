@@ -34,9 +34,7 @@ describe('credit grant workflow on the Temporal dev server', () => {
     expect(await handle.result()).toEqual({ applied: true });
 
     const history = await handle.fetchHistory();
-    const activityNames = (history.events ?? [])
-      .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)
-      .filter(Boolean);
+    const activityNames = (history.events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
     expect(activityNames).toEqual(['applyCreditGrant']);
 
     expect(await getBalance(api.db, workspace.id)).toEqual({ granted: 2500, captured: 0, reserved: 0 });
@@ -78,7 +76,9 @@ describe('GET /readyz', () => {
   it('is not ready when Temporal does not answer', async () => {
     // A TCP server that accepts and never speaks: the probe must give up on its own deadline.
     const sockets = new Set<net.Socket>();
-    const blackHole = net.createServer((socket) => { sockets.add(socket); });
+    const blackHole = net.createServer((socket) => {
+      sockets.add(socket);
+    });
     await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
     const { port } = blackHole.address() as net.AddressInfo;
     const broken = await startTestApi({ TEMPORAL_ADDRESS: `127.0.0.1:${port}` });

@@ -38,7 +38,8 @@ beforeAll(async () => {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         for (const resourceSpans of body.resourceSpans ?? []) {
           const service = resourceSpans.resource?.attributes?.find((a: any) => a.key === 'service.name')?.value?.stringValue;
-          for (const scope of resourceSpans.scopeSpans ?? []) for (const span of scope.spans ?? []) received.push({ service, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId ?? '', name: span.name });
+          for (const scope of resourceSpans.scopeSpans ?? [])
+            for (const span of scope.spans ?? []) received.push({ service, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId ?? '', name: span.name });
         }
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
@@ -55,7 +56,7 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-it('a worker process exports its workflow and activity spans over OTLP, in the API request\'s trace', async () => {
+it("a worker process exports its workflow and activity spans over OTLP, in the API request's trace", async () => {
   const { port } = receiver.address() as AddressInfo;
   worker = startWorkerProcess({ TEMPORAL_TASK_QUEUE: api.config.temporal.taskQueue, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, MEDIA_CONCURRENCY: '1' });
   await waitFor('the worker to publish its engines', async () => (await api.capabilities.refresh(), api.capabilities.current().source === 'live_workers'), 60_000, 300);
@@ -71,10 +72,15 @@ it('a worker process exports its workflow and activity spans over OTLP, in the A
   expect(server).toBeDefined();
   const traceId = server!.spanContext().traceId;
   // The worker sends its spans in batches, every five seconds.
-  const inTrace = await waitFor('the worker\'s workflow and activity spans at the OTLP endpoint', async () => {
-    const spans = received.filter((s) => s.traceId === traceId);
-    return spans.some((s) => s.name === 'RunWorkflow:projectWorkflow') && spans.some((s) => s.name === 'RunActivity:prepareSource') ? spans : undefined;
-  }, 60_000, 200);
+  const inTrace = await waitFor(
+    "the worker's workflow and activity spans at the OTLP endpoint",
+    async () => {
+      const spans = received.filter((s) => s.traceId === traceId);
+      return spans.some((s) => s.name === 'RunWorkflow:projectWorkflow') && spans.some((s) => s.name === 'RunActivity:prepareSource') ? spans : undefined;
+    },
+    60_000,
+    200,
+  );
   expect(new Set(inTrace.map((s) => s.service))).toEqual(new Set(['dubbing-worker']));
   // The run's parent is the API's SignalWithStart span, which only this process saw.
   const run = inTrace.find((s) => s.name === 'RunWorkflow:projectWorkflow')!;

@@ -35,7 +35,11 @@ const spanNamed = (name: string, traceId?: string) => spans().find((s) => s.name
 
 /** The span's parents, nearest first, as far as this trace's finished spans go. */
 function ancestorsOf(span: ReadableSpan): ReadableSpan[] {
-  const byId = new Map(spans().filter((s) => s.spanContext().traceId === span.spanContext().traceId).map((s) => [s.spanContext().spanId, s]));
+  const byId = new Map(
+    spans()
+      .filter((s) => s.spanContext().traceId === span.spanContext().traceId)
+      .map((s) => [s.spanContext().spanId, s]),
+  );
   const chain: ReadableSpan[] = [];
   for (let parent = span.parentSpanId && byId.get(span.parentSpanId); parent; parent = parent.parentSpanId && byId.get(parent.parentSpanId)) chain.push(parent);
   return chain;
@@ -56,7 +60,11 @@ it('links the upload/complete request, the project workflow and its activities i
   expect(server).toBeDefined();
   const traceId = server!.spanContext().traceId;
   expect(server!.kind).toBe(SpanKind.SERVER);
-  expect(server!.attributes).toMatchObject({ [ATTR_HTTP_ROUTE]: '/v1/dubbing/projects/:project_id/upload/complete', [ATTR_HTTP_RESPONSE_STATUS_CODE]: 200, [REQUEST_ID_ATTRIBUTE]: completed.headers.get('x-request-id') });
+  expect(server!.attributes).toMatchObject({
+    [ATTR_HTTP_ROUTE]: '/v1/dubbing/projects/:project_id/upload/complete',
+    [ATTR_HTTP_RESPONSE_STATUS_CODE]: 200,
+    [REQUEST_ID_ATTRIBUTE]: completed.headers.get('x-request-id'),
+  });
   expect(server!.resource.attributes[ATTR_SERVICE_NAME]).toBe('dubbing-test');
 
   // The workflow's spans are exported when they end: RunWorkflow when the run completes, a

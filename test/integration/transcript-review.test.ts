@@ -39,7 +39,11 @@ beforeAll(async () => {
 afterAll(async () => {
   delete process.env.TEMPORAL_TASK_QUEUE;
   // Reviews nobody finished would wait 72 h: end them so the dev server is left clean.
-  for (const id of reviewWorkflows) await api.temporal.workflow.getHandle(id).terminate('test done').catch(() => undefined);
+  for (const id of reviewWorkflows)
+    await api.temporal.workflow
+      .getHandle(id)
+      .terminate('test done')
+      .catch(() => undefined);
   await worker?.stop();
   await hastyApi?.close();
   await api?.close();
@@ -50,7 +54,10 @@ const review = (on: TestApi, tenant: TestTenant, projectId: string, body: unknow
   request(on.baseUrl, 'POST', `/v1/dubbing/projects/${projectId}/transcript-review`, { headers: { ...bearer(tenant.key), ...(key ? { 'idempotency-key': key } : {}) }, body });
 
 /** A project validated and charged (no media): what the quote and its refusals need. */
-async function validatedProject(tenant: TestTenant, options: { sourceLocale?: string; billableSeconds?: number | null; usageState?: 'charged' | 'pending_validation' | 'limit_exceeded' } = {}): Promise<string> {
+async function validatedProject(
+  tenant: TestTenant,
+  options: { sourceLocale?: string; billableSeconds?: number | null; usageState?: 'charged' | 'pending_validation' | 'limit_exceeded' } = {},
+): Promise<string> {
   const id = randomUUID();
   const billable = options.billableSeconds === undefined ? 61 : options.billableSeconds;
   await api.db
@@ -83,7 +90,11 @@ async function reviewRows(tenant: TestTenant, projectId: string) {
     workspaceRowCounts(api, tenant.workspace.id),
     api.db.selectFrom('transcript_reviews').selectAll().where('project_id', '=', projectId).execute(),
     api.db.selectFrom('credit_ledger').select(['reference', 'kind', 'amount']).where('project_id', '=', projectId).orderBy('id').execute(),
-    api.db.selectFrom('projects').select(['transcript_review_status', 'transcript_review_requested_at', 'transcript_review_verified_at', 'charged_seconds', 'usage_state']).where('id', '=', projectId).executeTakeFirstOrThrow(),
+    api.db
+      .selectFrom('projects')
+      .select(['transcript_review_status', 'transcript_review_requested_at', 'transcript_review_verified_at', 'charged_seconds', 'usage_state'])
+      .where('id', '=', projectId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { counts, reviews, ledger, project };
 }
@@ -91,7 +102,12 @@ async function reviewRows(tenant: TestTenant, projectId: string) {
 describe('quote and refusals', () => {
   it('rounds the source duration up to whole minutes; a preview writes nothing', async () => {
     const tenant = await createTenant(api.db, { credits: 100_000, creditsPerSecond: CPS });
-    for (const [billable, minutes] of [[61, 120], [60, 60], [1, 60], [121, 180]] as const) {
+    for (const [billable, minutes] of [
+      [61, 120],
+      [60, 60],
+      [1, 60],
+      [121, 180],
+    ] as const) {
       const id = await validatedProject(tenant, { billableSeconds: billable });
       const before = await reviewRows(tenant, id);
       const res = await review(api, tenant, id, { max_billable_seconds: 600 });
@@ -111,7 +127,15 @@ describe('quote and refusals', () => {
     const before = await reviewRows(tenant, id);
     const res = await review(api, tenant, id, { max_billable_seconds: 119, preview_only: false }, randomUUID());
     expect(res.status).toBe(200);
-    expect(res.body.data.review).toEqual({ preview_only: false, already_requested: false, billable_seconds: 120, credits: 1200, max_billable_seconds: 119, within_limit: false, charged_now_seconds: 0 });
+    expect(res.body.data.review).toEqual({
+      preview_only: false,
+      already_requested: false,
+      billable_seconds: 120,
+      credits: 1200,
+      max_billable_seconds: 119,
+      within_limit: false,
+      charged_now_seconds: 0,
+    });
     expect(res.body.data.project).toMatchObject({ id, transcript_review: { requested: false, status: 'not_requested', requested_at: null, verified_at: null } });
     const after = await reviewRows(tenant, id);
     expect(after.reviews).toEqual([]);
@@ -138,7 +162,11 @@ describe('quote and refusals', () => {
     const uploading = (await createProject(api, tenant, projectBody())).body.data.id as string;
     const validating = await validatedProject(tenant, { billableSeconds: null, usageState: 'pending_validation' });
     const overCeiling = await validatedProject(tenant, { usageState: 'limit_exceeded' });
-    for (const [id, code] of [[uploading, 'project_not_ready'], [validating, 'project_not_ready'], [overCeiling, 'project_not_billable']] as const) {
+    for (const [id, code] of [
+      [uploading, 'project_not_ready'],
+      [validating, 'project_not_ready'],
+      [overCeiling, 'project_not_billable'],
+    ] as const) {
       const before = await reviewRows(tenant, id);
       const res = await review(api, tenant, id, { max_billable_seconds: 600, preview_only: false }, randomUUID());
       expect(res.status).toBe(409);
@@ -198,7 +226,15 @@ describe('submitting a review', () => {
     const key = randomUUID();
     const first = await review(api, tenant, id, { max_billable_seconds: 120, preview_only: false }, key);
     expect(first.status).toBe(200);
-    expect(first.body.data.review).toEqual({ preview_only: false, already_requested: false, billable_seconds: 120, credits: 1200, max_billable_seconds: 120, within_limit: true, charged_now_seconds: 120 });
+    expect(first.body.data.review).toEqual({
+      preview_only: false,
+      already_requested: false,
+      billable_seconds: 120,
+      credits: 1200,
+      max_billable_seconds: 120,
+      within_limit: true,
+      charged_now_seconds: 120,
+    });
     expect(first.body.data.project).toMatchObject({ id, status: 'completed', transcript_review: { requested: true, status: 'requested', verified_at: null } });
     expect(first.body.data.project.transcript_review.requested_at).toEqual(expect.any(String));
 
@@ -315,9 +351,17 @@ describe('the reconciler', () => {
     const workflowId = transcriptReviewWorkflowId(id);
     // Its run is gone (terminated from the Web UI), and its deadline has passed meanwhile.
     await api.temporal.workflow.getHandle(workflowId).terminate('lost');
-    await api.db.updateTable('transcript_reviews').set({ deadline_at: new Date(Date.now() - 1000) }).where('project_id', '=', id).execute();
+    await api.db
+      .updateTable('transcript_reviews')
+      .set({ deadline_at: new Date(Date.now() - 1000) })
+      .where('project_id', '=', id)
+      .execute();
 
-    const pass = await api.temporal.workflow.execute('reconcilerWorkflow', { taskQueue: api.config.temporal.taskQueue, workflowId: `reconcile-review-${id}`, args: [{ workspaceId: tenant.workspace.id, graceSeconds: 0 }] });
+    const pass = await api.temporal.workflow.execute('reconcilerWorkflow', {
+      taskQueue: api.config.temporal.taskQueue,
+      workflowId: `reconcile-review-${id}`,
+      args: [{ workspaceId: tenant.workspace.id, graceSeconds: 0 }],
+    });
     expect(pass).toEqual({ repairs: [{ subject: workflowId, kind: 'restart_review_workflow', detail: 'review requested with no running workflow; started it again' }], failed: [] });
     expect(await api.temporal.workflow.getHandle(workflowId).result()).toEqual({ status: 'expired', redubbed: [], redubFailed: [] });
     const rows = await reviewRows(tenant, id);
@@ -327,7 +371,11 @@ describe('the reconciler', () => {
     ]);
     expect(rows.project.transcript_review_status).toBe('expired');
     // Nothing left to repair.
-    const next = await api.temporal.workflow.execute('reconcilerWorkflow', { taskQueue: api.config.temporal.taskQueue, workflowId: `reconcile-review-again-${id}`, args: [{ workspaceId: tenant.workspace.id, graceSeconds: 0 }] });
+    const next = await api.temporal.workflow.execute('reconcilerWorkflow', {
+      taskQueue: api.config.temporal.taskQueue,
+      workflowId: `reconcile-review-again-${id}`,
+      args: [{ workspaceId: tenant.workspace.id, graceSeconds: 0 }],
+    });
     expect(next).toEqual({ repairs: [], failed: [] });
     expect((await reviewRows(tenant, id)).ledger).toEqual(rows.ledger);
   });
@@ -345,7 +393,11 @@ describe('a reviewer verifies the transcript', () => {
     const machine = await api.db.selectFrom('transcript_segments').selectAll().where('project_id', '=', id).orderBy('position').execute();
     expect(machine.map((s) => s.text).join(' ')).not.toMatch(/elephant/i);
     const firstFiles = await api.db.selectFrom('deliverables').select(['type', 'format', 'storage_key']).where('project_id', '=', id).orderBy('format').execute();
-    const moneyBefore = { balance: await getBalance(api.db, tenant.workspace.id), usage: done.usage, ledger: await api.db.selectFrom('credit_ledger').select(['reference', 'kind', 'amount']).where('project_id', '=', id).orderBy('id').execute() };
+    const moneyBefore = {
+      balance: await getBalance(api.db, tenant.workspace.id),
+      usage: done.usage,
+      ledger: await api.db.selectFrom('credit_ledger').select(['reference', 'kind', 'amount']).where('project_id', '=', id).orderBy('id').execute(),
+    };
 
     // Requested: charged once (4 s rounds up to one minute).
     const submitted = await review(api, tenant, id, { max_billable_seconds: 60, preview_only: false }, randomUUID());
@@ -374,7 +426,11 @@ describe('a reviewer verifies the transcript', () => {
     expect(piped).toEqual({ code: 0, stdout: `${vtt.stdout}\n`, stderr: '' });
     for (const segment of machine) expect(vtt.out).toContain(segment.text);
     const json = await consoleRun('reviews:export', id, '--format', 'json');
-    expect(JSON.parse(json.out)).toEqual({ project_id: id, duration_seconds: expect.any(Number), cues: machine.map((s) => ({ start_seconds: s.start_seconds, end_seconds: s.end_seconds, text: s.text })) });
+    expect(JSON.parse(json.out)).toEqual({
+      project_id: id,
+      duration_seconds: expect.any(Number),
+      cues: machine.map((s) => ({ start_seconds: s.start_seconds, end_seconds: s.end_seconds, text: s.text })),
+    });
 
     // Invalid: the console names the cue and sends nothing; the workflow refuses it too.
     const invalid = path.join(dir, 'invalid.vtt');
@@ -386,7 +442,10 @@ describe('a reviewer verifies the transcript', () => {
     expect(refused.stderr.split('\n')).toHaveLength(1);
     expect(refused.out).toContain('nothing was submitted');
     const handle = api.temporal.workflow.getHandle(transcriptReviewWorkflowId(id));
-    const outOfOrder = [{ startSeconds: 2, endSeconds: 3, text: 'The elephant is big.' }, { startSeconds: 1, endSeconds: 1.5, text: 'Good morning.' }];
+    const outOfOrder = [
+      { startSeconds: 2, endSeconds: 3, text: 'The elephant is big.' },
+      { startSeconds: 1, endSeconds: 1.5, text: 'Good morning.' },
+    ];
     const rejected = await handle.executeUpdate(submitTranscriptUpdate, { args: [{ reviewer: 'ada', cues: outOfOrder }] }).catch((err: unknown) => err);
     expect(rejected).toBeInstanceOf(WorkflowUpdateFailedError);
     expect((rejected as WorkflowUpdateFailedError).cause?.message).toContain('cue 2 (00:00:01.000 → 00:00:01.500) starts before cue 1 ends');
@@ -423,7 +482,11 @@ describe('a reviewer verifies the transcript', () => {
     expect(captions.body).toContain('elefante');
     const newFiles = await api.db.selectFrom('deliverables').select(['type', 'format', 'storage_key']).where('project_id', '=', id).orderBy('format').execute();
     expect(newFiles.map((f) => f.storage_key)).toEqual(firstFiles.map((f) => f.storage_key.replace('/languages/es_es/', '/languages/es_es/r2/')));
-    const language = await api.db.selectFrom('project_languages').select(['revision', 'transcript_kind', 'attempt', 'charged_seconds', 'refunded_seconds']).where('project_id', '=', id).executeTakeFirstOrThrow();
+    const language = await api.db
+      .selectFrom('project_languages')
+      .select(['revision', 'transcript_kind', 'attempt', 'charged_seconds', 'refunded_seconds'])
+      .where('project_id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(language).toEqual({ revision: 2, transcript_kind: 'verified', attempt: 1, charged_seconds: 4, refunded_seconds: 0 });
 
     // The re-dub was free: the only new ledger entry is the review's own charge.
@@ -443,7 +506,13 @@ describe('a reviewer verifies the transcript', () => {
     expect(activities).toEqual(['loadReview', 'claimReview', 'verifyTranscript', 'emitProjectEvents', 'planRedubs', 'findMediaQueue', 'redubLanguage', 'planRedubs', 'emitProjectEvents']);
     // Webhook events (recorded with or without endpoints): the verification, then the re-dub as a new revision.
     const events = await api.db.selectFrom('webhook_events').select(['type', 'discriminator', 'sequence', 'payload']).where('project_id', '=', id).orderBy('sequence').execute();
-    expect(events.map((e) => [e.sequence, e.type])).toEqual([[1, 'project.validated'], [2, 'language.completed'], [3, 'project.completed'], [4, 'transcript_review.verified'], [5, 'language.completed']]);
+    expect(events.map((e) => [e.sequence, e.type])).toEqual([
+      [1, 'project.validated'],
+      [2, 'language.completed'],
+      [3, 'project.completed'],
+      [4, 'transcript_review.verified'],
+      [5, 'language.completed'],
+    ]);
     expect(events[4]!.discriminator).toBe('es_es:1:2');
     expect((events[3]!.payload as any).transcript_review).toMatchObject({ requested: true, status: 'verified' });
     expect((events[4]!.payload as any).languages[0]).toMatchObject({ locale: 'es_es', status: 'completed', revision: 2 });
@@ -461,6 +530,9 @@ describe('a reviewer verifies the transcript', () => {
     await waitForProjectView(api, tenant, id, 'ca_es dubbed', (p) => p.languages.some((l: any) => l.locale === 'ca_es' && l.status === 'completed'), 240_000);
     const catalan = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}/download?locale=ca_es&type=subtitles&format=vtt`, { headers: bearer(tenant.key) });
     expect(catalan.body).toContain('elefant');
-    expect(await api.db.selectFrom('project_languages').select(['revision', 'transcript_kind']).where('project_id', '=', id).where('locale', '=', 'ca_es').executeTakeFirstOrThrow()).toEqual({ revision: 1, transcript_kind: 'verified' });
+    expect(await api.db.selectFrom('project_languages').select(['revision', 'transcript_kind']).where('project_id', '=', id).where('locale', '=', 'ca_es').executeTakeFirstOrThrow()).toEqual({
+      revision: 1,
+      transcript_kind: 'verified',
+    });
   }, 300_000);
 });

@@ -30,7 +30,10 @@ const asFile = (format: 'json' | 'srt' | 'vtt', cues: readonly Cue[]) => {
   return { format, content: `${format === 'vtt' ? 'WEBVTT\n\n' : ''}${blocks.join('\n')}` };
 };
 /** One cue of 2,000 characters over 2.5 s: long enough, but 80 characters is what 2.5 s carries. */
-const WORDY: Cue[] = [{ start_seconds: 0.5, end_seconds: 3, text: 'Hello everyone and welcome.' }, { start_seconds: 3.5, end_seconds: 6, text: 'y'.repeat(2000) }];
+const WORDY: Cue[] = [
+  { start_seconds: 0.5, end_seconds: 3, text: 'Hello everyone and welcome.' },
+  { start_seconds: 3.5, end_seconds: 6, text: 'y'.repeat(2000) },
+];
 const WORDY_MESSAGE = 'cue 2 (00:00:03.500 → 00:00:06.000) has 2000 characters in 2.500 s; at most 80 fit (26 characters a second, brisk speech at the 1.3× tempo cap, plus 15).';
 const SCRIPT: Cue[] = [
   { start_seconds: 0.5, end_seconds: 3, text: 'Hello everyone and welcome to the kitchen.' },
@@ -45,7 +48,16 @@ const sourceRows = (projectId: string) => api.db.selectFrom('source_segments').s
 const lineRows = (projectId: string) => api.db.selectFrom('language_segments').selectAll().where('project_id', '=', projectId).orderBy('position').execute();
 const projectRow = (projectId: string) => api.db.selectFrom('projects').select(['transcript_source', 'supplied_translations']).where('id', '=', projectId).executeTakeFirstOrThrow();
 const workspaceSegments = async (tenant: TestTenant) =>
-  Number((await api.db.selectFrom('source_segments').innerJoin('projects', 'projects.id', 'source_segments.project_id').select((eb) => eb.fn.countAll<string>().as('n')).where('projects.workspace_id', '=', tenant.workspace.id).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await api.db
+        .selectFrom('source_segments')
+        .innerJoin('projects', 'projects.id', 'source_segments.project_id')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('projects.workspace_id', '=', tenant.workspace.id)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 function expectRefused(res: { status: number; body: any }, param: string, message: string) {
   expect({ status: res.status, error: res.body.error }).toEqual({ status: 400, error: expect.objectContaining({ type: 'invalid_request_error', code: 'invalid_transcript', param, message }) });
@@ -57,9 +69,22 @@ async function completedProject(tenant: TestTenant) {
   await api.db
     .insertInto('projects')
     .values({
-      id, workspace_id: tenant.workspace.id, name: 'Cooking rice', source_type: 'upload', source_file_name: 'rice.mp4', source_size_bytes: 1_000_000,
-      source_duration_seconds: 12, source_locale: 'en_us', target_locales: ['es_es'], status: 'completed', phase: 'completed',
-      max_billable_seconds: 60, credits_per_second: 10, billable_seconds: 12, usage_state: 'charged', hold_reference: `${id}:hold`,
+      id,
+      workspace_id: tenant.workspace.id,
+      name: 'Cooking rice',
+      source_type: 'upload',
+      source_file_name: 'rice.mp4',
+      source_size_bytes: 1_000_000,
+      source_duration_seconds: 12,
+      source_locale: 'en_us',
+      target_locales: ['es_es'],
+      status: 'completed',
+      phase: 'completed',
+      max_billable_seconds: 60,
+      credits_per_second: 10,
+      billable_seconds: 12,
+      usage_state: 'charged',
+      hold_reference: `${id}:hold`,
     })
     .execute();
   await api.db.insertInto('project_languages').values({ project_id: id, locale: 'es_es', status: 'completed', percent: 100 }).execute();
@@ -67,7 +92,20 @@ async function completedProject(tenant: TestTenant) {
   const segments = await api.db.transaction().execute((trx) => replaceSourceSegments(trx, id, machine, 'machine'));
   await api.db
     .insertInto('language_segments')
-    .values(segments.map((s, i) => ({ id: newSegmentId('lseg'), project_id: id, locale: 'es_es', source_segment_id: s.id, position: i, start_seconds: s.start_seconds, end_seconds: s.end_seconds, text: `línea ${i}`, status: 'current' as const, rendered_text: `línea ${i}` })))
+    .values(
+      segments.map((s, i) => ({
+        id: newSegmentId('lseg'),
+        project_id: id,
+        locale: 'es_es',
+        source_segment_id: s.id,
+        position: i,
+        start_seconds: s.start_seconds,
+        end_seconds: s.end_seconds,
+        text: `línea ${i}`,
+        status: 'current' as const,
+        rendered_text: `línea ${i}`,
+      })),
+    )
     .execute();
   return { id, segments, lines: await lineRows(id) };
 }
@@ -108,7 +146,7 @@ describe('PUT …/transcript', () => {
     expect((await projectRow(id)).transcript_source).toBe('supplied');
   });
 
-  it('once completed: refused, no line goes stale; the transcript sent back as GET gave it, with the machine\'s 0.11 s segment, is accepted', async () => {
+  it("once completed: refused, no line goes stale; the transcript sent back as GET gave it, with the machine's 0.11 s segment, is accepted", async () => {
     const tenant = await createTenant(api.db, { credits: 10_000 });
     const { id, segments, lines } = await completedProject(tenant);
     expectRefused(await call(tenant, 'PUT', transcriptPath(id), asFile('json', DENSE)), 'content', TOO_SHORT);
@@ -133,12 +171,24 @@ describe('PATCH a segment', () => {
     const tenant = await createTenant(api.db, { credits: 10_000 });
     const { id, segments, lines } = await completedProject(tenant);
     const second = segments[1]!;
-    expectRefused(await call(tenant, 'PATCH', segmentPath(id, second.id), { text: 'z'.repeat(2000) }), 'text', 'The segment has 2000 characters in 2.500 s; at most 80 fit (26 characters a second, brisk speech at the 1.3× tempo cap, plus 15).');
+    expectRefused(
+      await call(tenant, 'PATCH', segmentPath(id, second.id), { text: 'z'.repeat(2000) }),
+      'text',
+      'The segment has 2000 characters in 2.500 s; at most 80 fit (26 characters a second, brisk speech at the 1.3× tempo cap, plus 15).',
+    );
     expectRefused(await call(tenant, 'PATCH', segmentPath(id, second.id), { end_seconds: 3.501 }), 'end_seconds', 'The segment lasts 0.001 s; a cue must last at least 0.2 s.');
     // Words and timing sent together: the words are what do not fit.
-    expectRefused(await call(tenant, 'PATCH', segmentPath(id, second.id), { text: 'w'.repeat(60), end_seconds: 4 }), 'text', 'The segment has 60 characters in 0.500 s; at most 28 fit (26 characters a second, brisk speech at the 1.3× tempo cap, plus 15).');
+    expectRefused(
+      await call(tenant, 'PATCH', segmentPath(id, second.id), { text: 'w'.repeat(60), end_seconds: 4 }),
+      'text',
+      'The segment has 60 characters in 0.500 s; at most 28 fit (26 characters a second, brisk speech at the 1.3× tempo cap, plus 15).',
+    );
     // Timing alone: the 42 characters the segment has do not fit the 0.5 s it would keep.
-    expectRefused(await call(tenant, 'PATCH', segmentPath(id, segments[0]!.id), { end_seconds: 1 }), 'end_seconds', 'The segment has 42 characters in 0.500 s; at most 28 fit (26 characters a second, brisk speech at the 1.3× tempo cap, plus 15).');
+    expectRefused(
+      await call(tenant, 'PATCH', segmentPath(id, segments[0]!.id), { end_seconds: 1 }),
+      'end_seconds',
+      'The segment has 42 characters in 0.500 s; at most 28 fit (26 characters a second, brisk speech at the 1.3× tempo cap, plus 15).',
+    );
     expect(await sourceRows(id)).toEqual(segments);
     expect(await lineRows(id)).toEqual(lines);
     expect((await projectRow(id)).transcript_source).toBe('machine');
@@ -154,7 +204,11 @@ describe('PATCH a segment', () => {
     const words = 'Hoy cocinamos arroz con verduras frescas, ya veréis.';
     expect((await call(tenant, 'PATCH', linePath(id, lines[1]!.id), { text: words })).status).toBe(200);
     const before = { segments: await sourceRows(id), lines: await lineRows(id) };
-    expectRefused(await call(tenant, 'PATCH', segmentPath(id, segments[1]!.id), { end_seconds: 4.5 }), 'end_seconds', 'The es_es line of this segment, edited and taking its new timing, has 52 characters in 1.000 s; at most 41 fit (26 characters a second, brisk speech at the 1.3× tempo cap, plus 15).');
+    expectRefused(
+      await call(tenant, 'PATCH', segmentPath(id, segments[1]!.id), { end_seconds: 4.5 }),
+      'end_seconds',
+      'The es_es line of this segment, edited and taking its new timing, has 52 characters in 1.000 s; at most 41 fit (26 characters a second, brisk speech at the 1.3× tempo cap, plus 15).',
+    );
     expect({ segments: await sourceRows(id), lines: await lineRows(id) }).toEqual(before);
 
     expect((await call(tenant, 'PATCH', segmentPath(id, segments[1]!.id), { end_seconds: 5 })).status).toBe(200);
@@ -164,8 +218,16 @@ describe('PATCH a segment', () => {
   it('language: 2,000 characters for a 2.5 s line is refused; the line stays as it was', async () => {
     const tenant = await createTenant(api.db, { credits: 10_000 });
     const { id, lines } = await completedProject(tenant);
-    expectRefused(await call(tenant, 'PATCH', linePath(id, lines[1]!.id), { text: 'z'.repeat(2000) }), 'text', 'The line has 2000 characters in 2.500 s; at most 80 fit (26 characters a second, brisk speech at the 1.3× tempo cap, plus 15).');
-    expectRefused(await call(tenant, 'PATCH', linePath(id, lines[2]!.id), { text: 'z'.repeat(21) }), 'text', 'The line has 21 characters in 0.110 s; at most 20 fit (26 characters a second, brisk speech at the 1.3× tempo cap, plus 15).');
+    expectRefused(
+      await call(tenant, 'PATCH', linePath(id, lines[1]!.id), { text: 'z'.repeat(2000) }),
+      'text',
+      'The line has 2000 characters in 2.500 s; at most 80 fit (26 characters a second, brisk speech at the 1.3× tempo cap, plus 15).',
+    );
+    expectRefused(
+      await call(tenant, 'PATCH', linePath(id, lines[2]!.id), { text: 'z'.repeat(21) }),
+      'text',
+      'The line has 21 characters in 0.110 s; at most 20 fit (26 characters a second, brisk speech at the 1.3× tempo cap, plus 15).',
+    );
     expect(await lineRows(id)).toEqual(lines);
     const edited = await call(tenant, 'PATCH', linePath(id, lines[1]!.id), { text: 'z'.repeat(80) });
     expect(edited.status).toBe(200);

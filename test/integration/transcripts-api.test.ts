@@ -34,7 +34,8 @@ const linesPath = (id: string, locale: string) => `/v1/dubbing/projects/${id}/la
 const linePath = (id: string, locale: string, lineId: string) => `${linesPath(id, locale)}/${lineId}`;
 
 const sourceRows = (projectId: string) => api.db.selectFrom('source_segments').selectAll().where('project_id', '=', projectId).orderBy('position').execute();
-const lineRows = (projectId: string, locale = 'es_es') => api.db.selectFrom('language_segments').selectAll().where('project_id', '=', projectId).where('locale', '=', locale).orderBy('position').execute();
+const lineRows = (projectId: string, locale = 'es_es') =>
+  api.db.selectFrom('language_segments').selectAll().where('project_id', '=', projectId).where('locale', '=', locale).orderBy('position').execute();
 const transcriptSource = async (projectId: string) => (await api.db.selectFrom('projects').select('transcript_source').where('id', '=', projectId).executeTakeFirstOrThrow()).transcript_source;
 
 /** A new upload project, awaiting its upload, created through the API. */
@@ -81,7 +82,20 @@ async function completedProject(tenant: TestTenant, options: { locales?: string[
   for (const locale of locales) {
     await api.db
       .insertInto('language_segments')
-      .values(segments.map((s, i) => ({ id: newSegmentId('lseg'), project_id: id, locale, source_segment_id: s.id, position: i, start_seconds: s.start_seconds, end_seconds: s.end_seconds, text: `${SPANISH[i]} (${locale})`, status: 'current' as const, rendered_text: `${SPANISH[i]} (${locale})` })))
+      .values(
+        segments.map((s, i) => ({
+          id: newSegmentId('lseg'),
+          project_id: id,
+          locale,
+          source_segment_id: s.id,
+          position: i,
+          start_seconds: s.start_seconds,
+          end_seconds: s.end_seconds,
+          text: `${SPANISH[i]} (${locale})`,
+          status: 'current' as const,
+          rendered_text: `${SPANISH[i]} (${locale})`,
+        })),
+      )
       .execute();
   }
   return { id, segments, lines: await lineRows(id, locales[0]) };
@@ -90,7 +104,19 @@ async function completedProject(tenant: TestTenant, options: { locales?: string[
 async function runningRegeneration(tenant: TestTenant, projectId: string, locale: string): Promise<void> {
   await api.db
     .insertInto('language_regenerations')
-    .values({ id: randomUUID(), project_id: projectId, workspace_id: tenant.workspace.id, locale, status: 'running', segments: 1, billable_seconds: 3, credits: 30, max_billable_seconds: 60, from_revision: 1, idempotency_key: randomUUID() })
+    .values({
+      id: randomUUID(),
+      project_id: projectId,
+      workspace_id: tenant.workspace.id,
+      locale,
+      status: 'running',
+      segments: 1,
+      billable_seconds: 3,
+      credits: 30,
+      max_billable_seconds: 60,
+      from_revision: 1,
+      idempotency_key: randomUUID(),
+    })
     .execute();
 }
 
@@ -142,7 +168,10 @@ describe('the source transcript', () => {
 
     const refusals: [unknown, string][] = [
       [{ format: 'srt', content: REVERSED_SRT }, 'cue 3 (00:00:07.000 → 00:00:06.500) ends before it starts.'],
-      [{ format: 'vtt', content: 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nOne.\n\n00:00:01.500 --> 00:00:03.000\nTwo.\n' }, 'cue 2 (00:00:01.500 → 00:00:03.000) starts before cue 1 ends (00:00:02.000); cues must be in order and must not overlap.'],
+      [
+        { format: 'vtt', content: 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nOne.\n\n00:00:01.500 --> 00:00:03.000\nTwo.\n' },
+        'cue 2 (00:00:01.500 → 00:00:03.000) starts before cue 1 ends (00:00:02.000); cues must be in order and must not overlap.',
+      ],
       [{ format: 'vtt', content: 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n\n' }, 'cue 1 (00:00:01.000 → 00:00:02.000) has no text.'],
       [{ format: 'vtt', content: '1\n00:00:01,000 --> 00:00:02,000\nOne.\n' }, 'not a WebVTT file: caption block 0: missing WEBVTT signature.'],
       [{ format: 'json', content: '[{"start_seconds": 0, "end_seconds": "1", "text": "x"}]' }, 'cue 1: end_seconds must be a number of seconds.'],
@@ -167,7 +196,10 @@ describe('the source transcript', () => {
     expect((await lineRows(id)).map((l) => l.status)).toEqual(['current', 'edited', 'current']);
     expect(await transcriptSource(id)).toBe('machine');
 
-    const put = await call(tenant, 'PUT', transcriptPath(id), { format: 'vtt', content: 'WEBVTT\n\n00:00:01.000 --> 00:00:05.000\nA whole new script.\n\n00:00:06.000 --> 00:00:11.900\nIn two cues.\n' });
+    const put = await call(tenant, 'PUT', transcriptPath(id), {
+      format: 'vtt',
+      content: 'WEBVTT\n\n00:00:01.000 --> 00:00:05.000\nA whole new script.\n\n00:00:06.000 --> 00:00:11.900\nIn two cues.\n',
+    });
     expect(put.status).toBe(200);
     expect(put.body.data.source).toBe('supplied');
     expect((await sourceRows(id)).map((r) => r.text)).toEqual(['A whole new script.', 'In two cues.']);
@@ -182,7 +214,7 @@ describe('the source transcript', () => {
 });
 
 describe('editing a source segment', () => {
-  it('changes its text: its lines go stale except edited ones, the other segments\' lines stay current, the transcript is edited', async () => {
+  it("changes its text: its lines go stale except edited ones, the other segments' lines stay current, the transcript is edited", async () => {
     const tenant = await createTenant(api.db, { credits: 10_000 });
     const { id, segments } = await completedProject(tenant, { locales: ['es_es', 'ca_es'] });
     const catalan = await lineRows(id, 'ca_es');
@@ -233,8 +265,20 @@ describe('editing a source segment', () => {
     const middle = segmentPath(id, segments[1]!.id);
     const last = segmentPath(id, segments[2]!.id);
     const cases: [string, unknown, string, string, string][] = [
-      [middle, { start_seconds: 2.5 }, 'invalid_parameter', 'start_seconds', 'start_seconds (00:00:02.500) is before the previous segment ends (00:00:03.000); segments must be in order and must not overlap.'],
-      [middle, { end_seconds: 7.25 }, 'invalid_parameter', 'end_seconds', 'end_seconds (00:00:07.250) is after the next segment starts (00:00:07.000); segments must be in order and must not overlap.'],
+      [
+        middle,
+        { start_seconds: 2.5 },
+        'invalid_parameter',
+        'start_seconds',
+        'start_seconds (00:00:02.500) is before the previous segment ends (00:00:03.000); segments must be in order and must not overlap.',
+      ],
+      [
+        middle,
+        { end_seconds: 7.25 },
+        'invalid_parameter',
+        'end_seconds',
+        'end_seconds (00:00:07.250) is after the next segment starts (00:00:07.000); segments must be in order and must not overlap.',
+      ],
       [middle, { start_seconds: 6.5 }, 'invalid_parameter', 'start_seconds', 'The segment would end (00:00:06.000) before it starts (00:00:06.500).'],
       [last, { end_seconds: 12.5 }, 'invalid_parameter', 'end_seconds', 'end_seconds (00:00:12.500) is after the source ends (00:00:12.000).'],
       [middle, { text: '   ' }, 'invalid_parameter', 'text', 'text must not be blank: a segment says something.'],
@@ -332,7 +376,15 @@ describe("a language's segments", () => {
       data: {
         locale: 'es_es',
         revision: 3,
-        segments: lines.map((l, i) => ({ id: l.id, source_segment_id: segments[i]!.id, start_seconds: THREE[i]!.start_seconds, end_seconds: THREE[i]!.end_seconds, text: `${SPANISH[i]} (es_es)`, status: i === 0 ? 'stale' : 'current', clip_url: null })),
+        segments: lines.map((l, i) => ({
+          id: l.id,
+          source_segment_id: segments[i]!.id,
+          start_seconds: THREE[i]!.start_seconds,
+          end_seconds: THREE[i]!.end_seconds,
+          text: `${SPANISH[i]} (es_es)`,
+          status: i === 0 ? 'stale' : 'current',
+          clip_url: null,
+        })),
       },
     });
 
@@ -348,7 +400,9 @@ describe("a language's segments", () => {
     const { id, segments, lines } = await completedProject(tenant);
     const patched = await call(tenant, 'PATCH', linePath(id, 'es_es', lines[0]!.id), { text: '  Hola a todos, bienvenidos a mi cocina. ' });
     expect(patched.status).toBe(200);
-    expect(patched.body).toEqual({ data: { id: lines[0]!.id, source_segment_id: segments[0]!.id, start_seconds: 0.5, end_seconds: 3, text: 'Hola a todos, bienvenidos a mi cocina.', status: 'edited', clip_url: null } });
+    expect(patched.body).toEqual({
+      data: { id: lines[0]!.id, source_segment_id: segments[0]!.id, start_seconds: 0.5, end_seconds: 3, text: 'Hola a todos, bienvenidos a mi cocina.', status: 'edited', clip_url: null },
+    });
     const row = (await lineRows(id))[0]!;
     expect(row).toMatchObject({ status: 'edited', text: 'Hola a todos, bienvenidos a mi cocina.', rendered_text: `${SPANISH[0]} (es_es)` });
 
@@ -368,7 +422,7 @@ describe("a language's segments", () => {
 });
 
 describe('tenancy and permissions', () => {
-  it('every route answers another workspace\'s project, segment or line with the same 404 as a missing one', async () => {
+  it("every route answers another workspace's project, segment or line with the same 404 as a missing one", async () => {
     const owner = await createTenant(api.db, { credits: 10_000 });
     const stranger = await createTenant(api.db, { credits: 10_000 });
     const { id, segments, lines } = await completedProject(owner);
@@ -391,7 +445,10 @@ describe('tenancy and permissions', () => {
       expect(errorOf(foreign)).toEqual({ type: 'not_found_error', code: 'not_found', message: 'No such project.', param: 'project_id', request_id: undefined });
     }
     // The owner's segment and line ids, asked for under the stranger's own project: not found either.
-    for (const [method, path, body] of [['PATCH', segmentPath(mine.id, segments[0]!.id), { text: 'x' }], ['PATCH', linePath(mine.id, 'es_es', lines[0]!.id), { text: 'x' }]] as const) {
+    for (const [method, path, body] of [
+      ['PATCH', segmentPath(mine.id, segments[0]!.id), { text: 'x' }],
+      ['PATCH', linePath(mine.id, 'es_es', lines[0]!.id), { text: 'x' }],
+    ] as const) {
       const res = await call(stranger, method, path, body);
       expect(res.status).toBe(404);
       expect(res.body.error).toMatchObject({ code: 'not_found', message: 'No such segment.', param: 'segment_id' });

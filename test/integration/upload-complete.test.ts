@@ -69,7 +69,11 @@ describe.each(STORAGE_DRIVERS)('upload resume and complete on the %s driver', (d
     const listed = (await request(api.baseUrl, 'GET', '/v1/dubbing/projects', { headers: bearer(tenant.key) })).body.data.find((p: any) => p.id === project.id);
     if (s3) expect(listed.progress.message).toContain('include_transfer=true');
     else expect(listed.progress.message).toContain('1 of 3 parts received');
-    expect(resumed.transfer.parts.map((p: any) => [p.part_number, p.uploaded, p.etag])).toEqual([[1, true, md5(chunks[0]!)], [2, false, undefined], [3, false, undefined]]);
+    expect(resumed.transfer.parts.map((p: any) => [p.part_number, p.uploaded, p.etag])).toEqual([
+      [1, true, md5(chunks[0]!)],
+      [2, false, undefined],
+      [3, false, undefined],
+    ]);
     for (const part of resumed.transfer.parts.filter((p: any) => !p.uploaded)) {
       expect((await putPart(part.url, chunks[part.part_number - 1]!)).status).toBe(200);
     }
@@ -146,7 +150,7 @@ describe.each(STORAGE_DRIVERS)('upload resume and complete on the %s driver', (d
   if (driver === 's3') {
     // ae776e7 signed only the host: the store took a PUT of any size (up to 5 GiB) into every
     // part URL, kept it until complete refused it, and then for a day.
-    it('issue 26 item 11: a part URL takes only its own part\'s size: a PUT of another size is refused and stores nothing, the right size passes', async () => {
+    it("issue 26 item 11: a part URL takes only its own part's size: a PUT of another size is refused and stores nothing, the right size passes", async () => {
       const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
       const project = await newUpload(tenant);
       const { chunks } = project;
@@ -206,7 +210,11 @@ describe.each(STORAGE_DRIVERS)('upload resume and complete on the %s driver', (d
         parts.push({ part_number: part.part_number, etag: md5(project.chunks[i]!) });
       }
       // What an API process did before it died: the store's completion, and no commit.
-      await api.uploads.complete(project.upload, parts, parts.map((p, i) => ({ ...p, size_bytes: project.chunks[i]!.length })));
+      await api.uploads.complete(
+        project.upload,
+        parts,
+        parts.map((p, i) => ({ ...p, size_bytes: project.chunks[i]!.length })),
+      );
       const res = await complete(tenant, project.id, { parts });
       expect(res.status).toBe(200);
       expect(res.body.data.status).toBe('validating');
@@ -218,7 +226,11 @@ describe.each(STORAGE_DRIVERS)('upload resume and complete on the %s driver', (d
         await putPart(part.url, other.chunks[i]!);
         otherParts.push({ part_number: part.part_number, etag: md5(other.chunks[i]!) });
       }
-      await api.uploads.complete(other.upload, otherParts, otherParts.map((p, i) => ({ ...p, size_bytes: other.chunks[i]!.length })));
+      await api.uploads.complete(
+        other.upload,
+        otherParts,
+        otherParts.map((p, i) => ({ ...p, size_bytes: other.chunks[i]!.length })),
+      );
       const wrong = await complete(tenant2, other.id, { parts: otherParts.map((p, i) => (i === 0 ? { ...p, etag: md5(Buffer.from('not it')) } : p)) });
       expect(wrong.status).toBe(409);
       expect(wrong.body.error).toMatchObject({ type: 'conflict_error', code: 'upload_expired' });

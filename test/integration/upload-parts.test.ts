@@ -16,7 +16,9 @@ import { projectBody } from '../helpers/projects';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi(); });
+beforeAll(async () => {
+  api = await startTestApi();
+});
 afterAll(() => api.close());
 
 const md5 = (data: Buffer) => createHash('md5').update(data).digest('hex');
@@ -95,11 +97,9 @@ const local = (url: string) => {
   return `${parsed.pathname}${parsed.search}`;
 };
 
-const putPart = (url: string, body: Buffer, headers: Record<string, string> = {}) =>
-  request(api.baseUrl, 'PUT', local(url), { rawBody: body, headers });
+const putPart = (url: string, body: Buffer, headers: Record<string, string> = {}) => request(api.baseUrl, 'PUT', local(url), { rawBody: body, headers });
 
-const signedPartUrl = (uploadId: string, partNumber: number | string, now?: Date) =>
-  api.urlSigner.signPath('PUT', `/v1/uploads/${uploadId}/parts/${partNumber}`, 60, now).url;
+const signedPartUrl = (uploadId: string, partNumber: number | string, now?: Date) => api.urlSigner.signPath('PUT', `/v1/uploads/${uploadId}/parts/${partNumber}`, 60, now).url;
 
 async function readBlob(key: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -132,7 +132,11 @@ describe('PUT /v1/uploads/:id/parts/:n (signed, no API key)', () => {
     const upload = await createUpload({ sizeBytes: 2500, partSizeBytes: 1000 });
     const before = await transferFor(upload);
     expect(before).toMatchObject({ upload_id: upload.id, part_size_bytes: 1000, part_count: 3, expires_at: upload.expires_at.toISOString() });
-    expect(before.parts.map((p) => [p.part_number, p.uploaded, 'etag' in p])).toEqual([[1, false, false], [2, false, false], [3, false, false]]);
+    expect(before.parts.map((p) => [p.part_number, p.uploaded, 'etag' in p])).toEqual([
+      [1, false, false],
+      [2, false, false],
+      [3, false, false],
+    ]);
     // The URLs point at this very server and carry no API key.
     expect(new URL(before.parts[0]!.url).origin).toBe(api.baseUrl);
 
@@ -173,7 +177,10 @@ describe('PUT /v1/uploads/:id/parts/:n (signed, no API key)', () => {
     const legacyKey = blobKeys.part(upload.id, 1);
     const old = randomBytes(1000);
     await api.blobStore.put(legacyKey, Readable.from([old]));
-    await api.db.insertInto('upload_parts').values({ upload_id: upload.id, part_number: 1, etag: md5(old), size_bytes: 1000, storage_key: null }).execute();
+    await api.db
+      .insertInto('upload_parts')
+      .values({ upload_id: upload.id, part_number: 1, etag: md5(old), size_bytes: 1000, storage_key: null })
+      .execute();
 
     const fresh = randomBytes(1000);
     const res = await putPart((await transferFor(upload)).parts[0]!.url, fresh);
@@ -254,7 +261,9 @@ describe('PUT /v1/uploads/:id/parts/:n (signed, no API key)', () => {
         socket.end(randomBytes(400)); // half-close after 400 of the 1000 bytes
       });
       let text = '';
-      socket.on('data', (d: Buffer) => { text += d.toString('latin1'); });
+      socket.on('data', (d: Buffer) => {
+        text += d.toString('latin1');
+      });
       socket.on('close', () => resolve(text));
       socket.on('error', reject);
     });
@@ -470,7 +479,12 @@ describe('GET /v1/files/*key (signed download)', () => {
     const expired = signFileUrl(api.urlSigner, key, 60, new Date(Date.now() - 120_000)).url;
     const putSigned = api.urlSigner.signPath('PUT', `/v1/files/${key}`, 60).url;
 
-    for (const [url, code] of [[tampered.toString(), 'invalid_signature'], [otherFile.toString(), 'invalid_signature'], [expired, 'signature_expired'], [putSigned, 'invalid_signature']] as const) {
+    for (const [url, code] of [
+      [tampered.toString(), 'invalid_signature'],
+      [otherFile.toString(), 'invalid_signature'],
+      [expired, 'signature_expired'],
+      [putSigned, 'invalid_signature'],
+    ] as const) {
       const res = await request(api.baseUrl, 'GET', local(url));
       expect([url, res.status]).toEqual([url, 403]);
       expect(res.body.error).toMatchObject({ type: 'permission_error', code });
@@ -489,7 +503,9 @@ function rawHttpPut(url: string, body: Readable, headers: Record<string, string>
     const req = http.request(url, { method: 'PUT', headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { text += chunk; });
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag, body: text }));
       res.on('error', reject);
     });

@@ -4,7 +4,9 @@ import { bearer, createTenant } from '../helpers/fixtures';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi(); });
+beforeAll(async () => {
+  api = await startTestApi();
+});
 afterAll(() => api.close());
 
 const usage = async (key: string) => {

@@ -52,40 +52,78 @@ async function seedWorld(): Promise<World> {
     const ids = [newVideoId(), newVideoId(), newVideoId()];
     videos.push(...ids);
     for (const id of ids) channelOf.set(id, channel);
-    await upsertVideos(db, ids.map((id, i) => ({ id, channel_id: channel, title: `Video ${c}.${i}`, description: '', published_at: new Date(Date.UTC(2026, 10, 1 + i)), duration_seconds: 30 + i, availability: 'available' as const, unavailable_reason: null })));
+    await upsertVideos(
+      db,
+      ids.map((id, i) => ({
+        id,
+        channel_id: channel,
+        title: `Video ${c}.${i}`,
+        description: '',
+        published_at: new Date(Date.UTC(2026, 10, 1 + i)),
+        duration_seconds: 30 + i,
+        availability: 'available' as const,
+        unavailable_reason: null,
+      })),
+    );
   }
   const project = (tenant: TestTenant, video: string, usage_state: string) => {
     const id = randomUUID();
-    return db.insertInto('projects').values({
-      id, workspace_id: tenant.workspace.id, name: 'p', source_type: 'youtube', source_url: `https://youtu.be/${video}`, youtube_video_id: video,
-      source_locale: 'en_us', target_locales: ['es_es'], status: 'processing', phase: 'validating', max_billable_seconds: 600,
-      credits_per_second: 10, usage_state: usage_state as any, hold_reference: `${id}:hold`,
-    }).execute();
+    return db
+      .insertInto('projects')
+      .values({
+        id,
+        workspace_id: tenant.workspace.id,
+        name: 'p',
+        source_type: 'youtube',
+        source_url: `https://youtu.be/${video}`,
+        youtube_video_id: video,
+        source_locale: 'en_us',
+        target_locales: ['es_es'],
+        status: 'processing',
+        phase: 'validating',
+        max_billable_seconds: 600,
+        credits_per_second: 10,
+        usage_state: usage_state as any,
+        hold_reference: `${id}:hold`,
+      })
+      .execute();
   };
   await project(tenants[0]!, videos[0]!, 'pending_validation');
   await project(tenants[0]!, videos[0]!, 'charged'); // the newer one is the match
   await project(tenants[1]!, videos[1]!, 'charged');
   await project(tenants[0]!, videos[3]!, 'pending_validation');
-  const newest = new Map([[`${tenants[0]!.workspace.id} ${videos[0]!}`, 'charged'], [`${tenants[1]!.workspace.id} ${videos[1]!}`, 'charged'], [`${tenants[0]!.workspace.id} ${videos[3]!}`, 'pending_validation']]);
+  const newest = new Map([
+    [`${tenants[0]!.workspace.id} ${videos[0]!}`, 'charged'],
+    [`${tenants[1]!.workspace.id} ${videos[1]!}`, 'charged'],
+    [`${tenants[0]!.workspace.id} ${videos[3]!}`, 'pending_validation'],
+  ]);
   return { tenants, channels, videos, channelOf, newest };
 }
 
 let world: World;
-beforeAll(async () => { world = await seedWorld(); });
+beforeAll(async () => {
+  world = await seedWorld();
+});
 
 /** One search as the route makes it: the connection, then the exact video's page, then its matches. */
 async function exactSearch(request: { workspaceId: string; channelId?: string; videoId: string }) {
   const channel = await findConnectedChannel(pool, request.workspaceId, request.channelId);
   if (!channel) return { channel: undefined, videos: [], matches: new Map() };
   const videos = await listVideos(pool, { channelId: channel.id, videoId: request.videoId, limit: 20 });
-  const matches = await findMatchingProjects(pool, request.workspaceId, videos.map((v) => v.id));
+  const matches = await findMatchingProjects(
+    pool,
+    request.workspaceId,
+    videos.map((v) => v.id),
+  );
   return { channel: channel.id, videos: videos.map((v) => v.id), matches: new Map([...matches].map(([id, m]) => [id, m.usage_state])) };
 }
 
 it("reads of two workspaces at once each answer their own workspace's projects", async () => {
   const [first, second] = world.tenants;
   const requests = Array.from({ length: 20 }, (_, i) => ({
-    workspaceId: (i % 2 === 0 ? first! : second!).workspace.id, channelId: world.channels[0]!, videoId: world.videos[i % 3]!,
+    workspaceId: (i % 2 === 0 ? first! : second!).workspace.id,
+    channelId: world.channels[0]!,
+    videoId: world.videos[i % 3]!,
   }));
   const pages = await Promise.all(requests.map(exactSearch));
   for (const [i, page] of pages.entries()) {
@@ -140,6 +178,11 @@ it('a title search reads the page newest first, and the matches of the whole pag
   const page = await listVideos(pool, { channelId: world.channels[0]!, query: 'video 0.', limit: 20 });
   expect(page.map((v) => v.id)).toEqual(world.videos.slice(0, 3).reverse());
   const matches = await findMatchingProjects(pool, first!.workspace.id, [...page.map((v) => v.id), world.videos[3]!, 'unmirrored0']);
-  expect(new Map([...matches].map(([id, m]) => [id, m.usage_state]))).toEqual(new Map([[world.videos[0]!, 'charged'], [world.videos[3]!, 'pending_validation']]));
+  expect(new Map([...matches].map(([id, m]) => [id, m.usage_state]))).toEqual(
+    new Map([
+      [world.videos[0]!, 'charged'],
+      [world.videos[3]!, 'pending_validation'],
+    ]),
+  );
   expect(await findMatchingProjects(pool, first!.workspace.id, [])).toEqual(new Map());
 });

@@ -43,17 +43,30 @@ const fetchBytes = async (url: string): Promise<Buffer> => {
 };
 
 describe('GET /v1/dubbing/voices', () => {
-  it('needs no key and lists each target locale\'s voices, the most natural first and default', async () => {
+  it("needs no key and lists each target locale's voices, the most natural first and default", async () => {
     const res = await request(api.baseUrl, 'GET', '/v1/dubbing/voices');
     expect(res.status).toBe(200);
     const catalan = (res.body.data as any[]).filter((v) => v.locale === 'ca_es');
-    expect(catalan.map((v) => [v.id, v.quality, v.default])).toEqual([[HTS, 'hts', true], [ESPEAK, 'formant', false], ['espeak:ca+f3', 'formant', false]]);
+    expect(catalan.map((v) => [v.id, v.quality, v.default])).toEqual([
+      [HTS, 'hts', true],
+      [ESPEAK, 'formant', false],
+      ['espeak:ca+f3', 'formant', false],
+    ]);
     expect(catalan[0]).toEqual({
-      id: HTS, locale: 'ca_es', name: 'Ona (Festival HTS)', gender: 'female', engine: 'festival', quality: 'hts', default: true,
+      id: HTS,
+      locale: 'ca_es',
+      name: 'Ona (Festival HTS)',
+      gender: 'female',
+      engine: 'festival',
+      quality: 'hts',
+      default: true,
       sample_url: `${api.baseUrl}/v1/dubbing/voices/festival%3Aupc_ca_ona_hts/sample?locale=ca_es`,
     });
     // Spanish: no Festival voice in Debian main, espeak-ng's male voice and its female variant.
-    expect((res.body.data as any[]).filter((v) => v.locale === 'es_es').map((v) => [v.id, v.gender])).toEqual([['espeak:es', 'male'], ['espeak:es+f3', 'female']]);
+    expect((res.body.data as any[]).filter((v) => v.locale === 'es_es').map((v) => [v.id, v.gender])).toEqual([
+      ['espeak:es', 'male'],
+      ['espeak:es+f3', 'female'],
+    ]);
   });
 
   it('filters by locale and refuses what it does not take', async () => {
@@ -80,16 +93,21 @@ describe('GET /v1/dubbing/voices', () => {
     ]);
   });
 
-  it('redirects a voice\'s sample to the WAV a worker rendered: a short sentence at 22,050 Hz', async () => {
+  it("redirects a voice's sample to the WAV a worker rendered: a short sentence at 22,050 Hz", async () => {
     const list = (await request(api.baseUrl, 'GET', '/v1/dubbing/voices?locale=ca_es')).body.data as any[];
     for (const voice of list) {
       const path = new URL(voice.sample_url).pathname + new URL(voice.sample_url).search;
       // The worker renders every sample once started; until then the API says to come back.
-      const res = await waitFor(`the sample of ${voice.id}`, async () => {
-        const answer = await request(api.baseUrl, 'GET', path);
-        if (answer.status === 503) expect(answer.headers.get('retry-after')).toBe('30');
-        return answer.status === 302 ? answer : undefined;
-      }, 120_000, 500);
+      const res = await waitFor(
+        `the sample of ${voice.id}`,
+        async () => {
+          const answer = await request(api.baseUrl, 'GET', path);
+          if (answer.status === 503) expect(answer.headers.get('retry-after')).toBe('30');
+          return answer.status === 302 ? answer : undefined;
+        },
+        120_000,
+        500,
+      );
       const info = wav(await fetchBytes(res.headers.get('location')!));
       expect({ voice: voice.id, rate: info.sampleRate, channels: info.channels }).toEqual({ voice: voice.id, rate: 22_050, channels: 1 });
       expect(info.durationSeconds).toBeGreaterThan(1.5);
@@ -117,14 +135,14 @@ describe('choosing a voice', () => {
     expect(await workspaceRowCounts(api, tenant.workspace.id)).toEqual(before);
   });
 
-  it('gives a language with no chosen voice its locale\'s most natural one', async () => {
+  it("gives a language with no chosen voice its locale's most natural one", async () => {
     const res = await createProject(api, tenant, projectBody({ target_locales: ['ca_es', 'es_es'], voices: { es_es: 'espeak:es+f3' } }));
     expect(res.status).toBe(201);
     const row = await api.db.selectFrom('projects').select('voices').where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
     expect(row.voices).toEqual({ ca_es: HTS, es_es: 'espeak:es+f3' });
   });
 
-  it('dubs with the chosen voice: listed on the language, heard in the audio, which is not espeak-ng\'s; an added language takes its own', async () => {
+  it("dubs with the chosen voice: listed on the language, heard in the audio, which is not espeak-ng's; an added language takes its own", async () => {
     const festival = await dubbedProject(api, tenant, clip, { target_locales: ['ca_es'], voices: { ca_es: HTS } });
     const espeak = await dubbedProject(api, tenant, clip, { target_locales: ['ca_es'], voices: { ca_es: ESPEAK } });
     expect(festival.languages).toEqual([expect.objectContaining({ locale: 'ca_es', status: 'completed', voice: HTS })]);
@@ -138,7 +156,8 @@ describe('choosing a voice', () => {
     const [a, b] = [await audio(festival.id), await audio(espeak.id)];
     expect(a.equals(b)).toBe(false);
     // The clips the renders stored: Festival's voice spoke one, espeak-ng's the other (same words, same translation).
-    const clips = async (projectId: string) => api.db.selectFrom('language_segments').select(['text', 'clip_seconds']).where('project_id', '=', projectId).where('clip_key', 'is not', null).orderBy('position').execute();
+    const clips = async (projectId: string) =>
+      api.db.selectFrom('language_segments').select(['text', 'clip_seconds']).where('project_id', '=', projectId).where('clip_key', 'is not', null).orderBy('position').execute();
     const [fc, ec] = [await clips(festival.id), await clips(espeak.id)];
     expect(fc.map((c) => c.text)).toEqual(ec.map((c) => c.text));
     expect(fc.length).toBeGreaterThan(0);
@@ -155,7 +174,10 @@ describe('choosing a voice', () => {
     expect(added.status).toBe(200);
     expect(added.body.data.project.languages.find((l: any) => l.locale === 'it_it')).toMatchObject({ voice: 'festival:pc_diphone', status: 'queued' });
     const done = await waitForProjectView(api, tenant, festival.id, 'it_it completed', (p) => p.languages.find((l: any) => l.locale === 'it_it')?.status === 'completed', 120_000);
-    expect(done.languages.map((l: any) => [l.locale, l.voice])).toEqual([['ca_es', HTS], ['it_it', 'festival:pc_diphone']]);
+    expect(done.languages.map((l: any) => [l.locale, l.voice])).toEqual([
+      ['ca_es', HTS],
+      ['it_it', 'festival:pc_diphone'],
+    ]);
     await waitForProjectWorkflowClosed(api, festival.id);
   }, 360_000);
 });

@@ -125,25 +125,37 @@ describe('POST /v1/webhooks', () => {
     expect(await endpointRows(tenant)).toEqual([]);
   });
 
-  it.each(['http://127.0.0.1:8080/hook', 'http://localhost:8080/hook', 'http://10.0.0.7/hook', 'http://192.168.1.20/hook', 'http://169.254.169.254/latest/meta-data', 'http://100.64.1.1/hook', 'http://[::1]/hook', 'http://[fd12::1]/hook', 'http://0.0.0.0/hook'])(
-    'refuses the internal target %s when private targets are not allowed',
-    async (url) => {
-      const tenant = await createTenant(strict.db);
-      const refused = await create(strict, tenant, { url });
-      expect(refused.status).toBe(400);
-      expect(refused.body.error).toMatchObject({ type: 'invalid_request_error', code: 'webhook_target_forbidden', param: 'url' });
-      expect(refused.body.error.message).toContain('public addresses only');
-      expect(await endpointRows(tenant)).toEqual([]);
-    },
-  );
+  it.each([
+    'http://127.0.0.1:8080/hook',
+    'http://localhost:8080/hook',
+    'http://10.0.0.7/hook',
+    'http://192.168.1.20/hook',
+    'http://169.254.169.254/latest/meta-data',
+    'http://100.64.1.1/hook',
+    'http://[::1]/hook',
+    'http://[fd12::1]/hook',
+    'http://0.0.0.0/hook',
+  ])('refuses the internal target %s when private targets are not allowed', async (url) => {
+    const tenant = await createTenant(strict.db);
+    const refused = await create(strict, tenant, { url });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ type: 'invalid_request_error', code: 'webhook_target_forbidden', param: 'url' });
+    expect(refused.body.error.message).toContain('public addresses only');
+    expect(await endpointRows(tenant)).toEqual([]);
+  });
 });
 
 describe('access', () => {
-  it('needs dubbing:write everywhere, and hides other workspaces\' endpoints', async () => {
+  it("needs dubbing:write everywhere, and hides other workspaces' endpoints", async () => {
     const owner = await createTenant(api.db);
     const endpoint = (await create(api, owner, { url: 'http://127.0.0.1:9/hook' })).body.data;
     const reader = await createTenant(api.db, { permissions: ['dubbing:read', 'usage:read'] });
-    for (const [method, path] of [['GET', '/v1/webhooks'], ['GET', `/v1/webhooks/${endpoint.id}`], ['DELETE', `/v1/webhooks/${endpoint.id}`], ['GET', `/v1/webhooks/${endpoint.id}/deliveries`]] as const) {
+    for (const [method, path] of [
+      ['GET', '/v1/webhooks'],
+      ['GET', `/v1/webhooks/${endpoint.id}`],
+      ['DELETE', `/v1/webhooks/${endpoint.id}`],
+      ['GET', `/v1/webhooks/${endpoint.id}/deliveries`],
+    ] as const) {
       const denied = await request(api.baseUrl, method, path, { headers: bearer(reader.key) });
       expect(denied.status).toBe(403);
       expect(denied.body.error).toMatchObject({ type: 'permission_error', code: 'permission_denied' });
@@ -153,7 +165,12 @@ describe('access', () => {
     expect(await endpointRows(reader)).toEqual([]);
 
     const stranger = await createTenant(api.db);
-    for (const [method, path] of [['GET', `/v1/webhooks/${endpoint.id}`], ['DELETE', `/v1/webhooks/${endpoint.id}`], ['GET', `/v1/webhooks/${endpoint.id}/deliveries`], ['GET', '/v1/webhooks/not-a-uuid']] as const) {
+    for (const [method, path] of [
+      ['GET', `/v1/webhooks/${endpoint.id}`],
+      ['DELETE', `/v1/webhooks/${endpoint.id}`],
+      ['GET', `/v1/webhooks/${endpoint.id}/deliveries`],
+      ['GET', '/v1/webhooks/not-a-uuid'],
+    ] as const) {
       const hidden = await request(api.baseUrl, method, path, { headers: bearer(stranger.key) });
       expect(hidden.status).toBe(404);
       expect(hidden.body.error).toMatchObject({ type: 'not_found_error', code: 'not_found', param: 'webhook_id' });

@@ -46,7 +46,10 @@ afterAll(async () => {
 });
 
 const registerEndpoint = async (tenant: TestTenant, url: string, enabledEvents?: string[]) => {
-  const created = await request(api.baseUrl, 'POST', '/v1/webhooks', { headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() }, body: { url, ...(enabledEvents ? { enabled_events: enabledEvents } : {}) } });
+  const created = await request(api.baseUrl, 'POST', '/v1/webhooks', {
+    headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() },
+    body: { url, ...(enabledEvents ? { enabled_events: enabledEvents } : {}) },
+  });
   expect(created.status).toBe(201);
   return created.body.data as { id: string; secret: string };
 };
@@ -108,7 +111,15 @@ describe('a project that completes', () => {
 
     const events = await api.db.selectFrom('webhook_events').select(['id', 'type', 'sequence', 'workspace_id']).where('project_id', '=', projectId).orderBy('sequence').execute();
     expect(events).toEqual(deliveries.map((r) => ({ id: r.body.id, type: r.body.type, sequence: r.body.sequence, workspace_id: tenant.workspace.id })));
-    const rows = await api.db.selectFrom('webhook_deliveries').select(['id', 'status', 'endpoint_id']).where('event_id', 'in', events.map((e) => e.id)).execute();
+    const rows = await api.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'status', 'endpoint_id'])
+      .where(
+        'event_id',
+        'in',
+        events.map((e) => e.id),
+      )
+      .execute();
     expect(rows).toHaveLength(3);
     expect(new Set(rows.map((d) => d.id))).toEqual(new Set(deliveries.map((r) => r.headers['dubbing-delivery-id'])));
     for (const delivery of rows) {
@@ -144,7 +155,11 @@ describe('ordering', () => {
     const requests = at('/ordered');
     expectSigned(requests, endpoint.secret);
     const accepted = requests.filter((r) => r.status === 200);
-    expect(accepted.map((r) => [r.body.type, r.body.sequence])).toEqual([['project.validated', 1], ['language.completed', 2], ['project.completed', 3]]);
+    expect(accepted.map((r) => [r.body.type, r.body.sequence])).toEqual([
+      ['project.validated', 1],
+      ['language.completed', 2],
+      ['project.completed', 3],
+    ]);
     // Every refused attempt came before the first accepted one, and was the same delivery.
     const firstAccepted = requests.indexOf(accepted[0]!);
     expect(requests.slice(0, firstAccepted).every((r) => r.status === 500 && r.headers['dubbing-delivery-id'] === accepted[0]!.headers['dubbing-delivery-id'])).toBe(true);
@@ -208,7 +223,11 @@ describe('a receiver that answers 500', () => {
     const rest = (await request(api.baseUrl, 'GET', `/v1/webhooks/${endpoint.id}/deliveries?limit=2&cursor=${encodeURIComponent(first.page.next_cursor)}`, { headers: bearer(tenant.key) })).body;
     expect(rest).toEqual({ data: [expect.objectContaining({ attempt: 1, status_code: 500 })], page: { has_more: false, next_cursor: null } });
     const rows = await api.db.selectFrom('webhook_delivery_attempts').select(['attempt', 'status_code']).where('delivery_id', '=', originalDeliveryId).orderBy('attempt').execute();
-    expect(rows).toEqual([{ attempt: 1, status_code: 500 }, { attempt: 2, status_code: 500 }, { attempt: 3, status_code: 200 }]);
+    expect(rows).toEqual([
+      { attempt: 1, status_code: 500 },
+      { attempt: 2, status_code: 500 },
+      { attempt: 3, status_code: 200 },
+    ]);
     // The endpoint asked for project.failed only: nothing else was recorded for it.
     expect(await api.db.selectFrom('webhook_deliveries').select('event_id').where('endpoint_id', '=', endpoint.id).execute()).toEqual([{ event_id: eventId }]);
   }, 180_000);
@@ -223,7 +242,11 @@ describe('a receiver that answers 500', () => {
     expect(redelivered.body.id).toBe(eventId);
     expect(redelivered.headers['dubbing-delivery-id']).not.toBe(originalDeliveryId);
     expectSigned([redelivered], endpoint.secret);
-    const row = await api.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', redelivered.headers['dubbing-delivery-id'] as string).executeTakeFirstOrThrow();
+    const row = await api.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('id', '=', redelivered.headers['dubbing-delivery-id'] as string)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ event_id: eventId, endpoint_id: endpoint.id, redelivery_of: originalDeliveryId });
     await waitFor('the redelivery recorded', async () => (await api.db.selectFrom('webhook_deliveries').select('status').where('id', '=', row.id).executeTakeFirst())?.status === 'delivered', 30_000);
 
@@ -242,7 +265,10 @@ describe('a receiver that answers 500', () => {
     });
     // An endpoint written before the rule (or by a name that resolved elsewhere then).
     const endpointId = randomUUID();
-    await api.db.insertInto('webhook_endpoints').values({ id: endpointId, workspace_id: tenant.workspace.id, url: receiver.url('/internal'), secret: 'whsec_x', enabled_events: ['project.failed'], description: null, deleted_at: null }).execute();
+    await api.db
+      .insertInto('webhook_endpoints')
+      .values({ id: endpointId, workspace_id: tenant.workspace.id, url: receiver.url('/internal'), secret: 'whsec_x', enabled_events: ['project.failed'], description: null, deleted_at: null })
+      .execute();
     const deliveryId = randomUUID();
     await api.db.insertInto('webhook_deliveries').values({ id: deliveryId, endpoint_id: endpointId, event_id: eventId, redelivery_of: null, finished_at: null }).execute();
 

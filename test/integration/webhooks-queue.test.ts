@@ -85,7 +85,10 @@ async function failedProject(tenant: TestTenant, extra: Record<string, unknown> 
 
 async function endpoint(tenant: TestTenant, url: string): Promise<string> {
   const id = randomUUID();
-  await api.db.insertInto('webhook_endpoints').values({ id, workspace_id: tenant.workspace.id, url, secret: `whsec_${randomUUID()}`, enabled_events: ['language.completed', 'project.failed'], description: null, deleted_at: null }).execute();
+  await api.db
+    .insertInto('webhook_endpoints')
+    .values({ id, workspace_id: tenant.workspace.id, url, secret: `whsec_${randomUUID()}`, enabled_events: ['language.completed', 'project.failed'], description: null, deleted_at: null })
+    .execute();
   return id;
 }
 
@@ -94,9 +97,23 @@ async function pendingEvents(tenant: TestTenant, projectId: string, endpointIds:
   const bySequence: string[][] = [];
   for (let sequence = 1; sequence <= count; sequence++) {
     const eventId = randomUUID();
-    await api.db.insertInto('webhook_events').values({ id: eventId, workspace_id: tenant.workspace.id, project_id: projectId, sequence, type: 'language.completed', discriminator: `es_es:${sequence}:1`, payload: JSON.stringify({ id: projectId }) }).execute();
+    await api.db
+      .insertInto('webhook_events')
+      .values({
+        id: eventId,
+        workspace_id: tenant.workspace.id,
+        project_id: projectId,
+        sequence,
+        type: 'language.completed',
+        discriminator: `es_es:${sequence}:1`,
+        payload: JSON.stringify({ id: projectId }),
+      })
+      .execute();
     const ids = endpointIds.map(() => randomUUID());
-    await api.db.insertInto('webhook_deliveries').values(ids.map((id, i) => ({ id, endpoint_id: endpointIds[i]!, event_id: eventId, redelivery_of: null, finished_at: null }))).execute();
+    await api.db
+      .insertInto('webhook_deliveries')
+      .values(ids.map((id, i) => ({ id, endpoint_id: endpointIds[i]!, event_id: eventId, redelivery_of: null, finished_at: null })))
+      .execute();
     bySequence.push(ids);
   }
   return bySequence;
@@ -120,7 +137,7 @@ const hasWorkflow = async (workflowId: string) => {
 const deliveryIdsAt = (urlPath: string) => receiver.received.filter((r) => r.path === urlPath).map((r) => ({ id: r.headers['dubbing-delivery-id'] as string, status: r.status, at: Date.now() }));
 
 describe('a delivery queued behind one that retries for a long time', () => {
-  it('issue 26 item 1: waits on its predecessor\'s signal with a short history, is delivered in order right after it; one whose lifetime ends while queued is given up unsent', async () => {
+  it("issue 26 item 1: waits on its predecessor's signal with a short history, is delivered in order right after it; one whose lifetime ends while queued is given up unsent", async () => {
     const tenant = await createTenant(api.db);
     const projectId = await failedProject(tenant);
     const urlPath = `/queue/${randomUUID()}`;
@@ -160,7 +177,14 @@ describe('a delivery queued behind one that retries for a long time', () => {
     expect(await deliveryRow(first)).toMatchObject({ status: 'delivered', attempts: 5 });
     // In order: every attempt of the first came before the third's only one; the second never came.
     const sent = deliveryIdsAt(urlPath).map((r) => [r.id === first ? 'first' : r.id === third ? 'third' : 'other', r.status]);
-    expect(sent).toEqual([['first', 500], ['first', 500], ['first', 500], ['first', 500], ['first', 200], ['third', 200]]);
+    expect(sent).toEqual([
+      ['first', 500],
+      ['first', 500],
+      ['first', 500],
+      ['first', 500],
+      ['first', 200],
+      ['third', 200],
+    ]);
     // Woken by the first's end, not by its own re-check (10 minutes away).
     expect(acceptedAt.get(third)! - acceptedAt.get(first)!).toBeLessThan(10_000);
     expect(await historyLength(thirdId)).toBeLessThan(40);
@@ -182,7 +206,13 @@ describe('the reconciler', () => {
     // Its run is terminated (an operator, a history limit): nothing would ever send it or the next.
     await api.temporal.workflow.getHandle(webhookDeliveryWorkflowId(head)).terminate('lost');
 
-    const reconciler = createReconcilerActivities({ db: api.db, temporal: api.temporal, taskQueue: api.config.temporal.taskQueue, reconcileGraceSeconds: 0, webhooks: { retry, publicBaseUrl: api.config.http.publicBaseUrl } });
+    const reconciler = createReconcilerActivities({
+      db: api.db,
+      temporal: api.temporal,
+      taskQueue: api.config.temporal.taskQueue,
+      reconcileGraceSeconds: 0,
+      webhooks: { retry, publicBaseUrl: api.config.http.publicBaseUrl },
+    });
     const subject = webhookDeliveryWorkflowId(head);
     expect(await reconciler.reconcile({ workspaceId: tenant.workspace.id, graceSeconds: 0 })).toEqual({
       repairs: [{ subject, kind: 'restart_webhook_delivery', detail: 'pending with no running workflow; started it again' }],
@@ -208,14 +238,18 @@ describe('the reconciler', () => {
     });
     expect(await deliveryRow(head)).toMatchObject({ status: 'failed' });
     await waitFor('the next delivery delivered', async () => (await deliveryRow(next)).status === 'delivered', 20_000, 250);
-    expect(deliveryIdsAt(urlPath).map((r) => [r.id === head ? 'head' : 'next', r.status])).toEqual([['head', 500], ['head', 500], ['next', 200]]);
+    expect(deliveryIdsAt(urlPath).map((r) => [r.id === head ? 'head' : 'next', r.status])).toEqual([
+      ['head', 500],
+      ['head', 500],
+      ['next', 200],
+    ]);
     const repairs = await api.db.selectFrom('reconciler_repairs').select('kind').where('subject', '=', subject).orderBy('id').execute();
     expect(repairs.map((r) => r.kind)).toEqual(['restart_webhook_delivery', 'give_up_webhook_delivery']);
   }, 120_000);
 });
 
 describe('an emit while many older deliveries are pending', () => {
-  it('issue 26 item 6: starts only the deliveries it created, not the older pending ones (the reconciler\'s part)', async () => {
+  it("issue 26 item 6: starts only the deliveries it created, not the older pending ones (the reconciler's part)", async () => {
     const tenant = await createTenant(api.db);
     const projectId = await failedProject(tenant);
     const endpointIds: string[] = [];
@@ -252,7 +286,14 @@ describe('an emit while many older deliveries are pending', () => {
     expect(elapsed).toBeLessThan(10_000);
     // A second emit has nothing new: it starts nothing and writes nothing.
     expect(await activities.emitProjectEvents(projectId)).toMatchObject({ emitted: 0 });
-    expect(await api.db.selectFrom('webhook_deliveries as d').innerJoin('webhook_events as e', 'e.id', 'd.event_id').select(sql<number>`count(*)::int`.as('n')).where('e.project_id', '=', projectId).executeTakeFirstOrThrow()).toEqual({ n: 205 });
+    expect(
+      await api.db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('e.project_id', '=', projectId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ n: 205 });
   }, 120_000);
 });
 
@@ -260,8 +301,35 @@ describe('a verified review waiting for a language still running', () => {
   it('issue 26 item 1: re-plans when the language ends (the emitter signals it), not on a one-minute poll', async () => {
     const tenant = await createTenant(api.db);
     const projectId = await failedProject(tenant, { status: 'processing', phase: 'dubbing', usage_state: 'charged', transcript_review_status: 'verified' });
-    await api.db.insertInto('project_languages').values({ project_id: projectId, locale: 'es_es', status: 'dubbing', phase_message: null, failure_code: null, failure_message: null, title: null, description: null, drift_seconds: null, completed_at: null, percent: 40 } as never).execute();
-    await api.db.insertInto('transcript_reviews').values({ project_id: projectId, workspace_id: tenant.workspace.id, status: 'verified', billable_seconds: 60, credits: 600, deadline_at: new Date(Date.now() + 3_600_000), reviewer: 'ada', verified_at: new Date() } as never).execute();
+    await api.db
+      .insertInto('project_languages')
+      .values({
+        project_id: projectId,
+        locale: 'es_es',
+        status: 'dubbing',
+        phase_message: null,
+        failure_code: null,
+        failure_message: null,
+        title: null,
+        description: null,
+        drift_seconds: null,
+        completed_at: null,
+        percent: 40,
+      } as never)
+      .execute();
+    await api.db
+      .insertInto('transcript_reviews')
+      .values({
+        project_id: projectId,
+        workspace_id: tenant.workspace.id,
+        status: 'verified',
+        billable_seconds: 60,
+        credits: 600,
+        deadline_at: new Date(Date.now() + 3_600_000),
+        reviewer: 'ada',
+        verified_at: new Date(),
+      } as never)
+      .execute();
     await startReviewWorkflow(api.temporal, { taskQueue: api.config.temporal.taskQueue, timeoutMs: 10_000 }, { id: projectId, workspace_id: tenant.workspace.id });
     const workflowId = transcriptReviewWorkflowId(projectId);
     await waitFor('the review waiting for es_es', async () => (await activityCount(workflowId, 'planRedubs')) === 1, 20_000);

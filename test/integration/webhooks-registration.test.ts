@@ -136,13 +136,41 @@ describe('issue 26 item 10: signing secrets', () => {
     const tenant = await createTenant(api.db);
     const live = { id: randomUUID(), secret: `whsec_${'L'.repeat(43)}` };
     const gone = { id: randomUUID(), secret: `whsec_${'G'.repeat(43)}` };
-    for (const [endpoint, deletedAt] of [[live, null], [gone, new Date()]] as const) {
-      await api.db.insertInto('webhook_endpoints').values({ id: endpoint.id, workspace_id: tenant.workspace.id, url: 'http://127.0.0.1:9/old', secret: endpoint.secret, enabled_events: ['project.completed'], description: null, deleted_at: deletedAt }).execute();
+    for (const [endpoint, deletedAt] of [
+      [live, null],
+      [gone, new Date()],
+    ] as const) {
+      await api.db
+        .insertInto('webhook_endpoints')
+        .values({
+          id: endpoint.id,
+          workspace_id: tenant.workspace.id,
+          url: 'http://127.0.0.1:9/old',
+          secret: endpoint.secret,
+          enabled_events: ['project.completed'],
+          description: null,
+          deleted_at: deletedAt,
+        })
+        .execute();
     }
     // The create response as the old code stored it, secret and all.
     const key = randomUUID();
-    const oldResponse = JSON.stringify({ data: { id: live.id, object: 'webhook_endpoint', url: 'http://127.0.0.1:9/old', description: null, enabled_events: ['project.completed'], secret_hint: `whsec_…LLLL`, created_at: new Date().toISOString(), secret: live.secret } });
-    await api.db.insertInto('idempotency_keys').values({ workspace_id: tenant.workspace.id, key, method: 'POST', path: '/v1/webhooks', request_sha256: 'x'.repeat(64), locked_at: null, response_status: 201, response_body: oldResponse }).execute();
+    const oldResponse = JSON.stringify({
+      data: {
+        id: live.id,
+        object: 'webhook_endpoint',
+        url: 'http://127.0.0.1:9/old',
+        description: null,
+        enabled_events: ['project.completed'],
+        secret_hint: `whsec_…LLLL`,
+        created_at: new Date().toISOString(),
+        secret: live.secret,
+      },
+    });
+    await api.db
+      .insertInto('idempotency_keys')
+      .values({ workspace_id: tenant.workspace.id, key, method: 'POST', path: '/v1/webhooks', request_sha256: 'x'.repeat(64), locked_at: null, response_status: 201, response_body: oldResponse })
+      .execute();
 
     await migrateWebhookSecrets(api.db as never); // the migration's up again, on these rows
     const byId = new Map((await endpointRows(api, tenant)).map((row) => [row.id, row]));

@@ -30,7 +30,10 @@ afterAll(async () => {
 
 it('delivers an event whose worker died mid-attempt, again under the same delivery id, and none is lost', async () => {
   const tenant = await createTenant(api.db, { credits: 10_000 });
-  const created = await request(api.baseUrl, 'POST', '/v1/webhooks', { headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() }, body: { url: receiver.url('/killed'), enabled_events: ['project.failed'] } });
+  const created = await request(api.baseUrl, 'POST', '/v1/webhooks', {
+    headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() },
+    body: { url: receiver.url('/killed'), enabled_events: ['project.failed'] },
+  });
   expect(created.status).toBe(201);
   const { id: endpointId, secret } = created.body.data;
 

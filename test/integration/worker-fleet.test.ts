@@ -47,7 +47,9 @@ async function activityPlacements(workflowId: string): Promise<{ activity: strin
   await api.temporal.workflow.getHandle(workflowId).result();
   const history = await api.temporal.workflow.getHandle(workflowId).fetchHistory();
   const events = history.events ?? [];
-  const startedBy = new Map(events.filter((e) => e.activityTaskStartedEventAttributes).map((e) => [String(e.activityTaskStartedEventAttributes!.scheduledEventId), e.activityTaskStartedEventAttributes!.identity ?? '']));
+  const startedBy = new Map(
+    events.filter((e) => e.activityTaskStartedEventAttributes).map((e) => [String(e.activityTaskStartedEventAttributes!.scheduledEventId), e.activityTaskStartedEventAttributes!.identity ?? '']),
+  );
   return events
     .filter((e) => e.activityTaskScheduledEventAttributes)
     .map((e) => ({
@@ -71,15 +73,26 @@ it('knows no locale before any worker published, and refuses a project then, wri
 
 it('lists the union of two workers with different engine sets, and runs each language on a worker that serves it', async () => {
   const queue = api.config.temporal.taskQueue;
-  general = startWorkerProcess({ TEMPORAL_TASK_QUEUE: queue, WORKER_ROLES: 'workflows,media', ENGINE_EXCLUDED_TRANSLATION_MODES: 'eng-cat,spa-cat', MEDIA_CONCURRENCY: '1', WORKER_HEARTBEAT_SECONDS: '2' });
+  general = startWorkerProcess({
+    TEMPORAL_TASK_QUEUE: queue,
+    WORKER_ROLES: 'workflows,media',
+    ENGINE_EXCLUDED_TRANSLATION_MODES: 'eng-cat,spa-cat',
+    MEDIA_CONCURRENCY: '1',
+    WORKER_HEARTBEAT_SECONDS: '2',
+  });
   catalan = startWorkerProcess({ TEMPORAL_TASK_QUEUE: queue, WORKER_ROLES: 'media', ENGINE_LOCALES: 'en_us,ca_es', MEDIA_CONCURRENCY: '1', WORKER_HEARTBEAT_SECONDS: '2' });
   const clip = await spokenClipOutOfProcess(dir, 'Two workers share this job between them.', 3);
 
   // Both published (rows), and the API heard it (NOTIFY) without being told.
-  const listed = await waitFor('both workers in the locale list', async () => {
-    const res = await locales();
-    return res.body.capabilities.live_workers === 2 ? res : undefined;
-  }, 60_000, 200);
+  const listed = await waitFor(
+    'both workers in the locale list',
+    async () => {
+      const res = await locales();
+      return res.body.capabilities.live_workers === 2 ? res : undefined;
+    },
+    60_000,
+    200,
+  );
   const rows = await fleetRows();
   expect(rows).toHaveLength(2);
   const rowOf = (w: WorkerProcess) => rows.find((r) => r.worker_id.startsWith(w.identityPrefix))!;
@@ -113,20 +126,35 @@ it('lists the union of two workers with different engine sets, and runs each lan
   }
 
   // A project in Catalan (only one worker) and Spanish (only the other).
-  const created = await createProject(api, tenant, projectBody({ target_locales: ['ca_es', 'es_es'], max_billable_seconds: 30, source: { type: 'upload', file_name: 'clip.mp4', size_bytes: clip.length } }));
+  const created = await createProject(
+    api,
+    tenant,
+    projectBody({ target_locales: ['ca_es', 'es_es'], max_billable_seconds: 30, source: { type: 'upload', file_name: 'clip.mp4', size_bytes: clip.length } }),
+  );
   expect(created.status).toBe(201);
   const projectId: string = created.body.data.id;
   expect((await uploadAndComplete(api, tenant, created.body.data, clip)).status).toBe(200);
   const done = await waitForProjectView(api, tenant, projectId, 'the project to complete', (p) => p.status === 'completed', 240_000);
-  expect(done.languages.map((l: any) => [l.locale, l.status])).toEqual(expect.arrayContaining([['ca_es', 'completed'], ['es_es', 'completed']]));
+  expect(done.languages.map((l: any) => [l.locale, l.status])).toEqual(
+    expect.arrayContaining([
+      ['ca_es', 'completed'],
+      ['es_es', 'completed'],
+    ]),
+  );
   const languageRows = await api.db.selectFrom('project_languages').select(['locale', 'status']).where('project_id', '=', projectId).orderBy('locale').execute();
-  expect(languageRows).toEqual([{ locale: 'ca_es', status: 'completed' }, { locale: 'es_es', status: 'completed' }]);
+  expect(languageRows).toEqual([
+    { locale: 'ca_es', status: 'completed' },
+    { locale: 'es_es', status: 'completed' },
+  ]);
   const deliverables = await api.db.selectFrom('deliverables').select(['locale']).where('project_id', '=', projectId).execute();
   expect(new Set(deliverables.map((d) => d.locale))).toEqual(new Set(['ca_es', 'es_es']));
 
   // Each language's media steps ran on the queue, and the worker, whose engines serve it; the
   // database steps (routing included) stayed on the base queue, run by the workflows worker.
-  for (const [locale, row, worker] of [['ca_es', catalanRow, catalan], ['es_es', generalRow, general]] as const) {
+  for (const [locale, row, worker] of [
+    ['ca_es', catalanRow, catalan],
+    ['es_es', generalRow, general],
+  ] as const) {
     const placements = await activityPlacements(languageWorkflowId(projectId, locale));
     const mediaSteps = placements.filter((p) => p.activity === 'translateLanguage' || p.activity === 'dubLanguage');
     expect(mediaSteps.map((p) => p.activity)).toEqual(['translateLanguage', 'dubLanguage']);
@@ -145,18 +173,28 @@ it('lists the union of two workers with different engine sets, and runs each lan
 
   // A worker leaving is heard at once: its locales leave the list.
   expect(await catalan.stop()).toBe(0);
-  const withoutCatalan = await waitFor('the Catalan worker to leave the list', async () => {
-    const res = await locales();
-    return res.body.capabilities.live_workers === 1 ? res : undefined;
-  }, 30_000, 200);
+  const withoutCatalan = await waitFor(
+    'the Catalan worker to leave the list',
+    async () => {
+      const res = await locales();
+      return res.body.capabilities.live_workers === 1 ? res : undefined;
+    },
+    30_000,
+    200,
+  );
   expect(withoutCatalan.body.data.map((l: any) => l.locale)).not.toContain('ca_es');
 
   // With no live worker the list answers from the last known workers, and says how old that is.
   expect(await general.stop()).toBe(0);
-  const lastKnown = await waitFor('no live worker', async () => {
-    const res = await locales();
-    return res.body.capabilities.source === 'last_known' ? res : undefined;
-  }, 30_000, 200);
+  const lastKnown = await waitFor(
+    'no live worker',
+    async () => {
+      const res = await locales();
+      return res.body.capabilities.source === 'last_known' ? res : undefined;
+    },
+    30_000,
+    200,
+  );
   expect(lastKnown.status).toBe(200);
   expect(lastKnown.body.data.map((l: any) => l.locale)).toEqual(expect.arrayContaining(['en_us', 'es_es']));
   expect(lastKnown.body.capabilities).toMatchObject({ source: 'last_known', live_workers: 0, as_of: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });

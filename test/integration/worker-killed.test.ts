@@ -50,10 +50,15 @@ it('charges exactly once when a worker dies mid-workflow and another resumes it'
   await new Promise((resolve) => doomed!.once('exit', resolve));
 
   survivor = await startTestWorker(api.db, { taskQueue: api.config.temporal.taskQueue });
-  const done = await waitFor('the project to complete on the second worker', async () => {
-    const p = (await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${projectId}`, { headers: bearer(tenant.key) })).body.data;
-    return p.status === 'completed' ? p : undefined;
-  }, 120_000, 1000);
+  const done = await waitFor(
+    'the project to complete on the second worker',
+    async () => {
+      const p = (await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${projectId}`, { headers: bearer(tenant.key) })).body.data;
+      return p.status === 'completed' ? p : undefined;
+    },
+    120_000,
+    1000,
+  );
 
   const captures = await captureRows();
   expect(captures).toHaveLength(1);

@@ -32,7 +32,10 @@ function addVideos(count: number, channelId = CHANNEL_ID): void {
 }
 
 async function caught(promise: Promise<unknown>): Promise<YouTubeApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(YouTubeApiError);
   return error as YouTubeApiError;
 }
@@ -42,9 +45,7 @@ describe('resolveChannel', () => {
 
   it('resolves an id with one channels.list call', async () => {
     await expect(api.resolveChannel(CHANNEL_ID)).resolves.toEqual(expected);
-    expect(fake.calls).toEqual([
-      { endpoint: 'channels', params: { part: 'snippet,contentDetails', id: CHANNEL_ID, key: FAKE_YOUTUBE_API_KEY }, status: 200 },
-    ]);
+    expect(fake.calls).toEqual([{ endpoint: 'channels', params: { part: 'snippet,contentDetails', id: CHANNEL_ID, key: FAKE_YOUTUBE_API_KEY }, status: 200 }]);
   });
 
   it('resolves a handle (case-insensitively) and channel URLs', async () => {
@@ -86,9 +87,7 @@ describe('listUploads', () => {
     expect(seen.map((upload) => upload.id)).toEqual(Array.from({ length: 120 }, (_, n) => videoId(119 - n)));
     const pageCalls = fake.calls.filter((call) => call.endpoint === 'playlistItems');
     expect(pageCalls).toHaveLength(3);
-    expect(pageCalls.map((call) => [call.params.part, call.params.maxResults, call.params.playlistId])).toEqual(
-      Array(3).fill(['contentDetails', '50', uploadsPlaylistId]),
-    );
+    expect(pageCalls.map((call) => [call.params.part, call.params.maxResults, call.params.playlistId])).toEqual(Array(3).fill(['contentDetails', '50', uploadsPlaylistId]));
     expect(pageCalls[0]!.params.pageToken).toBeUndefined();
     expect(pageCalls[1]!.params.pageToken).toEqual(expect.any(String));
   });
@@ -135,8 +134,14 @@ describe('getVideos', () => {
 
   it('maps every field and the availability rules', async () => {
     fake.addVideo(CHANNEL_ID, {
-      id: 'public00001', title: 'Rice', description: 'How to cook rice', publishedAt: '2024-05-01T10:00:00Z', durationSeconds: 3723,
-      ageRestricted: true, embeddable: false, regionRestriction: { blocked: ['DE', 'FR'] },
+      id: 'public00001',
+      title: 'Rice',
+      description: 'How to cook rice',
+      publishedAt: '2024-05-01T10:00:00Z',
+      durationSeconds: 3723,
+      ageRestricted: true,
+      embeddable: false,
+      regionRestriction: { blocked: ['DE', 'FR'] },
     });
     fake.addVideo(CHANNEL_ID, { id: 'unlisted001', title: 'U', publishedAt: '2024-05-02T10:00:00Z', durationSeconds: 90_061, privacyStatus: 'unlisted' });
     fake.addVideo(CHANNEL_ID, { id: 'private0001', title: 'P', publishedAt: '2024-05-03T10:00:00Z', durationSeconds: 10, privacyStatus: 'private' });
@@ -146,9 +151,20 @@ describe('getVideos', () => {
 
     const videos = await api.getVideos(['public00001', 'unlisted001', 'private0001', 'upcoming001', 'rejected001', 'nodurat0001']);
     expect(videos[0]).toEqual({
-      id: 'public00001', channelId: CHANNEL_ID, title: 'Rice', description: 'How to cook rice', publishedAt: '2024-05-01T10:00:00Z',
-      durationSeconds: 3723, privacyStatus: 'public', uploadStatus: 'processed', liveBroadcastContent: 'none', embeddable: false,
-      ageRestricted: true, regionRestriction: { blocked: ['DE', 'FR'] }, availability: 'available', unavailableReason: null,
+      id: 'public00001',
+      channelId: CHANNEL_ID,
+      title: 'Rice',
+      description: 'How to cook rice',
+      publishedAt: '2024-05-01T10:00:00Z',
+      durationSeconds: 3723,
+      privacyStatus: 'public',
+      uploadStatus: 'processed',
+      liveBroadcastContent: 'none',
+      embeddable: false,
+      ageRestricted: true,
+      regionRestriction: { blocked: ['DE', 'FR'] },
+      availability: 'available',
+      unavailableReason: null,
     });
     expect(videos.map((video) => [video.id, video.availability, video.unavailableReason, video.durationSeconds])).toEqual([
       ['public00001', 'available', null, 3723],

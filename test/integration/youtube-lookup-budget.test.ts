@@ -26,8 +26,7 @@ const newVideoId = () => randomUUID().replace(/-/g, '').slice(0, 11);
 const search = (tenant: TestTenant, videoId: string) => request(api.baseUrl, 'GET', `/v1/dubbing/youtube/videos?query=${videoId}`, { headers: bearer(tenant.key) });
 /** videos.list calls the double received for this id. */
 const callsFor = (videoId: string) => youtube.calls.filter((c) => c.endpoint === 'videos' && c.params.id === videoId).length;
-const budgetUsed = async (tenant: TestTenant) =>
-  (await api.db.selectFrom('youtube_lookup_budgets').select('used').where('workspace_id', '=', tenant.workspace.id).execute()).map((r) => r.used);
+const budgetUsed = async (tenant: TestTenant) => (await api.db.selectFrom('youtube_lookup_budgets').select('used').where('workspace_id', '=', tenant.workspace.id).execute()).map((r) => r.used);
 const mirrored = async (videoId: string) => (await api.db.selectFrom('youtube_videos').select('id').where('id', '=', videoId).execute()).length;
 
 /** A tenant with a connected (empty-mirror) channel known to the double. */
@@ -35,7 +34,12 @@ async function tenantWithChannel(channelId = newChannelId()): Promise<{ tenant: 
   const tenant = await createTenant(api.db);
   youtube.addChannel({ id: channelId, title: `Channel ${channelId.slice(2, 8)}` });
   await api.db.transaction().execute((trx) =>
-    connectChannel(trx, { workspaceId: tenant.workspace.id, channel: { id: channelId, title: `Channel ${channelId.slice(2, 8)}`, handle: null, uploads_playlist_id: `UU${channelId.slice(2)}` }, primary: true }));
+    connectChannel(trx, {
+      workspaceId: tenant.workspace.id,
+      channel: { id: channelId, title: `Channel ${channelId.slice(2, 8)}`, handle: null, uploads_playlist_id: `UU${channelId.slice(2)}` },
+      primary: true,
+    }),
+  );
   return { tenant, channelId };
 }
 
@@ -106,7 +110,12 @@ it('issue 26 item 3: a workspace past its hourly budget makes no more upstream c
   // video, which the first workspace then finds in the mirror, at no cost.
   const other = await createTenant(api.db);
   await api.db.transaction().execute((trx) =>
-    connectChannel(trx, { workspaceId: other.workspace.id, channel: { id: channelId, title: `Channel ${channelId.slice(2, 8)}`, handle: null, uploads_playlist_id: `UU${channelId.slice(2)}` }, primary: true }));
+    connectChannel(trx, {
+      workspaceId: other.workspace.id,
+      channel: { id: channelId, title: `Channel ${channelId.slice(2, 8)}`, handle: null, uploads_playlist_id: `UU${channelId.slice(2)}` },
+      primary: true,
+    }),
+  );
   const theirs = await search(other, fresh);
   expect(theirs.headers.get('youtube-lookup')).toBe('found');
   expect(theirs.body.data.items.map((v: any) => v.youtube_video_id)).toEqual([fresh]);

@@ -40,7 +40,11 @@ afterAll(async () => {
 function publish(title: string, options: { durationSeconds?: number; privacyStatus?: 'public' | 'private'; daysAgo?: number } = {}): string {
   const id = newVideoId();
   youtube.addVideo(channel, {
-    id, title, description: `How to: ${title.toLowerCase()}.`, durationSeconds: options.durationSeconds ?? 4, privacyStatus: options.privacyStatus ?? 'public',
+    id,
+    title,
+    description: `How to: ${title.toLowerCase()}.`,
+    durationSeconds: options.durationSeconds ?? 4,
+    privacyStatus: options.privacyStatus ?? 'public',
     publishedAt: new Date(Date.now() - (options.daysAgo ?? 0) * 86_400_000).toISOString(),
   });
   origin.add(id, clip);
@@ -49,7 +53,8 @@ function publish(title: string, options: { durationSeconds?: number; privacyStat
 
 const videos = (tenant: TestTenant, query = '') => request(api.baseUrl, 'GET', `/v1/dubbing/youtube/videos${query}`, { headers: bearer(tenant.key) });
 const mirrored = async () => (await api.db.selectFrom('youtube_videos').select('id').where('channel_id', '=', channel).execute()).map((r) => r.id);
-const ledger = async (projectId: string) => (await api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}`);
+const ledger = async (projectId: string) =>
+  (await api.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('project_id', '=', projectId).orderBy('id').execute()).map((r) => `${r.kind}:${r.amount}`);
 const syncNow = async () => {
   const { workflowId } = await startChannelSync(api.temporal, api.config.temporal.taskQueue, channel);
   return api.temporal.workflow.getHandle(workflowId).result();
@@ -128,7 +133,11 @@ it('marks a video that turned private or was removed, never deleting it', async 
 
 it('dubs a project from a pasted YouTube URL: fetched with yt-dlp (a transient origin error retried), title localized, matching_project pending → verified', async () => {
   origin.failNext(rice, 3, 503); // the origin stumbles: the download step retries and succeeds
-  const created = await createProject(api, owner, projectBody({ name: 'Rice', target_locales: ['es_es'], max_billable_seconds: 30, source: { type: 'youtube', url: `https://m.youtube.com/watch?v=${rice}&t=10s&feature=share` } }));
+  const created = await createProject(
+    api,
+    owner,
+    projectBody({ name: 'Rice', target_locales: ['es_es'], max_billable_seconds: 30, source: { type: 'youtube', url: `https://m.youtube.com/watch?v=${rice}&t=10s&feature=share` } }),
+  );
   expect(created.status).toBe(201);
   const id: string = created.body.data.id;
   expect(created.body.data.source).toMatchObject({ type: 'youtube', youtube_video_id: rice });
@@ -140,7 +149,9 @@ it('dubs a project from a pasted YouTube URL: fetched with yt-dlp (a transient o
   expect(done.publishing).toEqual({ title: 'Cooking rice at home', description: 'How to: cooking rice at home.' });
   const spanish = done.languages[0];
   // The dubbed video too: the downloaded source is in the blob store like an upload (docs/video.md).
-  expect(spanish.deliverables.map((d: { type: string; format: string }) => `${d.type}/${d.format}`)).toEqual(expect.arrayContaining(['audio/mp3', 'audio/wav', 'subtitles/vtt', 'subtitles/srt', 'thumbnail/png', 'video/mp4']));
+  expect(spanish.deliverables.map((d: { type: string; format: string }) => `${d.type}/${d.format}`)).toEqual(
+    expect.arrayContaining(['audio/mp3', 'audio/wav', 'subtitles/vtt', 'subtitles/srt', 'thumbnail/png', 'video/mp4']),
+  );
   expect(spanish.deliverables).toHaveLength(6);
   expect(spanish.publishing.title).toBeTruthy();
   expect(spanish.publishing.title).not.toBe('Cooking rice at home');

@@ -8,7 +8,9 @@ import { request, startTestApi, type TestApi } from '../helpers/test-api';
 // to the caller's connected channels and projects.
 
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi(); });
+beforeAll(async () => {
+  api = await startTestApi();
+});
 afterAll(() => api.close());
 
 const channelId = () => `UC${randomUUID().replace(/-/g, '').slice(0, 22)}`;
@@ -22,21 +24,44 @@ async function connect(db: Db, workspaceId: string, id: string, primary = false)
 async function mirror(db: Db, channel: string, titles: string[]): Promise<string[]> {
   const ids = titles.map(() => videoId());
   // Published one day apart, the first title newest.
-  await upsertVideos(db, titles.map((title, i) => ({
-    id: ids[i]!, channel_id: channel, title, description: `About ${title}`, published_at: new Date(Date.UTC(2026, 10, 20 - i)),
-    duration_seconds: 60 + i, availability: 'available' as const, unavailable_reason: null,
-  })));
+  await upsertVideos(
+    db,
+    titles.map((title, i) => ({
+      id: ids[i]!,
+      channel_id: channel,
+      title,
+      description: `About ${title}`,
+      published_at: new Date(Date.UTC(2026, 10, 20 - i)),
+      duration_seconds: 60 + i,
+      availability: 'available' as const,
+      unavailable_reason: null,
+    })),
+  );
   return ids;
 }
 
 /** A project row for a video, in the state given (no credits involved: this is about the match). */
 async function projectFor(db: Db, tenant: TestTenant, video: string, state: { status: string; usage_state: string }) {
   const id = randomUUID();
-  await db.insertInto('projects').values({
-    id, workspace_id: tenant.workspace.id, name: 'p', source_type: 'youtube', source_url: `https://youtu.be/${video}`, youtube_video_id: video,
-    source_locale: 'en_us', target_locales: ['es_es', 'ca_es'], status: state.status as any, phase: 'validating', max_billable_seconds: 600,
-    credits_per_second: 10, usage_state: state.usage_state as any, hold_reference: `${id}:hold`,
-  }).execute();
+  await db
+    .insertInto('projects')
+    .values({
+      id,
+      workspace_id: tenant.workspace.id,
+      name: 'p',
+      source_type: 'youtube',
+      source_url: `https://youtu.be/${video}`,
+      youtube_video_id: video,
+      source_locale: 'en_us',
+      target_locales: ['es_es', 'ca_es'],
+      status: state.status as any,
+      phase: 'validating',
+      max_billable_seconds: 600,
+      credits_per_second: 10,
+      usage_state: state.usage_state as any,
+      hold_reference: `${id}:hold`,
+    })
+    .execute();
   return id;
 }
 
@@ -79,7 +104,12 @@ it('lists the primary channel newest first, searches titles case-insensitively a
 
 it('refuses bad parameters with 400 naming them', async () => {
   const tenant = await createTenant(api.db);
-  for (const [query, param, code] of [['?limit=0', 'limit', 'invalid_parameter'], ['?limit=51', 'limit', 'invalid_parameter'], ['?limit=abc', 'limit', 'invalid_parameter'], ['?sort=new', 'sort', 'unknown_parameter']] as const) {
+  for (const [query, param, code] of [
+    ['?limit=0', 'limit', 'invalid_parameter'],
+    ['?limit=51', 'limit', 'invalid_parameter'],
+    ['?limit=abc', 'limit', 'invalid_parameter'],
+    ['?sort=new', 'sort', 'unknown_parameter'],
+  ] as const) {
     const res = await list(tenant, query);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code, param });
@@ -187,13 +217,27 @@ it('a remembered search follows the mirror at once: a new video, a video gone pr
 
   // A sync writes a newer matching video: the trigger moves the version, the next search shows it.
   const newer = videoId();
-  await upsertVideos(api.db, [{ id: newer, channel_id: channel, title: 'Soup, the sequel', description: '', published_at: new Date(Date.UTC(2026, 10, 22)), duration_seconds: 90, availability: 'available', unavailable_reason: null }]);
+  await upsertVideos(api.db, [
+    {
+      id: newer,
+      channel_id: channel,
+      title: 'Soup, the sequel',
+      description: '',
+      published_at: new Date(Date.UTC(2026, 10, 22)),
+      duration_seconds: 90,
+      availability: 'available',
+      unavailable_reason: null,
+    },
+  ]);
   expect(await version()).toBeGreaterThan(before);
   expect((await search()).map((v) => v.youtube_video_id)).toEqual([newer, older]);
 
   // The older video turns private: its availability shows on the next search.
   await api.db.updateTable('youtube_videos').set({ availability: 'private', unavailable_reason: 'private' }).where('id', '=', older!).execute();
-  expect((await search()).map((v) => [v.youtube_video_id, v.availability])).toEqual([[newer, 'available'], [older, 'private']]);
+  expect((await search()).map((v) => [v.youtube_video_id, v.availability])).toEqual([
+    [newer, 'available'],
+    [older, 'private'],
+  ]);
 
   // A project created now shows on the next search...
   const project = await projectFor(api.db, tenant, newer, { status: 'validating', usage_state: 'pending_validation' });
@@ -202,7 +246,11 @@ it('a remembered search follows the mirror at once: a new video, a video gone pr
   // ...as does its state moving on, a language added, and the project gone.
   await api.db.updateTable('projects').set({ status: 'processing', usage_state: 'charged' }).where('id', '=', project).execute();
   expect((await search())[0].matching_project).toEqual({ project_id: project, state: 'verified', target_locales: ['es_es', 'ca_es'] });
-  await api.db.updateTable('projects').set({ target_locales: ['es_es', 'ca_es', 'fr_fr'] }).where('id', '=', project).execute();
+  await api.db
+    .updateTable('projects')
+    .set({ target_locales: ['es_es', 'ca_es', 'fr_fr'] })
+    .where('id', '=', project)
+    .execute();
   expect((await search())[0].matching_project.target_locales).toEqual(['es_es', 'ca_es', 'fr_fr']);
   await api.db.deleteFrom('projects').where('id', '=', project).execute();
   expect((await search()).map((v) => v.matching_project)).toEqual([undefined, undefined]);

@@ -108,13 +108,22 @@ it('a dub into two languages that completes, its webhooks refused a while then d
   await saveHistory(languageWorkflowId(id, 'ca_es'), 'language-completed-ca_es');
 
   const deliveries = () =>
-    api.db.selectFrom('webhook_deliveries').innerJoin('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
+    api.db
+      .selectFrom('webhook_deliveries')
+      .innerJoin('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
       .select(['webhook_deliveries.id', 'webhook_deliveries.status', 'webhook_deliveries.attempts', 'webhook_events.sequence'])
-      .where('webhook_deliveries.endpoint_id', '=', endpoint.body.data.id).orderBy('webhook_events.sequence').execute();
-  const all = await waitFor('every delivery ended', async () => {
-    const rows = await deliveries();
-    return rows.length >= 4 && rows.every((r) => r.status !== 'pending') ? rows : undefined;
-  }, 120_000, 500);
+      .where('webhook_deliveries.endpoint_id', '=', endpoint.body.data.id)
+      .orderBy('webhook_events.sequence')
+      .execute();
+  const all = await waitFor(
+    'every delivery ended',
+    async () => {
+      const rows = await deliveries();
+      return rows.length >= 4 && rows.every((r) => r.status !== 'pending') ? rows : undefined;
+    },
+    120_000,
+    500,
+  );
   expect(all.every((r) => r.status === 'delivered')).toBe(true);
   expect(all[0]!.attempts).toBeGreaterThan(1);
   await saveHistory(webhookDeliveryWorkflowId(all[0]!.id), 'webhook-delivery-retried');
@@ -167,7 +176,10 @@ it('a transcript review, claimed and verified; its completed language re-dubbed'
   expect(requested.status).toBe(200);
   const handle = api.temporal.workflow.getHandle(transcriptReviewWorkflowId(id));
   expect(await handle.executeUpdate(claimReviewUpdate, { args: [{ reviewer: 'ada' }] })).toMatchObject({ status: 'in_review' });
-  const cues = [{ startSeconds: 0.2, endSeconds: 1.2, text: 'Good morning.' }, { startSeconds: 1.3, endSeconds: 2.8, text: 'The elephant is big.' }];
+  const cues = [
+    { startSeconds: 0.2, endSeconds: 1.2, text: 'Good morning.' },
+    { startSeconds: 1.3, endSeconds: 2.8, text: 'The elephant is big.' },
+  ];
   expect(await handle.executeUpdate(submitTranscriptUpdate, { args: [{ reviewer: 'ada', cues }] })).toMatchObject({ status: 'verified' });
   expect(await handle.result()).toEqual({ status: 'verified', redubbed: ['es_es'], redubFailed: [] });
   await saveHistory(transcriptReviewWorkflowId(id), 'transcript-review-verified');
@@ -175,7 +187,10 @@ it('a transcript review, claimed and verified; its completed language re-dubbed'
 
 it('a transcript review nobody verifies by its deadline: refunded and expired', async () => {
   const id = projects.cancelled;
-  const requested = await request(hastyApi.baseUrl, 'POST', `/v1/dubbing/projects/${id}/transcript-review`, { headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() }, body: { max_billable_seconds: 60, preview_only: false } });
+  const requested = await request(hastyApi.baseUrl, 'POST', `/v1/dubbing/projects/${id}/transcript-review`, {
+    headers: { ...bearer(tenant.key), 'idempotency-key': randomUUID() },
+    body: { max_billable_seconds: 60, preview_only: false },
+  });
   expect(requested.status).toBe(200);
   expect(await api.temporal.workflow.getHandle(transcriptReviewWorkflowId(id)).result()).toMatchObject({ status: 'expired' });
   await saveHistory(transcriptReviewWorkflowId(id), 'transcript-review-expired');

@@ -50,7 +50,16 @@ export default async function globalSetup(): Promise<void> {
     startTemporalDevServer({ cli, port, uiPort: null, dbFile: null, logFile: path.join(TMP, `temporal-${port}.log`) }),
     // The same bundle as the worker image's: the workflows with their tracing interceptors.
     bundleWorkflows(quietBundleLogger),
-    startS3Server({ binary: s3Binary, port: s3Port, consolePort: null, dataDir: s3.dataDir, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, region: s3.region, logFile: path.join(TMP, `s3-${s3Port}.log`) }),
+    startS3Server({
+      binary: s3Binary,
+      port: s3Port,
+      consolePort: null,
+      dataDir: s3.dataDir,
+      accessKeyId: s3.accessKeyId,
+      secretAccessKey: s3.secretAccessKey,
+      region: s3.region,
+      logFile: path.join(TMP, `s3-${s3Port}.log`),
+    }),
   ]);
   testState.s3 = { server: s3Server, dataDir: s3.dataDir };
   await createBucket(s3Server.endpoint, s3, s3.bucket);
@@ -73,9 +82,5 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_S3_REGION = s3.region;
   process.env.TEST_S3_ACCESS_KEY_ID = s3.accessKeyId;
   process.env.TEST_S3_SECRET_ACCESS_KEY = s3.secretAccessKey;
-  process.stdout.write(
-    `\n[global-setup] postgres db ${database.name}, temporal dev server ${server.address} ` +
-      `(${cli}), versitygw ${s3Server.endpoint}, ready in ${Date.now() - started} ms\n`,
-  );
+  process.stdout.write(`\n[global-setup] postgres db ${database.name}, temporal dev server ${server.address} ` + `(${cli}), versitygw ${s3Server.endpoint}, ready in ${Date.now() - started} ms\n`);
 }
-

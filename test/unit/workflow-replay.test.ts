@@ -14,7 +14,9 @@ import { quietBundleLogger } from '../helpers/quiet-bundle-logger';
 // patched() fails here, as it would fail the runs still going when it deploys
 // (docs/design.md#changing-a-workflow). No server: the SDK's replay worker runs in-process.
 
-const FILES = readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.json')).sort();
+const FILES = readdirSync(HISTORIES_DIR)
+  .filter((file) => file.endsWith('.json'))
+  .sort();
 const histories = new Map<string, History>(FILES.map((file) => [file, historyFromJSON(JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')))]));
 const results = new Map<string, ReplayResult>();
 
@@ -26,7 +28,10 @@ beforeAll(async () => {
   // Bundled once for the whole file: webpack is most of this file's time.
   const code = await bundleWorkflows(quietBundleLogger);
   // The histories carry no workflow id; none of the workflows reads its own, so the file name stands in.
-  const replays = Worker.runReplayHistories({ workflowBundle: { code }, sinks: workflowSpanSinks() }, [...histories].map(([workflowId, history]) => ({ workflowId, history })));
+  const replays = Worker.runReplayHistories(
+    { workflowBundle: { code }, sinks: workflowSpanSinks() },
+    [...histories].map(([workflowId, history]) => ({ workflowId, history })),
+  );
   for await (const result of replays) results.set(result.workflowId, result);
 }, 120_000);
 
@@ -40,4 +45,3 @@ it('holds a history of each main workflow', () => {
   const types = new Set([...histories.values()].map((history) => history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name));
   expect(MAIN_WORKFLOWS.filter((type) => !types.has(type))).toEqual([]);
 });
-

@@ -37,7 +37,7 @@ export const docsOperations: Operation[] = [
     path: '/docs/{asset}',
     operationId: 'getReferencePageAsset',
     summary: 'A file of the reference page',
-    description: 'The renderer\'s scripts, styles and icons (from the swagger-ui-dist package). No authentication.',
+    description: "The renderer's scripts, styles and icons (from the swagger-ui-dist package). No authentication.",
     tags: TAGS,
     auth: 'public',
     pathParams: { asset: { description: 'The file name.', schema: { type: 'string', enum: DOCS_ASSET_NAMES } } },

@@ -17,7 +17,9 @@ export function editorRoutes({ downloadLinks }: AppDeps): Router {
   let policy: Promise<string> | undefined;
   const contentSecurityPolicy = () => {
     policy ??= storageMediaOrigin(downloadLinks).then(editorContentSecurityPolicy);
-    policy.catch(() => { policy = undefined; });
+    policy.catch(() => {
+      policy = undefined;
+    });
     return policy;
   };
 

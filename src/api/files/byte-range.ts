@@ -6,10 +6,7 @@ import type { ByteRange } from '../../storage/blob-store';
 // unit, bad syntax, several ranges, an If-Range it cannot check) is ignored and the whole file
 // is sent; a range that starts past the end is 416.
 
-export type RangeAnswer =
-  | { kind: 'whole' }
-  | { kind: 'partial'; range: ByteRange }
-  | { kind: 'unsatisfiable' };
+export type RangeAnswer = { kind: 'whole' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };
 
 const ONE_RANGE = /^bytes=(\d*)-(\d*)$/;
 

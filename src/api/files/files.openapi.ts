@@ -14,11 +14,11 @@ export const filesOperations: Operation[] = [
     operationId: 'getSignedFile',
     summary: 'Download a file through a signed URL',
     description:
-      'The redirect target of audio and thumbnail downloads, and the editor\'s audio links (local storage driver only). No API key: the signed, expiring URL is the credential. `key` may contain slashes. ' +
+      "The redirect target of audio and thumbnail downloads, and the editor's audio links (local storage driver only). No API key: the signed, expiring URL is the credential. `key` may contain slashes. " +
       'One byte range (`Range: bytes=a-b`, `bytes=a-`, `bytes=-n`) is answered with 206 and only those bytes, so a media player can seek; several ranges, or an `If-Range`, get the whole file.',
     tags: ['Files'],
     auth: 'signed_url',
-    pathParams: { key: { description: 'The stored file\'s key, as signed into the URL.', schema: { type: 'string' } } },
+    pathParams: { key: { description: "The stored file's key, as signed into the URL.", schema: { type: 'string' } } },
     headers: {
       Range: { description: 'One byte range, e.g. `bytes=0-1023`.', schema: { type: 'string', examples: ['bytes=0-1023', 'bytes=1024-', 'bytes=-512'] } },
     },
@@ -33,9 +33,6 @@ export const filesOperations: Operation[] = [
         },
       },
     },
-    errors: [
-      notFound('file'),
-      { status: 416, codes: ['range_not_satisfiable'], description: 'The range starts past the end of the file; `Content-Range: bytes */<size>` gives its size.' },
-    ],
+    errors: [notFound('file'), { status: 416, codes: ['range_not_satisfiable'], description: 'The range starts past the end of the file; `Content-Range: bytes */<size>` gives its size.' }],
   },
 ];

@@ -33,7 +33,10 @@ export function filesRoutes({ blobStore, urlSigner }: AppDeps): Router {
     // Judged before any header of the file is set: a 416 is a JSON error body like any other.
     const wanted = rangeAnswer(ctx.get('range') || undefined, size, ctx.get('if-range') || undefined);
     if (wanted.kind === 'unsatisfiable') {
-      throw new ApiError(416, ERROR_TYPES.invalid_request_error, 'range_not_satisfiable', `The requested range starts past the end of the file, which is ${size} bytes long.`, 'Range', { 'Accept-Ranges': 'bytes', 'Content-Range': `bytes */${size}` });
+      throw new ApiError(416, ERROR_TYPES.invalid_request_error, 'range_not_satisfiable', `The requested range starts past the end of the file, which is ${size} bytes long.`, 'Range', {
+        'Accept-Ranges': 'bytes',
+        'Content-Range': `bytes */${size}`,
+      });
     }
     const range = wanted.kind === 'partial' ? wanted.range : undefined;
 

@@ -10,8 +10,7 @@ import { ApiError } from '../api-error';
  */
 export type ExpiredUrlAnswer = (ctx: Context) => Promise<ApiError> | ApiError;
 
-export const signatureExpired = (howToRenew: string): ApiError =>
-  new ApiError(403, ERROR_TYPES.permission_error, 'signature_expired', `This signed URL has expired; ${howToRenew}`);
+export const signatureExpired = (howToRenew: string): ApiError => new ApiError(403, ERROR_TYPES.permission_error, 'signature_expired', `This signed URL has expired; ${howToRenew}`);
 
 /**
  * Guards a route whose credential is a signed URL instead of an API key (upload parts, file
@@ -25,9 +24,7 @@ export function requireSignedUrl(signer: UrlSigner, onExpired: ExpiredUrlAnswer 
     // ctx.path is the raw (still percent-encoded) path, exactly what was signed.
     const check = signer.verifySignedRequest(method, ctx.path, ctx.query);
     if (!check.ok) {
-      throw check.reason === 'expired'
-        ? await onExpired(ctx)
-        : new ApiError(403, ERROR_TYPES.permission_error, 'invalid_signature', 'The URL signature is missing or invalid.');
+      throw check.reason === 'expired' ? await onExpired(ctx) : new ApiError(403, ERROR_TYPES.permission_error, 'invalid_signature', 'The URL signature is missing or invalid.');
     }
     await next();
   };

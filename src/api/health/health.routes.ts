@@ -36,11 +36,7 @@ export function healthRoutes({ db, temporal, capabilities, logger }: AppDeps): R
     const [postgres, temporalCheck] = await Promise.all([
       check(() => pingDatabase(db)),
       // A gRPC deadline, not just a race: the SDK stops retrying when it passes.
-      check(() =>
-        temporal.connection.withDeadline(Date.now() + CHECK_TIMEOUT_MS, () =>
-          temporal.connection.workflowService.getSystemInfo({}),
-        ),
-      ),
+      check(() => temporal.connection.withDeadline(Date.now() + CHECK_TIMEOUT_MS, () => temporal.connection.workflowService.getSystemInfo({}))),
     ]);
     const ready = postgres.ok && temporalCheck.ok;
     const fleet = capabilities.current();

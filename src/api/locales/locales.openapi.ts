@@ -28,7 +28,7 @@ export const localesOperations: Operation[] = [
     path: '/v1/dubbing/locales',
     operationId: 'listLocales',
     summary: 'List locales',
-    description: 'The source and target locales the workers\' engines serve together. No authentication.',
+    description: "The source and target locales the workers' engines serve together. No authentication.",
     tags: ['Locales'],
     auth: 'public',
     query: listLocalesQuerySchema,

@@ -41,7 +41,9 @@ function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof TemporalUnavailableError) {
     // Whatever committed before the outage is safe: a retry (the same request) picks it up.
-    return new ApiError(503, ERROR_TYPES.api_error, 'service_unavailable', 'The workflow service is briefly unavailable; nothing was lost. Retry the same request shortly.', undefined, { 'retry-after': '5' });
+    return new ApiError(503, ERROR_TYPES.api_error, 'service_unavailable', 'The workflow service is briefly unavailable; nothing was lost. Retry the same request shortly.', undefined, {
+      'retry-after': '5',
+    });
   }
   if (isDatabaseUnavailable(err)) {
     // The statement never reached a live database, or died with it: retrying later is safe.

@@ -33,7 +33,9 @@ const inProgress = (message: string) => ApiError.conflict('idempotency_request_i
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
@@ -62,7 +64,9 @@ export function idempotency(db: Db, required: (ctx: ParameterizedContext) => boo
     }
     if (!KEY_PATTERN.test(key)) throw ApiError.invalid('invalid_parameter', 'Idempotency-Key must be 1-255 visible ASCII characters.', 'Idempotency-Key');
     const lock: KeyLock = { workspaceId: workspaceCaller(ctx).workspaceId, key, token: randomUUID() };
-    const requestSha256 = createHash('sha256').update(`${ctx.method}\n${ctx.path}\n${canonicalJson(ctx.state.body ?? {})}`).digest('hex');
+    const requestSha256 = createHash('sha256')
+      .update(`${ctx.method}\n${ctx.path}\n${canonicalJson(ctx.state.body ?? {})}`)
+      .digest('hex');
     const claimed = await claim(db, lock, { method: ctx.method, path: ctx.path, requestSha256 });
     if ('replay' in claimed) {
       const body = options.codec ? await options.codec.replay(ctx, claimed.replay) : claimed.replay.body;

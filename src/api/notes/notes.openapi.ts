@@ -34,7 +34,11 @@ const meetingsPage = strictObject({
   next_offset: { type: ['integer', 'null'], description: 'Pass as `offset` while has_more is true; null at the end.' },
 });
 
-const NOTES_ACCESS = { status: 403, codes: ['permission_denied' as const], description: 'The key lacks notes:read, or acts for no single user (meetings are read with a personal key or a key of a personal workspace).' };
+const NOTES_ACCESS = {
+  status: 403,
+  codes: ['permission_denied' as const],
+  description: 'The key lacks notes:read, or acts for no single user (meetings are read with a personal key or a key of a personal workspace).',
+};
 
 export const notesOperations: Operation[] = [
   {
@@ -42,7 +46,7 @@ export const notesOperations: Operation[] = [
     path: '/v1/notes/meetings',
     operationId: 'listMeetings',
     summary: 'List meetings',
-    description: 'The caller\'s synced meetings, metadata only, newest `started_at` first (id breaks ties).',
+    description: "The caller's synced meetings, metadata only, newest `started_at` first (id breaks ties).",
     tags: ['Meeting notes'],
     auth: 'notes:read',
     query: listMeetingsQuerySchema,
@@ -54,10 +58,10 @@ export const notesOperations: Operation[] = [
     path: '/v1/notes/meetings/{meeting_id}',
     operationId: 'getMeeting',
     summary: 'Get a meeting',
-    description: 'The saved meeting with its transcript, notes and summary when available. Another user\'s meeting, even one shared with the caller, is a 404.',
+    description: "The saved meeting with its transcript, notes and summary when available. Another user's meeting, even one shared with the caller, is a 404.",
     tags: ['Meeting notes'],
     auth: 'notes:read',
-    pathParams: { meeting_id: { description: 'The meeting\'s id, from the list.', schema: { type: 'string' } } },
+    pathParams: { meeting_id: { description: "The meeting's id, from the list.", schema: { type: 'string' } } },
     query: getMeetingQuerySchema,
     responses: { 200: { description: 'The meeting.', schema: dataEnvelope(meetingDetailSchema) } },
     errors: [NOTES_ACCESS, notFound('meeting')],

@@ -5,9 +5,7 @@ import type { ErrorContract } from './operation';
 // operation lists them by hand. Operations list only the errors their own handler raises.
 
 /** validateQuery: strict query strings (unknown names, out-of-range values, NUL characters). */
-export const QUERY_ERRORS: ErrorContract[] = [
-  { status: 400, codes: ['unknown_parameter', 'missing_parameter', 'invalid_parameter'] },
-];
+export const QUERY_ERRORS: ErrorContract[] = [{ status: 400, codes: ['unknown_parameter', 'missing_parameter', 'invalid_parameter'] }];
 
 /** jsonBody + validateBody: a JSON object within the size limit, matching the body schema. */
 export const JSON_BODY_ERRORS: ErrorContract[] = [
@@ -27,13 +25,16 @@ export const IDEMPOTENCY_ERRORS: ErrorContract[] = [
 export const API_KEY_ERRORS: ErrorContract[] = [
   { status: 401, codes: ['unauthenticated'] },
   { status: 403, codes: ['permission_denied'] },
-  { status: 429, codes: ['rate_limited'], description: 'Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.' },
+  {
+    status: 429,
+    codes: ['rate_limited'],
+    description:
+      'Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
+  },
 ];
 
 /** requireSignedUrl: the URL is the credential. */
-export const SIGNED_URL_ERRORS: ErrorContract[] = [
-  { status: 403, codes: ['invalid_signature', 'signature_expired'] },
-];
+export const SIGNED_URL_ERRORS: ErrorContract[] = [{ status: 403, codes: ['invalid_signature', 'signature_expired'] }];
 
 /** Every route: an unexpected failure, answered without internals. */
 export const INTERNAL_ERRORS: ErrorContract[] = [{ status: 500, codes: ['internal_error'] }];
@@ -42,7 +43,9 @@ export const INTERNAL_ERRORS: ErrorContract[] = [{ status: 500, codes: ['interna
 export const DATABASE_ERRORS: ErrorContract[] = [{ status: 503, codes: ['service_unavailable'], description: 'The database is briefly unreachable; nothing was lost. Retry the same request.' }];
 
 /** Routes that start or signal a workflow: Temporal briefly unreachable (Retry-After: 5). */
-export const WORKFLOW_SERVICE_ERRORS: ErrorContract[] = [{ status: 503, codes: ['service_unavailable'], description: 'The workflow service is briefly unreachable; nothing was lost. Retry the same request.' }];
+export const WORKFLOW_SERVICE_ERRORS: ErrorContract[] = [
+  { status: 503, codes: ['service_unavailable'], description: 'The workflow service is briefly unreachable; nothing was lost. Retry the same request.' },
+];
 
 /** The 404 for an unknown id, another tenant's id, or a malformed one (all look the same). */
 export const notFound = (what: string): ErrorContract => ({ status: 404, codes: ['not_found'], description: `No such ${what} (or not yours).` });

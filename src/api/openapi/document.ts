@@ -21,17 +21,17 @@ const API_KEY_SECURITY = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
 
 const TAGS = [
   { name: 'Projects', description: 'Dubbing projects: create from an upload or a YouTube video, follow progress, add languages, review the transcript, download files.' },
-  { name: 'Transcripts', description: 'The words of a dub: the source transcript and each language\'s lines, to read, replace with your own, and edit (docs/editing.md).' },
-  { name: 'Reviews', description: 'Human transcript review, for the service\'s own reviewers (reviewer keys, `reviews:write`): the queue, claim, submit (docs/editing.md#reviewers).' },
-  { name: 'YouTube', description: 'Videos of the workspace\'s connected channels.' },
+  { name: 'Transcripts', description: "The words of a dub: the source transcript and each language's lines, to read, replace with your own, and edit (docs/editing.md)." },
+  { name: 'Reviews', description: "Human transcript review, for the service's own reviewers (reviewer keys, `reviews:write`): the queue, claim, submit (docs/editing.md#reviewers)." },
+  { name: 'YouTube', description: "Videos of the workspace's connected channels." },
   { name: 'Locales', description: 'What the engines serve.' },
   { name: 'Usage', description: 'Credits, before paid work.' },
-  { name: 'Meeting notes', description: 'The caller\'s own synced meetings, read-only.' },
+  { name: 'Meeting notes', description: "The caller's own synced meetings, read-only." },
   { name: 'Uploads', description: 'Upload parts to signed URLs (local storage driver).' },
   { name: 'Files', description: 'Signed, expiring file downloads (local storage driver).' },
   { name: 'Health', description: 'Liveness and readiness probes.' },
   { name: 'Reference', description: 'This document and its reference page.' },
-  { name: 'Editor', description: 'The editor page: a project\'s words edited, listened to and regenerated in the browser (docs/editing.md#the-editor).' },
+  { name: 'Editor', description: "The editor page: a project's words edited, listened to and regenerated in the browser (docs/editing.md#the-editor)." },
 ];
 
 const API_DESCRIPTION = [
@@ -65,7 +65,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The same API key in `x-api-key`.' },
       },
       headers: {
-        RequestId: { description: 'This request\'s id (the caller\'s own `x-request-id` when sane).', schema: { type: 'string' } },
+        RequestId: { description: "This request's id (the caller's own `x-request-id` when sane).", schema: { type: 'string' } },
         RetryAfter: { description: 'Seconds to wait before retrying the same request.', schema: { type: 'integer' } },
       },
     },
@@ -88,7 +88,12 @@ function operationObject(operation: Operation, schema: ToSchema): Record<string,
     'x-permission': operation.auth,
     parameters: parameters(operation, schema),
     ...(body
-      ? { requestBody: { required: !operation.bodyOptional, content: { [operation.bodyContentType ?? 'application/json']: { schema: schema(body), ...(operation.bodyExample !== undefined ? { example: operation.bodyExample } : {}) } } } }
+      ? {
+          requestBody: {
+            required: !operation.bodyOptional,
+            content: { [operation.bodyContentType ?? 'application/json']: { schema: schema(body), ...(operation.bodyExample !== undefined ? { example: operation.bodyExample } : {}) } },
+          },
+        }
       : {}),
     responses,
   };
@@ -114,7 +119,7 @@ function parameters(operation: Operation, schema: ToSchema): unknown[] {
   }
   if (operation.auth === 'signed_url') {
     list.push({ name: 'expires', in: 'query', required: true, description: 'Signed into the URL: when it stops working (Unix seconds).', schema: { type: 'integer' } });
-    list.push({ name: 'signature', in: 'query', required: true, description: 'The URL\'s HMAC signature.', schema: { type: 'string' } });
+    list.push({ name: 'signature', in: 'query', required: true, description: "The URL's HMAC signature.", schema: { type: 'string' } });
   }
   if (operation.idempotency) {
     list.push({

@@ -25,17 +25,22 @@ export const progressSchema = {
 };
 
 /** Why a project or a language stopped: null while it has not. The codes differ per level. */
-const failureOf = (codes: readonly string[]) => nullable({
-  ...strictObject({ code: { type: 'string', enum: [...codes] }, message: { type: 'string', description: 'A fixed sentence per code; never internals.' } }),
-  type: 'object',
-});
+const failureOf = (codes: readonly string[]) =>
+  nullable({
+    ...strictObject({ code: { type: 'string', enum: [...codes] }, message: { type: 'string', description: 'A fixed sentence per code; never internals.' } }),
+    type: 'object',
+  });
 
 const projectFailureSchema = failureOf(FAILURE_CODES);
 const languageFailureSchema = nullable({
   ...strictObject({
     code: { type: 'string', enum: [...LANGUAGE_FAILURE_CODES] },
     message: { type: 'string', description: 'A fixed sentence per code; never internals.' },
-    retry: { type: 'string', enum: ['free', 'charged'], description: 'What retrying it costs (POST …/languages/{locale}/retry): free when the failure was the platform\'s, charged when it came from the source or a cancel.' },
+    retry: {
+      type: 'string',
+      enum: ['free', 'charged'],
+      description: "What retrying it costs (POST …/languages/{locale}/retry): free when the failure was the platform's, charged when it came from the source or a cancel.",
+    },
   }),
   type: 'object',
 });
@@ -66,7 +71,11 @@ export const languageSchema = strictObject({
   publishing: strictObject({ title: { type: ['string', 'null'] }, description: { type: ['string', 'null'] } }),
   deliverables: { type: 'array', items: deliverableSchema, description: 'Empty until the language is completed.' },
   revision: { type: 'integer', minimum: 1, description: '+ 1 each time a verified transcript re-dubs the language.' },
-  voice: { type: ['string', 'null'], description: 'The voice every render of this language speaks with: an `id` from GET /v1/dubbing/voices. Null for a language created before voices could be chosen: it keeps the voice it was first rendered with (docs/voices.md).' },
+  voice: {
+    type: ['string', 'null'],
+    description:
+      'The voice every render of this language speaks with: an `id` from GET /v1/dubbing/voices. Null for a language created before voices could be chosen: it keeps the voice it was first rendered with (docs/voices.md).',
+  },
   failure: languageFailureSchema,
   usage: strictObject({ charged_seconds: { type: 'integer' }, refunded_seconds: { type: 'integer' }, goodwill_seconds: { type: 'integer' } }),
   alignment: strictObject({ drift_seconds: { type: ['number', 'null'] } }),
@@ -86,7 +95,7 @@ export const transferSchema = {
       items: strictObject(
         {
           part_number: { type: 'integer', minimum: 1 },
-          url: { type: 'string', format: 'uri', description: 'PUT the part\'s bytes here (no API key: the URL is signed).' },
+          url: { type: 'string', format: 'uri', description: "PUT the part's bytes here (no API key: the URL is signed)." },
           uploaded: { type: 'boolean' },
           etag: { type: 'string', description: 'Present once uploaded: send it back in upload/complete.' },
         },

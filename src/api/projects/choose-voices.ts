@@ -8,11 +8,7 @@ import { ApiError } from '../api-error';
  * whose workers published no voices (records from before voices) gets none: it is spoken as
  * before, with the worker's voice for the locale. Checked before anything is written.
  */
-export function chooseVoices(
-  capabilities: { locales: readonly ServableLocale[] },
-  targets: readonly string[],
-  chosen: Readonly<Record<string, string>> | undefined,
-): Record<string, string> {
+export function chooseVoices(capabilities: { locales: readonly ServableLocale[] }, targets: readonly string[], chosen: Readonly<Record<string, string>> | undefined): Record<string, string> {
   for (const locale of Object.keys(chosen ?? {})) {
     if (!targets.includes(locale)) throw ApiError.invalid('invalid_parameter', `voices has a voice for "${locale}", which is not one of the target locales.`, `voices.${locale}`);
   }

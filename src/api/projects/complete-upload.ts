@@ -12,7 +12,12 @@ import { loadOwnProject } from './load-own-project';
 import { counted } from '../../shared/counted';
 import { workflowsOf } from '../workflow-gateway';
 
-const normalizeEtag = (etag: string) => etag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1').toLowerCase();
+const normalizeEtag = (etag: string) =>
+  etag
+    .trim()
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1')
+    .toLowerCase();
 
 /** Lists every problem with the caller's parts list, so one error says everything to fix. */
 function findProblems(upload: Upload, stored: StoredPart[], given: CompletedPart[]): string[] {
@@ -42,8 +47,7 @@ function findProblems(upload: Upload, stored: StoredPart[], given: CompletedPart
   return problems;
 }
 
-const sameParts = (a: CompletedPart[], b: CompletedPart[]) =>
-  a.length === b.length && a.every((p, i) => p.part_number === b[i]!.part_number && normalizeEtag(p.etag) === normalizeEtag(b[i]!.etag));
+const sameParts = (a: CompletedPart[], b: CompletedPart[]) => a.length === b.length && a.every((p, i) => p.part_number === b[i]!.part_number && normalizeEtag(p.etag) === normalizeEtag(b[i]!.etag));
 
 function completionResult(project: Project) {
   return { data: { id: project.id, status: project.status, source: { type: 'upload', file_name: project.source_file_name } } };
@@ -101,7 +105,8 @@ export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void>
     // the upload completed in storage with these parts (completedEarlier above).
     if (stored !== null && !completedInStore) {
       await deps.uploads.complete(upload, given, stored).catch((err: unknown) => {
-        if (err instanceof UploadNotCompletableError) throw ApiError.invalid('upload_incomplete', 'The upload cannot be completed: storage refused the parts; send the parts listed as missing again.', 'parts');
+        if (err instanceof UploadNotCompletableError)
+          throw ApiError.invalid('upload_incomplete', 'The upload cannot be completed: storage refused the parts; send the parts listed as missing again.', 'parts');
         throw err;
       });
     }
@@ -110,7 +115,7 @@ export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void>
 
   if (outcome.kind === 'conflict') throw outcome.error;
   if (outcome.kind === 'invalid') throw ApiError.invalid('upload_incomplete', `The upload cannot be completed: ${outcome.problems.join('; ')}.`, 'parts');
-  const current = outcome.kind === 'completed' ? outcome.project : (await findProjectById(db, project.id)) ?? project;
+  const current = outcome.kind === 'completed' ? outcome.project : ((await findProjectById(db, project.id)) ?? project);
   // A finished project's workflow has done its work; starting it again would only be noise.
   if (current.status === 'validating' || current.status === 'processing') {
     await workflowsOf(deps).completeUpload(current);

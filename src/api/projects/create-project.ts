@@ -25,7 +25,12 @@ import { workflowsOf } from '../workflow-gateway';
 const PROJECT_CREATED = 'project_created';
 
 /** The customer's own transcript and lines, when given (docs/editing.md#bring-your-own-script). */
-interface Accepted { videoId: string | null; transcript: Cue[] | null; translations: Record<string, Cue[]> | null; voices: Record<string, string> }
+interface Accepted {
+  videoId: string | null;
+  transcript: Cue[] | null;
+  translations: Record<string, Cue[]> | null;
+  voices: Record<string, string>;
+}
 
 function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
   checkLocales(deps.capabilities.current(), body.source_locale, body.target_locales);
@@ -93,8 +98,12 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
       if (!(err instanceof InsufficientCreditsError)) throw err;
       // The balance is what usage:read guards; a key without it learns only that it falls short.
       const available = auth.permissions.has('usage:read') ? `; ${err.available} are available` : '';
-      throw new ApiError(402, 'payment_required_error', 'insufficient_credits',
-        `This project needs ${neededCredits} credits held (max_billable_seconds × target locales × ${auth.creditsPerSecond} credits per second)${available}.`);
+      throw new ApiError(
+        402,
+        'payment_required_error',
+        'insufficient_credits',
+        `This project needs ${neededCredits} credits held (max_billable_seconds × target locales × ${auth.creditsPerSecond} credits per second)${available}.`,
+      );
     });
 
   // A YouTube project has its source now, so its workflow starts now; an upload project's starts

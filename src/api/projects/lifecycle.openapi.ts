@@ -10,7 +10,7 @@ import { completedProjectExample } from './projects.examples';
 // The contract of a customer's cancel, delete and retry (docs/lifecycle.md).
 
 const TAGS = ['Projects'];
-const projectId = { project_id: { description: 'The project\'s id (a UUID).', schema: uuidString } };
+const projectId = { project_id: { description: "The project's id (a UUID).", schema: uuidString } };
 
 const deletedProjectSchema = dataEnvelope(strictObject({ id: uuidString, object: { type: 'string', const: 'project' }, deleted: { type: 'boolean', const: true } }));
 
@@ -18,8 +18,12 @@ const retryQuoteSchema = strictObject({
   preview_only: { type: 'boolean' },
   locale: localeString,
   failure_code: { type: ['string', 'null'], description: 'What the language failed with; it decides the price.' },
-  price: { type: 'string', enum: ['free', 'charged'], description: '`free` when the failure was the platform\'s (engines, storage, a worker, an operator\'s termination), `charged` when it came from the source or a cancel.' },
-  billable_seconds: { type: 'integer', description: 'What the retry charges, in seconds: 0 when free, else the project\'s billable seconds.' },
+  price: {
+    type: 'string',
+    enum: ['free', 'charged'],
+    description: "`free` when the failure was the platform's (engines, storage, a worker, an operator's termination), `charged` when it came from the source or a cancel.",
+  },
+  billable_seconds: { type: 'integer', description: "What the retry charges, in seconds: 0 when free, else the project's billable seconds." },
   credits: { type: 'integer' },
   max_billable_seconds: { type: 'integer' },
   within_limit: { type: 'boolean', description: 'False: over max_billable_seconds, nothing was charged or changed.' },
@@ -36,7 +40,7 @@ export const lifecycleOperations: Operation[] = [
     operationId: 'cancelProject',
     summary: 'Cancel a project',
     description:
-      'Stops the project\'s work. Awaiting its upload: the hold is released at once and the project fails `cancelled` (200). Later: its workflows are cancelled and settle (202, then poll): ' +
+      "Stops the project's work. Awaiting its upload: the hold is released at once and the project fails `cancelled` (200). Later: its workflows are cancelled and settle (202, then poll): " +
       'before the charge the hold is released; after it every language not completed fails `cancelled` and is refunded once; completed languages keep their files. ' +
       'Safe to repeat: a cancelled project answers it again (200). Needs an Idempotency-Key. Webhook `project.cancelled` once settled.',
     tags: TAGS,
@@ -61,7 +65,7 @@ export const lifecycleOperations: Operation[] = [
     operationId: 'deleteProject',
     summary: 'Delete a project',
     description:
-      'Removes an ended project\'s source, transcripts, segments and files from storage and the database. The credit ledger keeps its entries. ' +
+      "Removes an ended project's source, transcripts, segments and files from storage and the database. The credit ledger keeps its entries. " +
       'The project answers 404 afterwards and leaves the lists. Webhook `project.deleted`.',
     tags: TAGS,
     auth: 'dubbing:write',
@@ -79,13 +83,13 @@ export const lifecycleOperations: Operation[] = [
     operationId: 'retryLanguage',
     summary: 'Quote or retry a failed language',
     description:
-      'Runs a failed language again as a new attempt. Free when the failure was the platform\'s (`engine_failed`, `terminated`, `internal_error`); charged the project\'s billable seconds when it came from the source or a cancel. ' +
+      "Runs a failed language again as a new attempt. Free when the failure was the platform's (`engine_failed`, `terminated`, `internal_error`); charged the project's billable seconds when it came from the source or a cancel. " +
       '`preview_only` (default true) quotes and changes nothing; `preview_only: false` charges the quote (exactly) and starts the retry; it needs an Idempotency-Key. Over `max_billable_seconds`: 200, nothing charged. ' +
       'A retry that fails again is refunded once.',
     tags: TAGS,
     auth: 'dubbing:write',
     idempotency: 'optional',
-    pathParams: { ...projectId, locale: { description: 'One of the project\'s target locales.', schema: localeString } },
+    pathParams: { ...projectId, locale: { description: "One of the project's target locales.", schema: localeString } },
     body: retryLanguageBodySchema,
     bodyExample: { max_billable_seconds: 60, preview_only: true },
     responses: { 200: { description: 'The quote and the project; with `preview_only: false` and within the limit, the retry started.', schema: retryLanguageResponseSchema } },

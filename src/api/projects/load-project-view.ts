@@ -53,6 +53,6 @@ export async function presentProjectView(deps: AppDeps, view: ProjectView, optio
  * which only a Content-MD5 header or the ETag reveals; docs/storage.md#short-parts).
  */
 async function partsOf(deps: AppDeps, upload: ViewUpload, recorded: StoredPart[]): Promise<StoredPart[]> {
-  const stored = deps.uploads.partsRecordedInDatabase ? recorded : (await deps.uploads.listParts(deps.db, upload)) ?? [];
+  const stored = deps.uploads.partsRecordedInDatabase ? recorded : ((await deps.uploads.listParts(deps.db, upload)) ?? []);
   return stored.filter((p) => p.part_number <= upload.part_count && p.size_bytes === expectedPartSize(upload, p.part_number));
 }

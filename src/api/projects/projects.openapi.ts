@@ -4,21 +4,18 @@ import { notFound, WORKFLOW_SERVICE_ERRORS } from '../openapi/common-errors';
 import type { Operation } from '../openapi/operation';
 import { uuidString } from '../openapi/json-schema';
 import { completeUploadBodySchema, createProjectBodySchema, downloadQuerySchema, getProjectQuerySchema, listProjectsQuerySchema } from './projects.schema';
-import {
-  addLanguagesResponseSchema,
-  projectListResponseSchema,
-  projectResponseSchema,
-  transcriptReviewResponseSchema,
-  uploadCompletionResponseSchema,
-} from './projects.responses';
+import { addLanguagesResponseSchema, projectListResponseSchema, projectResponseSchema, transcriptReviewResponseSchema, uploadCompletionResponseSchema } from './projects.responses';
 import { additionPreviewExample, completedProjectExample, createdProjectExample, createProjectExample, projectListExample, reviewPreviewExample, uploadCompletedExample } from './projects.examples';
 
 const TAGS = ['Projects'];
-const projectId = { project_id: { description: 'The project\'s id (a UUID).', schema: uuidString } };
+const projectId = { project_id: { description: "The project's id (a UUID).", schema: uuidString } };
 const NOT_FOUND = notFound('project');
 /** A project's body is revalidated, never reused unasked: its ETag follows view_version (docs/design.md#conditional-get). */
 const PROJECT_VIEW_HEADERS = {
-  ETag: { description: 'A strong validator of this body, to send back in `If-None-Match`. Absent while an upload is open on the s3 storage driver, whose part URLs and progress change without the project.', schema: { type: 'string' } },
+  ETag: {
+    description: 'A strong validator of this body, to send back in `If-None-Match`. Absent while an upload is open on the s3 storage driver, whose part URLs and progress change without the project.',
+    schema: { type: 'string' },
+  },
   'Cache-Control': { description: '`private, no-cache`: revalidate with `If-None-Match` before reusing a body.', schema: { type: 'string' } },
 };
 
@@ -41,7 +38,12 @@ export const projectsOperations: Operation[] = [
     errors: [
       { status: 400, codes: ['unsupported_locale'], description: 'A locale the engines cannot serve, or a target equal to the source.' },
       { status: 400, codes: ['unsupported_voice'], description: 'A voice (`voices.<locale>`) no live worker offers for that locale; see GET /v1/dubbing/voices.' },
-      { status: 400, codes: ['invalid_transcript', 'invalid_parameter'], description: 'A `transcript` or `translations` file that cannot be read or whose cues break the rules, one of them being no more text than a cue\'s time carries (the message names the cue); a translation for a locale that is not a target.' },
+      {
+        status: 400,
+        codes: ['invalid_transcript', 'invalid_parameter'],
+        description:
+          "A `transcript` or `translations` file that cannot be read or whose cues break the rules, one of them being no more text than a cue's time carries (the message names the cue); a translation for a locale that is not a target.",
+      },
       { status: 402, codes: ['insufficient_credits'], description: 'Not enough credits for the hold; nothing was created.' },
       ...WORKFLOW_SERVICE_ERRORS,
     ],
@@ -82,7 +84,7 @@ export const projectsOperations: Operation[] = [
     path: '/v1/dubbing/projects/{project_id}/upload/complete',
     operationId: 'completeUpload',
     summary: 'Complete an upload',
-    description: 'After every part was PUT to its URL: checks each part\'s etag and order, then queues source validation. Safe to repeat with the same parts.',
+    description: "After every part was PUT to its URL: checks each part's etag and order, then queues source validation. Safe to repeat with the same parts.",
     tags: TAGS,
     auth: 'dubbing:write',
     pathParams: projectId,
@@ -124,7 +126,8 @@ export const projectsOperations: Operation[] = [
     path: '/v1/dubbing/projects/{project_id}/transcript-review',
     operationId: 'requestTranscriptReview',
     summary: 'Quote or request a transcript review',
-    description: 'A human review of the English source transcript, billed by whole minutes. `preview_only` (default true) quotes; `preview_only: false` charges and submits, and needs an Idempotency-Key.',
+    description:
+      'A human review of the English source transcript, billed by whole minutes. `preview_only` (default true) quotes; `preview_only: false` charges and submits, and needs an Idempotency-Key.',
     tags: TAGS,
     auth: 'dubbing:write',
     idempotency: 'optional',
@@ -144,14 +147,18 @@ export const projectsOperations: Operation[] = [
     path: '/v1/dubbing/projects/{project_id}/download',
     operationId: 'downloadFile',
     summary: 'Download a completed file',
-    description: 'Audio (`mp3` default, `wav`), thumbnails and the dubbed video (`mp4`, docs/video.md) redirect to a short-lived signed storage URL, which serves `Range` requests (206); subtitles (`vtt` default, `srt`) come back in the body.',
+    description:
+      'Audio (`mp3` default, `wav`), thumbnails and the dubbed video (`mp4`, docs/video.md) redirect to a short-lived signed storage URL, which serves `Range` requests (206); subtitles (`vtt` default, `srt`) come back in the body.',
     tags: TAGS,
     auth: 'dubbing:read',
     pathParams: projectId,
     query: downloadQuerySchema,
     responses: {
       200: { description: 'Subtitles, inline.', contentType: ['text/vtt', 'application/x-subrip'] },
-      302: { description: 'Audio, thumbnail or video: follow `Location` to a short-lived signed URL.', headers: { Location: { description: 'The signed storage URL.', schema: { type: 'string', format: 'uri' } } } },
+      302: {
+        description: 'Audio, thumbnail or video: follow `Location` to a short-lived signed URL.',
+        headers: { Location: { description: 'The signed storage URL.', schema: { type: 'string', format: 'uri' } } },
+      },
     },
     errors: [
       { status: 400, codes: ['invalid_parameter'], description: 'A format that does not suit the type, or a locale the project does not have.' },

@@ -25,7 +25,7 @@ const additionSchema = strictObject(
     preview_only: { type: 'boolean' },
     existing_locales: { type: 'array', items: localeString, description: 'Requested locales the project already has (free).' },
     new_locales: { type: 'array', items: localeString },
-    billable_seconds: { type: 'integer', description: 'The project\'s billable seconds × new locales.' },
+    billable_seconds: { type: 'integer', description: "The project's billable seconds × new locales." },
     credits: { type: 'integer' },
     max_billable_seconds: { type: 'integer' },
     within_limit: { type: 'boolean', description: 'False: over max_billable_seconds, nothing was charged or added.' },
@@ -34,9 +34,7 @@ const additionSchema = strictObject(
   ['charged_now_seconds'],
 );
 
-export const addLanguagesResponseSchema = dataEnvelope(
-  strictObject({ addition: additionSchema, project: projectSchema }, ['project']),
-);
+export const addLanguagesResponseSchema = dataEnvelope(strictObject({ addition: additionSchema, project: projectSchema }, ['project']));
 
 /** `data.review` (docs/design.md#review). */
 const reviewQuoteSchema = strictObject({

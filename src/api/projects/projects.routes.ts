@@ -29,13 +29,7 @@ import { regenerateLanguage, regenerationTarget } from '../regenerations/regener
 import { regenerateBodySchema } from '../regenerations/regenerate.schema';
 import { requestTranscriptReview, submitsReview } from '../reviews/request-transcript-review';
 import { transcriptReviewBodySchema } from '../reviews/transcript-review.schema';
-import {
-  completeUploadBodySchema,
-  createProjectBodySchema,
-  downloadQuerySchema,
-  getProjectQuerySchema,
-  listProjectsQuerySchema,
-} from './projects.schema';
+import { completeUploadBodySchema, createProjectBodySchema, downloadQuerySchema, getProjectQuerySchema, listProjectsQuerySchema } from './projects.schema';
 
 /** What the GET's remembered bodies may add up to, in characters (a body is ~1–10 KB). */
 const PROJECT_BODIES_MAX_CHARS = 32 * 1024 * 1024;
@@ -75,7 +69,16 @@ export function projectsRoutes(deps: AppDeps): Router {
     const { items, page } = cursorPage(secret, caller.workspaceId, rows, query.limit);
     const ids = items.map((p) => p.id);
     const [languages, uploads] = await Promise.all([listProjectLanguages(db, ids), uploadProgressByProject(db, ids)]);
-    ctx.body = { data: items.map((p) => presentProjectListItem(p, languages.filter((l) => l.project_id === p.id), uploads.get(p.id))), page };
+    ctx.body = {
+      data: items.map((p) =>
+        presentProjectListItem(
+          p,
+          languages.filter((l) => l.project_id === p.id),
+          uploads.get(p.id),
+        ),
+      ),
+      page,
+    };
   });
 
   // A GET reads the project's version first (one named primary-key read) when it can answer from
@@ -110,19 +113,27 @@ export function projectsRoutes(deps: AppDeps): Router {
 
   // Quotes, or adds, target languages (docs/design.md#languages). Previews and over-limit requests are answered
   // by answerUnpaidQuote and never reach the idempotency step; a paid addition needs a key.
-  router.post('/:project_id/languages', auth, requirePermission('dubbing:write'), validateBody(addLanguagesBodySchema), quoteRequest(deps), answerUnpaidQuote(deps), idempotency(db), (ctx) => addLanguages(deps, ctx));
+  router.post('/:project_id/languages', auth, requirePermission('dubbing:write'), validateBody(addLanguagesBodySchema), quoteRequest(deps), answerUnpaidQuote(deps), idempotency(db), (ctx) =>
+    addLanguages(deps, ctx),
+  );
 
   // A preview needs no Idempotency-Key; a submission (preview_only: false) does.
-  router.post('/:project_id/transcript-review', auth, requirePermission('dubbing:write'), validateBody(transcriptReviewBodySchema), idempotency(db, submitsReview), (ctx) => requestTranscriptReview(deps, ctx));
+  router.post('/:project_id/transcript-review', auth, requirePermission('dubbing:write'), validateBody(transcriptReviewBodySchema), idempotency(db, submitsReview), (ctx) =>
+    requestTranscriptReview(deps, ctx),
+  );
 
   // Quotes, or pays for, a language's regeneration (docs/editing.md#regenerate). A preview is answered
   // by regenerationTarget and never reaches the idempotency step; a paid one needs a key.
-  router.post('/:project_id/languages/:locale/regenerate', auth, requirePermission('dubbing:write'), validateBody(regenerateBodySchema), regenerationTarget(deps), idempotency(db), (ctx) => regenerateLanguage(deps, ctx));
+  router.post('/:project_id/languages/:locale/regenerate', auth, requirePermission('dubbing:write'), validateBody(regenerateBodySchema), regenerationTarget(deps), idempotency(db), (ctx) =>
+    regenerateLanguage(deps, ctx),
+  );
 
   // A customer's cancel, delete and retry (docs/lifecycle.md).
   router.post('/:project_id/cancel', auth, requirePermission('dubbing:write'), validateBody(cancelProjectBodySchema), idempotency(db), (ctx) => cancelProject(deps, ctx));
   router.delete('/:project_id', auth, requirePermission('dubbing:write'), validateQuery(deleteProjectQuerySchema), (ctx) => deleteProject(deps, ctx));
-  router.post('/:project_id/languages/:locale/retry', auth, requirePermission('dubbing:write'), validateBody(retryLanguageBodySchema), retryTarget(deps), idempotency(db), (ctx) => retryLanguage(deps, ctx));
+  router.post('/:project_id/languages/:locale/retry', auth, requirePermission('dubbing:write'), validateBody(retryLanguageBodySchema), retryTarget(deps), idempotency(db), (ctx) =>
+    retryLanguage(deps, ctx),
+  );
 
   router.get('/:project_id/download', auth, requirePermission('dubbing:read'), validateQuery(downloadQuerySchema), (ctx) => download(deps, ctx));
 

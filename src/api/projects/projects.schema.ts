@@ -124,7 +124,7 @@ export const completeUploadBodySchema = {
         required: ['part_number', 'etag'],
         properties: {
           part_number: { type: 'integer', minimum: 1, maximum: 10_000 },
-          etag: { type: 'string', minLength: 1, maxLength: 128, description: 'The ETag the part\'s PUT answered (quotes optional).' },
+          etag: { type: 'string', minLength: 1, maxLength: 128, description: "The ETag the part's PUT answered (quotes optional)." },
         },
       },
     },

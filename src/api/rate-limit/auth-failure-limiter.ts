@@ -12,7 +12,10 @@ export class AuthFailureLimiter {
   private window = -1;
   private readonly counts = new Map<string, number>();
 
-  constructor(readonly limit: number, readonly windowSeconds = 60) {}
+  constructor(
+    readonly limit: number,
+    readonly windowSeconds = 60,
+  ) {}
 
   /** Seconds until `address` may try again; 0 when it may try now. */
   blockedFor(address: string, now = Date.now()): number {

@@ -15,8 +15,7 @@ type Trx = Transaction<Database>;
 
 export type CommittedRegeneration =
   /** Nothing to change, or over the limit: nothing was charged or written. */
-  | { kind: 'unpaid'; quote: RegenerationQuote; project: Project }
-  | { kind: 'charged'; quote: RegenerationQuote; run: RegenerationRun; project: Project };
+  { kind: 'unpaid'; quote: RegenerationQuote; project: Project } | { kind: 'charged'; quote: RegenerationQuote; run: RegenerationRun; project: Project };
 
 /**
  * Charges a regeneration of a language's changed lines and records it, in the caller's
@@ -45,7 +44,14 @@ export async function commitRegeneration(trx: Trx, input: { projectId: string; l
   await startRegeneration(trx, {
     project,
     language,
-    row: { id: regenerationId, segments: quote.segments, billable_seconds: quote.billable_seconds, credits: quote.credits, max_billable_seconds: quote.max_billable_seconds, idempotency_key: input.idempotencyKey },
+    row: {
+      id: regenerationId,
+      segments: quote.segments,
+      billable_seconds: quote.billable_seconds,
+      credits: quote.credits,
+      max_billable_seconds: quote.max_billable_seconds,
+      idempotency_key: input.idempotencyKey,
+    },
   });
   const number = await countLanguageRegenerations(trx, projectId, locale);
   const updated = await findProjectById(trx, projectId);

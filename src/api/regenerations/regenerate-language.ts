@@ -99,8 +99,12 @@ export async function regenerateLanguage(deps: AppDeps, ctx: Context): Promise<v
       if (!(err instanceof InsufficientCreditsError)) throw err;
       // The balance is what usage:read guards; a key without it learns only that it falls short.
       const available = auth.permissions.has('usage:read') ? `; ${err.available} are available` : '';
-      throw new ApiError(402, 'payment_required_error', 'insufficient_credits',
-        `This regeneration costs ${err.requested} credits (${err.requested / project.credits_per_second} s × ${project.credits_per_second} credits per second)${available}. Nothing was charged or changed.`);
+      throw new ApiError(
+        402,
+        'payment_required_error',
+        'insufficient_credits',
+        `This regeneration costs ${err.requested} credits (${err.requested / project.credits_per_second} s × ${project.credits_per_second} credits per second)${available}. Nothing was charged or changed.`,
+      );
     }
   });
 

@@ -41,16 +41,22 @@ export const regenerationsOperations: Operation[] = [
     auth: 'dubbing:write',
     idempotency: 'optional',
     pathParams: {
-      project_id: { description: 'The project\'s id (a UUID).', schema: uuidString },
-      locale: { description: 'One of the project\'s target locales.', schema: localeString },
+      project_id: { description: "The project's id (a UUID).", schema: uuidString },
+      locale: { description: "One of the project's target locales.", schema: localeString },
     },
     body: regenerateBodySchema,
     bodyExample: { max_billable_seconds: 60, preview_only: true },
-    responses: { 200: { description: 'The quote and the project; with `preview_only: false` and within the limit, what was charged.', schema: regenerateResponseSchema, example: regenerationPreviewExample } },
+    responses: {
+      200: { description: 'The quote and the project; with `preview_only: false` and within the limit, what was charged.', schema: regenerateResponseSchema, example: regenerationPreviewExample },
+    },
     errors: [
       { status: 402, codes: ['insufficient_credits'], description: 'Not enough credits for the quote; nothing was charged or changed.' },
       { ...notFound('project or language'), description: 'No such project (or not yours), or no such target locale in it.' },
-      { status: 409, codes: ['regeneration_in_progress', 'language_busy', 'language_not_completed'], description: 'A regeneration of this language is still running, the language is being dubbed again from a verified transcript, or it is not completed.' },
+      {
+        status: 409,
+        codes: ['regeneration_in_progress', 'language_busy', 'language_not_completed'],
+        description: 'A regeneration of this language is still running, the language is being dubbed again from a verified transcript, or it is not completed.',
+      },
       ...WORKFLOW_SERVICE_ERRORS,
     ],
   },

@@ -62,13 +62,30 @@ export async function requestTranscriptReview(deps: AppDeps, ctx: Context): Prom
         const locked = await lockLiveProject(trx, project.id);
         if (locked.transcript_review_status !== 'not_requested') return { kind: 'already_requested', project: locked };
         try {
-          await chargeCredits(trx, { workspaceId: project.workspace_id, reference: reviewChargeReference(project.id), amount: quote.credits, projectId: project.id, description: `transcript review, ${quote.billable_seconds} s` });
+          await chargeCredits(trx, {
+            workspaceId: project.workspace_id,
+            reference: reviewChargeReference(project.id),
+            amount: quote.credits,
+            projectId: project.id,
+            description: `transcript review, ${quote.billable_seconds} s`,
+          });
         } catch (err) {
           if (!(err instanceof InsufficientCreditsError)) throw err;
           const available = auth.permissions.has('usage:read') ? `; ${err.available} are available` : '';
-          throw new ApiError(402, 'payment_required_error', 'insufficient_credits', `This review costs ${err.requested} credits (${quote.billable_seconds} s × ${project.credits_per_second} credits per second)${available}.`);
+          throw new ApiError(
+            402,
+            'payment_required_error',
+            'insufficient_credits',
+            `This review costs ${err.requested} credits (${quote.billable_seconds} s × ${project.credits_per_second} credits per second)${available}.`,
+          );
         }
-        await openReview(trx, { projectId: project.id, workspaceId: project.workspace_id, billableSeconds: quote.billable_seconds, credits: quote.credits, deadlineSeconds: config.reviews.deadlineSeconds });
+        await openReview(trx, {
+          projectId: project.id,
+          workspaceId: project.workspace_id,
+          billableSeconds: quote.billable_seconds,
+          credits: quote.credits,
+          deadlineSeconds: config.reviews.deadlineSeconds,
+        });
         const charged = { ...quote, charged_now_seconds: quote.billable_seconds };
         await idempotency!.setRecoveryPoint(trx, RECOVERY_POINT, { review: charged });
         return { kind: 'charged', quote: charged };

@@ -28,11 +28,20 @@ export async function lockEditableTranscript(trx: Trx, projectId: string): Promi
     throw ApiError.conflict('project_busy', `The project is ${doing}; its transcript can change once it has finished.`);
   }
   const working = (await lockLanguageStatuses(trx, projectId)).filter((l) => !ENDED.has(l.status));
-  if (working.length) throw ApiError.conflict('project_busy', `${working.map((l) => l.locale).join(', ')} ${working.length === 1 ? 'is' : 'are'} being dubbed; the transcript can change once ${working.length === 1 ? 'it has' : 'they have'} finished.`);
+  if (working.length)
+    throw ApiError.conflict(
+      'project_busy',
+      `${working.map((l) => l.locale).join(', ')} ${working.length === 1 ? 'is' : 'are'} being dubbed; the transcript can change once ${working.length === 1 ? 'it has' : 'they have'} finished.`,
+    );
   const regenerating = await listRunningRegenerationLocales(trx, projectId);
-  if (regenerating.length) throw ApiError.conflict('project_busy', `${regenerating.join(', ')} ${regenerating.length === 1 ? 'is' : 'are'} being regenerated; the transcript can change once that has finished.`);
+  if (regenerating.length)
+    throw ApiError.conflict('project_busy', `${regenerating.join(', ')} ${regenerating.length === 1 ? 'is' : 'are'} being regenerated; the transcript can change once that has finished.`);
   const redubbing = await listRedubbingLocales(trx, projectId);
-  if (redubbing.length) throw ApiError.conflict('project_busy', `${redubbing.join(', ')} ${redubbing.length === 1 ? 'is' : 'are'} being dubbed again from the verified transcript; the transcript can change once that has finished.`);
+  if (redubbing.length)
+    throw ApiError.conflict(
+      'project_busy',
+      `${redubbing.join(', ')} ${redubbing.length === 1 ? 'is' : 'are'} being dubbed again from the verified transcript; the transcript can change once that has finished.`,
+    );
   return project;
 }
 
@@ -41,5 +50,6 @@ export async function lockEditableLanguage(trx: Trx, projectId: string, locale: 
   const language = await lockLanguageRevision(trx, projectId, locale);
   if (!ENDED.has(language.status)) throw ApiError.conflict('language_busy', `${locale} is being dubbed (${language.status}); its lines can change once it has finished.`);
   if (await findRunningRegeneration(trx, projectId, locale)) throw ApiError.conflict('language_busy', `${locale} is being regenerated; its lines can change once that has finished.`);
-  if ((await findRedubRevision(trx, projectId, locale)) !== null) throw ApiError.conflict('language_busy', `${locale} is being dubbed again from the verified transcript; its lines can change once that has finished.`);
+  if ((await findRedubRevision(trx, projectId, locale)) !== null)
+    throw ApiError.conflict('language_busy', `${locale} is being dubbed again from the verified transcript; its lines can change once that has finished.`);
 }

@@ -14,12 +14,7 @@ import type { EditSourceSegmentBody } from './transcripts.schema';
 const at = (seconds: number) => formatTimestamp(seconds, '.');
 
 /** What the segment becomes, or 400 naming the field that breaks a rule. */
-export function applySegmentEdit(
-  segment: SourceSegment,
-  body: EditSourceSegmentBody,
-  neighbours: { previous?: SourceSegment; next?: SourceSegment },
-  durationSeconds: number | null,
-): Cue {
+export function applySegmentEdit(segment: SourceSegment, body: EditSourceSegmentBody, neighbours: { previous?: SourceSegment; next?: SourceSegment }, durationSeconds: number | null): Cue {
   if (body.text === undefined && body.start_seconds === undefined && body.end_seconds === undefined) {
     throw ApiError.invalid('missing_parameter', 'Send text, start_seconds or end_seconds: what the segment becomes.', 'text');
   }
@@ -36,10 +31,18 @@ export function applySegmentEdit(
   }
   const { previous, next } = neighbours;
   if (previous && edited.start_seconds < previous.end_seconds) {
-    throw ApiError.invalid('invalid_parameter', `start_seconds (${at(edited.start_seconds)}) is before the previous segment ends (${at(previous.end_seconds)}); segments must be in order and must not overlap.`, 'start_seconds');
+    throw ApiError.invalid(
+      'invalid_parameter',
+      `start_seconds (${at(edited.start_seconds)}) is before the previous segment ends (${at(previous.end_seconds)}); segments must be in order and must not overlap.`,
+      'start_seconds',
+    );
   }
   if (next && edited.end_seconds > next.start_seconds) {
-    throw ApiError.invalid('invalid_parameter', `end_seconds (${at(edited.end_seconds)}) is after the next segment starts (${at(next.start_seconds)}); segments must be in order and must not overlap.`, 'end_seconds');
+    throw ApiError.invalid(
+      'invalid_parameter',
+      `end_seconds (${at(edited.end_seconds)}) is after the next segment starts (${at(next.start_seconds)}); segments must be in order and must not overlap.`,
+      'end_seconds',
+    );
   }
   if (durationSeconds !== null && edited.end_seconds > durationSeconds + END_TOLERANCE_SECONDS) {
     throw ApiError.invalid('invalid_parameter', `end_seconds (${at(edited.end_seconds)}) is after the source ends (${at(durationSeconds)}).`, 'end_seconds');
@@ -64,7 +67,12 @@ export function refuseEditedLinesOverBound(lines: readonly LanguageSegment[], ed
   for (const line of lines) {
     if (line.status !== 'edited' || perLocale.get(line.locale) !== 1) continue;
     const bound = cueTextProblem({ startSeconds: edited.start_seconds, endSeconds: edited.end_seconds, text: line.text }, { personTimed: false });
-    if (bound) throw ApiError.invalid('invalid_transcript', `The ${line.locale} line of this segment, edited and taking its new timing, ${bound.problem}.`, body.end_seconds !== undefined ? 'end_seconds' : 'start_seconds');
+    if (bound)
+      throw ApiError.invalid(
+        'invalid_transcript',
+        `The ${line.locale} line of this segment, edited and taking its new timing, ${bound.problem}.`,
+        body.end_seconds !== undefined ? 'end_seconds' : 'start_seconds',
+      );
   }
 }
 

@@ -10,6 +10,11 @@ export const transcriptFileSchema = {
   required: ['format', 'content'],
   properties: {
     format: { enum: TRANSCRIPT_FORMATS, description: '`vtt` (WebVTT), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text"}]`, or that list under `segments`.' },
-    content: { type: 'string', minLength: 1, description: 'The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15.' },
+    content: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15.',
+    },
   },
 } as const;

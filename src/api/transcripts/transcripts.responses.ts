@@ -23,14 +23,14 @@ const transcriptSchema = strictObject({
     type: 'string',
     format: 'uri',
     description:
-      'A short-lived signed URL (`SIGNED_URL_TTL_SECONDS`) of the source\'s speech (16 kHz mono WAV), to play a segment from its `start_seconds`; it answers Range requests. ' +
-      'Null until the source\'s audio is extracted (once the upload is validated and charged), with a supplied transcript too. GET again for a fresh one.',
+      "A short-lived signed URL (`SIGNED_URL_TTL_SECONDS`) of the source's speech (16 kHz mono WAV), to play a segment from its `start_seconds`; it answers Range requests. " +
+      "Null until the source's audio is extracted (once the upload is validated and charged), with a supplied transcript too. GET again for a fresh one.",
   }),
   segments: { type: 'array', items: sourceSegmentSchema, description: 'In time order; empty until the source is transcribed or a transcript is supplied.' },
 });
 
 export const languageSegmentSchema = strictObject({
-  id: { type: 'string', description: 'The line\'s id (`lseg_…`).', examples: ['lseg_p2n8c4d7s1f5g9hj'] },
+  id: { type: 'string', description: "The line's id (`lseg_…`).", examples: ['lseg_p2n8c4d7s1f5g9hj'] },
   source_segment_id: nullable({ type: 'string', description: 'The source segment it was made from; null for a supplied cue that overlaps none, or once a new transcript replaced its segment.' }),
   start_seconds: seconds,
   end_seconds: seconds,
@@ -38,12 +38,14 @@ export const languageSegmentSchema = strictObject({
   status: {
     type: 'string',
     enum: ['current', 'stale', 'edited'],
-    description: '`current`: the machine\'s translation of the source as it is; `stale`: the source changed since, and the next regeneration translates it again; `edited`: a person wrote it, and the machine never overwrites it.',
+    description:
+      "`current`: the machine's translation of the source as it is; `stale`: the source changed since, and the next regeneration translates it again; `edited`: a person wrote it, and the machine never overwrites it.",
   },
   clip_url: nullable({
     type: 'string',
     format: 'uri',
-    description: 'A short-lived signed URL (`SIGNED_URL_TTL_SECONDS`) of the line\'s dubbed clip (WAV) as the published revision plays it, which for a `stale` or `edited` line may be older words. Null when the revision plays none for it.',
+    description:
+      "A short-lived signed URL (`SIGNED_URL_TTL_SECONDS`) of the line's dubbed clip (WAV) as the published revision plays it, which for a `stale` or `edited` line may be older words. Null when the revision plays none for it.",
   }),
 });
 

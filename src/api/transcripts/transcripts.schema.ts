@@ -20,7 +20,7 @@ export const editSourceSegmentBodySchema = {
   additionalProperties: false,
   description: 'At least one of the three; what is not sent stays as it is.',
   properties: {
-    text: { ...SEGMENT_TEXT, description: 'The segment\'s new words.' },
+    text: { ...SEGMENT_TEXT, description: "The segment's new words." },
     start_seconds: { ...SECONDS, description: 'When it starts: no earlier than the previous segment ends.' },
     end_seconds: { ...SECONDS, description: 'When it ends: after it starts, no later than the next segment starts, and within the source.' },
   },
@@ -32,7 +32,7 @@ export const editLanguageSegmentBodySchema = {
   additionalProperties: false,
   required: ['text'],
   properties: {
-    text: { ...SEGMENT_TEXT, description: 'The line\'s words, taken as given: the line becomes `edited`, which the machine never overwrites.' },
+    text: { ...SEGMENT_TEXT, description: "The line's words, taken as given: the line becomes `edited`, which the machine never overwrites." },
   },
 } as const;
 export type EditLanguageSegmentBody = Validated<typeof editLanguageSegmentBodySchema>;

@@ -2,7 +2,10 @@ import { Readable } from 'node:stream';
 
 /** The body's length differs from the announced Content-Length (a dropped or lying client). */
 export class BodyLengthMismatchError extends Error {
-  constructor(readonly expected: number, readonly received: number) {
+  constructor(
+    readonly expected: number,
+    readonly received: number,
+  ) {
     super(`body had ${received} bytes, ${expected} were announced`);
     this.name = 'BodyLengthMismatchError';
   }

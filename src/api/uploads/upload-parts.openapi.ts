@@ -11,8 +11,8 @@ export const uploadPartsOperations: Operation[] = [
     operationId: 'uploadPart',
     summary: 'Upload one part',
     description:
-      'PUT a part\'s raw bytes to the URL from the project\'s `transfer.parts[]` (local storage driver only). No API key: the signed URL is the credential. ' +
-      'The body must be exactly the part\'s size, announced with Content-Length; send Content-MD5 to have damaged bytes refused.',
+      "PUT a part's raw bytes to the URL from the project's `transfer.parts[]` (local storage driver only). No API key: the signed URL is the credential. " +
+      "The body must be exactly the part's size, announced with Content-Length; send Content-MD5 to have damaged bytes refused.",
     tags: ['Uploads'],
     auth: 'signed_url',
     pathParams: {
@@ -24,7 +24,7 @@ export const uploadPartsOperations: Operation[] = [
       200: {
         description: 'Stored. Keep the ETag for upload/complete.',
         schema: dataEnvelope(strictObject({ part_number: { type: 'integer' }, etag: { type: 'string' }, size_bytes: { type: 'integer' } })),
-        headers: { ETag: { description: 'The part\'s MD5, quoted.', schema: { type: 'string' } } },
+        headers: { ETag: { description: "The part's MD5, quoted.", schema: { type: 'string' } } },
       },
     },
     errors: [

@@ -34,11 +34,13 @@ function assertAcceptsParts(upload: Upload, now: Date): void {
  * upload itself is over, and fresh URLs would not help: say that instead. The signature is
  * authentic by now, so the caller was given this upload id and may learn its state.
  */
-const expiredPartUrl = (db: Db): ExpiredUrlAnswer => async (ctx) => {
-  const upload = await findUploadById(db, ctx.params.upload_id);
-  if (upload) assertAcceptsParts(upload, new Date()); // throws upload_already_completed / upload_expired
-  return signatureExpired('GET /v1/dubbing/projects/{project_id}?include_transfer=true for fresh part URLs.');
-};
+const expiredPartUrl =
+  (db: Db): ExpiredUrlAnswer =>
+  async (ctx) => {
+    const upload = await findUploadById(db, ctx.params.upload_id);
+    if (upload) assertAcceptsParts(upload, new Date()); // throws upload_already_completed / upload_expired
+    return signatureExpired('GET /v1/dubbing/projects/{project_id}?include_transfer=true for fresh part URLs.');
+  };
 
 function parsePartNumber(raw: string | undefined, partCount: number): number {
   const n = /^[1-9]\d{0,5}$/.test(raw ?? '') ? Number(raw) : NaN;
@@ -105,17 +107,20 @@ export function uploadPartsRoutes({ db, blobStore, urlSigner }: AppDeps): Router
       throw ApiError.invalid('content_md5_mismatch', `The bytes of part ${partNumber} do not match its Content-MD5 header; send the part again.`);
     }
 
-    const replaced = await db.transaction().execute(async (trx) => {
-      // Shares the row lock upload/complete takes, so a part never lands after a completion.
-      const current = await lockUploadShared(trx, upload.id);
-      if (current?.completed_at) {
-        throw ApiError.conflict('upload_already_completed', 'This upload has been completed; it accepts no more parts.');
-      }
-      return upsertUploadPart(trx, { upload_id: upload.id, part_number: partNumber, etag: stored.md5, size_bytes: stored.sizeBytes, storage_key: key });
-    }).catch(async (err: unknown) => {
-      await blobStore.delete(key);
-      throw err;
-    });
+    const replaced = await db
+      .transaction()
+      .execute(async (trx) => {
+        // Shares the row lock upload/complete takes, so a part never lands after a completion.
+        const current = await lockUploadShared(trx, upload.id);
+        if (current?.completed_at) {
+          throw ApiError.conflict('upload_already_completed', 'This upload has been completed; it accepts no more parts.');
+        }
+        return upsertUploadPart(trx, { upload_id: upload.id, part_number: partNumber, etag: stored.md5, size_bytes: stored.sizeBytes, storage_key: key });
+      })
+      .catch(async (err: unknown) => {
+        await blobStore.delete(key);
+        throw err;
+      });
     // The exact key: a part stored before per-attempt keys lives at a key that is a prefix of
     // the new one ("…/00001" of "…/00001-<attempt>"), so a prefix delete would take both.
     if (replaced && replaced !== key) await blobStore.delete(replaced);

@@ -3,11 +3,12 @@ import { notFound } from '../openapi/common-errors';
 import { dataEnvelope, isoTimestamp, strictObject } from '../openapi/json-schema';
 import { getUsageQuerySchema } from './usage.schema';
 
-const trio = (unit: string) => strictObject({
-  total: { type: 'integer', description: `${unit} the workspace holds (granted minus captured).` },
-  reserved: { type: 'integer', description: `${unit} held for work not yet settled.` },
-  available: { type: 'integer', description: 'total − reserved.' },
-});
+const trio = (unit: string) =>
+  strictObject({
+    total: { type: 'integer', description: `${unit} the workspace holds (granted minus captured).` },
+    reserved: { type: 'integer', description: `${unit} held for work not yet settled.` },
+    available: { type: 'integer', description: 'total − reserved.' },
+  });
 
 const usageResponse = dataEnvelope(
   strictObject({
@@ -30,9 +31,16 @@ export const usageOperations: Operation[] = [
     query: getUsageQuerySchema,
     responses: {
       200: {
-        description: 'The workspace\'s credits.',
+        description: "The workspace's credits.",
         schema: usageResponse,
-        example: { data: { credits_per_second: 1, credits: { total: 3600, reserved: 240, available: 3360 }, billable_seconds: { total: 3600, reserved: 240, available: 3360 }, as_of: '2026-11-24T06:00:00.000Z' } },
+        example: {
+          data: {
+            credits_per_second: 1,
+            credits: { total: 3600, reserved: 240, available: 3360 },
+            billable_seconds: { total: 3600, reserved: 240, available: 3360 },
+            as_of: '2026-11-24T06:00:00.000Z',
+          },
+        },
       },
     },
     errors: [notFound('workspace')],

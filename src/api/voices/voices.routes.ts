@@ -15,8 +15,7 @@ function targetVoices(fleet: FleetCapabilities): OfferedVoice[] {
   return fleet.locales.filter((l) => l.canBeTarget).flatMap((l) => l.voices ?? []);
 }
 
-export const sampleUrl = (publicBaseUrl: string, voice: Pick<OfferedVoice, 'id' | 'locale'>) =>
-  `${publicBaseUrl}/v1/dubbing/voices/${encodeURIComponent(voice.id)}/sample?locale=${voice.locale}`;
+export const sampleUrl = (publicBaseUrl: string, voice: Pick<OfferedVoice, 'id' | 'locale'>) => `${publicBaseUrl}/v1/dubbing/voices/${encodeURIComponent(voice.id)}/sample?locale=${voice.locale}`;
 
 /**
  * GET /v1/dubbing/voices — public, like the locales: the voices the live workers offer for
@@ -36,8 +35,7 @@ export function voicesRoutes({ capabilities, config, downloadLinks, blobStore }:
     default: isDefault,
     sample_url: sampleUrl(base, voice),
   });
-  const render = (fleet: FleetCapabilities) =>
-    fleet.locales.filter((l) => l.canBeTarget).flatMap((l) => (l.voices ?? []).map((voice, i) => present(voice, i === 0)));
+  const render = (fleet: FleetCapabilities) => fleet.locales.filter((l) => l.canBeTarget).flatMap((l) => (l.voices ?? []).map((voice, i) => present(voice, i === 0)));
   // Rendered once per change of the fleet's union, not per request.
   let rendered: { from: FleetCapabilities; data: ReturnType<typeof render> } | undefined;
 
@@ -58,7 +56,9 @@ export function voicesRoutes({ capabilities, config, downloadLinks, blobStore }:
     const voice = targetVoices(capabilities.current()).find((v) => v.id === id && (query.locale === undefined || v.locale === query.locale));
     if (!voice) throw ApiError.notFound('voice', query.locale === undefined ? 'voice_id' : 'locale');
     if (!(await blobStore.stat(voice.sampleKey))) {
-      throw new ApiError(503, ERROR_TYPES.api_error, 'service_unavailable', `The sample of ${voice.id} is not rendered yet; a worker renders it once started. Retry shortly.`, undefined, { 'retry-after': String(SAMPLE_RETRY_SECONDS) });
+      throw new ApiError(503, ERROR_TYPES.api_error, 'service_unavailable', `The sample of ${voice.id} is not rendered yet; a worker renders it once started. Retry shortly.`, undefined, {
+        'retry-after': String(SAMPLE_RETRY_SECONDS),
+      });
     }
     ctx.set('Cache-Control', 'public, max-age=60');
     ctx.status = 302;

@@ -15,7 +15,7 @@ export type ListVoicesQuery = Validated<typeof listVoicesQuerySchema>;
 export const voiceSampleQuerySchema = {
   type: 'object',
   properties: {
-    locale: { ...LOCALE, description: 'The locale the sample speaks, for a voice offered for several (an external engine\'s); its first locale by default.' },
+    locale: { ...LOCALE, description: "The locale the sample speaks, for a voice offered for several (an external engine's); its first locale by default." },
   },
   additionalProperties: false,
 } as const;

@@ -48,14 +48,18 @@ export function webhooksRoutes(deps: AppDeps): Router {
     }
     const id = randomUUID();
     const plainSecret = newEndpointSecret();
-    const endpoint = await insertEndpointWithinLimit(db, {
-      id,
-      workspaceId: caller.workspaceId,
-      url: body.url,
-      secret: sealSecret(secretKey, id, plainSecret),
-      enabledEvents: body.enabled_events ?? [...WEBHOOK_EVENT_TYPES],
-      description: body.description ?? null,
-    }, maxEndpointsPerWorkspace);
+    const endpoint = await insertEndpointWithinLimit(
+      db,
+      {
+        id,
+        workspaceId: caller.workspaceId,
+        url: body.url,
+        secret: sealSecret(secretKey, id, plainSecret),
+        enabledEvents: body.enabled_events ?? [...WEBHOOK_EVENT_TYPES],
+        description: body.description ?? null,
+      },
+      maxEndpointsPerWorkspace,
+    );
     if (!endpoint) {
       throw ApiError.conflict('webhook_endpoint_limit_reached', `This workspace has reached its limit of ${maxEndpointsPerWorkspace} live webhook endpoints; delete one before registering another.`);
     }

@@ -34,7 +34,7 @@ export const youtubeOperations: Operation[] = [
     path: '/v1/dubbing/youtube/videos',
     operationId: 'listYoutubeVideos',
     summary: 'List videos of a connected channel',
-    description: 'Served from the workspace\'s mirror of its channel. A video that already has a project of this workspace carries `matching_project`.',
+    description: "Served from the workspace's mirror of its channel. A video that already has a project of this workspace carries `matching_project`.",
     tags: ['YouTube'],
     auth: 'dubbing:read',
     query: listVideosQuerySchema,
@@ -45,7 +45,7 @@ export const youtubeOperations: Operation[] = [
         headers: {
           'YouTube-Lookup': {
             description:
-              'Only when `query` is an exact video id the mirror lacks: `found` or `not_found` after a live Data API lookup; `remembered_miss` (looked up in vain lately) or `budget_exhausted` (the workspace\'s live lookups for this hour are spent) when none was made and the mirror answered.',
+              "Only when `query` is an exact video id the mirror lacks: `found` or `not_found` after a live Data API lookup; `remembered_miss` (looked up in vain lately) or `budget_exhausted` (the workspace's live lookups for this hour are spent) when none was made and the mirror answered.",
             schema: { type: 'string', enum: ['found', 'not_found', 'remembered_miss', 'budget_exhausted'] },
           },
         },

@@ -40,7 +40,11 @@ export function youtubeRoutes(deps: AppDeps): Router {
       ctx.set('YouTube-Lookup', lookup);
       if (lookup === 'found') videos = await listVideos(deps.pool, { ...search, videoId });
     }
-    const matches = await findMatchingProjects(deps.pool, workspaceId, videos.map((v) => v.id));
+    const matches = await findMatchingProjects(
+      deps.pool,
+      workspaceId,
+      videos.map((v) => v.id),
+    );
     const items = videos.map((video) => presentVideo(video, matches.get(video.id)));
     ctx.body = { data: { connection_required: false, channel: { channel_id: channel.id, title: channel.title }, items } };
   });

@@ -31,13 +31,16 @@ export const channelsConnect: RegisterCommand = (program, ctx) =>
       const workspace = await findWorkspace(ctx.db(), options.workspace);
       if (!workspace) throw new Error(`no workspace ${options.workspace}`);
       const channel = await ctx.youtube().resolveChannel(options.channel);
-      const connected = await ctx.db().transaction().execute((trx) =>
-        connectChannel(trx, {
-          workspaceId: options.workspace,
-          channel: { id: channel.id, title: channel.title, handle: channel.handle ?? null, uploads_playlist_id: channel.uploadsPlaylistId },
-          primary: options.primary === true,
-        }),
-      );
+      const connected = await ctx
+        .db()
+        .transaction()
+        .execute((trx) =>
+          connectChannel(trx, {
+            workspaceId: options.workspace,
+            channel: { id: channel.id, title: channel.title, handle: channel.handle ?? null, uploads_playlist_id: channel.uploadsPlaylistId },
+            primary: options.primary === true,
+          }),
+        );
       const { taskQueue } = ctx.config.temporal;
       const schedule = await ensureChannelSyncSchedule(ctx.temporal(), taskQueue, channel.id, ctx.config.youtube.syncIntervalMinutes);
       const sync = await startChannelSync(ctx.temporal(), taskQueue, channel.id);
@@ -62,7 +65,7 @@ export const channelsList: RegisterCommand = (program, ctx) =>
 export const channelsDisconnect: RegisterCommand = (program, ctx) =>
   program
     .command('channels:disconnect')
-    .description("disconnect a channel; the mirror and existing projects stay (needed when another workspace uses it)")
+    .description('disconnect a channel; the mirror and existing projects stay (needed when another workspace uses it)')
     .argument('<channel-id>', 'UC… channel id', channelId)
     .option('--workspace <id>', 'the workspace to disconnect it from (required when several connected it)', uuid)
     .action(async (channel: string, options: { workspace?: string }) => {
@@ -70,7 +73,10 @@ export const channelsDisconnect: RegisterCommand = (program, ctx) =>
       if (connections.length === 0) throw new Error(`channel ${channel} is not connected${options.workspace ? ` to workspace ${options.workspace}` : ''}`);
       if (connections.length > 1) throw new UsageError(`channel ${channel} is connected to ${connections.length} workspaces; say which with --workspace`);
       const workspaceId = connections[0]!.workspace_id;
-      await ctx.db().transaction().execute((trx) => disconnectChannel(trx, workspaceId, channel));
+      await ctx
+        .db()
+        .transaction()
+        .execute((trx) => disconnectChannel(trx, workspaceId, channel));
       const remaining = await listChannelWorkspaceIds(ctx.db(), channel);
       if (remaining.length === 0) await removeChannelSyncSchedule(ctx.temporal(), channel);
       ctx.print(`disconnected ${channel} from ${workspaceId}${remaining.length === 0 ? '; its sync schedule was removed' : ''}`);

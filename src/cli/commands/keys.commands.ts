@@ -40,8 +40,8 @@ export const keysCreate: RegisterCommand = (program, ctx) =>
 export const keysCreateReviewer: RegisterCommand = (program, ctx) =>
   program
     .command('keys:create-reviewer')
-    .description('create a reviewer key for one of the service\'s transcript reviewers (reviews:write, no workspace); the secret is printed once')
-    .requiredOption('--name <reviewer>', 'the reviewer\'s name, recorded on the reviews they claim', text)
+    .description("create a reviewer key for one of the service's transcript reviewers (reviews:write, no workspace); the secret is printed once")
+    .requiredOption('--name <reviewer>', "the reviewer's name, recorded on the reviews they claim", text)
     .action(async (options: { name: string }) => {
       const { key, row } = await issueReviewerKey(ctx.db(), { name: options.name });
       ctx.print(`created reviewer key ${row.id} for "${row.name}" (reviews:write)`);
@@ -69,6 +69,9 @@ export const keysRevoke: RegisterCommand = (program, ctx) =>
     .description('revoke a key at once')
     .argument('<key-id>', 'the key id keys:list prints', keyId)
     .action(async (id: string) => {
-      const revoked = await ctx.db().transaction().execute((trx) => revokeApiKey(trx, id));
+      const revoked = await ctx
+        .db()
+        .transaction()
+        .execute((trx) => revokeApiKey(trx, id));
       ctx.print(revoked ? `revoked ${id}` : `no active key ${id}`);
     });

@@ -38,7 +38,9 @@ async function retryLanguage(ctx: CliContext, projectId: string, locale: string,
     const { granted, captured, reserved } = await getBalance(ctx.db(), row.workspace_id);
     const available = granted - captured - reserved;
     if (cost > available) {
-      throw new Error(`retrying ${locale} costs ${cost} credits (${row.billable_seconds} s × ${row.credits_per_second}); the workspace has ${available} available. Grant credits, or retry with --goodwill to deliver it free.`);
+      throw new Error(
+        `retrying ${locale} costs ${cost} credits (${row.billable_seconds} s × ${row.credits_per_second}); the workspace has ${available} available. Grant credits, or retry with --goodwill to deliver it free.`,
+      );
     }
   }
 
@@ -56,7 +58,9 @@ async function retryLanguage(ctx: CliContext, projectId: string, locale: string,
     args: [input],
     typedSearchAttributes: languageSearchAttributes(projectId, row.workspace_id, locale),
   });
-  ctx.print(`started attempt ${input.attempt} of ${handle.workflowId} (run ${handle.firstExecutionRunId}; ${billing === 'charge' ? 'charged' : billing === 'free' ? `free: ${row.failure_code} was the platform's failure` : 'goodwill'})`);
+  ctx.print(
+    `started attempt ${input.attempt} of ${handle.workflowId} (run ${handle.firstExecutionRunId}; ${billing === 'charge' ? 'charged' : billing === 'free' ? `free: ${row.failure_code} was the platform's failure` : 'goodwill'})`,
+  );
   if (!options.wait) return;
   const result = await handle.result();
   ctx.print(`${locale}: ${result.status}${result.reason ? ` (${result.reason})` : ''}`);

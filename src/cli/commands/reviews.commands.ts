@@ -38,7 +38,9 @@ async function requireReview(ctx: CliContext, projectId: string): Promise<Transc
 /** Refused here with the database's word for a prompt answer; the workflow checks again. */
 async function sendStep(ctx: CliContext, review: TranscriptReview, expected: TranscriptReview['status'], step: ReviewStep): Promise<ReviewStepResult> {
   if (review.status !== expected) {
-    throw new Error(`refused: the review is ${review.status}${review.reviewer ? ` (${review.reviewer})` : ''}; ${expected === 'requested' ? 'only a requested review can be claimed' : 'claim it before submitting a transcript'}`);
+    throw new Error(
+      `refused: the review is ${review.status}${review.reviewer ? ` (${review.reviewer})` : ''}; ${expected === 'requested' ? 'only a requested review can be claimed' : 'claim it before submitting a transcript'}`,
+    );
   }
   try {
     return await workflowsOf(ctx).sendReviewStep(review, step);
@@ -61,7 +63,9 @@ export const reviewsList: RegisterCommand = (program, ctx) =>
       for (const r of queue) {
         const due = Math.round((r.deadline_at.getTime() - r.requested_at.getTime()) / 1000) - r.age_seconds;
         const duration = r.duration_seconds === null ? '?' : `${Math.ceil(r.duration_seconds)} s`;
-        ctx.print(`${r.project_id}  ${r.status.padEnd(9)}  age ${age(r.age_seconds).padEnd(8)}  ${duration.padEnd(7)}  ${due > 0 ? `due in ${age(due)}` : 'overdue'}${r.reviewer ? `  reviewer ${r.reviewer}` : ''}  "${r.project_name}"`);
+        ctx.print(
+          `${r.project_id}  ${r.status.padEnd(9)}  age ${age(r.age_seconds).padEnd(8)}  ${duration.padEnd(7)}  ${due > 0 ? `due in ${age(due)}` : 'overdue'}${r.reviewer ? `  reviewer ${r.reviewer}` : ''}  "${r.project_name}"`,
+        );
       }
     });
 

@@ -23,7 +23,7 @@ interface AddOptions {
 export const webhooksAdd: RegisterCommand = (program, ctx) =>
   program
     .command('webhooks:add')
-    .description("register a webhook endpoint for a workspace; its signing secret is printed once")
+    .description('register a webhook endpoint for a workspace; its signing secret is printed once')
     .requiredOption('--workspace <id>', 'workspace id', uuid)
     .requiredOption('--url <url>', 'http(s) URL that receives the events')
     .option('--events <list>', `comma list of ${WEBHOOK_EVENT_TYPES.join(', ')}, or "all"`, webhookEvents, [...WEBHOOK_EVENT_TYPES])
@@ -39,8 +39,13 @@ export const webhooksAdd: RegisterCommand = (program, ctx) =>
       }
       const id = randomUUID();
       const secret = newEndpointSecret();
-      const endpoint = await insertEndpointWithinLimit(ctx.db(), { id, workspaceId: options.workspace, url: options.url, secret: sealSecret(secretKey, id, secret), enabledEvents: options.events, description: options.description ?? null }, maxEndpointsPerWorkspace);
-      if (!endpoint) throw new Error(`workspace ${options.workspace} has reached its limit of ${maxEndpointsPerWorkspace} live webhook endpoints (WEBHOOK_MAX_ENDPOINTS_PER_WORKSPACE); remove one first`);
+      const endpoint = await insertEndpointWithinLimit(
+        ctx.db(),
+        { id, workspaceId: options.workspace, url: options.url, secret: sealSecret(secretKey, id, secret), enabledEvents: options.events, description: options.description ?? null },
+        maxEndpointsPerWorkspace,
+      );
+      if (!endpoint)
+        throw new Error(`workspace ${options.workspace} has reached its limit of ${maxEndpointsPerWorkspace} live webhook endpoints (WEBHOOK_MAX_ENDPOINTS_PER_WORKSPACE); remove one first`);
       ctx.print(`created webhook endpoint ${endpoint.id} → ${endpoint.url} (${endpoint.enabled_events.join(', ')})`);
       ctx.print(`signing secret (shown once): ${secret}`);
     });
@@ -53,7 +58,9 @@ export const webhooksList: RegisterCommand = (program, ctx) =>
     .action(async (options: { workspace?: string }) => {
       const rows = await listEndpoints(ctx.db(), { workspaceId: options.workspace, limit: 1000 });
       for (const r of rows) {
-        ctx.print(`${r.id}  ws=${r.workspace_id}  ${r.url}  ${secretHint(openSecret(ctx.config.webhooks.secretKey, r.id, r.secret))}  ${r.enabled_events.join(',')}${r.description ? `  "${r.description}"` : ''}`);
+        ctx.print(
+          `${r.id}  ws=${r.workspace_id}  ${r.url}  ${secretHint(openSecret(ctx.config.webhooks.secretKey, r.id, r.secret))}  ${r.enabled_events.join(',')}${r.description ? `  "${r.description}"` : ''}`,
+        );
       }
       if (rows.length === 0) ctx.print('no webhook endpoints');
     });
@@ -84,11 +91,16 @@ export const webhooksSealSecrets: RegisterCommand = (program, ctx) =>
 export const webhooksRedeliver: RegisterCommand = (program, ctx) =>
   program
     .command('webhooks:redeliver')
-    .description("send an event again, as a new delivery (new Dubbing-Delivery-Id), to one endpoint or every subscribed one")
+    .description('send an event again, as a new delivery (new Dubbing-Delivery-Id), to one endpoint or every subscribed one')
     .argument('<event-id>', 'the event id (Dubbing-Event-Id, or event_id in the delivery log)', uuid)
     .option('--endpoint <id>', 'only this endpoint', uuid)
     .action(async (eventId: string, options: { endpoint?: string }) => {
       const { temporal, webhooks } = ctx.config;
-      const made = await redeliverEvent(ctx.db(), ctx.temporal(), { taskQueue: temporal.taskQueue, timeoutMs: temporal.callTimeoutMs, retry: webhooks.retry }, { eventId, endpointId: options.endpoint });
+      const made = await redeliverEvent(
+        ctx.db(),
+        ctx.temporal(),
+        { taskQueue: temporal.taskQueue, timeoutMs: temporal.callTimeoutMs, retry: webhooks.retry },
+        { eventId, endpointId: options.endpoint },
+      );
       for (const d of made) ctx.print(`redelivering event ${eventId} to ${d.endpointId} (${d.url}) as delivery ${d.deliveryId}; workflow webhook-delivery/${d.deliveryId}`);
     });

@@ -27,14 +27,17 @@ export const workspacesCreate: RegisterCommand = (program, ctx) =>
       if (options.kind === 'personal' && !options.ownerEmail) throw new UsageError('--kind personal needs --owner-email <email>');
       if (options.kind === 'team' && options.ownerEmail) throw new UsageError('--owner-email applies only to --kind personal');
       const cps = options.creditsPerSecond ?? ctx.config.billing.defaultCreditsPerSecond;
-      const workspace = await ctx.db().transaction().execute(async (trx) => {
-        let ownerId: string | null = null;
-        if (options.ownerEmail) {
-          const address = options.ownerEmail;
-          ownerId = (await findUserByEmail(trx, address))?.id ?? (await insertUser(trx, { email: address, name: address.split('@')[0]! })).id;
-        }
-        return insertWorkspace(trx, { name: options.name, kind: options.kind, owner_user_id: ownerId, credits_per_second: cps });
-      });
+      const workspace = await ctx
+        .db()
+        .transaction()
+        .execute(async (trx) => {
+          let ownerId: string | null = null;
+          if (options.ownerEmail) {
+            const address = options.ownerEmail;
+            ownerId = (await findUserByEmail(trx, address))?.id ?? (await insertUser(trx, { email: address, name: address.split('@')[0]! })).id;
+          }
+          return insertWorkspace(trx, { name: options.name, kind: options.kind, owner_user_id: ownerId, credits_per_second: cps });
+        });
       ctx.print(`created ${workspace.kind} workspace ${workspace.id} "${workspace.name}"`);
     });
 

@@ -19,9 +19,11 @@ interface SourceOptions {
 function ceilingFor(plan: SourcePlan, maxSeconds: number | undefined): number {
   if (maxSeconds !== undefined) return maxSeconds;
   if (plan.durationSeconds === null) {
-    throw new UsageError(plan.kind === 'youtube'
-      ? "The video's duration is unknown here (its channel is not connected to this workspace): pass --max-seconds, the most you will pay for per language."
-      : 'The duration is unknown: pass --max-seconds.');
+    throw new UsageError(
+      plan.kind === 'youtube'
+        ? "The video's duration is unknown here (its channel is not connected to this workspace): pass --max-seconds, the most you will pay for per language."
+        : 'The duration is unknown: pass --max-seconds.',
+    );
   }
   return Math.ceil(plan.durationSeconds);
 }
@@ -47,7 +49,8 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
         ['Credits', `${credits} (${usage.credits_per_second} per second)`],
         ['Available', `${usage.credits.available} credits`],
         ['Covered', covered ? 'yes' : `no: ${credits - usage.credits.available} credits short`],
-      ])) ctx.out.line(line);
+      ]))
+        ctx.out.line(line);
     });
 
   program
@@ -62,36 +65,56 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
     .option('--wait', 'follow the dubbing until it ends, then download every file')
     .option('--out <dir>', 'where --wait saves the files', '.')
     .option('--burn-captions', "burn each language's captions into its dubbed video (re-encoded to H.264; docs/video.md)")
-    .addOption(new Option('--background <mode>', 'what the dub is mixed over: duck (the original, lowered under each dubbed sentence), keep (the original, low throughout) or drop (the dub alone); docs/background.md').choices(BACKGROUND_MODES))
+    .addOption(
+      new Option(
+        '--background <mode>',
+        'what the dub is mixed over: duck (the original, lowered under each dubbed sentence), keep (the original, low throughout) or drop (the dub alone); docs/background.md',
+      ).choices(BACKGROUND_MODES),
+    )
     .option('--voices <locale=voice,...>', 'the voice of some target locales, e.g. es_es=espeak:es+f3 (`dub voices <locale>` lists them; the others get their most natural voice)', voiceList)
-    .option('--new', "create another project even when <video>.dub.json records one made from this file with these options (that one is then charged again)")
-    .action(async (source: string, options: SourceOptions & { name?: string; maxSeconds?: number; concurrency: number; wait?: boolean; out: string; burnCaptions?: boolean; background?: BackgroundMode; voices?: Record<string, string>; new?: boolean }) => {
-      // A file with a ceiling given need not be probed.
-      const plan = await planSource(ctx, source, options.maxSeconds === undefined && !/^https?:/i.test(source));
-      const request = (): CreateProjectRequest => ({
-        name: (options.name ?? plan.name).slice(0, 100),
-        source_locale: options.from,
-        target_locales: options.to,
-        max_billable_seconds: ceilingFor(plan, options.maxSeconds),
-        source: plan.kind === 'upload' ? { type: 'upload', file_name: path.basename(plan.file), size_bytes: plan.sizeBytes } : { type: 'youtube', url: plan.url },
-        ...(options.burnCaptions ? { video: { burned_captions: true } } : {}),
-        ...(options.background ? { background: options.background } : {}),
-        ...(options.voices ? { voices: options.voices } : {}),
-      });
-      let projectId: string;
-      if (plan.kind === 'upload') {
-        projectId = await uploadVideo(ctx, plan.file, { concurrency: options.concurrency, request: request(), startNew: options.new === true });
-      } else {
-        // No state file for a URL: a rerun would create (and charge) another project, so a
-        // Ctrl-C from here on points to `dub wait` only.
-        const project = await ctx.client().createProject(request());
-        ctx.out.line(`Created project ${project.id} (${project.name}), ${project.status}.`);
-        projectId = project.id;
-      }
-      if (!options.wait) {
-        ctx.out.line(`Follow it with: dub wait ${projectId} (or dub status ${projectId})`);
-        return;
-      }
-      await followProject(ctx, projectId, path.resolve(ctx.cwd, options.out), plan.kind === 'upload' ? 'run the same command again' : undefined);
-    });
+    .option('--new', 'create another project even when <video>.dub.json records one made from this file with these options (that one is then charged again)')
+    .action(
+      async (
+        source: string,
+        options: SourceOptions & {
+          name?: string;
+          maxSeconds?: number;
+          concurrency: number;
+          wait?: boolean;
+          out: string;
+          burnCaptions?: boolean;
+          background?: BackgroundMode;
+          voices?: Record<string, string>;
+          new?: boolean;
+        },
+      ) => {
+        // A file with a ceiling given need not be probed.
+        const plan = await planSource(ctx, source, options.maxSeconds === undefined && !/^https?:/i.test(source));
+        const request = (): CreateProjectRequest => ({
+          name: (options.name ?? plan.name).slice(0, 100),
+          source_locale: options.from,
+          target_locales: options.to,
+          max_billable_seconds: ceilingFor(plan, options.maxSeconds),
+          source: plan.kind === 'upload' ? { type: 'upload', file_name: path.basename(plan.file), size_bytes: plan.sizeBytes } : { type: 'youtube', url: plan.url },
+          ...(options.burnCaptions ? { video: { burned_captions: true } } : {}),
+          ...(options.background ? { background: options.background } : {}),
+          ...(options.voices ? { voices: options.voices } : {}),
+        });
+        let projectId: string;
+        if (plan.kind === 'upload') {
+          projectId = await uploadVideo(ctx, plan.file, { concurrency: options.concurrency, request: request(), startNew: options.new === true });
+        } else {
+          // No state file for a URL: a rerun would create (and charge) another project, so a
+          // Ctrl-C from here on points to `dub wait` only.
+          const project = await ctx.client().createProject(request());
+          ctx.out.line(`Created project ${project.id} (${project.name}), ${project.status}.`);
+          projectId = project.id;
+        }
+        if (!options.wait) {
+          ctx.out.line(`Follow it with: dub wait ${projectId} (or dub status ${projectId})`);
+          return;
+        }
+        await followProject(ctx, projectId, path.resolve(ctx.cwd, options.out), plan.kind === 'upload' ? 'run the same command again' : undefined);
+      },
+    );
 }

@@ -25,7 +25,7 @@ function settled(project: Project): string {
 export function registerLifecycleCommands(program: Command, ctx: DubContext): void {
   program
     .command('cancel')
-    .description("Cancels a project: its hold is released, or the languages not completed are refunded; completed ones keep their files. Waits until it is settled unless --no-wait.")
+    .description('Cancels a project: its hold is released, or the languages not completed are refunded; completed ones keep their files. Waits until it is settled unless --no-wait.')
     .argument('<project-id>', 'the project id', uuid)
     .option('--no-wait', 'return once the cancel is requested')
     .action(async (projectId: string, options: { wait: boolean }) => {
@@ -40,7 +40,7 @@ export function registerLifecycleCommands(program: Command, ctx: DubContext): vo
 
   program
     .command('delete')
-    .description("Deletes an ended project: its video, transcript and files are removed for good (your credit history stays). A project at work must be cancelled first.")
+    .description('Deletes an ended project: its video, transcript and files are removed for good (your credit history stays). A project at work must be cancelled first.')
     .argument('<project-id>', 'the project id', uuid)
     .option('--yes', 'delete without asking')
     .action(async (projectId: string, options: { yes?: boolean }) => {
@@ -62,11 +62,8 @@ export function registerLifecycleCommands(program: Command, ctx: DubContext): vo
     .action(async (projectId: string, options: { locale: string; maxSeconds?: number; yes?: boolean }) => {
       const client = ctx.client();
       const { retry: quote } = await client.retryLanguage(projectId, options.locale, { max_billable_seconds: options.maxSeconds ?? PREVIEW_CEILING });
-      for (const line of table([
-        ['Failed with', quote.failure_code ?? '?'],
-        ['Price', quote.price === 'free' ? "free (the platform's failure)" : 'charged again'],
-        ...spendRows(quote),
-      ])) ctx.out.line(line);
+      for (const line of table([['Failed with', quote.failure_code ?? '?'], ['Price', quote.price === 'free' ? "free (the platform's failure)" : 'charged again'], ...spendRows(quote)]))
+        ctx.out.line(line);
       refuseOverCeiling('The retry', quote);
       if (quote.price === 'charged' && !(await confirmSpend(ctx, `Retry ${options.locale} for ${quote.credits} credits?`, options.yes))) return;
       const done = await client.retryLanguage(projectId, options.locale, { max_billable_seconds: quote.billable_seconds || 1, preview_only: false });

@@ -22,16 +22,14 @@ export function registerPaidCommands(program: Command, ctx: DubContext): void {
     .action(async (projectId: string, options: { to: string[]; maxSeconds?: number; yes?: boolean }) => {
       const client = ctx.client();
       const { addition: quote } = await client.addLanguages(projectId, { target_locales: options.to, max_billable_seconds: options.maxSeconds ?? PREVIEW_CEILING.languages });
-      for (const line of table([
-        ['New', quote.new_locales.join(', ') || '(none)'],
-        ['Already there', quote.existing_locales.join(', ') || '(none)'],
-        ...spendRows(quote),
-      ])) ctx.out.line(line);
+      for (const line of table([['New', quote.new_locales.join(', ') || '(none)'], ['Already there', quote.existing_locales.join(', ') || '(none)'], ...spendRows(quote)])) ctx.out.line(line);
       if (quote.new_locales.length === 0) return;
       refuseOverCeiling('The addition', quote);
       if (!(await confirmSpend(ctx, `Add ${quote.new_locales.join(', ')} for ${quote.credits} credits?`, options.yes))) return;
       const done = await client.addLanguages(projectId, { target_locales: options.to, max_billable_seconds: quote.billable_seconds, preview_only: false });
-      ctx.out.line(`Added ${done.addition.new_locales.join(', ')}; charged ${done.addition.charged_now_seconds ?? quote.billable_seconds} s. Project ${projectId} is ${done.project?.status ?? 'processing'}.`);
+      ctx.out.line(
+        `Added ${done.addition.new_locales.join(', ')}; charged ${done.addition.charged_now_seconds ?? quote.billable_seconds} s. Project ${projectId} is ${done.project?.status ?? 'processing'}.`,
+      );
     });
 
   program
@@ -47,9 +45,7 @@ export function registerPaidCommands(program: Command, ctx: DubContext): void {
         ctx.out.line(`A review of project ${projectId} was already requested (${project.transcript_review.status ?? 'requested'}); nothing charged.`);
         return;
       }
-      for (const line of table([
-        ...spendRows(quote, `${quote.billable_seconds} s (the duration in whole minutes)`),
-      ])) ctx.out.line(line);
+      for (const line of table([...spendRows(quote, `${quote.billable_seconds} s (the duration in whole minutes)`)])) ctx.out.line(line);
       refuseOverCeiling('The review', quote);
       if (!(await confirmSpend(ctx, `Request the review for ${quote.credits} credits?`, options.yes))) return;
       const done = await client.requestTranscriptReview(projectId, { max_billable_seconds: quote.billable_seconds, preview_only: false });
@@ -66,10 +62,7 @@ export function registerPaidCommands(program: Command, ctx: DubContext): void {
     .action(async (projectId: string, options: { locale: string; maxSeconds?: number; yes?: boolean }) => {
       const client = ctx.client();
       const { regeneration: quote } = await client.regenerateLanguage(projectId, options.locale, { max_billable_seconds: options.maxSeconds ?? PREVIEW_CEILING.regeneration });
-      for (const line of table([
-        ['Lines to redo', String(quote.segments)],
-        ...spendRows(quote, `${quote.billable_seconds} s (their source duration)`),
-      ])) ctx.out.line(line);
+      for (const line of table([['Lines to redo', String(quote.segments)], ...spendRows(quote, `${quote.billable_seconds} s (their source duration)`)])) ctx.out.line(line);
       if (quote.segments === 0) {
         ctx.out.line(`Nothing in ${options.locale} changed since its published revision; nothing to regenerate.`);
         return;
@@ -80,11 +73,15 @@ export function registerPaidCommands(program: Command, ctx: DubContext): void {
       const done = await client.regenerateLanguage(projectId, options.locale, { max_billable_seconds: quote.billable_seconds, preview_only: false });
       const paid = done.regeneration;
       if (paid.charged_now_seconds === 0) {
-        throw new Error(paid.segments === 0
-          ? `Nothing in ${options.locale} is left to regenerate; nothing was charged.`
-          : `The lines changed since the quote (now ${paid.billable_seconds} s, over the ${quote.billable_seconds} s shown); nothing was charged. Run it again for a new quote.`);
+        throw new Error(
+          paid.segments === 0
+            ? `Nothing in ${options.locale} is left to regenerate; nothing was charged.`
+            : `The lines changed since the quote (now ${paid.billable_seconds} s, over the ${quote.billable_seconds} s shown); nothing was charged. Run it again for a new quote.`,
+        );
       }
       const revision = done.project.languages.find((l) => l.locale === options.locale)?.revision;
-      ctx.out.line(`Regenerating ${paid.segments} line(s) of ${options.locale}; charged ${paid.charged_now_seconds} s. Revision ${revision === undefined ? 'n + 1' : revision + 1} is published when it is done.`);
+      ctx.out.line(
+        `Regenerating ${paid.segments} line(s) of ${options.locale}; charged ${paid.charged_now_seconds} s. Revision ${revision === undefined ? 'n + 1' : revision + 1} is published when it is done.`,
+      );
     });
 }

@@ -20,7 +20,9 @@ function printProject(ctx: DubContext, project: Project): void {
   const source = project.source.type === 'upload' ? project.source.file_name : project.source.url;
   ctx.out.line(`  source    ${source}${project.source.duration_seconds !== null ? `, ${project.source.duration_seconds.toFixed(1)} s` : ''}, ${project.source_locale}`);
   const usage = project.usage;
-  ctx.out.line(`  usage     ${usage.state}: billable ${usage.billable_seconds ?? '?'} s, charged ${usage.charged_seconds} s, refunded ${usage.refunded_seconds} s (ceiling ${usage.max_billable_seconds} s)`);
+  ctx.out.line(
+    `  usage     ${usage.state}: billable ${usage.billable_seconds ?? '?'} s, charged ${usage.charged_seconds} s, refunded ${usage.refunded_seconds} s (ceiling ${usage.max_billable_seconds} s)`,
+  );
   if (project.failure) ctx.out.line(`  failure   ${project.failure.code}: ${project.failure.message}`);
   const rows = project.target_locales.map((target) => {
     const language = project.languages.find((l) => l.locale === target);
@@ -99,7 +101,8 @@ export function registerProjectCommands(program: Command, ctx: DubContext): void
         ['total', String(usage.credits.total), String(usage.billable_seconds.total)],
         ['reserved', String(usage.credits.reserved), String(usage.billable_seconds.reserved)],
         ['available', String(usage.credits.available), String(usage.billable_seconds.available)],
-      ])) ctx.out.line(line);
+      ]))
+        ctx.out.line(line);
       ctx.out.line(`${usage.credits_per_second} credits per billable second; as of ${usage.as_of}`);
     });
 

@@ -41,7 +41,9 @@ function printLanguageSegments(ctx: DubContext, projectId: string, lines: Langua
 export function registerTranscriptCommands(program: Command, ctx: DubContext): void {
   program
     .command('transcript')
-    .description('Shows the source transcript every language is made from; with --set, replaces it with your own file (free): before the upload, or once the project has ended (its languages\' lines then go stale).')
+    .description(
+      "Shows the source transcript every language is made from; with --set, replaces it with your own file (free): before the upload, or once the project has ended (its languages' lines then go stale).",
+    )
     .argument('<project-id>', 'the project id', uuid)
     .option('--set <file>', 'your transcript: a .vtt, .srt or .json file')
     .action(async (projectId: string, options: { set?: string }) => {

@@ -11,7 +11,7 @@ export function registerVoiceCommands(program: Command, ctx: DubContext): void {
     .command('voices')
     .description('The voices each target locale can be dubbed with, its default (*) first, and a sample URL to listen to.')
     .option('--locale <locale>', 'only this target locale, e.g. ca_es', locale)
-    .option('--samples', 'also print each voice\'s sample URL')
+    .option('--samples', "also print each voice's sample URL")
     .action(async (options: { locale?: string; samples?: boolean }) => {
       const voices = await ctx.client().listVoices(options.locale ? { locale: options.locale } : {});
       if (voices.length === 0) {

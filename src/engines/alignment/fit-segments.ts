@@ -55,7 +55,11 @@ export function fitSegments(segments: readonly SegmentToFit[], options: FitOptio
   }
   validate(segments);
 
-  const placements = placeInTimeline(segments.map((s) => ({ startSeconds: s.startSeconds, endSeconds: s.endSeconds, clipSeconds: s.synthesizedSeconds })), options.timelineSeconds, maxTempo);
+  const placements = placeInTimeline(
+    segments.map((s) => ({ startSeconds: s.startSeconds, endSeconds: s.endSeconds, clipSeconds: s.synthesizedSeconds })),
+    options.timelineSeconds,
+    maxTempo,
+  );
   const fitted: FittedSegment[] = placements.map(({ startSeconds, endSeconds, tempo, shiftSeconds }, i) => {
     // The silence after the slot can be borrowed up to where the next sentence starts.
     const limit = segments[i + 1]?.startSeconds ?? options.timelineSeconds;

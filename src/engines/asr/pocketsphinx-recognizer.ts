@@ -59,11 +59,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     const root = options.modelRoot ?? POCKETSPHINX_MODEL_ROOT;
     const model = options.model ?? 'en-us';
     // Named explicitly rather than relying on the build's compiled-in default model path.
-    this.modelArgs = [
-      '-hmm', path.join(root, model, model),
-      '-lm', path.join(root, model, `${model}.lm.bin`),
-      '-dict', path.join(root, model, `cmudict-${model}.dict`),
-    ];
+    this.modelArgs = ['-hmm', path.join(root, model, model), '-lm', path.join(root, model, `${model}.lm.bin`), '-dict', path.join(root, model, `cmudict-${model}.dict`)];
     this.grouping = { sentencePauseSeconds: options.sentencePauseSeconds };
     this.parallelism = options.parallelism ?? os.availableParallelism();
     this.chunking = options.chunking ?? {};
@@ -122,11 +118,11 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
   private async decode(wav: string, seconds: number, options?: EngineCallOptions, signal?: AbortSignal): Promise<TimedWord[]> {
     // pocketsphinx decodes at about a quarter of real time on one core; allow 3× real time
     // plus start-up, per process (so per chunk when chunked).
-    const { stdout } = await runProcess(
-      this.command,
-      ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null', ...WHOLE_UTTERANCE_ARGS, ...this.modelArgs, ...this.searchArgs],
-      { timeoutMs: timeoutFor(options, 30_000, seconds, 3000), onTick: options?.onTick, signal },
-    );
+    const { stdout } = await runProcess(this.command, ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null', ...WHOLE_UTTERANCE_ARGS, ...this.modelArgs, ...this.searchArgs], {
+      timeoutMs: timeoutFor(options, 30_000, seconds, 3000),
+      onTick: options?.onTick,
+      signal,
+    });
     return parsePocketsphinxWords(stdout.toString('utf8'));
   }
 }

@@ -21,9 +21,9 @@ export async function discoverExternalOffer(engines: ExternalEngines, settings: 
   }
   return {
     offer: {
-      asrLocales: engines.asr ? settings.asr?.locales ?? [] : [],
+      asrLocales: engines.asr ? (settings.asr?.locales ?? []) : [],
       mtPairs,
-      ttsVoices: engines.tts ? settings.tts?.voices ?? {} : {},
+      ttsVoices: engines.tts ? (settings.tts?.voices ?? {}) : {},
       // Names the engine in its voices' sample keys: another server or model is another voice.
       ...(engines.tts && settings.tts ? { ttsEngine: `${settings.tts.url} ${settings.tts.model}` } : {}),
     },

@@ -44,7 +44,12 @@ export class LibreTranslateTranslator implements Translator {
     const positions = flat.flatMap((text, index) => (text ? [index] : []));
     const result = flat.map(() => '');
     for (const batch of batches(positions, (i) => flat[i]!.length)) {
-      const translated = await this.request(batch.map((i) => flat[i]!), source, target, options);
+      const translated = await this.request(
+        batch.map((i) => flat[i]!),
+        source,
+        target,
+        options,
+      );
       batch.forEach((index, i) => {
         result[index] = flattenSegment(translated[i]!);
       });

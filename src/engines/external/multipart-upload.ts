@@ -50,4 +50,3 @@ export function multipartBody(fields: readonly (readonly [string, string])[], fi
     stream: () => Readable.from(bytes(), { objectMode: false }),
   };
 }
-

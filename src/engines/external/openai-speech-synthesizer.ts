@@ -57,10 +57,14 @@ export class OpenAiSpeechSynthesizer implements SpeechSynthesizer {
         await pipeline(Readable.fromWeb(r.body as WebReadableStream<Uint8Array>), createWriteStream(answer));
       });
       try {
-        await runProcess(this.ffmpeg, ['-nostdin', '-v', 'error', '-y', '-i', answer, '-ac', '1', '-ar', String(CLIP_RATE), '-c:a', 'pcm_s16le', '-map_metadata', '-1', '-fflags', '+bitexact', '-flags:a', '+bitexact', outWav], {
-          timeoutMs: timeoutFor(options, 30_000),
-          onTick: options?.onTick,
-        });
+        await runProcess(
+          this.ffmpeg,
+          ['-nostdin', '-v', 'error', '-y', '-i', answer, '-ac', '1', '-ar', String(CLIP_RATE), '-c:a', 'pcm_s16le', '-map_metadata', '-1', '-fflags', '+bitexact', '-flags:a', '+bitexact', outWav],
+          {
+            timeoutMs: timeoutFor(options, 30_000),
+            onTick: options?.onTick,
+          },
+        );
       } catch {
         throw new EngineResponseError('speech synthesis', response.where, 'audio ffmpeg cannot decode (response_format wav was asked for)');
       }

@@ -41,7 +41,9 @@ export class OpenAiTranscriber implements SpeechRecognizer {
     const fitsWhole = limit === 0 || info.dataOffset + info.dataBytes <= limit;
     const chunks = fitsWhole
       ? [{ startSeconds: 0, endSeconds: info.durationSeconds }]
-      : await planUploadChunks(info.durationSeconds, { maxChunkSeconds: Math.floor((limit - WAV_HEADER_BYTES) / frameBytes) / info.sampleRate }, (from, to) => quietSpansBetween(wav16k, info, from, to));
+      : await planUploadChunks(info.durationSeconds, { maxChunkSeconds: Math.floor((limit - WAV_HEADER_BYTES) / frameBytes) / info.sampleRate }, (from, to) =>
+          quietSpansBetween(wav16k, info, from, to),
+        );
 
     const segments: RecognizedSegment[] = [];
     // One after another: a GPU server serves one request at a time, and each chunk's words are

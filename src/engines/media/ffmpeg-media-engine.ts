@@ -74,11 +74,10 @@ export class FfmpegMediaEngine implements MediaEngine {
     await stat(file);
     let stdout: Buffer;
     try {
-      ({ stdout } = await runProcess(
-        this.ffprobe,
-        ['-v', 'error', ...PROTOCOL_WHITELIST, '-print_format', 'json', '-show_format', '-show_streams', local(file)],
-        { timeoutMs: timeoutFor(options, 30_000), onTick: options?.onTick },
-      ));
+      ({ stdout } = await runProcess(this.ffprobe, ['-v', 'error', ...PROTOCOL_WHITELIST, '-print_format', 'json', '-show_format', '-show_streams', local(file)], {
+        timeoutMs: timeoutFor(options, 30_000),
+        onTick: options?.onTick,
+      }));
     } catch (err) {
       if (err instanceof ProcessError && !err.timedOut && !err.notFound) {
         throw new InvalidMediaError(`${path.basename(file)} is not a readable audio or video file`, file, err.stderr.trim());
@@ -99,12 +98,7 @@ export class FfmpegMediaEngine implements MediaEngine {
     }
     // A silent video still gets a track of its own length, so recognition finds no speech
     // instead of the pipeline needing a special case.
-    await this.run(
-      ['-f', 'lavfi', '-i', `anullsrc=r=${ASR_RATE}:cl=mono`, '-t', info.durationSeconds.toFixed(6), ...output],
-      options,
-      60_000,
-      info.durationSeconds,
-    );
+    await this.run(['-f', 'lavfi', '-i', `anullsrc=r=${ASR_RATE}:cl=mono`, '-t', info.durationSeconds.toFixed(6), ...output], options, 60_000, info.durationSeconds);
   }
 
   async extractBackground(input: string, outWav: string, options?: EngineCallOptions): Promise<string | null> {
@@ -128,12 +122,7 @@ export class FfmpegMediaEngine implements MediaEngine {
     }
     // atempo keeps the pitch, unlike resampling, so a sped-up voice does not sound like a chipmunk.
     const { durationSeconds } = await this.probe(inWav, options);
-    await this.run(
-      [...inputFile(inWav), '-vn', '-filter:a', `atempo=${factor.toFixed(6)}`, '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
-      options,
-      60_000,
-      durationSeconds,
-    );
+    await this.run([...inputFile(inWav), '-vn', '-filter:a', `atempo=${factor.toFixed(6)}`, '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)], options, 60_000, durationSeconds);
   }
 
   async renderTimeline(spec: TimelineSpec, outWav: string, options?: EngineCallOptions): Promise<void> {

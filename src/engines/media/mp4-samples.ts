@@ -78,7 +78,7 @@ export function mp3PatchesInMp4(
     const start = patch.offset - layout.audioOffset;
     if (start < 0 || start + patch.bytes.length > layout.frames * layout.frameBytes) return null;
     // Frame by frame: consecutive frames need not be neighbours in the MP4 (the tracks interleave).
-    for (let done = 0; done < patch.bytes.length; ) {
+    for (let done = 0; done < patch.bytes.length;) {
       const at = start + done;
       const frame = Math.floor(at / layout.frameBytes);
       const within = at - frame * layout.frameBytes;

@@ -28,15 +28,15 @@ export const MAX_SOURCE_SECONDS = 24 * 3600;
 
 export type ProbeInterpretation =
   | {
-    ok: true;
-    probe: MediaProbe;
-    /** Channels of the first audio stream, 0 without audio. */
-    audioChannels: number;
-    /** Codec names of the first video stream (cover art aside) and audio stream; null when absent. */
-    codecs: { video: string | null; audio: string | null };
-    /** The first video stream's size and frame rate; null without video (or when ffprobe cannot tell). */
-    picture: Picture | null;
-  }
+      ok: true;
+      probe: MediaProbe;
+      /** Channels of the first audio stream, 0 without audio. */
+      audioChannels: number;
+      /** Codec names of the first video stream (cover art aside) and audio stream; null when absent. */
+      codecs: { video: string | null; audio: string | null };
+      /** The first video stream's size and frame rate; null without video (or when ffprobe cannot tell). */
+      picture: Picture | null;
+    }
   | { ok: false; reason: string };
 
 export interface Picture {

@@ -115,10 +115,7 @@ export function buildTimelineFilter(spec: TimelineSpec, options: TimelineFilterO
   }
 
   // The first track is the timeline's length, so duration=first fixes the output's.
-  chains.push(
-    `${mixLabels.join('')}amix=inputs=${mixLabels.length}:duration=first:dropout_transition=0:normalize=0,` +
-      `atrim=${outputEnd}[out]`,
-  );
+  chains.push(`${mixLabels.join('')}amix=inputs=${mixLabels.length}:duration=first:dropout_transition=0:normalize=0,` + `atrim=${outputEnd}[out]`);
   return { inputs, graph: chains.join(';\n'), outputLabel: '[out]' };
 }
 

@@ -11,7 +11,10 @@ const AVERAGE_GLYPH_WIDTH = 0.58;
 
 export function layoutTitle(title: string, boxWidth: number, fontSize: number, maxLines = 3): TitleLayout {
   // Control characters (tabs, CR, newlines from user input) would draw as boxes or break layout.
-  const clean = title.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const clean = title
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const perLine = Math.max(8, Math.floor(boxWidth / (fontSize * AVERAGE_GLYPH_WIDTH)));
   const lines: string[] = [];
   let current = '';
@@ -31,7 +34,10 @@ export function layoutTitle(title: string, boxWidth: number, fontSize: number, m
   if (lines.length > maxLines) {
     const kept = lines.slice(0, maxLines);
     const last = Array.from(kept[maxLines - 1]!);
-    kept[maxLines - 1] = `${last.slice(0, Math.max(0, perLine - 1)).join('').trimEnd()}…`;
+    kept[maxLines - 1] = `${last
+      .slice(0, Math.max(0, perLine - 1))
+      .join('')
+      .trimEnd()}…`;
     return { lines: kept, fontSize };
   }
   return { lines, fontSize };

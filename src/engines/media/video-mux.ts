@@ -71,29 +71,59 @@ export function videoMuxPlan(spec: VideoMuxSpec, streams: SourceStreams, outMp4:
     : [
         ...(filters.length > 0 ? ['-vf', filters.join(',')] : []),
         // passthrough: every frame (each source frame, unless over the rate cap) at its own time, none duplicated.
-        '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-fps_mode', 'passthrough',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-crf',
+        '20',
+        '-pix_fmt',
+        'yuv420p',
+        '-fps_mode',
+        'passthrough',
       ];
   const originalTrack = streams.audioCodec !== null;
   const original = originalTrack
     ? [
-        '-map', '0:a:0',
+        '-map',
+        '0:a:0',
         ...(MP4_AUDIO_CODECS.has(streams.audioCodec!) ? ['-c:a:1', 'copy'] : ['-c:a:1', 'aac', '-b:a:1', '128k']),
-        '-metadata:s:a:1', `language=${spec.sourceLanguage}`, '-metadata:s:a:1', `handler_name=Original (${spec.sourceLanguage})`, '-disposition:a:1', '0',
+        '-metadata:s:a:1',
+        `language=${spec.sourceLanguage}`,
+        '-metadata:s:a:1',
+        `handler_name=Original (${spec.sourceLanguage})`,
+        '-disposition:a:1',
+        '0',
       ]
     : [];
   const args = [
     // V, not v: cover art is not the picture.
-    '-map', '0:V:0', '-map', '1:a:0',
+    '-map',
+    '0:V:0',
+    '-map',
+    '1:a:0',
     ...video,
     ...(MP4_AUDIO_CODECS.has(streams.dubCodec) ? ['-c:a:0', 'copy'] : ['-c:a:0', 'aac', '-b:a:0', '160k']),
-    '-metadata:s:a:0', `language=${spec.dubLanguage}`, '-metadata:s:a:0', `handler_name=Dub (${spec.dubLanguage})`, '-disposition:a:0', 'default',
+    '-metadata:s:a:0',
+    `language=${spec.dubLanguage}`,
+    '-metadata:s:a:0',
+    `handler_name=Dub (${spec.dubLanguage})`,
+    '-disposition:a:0',
+    'default',
     ...original,
-    '-sn', '-dn', '-map_chapters', '-1',
+    '-sn',
+    '-dn',
+    '-map_chapters',
+    '-1',
     // A copied stream can run ahead of the encoded audio: let the muxer queue it, not fail.
-    '-max_muxing_queue_size', '4096',
+    '-max_muxing_queue_size',
+    '4096',
     // The index up front, so a browser starts playing (and seeking) before the whole file arrives.
-    '-movflags', '+faststart',
-    '-f', 'mp4', `file:${outMp4}`,
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    `file:${outMp4}`,
   ];
   return { args, videoCodec: copied ? streams.videoCodec : 'h264', copied, originalTrack };
 }

@@ -3,8 +3,23 @@
 // meaning never changes: only the form apertium's English analyser reads best.
 
 const WEEKDAYS_AND_MONTHS = [
-  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
-  'january', 'february', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'january',
+  'february',
+  'april',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
 ];
 // "may" and "march" are left alone: as verbs they are far more common in speech.
 const CALENDAR_WORD = new RegExp(`\\b(${WEEKDAYS_AND_MONTHS.join('|')})(s?)\\b`, 'g');

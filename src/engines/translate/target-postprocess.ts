@@ -76,7 +76,11 @@ export function tidyTranslation(text: string, { language, source }: TidyContext)
     // "Please …" read as the verb "to please" when nothing sets it off.
     out = out.replace(/(^|[.!?]\s+)Complacer\b,?\s*/g, '$1Por favor, ');
     // "When it rains, …" → "Cuándo llueve, …": the conjunction written as the question word.
-    if (CONJUNCTION_START.test(source)) out = out.replace(/^Cuándo\b/, 'Cuando').replace(/^Dónde\b/, 'Donde').replace(/^Cómo\b/, 'Como');
+    if (CONJUNCTION_START.test(source))
+      out = out
+        .replace(/^Cuándo\b/, 'Cuando')
+        .replace(/^Dónde\b/, 'Donde')
+        .replace(/^Cómo\b/, 'Como');
     out = spanishOpeningMarks(out);
   }
   // "Thank you for listening" → "Gracias Para escuchar", "I think that" → "Penso Que": a capital

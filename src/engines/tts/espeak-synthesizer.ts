@@ -77,7 +77,12 @@ export class EspeakSynthesizer implements SpeechSynthesizer {
     }
     for (let from = 0; from < batched.length; from += this.maxBatch) {
       const chunk = batched.slice(from, from + this.maxBatch);
-      const clips = await this.speakBatch(chunk.map((i) => normalize(texts[i]!)), voice, chunk.map((i) => outWavs[i]!), options);
+      const clips = await this.speakBatch(
+        chunk.map((i) => normalize(texts[i]!)),
+        voice,
+        chunk.map((i) => outWavs[i]!),
+        options,
+      );
       for (const [k, i] of chunk.entries()) results[i] = clips[k]!;
     }
     for (const i of alone) results[i] = await this.synthesize(texts[i]!, voice, outWavs[i]!, options);

@@ -44,7 +44,10 @@ const VOICE_NAME = /^[a-z0-9_]+$/;
 
 /** A Scheme string literal holding `text`: quotes and backslashes escaped, control characters gone. */
 export function schemeString(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+  const clean = text
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .replace(/\\/g, '\\\\')
+    .replace(/"/g, '\\"');
   return `"${clean}"`;
 }
 
@@ -52,9 +55,7 @@ export function schemeString(text: string): string {
 function selectVoice(voice: FestivalVoiceDefinition): string[] {
   const lines = [`(voice_${voice.name})`];
   if (voice.rate !== 1) {
-    lines.push(voice.quality === 'hts'
-      ? `(set! hts_engine_params (append hts_engine_params (list (list "-r" ${voice.rate}))))`
-      : `(Parameter.set 'Duration_Stretch ${1 / voice.rate})`);
+    lines.push(voice.quality === 'hts' ? `(set! hts_engine_params (append hts_engine_params (list (list "-r" ${voice.rate}))))` : `(Parameter.set 'Duration_Stretch ${1 / voice.rate})`);
   }
   return lines;
 }
@@ -63,11 +64,7 @@ function selectVoice(voice: FestivalVoiceDefinition): string[] {
 export function batchScript(voice: FestivalVoiceDefinition, sentences: readonly string[], outWavs: readonly string[]): string {
   const lines = selectVoice(voice);
   for (const [i, text] of sentences.entries()) {
-    lines.push(
-      `(set! utt (SynthText ${schemeString(text)}))`,
-      `(utt.wave.resample utt ${FESTIVAL_CLIP_RATE})`,
-      `(utt.save.wave utt ${schemeString(outWavs[i]!)} 'riff)`,
-    );
+    lines.push(`(set! utt (SynthText ${schemeString(text)}))`, `(utt.wave.resample utt ${FESTIVAL_CLIP_RATE})`, `(utt.save.wave utt ${schemeString(outWavs[i]!)} 'riff)`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -111,7 +108,12 @@ export class FestivalSynthesizer implements SpeechSynthesizer {
     const lane = async () => {
       while (next < chunks.length) {
         const chunk = chunks[next++]!;
-        const clips = await this.speakBatch(definition, chunk.map((i) => normalize(texts[i]!)), chunk.map((i) => outWavs[i]!), options);
+        const clips = await this.speakBatch(
+          definition,
+          chunk.map((i) => normalize(texts[i]!)),
+          chunk.map((i) => outWavs[i]!),
+          options,
+        );
         for (const [k, i] of chunk.entries()) results[i] = clips[k]!;
       }
     };
@@ -163,7 +165,11 @@ function voiceDefinition(voice: string): FestivalVoiceDefinition {
 /** A sentence as the voice's lexicon can read it: Latin-1 has no curly quotes, and what it cannot hold is not spoken. */
 export function readableText(text: string, encoding: FestivalVoiceDefinition['encoding']): string {
   if (encoding === 'utf8') return text;
-  return text.normalize('NFC').replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[^\u0000-\u00ff]/g, ' ');
+  return text
+    .normalize('NFC')
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[^\u0000-\u00ff]/g, ' ');
 }
 
 function normalize(text: string): string {

@@ -1,15 +1,6 @@
 import { parseChannelRef } from './channel-ref';
 import { isVideoId } from './video-id';
-import {
-  toChannel,
-  toUpload,
-  toVideo,
-  type WireChannel,
-  type WirePlaylistItem,
-  type WireVideo,
-  type YouTubeChannel,
-  type YouTubeVideo,
-} from './data-api-resources';
+import { toChannel, toUpload, toVideo, type WireChannel, type WirePlaylistItem, type WireVideo, type YouTubeChannel, type YouTubeVideo } from './data-api-resources';
 import { YouTubeApiError, errorFromFailure, errorFromResponse } from './youtube-api-error';
 
 export type { YouTubeChannel, YouTubeVideo } from './data-api-resources';

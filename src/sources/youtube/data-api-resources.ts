@@ -107,9 +107,7 @@ export function toVideo(wire: WireVideo): YouTubeVideo {
     // The API always sends it with part=status; if it ever does not, do not block the video on it.
     embeddable: status.embeddable ?? true,
     ageRestricted: contentDetails?.contentRating?.ytRating === 'ytAgeRestricted',
-    regionRestriction: restriction
-      ? { ...(restriction.allowed ? { allowed: restriction.allowed } : {}), ...(restriction.blocked ? { blocked: restriction.blocked } : {}) }
-      : null,
+    regionRestriction: restriction ? { ...(restriction.allowed ? { allowed: restriction.allowed } : {}), ...(restriction.blocked ? { blocked: restriction.blocked } : {}) } : null,
     ...videoAvailability({ ...fields, rejectionReason: status.rejectionReason, failureReason: status.failureReason }),
   };
 }

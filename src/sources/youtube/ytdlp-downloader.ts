@@ -211,7 +211,5 @@ async function finishedFiles(outDir: string): Promise<string[]> {
 /** Removes everything this downloader writes in outDir: finished, partial and temporary files. */
 async function removeOutputs(outDir: string): Promise<void> {
   const names = await readdir(outDir);
-  await Promise.all(
-    names.filter((name) => name.startsWith(`${OUTPUT_BASENAME}.`)).map((name) => rm(path.join(outDir, name), { force: true, recursive: true })),
-  );
+  await Promise.all(names.filter((name) => name.startsWith(`${OUTPUT_BASENAME}.`)).map((name) => rm(path.join(outDir, name), { force: true, recursive: true })));
 }

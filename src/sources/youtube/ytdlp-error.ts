@@ -61,7 +61,8 @@ const RULES: Rule[] = [
   { pattern: /Requested format is not available/i, code: 'no_format', message: () => 'the video has no downloadable format with sound' },
   { pattern: /HTTP Error (5\d\d|429)\b/, code: 'network', message: (m) => `the video host answered HTTP ${m[1]}; try again later` },
   {
-    pattern: /timed out|Connection refused|Connection reset|Network is unreachable|Name or service not known|Temporary failure in name resolution|No route to host|IncompleteRead|Remote end closed connection|EOF occurred/i,
+    pattern:
+      /timed out|Connection refused|Connection reset|Network is unreachable|Name or service not known|Temporary failure in name resolution|No route to host|IncompleteRead|Remote end closed connection|EOF occurred/i,
     code: 'network',
     message: () => 'the video host could not be reached; try again later',
   },

@@ -5,8 +5,7 @@
 export const PROGRESS_MARKER = 'DLPROG';
 
 /** For `--progress-template`; yt-dlp prints "NA" for a field it does not know. */
-export const PROGRESS_TEMPLATE =
-  `download:${PROGRESS_MARKER} %(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s`;
+export const PROGRESS_TEMPLATE = `download:${PROGRESS_MARKER} %(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s`;
 
 export interface DownloadProgress {
   bytes: number;

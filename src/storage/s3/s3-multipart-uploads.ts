@@ -50,7 +50,11 @@ export class S3MultipartUploads implements MultipartUploads {
     // per part until complete checks the sizes and the abandoned bytes expire a day later.
     for (let first = 1; first <= partCount; first += PRESIGN_BATCH) {
       const batch = Array.from({ length: Math.min(PRESIGN_BATCH, partCount - first + 1) }, (_, i) =>
-        getSignedUrl(this.s3.presigner, new UploadPartCommand({ Bucket: this.s3.bucket, Key: blobKeys.source(upload.project_id), UploadId: uploadId, PartNumber: first + i, ContentLength: expectedPartSize(upload, first + i) }), { expiresIn }),
+        getSignedUrl(
+          this.s3.presigner,
+          new UploadPartCommand({ Bucket: this.s3.bucket, Key: blobKeys.source(upload.project_id), UploadId: uploadId, PartNumber: first + i, ContentLength: expectedPartSize(upload, first + i) }),
+          { expiresIn },
+        ),
       );
       urls.push(...(await Promise.all(batch)));
     }
@@ -80,12 +84,14 @@ export class S3MultipartUploads implements MultipartUploads {
     // The store's own ETags (the caller's were checked equal to them), quoted as S3 gives them.
     const etags = new Map(stored.map((p) => [p.part_number, p.etag]));
     try {
-      await this.s3.client.send(new CompleteMultipartUploadCommand({
-        Bucket: this.s3.bucket,
-        Key: blobKeys.source(upload.project_id),
-        UploadId: this.storeId(upload),
-        MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.part_number, ETag: `"${etags.get(p.part_number) ?? p.etag}"` })) },
-      }));
+      await this.s3.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.s3.bucket,
+          Key: blobKeys.source(upload.project_id),
+          UploadId: this.storeId(upload),
+          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.part_number, ETag: `"${etags.get(p.part_number) ?? p.etag}"` })) },
+        }),
+      );
     } catch (err) {
       const name = (err as { name?: string }).name ?? '';
       if (NOT_COMPLETABLE.has(name)) throw new UploadNotCompletableError(`the object store refused the parts (${name})`);

@@ -17,7 +17,7 @@ const conflictCode = (p: Project) => {
 };
 
 describe('quoteAddition', () => {
-  it('prices only the new locales, at the project\'s billable seconds and rate, in request order', () => {
+  it("prices only the new locales, at the project's billable seconds and rate, in request order", () => {
     expect(quoteAddition(project({}), { target_locales: ['pt_pt', 'es_es', 'it_it'], max_billable_seconds: 14, preview_only: true })).toEqual({
       preview_only: true,
       existing_locales: ['es_es'],
@@ -37,7 +37,12 @@ describe('quoteAddition', () => {
   });
 
   it('costs nothing when every locale is already in the project', () => {
-    expect(quoteAddition(project({}), { target_locales: ['ca_es'], max_billable_seconds: 1, preview_only: true })).toMatchObject({ new_locales: [], billable_seconds: 0, credits: 0, within_limit: true });
+    expect(quoteAddition(project({}), { target_locales: ['ca_es'], max_billable_seconds: 1, preview_only: true })).toMatchObject({
+      new_locales: [],
+      billable_seconds: 0,
+      credits: 0,
+      within_limit: true,
+    });
   });
 });
 

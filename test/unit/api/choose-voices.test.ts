@@ -9,10 +9,26 @@ import { chooseMediaQueue } from '../../../src/fleet/media-routing';
 // voices for that very locale, or the locale's most natural one; and the fleet's voices merged
 // from its workers, best first, and the routing that follows a language's voice.
 
-const voice = (id: string, locale: string, quality: OfferedVoice['quality']): OfferedVoice =>
-  ({ id, locale, name: id, gender: null, engine: id.startsWith('festival:') ? 'festival' : 'espeak-ng', quality, rate: 1, sampleKey: `voice-samples/${id}` });
-const entry = (locale: string, voices?: OfferedVoice[]): ServableLocale =>
-  ({ locale, displayName: locale, voice: locale.slice(0, 2), canBeSource: false, canBeTarget: true, translationModes: ['x-y'], pivot: null, ...(voices ? { voices } : {}) });
+const voice = (id: string, locale: string, quality: OfferedVoice['quality']): OfferedVoice => ({
+  id,
+  locale,
+  name: id,
+  gender: null,
+  engine: id.startsWith('festival:') ? 'festival' : 'espeak-ng',
+  quality,
+  rate: 1,
+  sampleKey: `voice-samples/${id}`,
+});
+const entry = (locale: string, voices?: OfferedVoice[]): ServableLocale => ({
+  locale,
+  displayName: locale,
+  voice: locale.slice(0, 2),
+  canBeSource: false,
+  canBeTarget: true,
+  translationModes: ['x-y'],
+  pivot: null,
+  ...(voices ? { voices } : {}),
+});
 
 const fleet = {
   locales: [
@@ -39,14 +55,23 @@ it('takes a chosen voice, gives the others their default, and none where no voic
 });
 
 it('names the field of a voice that is unknown, of another locale, or for a locale that is not a target', () => {
-  expect(refusal(() => chooseVoices(fleet, ['ca_es'], { ca_es: 'festival:nobody' }))).toMatchObject({ status: 400, code: 'unsupported_voice', param: 'voices.ca_es', message: expect.stringMatching(/not offered by any live worker/) });
-  expect(refusal(() => chooseVoices(fleet, ['ca_es'], { ca_es: 'festival:lp_diphone' }))).toMatchObject({ code: 'unsupported_voice', param: 'voices.ca_es', message: expect.stringMatching(/speaks it_it, not ca_es/) });
+  expect(refusal(() => chooseVoices(fleet, ['ca_es'], { ca_es: 'festival:nobody' }))).toMatchObject({
+    status: 400,
+    code: 'unsupported_voice',
+    param: 'voices.ca_es',
+    message: expect.stringMatching(/not offered by any live worker/),
+  });
+  expect(refusal(() => chooseVoices(fleet, ['ca_es'], { ca_es: 'festival:lp_diphone' }))).toMatchObject({
+    code: 'unsupported_voice',
+    param: 'voices.ca_es',
+    message: expect.stringMatching(/speaks it_it, not ca_es/),
+  });
   expect(refusal(() => chooseVoices(fleet, ['ca_es'], { it_it: 'espeak:it' }))).toMatchObject({ code: 'invalid_parameter', param: 'voices.it_it' });
   // A voice from before voices could be listed is not choosable, even for a locale with no list.
   expect(refusal(() => chooseVoices(fleet, ['gl_es'], { gl_es: 'gl' }))).toMatchObject({ code: 'unsupported_voice', param: 'voices.gl_es' });
 });
 
-it('merges two workers\' voices once each, best first', () => {
+it("merges two workers' voices once each, best first", () => {
   const a = [voice('festival:lp_diphone', 'it_it', 'diphone'), voice('espeak:it', 'it_it', 'formant')];
   const b = [voice('openai-tts:if_sara', 'it_it', 'neural'), voice('espeak:it', 'it_it', 'formant'), voice('espeak:it+f3', 'it_it', 'formant')];
   expect(mergeVoices(a, b).map((v) => v.id)).toEqual(['openai-tts:if_sara', 'festival:lp_diphone', 'espeak:it', 'espeak:it+f3']);

@@ -23,7 +23,12 @@ describe('rejectNulCharacters', () => {
   });
 
   it('refuses a lone surrogate (no UTF-8 text can hold it) naming the field; a whole pair is fine', () => {
-    expect(refusal({ name: 'broken \ud83c here' })).toMatchObject({ status: 400, code: 'invalid_parameter', param: 'name', message: 'Invalid name: must be valid Unicode (it holds a lone surrogate).' });
+    expect(refusal({ name: 'broken \ud83c here' })).toMatchObject({
+      status: 400,
+      code: 'invalid_parameter',
+      param: 'name',
+      message: 'Invalid name: must be valid Unicode (it holds a lone surrogate).',
+    });
     expect(refusal({ publishing: { description: 'tail \udc00' } })?.param).toBe('publishing.description');
     expect(refusal({ name: 'a pair \ud83c\udfac is one character' })).toBeUndefined();
   });

@@ -7,14 +7,7 @@ import { jsonBody } from '../../../src/api/middleware/json-body';
 import { bodyOf, queryOf, validateBody, validateQuery } from '../../../src/api/middleware/validate';
 import type { ListMeetingsQuery } from '../../../src/api/notes/notes.schema';
 import { addLanguagesBodySchema, type AddLanguagesBody } from '../../../src/api/projects/languages/add-languages.schema';
-import {
-  completeUploadBodySchema,
-  type CompleteUploadBody,
-  type CreateProjectBody,
-  type DownloadQuery,
-  type GetProjectQuery,
-  type ListProjectsQuery,
-} from '../../../src/api/projects/projects.schema';
+import { completeUploadBodySchema, type CompleteUploadBody, type CreateProjectBody, type DownloadQuery, type GetProjectQuery, type ListProjectsQuery } from '../../../src/api/projects/projects.schema';
 import type { TranscriptReviewBody } from '../../../src/api/reviews/transcript-review.schema';
 import type { EditLanguageSegmentBody, EditSourceSegmentBody, ReplaceTranscriptBody } from '../../../src/api/transcripts/transcripts.schema';
 import type { CreateWebhookBody, ListWebhooksQuery } from '../../../src/api/webhooks/webhooks.schema';
@@ -34,20 +27,25 @@ type Fits<T extends U, U> = T;
 const same = <T extends true>(): T | undefined => undefined;
 
 // Bodies: required where the schema requires them; a `default` (preview_only) is filled in, so present.
-same<Equal<CreateProjectBody, {
-  name: string;
-  external_id?: string;
-  source_locale: string;
-  target_locales: string[];
-  max_billable_seconds: number;
-  source: { type: 'upload'; file_name: string; size_bytes: number } | { type: 'youtube'; url: string };
-  transcript?: { format: 'vtt' | 'srt' | 'json'; content: string };
-  translations?: Record<string, { format: 'vtt' | 'srt' | 'json'; content: string }>;
-  voices?: Record<string, string>;
-  publishing?: { title?: string; description?: string };
-  background: 'duck' | 'keep' | 'drop';
-  video?: { burned_captions: boolean };
-}>>();
+same<
+  Equal<
+    CreateProjectBody,
+    {
+      name: string;
+      external_id?: string;
+      source_locale: string;
+      target_locales: string[];
+      max_billable_seconds: number;
+      source: { type: 'upload'; file_name: string; size_bytes: number } | { type: 'youtube'; url: string };
+      transcript?: { format: 'vtt' | 'srt' | 'json'; content: string };
+      translations?: Record<string, { format: 'vtt' | 'srt' | 'json'; content: string }>;
+      voices?: Record<string, string>;
+      publishing?: { title?: string; description?: string };
+      background: 'duck' | 'keep' | 'drop';
+      video?: { burned_captions: boolean };
+    }
+  >
+>();
 same<Equal<ReplaceTranscriptBody, { format: 'vtt' | 'srt' | 'json'; content: string }>>();
 same<Equal<EditSourceSegmentBody, { text?: string; start_seconds?: number; end_seconds?: number }>>();
 same<Equal<EditLanguageSegmentBody, { text: string }>>();
@@ -65,24 +63,29 @@ same<Equal<ListVideosQuery, { channel_id?: string; query?: string; limit: number
 same<Equal<ListMeetingsQuery, { limit: number; offset: number }>>();
 
 // The console's import record: ajv's `nullable: true` adds null, and every defaulted field is present.
-same<Equal<MeetingImportRecord, {
-  id: string;
-  name: string;
-  started_at: number;
-  ended_at: number;
-  duration_seconds: number;
-  updated_at: number;
-  tags: { id: string; name: string }[];
-  sync_state: 'synced' | 'local_only';
-  hidden: boolean;
-  deleted_at: number | null;
-  shared_with: string[];
-  transcript_text: string;
-  transcript_segments: { speaker: string; start_seconds: number; end_seconds: number; text: string }[];
-  notes: { id: string; text: string; created_at: number }[];
-  summary: string | null;
-  summary_generated_at: number | null;
-}>>();
+same<
+  Equal<
+    MeetingImportRecord,
+    {
+      id: string;
+      name: string;
+      started_at: number;
+      ended_at: number;
+      duration_seconds: number;
+      updated_at: number;
+      tags: { id: string; name: string }[];
+      sync_state: 'synced' | 'local_only';
+      hidden: boolean;
+      deleted_at: number | null;
+      shared_with: string[];
+      transcript_text: string;
+      transcript_segments: { speaker: string; start_seconds: number; end_seconds: number; text: string }[];
+      notes: { id: string; text: string; created_at: number }[];
+      summary: string | null;
+      summary_generated_at: number | null;
+    }
+  >
+>();
 // ...and the stored meeting's column types take what it accepts.
 export type ImportFitsTheTable = [
   Fits<MeetingImportRecord['tags'], MeetingTag[]>,

@@ -1,7 +1,7 @@
 import { chrfScore, chrfStatistics, corpusChrf } from '../../../bench/lib/chrf';
 
 describe('chrF (bench/lib/chrf.ts), as sacrebleu computes it', () => {
-  it('gives sacrebleu\'s published figure for its documented example', () => {
+  it("gives sacrebleu's published figure for its documented example", () => {
     // chrF2, 6 character orders, no word orders: 61.576379378113785 in sacrebleu's metric card.
     const score = corpusChrf(['The relationship between Obama and Netanyahu is not exactly friendly.'], ['The ties between Obama and Netanyahu are not particularly friendly.']);
     expect(score).toBeCloseTo(61.576379378113785, 10);

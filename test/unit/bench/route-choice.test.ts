@@ -2,7 +2,10 @@ import { chooseRoute, PIVOT_MARGIN } from '../../../bench/lib/route-choice';
 
 describe('route choice (bench/lib/route-choice.ts)', () => {
   it('takes the best chrF among pivots when there is no direct route', () => {
-    const chosen = chooseRoute([{ route: ['eng-spa', 'es-fr'], chrf: 50.1 }, { route: ['eng-cat', 'cat-fra'], chrf: 57.4 }]);
+    const chosen = chooseRoute([
+      { route: ['eng-spa', 'es-fr'], chrf: 50.1 },
+      { route: ['eng-cat', 'cat-fra'], chrf: 57.4 },
+    ]);
     expect(chosen?.route).toEqual(['eng-cat', 'cat-fra']);
   });
 
@@ -13,7 +16,12 @@ describe('route choice (bench/lib/route-choice.ts)', () => {
   });
 
   it('takes the direct route when it is the best outright', () => {
-    expect(chooseRoute([{ route: ['eng-spa', 'spa-cat'], chrf: 57.0 }, { route: ['eng-cat'], chrf: 58.5 }])?.route).toEqual(['eng-cat']);
+    expect(
+      chooseRoute([
+        { route: ['eng-spa', 'spa-cat'], chrf: 57.0 },
+        { route: ['eng-cat'], chrf: 58.5 },
+      ])?.route,
+    ).toEqual(['eng-cat']);
   });
 
   it('chooses nothing from nothing', () => {

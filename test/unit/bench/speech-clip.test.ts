@@ -18,8 +18,16 @@ describe('the benchmark clip (bench/lib/speech-clip.ts)', () => {
     const clip = await assembleClip(['One.', 'Two.'], [second(1), second(2)], 7, wav);
     // 0–1 "One.", pause 0.35, 1.35–3.35 "Two.", pause 0.5, 3.85–4.85 "One.", pause 0.3,
     // 5.15–7.15 "Two." would not fit: silence fills the rest.
-    expect(clip.sentences.map((s) => [s.index, s.text])).toEqual([[0, 'One.'], [1, 'Two.'], [0, 'One.']]);
-    expect(clip.sentences.map((s) => [s.startSeconds, s.endSeconds].map((x) => Number(x.toFixed(3))))).toEqual([[0, 1], [1.35, 3.35], [3.85, 4.85]]);
+    expect(clip.sentences.map((s) => [s.index, s.text])).toEqual([
+      [0, 'One.'],
+      [1, 'Two.'],
+      [0, 'One.'],
+    ]);
+    expect(clip.sentences.map((s) => [s.startSeconds, s.endSeconds].map((x) => Number(x.toFixed(3))))).toEqual([
+      [0, 1],
+      [1.35, 3.35],
+      [3.85, 4.85],
+    ]);
     expect(clip.scriptSeconds).toBeCloseTo(1 + 0.35 + 2 + 0.5, 6);
     const file = readFileSync(wav);
     expect(file.subarray(0, 4).toString()).toBe('RIFF');

@@ -4,8 +4,7 @@ import { createDubbingClient, DubbingApiError, type FetchLike } from '../../../s
 // a POST keeps one Idempotency-Key across its retries, and how pages are followed. The waits are
 // recorded, never slept.
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 const apiError = (status: number, code: string, headers: Record<string, string> = {}) =>
   json(status, { error: { type: 'x_error', code, message: `message of ${code}`, request_id: 'req_1' } }, headers);
 const usage = { credits_per_second: 10, credits: { total: 100, reserved: 0, available: 100 }, billable_seconds: { total: 10, reserved: 0, available: 10 }, as_of: '2026-01-01T00:00:00.000Z' };
@@ -21,7 +20,19 @@ function scripted(answers: (Response | Error)[]) {
     if (next instanceof Error) throw next;
     return next;
   };
-  const client = createDubbingClient({ baseUrl: 'http://api.test/', apiKey: 'dk_test_key', fetch, retry: { sleep: async (ms) => { waits.push(ms); }, random: () => 0.5, baseDelayMs: 100, maxDelayMs: 10_000 } });
+  const client = createDubbingClient({
+    baseUrl: 'http://api.test/',
+    apiKey: 'dk_test_key',
+    fetch,
+    retry: {
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+      random: () => 0.5,
+      baseDelayMs: 100,
+      maxDelayMs: 10_000,
+    },
+  });
   return { client, requests, waits };
 }
 
@@ -53,11 +64,7 @@ describe('retries', () => {
   });
 
   it('retries the 409 of an Idempotency-Key in progress, with the same key', async () => {
-    const { client, requests } = scripted([
-      apiError(409, 'idempotency_request_in_progress', { 'retry-after': '1' }),
-      apiError(502, 'bad_gateway'),
-      json(201, { data: { id: 'p1' } }),
-    ]);
+    const { client, requests } = scripted([apiError(409, 'idempotency_request_in_progress', { 'retry-after': '1' }), apiError(502, 'bad_gateway'), json(201, { data: { id: 'p1' } })]);
     const project = await client.createProject(projectBody);
     expect(project.id).toBe('p1');
     const keys = requests.map((r) => r.headers.get('idempotency-key'));

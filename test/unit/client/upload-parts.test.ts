@@ -63,7 +63,19 @@ const parts = (numbers: number[]) => numbers.map((n) => ({ part_number: n, url: 
 it('sends each part as its own byte range with its MD5, in parallel, and returns the ETags in order', async () => {
   let progress = 0;
   const done: number[] = [];
-  const result = await uploadParts({ file, sizeBytes: bytes.length, partSizeBytes: PART, parts: parts([5, 1, 3, 2, 4]), concurrency: 3, onBytes: (d) => { progress += d; }, onPartDone: (p) => { done.push(p.part_number); } });
+  const result = await uploadParts({
+    file,
+    sizeBytes: bytes.length,
+    partSizeBytes: PART,
+    parts: parts([5, 1, 3, 2, 4]),
+    concurrency: 3,
+    onBytes: (d) => {
+      progress += d;
+    },
+    onPartDone: (p) => {
+      done.push(p.part_number);
+    },
+  });
   expect(result.map((p) => p.part_number)).toEqual([1, 2, 3, 4, 5]);
   for (const p of result) expect(p.etag).toBe(md5Hex(bytes.subarray((p.part_number - 1) * PART, p.part_number * PART)));
   expect(received.every((r) => r.md5Matches)).toBe(true);
@@ -76,7 +88,21 @@ it('retries a 503 after its Retry-After and a retryable 429, taking back the byt
   scripts.set(2, [{ status: 503, headers: { 'retry-after': '2' } }, { status: 429 }]);
   const waits: number[] = [];
   let progress = 0;
-  const result = await uploadParts({ file, sizeBytes: bytes.length, partSizeBytes: PART, parts: parts([2]), onBytes: (d) => { progress += d; }, retry: { sleep: async (ms) => { waits.push(ms); }, random: () => 0 } });
+  const result = await uploadParts({
+    file,
+    sizeBytes: bytes.length,
+    partSizeBytes: PART,
+    parts: parts([2]),
+    onBytes: (d) => {
+      progress += d;
+    },
+    retry: {
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+      random: () => 0,
+    },
+  });
   expect(result).toEqual([{ part_number: 2, etag: md5Hex(bytes.subarray(PART, 2 * PART)) }]);
   expect(received.map((r) => r.part)).toEqual([2, 2, 2]);
   expect(waits).toEqual([2000, 0]);

@@ -24,7 +24,9 @@ describe('loadConfig', () => {
   it('requires a real signing secret in production and refuses test hooks there', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/URL_SIGNING_SECRET must be set in production/);
     expect(() => loadConfig({ NODE_ENV: 'production', URL_SIGNING_SECRET: 'x'.repeat(40), DUBBING_TEST_PAUSE_AFTER_CAPTURE_MS: '5' })).toThrow(/only allowed with NODE_ENV=test/);
-    expect(() => loadConfig({ NODE_ENV: 'production', URL_SIGNING_SECRET: 'x'.repeat(40), DUBBING_TEST_ENGINE_TIMEOUT_CAP_MS: '5000' })).toThrow(/DUBBING_TEST_ENGINE_TIMEOUT_CAP_MS is only allowed with NODE_ENV=test/);
+    expect(() => loadConfig({ NODE_ENV: 'production', URL_SIGNING_SECRET: 'x'.repeat(40), DUBBING_TEST_ENGINE_TIMEOUT_CAP_MS: '5000' })).toThrow(
+      /DUBBING_TEST_ENGINE_TIMEOUT_CAP_MS is only allowed with NODE_ENV=test/,
+    );
     expect(loadConfig({ NODE_ENV: 'production', URL_SIGNING_SECRET: 'x'.repeat(40), WEBHOOK_SECRET_KEY: 'ab'.repeat(32) }).env).toBe('production');
   });
 
@@ -43,12 +45,26 @@ describe('loadConfig', () => {
 
     it('reads the endpoint, region, bucket, credentials and path style', () => {
       const config = loadConfig({ ...s3, S3_ENDPOINT: 'http://127.0.0.1:7070/', S3_REGION: 'eu-west-1', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' });
-      expect(config.storage).toMatchObject({ driver: 's3', s3: { endpoint: 'http://127.0.0.1:7070', publicEndpoint: 'http://127.0.0.1:7070', region: 'eu-west-1', bucket: 'dubbing', credentials: { accessKeyId: 'id', secretAccessKey: 'secret' }, forcePathStyle: true } });
+      expect(config.storage).toMatchObject({
+        driver: 's3',
+        s3: {
+          endpoint: 'http://127.0.0.1:7070',
+          publicEndpoint: 'http://127.0.0.1:7070',
+          region: 'eu-west-1',
+          bucket: 'dubbing',
+          credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+          forcePathStyle: true,
+        },
+      });
     });
 
     it('defaults to AWS itself: no endpoint, virtual-host style, the default credential chain', () => {
       expect(loadConfig(s3).storage.s3).toEqual({ endpoint: null, publicEndpoint: null, region: 'us-east-1', bucket: 'dubbing', credentials: null, forcePathStyle: false });
-      expect(loadConfig({ ...s3, S3_ENDPOINT: 'http://s3:7070', S3_PUBLIC_ENDPOINT: 'http://localhost:7070', S3_FORCE_PATH_STYLE: 'false' }).storage.s3).toMatchObject({ endpoint: 'http://s3:7070', publicEndpoint: 'http://localhost:7070', forcePathStyle: false });
+      expect(loadConfig({ ...s3, S3_ENDPOINT: 'http://s3:7070', S3_PUBLIC_ENDPOINT: 'http://localhost:7070', S3_FORCE_PATH_STYLE: 'false' }).storage.s3).toMatchObject({
+        endpoint: 'http://s3:7070',
+        publicEndpoint: 'http://localhost:7070',
+        forcePathStyle: false,
+      });
     });
 
     it('has no S3 settings on the local driver', () => {

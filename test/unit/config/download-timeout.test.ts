@@ -10,7 +10,7 @@ import { configProblems } from '../../helpers/config-problems';
 describe('issue 26 item 4: the yt-dlp timeout fits inside its activity', () => {
   const stepMs = SOURCE_DOWNLOAD_STEP.startToCloseTimeout as number;
 
-  it('gives the download step its own start-to-close, with the media step\'s heartbeat timeout and retries', () => {
+  it("gives the download step its own start-to-close, with the media step's heartbeat timeout and retries", () => {
     expect(typeof stepMs).toBe('number');
     expect(SOURCE_DOWNLOAD_STEP).toMatchObject({ heartbeatTimeout: LONG_MEDIA_STEP.heartbeatTimeout, retry: LONG_MEDIA_STEP.retry });
     expect(MAX_DOWNLOAD_TIMEOUT_MS + STORE_WRITE_ALLOWANCE_MS).toBe(stepMs);

@@ -10,11 +10,20 @@ const ROOT = path.resolve(__dirname, '../../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 
 /** The files that read the environment: the service's config readers and the dub CLI's. */
-const READERS = [...readdirSync(path.join(ROOT, 'src/config')).filter((file) => file.endsWith('.ts')).map((file) => `src/config/${file}`), 'src/dub/dub-env.ts'];
+const READERS = [
+  ...readdirSync(path.join(ROOT, 'src/config'))
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => `src/config/${file}`),
+  'src/dub/dub-env.ts',
+];
 
 /** Every variable name they read: `read.<kind>('NAME', …)` and the dub CLI's `value('NAME')`. */
 function variablesConfigReads(): string[] {
-  const names = [...READERS.map(read).join('\n').matchAll(/\b(?:read\.[a-zA-Z]+|value)\(\s*'([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1]!);
+  const names = [
+    ...READERS.map(read)
+      .join('\n')
+      .matchAll(/\b(?:read\.[a-zA-Z]+|value)\(\s*'([A-Z][A-Z0-9_]*)'/g),
+  ].map((m) => m[1]!);
   return [...new Set(names)].sort();
 }
 

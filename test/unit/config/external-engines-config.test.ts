@@ -6,7 +6,7 @@ it('turns no external engine on without its URL', () => {
   expect(loadConfig(base).engines).toEqual({ asr: null, mt: null, tts: null });
 });
 
-it('reads each engine\'s settings, with the defaults', () => {
+it("reads each engine's settings, with the defaults", () => {
   const { engines } = loadConfig({
     ...base,
     ASR_ENGINE_URL: 'http://whisper:8000/v1/',
@@ -17,7 +17,15 @@ it('reads each engine\'s settings, with the defaults', () => {
     TTS_ENGINE_VOICES: 'de_de=af_heart,es_es=ef_dora',
     ENGINE_REQUEST_ATTEMPTS: '2',
   });
-  expect(engines.asr).toEqual({ url: 'http://whisper:8000/v1', model: 'whisper-1', apiKey: 'sk-asr', locales: ['en_us', 'de_de'], maxUploadBytes: 25 * 1024 * 1024, timeoutMs: 300_000, maxAttempts: 2 });
+  expect(engines.asr).toEqual({
+    url: 'http://whisper:8000/v1',
+    model: 'whisper-1',
+    apiKey: 'sk-asr',
+    locales: ['en_us', 'de_de'],
+    maxUploadBytes: 25 * 1024 * 1024,
+    timeoutMs: 300_000,
+    maxAttempts: 2,
+  });
   expect(engines.mt).toEqual({ url: 'http://libretranslate:5000', apiKey: null, timeoutMs: 300_000, maxAttempts: 2 });
   expect(engines.tts).toEqual({ url: 'http://kokoro:8880/v1', model: 'tts-1', apiKey: null, voices: { de_de: 'af_heart', es_es: 'ef_dora' }, timeoutMs: 300_000, maxAttempts: 2 });
 });
@@ -25,7 +33,15 @@ it('reads each engine\'s settings, with the defaults', () => {
 it('reports every problem at once, naming keys without echoing them', () => {
   let problems: string[] = [];
   try {
-    loadConfig({ ...base, ASR_ENGINE_URL: 'whisper:8000', TTS_ENGINE_URL: 'http://tts/v1', TTS_ENGINE_VOICES: 'german=af heart', ASR_ENGINE_MAX_UPLOAD_BYTES: '1000', MT_ENGINE_URL: 'http://mt', MT_ENGINE_API_KEY: 'secret-mt-key' });
+    loadConfig({
+      ...base,
+      ASR_ENGINE_URL: 'whisper:8000',
+      TTS_ENGINE_URL: 'http://tts/v1',
+      TTS_ENGINE_VOICES: 'german=af heart',
+      ASR_ENGINE_MAX_UPLOAD_BYTES: '1000',
+      MT_ENGINE_URL: 'http://mt',
+      MT_ENGINE_API_KEY: 'secret-mt-key',
+    });
   } catch (err) {
     problems = (err as ConfigError).problems;
   }

@@ -10,17 +10,46 @@ const problemsOf = configProblems;
 describe('worker and Temporal cluster settings', () => {
   it('defaults to one worker doing everything, as make dev runs it, on a plaintext dev server', () => {
     const config = loadConfig({});
-    expect(config.worker).toEqual({ roles: ['workflows', 'media'], mediaConcurrency: os.availableParallelism() + 1, mediaPool: null, heartbeatSeconds: 10, engineLocales: null, excludedTranslationModes: [], voiceSamples: true, healthPort: null, healthHost: '127.0.0.1' });
+    expect(config.worker).toEqual({
+      roles: ['workflows', 'media'],
+      mediaConcurrency: os.availableParallelism() + 1,
+      mediaPool: null,
+      heartbeatSeconds: 10,
+      engineLocales: null,
+      excludedTranslationModes: [],
+      voiceSamples: true,
+      healthPort: null,
+      healthHost: '127.0.0.1',
+    });
     expect(config.temporal).toMatchObject({ tls: null, apiKey: null, namespace: 'default' });
   });
 
   it('reads roles, concurrency, pool and a narrowed engine set', () => {
-    const config = loadConfig({ WORKER_ROLES: 'media', MEDIA_CONCURRENCY: '3', MEDIA_POOL: 'gpu-east', ENGINE_LOCALES: 'en_us, ca_es', ENGINE_EXCLUDED_TRANSLATION_MODES: 'eng-cat,es-pt_BR', WORKER_VOICE_SAMPLES: 'false' });
-    expect(config.worker).toMatchObject({ roles: ['media'], mediaConcurrency: 3, mediaPool: 'gpu-east', engineLocales: ['en_us', 'ca_es'], excludedTranslationModes: ['eng-cat', 'es-pt_BR'], voiceSamples: false });
+    const config = loadConfig({
+      WORKER_ROLES: 'media',
+      MEDIA_CONCURRENCY: '3',
+      MEDIA_POOL: 'gpu-east',
+      ENGINE_LOCALES: 'en_us, ca_es',
+      ENGINE_EXCLUDED_TRANSLATION_MODES: 'eng-cat,es-pt_BR',
+      WORKER_VOICE_SAMPLES: 'false',
+    });
+    expect(config.worker).toMatchObject({
+      roles: ['media'],
+      mediaConcurrency: 3,
+      mediaPool: 'gpu-east',
+      engineLocales: ['en_us', 'ca_es'],
+      excludedTranslationModes: ['eng-cat', 'es-pt_BR'],
+      voiceSamples: false,
+    });
   });
 
   it('turns TLS on for mTLS files or an API key, and keeps the key', () => {
-    expect(loadConfig({ TEMPORAL_TLS_CERT: '/c.pem', TEMPORAL_TLS_KEY: '/k.pem', TEMPORAL_TLS_CA: '/ca.pem', TEMPORAL_TLS_SERVER_NAME: 'temporal.internal' }).temporal.tls).toEqual({ certPath: '/c.pem', keyPath: '/k.pem', caPath: '/ca.pem', serverName: 'temporal.internal' });
+    expect(loadConfig({ TEMPORAL_TLS_CERT: '/c.pem', TEMPORAL_TLS_KEY: '/k.pem', TEMPORAL_TLS_CA: '/ca.pem', TEMPORAL_TLS_SERVER_NAME: 'temporal.internal' }).temporal.tls).toEqual({
+      certPath: '/c.pem',
+      keyPath: '/k.pem',
+      caPath: '/ca.pem',
+      serverName: 'temporal.internal',
+    });
     expect(loadConfig({ TEMPORAL_API_KEY: 'secret' }).temporal).toMatchObject({ apiKey: 'secret', tls: { certPath: null, keyPath: null, caPath: null, serverName: null } });
     expect(loadConfig({ TEMPORAL_TLS: 'true' }).temporal.tls).toEqual({ certPath: null, keyPath: null, caPath: null, serverName: null });
   });

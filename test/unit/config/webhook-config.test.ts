@@ -37,7 +37,13 @@ describe('webhook settings', () => {
   });
 
   it('retry for 24 hours from 10 s, doubling up to an hour, 10 s per attempt, unless configured', () => {
-    expect(loadConfig({}).webhooks).toEqual({ allowPrivateTargets: false, maxEndpointsPerWorkspace: 16, secretKey: expect.stringMatching(/^[0-9a-f]{64}$/), attemptTimeoutMs: 10_000, retry: { initialIntervalSeconds: 10, maximumIntervalSeconds: 3600, windowSeconds: 86_400, lifetimeSeconds: 172_800 } });
+    expect(loadConfig({}).webhooks).toEqual({
+      allowPrivateTargets: false,
+      maxEndpointsPerWorkspace: 16,
+      secretKey: expect.stringMatching(/^[0-9a-f]{64}$/),
+      attemptTimeoutMs: 10_000,
+      retry: { initialIntervalSeconds: 10, maximumIntervalSeconds: 3600, windowSeconds: 86_400, lifetimeSeconds: 172_800 },
+    });
     expect(loadConfig({ WEBHOOK_RETRY_INITIAL_SECONDS: '1', WEBHOOK_RETRY_WINDOW_SECONDS: '60' }).webhooks.retry).toMatchObject({ initialIntervalSeconds: 1, windowSeconds: 60 });
   });
 

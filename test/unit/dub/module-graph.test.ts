@@ -6,12 +6,29 @@ import { build } from 'esbuild';
 // to load the CLI (bin/dub.js), walks the very import graph that runs, type-only imports left out.
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
-const SERVER_PACKAGES = ['pg', 'kysely', 'prom-client', 'dataloader', 'koa', '@koa/router', 'pino', '@temporalio/client', '@temporalio/worker', '@temporalio/workflow', '@temporalio/activity', '@aws-sdk/client-s3'];
+const SERVER_PACKAGES = [
+  'pg',
+  'kysely',
+  'prom-client',
+  'dataloader',
+  'koa',
+  '@koa/router',
+  'pino',
+  '@temporalio/client',
+  '@temporalio/worker',
+  '@temporalio/workflow',
+  '@temporalio/activity',
+  '@aws-sdk/client-s3',
+];
 /** Where the CLI's own code may come from: itself (with its own environment reader), the typed client, pure shared modules. */
 const ALLOWED = [/^src\/dub\//, /^src\/client\//, /^src\/shared\//];
 
 /** `pg/lib/x` → `pg`, `@scope/name/x` → `@scope/name`. */
-const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 async function dubModuleGraph(): Promise<{ files: string[]; packages: Set<string> }> {
   const result = await build({ absWorkingDir: ROOT, entryPoints: ['src/dub/main.ts'], bundle: true, platform: 'node', packages: 'external', metafile: true, write: false, logLevel: 'silent' });

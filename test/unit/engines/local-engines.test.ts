@@ -40,7 +40,10 @@ it('dubs a short English video into Spanish end to end', async () => {
   const { segments } = await asr.transcribe(asrWav);
   expect(segments.length).toBeGreaterThan(0);
 
-  const translated = await translator.translate(segments.map((s) => s.text), spanish.fromEnglish![0]!);
+  const translated = await translator.translate(
+    segments.map((s) => s.text),
+    spanish.fromEnglish![0]!,
+  );
   expect(translated).toHaveLength(segments.length);
 
   const clips = await Promise.all(

@@ -16,7 +16,7 @@ describe('runProcess under an ambient cancellation', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
-  it('starts nothing once cancelled, and still honours the caller\'s own signal', async () => {
+  it("starts nothing once cancelled, and still honours the caller's own signal", async () => {
     const cancelled = new AbortController();
     cancelled.abort();
     await expect(withProcessCancellation(cancelled.signal, () => runProcess('true', [], { timeoutMs: 5000 }))).rejects.toThrow('aborted');

@@ -13,7 +13,7 @@ const installed: InstalledEngines = {
 const offer = (overrides: Partial<ExternalOffer>): ExternalOffer => ({ ...NO_EXTERNAL_OFFER, ...overrides });
 const pairs = (list: Record<string, string[]>) => parseLanguages(Object.entries(list).map(([code, targets]) => ({ code, targets })))!;
 
-it('is the bundled rule alone without external engines: the catalog\'s new locales stay out', () => {
+it("is the bundled rule alone without external engines: the catalog's new locales stay out", () => {
   const locales = servableLocales(LOCALE_CATALOG, installed, NO_EXTERNAL_OFFER, null);
   expect(locales).toEqual([
     { locale: 'en_us', displayName: 'English (United States)', voice: 'en-us', canBeSource: true, canBeTarget: false, translationModes: null, pivot: null },
@@ -58,5 +58,8 @@ it('offers only the locales a worker is limited to (ENGINE_LOCALES), its sources
   expect(locales.map((l) => l.locale)).toEqual(['en_us', 'de_de']);
   // German is heard, but left to another worker: no target here is translated from it.
   const limited = servableLocales(LOCALE_CATALOG, installed, offer({ asrLocales: ['de_de'], mtPairs: pairs({ de: ['es'], en: ['es'] }) }), new Set(['en_us', 'es_es']));
-  expect(limited.map((l) => [l.locale, l.canBeSource, l.translationModesFrom])).toEqual([['en_us', true, undefined], ['es_es', false, undefined]]);
+  expect(limited.map((l) => [l.locale, l.canBeSource, l.translationModesFrom])).toEqual([
+    ['en_us', true, undefined],
+    ['es_es', false, undefined],
+  ]);
 });

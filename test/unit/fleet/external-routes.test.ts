@@ -9,10 +9,23 @@ import { chooseMediaQueue } from '../../../src/fleet/media-routing';
 // the fleet's union and in routing.
 
 const spanish = (from?: Record<string, string[]>): ServableLocale => ({
-  locale: 'es_es', displayName: 'Spanish (Spain)', voice: 'es', canBeSource: false, canBeTarget: true, translationModes: ['eng-spa'], pivot: null, ...(from ? { translationModesFrom: from } : {}),
+  locale: 'es_es',
+  displayName: 'Spanish (Spain)',
+  voice: 'es',
+  canBeSource: false,
+  canBeTarget: true,
+  translationModes: ['eng-spa'],
+  pivot: null,
+  ...(from ? { translationModesFrom: from } : {}),
 });
 const worker = (id: string, locales: ServableLocale[]): WorkerRecord => ({
-  workerId: id, taskQueue: 'dubbing', mediaTaskQueue: `dubbing.media.${id}`, capabilities: { locales, missing: [] }, heartbeatAt: new Date(1_000_000), expiresAt: new Date(1_030_000), live: true,
+  workerId: id,
+  taskQueue: 'dubbing',
+  mediaTaskQueue: `dubbing.media.${id}`,
+  capabilities: { locales, missing: [] },
+  heartbeatAt: new Date(1_000_000),
+  expiresAt: new Date(1_030_000),
+  live: true,
 });
 
 it('unites the source languages each worker translates a target from', () => {
@@ -21,7 +34,7 @@ it('unites the source languages each worker translates a target from', () => {
   expect(union.locales[0]).toMatchObject({ canBeTarget: true, translationModes: ['eng-spa'], translationModesFrom: { de: ['libretranslate:de-es'], fr: ['libretranslate:fr-es'] } });
 });
 
-it('routes a target to a worker that translates from the project\'s source language', () => {
+it("routes a target to a worker that translates from the project's source language", () => {
   const rows = [worker('bundled', [spanish()]), worker('bundled-2', [spanish()]), worker('german', [spanish({ de: ['libretranslate:de-es'] })])];
   expect(chooseMediaQueue(rows, { locale: 'es_es', role: 'target', sourceLocale: 'de_de' })).toBe('dubbing.media.german');
   // From English, the queue most workers poll, as before.
@@ -29,7 +42,7 @@ it('routes a target to a worker that translates from the project\'s source langu
   expect(chooseMediaQueue(rows, { locale: 'es_es', role: 'target', sourceLocale: 'fr_fr' })).toBeNull();
 });
 
-it('names a bundled-only worker\'s pool as before external routes existed', () => {
+it("names a bundled-only worker's pool as before external routes existed", () => {
   const capabilities = { locales: [spanish()], missing: [] };
   const served = capabilities.locales.map((l) => [l.locale, l.voice, l.canBeSource, l.canBeTarget, l.translationModes ?? []]);
   expect(derivedMediaPool(capabilities)).toBe(`engines-${createHash('sha256').update(JSON.stringify(served)).digest('hex').slice(0, 10)}`);

@@ -11,7 +11,7 @@ const locale = (code: string, roles: { source?: boolean; target?: boolean; pivot
   canBeSource: roles.source ?? false,
   canBeTarget: roles.target ?? true,
   translationModes: roles.target === false ? null : roles.pivot ? ['eng-spa', `es-${code}`] : [`eng-${code}`],
-  pivot: roles.target === false ? null : roles.pivot ?? null,
+  pivot: roles.target === false ? null : (roles.pivot ?? null),
 });
 
 const worker = (id: string, locales: ServableLocale[], options: { live?: boolean; beatAt?: number; queue?: string | null } = {}): WorkerRecord => ({
@@ -28,12 +28,15 @@ const english = locale('en_us', { source: true, target: false });
 
 describe('unionOfFleet', () => {
   it('is the union of the live media workers, in catalog order, preferring a direct route', () => {
-    const union = unionOfFleet([
-      worker('a', [english, locale('es_es'), locale('pt_pt', { pivot: 'es' })]),
-      worker('b', [locale('ca_es'), locale('pt_pt')]),
-      worker('gone', [locale('it_it')], { live: false }),
-      worker('workflows-only', [locale('fr_fr')], { queue: null }),
-    ], 30_000);
+    const union = unionOfFleet(
+      [
+        worker('a', [english, locale('es_es'), locale('pt_pt', { pivot: 'es' })]),
+        worker('b', [locale('ca_es'), locale('pt_pt')]),
+        worker('gone', [locale('it_it')], { live: false }),
+        worker('workflows-only', [locale('fr_fr')], { queue: null }),
+      ],
+      30_000,
+    );
     expect(union.source).toBe('live_workers');
     expect(union.liveWorkers).toBe(2);
     expect(union.locales.map((l) => l.locale)).toEqual(['en_us', 'es_es', 'ca_es', 'pt_pt']);
@@ -41,11 +44,15 @@ describe('unionOfFleet', () => {
   });
 
   it('falls back to the workers last alive together, with their age on the database clock', () => {
-    const union = unionOfFleet([
-      worker('long-gone', [locale('it_it')], { live: false, beatAt: 0 }),
-      worker('a', [english, locale('es_es')], { live: false, beatAt: 1_000_000 }),
-      worker('b', [locale('ca_es')], { live: false, beatAt: 990_000 }),
-    ], 30_000, 5_000);
+    const union = unionOfFleet(
+      [
+        worker('long-gone', [locale('it_it')], { live: false, beatAt: 0 }),
+        worker('a', [english, locale('es_es')], { live: false, beatAt: 1_000_000 }),
+        worker('b', [locale('ca_es')], { live: false, beatAt: 990_000 }),
+      ],
+      30_000,
+      5_000,
+    );
     expect(union).toMatchObject({ source: 'last_known', liveWorkers: 0, asOf: new Date(1_000_000) });
     expect(union.locales.map((l) => l.locale)).toEqual(['en_us', 'es_es', 'ca_es']);
     expect(capabilityAgeSeconds(union, 1_000_000 + 7_000 - 5_000)).toBe(7);

@@ -31,7 +31,7 @@ describe('the transition table and docs/design.md#lifecycle', () => {
     expect([...drawn.keys()].sort()).toEqual(Object.keys(MACHINES).sort());
   });
 
-  it.each(Object.keys(MACHINES) as Machine[])('the %s diagram draws exactly the table\'s arrows', (machine) => {
+  it.each(Object.keys(MACHINES) as Machine[])("the %s diagram draws exactly the table's arrows", (machine) => {
     expect([...(drawn.get(machine) ?? [])].sort()).toEqual([...tabled(machine)].sort());
   });
 

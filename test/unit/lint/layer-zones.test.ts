@@ -99,7 +99,7 @@ const QUERY_OUTSIDE_DB: Array<[file: string, code: string]> = [
   ['src/webhooks/fixture.ts', "export const drop = (db: any) => db.deleteFrom('webhook_deliveries').execute();"],
   ['src/cli/commands/fixture.ts', "export const one = (db: any) => db.selectNoFrom((eb: any) => eb.val(1).as('one')).execute();"],
   ['src/metrics/fixture.ts', "export const merge = (db: any) => db.mergeInto('projects').execute();"],
-  ['src/auth/fixture.ts', "export const listen = (client: any) => client.query(`LISTEN api_key_changes`);"],
+  ['src/auth/fixture.ts', 'export const listen = (client: any) => client.query(`LISTEN api_key_changes`);'],
   ['src/fleet/fixture.ts', "export const count = (pool: any) => pool.query('select count(*) from worker_capabilities');"],
   ['src/api/fixture.ts', "export const named = (pool: any, id: string) => pool.query({ name: 'one', text: 'select 1 where $1::text is not null', values: [id] });"],
 ];
@@ -109,10 +109,10 @@ const QUERY_ALLOWED: Array<[file: string, code: string]> = [
   ['src/db/fixture.ts', "import { sql } from 'kysely';\nexport const ping = (db: any) => sql`select 1`.execute(db);"],
   ['src/db/queries/fixture.ts', "export const add = (db: any) => db.insertInto('projects').values({}).execute();"],
   ['src/activities/fixture.ts', "import { lockProject } from '../db/projects';\nexport const lock = (trx: any, id: string) => lockProject(trx, id);"],
-  ['src/api/fixture.ts', "export const names = (rows: { name: string }[]) => rows.map((r) => r.name).filter(Boolean);"],
-  ['src/db/fixture.ts', "export const listen = (client: any) => client.query(`LISTEN api_key_changes`);"],
+  ['src/api/fixture.ts', 'export const names = (rows: { name: string }[]) => rows.map((r) => r.name).filter(Boolean);'],
+  ['src/db/fixture.ts', 'export const listen = (client: any) => client.query(`LISTEN api_key_changes`);'],
   ['src/auth/fixture.ts', "import { listenForKeyChanges } from '../db/api-keys';\nexport const listen = (client: any) => listenForKeyChanges(client);"],
-  ['src/api/fixture.ts', "export const page = (ctx: any) => ctx.query;"],
+  ['src/api/fixture.ts', 'export const page = (ctx: any) => ctx.query;'],
 ];
 
 describe('queries live in src/db (eslint/layers.js)', () => {

@@ -38,7 +38,12 @@ describe('pretty log lines', () => {
 
   it('is a sink pino can write to', () => {
     let written = '';
-    const out = new Writable({ write: (chunk: Buffer, _encoding, done) => { written += chunk.toString('utf8'); done(); } });
+    const out = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        written += chunk.toString('utf8');
+        done();
+      },
+    });
     const sink = prettyStream(out, false);
     for (const line of jsonLines((logger) => logger.debug('hello', { n: 1 }))) sink.write(line);
     expect(written).toMatch(/DEBUG api hello {2}n=1\n$/);

@@ -9,8 +9,21 @@ const KEY = 'dk_abcdefgh12345678_S3cretS3cretS3cretS3cretS3cretS3cret';
 
 function capture(): { lines: () => Record<string, unknown>[]; stream: Writable } {
   const chunks: string[] = [];
-  const stream = new Writable({ write(chunk, _encoding, done) { chunks.push(String(chunk)); done(); } });
-  return { stream, lines: () => chunks.join('').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) };
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  return {
+    stream,
+    lines: () =>
+      chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 describe('scrubText', () => {
@@ -18,10 +31,12 @@ describe('scrubText', () => {
     expect(scrubText(`key ${KEY} refused`)).toBe('key dk_abcdefgh12345678_[redacted] refused');
   });
   it('drops our signature and S3 SigV4 credentials from URLs, keeping host, path and expiry', () => {
-    expect(scrubText('http://127.0.0.1:3000/v1/uploads/u1/parts/2?expires=1795680000&signature=9f86d081884c7d65'))
-      .toBe('http://127.0.0.1:3000/v1/uploads/u1/parts/2?expires=1795680000&signature=[redacted]');
-    expect(scrubText('https://s3.example/b/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA%2F2026&X-Amz-Signature=abcdef0123&X-Amz-Expires=900'))
-      .toBe('https://s3.example/b/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=[redacted]&X-Amz-Signature=[redacted]&X-Amz-Expires=900');
+    expect(scrubText('http://127.0.0.1:3000/v1/uploads/u1/parts/2?expires=1795680000&signature=9f86d081884c7d65')).toBe(
+      'http://127.0.0.1:3000/v1/uploads/u1/parts/2?expires=1795680000&signature=[redacted]',
+    );
+    expect(scrubText('https://s3.example/b/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA%2F2026&X-Amz-Signature=abcdef0123&X-Amz-Expires=900')).toBe(
+      'https://s3.example/b/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=[redacted]&X-Amz-Signature=[redacted]&X-Amz-Expires=900',
+    );
   });
   it('drops webhook secrets and bearer tokens', () => {
     expect(scrubText('secret whsec_Zm9vYmFyYmF6cXV4cXV1eA is set')).toBe('secret whsec_[redacted] is set');
@@ -51,7 +66,13 @@ describe('createLogger', () => {
     logger.error('upload failed', { err: new Error('PUT http://h/p?X-Amz-Signature=cafe01 refused') });
     logger.debug('not written at info');
     const [first, second, third] = lines();
-    expect(first).toMatchObject({ level: 'info', service: 'test', message: 'caller used dk_abcdefgh12345678_[redacted]', url: 'http://h/v1/files/k?expires=1&signature=[redacted]', request_id: 'req_1' });
+    expect(first).toMatchObject({
+      level: 'info',
+      service: 'test',
+      message: 'caller used dk_abcdefgh12345678_[redacted]',
+      url: 'http://h/v1/files/k?expires=1&signature=[redacted]',
+      request_id: 'req_1',
+    });
     expect((second!.err as { message: string }).message).toBe('PUT http://h/p?X-Amz-Signature=[redacted] refused');
     expect((second!.err as { stack: string }).stack).not.toContain('cafe01');
     expect(third).toBeUndefined();
@@ -82,6 +103,9 @@ describe('the quick pre-check', () => {
   });
 
   it('leaves texts without the words unchanged, exactly as the full scrub would', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 60 }), (text) => expect(scrubText(text)).toBe(scrubTextFully(text))), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), (text) => expect(scrubText(text)).toBe(scrubTextFully(text))),
+      { numRuns: 500 },
+    );
   });
 });

@@ -5,7 +5,7 @@ import { meetingImportRecordSchema } from '../../../src/notes/meeting-import-rec
 import { createProjectBodySchema } from '../../../src/api/projects/projects.schema';
 
 describe('toOpenApiSchema', () => {
-  it('turns ajv\'s nullable into a type that allows null, and copies the rest as it is', () => {
+  it("turns ajv's nullable into a type that allows null, and copies the rest as it is", () => {
     const converted = toOpenApiSchema(meetingImportRecordSchema, new Map()) as any;
     expect(converted.properties.summary).toEqual({ type: ['string', 'null'], default: null });
     expect(converted.properties.deleted_at).toMatchObject({ type: ['integer', 'null'], minimum: 0 });
@@ -29,8 +29,16 @@ describe('toOpenApiSchema', () => {
 describe('errorsOf', () => {
   const base: Operation = { method: 'post', path: '/x', operationId: 'x', summary: 'x', tags: [], auth: 'dubbing:write', responses: { 200: { description: 'ok' } }, errors: [] };
 
-  it('derives the statuses and codes an operation\'s middleware implies, merged with its own', () => {
-    const errors = errorsOf({ ...base, body: {}, idempotency: 'required', errors: [{ status: 400, codes: ['unsupported_locale', 'invalid_json'] }, { status: 402, codes: ['insufficient_credits'] }] });
+  it("derives the statuses and codes an operation's middleware implies, merged with its own", () => {
+    const errors = errorsOf({
+      ...base,
+      body: {},
+      idempotency: 'required',
+      errors: [
+        { status: 400, codes: ['unsupported_locale', 'invalid_json'] },
+        { status: 402, codes: ['insufficient_credits'] },
+      ],
+    });
     expect(errors.map((e) => [e.status, e.codes])).toEqual([
       [400, ['invalid_json', 'unknown_parameter', 'missing_parameter', 'invalid_parameter', 'idempotency_key_missing', 'unsupported_locale']],
       [401, ['unauthenticated']],
@@ -46,7 +54,7 @@ describe('errorsOf', () => {
     ]);
   });
 
-  it('gives a public operation without input only the internal error and the database\'s 503, and a signed URL its own 403s', () => {
+  it("gives a public operation without input only the internal error and the database's 503, and a signed URL its own 403s", () => {
     expect(errorsOf({ ...base, auth: 'public' }).map((e) => e.status)).toEqual([500, 503]);
     expect(errorsOf({ ...base, auth: 'signed_url' }).find((e) => e.status === 403)?.codes).toEqual(['invalid_signature', 'signature_expired']);
   });

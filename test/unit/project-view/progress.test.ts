@@ -22,7 +22,12 @@ describe('projectProgress while awaiting the upload', () => {
   const waiting = project({ status: 'awaiting_upload', phase: null as unknown as Project['phase'] });
 
   it('counts the parts the database has seen (local driver)', () => {
-    expect(projectProgress(waiting, [], { received: 2, total: 4 })).toMatchObject({ phase: 'uploading', waiting_on: 'upload', message: 'Waiting for the upload: 2 of 4 parts received. Send the missing parts, then complete the upload.', percent: 3 });
+    expect(projectProgress(waiting, [], { received: 2, total: 4 })).toMatchObject({
+      phase: 'uploading',
+      waiting_on: 'upload',
+      message: 'Waiting for the upload: 2 of 4 parts received. Send the missing parts, then complete the upload.',
+      percent: 3,
+    });
   });
 
   it('claims no count when the parts go straight to an object store, and says where to look', () => {

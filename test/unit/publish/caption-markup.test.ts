@@ -32,7 +32,7 @@ describe('toSrt', () => {
 });
 
 describe('escapeAssLine', () => {
-  it('escapes braces with libass\'s \\{ \\}, and breaks \\N, \\n, \\h with a joiner', () => {
+  it("escapes braces with libass's \\{ \\}, and breaks \\N, \\n, \\h with a joiner", () => {
     expect(escapeAssLine(MARKUP)).toBe(`\\{\\an8\\}<font size="300">Hola</font> a --> b \\${WJ}N`);
     expect(escapeAssLine('a\\nb\\hc\\xd')).toBe(`a\\${WJ}nb\\${WJ}hc\\xd`);
   });

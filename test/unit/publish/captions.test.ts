@@ -7,9 +7,7 @@ const CUES: Cue[] = [
 
 describe('toSrt', () => {
   it('writes numbered cues with comma timestamps separated by blank lines', () => {
-    expect(toSrt(CUES)).toBe(
-      '1\n00:00:01,000 --> 00:00:02,500\nHola mundo.\n\n2\n00:00:03,250 --> 00:01:05,004\nLa casa es roja.\nY el perro, negro.\n',
-    );
+    expect(toSrt(CUES)).toBe('1\n00:00:01,000 --> 00:00:02,500\nHola mundo.\n\n2\n00:00:03,250 --> 00:01:05,004\nLa casa es roja.\nY el perro, negro.\n');
   });
 
   it('writes an empty file for no cues', () => {

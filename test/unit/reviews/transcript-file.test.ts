@@ -45,7 +45,9 @@ describe('transcript files', () => {
     expect(bad('vtt', 'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nA\n\n00:00:02.000 -> 00:00:03.000\nB\n')).toThrow(/^cue 2: expected a timing line/);
     expect(bad('srt', '1\n00:00:00,000 --> 00:00:01,000\nA\n\n2\n00:00:02.000 --> 00:00:03,000\nB\n')).toThrow(/^cue 2: malformed timestamp/);
     expect(bad('srt', 'one\n00:00:00,000 --> 00:00:01,000\nA\n')).toThrow(/^cue 1: expected a cue number/);
-    expect(bad('json', '{"cues": [{"start_seconds": 0, "end_seconds": 1, "text": "A"}, {"start_seconds": "1", "end_seconds": 2, "text": "B"}]}')).toThrow('cue 2: start_seconds must be a number of seconds');
+    expect(bad('json', '{"cues": [{"start_seconds": 0, "end_seconds": 1, "text": "A"}, {"start_seconds": "1", "end_seconds": 2, "text": "B"}]}')).toThrow(
+      'cue 2: start_seconds must be a number of seconds',
+    );
     expect(bad('json', '{"cues": [{"start_seconds": 0, "end_seconds": 1}]}')).toThrow('cue 1: text must be a string');
     expect(bad('json', '{"lines": []}')).toThrow(/expected \[\{"start_seconds"/);
     expect(bad('json', '{')).toThrow(/^not valid JSON/);

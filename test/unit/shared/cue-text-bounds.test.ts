@@ -8,7 +8,7 @@ const cue = (startSeconds: number, endSeconds: number, text: string) => ({ start
 const personTimed = { personTimed: true };
 
 describe('the characters a cue carries', () => {
-  it('is brisk speech (20 a second) at the renderer\'s tempo cap, plus a short cue\'s slack', () => {
+  it("is brisk speech (20 a second) at the renderer's tempo cap, plus a short cue's slack", () => {
     expect(DEFAULT_MAX_TEMPO).toBe(1.3);
     expect(MAX_CHARS_PER_SECOND).toBe(26);
     expect(SHORT_CUE_SLACK_CHARS).toBe(15);

@@ -16,8 +16,18 @@ function rendered(id: string, source: SourceSegmentState | null, overrides: Part
   const text = overrides.text ?? `${id} text`;
   const placed = placeInSlot({ startSeconds: slot.start_seconds, endSeconds: slot.end_seconds }, 0.5);
   return {
-    id, source_segment_id: source?.id ?? null, start_seconds: slot.start_seconds, end_seconds: slot.end_seconds, text, status: 'current',
-    rendered_text: text, clip_key: `clips/${id}.wav`, clip_seconds: 0.5, placed_start_seconds: placed.startSeconds, placed_end_seconds: placed.endSeconds, tempo: placed.tempo,
+    id,
+    source_segment_id: source?.id ?? null,
+    start_seconds: slot.start_seconds,
+    end_seconds: slot.end_seconds,
+    text,
+    status: 'current',
+    rendered_text: text,
+    clip_key: `clips/${id}.wav`,
+    clip_seconds: 0.5,
+    placed_start_seconds: placed.startSeconds,
+    placed_end_seconds: placed.endSeconds,
+    tempo: placed.tempo,
     ...overrides,
   };
 }
@@ -134,7 +144,7 @@ describe('regenerationChanges with a line that waits for a long one before it', 
     expect(regenerationChanges(lines, sources, { suppliedTranslation: false })).toMatchObject({ segments: 0, billableSeconds: 0 });
   });
 
-  it('bills only the long line when it is spoken again: the waiting line\'s clip is moved, not spoken again', () => {
+  it("bills only the long line when it is spoken again: the waiting line's clip is moved, not spoken again", () => {
     const lines = published();
     lines[0] = { ...lines[0]!, status: 'stale' };
     const changes = regenerationChanges(lines, sources, { suppliedTranslation: false });
@@ -148,12 +158,15 @@ describe('regenerationChanges with a line that waits for a long one before it', 
     expect(regenerationChanges(lines, sources, { suppliedTranslation: false }).lines.map((l) => l.lineId)).toEqual(['l1']);
   });
 
-  it('does not bill a line the timeline\'s end now speeds up, nor one an earlier rule placed past it', () => {
+  it("does not bill a line the timeline's end now speeds up, nor one an earlier rule placed past it", () => {
     const lines = published();
     // Published before lines were bounded by the source's end: l2 ran 0.5 s, to 4.5; the source ends at 4.3.
     expect(regenerationChanges(lines, sources, { suppliedTranslation: false, timelineSeconds: 4.3 })).toMatchObject({ segments: 0, billableSeconds: 0 });
     // Published as the bound places it: sped up to end at 4.3.
-    const rescued = placeInTimeline(sources.map((s, i) => ({ startSeconds: s.start_seconds, endSeconds: 4.3 > s.end_seconds ? s.end_seconds : 4.3, clipSeconds: [3.9, 0.5, 0.5][i]! })), 4.3);
+    const rescued = placeInTimeline(
+      sources.map((s, i) => ({ startSeconds: s.start_seconds, endSeconds: 4.3 > s.end_seconds ? s.end_seconds : 4.3, clipSeconds: [3.9, 0.5, 0.5][i]! })),
+      4.3,
+    );
     expect(rescued[2]!.tempo).toBeGreaterThan(1);
     lines[2] = { ...lines[2]!, ...placedAs(rescued[2]!) };
     expect(regenerationChanges(lines, sources, { suppliedTranslation: false, timelineSeconds: 4.3 })).toMatchObject({ segments: 0, billableSeconds: 0 });

@@ -26,7 +26,11 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
 
 /** Bytes in several chunks, as a network body would arrive. */
 const chunked = (data: Buffer, size = 1000) =>
-  Readable.from((function* () { for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size); })());
+  Readable.from(
+    (function* () {
+      for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);
+    })(),
+  );
 
 /** Files left in the store's temp folder: every failed write must clean up after itself. */
 const leftovers = async () => (existsSync(path.join(root, '.tmp')) ? readdir(path.join(root, '.tmp')) : []);
@@ -61,10 +65,12 @@ describe('LocalBlobStore', () => {
   });
 
   it('cleans up when the body stream fails midway', async () => {
-    const failing = Readable.from((async function* () {
-      yield Buffer.from('some bytes');
-      throw new Error('connection reset');
-    })());
+    const failing = Readable.from(
+      (async function* () {
+        yield Buffer.from('some bytes');
+        throw new Error('connection reset');
+      })(),
+    );
     await expect(store.put('a/broken', failing)).rejects.toThrow('connection reset');
     expect(await store.stat('a/broken')).toBeNull();
     expect(await leftovers()).toEqual([]);
@@ -156,7 +162,10 @@ describe('LocalBlobStore', () => {
   it('copyPatched copies a blob with byte ranges written over the copy; the source is untouched', async () => {
     const data = randomBytes(100_000);
     await store.put('rev1/dub.wav', chunked(data));
-    const patches = [{ offset: 90_000, bytes: Buffer.from('world') }, { offset: 10, bytes: Buffer.from('hello') }];
+    const patches = [
+      { offset: 90_000, bytes: Buffer.from('world') },
+      { offset: 10, bytes: Buffer.from('hello') },
+    ];
     expect(await store.copyPatched('rev1/dub.wav', 'rev2/dub.wav', patches)).toEqual({ sizeBytes: 100_000 });
     const expected = Buffer.from(data);
     expected.write('hello', 10);
@@ -170,7 +179,12 @@ describe('LocalBlobStore', () => {
   it('copyPatched refuses patches that overlap or pass the end, and a missing source, writing nothing', async () => {
     await store.put('src', chunked(randomBytes(1000)));
     await expect(store.copyPatched('src', 'dest', [{ offset: 998, bytes: Buffer.alloc(3) }])).rejects.toBeInstanceOf(RangeError);
-    await expect(store.copyPatched('src', 'dest', [{ offset: 10, bytes: Buffer.alloc(10) }, { offset: 15, bytes: Buffer.alloc(2) }])).rejects.toBeInstanceOf(RangeError);
+    await expect(
+      store.copyPatched('src', 'dest', [
+        { offset: 10, bytes: Buffer.alloc(10) },
+        { offset: 15, bytes: Buffer.alloc(2) },
+      ]),
+    ).rejects.toBeInstanceOf(RangeError);
     await expect(store.copyPatched('none', 'dest', [])).rejects.toBeInstanceOf(BlobNotFoundError);
     expect(await store.stat('dest')).toBeNull();
     expect(await leftovers()).toEqual([]);

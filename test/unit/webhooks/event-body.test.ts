@@ -17,7 +17,14 @@ const event = (type: WebhookEventType, discriminator: string) => ({
 describe('eventBody', () => {
   it('language.completed carries its locale and the revision it published', () => {
     expect(JSON.parse(eventBody(event('language.completed', 'es_es:1:2')))).toEqual({
-      id: 'evt-1', object: 'event', type: 'language.completed', created: 1796032800, project_id: 'p-1', locale: 'es_es', revision: 2, sequence: 4,
+      id: 'evt-1',
+      object: 'event',
+      type: 'language.completed',
+      created: 1796032800,
+      project_id: 'p-1',
+      locale: 'es_es',
+      revision: 2,
+      sequence: 4,
       data: { object: { id: 'p-1', languages: [{ locale: 'es_es', revision: 3 }] } },
     });
   });

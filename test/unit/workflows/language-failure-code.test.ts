@@ -19,6 +19,6 @@ it.each([
   expect(languageFailureCode(failedWith(type), step)).toBe(code);
 });
 
-it('a failure that carries no type (a worker lost, a timeout) is the platform\'s', () => {
+it("a failure that carries no type (a worker lost, a timeout) is the platform's", () => {
   expect(languageFailureCode(new ActivityFailure('timed out', 'transcribeSource', '1', RetryState.TIMEOUT, undefined, undefined), 'source')).toBe('engine_failed');
 });

@@ -49,8 +49,12 @@ export async function addLanguages(deps: AppDeps, ctx: Context): Promise<void> {
         if (!(err instanceof InsufficientCreditsError)) throw err;
         // The balance is what usage:read guards; a key without it learns only that it falls short.
         const available = auth.permissions.has('usage:read') ? `; ${err.available} are available` : '';
-        throw new ApiError(402, 'payment_required_error', 'insufficient_credits',
-          `Adding ${body.target_locales.length === 1 ? 'this language' : 'these languages'} costs ${err.requested} credits (billable seconds × new locales × ${quoted.credits_per_second} credits per second)${available}. Nothing was charged or added.`);
+        throw new ApiError(
+          402,
+          'payment_required_error',
+          'insufficient_credits',
+          `Adding ${body.target_locales.length === 1 ? 'this language' : 'these languages'} costs ${err.requested} credits (billable seconds × new locales × ${quoted.credits_per_second} credits per second)${available}. Nothing was charged or added.`,
+        );
       }
     });
     addition = committed.paid;

@@ -25,7 +25,10 @@ export function billableSecondsOf(project: Project): number {
   if (project.usage_state === 'pending_validation' && project.status !== 'failed') {
     throw ApiError.conflict('project_not_ready', `This project's billable seconds are known once its source is validated (it is ${project.status}); quote again when it is processing.`);
   }
-  throw ApiError.conflict('project_not_billable', `This project ended before it was charged (${project.failure_code ?? project.usage_state}), so languages cannot be added to it; create a new project.`);
+  throw ApiError.conflict(
+    'project_not_billable',
+    `This project ended before it was charged (${project.failure_code ?? project.usage_state}), so languages cannot be added to it; create a new project.`,
+  );
 }
 
 /**

@@ -91,8 +91,12 @@ export async function retryLanguage(deps: AppDeps, ctx: Context): Promise<void> 
     } catch (err) {
       if (!(err instanceof InsufficientCreditsError)) throw err;
       const available = auth.permissions.has('usage:read') ? `; ${err.available} are available` : '';
-      throw new ApiError(402, 'payment_required_error', 'insufficient_credits',
-        `Retrying ${locale} costs ${err.requested} credits (${quote.billable_seconds} s × ${locked.credits_per_second} credits per second)${available}. Nothing was charged or changed.`);
+      throw new ApiError(
+        402,
+        'payment_required_error',
+        'insufficient_credits',
+        `Retrying ${locale} costs ${err.requested} credits (${quote.billable_seconds} s × ${locked.credits_per_second} credits per second)${available}. Nothing was charged or changed.`,
+      );
     }
     const retry: RetryQuote = { ...quote, attempt, charged_now_seconds: quote.billable_seconds };
     await idempotency.setRecoveryPoint(trx, RECOVERY_POINT, { retry });

@@ -36,7 +36,7 @@ export function assertRetryable(project: Project, locale: string, status: Langua
 
 export function priceRetry(project: Project, language: { locale: string; failure_code: string | null }, body: RetryLanguageBody): RetryQuote {
   const price = retryPriceFor(language.failure_code);
-  const seconds = price === 'free' ? 0 : project.billable_seconds ?? 0;
+  const seconds = price === 'free' ? 0 : (project.billable_seconds ?? 0);
   return {
     preview_only: body.preview_only,
     locale: language.locale,

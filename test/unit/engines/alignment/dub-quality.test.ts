@@ -23,7 +23,16 @@ describe('measureDubQuality', () => {
   });
 
   it('an empty dub: no sentences, tempo 1, nothing outside', () => {
-    expect(measureDubQuality([], { sourceSeconds: 5, dubbedSeconds: 5 })).toEqual({ sentences: 0, maxStartOffsetMs: 0, maxTempo: 1, totalDriftSeconds: 0, lengthRatio: 1, cuesOutsideClips: 0, overlaps: 0, maxShiftSeconds: 0 });
+    expect(measureDubQuality([], { sourceSeconds: 5, dubbedSeconds: 5 })).toEqual({
+      sentences: 0,
+      maxStartOffsetMs: 0,
+      maxTempo: 1,
+      totalDriftSeconds: 0,
+      lengthRatio: 1,
+      cuesOutsideClips: 0,
+      overlaps: 0,
+      maxShiftSeconds: 0,
+    });
   });
 
   it('counts a sentence whose clip or cue starts before an earlier one ends as an overlap', () => {

@@ -123,7 +123,10 @@ describe('fitSegments', () => {
       // A clip that fits what is left of its slot is never sped up.
       if (source.synthesizedSeconds <= source.endSeconds - s.startSeconds) expect(s.tempo).toBe(1);
     });
-    expect(totalDriftSeconds).toBeCloseTo(segments.reduce((sum, s) => sum + s.driftSeconds, 0), 9);
+    expect(totalDriftSeconds).toBeCloseTo(
+      segments.reduce((sum, s) => sum + s.driftSeconds, 0),
+      9,
+    );
   });
 
   it('honours a custom maximum tempo', () => {

@@ -10,7 +10,9 @@ import { pcm } from '../../../helpers/synthetic-pcm';
 // script (the one dependency faked): chunk 0 fails, every other chunk "decodes" for 30 s.
 
 let dir: string;
-beforeAll(() => { dir = mkdtempSync(path.join(os.tmpdir(), 'chunk-failure-')); });
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'chunk-failure-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function alive(pid: number): boolean {
@@ -31,17 +33,20 @@ it('kills the sibling decoders and removes the chunk files when one chunk fails'
   writeFileSync(wav, pcmWav(16000, Buffer.from(samples.buffer)));
 
   const decoder = path.join(dir, 'decoder.sh');
-  writeFileSync(decoder, [
-    '#!/bin/sh',
-    // $2 is the -infile argument: remember the chunk directory, then fail chunk 0 or hang.
-    `dirname "$2" > "${dir}/chunk-dir"`,
-    'case "$2" in',
-    // Chunk 0 fails only once its sibling is decoding, so there is a running process to kill.
-    `  *chunk-0.wav) i=0; while [ ! -f "${dir}/sibling-pid" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; echo "decoder failed" >&2; exit 3 ;;`,
-    `  *) echo $$ > "${dir}/sibling-pid"; exec sleep 30 ;;`,
-    'esac',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    decoder,
+    [
+      '#!/bin/sh',
+      // $2 is the -infile argument: remember the chunk directory, then fail chunk 0 or hang.
+      `dirname "$2" > "${dir}/chunk-dir"`,
+      'case "$2" in',
+      // Chunk 0 fails only once its sibling is decoding, so there is a running process to kill.
+      `  *chunk-0.wav) i=0; while [ ! -f "${dir}/sibling-pid" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; echo "decoder failed" >&2; exit 3 ;;`,
+      `  *) echo $$ > "${dir}/sibling-pid"; exec sleep 30 ;;`,
+      'esac',
+      '',
+    ].join('\n'),
+  );
   chmodSync(decoder, 0o755);
 
   const recognizer = new PocketsphinxRecognizer({ command: decoder, parallelism: 2 });

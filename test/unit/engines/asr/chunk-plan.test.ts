@@ -47,7 +47,10 @@ describe('planChunks', () => {
   it('cuts fewer chunks when no pause is near a cut point, rather than splitting sound', () => {
     const quiet = [{ startSeconds: 19.8, endSeconds: 20.2 }]; // near the first of two cuts (20 s, 40 s) only
     const chunks = planChunks(60, quiet, { maxChunks: 3 });
-    expect(chunks.map((c) => [c.startSeconds, c.endSeconds])).toEqual([[0, 20], [20, 60]]);
+    expect(chunks.map((c) => [c.startSeconds, c.endSeconds])).toEqual([
+      [0, 20],
+      [20, 60],
+    ]);
   });
 
   it('does not split sound without pauses, a silent clip, a short clip, or on one core', () => {

@@ -73,7 +73,14 @@ it('finds the same sentences at the seam as a whole-file decode, at the same tim
   // with pocketsphinx's wide default beam they were identical, at more CPU.
   expect(a.segments).toHaveLength(b.segments.length);
   a.segments.forEach((s, i) => expect(Math.abs(s.startSeconds - b.segments[i]!.startSeconds)).toBeLessThanOrEqual(0.021));
-  const words = (t: Transcript) => t.segments.flatMap((s) => s.text.toLowerCase().replace(/[^a-z' ]/g, '').split(' ').filter(Boolean));
+  const words = (t: Transcript) =>
+    t.segments.flatMap((s) =>
+      s.text
+        .toLowerCase()
+        .replace(/[^a-z' ]/g, '')
+        .split(' ')
+        .filter(Boolean),
+    );
   expect(wordDistance(words(a), words(b))).toBeLessThanOrEqual(Math.ceil(words(b).length * 0.1));
   // No segment straddles the cut, and times run forward through the joined transcript.
   expect(a.segments.some((s) => s.startSeconds < cut && s.endSeconds > cut)).toBe(false);

@@ -37,20 +37,50 @@ function expectCueRules(segments: ReturnType<typeof groupWords>, heard: readonly
 describe('groupWords', () => {
   it('ends a sentence at a reported silence of the sentence pause or more, not at a shorter one', () => {
     const gap = DEFAULT_SENTENCE_PAUSE_SECONDS;
-    const segments = groupWords(words([['hello', 0.5], ['world', gap - 0.02], ['the', gap], ['house', 0.01], ['is', 0.08], ['red', 1.5]]));
+    const segments = groupWords(
+      words([
+        ['hello', 0.5],
+        ['world', gap - 0.02],
+        ['the', gap],
+        ['house', 0.01],
+        ['is', 0.08],
+        ['red', 1.5],
+      ]),
+    );
     expect(segments.map((s) => s.text)).toEqual(['Hello world.', 'The house is.', 'Red.']);
-    const heard = words([['hello', 0.5], ['world', gap - 0.02], ['the', gap], ['house', 0.01], ['is', 0.08], ['red', 1.5]]);
+    const heard = words([
+      ['hello', 0.5],
+      ['world', gap - 0.02],
+      ['the', gap],
+      ['house', 0.01],
+      ['is', 0.08],
+      ['red', 1.5],
+    ]);
     expect(segments[0]).toMatchObject({ startSeconds: 0.5, endSeconds: heard[1]!.endSeconds });
     expect(segments[2]).toMatchObject({ startSeconds: heard[5]!.startSeconds, endSeconds: heard[5]!.endSeconds });
   });
 
-  it("ends a sentence where the decoder closed its utterance (</s>), however short the gap", () => {
-    const segments = groupWords(words([['good', 0], ['morning!', 0.01], ['welcome', 0.01], ['back', 0.01]]));
+  it('ends a sentence where the decoder closed its utterance (</s>), however short the gap', () => {
+    const segments = groupWords(
+      words([
+        ['good', 0],
+        ['morning!', 0.01],
+        ['welcome', 0.01],
+        ['back', 0.01],
+      ]),
+    );
     expect(segments.map((s) => s.text)).toEqual(['Good morning.', 'Welcome back.']);
   });
 
   it('a run of short sentences: one cue each, in order, none overlapping', () => {
-    const heard = words([['yes', 0.2], ['no', 0.3], ['maybe', 0.25], ['thank', 0.4], ['you', 0.01], ['bye', 0.2]]);
+    const heard = words([
+      ['yes', 0.2],
+      ['no', 0.3],
+      ['maybe', 0.25],
+      ['thank', 0.4],
+      ['you', 0.01],
+      ['bye', 0.2],
+    ]);
     const segments = groupWords(heard);
     expect(segments.map((s) => s.text)).toEqual(['Yes.', 'No.', 'Maybe.', 'Thank you.', 'Bye.']);
     expectCueRules(segments, heard);
@@ -59,7 +89,10 @@ describe('groupWords', () => {
   it('one long sentence: cut into cues that each fit, at its pauses (clauses) first', () => {
     // 30 words, no sentence pause; a clause pause (0.08 s) after "river".
     const spoken = 'we walked along the quiet river and then we turned back towards the old town where the bakery on the corner was still open and the lights were on'.split(' ');
-    const heard = words(spoken.map((w, i): [string, number] => [w, i > 0 && spoken[i - 1] === 'river' ? 0.08 : 0.01]), 0.25);
+    const heard = words(
+      spoken.map((w, i): [string, number] => [w, i > 0 && spoken[i - 1] === 'river' ? 0.08 : 0.01]),
+      0.25,
+    );
     const segments = groupWords(heard);
     expect(segments.length).toBeGreaterThan(1);
     expectCueRules(segments, heard);
@@ -70,7 +103,15 @@ describe('groupWords', () => {
   });
 
   it('cuts a sentence that runs past 7 s even when its text would fit', () => {
-    const heard = words([['so', 0], ['um', 0.01], ['well', 0.01], ['okay', 0.01]], 2.2); // 8.83 s, 17 characters
+    const heard = words(
+      [
+        ['so', 0],
+        ['um', 0.01],
+        ['well', 0.01],
+        ['okay', 0.01],
+      ],
+      2.2,
+    ); // 8.83 s, 17 characters
     const segments = groupWords(heard);
     expect(segments.length).toBe(2);
     expectCueRules(segments, heard);
@@ -85,7 +126,11 @@ describe('groupWords', () => {
   });
 
   it('honours a custom sentence pause', () => {
-    const input = words([['a', 0], ['b', 0.2], ['c', 0.2]]);
+    const input = words([
+      ['a', 0],
+      ['b', 0.2],
+      ['c', 0.2],
+    ]);
     expect(groupWords(input, { sentencePauseSeconds: 0.1 })).toHaveLength(3);
     expect(groupWords(input, { sentencePauseSeconds: 1 }).map((s) => s.text)).toEqual(['A b c.']);
   });

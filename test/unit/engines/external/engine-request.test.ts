@@ -27,10 +27,13 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
-afterAll(() => new Promise<void>((resolve) => {
-  server.closeAllConnections();
-  server.close(() => resolve());
-}));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
 beforeEach(() => {
   script = [];
   seen = [];
@@ -61,7 +64,11 @@ it('puts no Authorization header on when the key travels in the body (LibreTrans
 
 it('retries 5xx and 429 with backoff, honouring Retry-After, sending the same body each time', async () => {
   sleeps.length = 0;
-  script = [{ status: 503, body: '{"error":"busy"}' }, { status: 429, headers: { 'retry-after': '2' } }, { status: 200, body: '{"ok":1}' }];
+  script = [
+    { status: 503, body: '{"error":"busy"}' },
+    { status: 429, headers: { 'retry-after': '2' } },
+    { status: 200, body: '{"ok":1}' },
+  ];
   const response = await callEngine(endpoint(), post);
   expect(response.response.status).toBe(200);
   expect(seen.map((s) => s.body)).toEqual(Array(3).fill('{"q":["Hi"]}'));
@@ -77,7 +84,7 @@ it('gives up after the attempts as unavailable, naming the last answer', async (
   expect(seen).toHaveLength(3);
 });
 
-it('refuses at once on a 4xx, with the server\'s reason and without its echo of the key', async () => {
+it("refuses at once on a 4xx, with the server's reason and without its echo of the key", async () => {
   script = [{ status: 400, body: JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}`, type: 'invalid_request_error' } }) }];
   const err = await callEngine(endpoint(), post).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(EngineRejectedError);
@@ -86,14 +93,20 @@ it('refuses at once on a 4xx, with the server\'s reason and without its echo of 
   expect(seen).toHaveLength(1);
 });
 
-it('reads FastAPI\'s detail, as a string or an object', async () => {
-  script = [{ status: 422, body: '{"detail":"Voice not found"}' }, { status: 404, body: '{"detail":{"message":"Model kokoro not found"}}' }];
+it("reads FastAPI's detail, as a string or an object", async () => {
+  script = [
+    { status: 422, body: '{"detail":"Voice not found"}' },
+    { status: 404, body: '{"detail":{"message":"Model kokoro not found"}}' },
+  ];
   await expect(callEngine(endpoint(), post)).rejects.toThrow(/HTTP 422: Voice not found$/);
   await expect(callEngine(endpoint(), post)).rejects.toThrow(/HTTP 404: Model kokoro not found$/);
 });
 
 it('times out a server that does not answer, and retries it', async () => {
-  script = [{ status: 200, delayMs: 1_000 }, { status: 200, body: '{"ok":2}' }];
+  script = [
+    { status: 200, delayMs: 1_000 },
+    { status: 200, body: '{"ok":2}' },
+  ];
   const response = await callEngine(endpoint({ timeoutMs: 200 }), post);
   expect(await response.readWithin((r) => r.json())).toEqual({ ok: 2 });
   expect(seen).toHaveLength(2);

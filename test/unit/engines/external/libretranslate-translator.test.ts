@@ -18,17 +18,24 @@ beforeEach(() => {
 describe('GET /languages', () => {
   it('reads the pairs the server translates', async () => {
     const pairs = await translator().languages();
-    expect([...pairs.entries()].map(([from, to]) => [from, [...to]])).toEqual([['en', ['es', 'de', 'pb']], ['de', ['en', 'es']]]);
+    expect([...pairs.entries()].map(([from, to]) => [from, [...to]])).toEqual([
+      ['en', ['es', 'de', 'pb']],
+      ['de', ['en', 'es']],
+    ]);
   });
 
   it('takes a server without targets (before LibreTranslate 1.3) as translating every language into every other', () => {
-    const pairs = parseLanguages([{ code: 'en', name: 'English' }, { code: 'fr', name: 'French' }, { code: 'de', name: 'German' }]);
+    const pairs = parseLanguages([
+      { code: 'en', name: 'English' },
+      { code: 'fr', name: 'French' },
+      { code: 'de', name: 'German' },
+    ]);
     expect([...pairs!.get('fr')!]).toEqual(['en', 'de']);
     expect(parseLanguages({ error: 'nope' })).toBeNull();
     expect(parseLanguages([{ name: 'no code' }])).toBeNull();
   });
 
-  it('names a locale by its language, or LibreTranslate\'s regional code when the server has it', () => {
+  it("names a locale by its language, or LibreTranslate's regional code when the server has it", () => {
     const codes = offeredCodes(parseLanguages([{ code: 'en', targets: ['pb', 'pt', 'zt'] }])!);
     expect(['de_de', 'pt_br', 'pt_pt', 'zh_tw', 'zh_cn'].map((l) => libreTranslateCode(l, codes))).toEqual(['de', 'pb', 'pt', 'zt', 'zh']);
     expect(libreTranslateCode('pt_br', new Set(['pt']))).toBe('pt');
@@ -42,7 +49,7 @@ describe('POST /translate', () => {
     expect(server.calls).toEqual([{ path: '/translate', status: 200, body: { q: ['Hello there.', 'Good morning.'], source: 'en', target: 'es', format: 'text', api_key: 'lt-key-0123' } }]);
   });
 
-  it('splits a long transcript into requests a server\'s character limit takes', async () => {
+  it("splits a long transcript into requests a server's character limit takes", async () => {
     const texts = Array.from({ length: 250 }, (_, i) => `Sentence number ${i} of a long video.`);
     const out = await translator().translate(texts, ['libretranslate:en-de']);
     expect(out[249]).toBe('[de] Sentence number 249 of a long video.');

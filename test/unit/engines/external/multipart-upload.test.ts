@@ -8,15 +8,27 @@ import { multipartBody } from '../../../../src/engines/external/multipart-upload
 // reads it back, and the Content-Length it announces is exactly what it sends.
 
 let dir: string;
-beforeAll(() => { dir = mkdtempSync(path.join(os.tmpdir(), 'multipart-')); });
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'multipart-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('streams the fields, a header and a byte range of the file as one form', async () => {
   const file = path.join(dir, 'audio.bin');
   writeFileSync(file, Buffer.from('0123456789abcdefghij'));
-  const body = multipartBody([['model', 'whisper-1'], ['timestamp_granularities[]', 'segment'], ['timestamp_granularities[]', 'word']], {
-    field: 'file', filename: 'audio.wav', contentType: 'audio/wav', pieces: [Buffer.from('HEAD'), { path: file, start: 5, end: 12 }],
-  });
+  const body = multipartBody(
+    [
+      ['model', 'whisper-1'],
+      ['timestamp_granularities[]', 'segment'],
+      ['timestamp_granularities[]', 'word'],
+    ],
+    {
+      field: 'file',
+      filename: 'audio.wav',
+      contentType: 'audio/wav',
+      pieces: [Buffer.from('HEAD'), { path: file, start: 5, end: 12 }],
+    },
+  );
   const raw = Buffer.from(await text(body.stream()), 'latin1');
   expect(raw.length).toBe(body.contentLength);
   const form = await new Request('http://x/', { method: 'POST', headers: { 'content-type': body.contentType }, body: raw }).formData();

@@ -8,7 +8,8 @@ import { startFakeSpeechServer, type FakeSpeechServer } from '../../../fakes/ope
 
 let dir: string;
 let server: FakeSpeechServer;
-const synthesizer = () => new OpenAiSpeechSynthesizer({ url: server.url, model: 'kokoro', apiKey: null, voices: { es_es: 'ef_dora' }, timeoutMs: 5_000, maxAttempts: 2 }, { sleep: async () => undefined });
+const synthesizer = () =>
+  new OpenAiSpeechSynthesizer({ url: server.url, model: 'kokoro', apiKey: null, voices: { es_es: 'ef_dora' }, timeoutMs: 5_000, maxAttempts: 2 }, { sleep: async () => undefined });
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'openai-tts-'));
@@ -19,7 +20,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-it('asks for WAV with the model and voice, and writes plain 22,050 Hz mono PCM of the answer\'s length', async () => {
+it("asks for WAV with the model and voice, and writes plain 22,050 Hz mono PCM of the answer's length", async () => {
   const out = path.join(dir, 'one.wav');
   // 28 characters: the double speaks 2 s at 24 kHz, with a streaming header (sizes 0xFFFFFFFF).
   const result = await synthesizer().synthesize('Buenos días a todos, amigos.', 'ef_dora', out);

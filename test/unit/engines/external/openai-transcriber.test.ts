@@ -14,7 +14,14 @@ import { pcm } from '../../../helpers/synthetic-pcm';
 let dir: string;
 let server: FakeTranscriptionServer;
 const settings = (overrides: Partial<ExternalAsrSettings> = {}): ExternalAsrSettings => ({
-  url: server.url, model: 'whisper-large-v3', apiKey: 'k-0123456789', locales: ['en_us', 'de_de'], maxUploadBytes: 0, timeoutMs: 5_000, maxAttempts: 2, ...overrides,
+  url: server.url,
+  model: 'whisper-large-v3',
+  apiKey: 'k-0123456789',
+  locales: ['en_us', 'de_de'],
+  maxUploadBytes: 0,
+  timeoutMs: 5_000,
+  maxAttempts: 2,
+  ...overrides,
 });
 const noWait = { sleep: async () => undefined };
 
@@ -43,7 +50,12 @@ it('sends the WAV with the model, verbose_json, both granularities and the langu
   const wav = wavOf([{ kind: 'tone', seconds: 4 }]);
   const transcript = await new OpenAiTranscriber(settings(), noWait).transcribe(wav, { locale: 'de_de' });
   expect(server.calls).toHaveLength(1);
-  expect(server.calls[0]).toMatchObject({ path: '/audio/transcriptions', status: 200, bearer: 'k-0123456789', file: { name: 'audio.wav', type: 'audio/wav', bytes: 44 + 4 * 32_000, sampleRate: 16_000, channels: 1 } });
+  expect(server.calls[0]).toMatchObject({
+    path: '/audio/transcriptions',
+    status: 200,
+    bearer: 'k-0123456789',
+    file: { name: 'audio.wav', type: 'audio/wav', bytes: 44 + 4 * 32_000, sampleRate: 16_000, channels: 1 },
+  });
   expect(server.calls[0]!.fields).toEqual({ model: ['whisper-large-v3'], response_format: ['verbose_json'], 'timestamp_granularities[]': ['segment', 'word'], language: ['de'] });
   expect(transcript.segments).toEqual([
     { startSeconds: 0.2, endSeconds: 1.8, text: 'Guten Morgen.' },

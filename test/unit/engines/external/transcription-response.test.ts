@@ -46,7 +46,13 @@ describe('parseVerboseTranscription', () => {
   });
 
   it('skips segments without usable times', () => {
-    const body = { segments: [{ start: -1, end: 1, text: 'bad' }, { start: 1, end: null, text: 'bad' }, { start: 2, end: 1.5, text: 'Backwards.' }] };
+    const body = {
+      segments: [
+        { start: -1, end: 1, text: 'bad' },
+        { start: 1, end: null, text: 'bad' },
+        { start: 2, end: 1.5, text: 'Backwards.' },
+      ],
+    };
     expect(parseVerboseTranscription(body)).toEqual([{ startSeconds: 2, endSeconds: 2, text: 'Backwards.' }]);
   });
 });

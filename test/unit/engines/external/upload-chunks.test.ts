@@ -23,7 +23,12 @@ describe('planUploadChunks', () => {
     const asked: number[][] = [];
     const quiet = quietOf(pcm(parts));
     const chunks = await planUploadChunks(95, { maxChunkSeconds: 30, searchSeconds: 6 }, (a, b) => (asked.push([a, b]), quiet(a, b)));
-    expect(chunks.map((c) => [c.startSeconds, c.endSeconds].map((t) => Math.round(t * 100) / 100))).toEqual([[0, 29.75], [29.75, 59.75], [59.75, 89.75], [89.75, 95]]);
+    expect(chunks.map((c) => [c.startSeconds, c.endSeconds].map((t) => Math.round(t * 100) / 100))).toEqual([
+      [0, 29.75],
+      [29.75, 59.75],
+      [59.75, 89.75],
+      [89.75, 95],
+    ]);
     for (const c of chunks) expect(c.endSeconds - c.startSeconds).toBeLessThanOrEqual(30);
     // Each question covers at most the search window before a limit.
     for (const [a, b] of asked) expect(b! - a!).toBeCloseTo(6, 5);
@@ -31,7 +36,11 @@ describe('planUploadChunks', () => {
 
   it('cuts at the limit where no pause is near it (continuous sound)', async () => {
     const chunks = await planUploadChunks(70, { maxChunkSeconds: 30 }, quietOf(pcm([{ kind: 'noise', seconds: 70 }])));
-    expect(chunks).toEqual([{ startSeconds: 0, endSeconds: 30 }, { startSeconds: 30, endSeconds: 60 }, { startSeconds: 60, endSeconds: 70 }]);
+    expect(chunks).toEqual([
+      { startSeconds: 0, endSeconds: 30 },
+      { startSeconds: 30, endSeconds: 60 },
+      { startSeconds: 60, endSeconds: 70 },
+    ]);
   });
 
   it('refuses a limit that fits no audio', async () => {

@@ -18,7 +18,12 @@ it('advances through zero bytes in log steps exactly as feeding them does', () =
 
 it('gives the checksum of the patched stream from the old checksum and the patch alone', () => {
   const stream = randomBytes(200_000);
-  for (const [offset, length] of [[0, 384], [1000, 3840], [200_000 - 768, 768], [123_457, 1]] as const) {
+  for (const [offset, length] of [
+    [0, 384],
+    [1000, 3840],
+    [200_000 - 768, 768],
+    [123_457, 1],
+  ] as const) {
     const after = randomBytes(length);
     const patched = Buffer.from(stream);
     after.copy(patched, offset);

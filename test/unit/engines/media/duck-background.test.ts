@@ -15,7 +15,17 @@ beforeAll(() => {
 });
 afterAll(() => removeTempDir(dir));
 
-const ENVELOPE: DuckEnvelope = { underSpeechGain: 0.1, attackSeconds: 0.1, releaseSeconds: 0.25, holdSeconds: 0.5, removeCentre: true, speech: [{ startSeconds: 2, endSeconds: 4 }, { startSeconds: 7, endSeconds: 9.5 }] };
+const ENVELOPE: DuckEnvelope = {
+  underSpeechGain: 0.1,
+  attackSeconds: 0.1,
+  releaseSeconds: 0.25,
+  holdSeconds: 0.5,
+  removeCentre: true,
+  speech: [
+    { startSeconds: 2, endSeconds: 4 },
+    { startSeconds: 7, endSeconds: 9.5 },
+  ],
+};
 
 function stereoWav(file: string, frames: number, channels = 2, rate = RATE): Int16Array {
   const pcm = new Int16Array(frames * channels).map((_, i) => Math.round(9000 * Math.sin(i / (3 + (i % 2)))));
@@ -50,10 +60,10 @@ it('refuses a background that is not 48 kHz 16-bit stereo PCM', async () => {
   await expect(backgroundSideToMidDb(path.join(dir, 'slow.wav'))).rejects.toThrow(/48000 Hz 16-bit stereo/);
 });
 
-it('measures a stereo file\'s width, and finds none in a mono one copied to both channels', async () => {
+it("measures a stereo file's width, and finds none in a mono one copied to both channels", async () => {
   stereoWav(path.join(dir, 'wide.wav'), RATE);
   expect(await backgroundSideToMidDb(path.join(dir, 'wide.wav'))).toBeGreaterThan(-30);
-  const same = new Int16Array(2 * RATE).map((_, i) => 100 * Math.floor(i / 2) % 30_000);
+  const same = new Int16Array(2 * RATE).map((_, i) => (100 * Math.floor(i / 2)) % 30_000);
   writeFileSync(path.join(dir, 'same.wav'), Buffer.concat([pcmWavHeader(RATE, same.byteLength, 2), Buffer.from(same.buffer)]));
   expect(await backgroundSideToMidDb(path.join(dir, 'same.wav'))).toBe(Number.NEGATIVE_INFINITY);
 });

@@ -1,6 +1,4 @@
-import {
-  duckDepth, duckGains, duckPcm, envelopeReachSeconds, heldStretches, sideToMidDb, addStereoEnergy, type DuckEnvelope, type DuckShape,
-} from '../../../../src/engines/media/duck-envelope';
+import { duckDepth, duckGains, duckPcm, envelopeReachSeconds, heldStretches, sideToMidDb, addStereoEnergy, type DuckEnvelope, type DuckShape } from '../../../../src/engines/media/duck-envelope';
 
 // The ducking envelope (docs/background.md#duck): pure, so it is checked sample by sample here.
 
@@ -62,7 +60,11 @@ describe('duckPcm', () => {
   const speech = [stretch(1, 2)];
 
   it('leaves the samples between sentences exactly as they were, and lowers a mono original 20 dB under speech', () => {
-    const pcm = stereo(frames, () => 10_000, () => 10_000);
+    const pcm = stereo(
+      frames,
+      () => 10_000,
+      () => 10_000,
+    );
     const spec = envelope(speech);
     duckPcm(pcm, 0, RATE, spec, heldStretches(spec.speech, spec.holdSeconds));
     expect(pcm[2 * Math.round(0.5 * RATE)]).toBe(10_000);
@@ -72,7 +74,11 @@ describe('duckPcm', () => {
   });
 
   it('under speech keeps only the side signal of a stereo original, lowered', () => {
-    const pcm = stereo(frames, () => 12_000, () => 4000); // centre 8000, side 4000
+    const pcm = stereo(
+      frames,
+      () => 12_000,
+      () => 4000,
+    ); // centre 8000, side 4000
     const spec = envelope(speech, true);
     duckPcm(pcm, 0, RATE, spec, heldStretches(spec.speech, spec.holdSeconds));
     const at = Math.round(1.5 * RATE);
@@ -80,8 +86,12 @@ describe('duckPcm', () => {
     expect([pcm[0], pcm[1]]).toEqual([12_000, 4000]);
   });
 
-  it('ducks a span exactly as the whole: the depth comes from the sample\'s place on the whole timeline', () => {
-    const source = stereo(frames, (f) => Math.round(8000 * Math.sin(f / 7)), (f) => Math.round(6000 * Math.cos(f / 5)));
+  it("ducks a span exactly as the whole: the depth comes from the sample's place on the whole timeline", () => {
+    const source = stereo(
+      frames,
+      (f) => Math.round(8000 * Math.sin(f / 7)),
+      (f) => Math.round(6000 * Math.cos(f / 5)),
+    );
     const spec = envelope([stretch(0.4, 1.3), stretch(1.6, 2.2)], true);
     const held = heldStretches(spec.speech, spec.holdSeconds);
     const whole = source.slice();
@@ -97,8 +107,12 @@ describe('duckPcm', () => {
     expect(Buffer.from(span.buffer).equals(Buffer.from(source.slice(2 * from, 2 * (from + RATE)).buffer))).toBe(false);
   });
 
-  it('changes nothing beyond the reach of a changed clip (what a regeneration\'s span relies on)', () => {
-    const source = stereo(10 * RATE, (f) => (f % 200) * 50, (f) => (f % 300) * 30);
+  it("changes nothing beyond the reach of a changed clip (what a regeneration's span relies on)", () => {
+    const source = stereo(
+      10 * RATE,
+      (f) => (f % 200) * 50,
+      (f) => (f % 300) * 30,
+    );
     const before = envelope([stretch(1, 2), stretch(4, 5), stretch(5.4, 6), stretch(8, 9)]);
     const after = envelope([stretch(1, 2), stretch(4, 5), stretch(8, 9)]); // the clip at 5.4 s went
     const [a, b] = [source.slice(), source.slice()];
@@ -115,10 +129,24 @@ describe('duckPcm', () => {
 describe('sideToMidDb', () => {
   it('finds no side in a mono original copied to both channels, and a wide one in a stereo original', () => {
     const mono = { mid: 0, side: 0 };
-    addStereoEnergy(stereo(1000, (f) => f * 10, (f) => f * 10), mono);
+    addStereoEnergy(
+      stereo(
+        1000,
+        (f) => f * 10,
+        (f) => f * 10,
+      ),
+      mono,
+    );
     expect(sideToMidDb(mono)).toBe(Number.NEGATIVE_INFINITY);
     const wide = { mid: 0, side: 0 };
-    addStereoEnergy(stereo(1000, (f) => f * 10, (f) => -f * 5), wide); // centre f·2.5, side f·7.5
+    addStereoEnergy(
+      stereo(
+        1000,
+        (f) => f * 10,
+        (f) => -f * 5,
+      ),
+      wide,
+    ); // centre f·2.5, side f·7.5
     expect(sideToMidDb(wide)).toBeCloseTo(20 * Math.log10(3), 6);
   });
 });

@@ -180,7 +180,10 @@ describe('encode', () => {
     // The WAV holds exactly the mixed samples.
     const w = await ffprobe(wav);
     expect(w.streams[0]).toMatchObject({ codec_name: 'pcm_s16le', sample_rate: '48000', channels: 2 });
-    const samples = (file: string) => { const bytes = readFileSync(file); return bytes.subarray(readWavInfo(bytes).dataOffset); };
+    const samples = (file: string) => {
+      const bytes = readFileSync(file);
+      return bytes.subarray(readWavInfo(bytes).dataOffset);
+    };
     expect(samples(wav).equals(samples(mixed))).toBe(true);
   });
 

@@ -32,7 +32,7 @@ const mux = async (dubAudio: string, out: string) => {
   return readFileSync(path.join(dir, out));
 };
 
-it('moves an MP3\'s frame patches into the MP4: the patched file is a fresh mux of the new MP3, byte for byte', async () => {
+it("moves an MP3's frame patches into the MP4: the patched file is a fresh mux of the new MP3, byte for byte", async () => {
   const published = readFileSync(mp3);
   const layout = readMp3Layout(published, published.length)!;
   expect(layout).not.toBeNull();
@@ -62,7 +62,7 @@ it('moves an MP3\'s frame patches into the MP4: the patched file is a fresh mux 
   expect(patched.equals(expected)).toBe(true);
 });
 
-it('refuses a dub track that is not the MP3\'s frames, a patch outside them, and an index after the media', async () => {
+it("refuses a dub track that is not the MP3's frames, a patch outside them, and an index after the media", async () => {
   const published = readFileSync(mp3);
   const layout = readMp3Layout(published, published.length)!;
   const fromWav = await mux(path.join(dir, 'tone.wav'), 'aac.mp4'); // a WAV dub is encoded to AAC

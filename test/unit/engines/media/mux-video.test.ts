@@ -15,7 +15,16 @@ const media = new FfmpegMediaEngine();
 let dir: string;
 let dub: string;
 
-interface Stream { codec_type: string; codec_name: string; nb_read_frames?: string; width?: number; height?: number; avg_frame_rate?: string; disposition: { default: number }; tags?: { language?: string } }
+interface Stream {
+  codec_type: string;
+  codec_name: string;
+  nb_read_frames?: string;
+  width?: number;
+  height?: number;
+  avg_frame_rate?: string;
+  disposition: { default: number };
+  tags?: { language?: string };
+}
 
 async function streams(file: string): Promise<Stream[]> {
   const { stdout } = await runProcess('ffprobe', ['-v', 'error', '-count_frames', '-print_format', 'json', '-show_streams', file], { timeoutMs: 30_000 });
@@ -38,7 +47,9 @@ it('re-encodes a VP9 + Opus WebM to H.264, every frame kept, the Opus original e
   expect(await media.muxVideo(spec(source), out)).toEqual({ videoCodec: 'h264', copied: false, originalTrack: true });
   const [muxed, original] = [await streams(out), await streams(source)];
   expect(muxed.map((s) => [s.codec_type, s.codec_name, s.tags?.language ?? null, s.disposition.default])).toEqual([
-    ['video', 'h264', expect.anything(), 1], ['audio', 'aac', 'spa', 1], ['audio', 'aac', 'eng', 0],
+    ['video', 'h264', expect.anything(), 1],
+    ['audio', 'aac', 'spa', 1],
+    ['audio', 'aac', 'eng', 0],
   ]);
   expect(Math.abs(Number(muxed[0]!.nb_read_frames) - Number(original.find((s) => s.codec_type === 'video')!.nb_read_frames))).toBeLessThanOrEqual(1);
 });
@@ -48,7 +59,10 @@ it('gives a source without sound the dub alone', async () => {
   await ffmpeg(['-f', 'lavfi', '-i', 'color=c=red:s=160x120:r=25:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', source]);
   const out = path.join(dir, 'silent-dub.mp4');
   expect(await media.muxVideo(spec(source), out)).toEqual({ videoCodec: 'h264', copied: true, originalTrack: false });
-  expect((await streams(out)).map((s) => [s.codec_type, s.tags?.language ?? null])).toEqual([['video', expect.anything()], ['audio', 'spa']]);
+  expect((await streams(out)).map((s) => [s.codec_type, s.tags?.language ?? null])).toEqual([
+    ['video', expect.anything()],
+    ['audio', 'spa'],
+  ]);
 });
 
 it('refuses a source without a picture (cover art is not one)', async () => {
@@ -134,7 +148,8 @@ describe('capFilters', () => {
 });
 
 describe('videoMuxPlan', () => {
-  const plan = (videoCodec: string, audioCodec: string | null, burn?: string, dubCodec = 'mp3') => videoMuxPlan(spec('/s.mp4', { burnCaptions: burn }), { videoCodec, audioCodec, dubCodec }, '/o.mp4', '/fonts/DejaVuSans.ttf');
+  const plan = (videoCodec: string, audioCodec: string | null, burn?: string, dubCodec = 'mp3') =>
+    videoMuxPlan(spec('/s.mp4', { burnCaptions: burn }), { videoCodec, audioCodec, dubCodec }, '/o.mp4', '/fonts/DejaVuSans.ttf');
 
   it.each(['h264', 'hevc', 'mpeg4', 'av1'])('copies %s', (codec) => {
     expect(plan(codec, 'aac')).toMatchObject({ copied: true, videoCodec: codec });
@@ -176,7 +191,14 @@ describe('videoMuxPlan', () => {
 });
 
 describe('iso6392', () => {
-  it.each([['es_es', 'spa'], ['en_us', 'eng'], ['pt-BR', 'por'], ['zh_cn', 'zho'], ['de_de', 'deu'], ['xx_yy', 'und']])('%s → %s', (locale, code) => {
+  it.each([
+    ['es_es', 'spa'],
+    ['en_us', 'eng'],
+    ['pt-BR', 'por'],
+    ['zh_cn', 'zho'],
+    ['de_de', 'deu'],
+    ['xx_yy', 'und'],
+  ])('%s → %s', (locale, code) => {
     expect(iso6392(locale)).toBe(code);
   });
 });

@@ -5,7 +5,13 @@ const json = (value: unknown): string => JSON.stringify(value);
 describe('interpretFfprobeJson', () => {
   it('reads a video with sound', () => {
     const result = interpretFfprobeJson(
-      json({ streams: [{ codec_type: 'video', codec_name: 'vp9' }, { codec_type: 'audio', codec_name: 'opus', channels: 6 }], format: { format_name: 'matroska,webm', duration: '12.5' } }),
+      json({
+        streams: [
+          { codec_type: 'video', codec_name: 'vp9' },
+          { codec_type: 'audio', codec_name: 'opus', channels: 6 },
+        ],
+        format: { format_name: 'matroska,webm', duration: '12.5' },
+      }),
     );
     expect(result).toEqual({
       ok: true,
@@ -16,7 +22,7 @@ describe('interpretFfprobeJson', () => {
     });
   });
 
-  it('reads the picture\'s size and frame rate (the average, else the base rate)', () => {
+  it("reads the picture's size and frame rate (the average, else the base rate)", () => {
     const picture = (stream: object) => {
       const result = interpretFfprobeJson(json({ streams: [{ codec_type: 'video', codec_name: 'h264', ...stream }], format: { format_name: 'mp4', duration: '2' } }));
       return result.ok ? result.picture : undefined;
@@ -30,7 +36,10 @@ describe('interpretFfprobeJson', () => {
   it('does not count cover art as video', () => {
     const result = interpretFfprobeJson(
       json({
-        streams: [{ codec_type: 'audio', codec_name: 'mp3' }, { codec_type: 'video', codec_name: 'mjpeg', disposition: { attached_pic: 1 } }],
+        streams: [
+          { codec_type: 'audio', codec_name: 'mp3' },
+          { codec_type: 'video', codec_name: 'mjpeg', disposition: { attached_pic: 1 } },
+        ],
         format: { format_name: 'mp3', duration: '3.0' },
       }),
     );
@@ -40,7 +49,13 @@ describe('interpretFfprobeJson', () => {
 
   it('falls back to the longest stream when the container has no duration', () => {
     const result = interpretFfprobeJson(
-      json({ streams: [{ codec_type: 'audio', duration: '2.5' }, { codec_type: 'video', duration: '3.25' }], format: { format_name: 'x' } }),
+      json({
+        streams: [
+          { codec_type: 'audio', duration: '2.5' },
+          { codec_type: 'video', duration: '3.25' },
+        ],
+        format: { format_name: 'x' },
+      }),
     );
     expect(result.ok && result.probe.durationSeconds).toBe(3.25);
   });

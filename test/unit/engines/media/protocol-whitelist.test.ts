@@ -9,14 +9,19 @@ import { makeTempDir, makeTone, makeVideo, removeTempDir, speak } from '../../..
 // demuxer would open (sockets included) unless the protocols are restricted to local files.
 
 let dir: string;
-beforeAll(() => { dir = makeTempDir('protocol-whitelist'); });
+beforeAll(() => {
+  dir = makeTempDir('protocol-whitelist');
+});
 afterAll(() => removeTempDir(dir));
 
 /** A loopback TCP listener that counts the connections it gets. */
 async function listener(): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
   let count = 0;
   const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => { count += 1; sockets.add(socket); });
+  const server = net.createServer((socket) => {
+    count += 1;
+    sockets.add(socket);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
@@ -83,10 +88,7 @@ describe('ffprobe/ffmpeg open local files only', () => {
     await engine.extractAudio(video, path.join(dir, 'asr.wav'));
     const background = await engine.extractBackground(video, path.join(dir, 'background.wav'));
     await engine.timeStretch(tone, path.join(dir, 'fast.wav'), 1.5);
-    await engine.renderTimeline(
-      { clips: [{ file: tone, startSeconds: 0.2 }], durationSeconds: 2, background: { file: background!, volume: 0.15 } },
-      path.join(dir, 'mix.wav'),
-    );
+    await engine.renderTimeline({ clips: [{ file: tone, startSeconds: 0.2 }], durationSeconds: 2, background: { file: background!, volume: 0.15 } }, path.join(dir, 'mix.wav'));
     await engine.encodeMp3(tone, path.join(dir, 'out.mp3'));
     await engine.encodeWav(tone, path.join(dir, 'out.wav'));
     await engine.renderTimelineToMp3AndWav({ clips: [{ file: tone, startSeconds: 0.2 }], durationSeconds: 2 }, path.join(dir, 'both.mp3'), path.join(dir, 'both.wav'));

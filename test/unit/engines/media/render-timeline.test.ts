@@ -16,11 +16,7 @@ let toneLevel: number; // rms of a tone on its own (lavfi sine is at 1/8 of full
 
 beforeAll(async () => {
   dir = makeTempDir('timeline');
-  [toneA, toneB, hum] = await Promise.all([
-    makeTone(path.join(dir, 'a.wav'), 1.5, 440),
-    makeTone(path.join(dir, 'b.wav'), 1.0, 660, 16000),
-    makeTone(path.join(dir, 'hum.wav'), 6, 220, 48000),
-  ]);
+  [toneA, toneB, hum] = await Promise.all([makeTone(path.join(dir, 'a.wav'), 1.5, 440), makeTone(path.join(dir, 'b.wav'), 1.0, 660, 16000), makeTone(path.join(dir, 'hum.wav'), 6, 220, 48000)]);
   toneLevel = rms(await decodeSamples(toneA, RATE), RATE, 0.1, 1.4);
 });
 
@@ -28,7 +24,16 @@ afterAll(() => removeTempDir(dir));
 
 it('places clips at their offsets on a timeline exactly the requested length', async () => {
   const out = path.join(dir, 'placed.wav');
-  await media.renderTimeline({ clips: [{ file: toneA, startSeconds: 0.5 }, { file: toneB, startSeconds: 3 }], durationSeconds: 5 }, out);
+  await media.renderTimeline(
+    {
+      clips: [
+        { file: toneA, startSeconds: 0.5 },
+        { file: toneB, startSeconds: 3 },
+      ],
+      durationSeconds: 5,
+    },
+    out,
+  );
   const info = await ffprobe(out);
   expect(Math.abs(info.durationSeconds - 5) / 5).toBeLessThan(0.02);
   expect(info.streams[0]!.sample_rate).toBe('48000');
@@ -53,7 +58,13 @@ it('does not lower the level of each clip by the number of clips', async () => {
 it('cuts a clip only where it passes the end of the timeline, and pads with silence', async () => {
   const out = path.join(dir, 'cut.wav');
   await media.renderTimeline(
-    { clips: [{ file: toneA, startSeconds: 2 }, { file: toneB, startSeconds: 9 }], durationSeconds: 2.5 },
+    {
+      clips: [
+        { file: toneA, startSeconds: 2 },
+        { file: toneB, startSeconds: 9 },
+      ],
+      durationSeconds: 2.5,
+    },
     out,
   );
   const info = await ffprobe(out);
@@ -82,7 +93,16 @@ it('accepts an empty clip (what a blank sentence synthesizes to) among real ones
   const empty = path.join(dir, 'empty-clip.wav');
   writeFileSync(empty, silentWav(22050));
   const out = path.join(dir, 'with-empty.wav');
-  await media.renderTimeline({ clips: [{ file: empty, startSeconds: 0.2 }, { file: toneB, startSeconds: 1 }], durationSeconds: 2.5 }, out);
+  await media.renderTimeline(
+    {
+      clips: [
+        { file: empty, startSeconds: 0.2 },
+        { file: toneB, startSeconds: 1 },
+      ],
+      durationSeconds: 2.5,
+    },
+    out,
+  );
   const samples = await decodeSamples(out, RATE);
   expect(Math.abs((await ffprobe(out)).durationSeconds - 2.5) / 2.5).toBeLessThan(0.02);
   expect(rms(samples, RATE, 1.05, 1.95)).toBeGreaterThan(toneLevel * 0.9);
@@ -125,7 +145,16 @@ describe('clips of one 16-bit mono rate (what the synthesizer writes)', () => {
 
   it('strings them on one track, each heard from its own sample', async () => {
     const out = path.join(dir, 'same-rate.wav');
-    await media.renderTimeline({ clips: [{ file: low, startSeconds: 0.5, playedSeconds: 1.5 }, { file: high, startSeconds: 2.25, playedSeconds: 1 }], durationSeconds: 4 }, out);
+    await media.renderTimeline(
+      {
+        clips: [
+          { file: low, startSeconds: 0.5, playedSeconds: 1.5 },
+          { file: high, startSeconds: 2.25, playedSeconds: 1 },
+        ],
+        durationSeconds: 4,
+      },
+      out,
+    );
     expect(Math.abs((await ffprobe(out)).durationSeconds - 4)).toBeLessThan(0.01);
     const full = await decodeSamples(out, 48_000);
     // A sine starts at phase 0, so its first loud sample comes a few samples after the onset.
@@ -142,7 +171,16 @@ describe('clips of one 16-bit mono rate (what the synthesizer writes)', () => {
 
   it('mixes a clip that runs into the next sentence over it, both whole', async () => {
     const out = path.join(dir, 'drift.wav');
-    await media.renderTimeline({ clips: [{ file: low, startSeconds: 0, playedSeconds: 1.5 }, { file: high, startSeconds: 1, playedSeconds: 1 }], durationSeconds: 3 }, out);
+    await media.renderTimeline(
+      {
+        clips: [
+          { file: low, startSeconds: 0, playedSeconds: 1.5 },
+          { file: high, startSeconds: 1, playedSeconds: 1 },
+        ],
+        durationSeconds: 3,
+      },
+      out,
+    );
     const samples = await decodeSamples(out, RATE);
     expect(rms(samples, RATE, 0.05, 0.95)).toBeGreaterThan(toneLevel * 0.9);
     // Two tones of different pitch at once: about √2 the level of one.
@@ -155,7 +193,16 @@ describe('clips of one 16-bit mono rate (what the synthesizer writes)', () => {
     const empty = path.join(dir, 'empty-same-rate.wav');
     writeFileSync(empty, silentWav(22050));
     const out = path.join(dir, 'same-rate-empty.wav');
-    await media.renderTimeline({ clips: [{ file: empty, startSeconds: 0.3, playedSeconds: 0 }, { file: high, startSeconds: 1, playedSeconds: 1 }], durationSeconds: 2.5 }, out);
+    await media.renderTimeline(
+      {
+        clips: [
+          { file: empty, startSeconds: 0.3, playedSeconds: 0 },
+          { file: high, startSeconds: 1, playedSeconds: 1 },
+        ],
+        durationSeconds: 2.5,
+      },
+      out,
+    );
     expect(Math.abs((await ffprobe(out)).durationSeconds - 2.5)).toBeLessThan(0.01);
     const full = await decodeSamples(out, 48_000);
     expect(onset(full, 0) - 48_000).toBeGreaterThanOrEqual(0);

@@ -2,7 +2,13 @@ import { buildTimelineFilter } from '../../../../src/engines/media/timeline-filt
 
 describe('buildTimelineFilter', () => {
   it('strings clips that follow one another on one track, each cut where the next one starts', () => {
-    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0, playedSeconds: 1 }, { file: 'b.wav', startSeconds: 1.5, playedSeconds: 1 }], durationSeconds: 4 });
+    const filter = buildTimelineFilter({
+      clips: [
+        { file: 'a.wav', startSeconds: 0, playedSeconds: 1 },
+        { file: 'b.wav', startSeconds: 1.5, playedSeconds: 1 },
+      ],
+      durationSeconds: 4,
+    });
     expect(filter.inputs).toEqual(['a.wav', 'b.wav']);
     // a: 1.5 s × 48 kHz until b starts; b: the remaining 2.5 s of the timeline.
     expect(filter.graph).toMatch(/\[0:a\][^;]*,apad,atrim=end_sample=72000,asetpts=N\/SR\/TB\[c0\]/);
@@ -29,7 +35,14 @@ describe('buildTimelineFilter', () => {
   });
 
   it('mixes a clip that runs into the next sentence over it, on a second track', () => {
-    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0, playedSeconds: 2 }, { file: 'b.wav', startSeconds: 1.5, playedSeconds: 1 }, { file: 'c.wav', startSeconds: 3, playedSeconds: 0.5 }], durationSeconds: 4 });
+    const filter = buildTimelineFilter({
+      clips: [
+        { file: 'a.wav', startSeconds: 0, playedSeconds: 2 },
+        { file: 'b.wav', startSeconds: 1.5, playedSeconds: 1 },
+        { file: 'c.wav', startSeconds: 3, playedSeconds: 0.5 },
+      ],
+      durationSeconds: 4,
+    });
     // a and c share a track (c starts after a ends); b overlaps a and goes on its own.
     expect(filter.inputs).toEqual(['a.wav', 'c.wav', 'b.wav']);
     expect(filter.graph).toContain('[c0][c1]concat=n=2:v=0:a=1[t0]');
@@ -38,12 +51,27 @@ describe('buildTimelineFilter', () => {
   });
 
   it('gives a clip of unknown length a track of its own', () => {
-    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0 }, { file: 'b.wav', startSeconds: 3 }], durationSeconds: 4 });
+    const filter = buildTimelineFilter({
+      clips: [
+        { file: 'a.wav', startSeconds: 0 },
+        { file: 'b.wav', startSeconds: 3 },
+      ],
+      durationSeconds: 4,
+    });
     expect(filter.graph).toContain('amix=inputs=2');
   });
 
   it('strings clips of one shared 16-bit mono rate at that rate and converts each track once', () => {
-    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0.5, playedSeconds: 1 }, { file: 'b.wav', startSeconds: 2, playedSeconds: 1 }], durationSeconds: 4 }, { clipSampleRate: 22050 });
+    const filter = buildTimelineFilter(
+      {
+        clips: [
+          { file: 'a.wav', startSeconds: 0.5, playedSeconds: 1 },
+          { file: 'b.wav', startSeconds: 2, playedSeconds: 1 },
+        ],
+        durationSeconds: 4,
+      },
+      { clipSampleRate: 22050 },
+    );
     expect(filter.graph).toContain('anullsrc=r=22050:cl=mono,aformat=sample_fmts=s16,atrim=end_sample=11025[t0s]');
     expect(filter.graph).toContain('[0:a]apad,atrim=end_sample=33075,asetpts=N/SR/TB[c0]');
     expect(filter.graph).toContain('[1:a]apad,atrim=end_sample=44100,asetpts=N/SR/TB[c1]');
@@ -51,8 +79,14 @@ describe('buildTimelineFilter', () => {
     expect(filter.graph).toMatch(/concat=n=3:v=0:a=1,aresample=48000[^;]*pan=stereo[^;]*\[t0\]/);
   });
 
-  it('speeds a clip up inside the graph (atempo on the clip\'s own chain) and leaves tempo 1 alone', () => {
-    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 0.5, tempo: 1.25, playedSeconds: 1 }, { file: 'b.wav', startSeconds: 2, tempo: 1, playedSeconds: 1 }], durationSeconds: 4 });
+  it("speeds a clip up inside the graph (atempo on the clip's own chain) and leaves tempo 1 alone", () => {
+    const filter = buildTimelineFilter({
+      clips: [
+        { file: 'a.wav', startSeconds: 0.5, tempo: 1.25, playedSeconds: 1 },
+        { file: 'b.wav', startSeconds: 2, tempo: 1, playedSeconds: 1 },
+      ],
+      durationSeconds: 4,
+    });
     expect(filter.graph).toMatch(/\[0:a\][^;]*,atempo=1\.250000,apad,atrim=end_sample=72000,asetpts=N\/SR\/TB\[c0\]/);
     expect(filter.graph).not.toMatch(/\[1:a\][^;]*atempo/);
   });
@@ -63,7 +97,10 @@ describe('buildTimelineFilter', () => {
 
   it('does not open clips that start at or after the end', () => {
     const filter = buildTimelineFilter({
-      clips: [{ file: 'late.wav', startSeconds: 4 }, { file: 'ok.wav', startSeconds: 3.9 }],
+      clips: [
+        { file: 'late.wav', startSeconds: 4 },
+        { file: 'ok.wav', startSeconds: 3.9 },
+      ],
       durationSeconds: 4,
     });
     expect(filter.inputs).toEqual(['ok.wav']);
@@ -91,10 +128,13 @@ describe('buildTimelineFilter', () => {
   ])('rejects invalid specs: %j', (spec) => {
     expect(() => buildTimelineFilter(spec)).toThrow(RangeError);
   });
-  it('renders a span alone: positions on the whole timeline\'s clock made relative to it, exactly its samples long', () => {
+  it("renders a span alone: positions on the whole timeline's clock made relative to it, exactly its samples long", () => {
     // The span starts at 1.2 s (57600 samples at 48 kHz, 26460 at 22.05 kHz); a clip at 2 s is 17640 samples into it.
     const span = { fromSample: 57_600, toSample: 57_600 + 96_000 };
-    const filter = buildTimelineFilter({ clips: [{ file: 'a.wav', startSeconds: 2, playedSeconds: 0.5 }], durationSeconds: 30, span, background: { file: 'bg.wav', volume: 0.15 } }, { clipSampleRate: 22_050 });
+    const filter = buildTimelineFilter(
+      { clips: [{ file: 'a.wav', startSeconds: 2, playedSeconds: 0.5 }], durationSeconds: 30, span, background: { file: 'bg.wav', volume: 0.15 } },
+      { clipSampleRate: 22_050 },
+    );
     expect(filter.graph).toMatch(/anullsrc=r=22050[^;]*,atrim=end_sample=17640\[t0s\]/);
     // The track stops a little after the span (the resampler reads ahead), not at the timeline's end.
     expect(filter.graph).toMatch(/\[0:a\]apad,atrim=end_sample=(\d+),/);
@@ -105,7 +145,7 @@ describe('buildTimelineFilter', () => {
     expect(filter.graph).toContain('atrim=end_sample=96000[out]');
   });
 
-  it('refuses a span whose start is not a whole sample at the clips\' rate, or a clip starting before it', () => {
+  it("refuses a span whose start is not a whole sample at the clips' rate, or a clip starting before it", () => {
     const clip = { file: 'a.wav', startSeconds: 2, playedSeconds: 0.5 };
     expect(() => buildTimelineFilter({ clips: [clip], durationSeconds: 30, span: { fromSample: 1000, toSample: 96_000 } }, { clipSampleRate: 22_050 })).toThrow(RangeError);
     expect(() => buildTimelineFilter({ clips: [clip], durationSeconds: 30, span: { fromSample: 115_200, toSample: 192_000 } }, { clipSampleRate: 22_050 })).toThrow(/before the span/);

@@ -31,19 +31,53 @@ beforeAll(async () => {
   dir = makeTempDir('timeline-splice');
   store = new LocalBlobStore(path.join(dir, 'store'));
   const say = async (name: string, text: string) => [name, await speak(text, path.join(dir, `${name}.wav`), 'es')] as const;
-  clips = Object.fromEntries(await Promise.all([
-    say('a', 'Hola a todos y bienvenidos a la cocina.'),
-    say('b', 'Hoy cocinamos arroz con verduras.'),
-    say('c', 'Primero lavamos el arroz.'),
-    say('c2', 'Primero cortamos las cebollas y las zanahorias.'),
-    say('d', 'Gracias por mirar.'),
-  ]));
+  clips = Object.fromEntries(
+    await Promise.all([
+      say('a', 'Hola a todos y bienvenidos a la cocina.'),
+      say('b', 'Hoy cocinamos arroz con verduras.'),
+      say('c', 'Primero lavamos el arroz.'),
+      say('c2', 'Primero cortamos las cebollas y las zanahorias.'),
+      say('d', 'Gracias por mirar.'),
+    ]),
+  );
   // The source audio under the dub: a tone and some noise, 48 kHz 16-bit stereo as extractBackground writes it.
   backgroundFile = path.join(dir, 'background.wav');
-  await ffmpeg(['-f', 'lavfi', '-i', `sine=f=220:d=${DURATION + 1}`, '-f', 'lavfi', '-i', `anoisesrc=d=${DURATION + 1}:a=0.1`, '-filter_complex', '[0][1]amix=inputs=2,pan=stereo|c0=c0|c1=c0', '-ar', '48000', '-c:a', 'pcm_s16le', backgroundFile]);
+  await ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=f=220:d=${DURATION + 1}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `anoisesrc=d=${DURATION + 1}:a=0.1`,
+    '-filter_complex',
+    '[0][1]amix=inputs=2,pan=stereo|c0=c0|c1=c0',
+    '-ar',
+    '48000',
+    '-c:a',
+    'pcm_s16le',
+    backgroundFile,
+  ]);
   // A stereo one: the tone in the centre, the noise only on the left.
   stereoBackgroundFile = path.join(dir, 'background-stereo.wav');
-  await ffmpeg(['-f', 'lavfi', '-i', `sine=f=220:d=${DURATION + 1}`, '-f', 'lavfi', '-i', `anoisesrc=d=${DURATION + 1}:a=0.1`, '-filter_complex', '[0][1]amerge=inputs=2,pan=stereo|c0=c0+c1|c1=c0', '-ar', '48000', '-c:a', 'pcm_s16le', stereoBackgroundFile]);
+  await ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=f=220:d=${DURATION + 1}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `anoisesrc=d=${DURATION + 1}:a=0.1`,
+    '-filter_complex',
+    '[0][1]amerge=inputs=2,pan=stereo|c0=c0+c1|c1=c0',
+    '-ar',
+    '48000',
+    '-c:a',
+    'pcm_s16le',
+    stereoBackgroundFile,
+  ]);
 }, 60_000);
 afterAll(() => removeTempDir(dir));
 
@@ -57,7 +91,8 @@ const before = () => [play('a', 0.5), play('b', 5.3, 1.2), play('c', 10.77), pla
 
 /** How the background is laid under the clips: at 0.15, ducked under `placed` when asked (docs/background.md). */
 const under = (file: string, placed: TimelineClip[], duck?: 'mono' | 'stereo') => ({
-  file, volume: 0.15,
+  file,
+  volume: 0.15,
   ...(duck ? { duck: { ...DUCK_SHAPE, removeCentre: duck === 'stereo', speech: placed.map(stretch) } } : {}),
 });
 
@@ -143,13 +178,16 @@ describe.each([
     await store.putFile(wavKey, path.join(dir, `${tag}-published-copy.wav`));
     const dataOffset = readWavInfo(published.wav).dataOffset;
     const spanPcm = spliced.subarray(dataOffset + span.fromSample * 4, dataOffset + span.toSample * 4);
-    const result = await spliceMp3({ blobStore: store, engines: createLocalEngines() }, {
-      previousMp3: `${tag}/r1/dub.mp3`,
-      mp3: `${tag}/r2/dub.mp3`,
-      wav: { key: wavKey, dataOffset, samples: published.pcm.length / 4, spans: [{ span, pcm: spanPcm }] },
-      workDir: dir,
-      onTick: () => undefined,
-    });
+    const result = await spliceMp3(
+      { blobStore: store, engines: createLocalEngines() },
+      {
+        previousMp3: `${tag}/r1/dub.mp3`,
+        mp3: `${tag}/r2/dub.mp3`,
+        wav: { key: wavKey, dataOffset, samples: published.pcm.length / 4, spans: [{ span, pcm: spanPcm }] },
+        workDir: dir,
+        onTick: () => undefined,
+      },
+    );
     expect(result).toMatchObject({ spliced: true });
     const oldMp3 = readFileSync(published.mp3);
     const newMp3 = readFileSync(store.pathOf(`${tag}/r2/dub.mp3`));
@@ -191,7 +229,7 @@ describe.each([
   ['a mono original', 'mono'],
   ['a stereo original, its centre taken out under speech', 'stereo'],
 ] as const)('a changed clip over a ducked background: %s', (_name, duck) => {
-  it('the span, widened by the envelope\'s reach and mixed again, written over the published WAV, is the whole new mix to the sample', async () => {
+  it("the span, widened by the envelope's reach and mixed again, written over the published WAV, is the whole new mix to the sample", async () => {
     const old = before();
     // A longer clip in the middle: its fades move, and so does the held pause before the next clip.
     const now = old.map((c, i) => (i === 2 ? play('c2', 10.77, 1.1) : c));

@@ -93,17 +93,27 @@ describe('untranslated words (apertium-marks.ts, countUntranslated)', () => {
   it('reads * @ # marks, and removes them', () => {
     expect(readMarks('Un *loaf de pan en el #parque con @tiquet.', 'A loaf of bread in the park with a ticket.')).toEqual({
       text: 'Un loaf de pan en el parque con tiquet.',
-      words: [{ word: 'loaf', mark: '*' }, { word: 'parque', mark: '#' }, { word: 'tiquet', mark: '@' }],
+      words: [
+        { word: 'loaf', mark: '*' },
+        { word: 'parque', mark: '#' },
+        { word: 'tiquet', mark: '@' },
+      ],
     });
   });
 
-  it('leaves the customer\'s own # and @ alone', () => {
+  it("leaves the customer's own # and @ alone", () => {
     expect(readMarks('Sigue a @ana y #cocina.', 'Follow @ana and #cooking.')).toEqual({ text: 'Sigue a @ana y #cocina.', words: [] });
   });
 
   it('counts an English word passed through a pivot once, and a pivot word that the second step did not know as a pivot word', () => {
     const step1 = [[{ word: 'loaf', mark: '*' as const }], []];
-    const step2 = [[{ word: 'loaf', mark: '*' as const }, { word: 'blogueaba', mark: '*' as const }], [{ word: 'venidero', mark: '*' as const }]];
+    const step2 = [
+      [
+        { word: 'loaf', mark: '*' as const },
+        { word: 'blogueaba', mark: '*' as const },
+      ],
+      [{ word: 'venidero', mark: '*' as const }],
+    ];
     expect(countUntranslated([step1, step2])).toEqual({ words: 3, pivotWords: 2, examples: ['loaf', 'blogueaba', 'venidero'] });
     expect(countUntranslated([])).toEqual({ words: 0, pivotWords: 0, examples: [] });
   });

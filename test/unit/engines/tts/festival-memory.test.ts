@@ -28,13 +28,15 @@ function cappedFestival(kilobytes: number, { defaultHeap = false } = {}): string
 
 const SENTENCE = 'Oggi prepariamo insieme una zuppa di verdure con il pane fresco del forno. ';
 
-it('gives a short batch a heap near the voice\'s own million cells, and a long sentence more', () => {
+it("gives a short batch a heap near the voice's own million cells, and a long sentence more", () => {
   expect(festivalHeapCells(80)).toBe(1_080_000);
   expect(festivalHeapCells(MAX_CUE_TEXT)).toBe(3_000_000);
 });
 
 it('speaks the longest line a transcript holds beside a short one in under 250 MB', async () => {
-  const long = SENTENCE.repeat(Math.ceil(MAX_CUE_TEXT / SENTENCE.length)).slice(0, MAX_CUE_TEXT).trim();
+  const long = SENTENCE.repeat(Math.ceil(MAX_CUE_TEXT / SENTENCE.length))
+    .slice(0, MAX_CUE_TEXT)
+    .trim();
   const files = [path.join(dir, 'long.wav'), path.join(dir, 'short.wav')];
   const festival = new FestivalSynthesizer({ command: cappedFestival(250_000) });
   const results = await festival.synthesizeBatch([long, 'Buongiorno a tutti.'], 'lp_diphone', files);
@@ -45,7 +47,7 @@ it('speaks the longest line a transcript holds beside a short one in under 250 M
   for (const file of files) expect(readWavInfo(readFileSync(file)).sampleRate).toBe(22_050);
 }, 60_000);
 
-it('fails under the same cap with Festival\'s default heap: the cap is what the test measures', async () => {
+it("fails under the same cap with Festival's default heap: the cap is what the test measures", async () => {
   const festival = new FestivalSynthesizer({ command: cappedFestival(250_000, { defaultHeap: true }) });
   await expect(festival.synthesizeBatch(['Buongiorno a tutti.'], 'lp_diphone', [path.join(dir, 'default.wav')])).rejects.toThrow();
 }, 60_000);

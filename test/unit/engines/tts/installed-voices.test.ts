@@ -41,7 +41,10 @@ it('offers every Festival voice of the catalog, best first within each locale', 
     expect(ranks).toEqual([...ranks].sort((a, b) => b - a));
   }
   // espeak-ng: the locale's own (male) voice and its female variant.
-  expect(capabilities.locales.find((l) => l.locale === 'es_es')?.voices?.map((v) => [v.id, v.gender])).toEqual([['espeak:es', 'male'], ['espeak:es+f3', 'female']]);
+  expect(capabilities.locales.find((l) => l.locale === 'es_es')?.voices?.map((v) => [v.id, v.gender])).toEqual([
+    ['espeak:es', 'male'],
+    ['espeak:es+f3', 'female'],
+  ]);
   expect(capabilities.locales.find((l) => l.locale === 'ca_es')?.voices?.[0]).toMatchObject({ id: 'festival:upc_ca_ona_hts', quality: 'hts', engine: 'festival', gender: 'female' });
 });
 

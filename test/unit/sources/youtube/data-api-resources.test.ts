@@ -11,9 +11,20 @@ const wireVideo: WireVideo = {
 describe('Data API resources', () => {
   it('maps a video, with the availability rules applied', () => {
     expect(toVideo(wireVideo)).toEqual({
-      id: 'dQw4w9WgXcQ', channelId: 'UCuAXFkgsw1L7xaCfnd5JJOw', title: 'T', description: 'D', publishedAt: '2009-10-25T06:57:33Z',
-      durationSeconds: 213, privacyStatus: 'public', uploadStatus: 'processed', liveBroadcastContent: 'none', embeddable: true,
-      ageRestricted: false, regionRestriction: null, availability: 'available', unavailableReason: null,
+      id: 'dQw4w9WgXcQ',
+      channelId: 'UCuAXFkgsw1L7xaCfnd5JJOw',
+      title: 'T',
+      description: 'D',
+      publishedAt: '2009-10-25T06:57:33Z',
+      durationSeconds: 213,
+      privacyStatus: 'public',
+      uploadStatus: 'processed',
+      liveBroadcastContent: 'none',
+      embeddable: true,
+      ageRestricted: false,
+      regionRestriction: null,
+      availability: 'available',
+      unavailableReason: null,
     });
     const restricted = toVideo({
       ...wireVideo,
@@ -21,8 +32,12 @@ describe('Data API resources', () => {
       status: { uploadStatus: 'rejected', rejectionReason: 'copyright', privacyStatus: 'public', embeddable: false },
     });
     expect(restricted).toMatchObject({
-      durationSeconds: null, ageRestricted: true, embeddable: false, regionRestriction: { blocked: ['DE'] },
-      availability: 'unavailable', unavailableReason: 'rejected: copyright',
+      durationSeconds: null,
+      ageRestricted: true,
+      embeddable: false,
+      regionRestriction: { blocked: ['DE'] },
+      availability: 'unavailable',
+      unavailableReason: 'rejected: copyright',
     });
   });
 

@@ -9,8 +9,7 @@ describe('videoAvailability', () => {
   });
 
   it('private wins over everything else', () => {
-    expect(videoAvailability({ ...base, privacyStatus: 'private', uploadStatus: 'rejected', liveBroadcastContent: 'live' }))
-      .toEqual({ availability: 'private', unavailableReason: 'private' });
+    expect(videoAvailability({ ...base, privacyStatus: 'private', uploadStatus: 'rejected', liveBroadcastContent: 'live' })).toEqual({ availability: 'private', unavailableReason: 'private' });
   });
 
   it.each(['live', 'upcoming'])('a %s broadcast is live, even if its upload reads processed', (live) => {

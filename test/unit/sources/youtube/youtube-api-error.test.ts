@@ -33,7 +33,7 @@ describe('YouTubeApiError classification', () => {
     expect(error.message).toBe('YouTube playlistItems.list failed (403 quotaExceeded): exceeded your quota.');
   });
 
-  it('reads a bad key from both the legacy reason and today\'s ErrorInfo detail', () => {
+  it("reads a bad key from both the legacy reason and today's ErrorInfo detail", () => {
     expect(errorFromResponse('videos', 400, googleBody(400, 'keyInvalid'), KEY)).toMatchObject({ reason: 'keyInvalid', retryable: false });
     const today = googleBody(400, 'badRequest', 'API key not valid.', { status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' }] });
     expect(errorFromResponse('videos', 400, today, KEY)).toMatchObject({ status: 400, reason: 'keyInvalid', retryable: false });

@@ -7,7 +7,7 @@ const cases: [string, string, boolean][] = [
   ['ERROR: [generic] None: Unable to download webpage: HTTP Error 503: Service Unavailable', 'network', false],
   ['[download] File is larger than max-filesize (31293 bytes > 1000 bytes). Aborting.', 'too_large', true],
   ['ERROR: [youtube] dQw4w9WgXcQ: Video unavailable', 'unavailable', true],
-  ['ERROR: [youtube] dQw4w9WgXcQ: Private video. Sign in if you\'ve been granted access to this video', 'unavailable', true],
+  ["ERROR: [youtube] dQw4w9WgXcQ: Private video. Sign in if you've been granted access to this video", 'unavailable', true],
   ['ERROR: [youtube] dQw4w9WgXcQ: This live event will begin in 3 hours.', 'unavailable', true],
   ['ERROR: [youtube] dQw4w9WgXcQ: Join this channel to get access to members-only content like this video', 'unavailable', true],
   ['ERROR: [youtube] dQw4w9WgXcQ: Requested format is not available. Use --list-formats', 'no_format', true],
