@@ -8,7 +8,7 @@
 const NODE_BUILTINS = require('node:module').builtinModules.filter((m) => !m.startsWith('_'));
 
 /** Everything that touches the outside world or runs the service. */
-const SERVICE = ['db', 'lifecycle', 'api', 'activities', 'workflows', 'worker', 'cli', 'dub', 'engines', 'storage', 'sources', 'temporal', 'webhooks', 'metrics', 'tracing', 'fleet', 'auth', 'config', 'logger', 'project-view', 'notes'];
+const SERVICE = ['db', 'lifecycle', 'pipeline', 'api', 'activities', 'workflows', 'worker', 'cli', 'dub', 'engines', 'storage', 'sources', 'temporal', 'webhooks', 'metrics', 'tracing', 'fleet', 'auth', 'config', 'logger', 'project-view', 'notes'];
 /** What sits above the service layers: processes and their entry points. */
 const ENTRY = ['api', 'worker', 'cli', 'dub'];
 
@@ -24,6 +24,9 @@ const ZONES = [
     packagePatterns: ['@temporalio/*', '@aws-sdk/*'] },
   { folder: 'src/db', forbid: [...ENTRY, 'activities', 'workflows', 'metrics', 'storage', 'sources', 'temporal', 'webhooks', 'project-view', 'fleet', 'auth', 'notes', 'engines'], why: 'db holds table types and queries: observers listen to it, it calls nobody; what it stores of the engines is typed in src/shared' },
   { folder: 'src/lifecycle', forbid: [...ENTRY, 'activities', 'workflows', 'temporal', 'storage', 'engines', 'sources', 'fleet', 'metrics', 'project-view'], why: 'the lifecycle moves statuses, money and events inside the caller\'s transaction: it starts no workflow and touches no media (docs/design.md#lifecycle)' },
+  { folder: 'src/pipeline', forbid: [...ENTRY, 'activities', 'workflows', 'temporal', 'lifecycle', 'webhooks', 'sources', 'fleet', 'metrics', 'project-view', 'auth', 'notes'], types: ['db'],
+    packagePatterns: ['@temporalio/*'],
+    why: 'the dubbing pipeline renders a language from what it is given: no Temporal, no database writes, no workflow; the activities are its thin adapters (docs/design.md#layout)' },
   { folder: 'src/project-view', forbid: [...ENTRY, 'activities', 'workflows', 'webhooks', 'temporal', 'storage', 'engines'], why: 'the project view is the public shape of a project, read by the API and webhooks alike' },
   { folder: 'src/notes', forbid: [...ENTRY, 'activities', 'workflows', 'temporal', 'storage', 'engines'], types: ['db'], why: 'notes holds the meeting import record, shared by the API and the console' },
   { folder: 'src/sources', forbid: [...ENTRY, 'db', 'activities', 'workflows'], why: 'sources fetch media from outside; activities store what they find' },

@@ -15,14 +15,15 @@ import { requireProject } from './require-project';
 import { planLanguageLines } from './language-lines';
 import { publishRendered } from './publish-revision';
 import { refuseSilentDub } from './silent-dub-guard';
-import { renderDub, revisionKeyPrefix, type PublishedFile, type RenderedDub } from './render-dub';
-import { activityTransfer } from './activity-transfer';
-import { videoRenderFor } from './dubbed-video';
+import { renderDub, type PublishedFile, type RenderedDub } from '../pipeline/render-dub';
 import { counted } from '../shared/counted';
 import { activityLog } from './activity-log';
 import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
+import { activityContext } from './activity-context';
+import { classifyingEngineErrors } from './classify-engine-error';
+import { renderInputFor } from '../pipeline/render-input';
 
-export type { PublishedFile } from './render-dub';
+export type { PublishedFile } from '../pipeline/render-dub';
 
 // The steps of one language: translate, dub (synthesize, fit, mix, encode, caption, draw the
 // thumbnail), publish. Intermediate files live in a temp dir inside one activity; what crosses
@@ -107,30 +108,24 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
       const lines = await listLanguageSegments(db, step.projectId, step.locale);
       await advanceLanguage(db, step, 'dubbing', { percent: 25, phase_message: `Synthesizing ${counted(lines.length, 'segment')}.` });
 
-      const rendered = await renderDub(
-        { blobStore, engines, capabilities },
-        {
-          projectId: step.projectId,
-          locale: step.locale,
-          lines,
-          voice: language.voice,
-          title: language.title ?? project.name,
-          background: project.background,
-          durationSeconds: project.source_duration_seconds ?? 0,
-          hasVideo: project.source_has_video ?? false,
-          video: videoRenderFor(project, language),
-          keyPrefix: revisionKeyPrefix(step.projectId, step.locale, language.revision),
-          onTick: heartbeat,
-          transfer: activityTransfer(),
-          onStage: async (stage) => {
-            if (stage === 'fitting') await updateOpenAttempt(db, step, { percent: 55, phase_message: 'Fitting speech to the source timing.' });
-            else
-              await advanceLanguage(db, step, 'publishing', {
-                percent: 85,
-                phase_message: project.source_has_video ? 'Encoding audio, captions, thumbnail and video.' : 'Encoding audio, captions and thumbnail.',
-              });
+      const { log, onTick, transfer } = activityContext();
+      const rendered = await classifyingEngineErrors(() =>
+        renderDub(
+          { blobStore, engines, capabilities, log },
+          {
+            ...renderInputFor(project, language, { lines, revision: language.revision }),
+            onTick,
+            transfer,
+            onStage: async (stage) => {
+              if (stage === 'fitting') await updateOpenAttempt(db, step, { percent: 55, phase_message: 'Fitting speech to the source timing.' });
+              else
+                await advanceLanguage(db, step, 'publishing', {
+                  percent: 85,
+                  phase_message: project.source_has_video ? 'Encoding audio, captions, thumbnail and video.' : 'Encoding audio, captions and thumbnail.',
+                });
+            },
           },
-        },
+        ),
       );
       return { ran: true as const, attempt: step.attempt, ...rendered };
     },

@@ -2,7 +2,7 @@ import type { Db } from '../db/create-db';
 import { upsertDeliverable } from '../db/deliverables';
 import { recordRenderedLines } from '../db/language-segments';
 import { updateLanguage, type LanguageChanges } from '../db/project-languages';
-import type { RenderedDub } from './render-dub';
+import type { RenderedDub } from '../pipeline/render-dub';
 
 // What every render publishes, inside the caller's transaction: the deliverable rows switch to
 // the revision's files and each line records what the revision plays for it, together, so a

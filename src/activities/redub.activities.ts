@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { listLanguageSegments, writeLanguageLines } from '../db/language-segments';
 import { findRedubRevision, releaseRedubRevision } from '../db/language-renders';
@@ -10,11 +10,12 @@ import { activityLog } from './activity-log';
 import { planLanguageLines } from './language-lines';
 import { publishRendered } from './publish-revision';
 import { claimRedub } from './redub-claim';
-import { renderDub, revisionKeyPrefix } from './render-dub';
-import { videoRenderFor } from './dubbed-video';
+import { renderDub } from '../pipeline/render-dub';
 import { requireProject } from './require-project';
-import { activityTransfer } from './activity-transfer';
 import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
+import { activityContext } from './activity-context';
+import { classifyingEngineErrors } from './classify-engine-error';
+import { renderInputFor } from '../pipeline/render-input';
 
 // Dubbing a completed language again from the verified transcript, free. This path never
 // touches the ledger, the language's attempt or charges, or the project's status and usage:
@@ -62,23 +63,9 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
       });
       const lines = await listLanguageSegments(db, input.projectId, input.locale);
       const current = await findLanguage(db, input.projectId, input.locale);
-      const rendered = await renderDub(
-        { blobStore, engines, capabilities },
-        {
-          projectId: input.projectId,
-          locale: input.locale,
-          lines,
-          voice: current?.voice ?? null,
-          title: current?.title ?? project.name,
-          background: project.background,
-          durationSeconds: project.source_duration_seconds ?? 0,
-          hasVideo: project.source_has_video ?? false,
-          video: current ? videoRenderFor(project, current) : undefined,
-          keyPrefix: revisionKeyPrefix(input.projectId, input.locale, revision),
-          onTick: heartbeat,
-          transfer: activityTransfer(),
-        },
-      );
+      if (!current) throw ApplicationFailure.nonRetryable(`project ${input.projectId} has no language ${input.locale}`, 'internal_error');
+      const { log, onTick, transfer } = activityContext();
+      const rendered = await classifyingEngineErrors(() => renderDub({ blobStore, engines, capabilities, log }, { ...renderInputFor(project, current, { lines, revision }), onTick, transfer }));
 
       return db.transaction().execute(async (trx) => {
         await lockProjectToWrite(trx, input.projectId);

@@ -10,15 +10,17 @@ import type { EngineCapabilities } from '../engines/capabilities';
 import type { RegenerationWorkflowInput } from '../shared/regeneration-contracts';
 import type { BlobStore } from '../storage/blob-store';
 import { activityLog } from './activity-log';
-import { activityTransfer } from './activity-transfer';
 import { planLanguageLines } from './language-lines';
 import { publishRendered } from './publish-revision';
 import { completeRegeneration, failRegeneration, regenerationStateOf, type RegenerationFailureCode, type RegenerationState } from '../lifecycle/regeneration-lifecycle';
-import { renderDub, revisionKeyPrefix, type PublishedFile } from './render-dub';
-import { spliceDub } from './splice-dub';
-import { videoRenderFor } from './dubbed-video';
+import { renderDub, type PublishedFile } from '../pipeline/render-dub';
+import { revisionKeyPrefix } from '../pipeline/storage-keys';
+import { spliceDub } from '../pipeline/splice-dub';
 import { requireProject } from './require-project';
 import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
+import { activityContext } from './activity-context';
+import { classifyingEngineErrors } from './classify-engine-error';
+import { renderInputFor } from '../pipeline/render-input';
 
 // The steps of one paid regeneration of a language (docs/editing.md#regenerate): translate the
 // stale lines again, speak and place the lines that changed, publish the next revision, or fail
@@ -84,23 +86,12 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
         );
       }
       const revision = await claimRenderRevision(db, input.projectId, input.locale, { redub: false });
-      const render = {
-        projectId: input.projectId,
-        locale: input.locale,
-        lines: await listLanguageSegments(db, input.projectId, input.locale),
-        voice: language.voice,
-        title: language.title ?? project.name,
-        background: project.background,
-        durationSeconds: project.source_duration_seconds ?? 0,
-        hasVideo: project.source_has_video ?? false,
-        video: videoRenderFor(project, language),
-        keyPrefix: revisionKeyPrefix(input.projectId, input.locale, revision),
-        onTick: heartbeat,
-        transfer: activityTransfer(),
-      };
+      const { log, onTick, transfer } = activityContext();
+      const render = { ...renderInputFor(project, language, { lines: await listLanguageSegments(db, input.projectId, input.locale), revision }), onTick, transfer };
       // Only the spans that changed, spliced into the published files; the whole when they cannot be.
-      const deps = { blobStore, engines, capabilities };
-      const rendered = (await spliceDub(deps, { ...render, previousKeyPrefix: revisionKeyPrefix(input.projectId, input.locale, row.from_revision) })) ?? (await renderDub(deps, render));
+      const deps = { blobStore, engines, capabilities, log };
+      const previousKeyPrefix = revisionKeyPrefix(input.projectId, input.locale, row.from_revision);
+      const rendered = await classifyingEngineErrors(async () => (await spliceDub(deps, { ...render, previousKeyPrefix })) ?? (await renderDub(deps, render)));
       return { ran: true, revision, ...rendered };
     },
 

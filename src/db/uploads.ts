@@ -1,6 +1,7 @@
 import { sql, type ColumnType, type Insertable, type Selectable, type Transaction } from 'kysely';
 import type { Db } from './create-db';
 import type { Database } from './database';
+import { sourceKeys } from '../shared/source-keys';
 
 export interface UploadTable {
   id: string;
@@ -58,7 +59,7 @@ export const blobKeys = {
   /** A fresh key per PUT of a part, recorded in its row. */
   partAttempt: (uploadId: string, partNumber: number, attemptId: string) => `uploads/${uploadId}/parts/${String(partNumber).padStart(5, '0')}-${attemptId}`,
   storedPart: (part: Pick<UploadPart, 'upload_id' | 'part_number' | 'storage_key'>) => part.storage_key ?? blobKeys.part(part.upload_id, part.part_number),
-  source: (projectId: string) => `projects/${projectId}/source`,
+  source: sourceKeys.media,
 };
 
 export async function insertUpload(db: Db, upload: Insertable<UploadTable>): Promise<Upload> {

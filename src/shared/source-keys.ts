@@ -4,6 +4,8 @@
 // that writes them and the API that signs links to them name the same keys.
 
 export const sourceKeys = {
+  /** The source media as uploaded or downloaded (blobKeys.source names the same key). */
+  media: (projectId: string) => `projects/${projectId}/source`,
   /** 16 kHz mono speech, extracted once the project is charged, whether it is recognized or its transcript was supplied. */
   speech: (projectId: string) => `projects/${projectId}/speech-16k.wav`,
   background: (projectId: string) => `projects/${projectId}/background.wav`,

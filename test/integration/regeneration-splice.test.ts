@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { revisionKeyPrefix, renderDub } from '../../src/activities/render-dub';
-import { readRevisionTimeline, REVISION_FILES, revisionFileKey } from '../../src/activities/revision-timeline';
+import { renderDub } from '../../src/pipeline/render-dub';
+import { REVISION_FILES, revisionFileKey, revisionKeyPrefix } from '../../src/pipeline/storage-keys';
+import { readRevisionTimeline } from '../../src/pipeline/revision-timeline';
 import { createLocalEngines, type MediaEngine } from '../../src/engines';
 import { detectCapabilities } from '../../src/engines/capabilities';
 import { readWavInfo } from '../../src/engines/tts/wav-file';
@@ -81,7 +82,7 @@ async function renderedWhole(id: string, keyPrefix: string) {
   // Every line plays its published clip where it was placed: nothing is spoken again.
   expect(now.every((l) => l.rendered_text === l.text && l.clip_key !== null)).toBe(true);
   return renderDub(
-    { blobStore: suite.api.blobStore, engines: createLocalEngines(), capabilities: await detectCapabilities() },
+    { blobStore: suite.api.blobStore, engines: createLocalEngines(), capabilities: await detectCapabilities(), log: { info: () => undefined } },
     {
       projectId: id,
       locale: 'es_es',

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DUCK_SHAPE } from '../../../../src/activities/dub-timeline';
-import { spliceMp3 } from '../../../../src/activities/splice-mp3';
+import { DUCK_SHAPE } from '../../../../src/pipeline/dub-timeline';
+import { spliceMp3 } from '../../../../src/pipeline/splice-mp3';
 import { envelopeReachSeconds } from '../../../../src/engines/media/duck-envelope';
 import { createLocalEngines } from '../../../../src/engines';
 import { crc16 } from '../../../../src/engines/media/crc16';

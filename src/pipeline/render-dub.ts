@@ -6,7 +6,6 @@ import type { DubQuality } from '../engines/alignment/dub-quality';
 import { readWavFileInfo, sharedMonoPcmRate } from '../engines/tts/wav-file-duration';
 import type { EngineCapabilities } from '../engines/capabilities';
 import type { LanguageSegment, RenderedLine } from '../db/language-segments';
-import { blobKeys } from '../db/uploads';
 import { backgroundSideToMidDb } from '../engines/media/duck-background';
 import type { BackgroundMode } from '../shared/background-mode';
 import { layoutCaptions } from '../publish/caption-layout';
@@ -14,9 +13,7 @@ import { toSrt, toVtt } from '../publish/captions';
 import { isSpoken } from '../shared/line-plan';
 import { sourceKeys } from '../shared/source-keys';
 import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
-import { activityLog } from './activity-log';
 import { publishVideo, type VideoRender } from './dubbed-video';
-import { classifyingEngineErrors } from './classify-engine-error';
 import {
   BACKGROUND_VOLUME,
   driftSeconds,
@@ -31,7 +28,8 @@ import {
   type RecordedDucking,
 } from './dub-timeline';
 import { fetchClipFiles, lineClips, type LineClip } from './line-clips';
-import { MP3_ENCODING, REVISION_FILES, writeRevisionTimeline } from './revision-timeline';
+import { MP3_ENCODING, writeRevisionTimeline } from './revision-timeline';
+import { REVISION_FILES } from './storage-keys';
 
 // Render one language from its lines: speak the lines whose words changed, place each clip on
 // the timeline, mix, encode, caption and draw the thumbnail, then store the files under the
@@ -91,13 +89,17 @@ export const PUBLISHED_FILES: [PublishedFile['type'], string, string, string][] 
   ['thumbnail', 'png', REVISION_FILES.thumbnail, 'image/png'],
 ];
 
-export const languageKeyPrefix = (projectId: string, locale: string) => `projects/${projectId}/languages/${locale}`;
+/** Where a render reports what it did: the caller's log (an activity's, tagged with its workflow). */
+export interface PipelineLog {
+  info(message: string, fields?: Record<string, unknown>): void;
+}
 
-/** Each render of a language is a revision with files of its own; the first keeps the language's prefix. */
-export const revisionKeyPrefix = (projectId: string, locale: string, revision: number) =>
-  revision <= 1 ? languageKeyPrefix(projectId, locale) : `${languageKeyPrefix(projectId, locale)}/r${revision}`;
-
-export type Deps = { blobStore: BlobStore; engines: Engines; capabilities: EngineCapabilities };
+/**
+ * What a render runs on. Engine errors reach the caller as the engines threw them: the activity
+ * adapter classifies them (src/activities/classify-engine-error.ts), so this folder has no
+ * Temporal in it.
+ */
+export type Deps = { blobStore: BlobStore; engines: Engines; capabilities: EngineCapabilities; log: PipelineLog };
 
 /** Where a dub's time goes, per stage, for the worker log: the numbers behind bench:pipeline. */
 export function stageClock(): { stages: Record<string, number>; lap: (stage: string) => void } {
@@ -123,19 +125,17 @@ export async function renderDub(deps: Deps, input: RenderDubInput): Promise<Rend
   const workDir = await mkdtemp(path.join(os.tmpdir(), `dub-${input.locale}-`));
   const clock = stageClock();
   try {
-    return await classifyingEngineErrors(async () => {
-      const clips = await lineClips(deps, {
-        lines: input.lines.filter(isSpoken),
-        voice: voiceFor(deps.capabilities, input.locale, input.voice),
-        workDir,
-        keyPrefix: input.keyPrefix,
-        onTick: input.onTick,
-        transfer: input.transfer,
-      });
-      clock.lap('speechMs');
-      await input.onStage?.('fitting');
-      return await mixWhole(deps, input, { clips, workDir, clock });
+    const clips = await lineClips(deps, {
+      lines: input.lines.filter(isSpoken),
+      voice: voiceFor(deps.capabilities, input.locale, input.voice),
+      workDir,
+      keyPrefix: input.keyPrefix,
+      onTick: input.onTick,
+      transfer: input.transfer,
     });
+    clock.lap('speechMs');
+    await input.onStage?.('fitting');
+    return await mixWhole(deps, input, { clips, workDir, clock });
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
@@ -154,7 +154,7 @@ async function duckingFor(backgroundFile: string): Promise<RecordedDucking> {
  * thumbnail drawn, stored with its timeline record.
  */
 export async function mixWhole(
-  { blobStore, engines }: Deps,
+  { blobStore, engines, log }: Deps,
   input: RenderDubInput,
   { clips, workDir, clock }: { clips: LineClip[]; workDir: string; clock: ReturnType<typeof stageClock> },
 ): Promise<RenderedDub> {
@@ -180,7 +180,7 @@ export async function mixWhole(
   const cues = layoutCaptions(placed.map((p) => p.cue));
   await writeFile(out(REVISION_FILES.srt), toSrt(cues));
   await writeFile(out(REVISION_FILES.vtt), toVtt(cues));
-  const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir, input.transfer);
+  const source = await blobStore.toLocalFile(sourceKeys.media(projectId), workDir, input.transfer);
   await engines.media.thumbnail({ source, hasVideo: input.hasVideo, atSeconds: Math.min(1, duration / 2), sourceSeconds: duration, title: input.title }, out(REVISION_FILES.thumbnail), opts);
   clock.lap('thumbnailMs');
 
@@ -209,6 +209,6 @@ export async function mixWhole(
     clips: recordedClips(placed),
   });
   clock.lap('storeMs');
-  activityLog().info('dub rendered', { locale: input.locale, clips: clips.length, synthesized, ...clock.stages });
+  log.info('dub rendered', { locale: input.locale, clips: clips.length, synthesized, ...clock.stages });
   return { files: published, lines: renderedLines(input.lines, placed), driftSeconds: driftSeconds(placed), quality, synthesized };
 }

@@ -7,6 +7,7 @@ import { toBurnedCaptions } from '../publish/burned-captions';
 import type { Cue } from '../publish/captions';
 import { iso6392 } from '../shared/iso-639-2';
 import type { BlobStore } from '../storage/blob-store';
+import { VIDEO_FILE } from './storage-keys';
 
 // The dubbed video of a revision (docs/video.md): the source's picture, the dub as the first,
 // default audio track and the original soundtrack as the second, muxed after the mix from the
@@ -22,8 +23,6 @@ export interface VideoRender {
   burnedCaptions: boolean;
 }
 
-/** The video's name under the revision's prefix. */
-export const VIDEO_FILE = 'dub.mp4';
 /** The captions to burn, in the work directory only: never published. */
 const BURNED_CAPTIONS_FILE = 'burned-captions.ass';
 

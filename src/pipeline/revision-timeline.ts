@@ -3,22 +3,13 @@ import type { TimelineClip } from '../engines/media/media-engine';
 import type { BackgroundMode } from '../shared/background-mode';
 import type { RecordedDucking } from './dub-timeline';
 import { BlobNotFoundError, type BlobStore } from '../storage/blob-store';
+import { revisionFileKey } from './storage-keys';
 
 // What a revision's timeline holds, stored beside its files (`<revision prefix>/timeline.json`):
 // every clip where it plays, and what the quality figures need of it. The next regeneration
 // compares its own timeline with this one to find the spans that changed, mixes only those again
-// and splices them into copies of these files (src/activities/splice-dub.ts); a revision without
+// and splices them into copies of these files (src/pipeline/splice-dub.ts); a revision without
 // the record (rendered before it existed) is rendered whole instead.
-
-/** The files of a revision, under its prefix. */
-export const REVISION_FILES = {
-  mp3: 'dub.mp3',
-  wav: 'dub.wav',
-  srt: 'captions.srt',
-  vtt: 'captions.vtt',
-  thumbnail: 'thumbnail.png',
-  timeline: 'timeline.json',
-} as const;
 
 export interface RecordedClip extends Omit<TimelineClip, 'file'> {
   lineId: string;
@@ -56,8 +47,6 @@ export interface RevisionTimeline {
 }
 
 export const MP3_ENCODING: RevisionTimeline['mp3'] = 'cbr-128k-no-reservoir';
-
-export const revisionFileKey = (keyPrefix: string, file: keyof typeof REVISION_FILES) => `${keyPrefix}/${REVISION_FILES[file]}`;
 
 export async function writeRevisionTimeline(blobStore: BlobStore, keyPrefix: string, timeline: RevisionTimeline): Promise<void> {
   await blobStore.put(revisionFileKey(keyPrefix, 'timeline'), Readable.from([Buffer.from(JSON.stringify(timeline))]));

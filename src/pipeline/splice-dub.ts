@@ -7,20 +7,18 @@ import { spliceSpans, type Stretch } from '../engines/media/splice-spans';
 import { TIMELINE_SAMPLE_RATE } from '../engines/media/timeline-filter';
 import { pcmWavHeader, readWavInfo, type WavInfo } from '../engines/tts/wav-file';
 import { sharedMonoPcmRate } from '../engines/tts/wav-file-duration';
-import { blobKeys } from '../db/uploads';
 import { layoutCaptions } from '../publish/caption-layout';
 import { toSrt, toVtt } from '../publish/captions';
 import { isSpoken } from '../shared/line-plan';
 import type { BlobStore } from '../storage/blob-store';
 import { readBytes } from '../storage/read-bytes';
-import { activityLog } from './activity-log';
-import { publishVideo, VIDEO_FILE } from './dubbed-video';
-import { classifyingEngineErrors } from './classify-engine-error';
+import { publishVideo } from './dubbed-video';
 import { BACKGROUND_VOLUME, driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, timelineBackground, type PlacedLine } from './dub-timeline';
 import { fetchClipFiles, lineClips } from './line-clips';
 import { sourceKeys } from '../shared/source-keys';
 import { mixWhole, PUBLISHED_FILES, stageClock, voiceFor, type Deps, type PublishedFile, type RenderDubInput, type RenderedDub } from './render-dub';
-import { MP3_ENCODING, readRevisionTimeline, REVISION_FILES, revisionFileKey, writeRevisionTimeline, type RecordedClip, type RevisionTimeline } from './revision-timeline';
+import { MP3_ENCODING, readRevisionTimeline, writeRevisionTimeline, type RecordedClip, type RevisionTimeline } from './revision-timeline';
+import { REVISION_FILES, VIDEO_FILE, revisionFileKey } from './storage-keys';
 import { spliceMp3, type WavSource } from './splice-mp3';
 import { spliceVideo } from './splice-video';
 
@@ -48,8 +46,8 @@ const MAX_SPANS = 12;
 const FRAME_BYTES = 4;
 
 export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<RenderedDub | null> {
-  const { blobStore, engines } = deps;
-  const whole = (reason: string) => activityLog().info('dub rendered whole', { locale: input.locale, reason });
+  const { blobStore, engines, log } = deps;
+  const whole = (reason: string) => log.info('dub rendered whole', { locale: input.locale, reason });
   const previous = await readRevisionTimeline(blobStore, input.previousKeyPrefix);
   const previousKey = (file: keyof typeof REVISION_FILES) => revisionFileKey(input.previousKeyPrefix, file);
   const wav = previous && (await pcmLayout(blobStore, previousKey('wav')));
@@ -74,122 +72,120 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
   const workDir = await mkdtemp(path.join(os.tmpdir(), `splice-${input.locale}-`));
   const clock = stageClock();
   try {
-    return await classifyingEngineErrors(async () => {
-      // A kept clip's leading silence is the record's, as long as it is the same clip.
-      const recorded = new Map(previous.clips.map((c) => [c.lineId, c] as const));
-      const knownLeadingSilence = new Map(
-        input.lines.flatMap((line) => {
-          const clip = recorded.get(line.id);
-          return clip && clip.key === line.clip_key ? [[line.id, clip.leadingSilenceSeconds] as const] : [];
-        }),
-      );
-      const clips = await lineClips(deps, {
-        lines: input.lines.filter(isSpoken),
-        voice: voiceFor(deps.capabilities, input.locale, input.voice),
-        workDir,
-        keyPrefix: input.keyPrefix,
-        onTick: input.onTick,
-        transfer: input.transfer,
-        knownLeadingSilence,
-      });
-      const synthesized = clips.filter((c) => c.fresh).length;
-      clock.lap('speechMs');
-      await input.onStage?.('fitting');
-      // From here on a refusal mixes the whole from the clips spoken already.
-      const mixWholeInstead = (reason: string) => {
-        whole(reason);
-        return mixWhole(deps, input, { clips, workDir, clock });
-      };
-      const fresh = await fetchClipFiles(
-        blobStore,
-        clips.filter((c) => c.fresh),
-        workDir,
-        input.transfer,
-      );
-      if (fresh.length > 0 && (await sharedMonoPcmRate(fresh)) !== previous.clipSampleRate) return mixWholeInstead('the new clips have another format');
-
-      const placed = placeLines(clips, input.durationSeconds);
-      const now = recordedClips(placed);
-      // Ducking lowers the original around each clip: a change reaches as far as its envelope does.
-      const reach = previous.ducking ? envelopeReachSeconds(previous.ducking) : 0;
-      const changed = changedStretches(previous.clips, now).map((s) => ({ startSeconds: s.startSeconds - reach, endSeconds: s.endSeconds + reach }));
-      const spans = spliceSpans(changed, now.map(stretchOf), previous.samples);
-      const splicedSamples = spans.reduce((sum, s) => sum + s.toSample - s.fromSample, 0);
-      if (spans.length > MAX_SPANS || splicedSamples > previous.samples * MAX_SPLICED_SHARE) return mixWholeInstead('most of the timeline changed');
-
-      await input.onStage?.('encoding');
-      const mixed = await mixSpans(deps, { input, placed, spans, previous, workDir });
-      if (!mixed) return mixWholeInstead('a span did not mix to its length');
-      clock.lap('mixMs');
-
-      const key = (file: keyof typeof REVISION_FILES) => revisionFileKey(input.keyPrefix, file);
-      const wavPatches = mixed.map(({ span, pcm }) => ({ offset: wav.dataOffset + span.fromSample * FRAME_BYTES, bytes: pcm }));
-      await blobStore.copyPatched(previousKey('wav'), key('wav'), wavPatches);
-      clock.lap('wavMs');
-      const source: WavSource = { key: previousKey('wav'), dataOffset: wav.dataOffset, samples: wav.samples, spans: mixed };
-      const mp3 = await spliceMp3(deps, { previousMp3: previousKey('mp3'), mp3: key('mp3'), wav: source, workDir, onTick: input.onTick });
-      if (!mp3.spliced) {
-        // Frames that cannot be swapped soundly: the whole MP3 from the spliced WAV.
-        const spliced = await blobStore.toLocalFile(key('wav'), workDir, input.transfer);
-        await engines.media.encodeMp3(spliced, path.join(workDir, REVISION_FILES.mp3), { onTick: input.onTick });
-        await blobStore.putFile(key('mp3'), path.join(workDir, REVISION_FILES.mp3));
-        activityLog().info('mp3 encoded whole', { locale: input.locale, reason: mp3.reason });
-      }
-      clock.lap('mp3Ms');
-
-      const cues = layoutCaptions(placed.map((p) => p.cue));
-      await writeFile(path.join(workDir, REVISION_FILES.srt), toSrt(cues));
-      await writeFile(path.join(workDir, REVISION_FILES.vtt), toVtt(cues));
-      await blobStore.putFile(key('srt'), path.join(workDir, REVISION_FILES.srt));
-      await blobStore.putFile(key('vtt'), path.join(workDir, REVISION_FILES.vtt));
-      const thumbnail = { title: input.title, hasVideo: input.hasVideo };
-      const sourceFile = () => blobStore.toLocalFile(blobKeys.source(input.projectId), workDir, input.transfer);
-      if (previous.thumbnail.title === thumbnail.title && previous.thumbnail.hasVideo === thumbnail.hasVideo) {
-        await blobStore.copyPatched(previousKey('thumbnail'), key('thumbnail'), []);
-      } else {
-        const video = await sourceFile();
-        const png = path.join(workDir, REVISION_FILES.thumbnail);
-        await engines.media.thumbnail({ source: video, ...thumbnail, atSeconds: Math.min(1, input.durationSeconds / 2), sourceSeconds: input.durationSeconds }, png, { onTick: input.onTick });
-        await blobStore.putFile(key('thumbnail'), png);
-      }
-      await writeRevisionTimeline(blobStore, input.keyPrefix, { ...previous, thumbnail, clips: now });
-      clock.lap('storeMs');
-
-      const files: PublishedFile[] = [];
-      for (const [type, format, name, contentType] of PUBLISHED_FILES) {
-        const fileKey = `${input.keyPrefix}/${name}`;
-        files.push({ type, format, key: fileKey, contentType, sizeBytes: (await blobStore.stat(fileKey))!.sizeBytes });
-      }
-      if (input.video) {
-        // The new MP3's frames written over the published video's copy of them; burned-in
-        // captions changed with the words, so that picture is encoded again (splice-video.ts).
-        const videoKey = `${input.keyPrefix}/${VIDEO_FILE}`;
-        const inPlace = !mp3.spliced
-          ? { spliced: false as const, reason: 'the MP3 was encoded whole' }
-          : input.video.burnedCaptions
-            ? { spliced: false as const, reason: 'the captions are burned into the picture' }
-            : await spliceVideo(blobStore, { previousMp4: `${input.previousKeyPrefix}/${VIDEO_FILE}`, mp4: videoKey, mp3 });
-        if (inPlace.spliced) {
-          files.push({ type: 'video', format: 'mp4', key: videoKey, contentType: 'video/mp4', sizeBytes: inPlace.sizeBytes });
-        } else {
-          activityLog().info('video muxed again', { locale: input.locale, reason: inPlace.reason });
-          const spliced = { workDir, source: await sourceFile(), mp3: await blobStore.toLocalFile(key('mp3'), workDir, input.transfer), cues, sourceSeconds: input.durationSeconds };
-          files.push(await publishVideo(deps, input.video, input.keyPrefix, spliced, input.onTick));
-        }
-        clock.lap('videoMs');
-      }
-      const quality = dubQuality(placed, { sourceSeconds: input.durationSeconds, dubbedSeconds: previous.samples / TIMELINE_SAMPLE_RATE });
-      activityLog().info('dub spliced', {
-        locale: input.locale,
-        clips: clips.length,
-        synthesized,
-        spans: spans.length,
-        splicedSeconds: Number((splicedSamples / TIMELINE_SAMPLE_RATE).toFixed(2)),
-        mp3Frames: mp3.spliced ? mp3.frames : 'all',
-        ...clock.stages,
-      });
-      return { files, lines: renderedLines(input.lines, placed), driftSeconds: driftSeconds(placed), quality, synthesized };
+    // A kept clip's leading silence is the record's, as long as it is the same clip.
+    const recorded = new Map(previous.clips.map((c) => [c.lineId, c] as const));
+    const knownLeadingSilence = new Map(
+      input.lines.flatMap((line) => {
+        const clip = recorded.get(line.id);
+        return clip && clip.key === line.clip_key ? [[line.id, clip.leadingSilenceSeconds] as const] : [];
+      }),
+    );
+    const clips = await lineClips(deps, {
+      lines: input.lines.filter(isSpoken),
+      voice: voiceFor(deps.capabilities, input.locale, input.voice),
+      workDir,
+      keyPrefix: input.keyPrefix,
+      onTick: input.onTick,
+      transfer: input.transfer,
+      knownLeadingSilence,
     });
+    const synthesized = clips.filter((c) => c.fresh).length;
+    clock.lap('speechMs');
+    await input.onStage?.('fitting');
+    // From here on a refusal mixes the whole from the clips spoken already.
+    const mixWholeInstead = (reason: string) => {
+      whole(reason);
+      return mixWhole(deps, input, { clips, workDir, clock });
+    };
+    const fresh = await fetchClipFiles(
+      blobStore,
+      clips.filter((c) => c.fresh),
+      workDir,
+      input.transfer,
+    );
+    if (fresh.length > 0 && (await sharedMonoPcmRate(fresh)) !== previous.clipSampleRate) return await mixWholeInstead('the new clips have another format');
+
+    const placed = placeLines(clips, input.durationSeconds);
+    const now = recordedClips(placed);
+    // Ducking lowers the original around each clip: a change reaches as far as its envelope does.
+    const reach = previous.ducking ? envelopeReachSeconds(previous.ducking) : 0;
+    const changed = changedStretches(previous.clips, now).map((s) => ({ startSeconds: s.startSeconds - reach, endSeconds: s.endSeconds + reach }));
+    const spans = spliceSpans(changed, now.map(stretchOf), previous.samples);
+    const splicedSamples = spans.reduce((sum, s) => sum + s.toSample - s.fromSample, 0);
+    if (spans.length > MAX_SPANS || splicedSamples > previous.samples * MAX_SPLICED_SHARE) return await mixWholeInstead('most of the timeline changed');
+
+    await input.onStage?.('encoding');
+    const mixed = await mixSpans(deps, { input, placed, spans, previous, workDir });
+    if (!mixed) return await mixWholeInstead('a span did not mix to its length');
+    clock.lap('mixMs');
+
+    const key = (file: keyof typeof REVISION_FILES) => revisionFileKey(input.keyPrefix, file);
+    const wavPatches = mixed.map(({ span, pcm }) => ({ offset: wav.dataOffset + span.fromSample * FRAME_BYTES, bytes: pcm }));
+    await blobStore.copyPatched(previousKey('wav'), key('wav'), wavPatches);
+    clock.lap('wavMs');
+    const source: WavSource = { key: previousKey('wav'), dataOffset: wav.dataOffset, samples: wav.samples, spans: mixed };
+    const mp3 = await spliceMp3(deps, { previousMp3: previousKey('mp3'), mp3: key('mp3'), wav: source, workDir, onTick: input.onTick });
+    if (!mp3.spliced) {
+      // Frames that cannot be swapped soundly: the whole MP3 from the spliced WAV.
+      const spliced = await blobStore.toLocalFile(key('wav'), workDir, input.transfer);
+      await engines.media.encodeMp3(spliced, path.join(workDir, REVISION_FILES.mp3), { onTick: input.onTick });
+      await blobStore.putFile(key('mp3'), path.join(workDir, REVISION_FILES.mp3));
+      log.info('mp3 encoded whole', { locale: input.locale, reason: mp3.reason });
+    }
+    clock.lap('mp3Ms');
+
+    const cues = layoutCaptions(placed.map((p) => p.cue));
+    await writeFile(path.join(workDir, REVISION_FILES.srt), toSrt(cues));
+    await writeFile(path.join(workDir, REVISION_FILES.vtt), toVtt(cues));
+    await blobStore.putFile(key('srt'), path.join(workDir, REVISION_FILES.srt));
+    await blobStore.putFile(key('vtt'), path.join(workDir, REVISION_FILES.vtt));
+    const thumbnail = { title: input.title, hasVideo: input.hasVideo };
+    const sourceFile = () => blobStore.toLocalFile(sourceKeys.media(input.projectId), workDir, input.transfer);
+    if (previous.thumbnail.title === thumbnail.title && previous.thumbnail.hasVideo === thumbnail.hasVideo) {
+      await blobStore.copyPatched(previousKey('thumbnail'), key('thumbnail'), []);
+    } else {
+      const video = await sourceFile();
+      const png = path.join(workDir, REVISION_FILES.thumbnail);
+      await engines.media.thumbnail({ source: video, ...thumbnail, atSeconds: Math.min(1, input.durationSeconds / 2), sourceSeconds: input.durationSeconds }, png, { onTick: input.onTick });
+      await blobStore.putFile(key('thumbnail'), png);
+    }
+    await writeRevisionTimeline(blobStore, input.keyPrefix, { ...previous, thumbnail, clips: now });
+    clock.lap('storeMs');
+
+    const files: PublishedFile[] = [];
+    for (const [type, format, name, contentType] of PUBLISHED_FILES) {
+      const fileKey = `${input.keyPrefix}/${name}`;
+      files.push({ type, format, key: fileKey, contentType, sizeBytes: (await blobStore.stat(fileKey))!.sizeBytes });
+    }
+    if (input.video) {
+      // The new MP3's frames written over the published video's copy of them; burned-in
+      // captions changed with the words, so that picture is encoded again (splice-video.ts).
+      const videoKey = `${input.keyPrefix}/${VIDEO_FILE}`;
+      const inPlace = !mp3.spliced
+        ? { spliced: false as const, reason: 'the MP3 was encoded whole' }
+        : input.video.burnedCaptions
+          ? { spliced: false as const, reason: 'the captions are burned into the picture' }
+          : await spliceVideo(blobStore, { previousMp4: `${input.previousKeyPrefix}/${VIDEO_FILE}`, mp4: videoKey, mp3 });
+      if (inPlace.spliced) {
+        files.push({ type: 'video', format: 'mp4', key: videoKey, contentType: 'video/mp4', sizeBytes: inPlace.sizeBytes });
+      } else {
+        log.info('video muxed again', { locale: input.locale, reason: inPlace.reason });
+        const spliced = { workDir, source: await sourceFile(), mp3: await blobStore.toLocalFile(key('mp3'), workDir, input.transfer), cues, sourceSeconds: input.durationSeconds };
+        files.push(await publishVideo(deps, input.video, input.keyPrefix, spliced, input.onTick));
+      }
+      clock.lap('videoMs');
+    }
+    const quality = dubQuality(placed, { sourceSeconds: input.durationSeconds, dubbedSeconds: previous.samples / TIMELINE_SAMPLE_RATE });
+    log.info('dub spliced', {
+      locale: input.locale,
+      clips: clips.length,
+      synthesized,
+      spans: spans.length,
+      splicedSeconds: Number((splicedSamples / TIMELINE_SAMPLE_RATE).toFixed(2)),
+      mp3Frames: mp3.spliced ? mp3.frames : 'all',
+      ...clock.stages,
+    });
+    return { files, lines: renderedLines(input.lines, placed), driftSeconds: driftSeconds(placed), quality, synthesized };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

@@ -6,6 +6,7 @@ import { trimTrailingSilence } from '../engines/tts/trailing-silence';
 import type { LanguageSegment } from '../db/language-segments';
 import { clipReusable } from '../shared/line-plan';
 import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
+import { clipKey } from './storage-keys';
 
 // The spoken clip of each line of a render: synthesized for a line whose words changed (or that
 // never had one) and stored in the blob store under the revision's prefix, or the clip the
@@ -32,8 +33,6 @@ const TAIL_KEEP_SECONDS = 0.01;
 
 /** Blob store transfers in flight at once: many small clips, without flooding the store. */
 const TRANSFER_CONCURRENCY = 8;
-
-export const clipKey = (keyPrefix: string, lineId: string) => `${keyPrefix}/clips/${lineId}.wav`;
 
 async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
