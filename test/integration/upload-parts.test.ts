@@ -1,19 +1,17 @@
-import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
 import net from 'node:net';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import v8 from 'node:v8';
-import vm from 'node:vm';
-import { signFileUrl } from '../../src/api/files/file-url';
-import { buildTransferBlock, uploadPartPath } from '../../src/api/uploads/transfer-block';
-import { holdCredits } from '../../src/db/credits';
-import { blobKeys, findUpload, findUploadByProject, listUploadParts, type Upload } from '../../src/db/uploads';
+import { uploadPartPath } from '../../src/api/uploads/transfer-block';
+import { blobKeys, findUploadByProject, listUploadParts } from '../../src/db/uploads';
 import { bearer, createTenant } from '../helpers/fixtures';
 import { projectBody } from '../helpers/projects';
+import { exposeGc, rawHttpPut, streamPut } from '../helpers/streaming-put';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
+import { md5, MiB, uploadPartHelpers } from '../helpers/upload-parts';
+
+// PUT /v1/uploads/:id/parts/:n on the real app and storage. The signed downloads of
+// GET /v1/files/*key are signed-file-download.test.ts.
 
 let api: TestApi;
 beforeAll(async () => {
@@ -21,111 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const md5 = (data: Buffer) => createHash('md5').update(data).digest('hex');
-const MiB = 1024 * 1024;
-
-/**
- * A project awaiting its upload, its credit hold and its upload row, written straight to the
- * database in one transaction as the create route does, so every row another suite's
- * upload-expiry run may find is consistent.
- */
-async function createUpload(options: { sizeBytes: number; partSizeBytes: number; expiresAt?: Date }): Promise<Upload> {
-  const tenant = await createTenant(api.db, { credits: 10_000 });
-  const projectId = randomUUID();
-  return api.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('projects')
-      .values({
-        id: projectId,
-        workspace_id: tenant.workspace.id,
-        name: 'Upload test',
-        external_id: null,
-        source_type: 'upload',
-        source_url: null,
-        youtube_video_id: null,
-        source_file_name: 'talk.mp4',
-        source_size_bytes: options.sizeBytes,
-        source_duration_seconds: null,
-        source_has_video: null,
-        source_locale: 'en',
-        target_locales: ['es'],
-        title: null,
-        description: null,
-        status: 'awaiting_upload',
-        phase: 'uploading',
-        failure_code: null,
-        failure_message: null,
-        max_billable_seconds: 600,
-        credits_per_second: 10,
-        billable_seconds: null,
-        usage_state: 'pending_validation',
-        hold_reference: `${projectId}:hold`,
-        transcript_review_requested_at: null,
-        transcript_review_verified_at: null,
-        validated_at: null,
-        completed_at: null,
-      })
-      .execute();
-    await holdCredits(trx, { workspaceId: tenant.workspace.id, reference: `${projectId}:hold`, amount: 6000, projectId, description: 'project ceiling hold' });
-    return trx
-      .insertInto('uploads')
-      .values({
-        id: `upl_${randomUUID().replace(/-/g, '')}`,
-        project_id: projectId,
-        file_name: 'talk.mp4',
-        size_bytes: options.sizeBytes,
-        part_size_bytes: options.partSizeBytes,
-        part_count: Math.ceil(options.sizeBytes / options.partSizeBytes),
-        expires_at: options.expiresAt ?? new Date(Date.now() + 24 * 3600 * 1000),
-        completed_at: null,
-        completed_parts: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
-}
-
-/** The transfer block exactly as the projects API builds it from the rows. */
-async function transferFor(upload: Upload) {
-  const fresh = (await findUpload(api.db, upload.id))!;
-  return buildTransferBlock({ upload: fresh, parts: await listUploadParts(api.db, upload.id), uploads: api.uploads });
-}
-
-/** Path + query of an absolute signed URL, for the request helper. */
-const local = (url: string) => {
-  const parsed = new URL(url);
-  return `${parsed.pathname}${parsed.search}`;
-};
-
-const putPart = (url: string, body: Buffer, headers: Record<string, string> = {}) => request(api.baseUrl, 'PUT', local(url), { rawBody: body, headers });
-
-const signedPartUrl = (uploadId: string, partNumber: number | string, now?: Date) => api.urlSigner.signPath('PUT', `/v1/uploads/${uploadId}/parts/${partNumber}`, 60, now).url;
-
-async function readBlob(key: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of (await api.blobStore.get(key)) as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
-/** The blob a part's row points at (each PUT stores its bytes under a key of its own). */
-async function storedPartKey(upload: Upload, partNumber: number): Promise<string> {
-  const row = (await listUploadParts(api.db, upload.id)).find((p) => p.part_number === partNumber);
-  if (!row) throw new Error(`no row for part ${partNumber}`);
-  return blobKeys.storedPart(row);
-}
-
-/** Blobs stored for one part number, whatever their attempt suffix. */
-async function partBlobs(upload: Upload, partNumber: number): Promise<string[]> {
-  const dir = path.join(api.config.storage.localDir, 'uploads', upload.id, 'parts');
-  const prefix = path.basename(blobKeys.part(upload.id, partNumber));
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith(prefix)) : [];
-}
-
-/** Asserts the part left no trace: no row, no blob. */
-async function expectNothingStored(upload: Upload, partNumber: number) {
-  expect((await listUploadParts(api.db, upload.id)).filter((p) => p.part_number === partNumber)).toEqual([]);
-  expect(await partBlobs(upload, partNumber)).toEqual([]);
-}
+const { createUpload, transferFor, putPart, signedPartUrl, readBlob, storedPartKey, partBlobs, expectNothingStored } = uploadPartHelpers(() => api);
 
 describe('PUT /v1/uploads/:id/parts/:n (signed, no API key)', () => {
   it('stores every part from the transfer URLs, answers its MD5 as ETag, and records the rows', async () => {
@@ -431,113 +325,3 @@ describe('PUT /v1/uploads/:id/parts/:n (signed, no API key)', () => {
     expect(grewMiB).toBeLessThan(16);
   });
 });
-
-describe('GET /v1/files/*key (signed download)', () => {
-  const prefix = `projects/${randomUUID()}/lang/es`;
-  afterAll(() => api.blobStore.deletePrefix(`${prefix.split('/lang')[0]}/`));
-
-  it.each([
-    ['dubbed.mp3', 'audio/mpeg'],
-    ['dubbed.wav', 'audio/wav'],
-    ['thumbnail.png', 'image/png'],
-    ['captions.vtt', 'text/vtt'],
-    ['captions.srt', 'application/x-subrip'],
-    ['source.bin', 'application/octet-stream'],
-  ])('serves %s as %s with length and attachment name', async (name, type) => {
-    const key = `${prefix}/${name}`;
-    const data = randomBytes(4321);
-    await api.blobStore.put(key, Readable.from([data]));
-    const url = signFileUrl(api.urlSigner, key, 60).url;
-    expect(new URL(url).pathname).toBe(`/v1/files/${key}`);
-
-    const response = await fetch(url);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')!.split(';')[0]).toBe(type);
-    expect(response.headers.get('content-length')).toBe('4321');
-    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${name}"`);
-    expect(Buffer.from(await response.arrayBuffer())).toEqual(data);
-  });
-
-  it('answers HEAD with the headers and no body', async () => {
-    const key = `${prefix}/head.mp3`;
-    await api.blobStore.put(key, Readable.from([randomBytes(77)]));
-    const response = await fetch(signFileUrl(api.urlSigner, key, 60).url, { method: 'HEAD' });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-length')).toBe('77');
-    expect(response.headers.get('content-type')).toBe('audio/mpeg');
-    expect(await response.text()).toBe('');
-  });
-
-  it('refuses tampered, expired and other-file signatures with 403, and a missing blob with 404', async () => {
-    const key = `${prefix}/secret.mp3`;
-    await api.blobStore.put(key, Readable.from([randomBytes(100)]));
-    const good = new URL(signFileUrl(api.urlSigner, key, 60).url);
-    const tampered = new URL(good);
-    tampered.searchParams.set('signature', `${good.searchParams.get('signature')!.slice(0, -2)}xx`);
-    const otherFile = new URL(good);
-    otherFile.pathname = `/v1/files/${prefix}/dubbed.mp3`;
-    const expired = signFileUrl(api.urlSigner, key, 60, new Date(Date.now() - 120_000)).url;
-    const putSigned = api.urlSigner.signPath('PUT', `/v1/files/${key}`, 60).url;
-
-    for (const [url, code] of [
-      [tampered.toString(), 'invalid_signature'],
-      [otherFile.toString(), 'invalid_signature'],
-      [expired, 'signature_expired'],
-      [putSigned, 'invalid_signature'],
-    ] as const) {
-      const res = await request(api.baseUrl, 'GET', local(url));
-      expect([url, res.status]).toEqual([url, 403]);
-      expect(res.body.error).toMatchObject({ type: 'permission_error', code });
-    }
-
-    const missing = await request(api.baseUrl, 'GET', local(signFileUrl(api.urlSigner, `${prefix}/nothing.mp3`, 60).url));
-    expect(missing.status).toBe(404);
-    expect(missing.body.error).toMatchObject({ type: 'not_found_error', code: 'not_found' });
-    expect((await request(api.baseUrl, 'GET', local(good.toString()))).status).toBe(200);
-  });
-});
-
-/** A PUT through node:http, streaming `body` (chunked unless a Content-Length is given). */
-function rawHttpPut(url: string, body: Readable, headers: Record<string, string>): Promise<{ status: number; etag: string | undefined; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'PUT', headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag, body: text }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    pipeline(body, req).catch(reject);
-  });
-}
-
-/**
- * Sends `size` bytes 256 KiB at a time, never holding the whole part. The chunks cycle through a
- * small pool of random buffers (sent, never mutated), so the client makes no garbage that would
- * blur the server's memory measurement. Returns the MD5 of what was sent too.
- */
-async function streamPut(url: string, size: number) {
-  const chunkSize = 256 * 1024;
-  const pool = Array.from({ length: 7 }, () => randomBytes(chunkSize));
-  const hash = createHash('md5');
-  function* generate() {
-    for (let sent = 0, i = 0; sent < size; sent += chunkSize, i++) {
-      const chunk = pool[i % pool.length]!.subarray(0, Math.min(chunkSize, size - sent));
-      hash.update(chunk);
-      yield chunk;
-    }
-  }
-  const res = await rawHttpPut(url, Readable.from(generate()), { 'content-length': String(size) });
-  return { ...res, md5: hash.digest('hex') };
-}
-
-/** jest does not start Node with --expose-gc; this turns it on for the measurement. */
-function exposeGc(): () => void {
-  const existing = (globalThis as { gc?: () => void }).gc;
-  if (existing) return existing;
-  v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
-}
