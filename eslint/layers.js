@@ -85,7 +85,7 @@ const STATUS_WRITES_IMPORT = [
 ];
 const LIFECYCLE_TABLES = 'projects|project_languages|language_regenerations|transcript_reviews';
 const STATUS_COLUMN_WRITES = [
-  { selector: `CallExpression[callee.property.name='set'][callee.object.callee.property.name='updateTable'][callee.object.arguments.0.value=/^(${LIFECYCLE_TABLES})$/] > ObjectExpression > Property[key.name=/^(status|usage_state|transcript_review_status|deleted_at)$/]`, message: 'A status column is written only in src/db/status-writes.ts, for src/lifecycle (docs/design.md#lifecycle).' },
+  { selector: `CallExpression[callee.property.name='set'][callee.object.callee.property.name='updateTable'][callee.object.arguments.0.value=/^(${LIFECYCLE_TABLES})$/] > ObjectExpression > Property[key.name=/^(status|usage_state|transcript_review_status|deleted_at|claimed_revision|redub_revision)$/]`, message: 'A status column is written only in src/db/status-writes.ts, for src/lifecycle (docs/design.md#lifecycle).' },
 ];
 
 const queriesLiveInDb = [

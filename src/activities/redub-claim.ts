@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { findRunningRegeneration } from '../db/language-regenerations';
-import { claimRenderRevision } from '../db/language-renders';
+import { claimRender } from '../lifecycle/render-claims';
 import { lockLanguageRevision, readLanguageRevision } from '../db/project-languages';
 import { loadCurrentTranscript } from '../db/transcripts';
 
@@ -28,7 +28,7 @@ export async function claimRedub(db: Db, step: { projectId: string; locale: stri
       if (language.status !== 'completed' || language.transcript_kind === 'verified') return { kind: 'not_due', revision: language.revision };
       if ((await loadCurrentTranscript(trx, step.projectId)).kind !== 'verified') return { kind: 'not_due', revision: language.revision };
       if (await findRunningRegeneration(trx, step.projectId, step.locale)) return 'regenerating';
-      return { kind: 'claimed', revision: await claimRenderRevision(trx, step.projectId, step.locale, { redub: true }) };
+      return { kind: 'claimed', revision: await claimRender(trx, step, { redub: true }) };
     });
     if (claim !== 'regenerating') return claim;
     heartbeat();

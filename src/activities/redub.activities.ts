@@ -1,7 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { listLanguageSegments, writeLanguageLines } from '../db/language-segments';
-import { findRedubRevision, releaseRedubRevision } from '../db/language-renders';
+import { findRedubRevision } from '../db/language-renders';
+import { releaseRedub } from '../lifecycle/render-claims';
 import { findLanguage, listLanguageTranscriptKinds, lockLanguageRevision } from '../db/project-languages';
 import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';
@@ -78,7 +79,7 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
         // No edit or regeneration of the language could commit since the claim (they wait for
         // it), so every stale line is one this revision rendered from its new translation.
         await publishRendered(trx, input, rendered, { settleStale: true, language: { revision, transcript_kind: 'verified' } });
-        await releaseRedubRevision(trx, input.projectId, input.locale, revision);
+        await releaseRedub(trx, input, revision);
         activityLog().info('language re-dubbed from the verified transcript', { ...input, revision, synthesized: rendered.synthesized });
         return { redubbed: true, revision };
       });
@@ -89,7 +90,7 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
      * of it may go on, and an attempt still running can no longer publish.
      */
     async releaseRedub(input: { projectId: string; locale: string }): Promise<void> {
-      await releaseRedubRevision(db, input.projectId, input.locale);
+      await releaseRedub(db, input);
     },
   };
 }

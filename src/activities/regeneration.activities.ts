@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { listLanguageSegments, writeLanguageLines, type RenderedLine } from '../db/language-segments';
-import { claimRenderRevision } from '../db/language-renders';
+import { claimRender } from '../lifecycle/render-claims';
 import { findRegeneration, lockRegeneration, type LanguageRegeneration } from '../db/language-regenerations';
 import { findLanguage, lockLanguageRevision } from '../db/project-languages';
 import type { Engines } from '../engines';
@@ -85,7 +85,7 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
           'internal_error',
         );
       }
-      const revision = await claimRenderRevision(db, input.projectId, input.locale, { redub: false });
+      const revision = await claimRender(db, input, { redub: false });
       const { log, onTick, transfer } = activityContext();
       const render = { ...renderInputFor(project, language, { lines: await listLanguageSegments(db, input.projectId, input.locale), revision }), onTick, transfer };
       // Only the spans that changed, spliced into the published files; the whole when they cannot be.

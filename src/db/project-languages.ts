@@ -97,10 +97,14 @@ export async function listProjectLanguages(db: Db, projectIds: string[]): Promis
 }
 
 /** Any column but the status, which only the lifecycle writes (a type error here). */
-export type LanguageChanges = Partial<Omit<ProjectLanguage, 'project_id' | 'locale' | 'created_at' | 'translated_segments' | 'supplied_translation' | 'dub_quality' | 'voice' | 'status'>> & {
+export type LanguageChanges = Partial<
+  Omit<ProjectLanguage, 'project_id' | 'locale' | 'created_at' | 'translated_segments' | 'supplied_translation' | 'dub_quality' | 'voice' | 'status' | 'claimed_revision' | 'redub_revision'>
+> & {
   translated_segments?: string | null;
   dub_quality?: string | null;
   status?: never;
+  claimed_revision?: never;
+  redub_revision?: never;
 };
 
 export async function updateLanguage(db: Db, projectId: string, locale: string, changes: LanguageChanges): Promise<void> {

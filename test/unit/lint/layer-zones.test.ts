@@ -154,6 +154,7 @@ describe('statuses move only through src/lifecycle (eslint/layers.js)', () => {
     ['src/db/fixture.ts', "export const end = (db: any, id: string) => db.updateTable('project_languages').set({ status: 'completed', percent: 100 }).where('project_id', '=', id).execute();"],
     ['src/db/fixture.ts', "export const pay = (db: any, id: string) => db.updateTable('projects').set({ usage_state: 'charged' }).where('id', '=', id).execute();"],
     ['src/db/fixture.ts', "export const bury = (db: any, id: string) => db.updateTable('projects').set({ deleted_at: new Date() }).where('id', '=', id).execute();"],
+    ['src/db/fixture.ts', "export const mark = (db: any, id: string) => db.updateTable('project_languages').set({ redub_revision: 2 }).where('project_id', '=', id).execute();"],
   ])('%s may not: %s', async (file, code) => {
     const found = await queries(file, code);
     expect(found).toHaveLength(1);
