@@ -1,4 +1,5 @@
 import type { Client, SignalDefinition } from '@temporalio/client';
+import type { Config } from '../config';
 import type { LanguageWorkflowInput } from '../shared/project-contracts';
 import type { ReviewStepResult } from '../shared/review-contracts';
 import type { WebhookRetrySchedule } from '../shared/webhook-contracts';
@@ -24,6 +25,13 @@ export interface WorkflowGatewaySettings {
   /** A webhook delivery's retry schedule, which its workflow takes as input. */
   webhookRetry: WebhookRetrySchedule;
 }
+
+/** A process's own settings for its calls: its task queue, its Temporal call timeout, the webhook retry schedule. */
+export const gatewaySettingsFrom = (config: Pick<Config, 'temporal' | 'webhooks'>): WorkflowGatewaySettings => ({
+  taskQueue: config.temporal.taskQueue,
+  callTimeoutMs: config.temporal.callTimeoutMs,
+  webhookRetry: config.webhooks.retry,
+});
 
 type ProjectRef = { id: string; workspace_id: string };
 type Warn = (message: string, fields: Record<string, unknown>) => void;
