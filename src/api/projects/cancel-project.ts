@@ -7,7 +7,7 @@ import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';
 import { idempotencyOf } from '../middleware/idempotency';
 import { failUnchargedProject } from '../../lifecycle/project-lifecycle';
-import { emitProjectEvents } from './emit-project-events';
+import { relayProjectEvents } from './relay-project-events';
 import { loadOwnProject } from './load-own-project';
 import { loadProjectView } from './load-project-view';
 import { workflowsOf } from '../workflow-gateway';
@@ -66,7 +66,7 @@ export async function cancelProject(deps: AppDeps, ctx: Context): Promise<void> 
   if (recorded.kind === 'settled') {
     // The money is settled; storage is only tidied (the upload-expiry schedule aborts strays).
     if (upload) await deps.uploads.abort(upload).catch((error: unknown) => deps.logger.warn('could not abort a cancelled upload', { projectId: owned.id, error: String(error) }));
-    await emitProjectEvents(deps, owned.id);
+    await relayProjectEvents(deps, owned.id);
   }
   if (recorded.kind === 'requested') {
     await workflowsOf(deps).cancelProject(owned.id, recorded.openLocales);

@@ -6,7 +6,7 @@ import { listLanguageStatuses } from '../../db/project-languages';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';
-import { emitProjectEvents } from './emit-project-events';
+import { relayProjectEvents } from './relay-project-events';
 import { isUuid } from './load-own-project';
 import { workflowsOf } from '../workflow-gateway';
 
@@ -83,6 +83,6 @@ export async function deleteProject(deps: AppDeps, ctx: Context): Promise<void> 
     const locked = await lockExistingProject(trx, project.id);
     if (locked.content_removed_at === null) await deleteProjectContent(trx, project.id);
   });
-  await emitProjectEvents(deps, project.id);
+  await relayProjectEvents(deps, project.id);
   ctx.body = { data: { id: project.id, object: 'project', deleted: true } };
 }

@@ -10,7 +10,7 @@ import { loadProjectView } from '../load-project-view';
 import { addLanguagesBodySchema } from './add-languages.schema';
 import type { AdditionQuote } from './addition-quote';
 import { commitAddition } from './commit-addition';
-import { startDeliveries } from '../emit-project-events';
+import { relayProjectEvents } from '../relay-project-events';
 import { quotedAdditionOf } from './quote-request';
 import { workflowsOf } from '../../workflow-gateway';
 
@@ -59,7 +59,7 @@ export async function addLanguages(deps: AppDeps, ctx: Context): Promise<void> {
     });
     addition = committed.paid;
     project = committed.project;
-    await startDeliveries(deps, project.id, committed.deliveries);
+    await relayProjectEvents(deps, project.id, committed.deliveries);
   }
 
   if (addition.new_locales.length > 0 && addition.charged_now_seconds > 0) {

@@ -10,7 +10,7 @@ import type { AppDeps } from '../../app-deps';
 import { workspaceCaller } from '../../middleware/authenticate';
 import { idempotencyOf } from '../../middleware/idempotency';
 import { bodyOf } from '../../middleware/validate';
-import { startDeliveries } from '../emit-project-events';
+import { relayProjectEvents } from '../relay-project-events';
 import { loadOwnProject } from '../load-own-project';
 import { loadProjectView } from '../load-project-view';
 import { retryLanguageBodySchema } from './retry-language.schema';
@@ -105,7 +105,7 @@ export async function retryLanguage(deps: AppDeps, ctx: Context): Promise<void> 
 
   if (!committed.paid) idempotency.answerUnrecorded();
   else {
-    await startDeliveries(deps, project.id, committed.deliveries);
+    await relayProjectEvents(deps, project.id, committed.deliveries);
     await start(committed.retry);
   }
   await answer(deps, ctx, committed.retry, committed.project);
