@@ -7,7 +7,7 @@ import { advanceLanguage, claimAttempt, completeLanguage } from '../lifecycle/la
 import { settleProjectOutcome } from '../lifecycle/project-lifecycle';
 import { adoptRecordedTranscript, loadCurrentTranscript } from '../db/transcripts';
 import type { RetryBilling } from '../shared/project-contracts';
-import { reopenEvents, type ReopenEventDeps } from './reopen-events';
+import type { EventSettings } from '../lifecycle/project-events';
 import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';
 import type { BlobStore } from '../storage/blob-store';
@@ -29,8 +29,9 @@ export type { PublishedFile } from '../pipeline/render-dub';
 // thumbnail), publish. Intermediate files live in a temp dir inside one activity; what crosses
 // activities goes through PostgreSQL (the language's lines) or the blob store (clips, files).
 
-export interface LanguageActivityDeps extends ReopenEventDeps {
+export interface LanguageActivityDeps {
   db: Db;
+  webhooks: EventSettings;
   blobStore: BlobStore;
   engines: Engines;
   capabilities: EngineCapabilities;
@@ -53,9 +54,7 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
   const { db, blobStore, engines, capabilities } = deps;
   /** Claims the attempt in its own transaction before a long step starts. */
   const claimStep = async (step: LanguageStep): Promise<{ ran: true; attempt: number } | { ran: false; status: 'completed' | 'failed' }> => {
-    const events = reopenEvents(deps);
-    const claim = await db.transaction().execute((trx) => claimAttempt(trx, step, events.record));
-    await events.start();
+    const claim = await db.transaction().execute((trx) => claimAttempt(trx, step));
     if (claim.state === 'open') return { ran: true, attempt: claim.attempt };
     return { ran: false, status: claim.state === 'completed' ? 'completed' : 'failed' };
   };
@@ -136,19 +135,16 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
      * failed reopens it first, paid like a console retry; a completed language stays as it was.
      */
     async publishLanguage(input: LanguageStep & { files: PublishedFile[]; lines?: RenderedLine[]; driftSeconds: number; quality?: DubQuality }): Promise<{ status: 'completed' | 'failed' }> {
-      const events = reopenEvents(deps);
-      const published = await db.transaction().execute(async (trx) => {
-        const claim = await claimAttempt(trx, input, events.record);
+      return db.transaction().execute(async (trx) => {
+        const claim = await claimAttempt(trx, input);
         if (claim.state !== 'open') return { status: claim.state === 'completed' ? ('completed' as const) : ('failed' as const) };
         await refuseSilentDub(trx, input.projectId, input.locale);
         // A line that went stale while this dub rendered stays stale: a re-dub picks it up.
         await publishRendered(trx, input, { ...input, lines: input.lines ?? [] }, { settleStale: false });
-        await completeLanguage(trx, input);
-        await settleProjectOutcome(trx, input.projectId);
+        await completeLanguage(trx, input, deps.webhooks);
+        await settleProjectOutcome(trx, input.projectId, deps.webhooks);
         return { status: 'completed' as const };
       });
-      await events.start();
-      return published;
     },
   };
 }

@@ -7,27 +7,24 @@ import { failUnchargedProject } from '../lifecycle/project-lifecycle';
 import { PROJECT_FAILURE_MESSAGES, type LanguageFailureCode, type ProjectFailureCode } from '../shared/failure-messages';
 import { claimAttempt, failLanguage, isFinalLanguage, type AttemptClaim } from '../lifecycle/language-lifecycle';
 import { settleProjectOutcome } from '../lifecycle/project-lifecycle';
-import { reopenEvents, type ReopenEventDeps } from './reopen-events';
+import type { EventSettings } from '../lifecycle/project-events';
 
 // How languages and projects end, whatever ends them: a failure, an operator's cancel or
 // terminate, a Web UI reset, or the reconciler. Each ends in a final status with the money
 // settled (released or refunded), exactly once.
 
-export function createOutcomeActivities(deps: { db: Db } & ReopenEventDeps) {
-  const { db } = deps;
+export function createOutcomeActivities(deps: { db: Db; webhooks: EventSettings }) {
+  const { db, webhooks: events } = deps;
   return {
     /** Opens an attempt; a failed language is reopened (and paid for) like a console retry. */
     async beginLanguageAttempt(input: { projectId: string; locale: string; attempt: number; billing?: RetryBilling }): Promise<AttemptClaim> {
-      const events = reopenEvents(deps);
-      const claim = await db.transaction().execute((trx) => claimAttempt(trx, input, events.record));
-      await events.start();
-      return claim;
+      return db.transaction().execute((trx) => claimAttempt(trx, input));
     },
 
     /** Fails this attempt of a language and refunds what it was charged, once. */
     async failLanguage(input: { projectId: string; locale: string; attempt: number; code: LanguageFailureCode; detail: string }): Promise<void> {
       activityLog().warn('language failed', { ...input });
-      await db.transaction().execute((trx) => failLanguage(trx, input));
+      await db.transaction().execute((trx) => failLanguage(trx, input, events));
     },
 
     /**
@@ -37,14 +34,14 @@ export function createOutcomeActivities(deps: { db: Db } & ReopenEventDeps) {
     async settleInterruptedLanguage(input: { projectId: string; locale: string; code: LanguageFailureCode; detail: string }): Promise<void> {
       activityLog().warn('language workflow ended without settling', { ...input });
       await db.transaction().execute(async (trx) => {
-        await failLanguage(trx, { ...input, attempt: 'current' });
-        await settleProjectOutcome(trx, input.projectId);
+        await failLanguage(trx, { ...input, attempt: 'current' }, events);
+        await settleProjectOutcome(trx, input.projectId, events);
       });
     },
 
     /** completed / partially_completed / failed once every language has ended; else unchanged. */
     async recordProjectOutcome(projectId: string): Promise<ProjectStatus> {
-      return db.transaction().execute((trx) => settleProjectOutcome(trx, projectId));
+      return db.transaction().execute((trx) => settleProjectOutcome(trx, projectId, events));
     },
 
     /**
@@ -60,7 +57,12 @@ export function createOutcomeActivities(deps: { db: Db } & ReopenEventDeps) {
         const failure = { code: input.code, message: PROJECT_FAILURE_MESSAGES[input.code] };
         if (project.usage_state === 'pending_validation') {
           if (project.status === 'failed' || project.status === 'completed' || project.status === 'partially_completed') return project.status;
-          await failUnchargedProject(trx, project, { ...failure, message: `${failure.message} The credit hold was released; nothing was charged.`, usageState: 'released', detail: input.detail });
+          await failUnchargedProject(
+            trx,
+            project,
+            { ...failure, message: `${failure.message} The credit hold was released; nothing was charged.`, usageState: 'released', detail: input.detail },
+            events,
+          );
           return 'failed';
         }
         if (project.usage_state !== 'charged' && project.usage_state !== 'refunded') return project.status;
@@ -70,13 +72,13 @@ export function createOutcomeActivities(deps: { db: Db } & ReopenEventDeps) {
         // the caller says `source_failed` only for media that cannot be read.
         const languageCode: LanguageFailureCode = input.languageCode ?? input.code;
         for (const language of open) {
-          await failLanguage(trx, { projectId: project.id, locale: language.locale, attempt: 'current', code: languageCode, detail: input.detail });
+          await failLanguage(trx, { projectId: project.id, locale: language.locale, attempt: 'current', code: languageCode, detail: input.detail }, events);
         }
         if (open.length > 0 && languages.every((l) => open.includes(l) || l.status === 'failed')) {
           // Nothing was delivered: the project failed for the project-level reason.
           await setProjectFailure(trx, project.id, { code: failure.code, message: `${failure.message} Every charge was refunded.`, detail: input.detail });
         }
-        return settleProjectOutcome(trx, project.id);
+        return settleProjectOutcome(trx, project.id, events);
       });
     },
   };

@@ -20,6 +20,7 @@ import { requireProject } from './require-project';
 import type { FailureCode } from '../shared/error-codes';
 import { sourceKeys } from '../shared/source-keys';
 import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
+import type { EventSettings } from '../lifecycle/project-events';
 
 // Project-level steps of the project workflow. Each is idempotent: a retry, or a second worker
 // after the first was killed, finds the step's effects already recorded and changes nothing.
@@ -29,6 +30,8 @@ export interface ProjectActivityDeps {
   blobStore: BlobStore;
   uploads: MultipartUploads;
   engines: Engines;
+  /** Where webhook events' download URLs point (the lifecycle appends events). */
+  webhooks: EventSettings;
   /** Test-only: stay inside settleCharges this long after committing (to kill a worker there). */
   pauseAfterCaptureMs?: number;
 }
@@ -56,7 +59,7 @@ const heartbeat = () => Context.current().heartbeat();
 /** Source segments somebody other than the recognizer wrote (supplied, edited, verified). */
 const hasWrittenTranscript = (project: Project) => project.transcript_source !== null && project.transcript_source !== 'machine';
 
-export function createProjectActivities({ db, blobStore, uploads, engines, pauseAfterCaptureMs }: ProjectActivityDeps) {
+export function createProjectActivities({ db, blobStore, uploads, engines, webhooks: events, pauseAfterCaptureMs }: ProjectActivityDeps) {
   /**
    * For a project that needs no recognition: the background the dub is mixed over, and the speech
    * the editor plays segment by segment (docs/editing.md#the-editor), so a person checking a
@@ -103,7 +106,7 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
     async failProject(input: { projectId: string; code: FailureCode; message: string; usageState: UsageState; detail?: string }): Promise<void> {
       await db.transaction().execute(async (trx) => {
         const project = await requireProject(trx, input.projectId);
-        await failUnchargedProject(trx, project, input);
+        await failUnchargedProject(trx, project, input, events);
       });
     },
 
@@ -153,11 +156,11 @@ export function createProjectActivities({ db, blobStore, uploads, engines, pause
         // Ended meanwhile (e.g. its upload expired): its hold is gone, there is nothing to charge.
         if (project.status !== 'validating') return { outcome: 'not_billable', billableSeconds };
         if (billableSeconds > project.max_billable_seconds) {
-          await stopOverCeiling(trx, project, billableSeconds);
+          await stopOverCeiling(trx, project, billableSeconds, events);
           return { outcome: 'limit_exceeded', billableSeconds };
         }
 
-        await chargeProject(trx, project, billableSeconds);
+        await chargeProject(trx, project, billableSeconds, events);
         return { outcome: 'charged', billableSeconds };
       });
       if (pauseAfterCaptureMs) await new Promise((resolve) => setTimeout(resolve, pauseAfterCaptureMs));

@@ -7,7 +7,7 @@ import type { Repair } from './reconciler.activities';
 import { releaseQueue } from './webhook.activities';
 
 // The reconciler's pass over webhook deliveries. A pending delivery whose workflow is gone (a
-// start lost between the emitter's commit and Temporal, a terminated run) would never be sent,
+// start lost between a relay's commit and Temporal, a terminated run) would never be sent,
 // and every later event of its project to its endpoint would wait behind it for good. So the
 // head of each such queue is started again, once; if its workflow is gone again later, it is
 // given up and the next delivery of the queue is woken. The workflow bounds its own life

@@ -4,6 +4,7 @@ import { releaseHold } from '../db/credits';
 import { countLanguageAdditions } from '../db/language-additions';
 import { listEndedProjectsWithHeldCredits, listOpenLanguageLocales, listStaleOpenLanguages, listStaleProjectsInFlight } from '../db/project-sweeps';
 import { withReconcilerPassLock } from '../db/reconciler-pass-lock';
+import { listProjectsWithStaleOutbox } from '../db/webhook-outbox';
 import { forgetRepair, recordRepairOnce, secondsAgo } from '../db/reconciler-repairs';
 import { languageWorkflowId, projectWorkflowId } from '../shared/workflow-ids';
 import { createWorkflowGateway } from '../temporal/workflow-gateway';
@@ -25,6 +26,7 @@ import { startPassHeartbeat, type PassHeartbeat } from './pass-heartbeat';
 //   failed and refunded once, so it can be retried;
 // - a hold still reserved for a project in a final state: released;
 // - a transcript review left without its workflow: started again (see reconcile-reviews.ts);
+// - webhook events whose deliveries no relay started: relayed (by the reconciler workflow);
 // - a pending webhook delivery at the head of its queue without its workflow: started again
 //   once, then given up (see reconcile-webhook-deliveries.ts);
 // - a paid regeneration still running without its workflow: started if it never was, failed
@@ -64,7 +66,7 @@ export interface ReconcileResult {
 const BATCH = 200;
 
 export function createReconcilerActivities({ db, temporal, taskQueue, reconcileGraceSeconds, webhooks }: ReconcilerDeps) {
-  const outcome = createOutcomeActivities({ db, temporal, taskQueue, webhooks });
+  const outcome = createOutcomeActivities({ db, webhooks });
   // Every start a repair makes is bounded, so one unreachable call cannot eat the pass.
   const workflows = createWorkflowGateway(temporal, { taskQueue, callTimeoutMs: 10_000, webhookRetry: webhooks.retry });
 
@@ -166,10 +168,16 @@ export function createReconcilerActivities({ db, temporal, taskQueue, reconcileG
       }
       // 4. Transcript reviews without their workflow.
       await reconcileReviews({ db, workflows, staleBefore, workspaceId: input.workspaceId, isRunning, recordOnce, attempt });
-      // 5. Webhook deliveries without their workflow.
+      // 5. Webhook events no relay started (a worker lost between a commit and its relay): reported
+      // under the project, whose events the reconciler workflow then relays.
+      for (const projectId of await listProjectsWithStaleOutbox(db, { staleBefore, workspaceId: input.workspaceId, limit: BATCH })) {
+        const subject = `${projectWorkflowId(projectId)}/webhook-events`;
+        await attempt(subject, async () => ({ subject, kind: 'relay_webhook_events', detail: 'webhook events whose deliveries no relay started; relayed them' }));
+      }
+      // 6. Webhook deliveries without their workflow.
       const forget = (repair: Repair) => forgetRepair(db, repair);
       await reconcileWebhookDeliveries({ db, workflows, staleBefore, workspaceId: input.workspaceId, isRunning, recordOnce, forget, attempt });
-      // 6. Paid regenerations without their workflow.
+      // 7. Paid regenerations without their workflow.
       await reconcileRegenerations({ db, workflows, staleBefore, workspaceId: input.workspaceId, workflowStatus, recordOnce, forget, attempt });
       return result;
     },

@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { listLanguageSegments, writeLanguageLines } from '../db/language-segments';
 import { findRedubRevision } from '../db/language-renders';
-import { releaseRedub } from '../lifecycle/render-claims';
+import { publishRedub, releaseRedub } from '../lifecycle/render-claims';
 import { findLanguage, listLanguageTranscriptKinds, lockLanguageRevision } from '../db/project-languages';
 import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';
@@ -17,6 +17,7 @@ import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
 import { activityContext } from './activity-context';
 import { classifyingEngineErrors } from './classify-engine-error';
 import { renderInputFor } from '../pipeline/render-input';
+import type { EventSettings } from '../lifecycle/project-events';
 
 // Dubbing a completed language again from the verified transcript, free. This path never
 // touches the ledger, the language's attempt or charges, or the project's status and usage:
@@ -31,7 +32,19 @@ export interface RedubPlan {
 
 const heartbeat = () => Context.current().heartbeat();
 
-export function createRedubActivities({ db, blobStore, engines, capabilities }: { db: Db; blobStore: BlobStore; engines: Engines; capabilities: EngineCapabilities }) {
+export function createRedubActivities({
+  db,
+  blobStore,
+  engines,
+  capabilities,
+  webhooks: events,
+}: {
+  db: Db;
+  blobStore: BlobStore;
+  engines: Engines;
+  capabilities: EngineCapabilities;
+  webhooks: EventSettings;
+}) {
   return {
     async planRedubs(projectId: string): Promise<RedubPlan> {
       const languages = await listLanguageTranscriptKinds(db, projectId);
@@ -79,7 +92,7 @@ export function createRedubActivities({ db, blobStore, engines, capabilities }: 
         // No edit or regeneration of the language could commit since the claim (they wait for
         // it), so every stale line is one this revision rendered from its new translation.
         await publishRendered(trx, input, rendered, { settleStale: true, language: { revision, transcript_kind: 'verified' } });
-        await releaseRedub(trx, input, revision);
+        await publishRedub(trx, input, revision, events);
         activityLog().info('language re-dubbed from the verified transcript', { ...input, revision, synthesized: rendered.synthesized });
         return { redubbed: true, revision };
       });

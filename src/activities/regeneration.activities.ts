@@ -21,6 +21,7 @@ import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
 import { activityContext } from './activity-context';
 import { classifyingEngineErrors } from './classify-engine-error';
 import { renderInputFor } from '../pipeline/render-input';
+import type { EventSettings } from '../lifecycle/project-events';
 
 // The steps of one paid regeneration of a language (docs/editing.md#regenerate): translate the
 // stale lines again, speak and place the lines that changed, publish the next revision, or fail
@@ -40,7 +41,19 @@ export interface RenderedRegeneration {
 
 const heartbeat = () => Context.current().heartbeat();
 
-export function createRegenerationActivities({ db, blobStore, engines, capabilities }: { db: Db; blobStore: BlobStore; engines: Engines; capabilities: EngineCapabilities }) {
+export function createRegenerationActivities({
+  db,
+  blobStore,
+  engines,
+  capabilities,
+  webhooks: events,
+}: {
+  db: Db;
+  blobStore: BlobStore;
+  engines: Engines;
+  capabilities: EngineCapabilities;
+  webhooks: EventSettings;
+}) {
   /** The row, which must belong to this project and language: a mismatch is a bug, never retried. */
   const loadRow = async (input: RegenerationWorkflowInput): Promise<LanguageRegeneration> => {
     const row = await findRegeneration(db, input.regenerationId);
@@ -111,7 +124,7 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
           throw ApplicationFailure.nonRetryable(`${input.locale} moved to revision ${language.revision} while regeneration ${row.id} rendered revision ${input.rendered.revision}`, 'internal_error');
         }
         await publishRendered(trx, input, input.rendered, { settleStale: true, language: { revision: input.rendered.revision } });
-        await completeRegeneration(trx, row, input.rendered.revision);
+        await completeRegeneration(trx, row, input.rendered.revision, events);
         activityLog().info('language regenerated', {
           regenerationId: row.id,
           projectId: row.project_id,

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { refundCredits } from '../db/credits';
-import { findProjectById } from '../db/projects';
+import { findProjectById, lockExistingProject } from '../db/projects';
 import { findReview, lockReview, reviewRefundReference, type TranscriptReview } from '../db/transcript-reviews';
 import { moveReview } from '../lifecycle/review-lifecycle';
 import { markLanguageSegmentsStale } from '../db/language-segments';
@@ -10,6 +10,7 @@ import { replaceVerifiedTranscript } from '../db/transcripts';
 import type { ReviewerIdentity, ReviewStepResult, ReviewWorkflowStatus } from '../shared/review-contracts';
 import { findCueProblem, type ReviewCue } from '../shared/transcript-cues';
 import { activityLog } from './activity-log';
+import type { EventSettings } from '../lifecycle/project-events';
 
 // The review workflow's writes: each step of a human transcript review, one transaction each,
 // under a lock on the review row. Idempotent: a retried activity finds its step done and
@@ -39,7 +40,7 @@ async function requireReview(trx: Db, projectId: string): Promise<TranscriptRevi
   return review;
 }
 
-export function createReviewActivities({ db }: { db: Db }) {
+export function createReviewActivities({ db, webhooks: events }: { db: Db; webhooks: EventSettings }) {
   return {
     async loadReview(projectId: string): Promise<ReviewState> {
       const review = await findReview(db, projectId);
@@ -54,7 +55,7 @@ export function createReviewActivities({ db }: { db: Db }) {
         const review = await requireReview(trx, input.projectId);
         if (review.status === 'in_review' && isClaimant(review, input)) return stepResult(review, review.claimed_at);
         if (review.status !== 'requested') throw refused(`the review is ${review.status}${review.reviewer ? ` (${review.reviewer})` : ''}; only a requested review can be claimed`);
-        const claimed = await moveReview(trx, review, 'in_review', { reviewer: input.reviewer, reviewer_key_id: input.reviewerKeyId ?? null, claimed_at: new Date() });
+        const claimed = await moveReview(trx, review, 'in_review', { reviewer: input.reviewer, reviewer_key_id: input.reviewerKeyId ?? null, claimed_at: new Date() }, events);
         activityLog().info('transcript review claimed', { projectId: input.projectId, reviewer: input.reviewer });
         return stepResult(claimed, claimed.claimed_at);
       });
@@ -68,6 +69,8 @@ export function createReviewActivities({ db }: { db: Db }) {
      */
     async verifyTranscript(input: { projectId: string; cues: ReviewCue[] } & ReviewerIdentity): Promise<ReviewStepResult> {
       return db.transaction().execute(async (trx) => {
+        // The project first, as every writer locks it: the verification appends its event under it.
+        await lockExistingProject(trx, input.projectId);
         const review = await requireReview(trx, input.projectId);
         if (review.status === 'verified') return stepResult(review, review.verified_at);
         if (review.status !== 'in_review') throw refused(`the review is ${review.status}; claim it before submitting a transcript`);
@@ -81,7 +84,7 @@ export function createReviewActivities({ db }: { db: Db }) {
         // made from the old one is stale, and the free re-dub builds one per new segment.
         await replaceSourceSegments(trx, input.projectId, verifiedCues, 'verified');
         await markLanguageSegmentsStale(trx, input.projectId);
-        const verified = await moveReview(trx, review, 'verified', { verified_at: new Date() });
+        const verified = await moveReview(trx, review, 'verified', { verified_at: new Date() }, events);
         activityLog().info('transcript verified', { projectId: input.projectId, reviewer: input.reviewer, cues: input.cues.length });
         return stepResult(verified, verified.verified_at);
       });
@@ -93,7 +96,7 @@ export function createReviewActivities({ db }: { db: Db }) {
         const review = await requireReview(trx, projectId);
         if (review.status !== 'requested' && review.status !== 'in_review') return { status: review.status, refundedCredits: review.refunded_credits };
         await refundCredits(trx, { workspaceId: review.workspace_id, reference: reviewRefundReference(projectId), amount: review.credits, projectId, description: 'transcript review expired' });
-        const expired = await moveReview(trx, review, 'expired', { expired_at: new Date(), refunded_credits: review.credits });
+        const expired = await moveReview(trx, review, 'expired', { expired_at: new Date(), refunded_credits: review.credits }, events);
         activityLog().info('transcript review expired and refunded', { projectId, credits: review.credits });
         return { status: expired.status, refundedCredits: expired.refunded_credits };
       });

@@ -4,6 +4,7 @@ import { lockProject } from '../db/projects';
 import { listExpiredUploadProjects, lockExpiredUpload, UPLOAD_WINDOW_MS } from '../db/uploads';
 import type { MultipartUploads, UploadRef } from '../storage/multipart-uploads';
 import { failUnchargedProject } from '../lifecycle/project-lifecycle';
+import type { EventSettings } from '../lifecycle/project-events';
 
 /** Expired uploads settled per activity run; the schedule comes back for the rest. */
 const BATCH = 200;
@@ -14,7 +15,7 @@ const BATCH = 200;
  */
 const STRAY_UPLOAD_AGE_MS = UPLOAD_WINDOW_MS + 3600_000;
 
-export function createUploadExpiryActivities({ db, uploads }: { db: Db; uploads: MultipartUploads }) {
+export function createUploadExpiryActivities({ db, uploads, webhooks: events }: { db: Db; uploads: MultipartUploads; webhooks: EventSettings }) {
   return {
     /**
      * Fails every upload project whose window closed without a completed upload, releasing its
@@ -71,11 +72,16 @@ export function createUploadExpiryActivities({ db, uploads }: { db: Db; uploads:
       const locked = await lockExpiredUpload(trx, projectId);
       const project = locked ? await lockProject(trx, projectId) : undefined;
       if (!locked || !project || project.status !== 'awaiting_upload') return null;
-      await failUnchargedProject(trx, project, {
-        code: 'upload_expired',
-        message: 'The upload was not completed within its window; the credit hold was released. Create a new project to try again.',
-        usageState: 'released',
-      });
+      await failUnchargedProject(
+        trx,
+        project,
+        {
+          code: 'upload_expired',
+          message: 'The upload was not completed within its window; the credit hold was released. Create a new project to try again.',
+          usageState: 'released',
+        },
+        events,
+      );
       return locked;
     });
   }

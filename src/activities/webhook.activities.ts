@@ -2,21 +2,22 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/create-db';
 import { findReview } from '../db/transcript-reviews';
-import { earlierDeliveryPending, giveUpDelivery, loadDelivery, nextInQueue, pendingProjectDeliveriesSince, recordAttempt } from '../db/webhooks';
+import { earlierDeliveryPending, giveUpDelivery, loadDelivery, nextInQueue, recordAttempt } from '../db/webhooks';
 import { projectLanguagesChangedSignal } from '../shared/review-contracts';
 import { webhookQueueMovedSignal, type ProjectStatuses, type WebhookAttemptResult, type WebhookRetrySchedule } from '../shared/webhook-contracts';
 import { transcriptReviewWorkflowId, webhookDeliveryWorkflowId } from '../shared/workflow-ids';
 import { createWorkflowGateway, type WorkflowGateway } from '../temporal/workflow-gateway';
 import { eventBody } from '../webhooks/event-body';
 import { postWebhook, type PostResult } from '../webhooks/post-webhook';
-import { recordProjectEvents } from '../webhooks/record-project-events';
+import { projectStatuses, relayEvents } from '../webhooks/relay-events';
 import { openSecret } from '../webhooks/secret-box';
 import { SIGNATURE_HEADER, signatureHeader } from '../webhooks/signature';
 import { checkWebhookTarget, WebhookTargetError } from '../webhooks/target-guard';
 import { activityLog } from './activity-log';
 
-// Webhooks: the emitter the project, language and review workflows call after each step that
-// changes what GET shows, and the steps of one delivery's workflow.
+// Webhooks: the outbox relay the project, language and review workflows call after each step
+// (the step's transitions appended its events: src/lifecycle/project-events.ts), and the steps of
+// one delivery's workflow.
 
 export interface WebhookSettings {
   /** Origin of the download_url links in payloads, as GET builds them. */
@@ -39,22 +40,10 @@ export const WEBHOOK_USER_AGENT = 'Dubbing-Webhooks/1.0 (+docs/webhooks.md)';
 
 const is2xx = (status: number | null) => status !== null && status >= 200 && status < 300;
 
-/** Temporal calls of the emitter: each bounded, so one slow call cannot eat the whole activity. */
+/** Temporal calls of the relay: each bounded, so one slow call cannot eat the whole activity. */
 export const TEMPORAL_CALL_MS = 10_000;
 /** Starts in flight at once: a step that fans out to many endpoints finishes well inside 30 s. */
 const START_CONCURRENCY = 8;
-/** Clock skew between Temporal (when the activity was scheduled) and PostgreSQL (created_at). */
-const CLOCK_SKEW_MS = 60_000;
-
-/** The first attempt's scheduled time when running as a retried activity; null otherwise. */
-function retriedSince(): Date | null {
-  try {
-    const { info } = Context.current();
-    return info.attempt > 1 ? new Date(info.scheduledTimestampMs - CLOCK_SKEW_MS) : null;
-  } catch {
-    return null;
-  }
-}
 
 async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
@@ -85,28 +74,27 @@ export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: W
   const workflows = createWorkflowGateway(temporal, { taskQueue, callTimeoutMs: TEMPORAL_CALL_MS, webhookRetry: webhooks.retry });
   return {
     /**
-     * Records the events the project's state calls for (idempotent), then starts the workflows
-     * of the deliveries it created, and only those: one step of one project costs its own
-     * deliveries' starts, however many older ones are still pending (a receiver that is down).
-     * A retry of this activity (a start lost to a crash or a Temporal outage after the commit)
-     * also starts the pending ones created since its first attempt; a delivery whose workflow
-     * is missing for any other reason is the reconciler's (docs/webhooks.md).
+     * The relay (its name kept from when it derived events, so recorded histories replay): starts
+     * the deliveries of the project's events that no relay has started, and only those, so one
+     * step of one project costs its own deliveries' starts however many older ones are still
+     * pending (a receiver that is down). A start that fails fails the activity with the events
+     * unmarked, and its retry starts them again; a delivery whose workflow is missing for any
+     * other reason is the reconciler's (docs/webhooks.md#emission). Answers how many events it
+     * relayed and the statuses it saw (the workflows show them as search attributes).
      */
     async emitProjectEvents(projectId: string): Promise<{ emitted: number; statuses: ProjectStatuses | null }> {
-      const { emitted, deliveries, statuses } = await recordProjectEvents(db, projectId, webhooks.publicBaseUrl);
-      const since = retriedSince();
-      const toStart = new Map(deliveries.map((d) => [d.id, d]));
-      if (since) for (const d of await pendingProjectDeliveriesSince(db, projectId, since)) toStart.set(d.id, d);
-      await inBatches([...toStart.values()], START_CONCURRENCY, (d) => workflows.startDelivery({ id: d.id, projectId, workspaceId: d.workspace_id, createdAt: d.created_at }));
-      if (emitted > 0) {
-        activityLog().info('webhook events recorded', { projectId, emitted, deliveries: deliveries.length });
+      const relayed = await relayEvents(db, projectId, (deliveries) =>
+        inBatches(deliveries, START_CONCURRENCY, (d) => workflows.startDelivery({ id: d.id, projectId, workspaceId: d.workspace_id, createdAt: d.created_at })),
+      );
+      if (relayed.length > 0) {
+        activityLog().info('webhook events relayed', { projectId, events: relayed.length, deliveries: relayed.reduce((n, e) => n + e.deliveries.length, 0) });
         // A language ended (every ending is an event): a verified review waiting for languages
         // still running from the machine transcript looks again (transcript-review.workflow.ts).
         if ((await findReview(db, projectId))?.status === 'verified') {
           await workflows.signalIfRunning(transcriptReviewWorkflowId(projectId), projectLanguagesChangedSignal);
         }
       }
-      return { emitted, statuses };
+      return { emitted: relayed.length, statuses: await projectStatuses(db, projectId) };
     },
 
     /** True while an earlier event of the same project is still being delivered to this endpoint. */

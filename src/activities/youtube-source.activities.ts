@@ -13,6 +13,7 @@ import { heartbeatWhile } from './heartbeat-while';
 import { requireProject } from './require-project';
 import { stopOverCeiling } from '../lifecycle/project-lifecycle';
 import { billableSecondsFor } from './spend-ceiling';
+import type { EventSettings } from '../lifecycle/project-events';
 
 // A YouTube source before it joins the upload path: read the video's metadata (1 quota unit) and
 // refuse what cannot be dubbed or would exceed the ceiling *before any byte is downloaded*; then
@@ -24,6 +25,7 @@ export interface YoutubeSourceDeps {
   blobStore: BlobStore;
   youtube: VideoLookup | null;
   downloader: SourceDownloader | null;
+  webhooks: EventSettings;
 }
 
 /** Why a video cannot be fetched, in words a caller can act on; null when it can. */
@@ -42,12 +44,12 @@ export function unavailableBecause(video: LookedUpVideo | undefined): string | n
   }
 }
 
-export function createYoutubeSourceActivities({ db, blobStore, youtube, downloader }: YoutubeSourceDeps) {
+export function createYoutubeSourceActivities({ db, blobStore, youtube, downloader, webhooks: events }: YoutubeSourceDeps) {
   const releaseWith = (projectId: string, message: string, detail?: string) =>
     db.transaction().execute(async (trx) => {
       const project = await lockExistingProject(trx, projectId);
       if (project.status !== 'validating') return;
-      await failUnchargedProject(trx, project, { code: 'source_unavailable', message: `${message} The credit hold was released; nothing was charged.`, usageState: 'released', detail });
+      await failUnchargedProject(trx, project, { code: 'source_unavailable', message: `${message} The credit hold was released; nothing was charged.`, usageState: 'released', detail }, events);
     });
 
   return {
@@ -77,7 +79,7 @@ export function createYoutubeSourceActivities({ db, blobStore, youtube, download
         if (locked.status !== 'validating') return { ok: false };
         const billable = billableSecondsFor(video!.durationSeconds!);
         if (billable > locked.max_billable_seconds) {
-          await stopOverCeiling(trx, locked, billable);
+          await stopOverCeiling(trx, locked, billable, events);
           return { ok: false };
         }
         // The caller's publishing text wins; otherwise each language localizes the video's own.

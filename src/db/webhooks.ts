@@ -31,8 +31,11 @@ export interface WebhookEventTable {
   sequence: number;
   type: WebhookEventType;
   discriminator: string;
-  payload: ColumnType<unknown, string, never>;
+  /** Written once per transaction that appends events, refreshed by its later appends (src/lifecycle/project-events.ts). */
+  payload: ColumnType<unknown, string, string>;
   created_at: ColumnType<Date, never, never>;
+  /** When the relay started its deliveries; null until then (src/webhooks/relay-events.ts). */
+  relayed_at: ColumnType<Date | null, Date | null | undefined, Date>;
 }
 
 export interface WebhookDeliveryTable {
@@ -144,22 +147,6 @@ export async function findEvent(db: Db, id: string): Promise<WebhookEvent | unde
   return db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The project's events, by sequence: what an emitter compares against what is due. */
-export async function listProjectEvents(db: Db, projectId: string): Promise<Pick<WebhookEvent, 'type' | 'discriminator' | 'sequence'>[]> {
-  return db.selectFrom('webhook_events').select(['type', 'discriminator', 'sequence']).where('project_id', '=', projectId).orderBy('sequence').execute();
-}
-
-export async function insertEvent(
-  db: Db,
-  row: { id: string; workspaceId: string; projectId: string; sequence: number; type: WebhookEventType; discriminator: string; payload: unknown },
-): Promise<WebhookEvent> {
-  return db
-    .insertInto('webhook_events')
-    .values({ id: row.id, workspace_id: row.workspaceId, project_id: row.projectId, sequence: row.sequence, type: row.type, discriminator: row.discriminator, payload: JSON.stringify(row.payload) })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
 export async function insertDelivery(db: Db, row: { id: string; endpointId: string; eventId: string; redeliveryOf?: string }): Promise<WebhookDelivery> {
   return db
     .insertInto('webhook_deliveries')
@@ -171,22 +158,6 @@ export async function insertDelivery(db: Db, row: { id: string; endpointId: stri
 /** The event's first delivery to the endpoint (not a redelivery); undefined if it never had one. */
 export async function findOriginalDelivery(db: Db, eventId: string, endpointId: string): Promise<Pick<WebhookDelivery, 'id'> | undefined> {
   return db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', eventId).where('endpoint_id', '=', endpointId).where('redelivery_of', 'is', null).executeTakeFirst();
-}
-
-/**
- * The project's pending deliveries created at or after `since`: what an emitter retried after
- * a lost start makes good, without touching the older ones (the reconciler's part).
- */
-export async function pendingProjectDeliveriesSince(db: Db, projectId: string, since: Date): Promise<{ id: string; created_at: Date; workspace_id: string }[]> {
-  return db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .select(['d.id', 'd.created_at', 'e.workspace_id'])
-    .where('e.project_id', '=', projectId)
-    .where('d.status', '=', 'pending')
-    .where('d.created_at', '>=', since)
-    .orderBy('e.sequence')
-    .execute();
 }
 
 /** Everything one attempt needs: the delivery, its event and its endpoint (deleted or not). */

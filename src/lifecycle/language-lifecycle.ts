@@ -9,11 +9,13 @@ import { chargeReference, refundReference } from '../shared/ledger-references';
 import type { RetryBilling } from '../shared/project-contracts';
 import { publicFailureMessage, type LanguageFailureCode } from '../shared/failure-messages';
 import { lockProjectToWrite } from './lock-project-to-write';
+import { appendProjectEvents, projectEvent, type EventSettings } from './project-events';
 import { assertMove, sourcesOf } from './transition-table';
 
 // A language's transitions (docs/design.md#lifecycle): an attempt opens, advances, completes or
 // fails and is refunded, and a failed one reopens as a new attempt, paid. Every function takes
-// the caller's transaction, checks its move against the transition table and is idempotent:
+// the caller's transaction, checks its move against the transition table, appends the webhook
+// events its move is news for (./project-events.ts) and is idempotent:
 // ledger references are per project, locale and attempt, so a retried activity, a Web UI reset
 // or the reconciler settles once.
 
@@ -38,22 +40,16 @@ export async function queueAddedLanguages(trx: Trx, input: Parameters<typeof ins
  * Claims the right to work on a language for `attempt`. An open attempt carries on; a completed
  * language is left alone; a failed one is reopened as a new attempt, paid like a console retry
  * (charged again, or free and recorded for goodwill). That last case covers the console retry
- * and a Web UI reset of a failed language, wherever in the history the reset points.
- * `beforeReopen` runs under the locks just before a reopen (the caller records the webhook events
- * of the ending it overwrites: src/activities/reopen-events.ts).
+ * and a Web UI reset of a failed language, wherever in the history the reset points. The ending
+ * it reopens was news when it happened: its events are in the outbox already.
  */
-export async function claimAttempt(
-  trx: Trx,
-  input: { projectId: string; locale: string; attempt: number; billing?: RetryBilling },
-  beforeReopen: (trx: Trx, project: Project) => Promise<void>,
-): Promise<AttemptClaim> {
+export async function claimAttempt(trx: Trx, input: { projectId: string; locale: string; attempt: number; billing?: RetryBilling }): Promise<AttemptClaim> {
   const project = await lockProjectToWrite(trx, input.projectId);
   const language = await lockLanguage(trx, input.projectId, input.locale);
   if (language.status === 'completed') return { state: 'completed' };
   if (language.status !== 'failed') return { state: 'open', attempt: language.attempt };
 
   const attempt = Math.max(input.attempt, language.attempt + 1);
-  await beforeReopen(trx, project);
   try {
     await reopenLanguage(trx, { project, language, attempt, billing: input.billing ?? 'charge' });
   } catch (err) {
@@ -138,7 +134,7 @@ export async function advanceLanguage(
  * and lines were published in the same transaction. The project's outcome is settled by the
  * caller next (settleProjectOutcome).
  */
-export async function completeLanguage(trx: Trx, step: { projectId: string; locale: string }): Promise<void> {
+export async function completeLanguage(trx: Trx, step: { projectId: string; locale: string }, events: EventSettings): Promise<void> {
   const language = await lockLanguage(trx, step.projectId, step.locale);
   assertMove('language', `${step.projectId}/${step.locale}`, language.status, 'completed');
   await writeLanguageState(trx, step.projectId, step.locale, {
@@ -150,6 +146,17 @@ export async function completeLanguage(trx: Trx, step: { projectId: string; loca
     failure_detail: null,
     completed_at: new Date(),
   });
+  await appendProjectEvents(trx, step.projectId, [projectEvent.languageCompleted(language)], events);
+}
+
+/**
+ * A completed language published a new revision (a re-dub from the verified transcript, a
+ * regeneration), its files and lines switched by the caller in this transaction: news as a
+ * completion of that revision.
+ */
+export async function publishLanguageRevision(trx: Trx, step: { projectId: string; locale: string }, events: EventSettings): Promise<void> {
+  const language = await lockLanguage(trx, step.projectId, step.locale);
+  await appendProjectEvents(trx, step.projectId, [projectEvent.languageCompleted(language)], events);
 }
 
 /**
@@ -160,6 +167,7 @@ export async function completeLanguage(trx: Trx, step: { projectId: string; loca
 export async function failLanguage(
   trx: Trx,
   input: { projectId: string; locale: string; attempt: number | 'current'; code: LanguageFailureCode; detail: string },
+  events: EventSettings,
 ): Promise<{ failed: boolean; refundedSeconds: number }> {
   const project = await lockExistingProject(trx, input.projectId);
   // A deleted project ended before it was deleted: there is nothing left to fail or refund.
@@ -167,7 +175,8 @@ export async function failLanguage(
   const language = await lockLanguage(trx, input.projectId, input.locale);
   const attempt = input.attempt === 'current' ? language.attempt : input.attempt;
   if (language.status === 'completed' || language.attempt !== attempt) return { failed: false, refundedSeconds: 0 };
-  if (language.status !== 'failed') {
+  const failing = language.status !== 'failed';
+  if (failing) {
     assertMove('language', `${project.id}/${input.locale}`, language.status, 'failed');
     await writeLanguageState(trx, project.id, input.locale, {
       status: 'failed',
@@ -177,20 +186,28 @@ export async function failLanguage(
       failure_detail: input.detail,
     });
   }
+  const refundedSeconds = await refundAttempt(trx, project, language, attempt);
+  // After the refund, so the event's project shows the money as it now stands.
+  if (failing) await appendProjectEvents(trx, project.id, [projectEvent.languageFailed({ locale: input.locale, attempt })], events);
+  return { failed: true, refundedSeconds };
+}
+
+/** What the failed attempt was charged goes back, once (its refund reference). */
+async function refundAttempt(trx: Trx, project: Project, language: ProjectLanguage, attempt: number): Promise<number> {
   const amount = language.attempt_charged_seconds;
-  if (amount <= 0) return { failed: true, refundedSeconds: 0 };
+  if (amount <= 0) return 0;
   const refunded = await refundCredits(trx, {
     workspaceId: project.workspace_id,
-    reference: refundReference(project.id, input.locale, attempt),
+    reference: refundReference(project.id, language.locale, attempt),
     amount: amount * project.credits_per_second,
     projectId: project.id,
-    description: `language ${input.locale} failed (attempt ${attempt})`,
+    description: `language ${language.locale} failed (attempt ${attempt})`,
   });
-  if (!refunded) return { failed: true, refundedSeconds: 0 };
-  await writeLanguageState(trx, project.id, input.locale, { refunded_seconds: language.refunded_seconds + amount });
+  if (!refunded) return 0;
+  await writeLanguageState(trx, project.id, language.locale, { refunded_seconds: language.refunded_seconds + amount });
   await writeProjectState(trx, project.id, {
     charged_seconds: project.charged_seconds - amount,
     refunded_seconds: project.refunded_seconds + amount,
   });
-  return { failed: true, refundedSeconds: amount };
+  return amount;
 }

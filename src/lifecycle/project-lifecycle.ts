@@ -3,16 +3,18 @@ import type { Database } from '../db/database';
 import { captureFromHold, holdCredits, releaseHold } from '../db/credits';
 import { listLanguageStatuses } from '../db/project-languages';
 import { holdReferenceFor, lockExistingProject, type Project, type ProjectPhase, type ProjectStatus, type ProjectTable, type UsageState } from '../db/projects';
+import { deleteProjectContent } from '../db/project-content';
 import { insertProject, insertQueuedLanguages, startValidatingUpload, writeProjectState, writeTombstone } from '../db/status-writes';
 import { counted } from '../shared/counted';
 import { isFinalLanguage } from './language-lifecycle';
+import { appendProjectEvents, projectEvent, type EventSettings } from './project-events';
 import { assertMove, START } from './transition-table';
 
 // A project's transitions (docs/design.md#lifecycle): validated, charged, stopped over its
-// ceiling, failed before its charge, ended from its languages, reopened by new paid work. Each
-// takes the caller's transaction and the project row it locked, checks the move against the
-// transition table, and moves the money with the status: the ledger references make a repeat a
-// no-op.
+// ceiling, failed before its charge, ended from its languages, reopened by new paid work, deleted.
+// Each takes the caller's transaction and the project row it locked, checks the move against the
+// transition table, moves the money with the status (the ledger references make a repeat a no-op)
+// and appends the webhook events the move is news for (./project-events.ts).
 
 type Trx = Transaction<Database>;
 
@@ -53,7 +55,7 @@ export async function beginValidation(trx: Trx, projectId: string): Promise<Proj
  * validating → processing: `billable × languages` is captured from the hold, the rest of the hold
  * released, and every target language queued with its first attempt's charge, together.
  */
-export async function chargeProject(trx: Trx, project: Project, billableSeconds: number): Promise<void> {
+export async function chargeProject(trx: Trx, project: Project, billableSeconds: number, events: EventSettings): Promise<void> {
   assertMove('project', project.id, project.status, 'processing');
   const base = { workspaceId: project.workspace_id, holdReference: project.hold_reference, projectId: project.id };
   const languages = project.target_locales.length;
@@ -73,14 +75,16 @@ export async function chargeProject(trx: Trx, project: Project, billableSeconds:
     validated_at: new Date(),
   });
   await insertQueuedLanguages(trx, { projectId: project.id, locales: project.target_locales, chargedSeconds: billableSeconds });
+  await appendProjectEvents(trx, project.id, [projectEvent.validated()], events);
 }
 
 /**
  * validating → failed over the spend ceiling: the source bills more than max_billable_seconds,
  * so the whole hold is released and nothing is charged.
  */
-export async function stopOverCeiling(trx: Trx, project: Project, billableSeconds: number): Promise<void> {
+export async function stopOverCeiling(trx: Trx, project: Project, billableSeconds: number, events: EventSettings): Promise<void> {
   assertMove('project', project.id, project.status, 'failed');
+  const now = new Date();
   await releaseHold(trx, { workspaceId: project.workspace_id, holdReference: project.hold_reference, projectId: project.id, reference: `${project.id}:release` });
   await writeProjectState(trx, project.id, {
     billable_seconds: billableSeconds,
@@ -89,9 +93,10 @@ export async function stopOverCeiling(trx: Trx, project: Project, billableSecond
     usage_state: 'limit_exceeded',
     failure_code: 'max_billable_seconds_exceeded',
     failure_message: `The source is ${billableSeconds} billable seconds, above max_billable_seconds (${project.max_billable_seconds}); nothing was charged.`,
-    validated_at: new Date(),
-    completed_at: new Date(),
+    validated_at: now,
+    completed_at: now,
   });
+  await appendProjectEvents(trx, project.id, [projectEvent.ended('failed', now)], events);
 }
 
 /**
@@ -102,6 +107,7 @@ export async function failUnchargedProject(
   trx: Trx,
   project: Pick<Project, 'id' | 'workspace_id' | 'hold_reference' | 'status'>,
   failure: { code: string; message: string; usageState: UsageState; detail?: string; cancelledAt?: Date },
+  events: EventSettings,
 ): Promise<void> {
   assertMove('project', project.id, project.status, 'failed');
   await releaseHold(trx, { workspaceId: project.workspace_id, holdReference: project.hold_reference, reference: `${project.id}:release`, projectId: project.id, description: failure.code });
@@ -116,6 +122,7 @@ export async function failUnchargedProject(
     completed_at: now,
     ...(failure.cancelledAt ? { cancelled_at: failure.cancelledAt } : {}),
   });
+  await appendProjectEvents(trx, project.id, [projectEvent.ended('failed', now), ...(failure.cancelledAt ? [projectEvent.cancelled(failure.cancelledAt)] : [])], events);
 }
 
 /**
@@ -124,7 +131,7 @@ export async function failUnchargedProject(
  * a retry or reset that completes a language also ends the project. A project that was never
  * charged (failed before validation) is left as it is.
  */
-export async function settleProjectOutcome(trx: Trx, projectId: string): Promise<ProjectStatus> {
+export async function settleProjectOutcome(trx: Trx, projectId: string, events: EventSettings): Promise<ProjectStatus> {
   const project = await lockExistingProject(trx, projectId);
   if (project.deleted_at !== null) return project.status; // ended before it was deleted, and stays so
   if (project.usage_state !== 'charged' && project.usage_state !== 'refunded') return project.status;
@@ -136,17 +143,20 @@ export async function settleProjectOutcome(trx: Trx, projectId: string): Promise
   const keepFailure = status === 'failed' && project.failure_code !== null;
   if (project.status === status && project.usage_state === usageState && project.completed_at && (status !== 'failed' || keepFailure)) return status;
   assertMove('project', project.id, project.status, status);
+  const completedAt = project.completed_at ?? new Date();
   await writeProjectState(trx, projectId, {
     status,
     phase: status === 'failed' ? 'failed' : 'completed',
     usage_state: usageState,
-    completed_at: project.completed_at ?? new Date(),
+    completed_at: completedAt,
     ...(status === 'failed'
       ? keepFailure
         ? {}
         : { failure_code: 'engine_failed', failure_message: 'Every language failed; all charges were refunded.' }
       : { failure_code: null, failure_message: null, failure_detail: null }),
   });
+  // A customer's cancel is news once it has settled (docs/lifecycle.md#cancel).
+  await appendProjectEvents(trx, projectId, [projectEvent.ended(status, completedAt), ...(project.cancelled_at ? [projectEvent.cancelled(project.cancelled_at)] : [])], events);
   return status;
 }
 
@@ -185,4 +195,15 @@ export async function deleteProject(trx: Trx, project: Pick<Project, 'id' | 'sta
   if (project.deleted_at !== null) return;
   assertMove('project', project.id, project.status, START);
   await writeTombstone(trx, project.id);
+}
+
+/**
+ * The tombstone's content removed (its blobs are gone, by the caller): the project's rows of
+ * content go, and `project.deleted` is its last event. A repeat (a DELETE retried) writes nothing.
+ */
+export async function finishDeletion(trx: Trx, projectId: string, events: EventSettings): Promise<void> {
+  const project = await lockExistingProject(trx, projectId);
+  if (project.deleted_at === null || project.content_removed_at !== null) return;
+  await deleteProjectContent(trx, projectId);
+  await appendProjectEvents(trx, projectId, [projectEvent.deleted()], events);
 }

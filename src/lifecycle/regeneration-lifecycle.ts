@@ -7,6 +7,8 @@ import { lockExistingProject, type Project } from '../db/projects';
 import { lockLanguage, updateLanguage, type ProjectLanguage } from '../db/project-languages';
 import { insertLanguageRegeneration, writeRegenerationState } from '../db/status-writes';
 import { regenerationChargeReference, regenerationRefundReference } from '../shared/ledger-references';
+import { publishLanguageRevision } from './language-lifecycle';
+import type { EventSettings } from './project-events';
 import { moveProjectCharge } from './project-lifecycle';
 import { assertMove } from './transition-table';
 
@@ -90,8 +92,17 @@ export async function startRegeneration(
   return regeneration;
 }
 
-/** running → completed: the locked regeneration published `revision` (its files and lines switched by the caller, in the same transaction). */
-export async function completeRegeneration(trx: Db, row: Pick<LanguageRegeneration, 'id' | 'status'>, revision: number): Promise<void> {
+/**
+ * running → completed: the locked regeneration published `revision` (its files and lines switched
+ * by the caller, in the same transaction), news as the language's completion of that revision.
+ */
+export async function completeRegeneration(
+  trx: Transaction<Database>,
+  row: Pick<LanguageRegeneration, 'id' | 'status' | 'project_id' | 'locale'>,
+  revision: number,
+  events: EventSettings,
+): Promise<void> {
   assertMove('regeneration', row.id, row.status, 'completed');
   await writeRegenerationState(trx, row.id, { status: 'completed', to_revision: revision, completed_at: new Date() });
+  await publishLanguageRevision(trx, { projectId: row.project_id, locale: row.locale }, events);
 }

@@ -1,5 +1,9 @@
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/create-db';
+import type { Database } from '../db/database';
 import { claimRenderRevision, releaseRedubRevision } from '../db/status-writes';
+import { publishLanguageRevision } from './language-lifecycle';
+import type { EventSettings } from './project-events';
 
 // The renders of a completed language in flight (docs/editing.md#revisions, docs/design.md#lifecycle):
 // each claims its revision as it starts, one more than any claimed before, so no two renders
@@ -18,4 +22,10 @@ export async function claimRender(trx: Db, step: { projectId: string; locale: st
  */
 export async function releaseRedub(trx: Db, step: { projectId: string; locale: string }, revision?: number): Promise<void> {
   await releaseRedubRevision(trx, step.projectId, step.locale, revision);
+}
+
+/** The re-dub published `revision` (its files and lines switched by the caller, in this transaction): its mark cleared, and news as the language's completion of that revision. */
+export async function publishRedub(trx: Transaction<Database>, step: { projectId: string; locale: string }, revision: number, events: EventSettings): Promise<void> {
+  await releaseRedub(trx, step, revision);
+  await publishLanguageRevision(trx, step, events);
 }

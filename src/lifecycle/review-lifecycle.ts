@@ -1,6 +1,9 @@
 import type { Db } from '../db/create-db';
 import type { TranscriptReview } from '../db/transcript-reviews';
 import { insertReview, setReviewStatus } from '../db/status-writes';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/database';
+import { appendProjectEvents, projectEvent, type EventSettings } from './project-events';
 import { assertMove, type StateOf } from './transition-table';
 
 // A transcript review's transitions (docs/transcript-review.md, docs/design.md#lifecycle): opened
@@ -12,13 +15,16 @@ export async function openReview(trx: Db, row: Parameters<typeof insertReview>[1
   return insertReview(trx, row);
 }
 
-/** The locked review moves to `status` (in_review, verified, expired), mirrored onto the project row. */
+/** The locked review moves to `status` (in_review, verified, expired), mirrored onto the project row; verified is news. */
 export async function moveReview(
-  trx: Db,
+  trx: Transaction<Database>,
   review: Pick<TranscriptReview, 'project_id' | 'status'>,
   status: Exclude<StateOf<'review'>, 'requested'>,
-  changes: Parameters<typeof setReviewStatus>[3] = {},
+  changes: Parameters<typeof setReviewStatus>[3],
+  events: EventSettings,
 ): Promise<TranscriptReview> {
   assertMove('review', review.project_id, review.status, status);
-  return setReviewStatus(trx, review.project_id, status, changes);
+  const moved = await setReviewStatus(trx, review.project_id, status, changes);
+  if (status === 'verified') await appendProjectEvents(trx, review.project_id, [projectEvent.reviewVerified()], events);
+  return moved;
 }

@@ -1,6 +1,6 @@
 import { defineSignal } from '@temporalio/workflow';
 
-// What the webhook emitter, the delivery workflow, the API and the console share. Pure types and
+// What the webhook relay, the delivery workflow, the API and the console share. Pure types and
 // constants, safe to import from workflow code.
 
 /** Every event a workspace can subscribe to; an endpoint without a list gets them all. */
@@ -65,7 +65,7 @@ export interface WebhookAttemptResult {
   error: string | null;
 }
 
-/** What the emitter saw of the project after the step: the workflows upsert it as search attributes. */
+/** What the relay saw of the project after the step: the workflows upsert it as search attributes. */
 export interface ProjectStatuses {
   status: string;
   failureCode: string | null;

@@ -5,7 +5,7 @@ import type { WebhookEvent } from '../db/webhooks';
  * every delivery of it. `data.object` is the project as GET returned it when the event happened;
  * a language event also names its `locale` (its discriminator starts with it), and
  * `language.completed` the `revision` it published (the discriminator's last part,
- * `<locale>:<attempt>:<revision>`, src/webhooks/due-events.ts): a regeneration's event says
+ * `<locale>:<attempt>:<revision>`, src/lifecycle/project-events.ts): a regeneration's event says
  * which files it is about even when a later revision is already in `data.object`.
  */
 export function eventBody(event: Pick<WebhookEvent, 'id' | 'type' | 'created_at' | 'sequence' | 'project_id' | 'discriminator' | 'payload'>): string {

@@ -18,7 +18,7 @@ const PROJECT_SUBJECT = /^project\/([0-9a-f-]{36})(\/|$)/;
  */
 export async function reconcilerWorkflow(input: ReconcileInput = {}): Promise<ReconcileResult> {
   const result = await reconcile(input);
-  // A settled project or language is news for webhooks too (the emitter finds what changed).
+  // A settled project or language appended its events: relay them (and those a lost relay left).
   const projects = new Set(result.repairs.map((r) => PROJECT_SUBJECT.exec(r.subject)?.[1]).filter((id): id is string => id !== undefined));
   for (const projectId of projects) await webhooks.emitProjectEvents(projectId);
   return result;

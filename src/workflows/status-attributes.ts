@@ -21,7 +21,7 @@ export function showLanguageStatus(status: string, failureCode: string | null = 
   ]);
 }
 
-/** What the webhook emitter read after a step: the project's statuses, or one language's. */
+/** What the webhook relay read after a step: the project's statuses, or one language's. */
 export function showStatuses(statuses: ProjectStatuses | null, locale?: string): void {
   if (!statuses) return;
   if (locale === undefined) {

@@ -19,7 +19,7 @@ const db = proxyActivities<ReviewActivities & RedubActivities>(SHORT_DB_STEP);
 const webhooks = proxyActivities<WebhookActivities>(SHORT_DB_STEP);
 
 /**
- * A verified project waits for its languages still running on the signal the emitter sends when
+ * A verified project waits for its languages still running on the signal the relay sends when
  * one ends; it looks again on its own only this rarely, in case a signal was lost. About ten
  * history events each time, so even a language that runs for weeks stays far from Temporal's
  * limit of 51,200 events (a one-minute poll reached it in about three days).

@@ -45,7 +45,7 @@ async function projectWithSource(bytes: Buffer): Promise<string> {
 
 /** prepareSource in an activity context whose temp dirs go to `tmp`. */
 async function runPrepareSource(env: MockActivityEnvironment, projectId: string, engines = createLocalEngines()) {
-  const activities = createProjectActivities({ db: api.db, blobStore: api.blobStore, uploads: api.uploads, engines });
+  const activities = createProjectActivities({ db: api.db, blobStore: api.blobStore, uploads: api.uploads, engines, webhooks: { publicBaseUrl: 'http://localhost' } });
   process.env.TMPDIR = tmp;
   try {
     return await env.run(activities.prepareSource, projectId);

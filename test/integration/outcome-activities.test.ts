@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createOutcomeActivities } from '../../src/activities/outcome.activities';
 import { captureFromHold, getBalance, holdCredits } from '../../src/db/credits';
-import type { Client } from '@temporalio/client';
 import { createDb, type Db } from '../../src/db/create-db';
-import { createTemporalClient } from '../../src/temporal/connection';
-import { recordProjectEvents } from '../../src/webhooks/record-project-events';
+import { completeLanguage } from '../../src/lifecycle/language-lifecycle';
 import { createTenant } from '../helpers/fixtures';
 import { testConfig } from '../helpers/test-api';
 
@@ -13,16 +11,13 @@ import { testConfig } from '../helpers/test-api';
 
 let db: Db;
 let outcome: ReturnType<typeof createOutcomeActivities>;
-let temporal: Client;
 beforeAll(() => {
   const config = testConfig();
   db = createDb({ url: config.database.url!, poolMax: 4 });
-  // A reopen records webhook events; these workspaces have no endpoints, so nothing is started.
-  temporal = createTemporalClient(config);
-  outcome = createOutcomeActivities({ db, temporal, taskQueue: config.temporal.taskQueue, webhooks: { publicBaseUrl: config.http.publicBaseUrl, retry: config.webhooks.retry } });
+  // Endings append webhook events; these workspaces have no endpoints, so no delivery is written.
+  outcome = createOutcomeActivities({ db, webhooks: { publicBaseUrl: config.http.publicBaseUrl } });
 });
 afterAll(async () => {
-  await temporal.connection.close();
   await db.destroy();
 });
 
@@ -160,18 +155,23 @@ it('item 5: a retry of a refunded language charges it again (reset or console), 
   expect(await project(id)).toMatchObject({ charged_seconds: 10, refunded_seconds: 20 });
 });
 
-it('a retry that reopens an ended project records the ending first, so its webhook events are not lost', async () => {
+it('a retry that reopens an ended project keeps the events of the ending it overwrites (each appended by its transition)', async () => {
   const { id } = await chargedProject();
+  const eventsOf = async () =>
+    (await db.selectFrom('webhook_events').select(['type', 'discriminator']).where('project_id', '=', id).orderBy('sequence').execute()).map((e) => `${e.type} ${e.discriminator}`);
   await outcome.failLanguage({ projectId: id, locale: 'ca_es', attempt: 1, code: 'engine_failed', detail: 'boom' });
-  await db.updateTable('project_languages').set({ status: 'completed', completed_at: new Date() }).where('project_id', '=', id).where('locale', '=', 'es_es').execute();
+  // es_es publishes (the fixture seeded the project charged, so there is no project.validated).
+  await db.updateTable('project_languages').set({ status: 'publishing' }).where('project_id', '=', id).where('locale', '=', 'es_es').execute();
+  await db.transaction().execute((trx) => completeLanguage(trx, { projectId: id, locale: 'es_es' }, { publicBaseUrl: 'http://localhost' }));
   expect(await outcome.recordProjectOutcome(id)).toBe('partially_completed');
-  // The project workflow's emitter has not run yet when the console retry reopens the language.
+  const ended = await eventsOf();
+  expect(ended).toEqual(['language.failed ca_es:1', 'language.completed es_es:1:1', expect.stringMatching(/^project\.completed partially_completed:/)]);
+  // The project workflow's relay has not run yet when the console retry reopens the language.
   expect(await outcome.beginLanguageAttempt({ projectId: id, locale: 'ca_es', attempt: 2, billing: 'free' })).toEqual({ state: 'open', attempt: 2 });
   expect(await project(id)).toMatchObject({ status: 'processing' });
-  const events = (await db.selectFrom('webhook_events').select(['type', 'discriminator']).where('project_id', '=', id).orderBy('sequence').execute()).map((e) => `${e.type} ${e.discriminator}`);
-  expect(events).toEqual(['project.validated validated', 'language.failed ca_es:1', 'language.completed es_es:1:1', expect.stringMatching(/^project\.completed partially_completed:/)]);
-  // The emitter, when it runs, finds nothing more to say; a second reopen records nothing twice.
-  expect((await recordProjectEvents(db, id, 'http://localhost')).emitted).toBe(0);
+  // The ending stays in the outbox; the reopen itself is not news, and a settle of the open project writes nothing.
+  expect(await outcome.recordProjectOutcome(id)).toBe('processing');
+  expect(await eventsOf()).toEqual(ended);
 });
 
 it('item 5: a charged retry the workspace cannot pay for is refused and changes nothing', async () => {

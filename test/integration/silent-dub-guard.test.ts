@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { createLanguageActivities } from '../../src/activities/language.activities';
 import { createDb, type Db } from '../../src/db/create-db';
 import { replaceSourceSegments } from '../../src/db/source-segments';
 import { createLocalEngines } from '../../src/engines';
 import { createStorage } from '../../src/storage/create-storage';
-import { createTemporalClient } from '../../src/temporal/connection';
 import { createTenant } from '../helpers/fixtures';
 import { testConfig } from '../helpers/test-api';
 
@@ -16,12 +14,10 @@ import { testConfig } from '../helpers/test-api';
 // (a history recorded before the language workflow prepared its source) would reach it.
 
 let db: Db;
-let temporal: Client;
 let language: ReturnType<typeof createLanguageActivities>;
 beforeAll(() => {
   const config = testConfig();
   db = createDb({ url: config.database.url!, poolMax: 4 });
-  temporal = createTemporalClient(config);
   const { blobStore } = createStorage(config);
   const engines = createLocalEngines();
   language = createLanguageActivities({
@@ -29,13 +25,10 @@ beforeAll(() => {
     blobStore,
     engines,
     capabilities: { locales: [] } as never,
-    temporal,
-    taskQueue: config.temporal.taskQueue,
-    webhooks: { publicBaseUrl: config.http.publicBaseUrl, retry: config.webhooks.retry },
+    webhooks: { publicBaseUrl: config.http.publicBaseUrl },
   });
 });
 afterAll(async () => {
-  await temporal.connection.close();
   await db.destroy();
 });
 

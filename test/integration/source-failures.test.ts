@@ -118,7 +118,13 @@ it('item 6: the charge step clamps a duration past the 32-bit column instead of 
   const created = await createProject(suite.api, tenant, projectBody({ source: { type: 'upload', file_name: 'a.mp4', size_bytes: 1000 } }));
   const id: string = created.body.data.id;
   await suite.api.db.updateTable('projects').set({ status: 'validating', phase: 'validating' }).where('id', '=', id).execute();
-  const activities = createProjectActivities({ db: suite.api.db, blobStore: suite.api.blobStore, uploads: suite.api.uploads, engines: createLocalEngines() });
+  const activities = createProjectActivities({
+    db: suite.api.db,
+    blobStore: suite.api.blobStore,
+    uploads: suite.api.uploads,
+    engines: createLocalEngines(),
+    webhooks: { publicBaseUrl: 'http://localhost' },
+  });
   expect(await activities.settleCharges({ projectId: id, durationSeconds: 5e9 })).toEqual({ outcome: 'limit_exceeded', billableSeconds: 2_147_483_647 });
   const project = await getProject(tenant, id);
   expect(project).toMatchObject({ status: 'failed', failure: { code: 'max_billable_seconds_exceeded' }, usage: { state: 'limit_exceeded', billable_seconds: 2_147_483_647, charged_seconds: 0 } });

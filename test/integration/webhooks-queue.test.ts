@@ -17,6 +17,8 @@ import { startTestApi, type TestApi } from '../helpers/test-api';
 import { startTestWorker, type TestWorker } from '../helpers/test-worker';
 import { waitFor } from '../helpers/wait-for';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import { failLanguage } from '../../src/lifecycle/language-lifecycle';
+import { appendProjectEvents, projectEvent } from '../../src/lifecycle/project-events';
 
 // Long waits without long histories. This file runs its own Temporal dev server whose history
 // limit is lowered from 51,200 events to HISTORY_LIMIT, so a workflow that polls while it waits
@@ -92,7 +94,7 @@ async function endpoint(tenant: TestTenant, url: string): Promise<string> {
   return id;
 }
 
-/** `count` events of the project (sequence 1, 2 …), each with a pending delivery to every endpoint; delivery ids by sequence. */
+/** `count` events of the project (sequence 1, 2 …), relayed, each with a pending delivery to every endpoint; delivery ids by sequence. */
 async function pendingEvents(tenant: TestTenant, projectId: string, endpointIds: string[], count: number): Promise<string[][]> {
   const bySequence: string[][] = [];
   for (let sequence = 1; sequence <= count; sequence++) {
@@ -107,6 +109,7 @@ async function pendingEvents(tenant: TestTenant, projectId: string, endpointIds:
         type: 'language.completed',
         discriminator: `es_es:${sequence}:1`,
         payload: JSON.stringify({ id: projectId }),
+        relayed_at: new Date(),
       })
       .execute();
     const ids = endpointIds.map(() => randomUUID());
@@ -264,6 +267,8 @@ describe('an emit while many older deliveries are pending', () => {
       webhooks: { publicBaseUrl: api.config.http.publicBaseUrl, allowPrivateTargets: true, secretKey: api.config.webhooks.secretKey, attemptTimeoutMs: 5000, retry: api.config.webhooks.retry },
     });
 
+    // The step: the project fails, its transition appending project.failed; then its workflow relays.
+    await api.db.transaction().execute((trx) => appendProjectEvents(trx, projectId, [projectEvent.ended('failed', new Date())], { publicBaseUrl: api.config.http.publicBaseUrl }));
     const began = Date.now();
     expect(await activities.emitProjectEvents(projectId)).toMatchObject({ emitted: 1 });
     const elapsed = Date.now() - began;
@@ -330,6 +335,16 @@ describe('a verified review waiting for a language still running', () => {
         verified_at: new Date(),
       } as never)
       .execute();
+    const settings = { publicBaseUrl: api.config.http.publicBaseUrl };
+    const activities = createWebhookActivities({
+      db: api.db,
+      temporal: api.temporal,
+      taskQueue: api.config.temporal.taskQueue,
+      webhooks: { ...settings, allowPrivateTargets: true, secretKey: api.config.webhooks.secretKey, attemptTimeoutMs: 5000, retry: api.config.webhooks.retry },
+    });
+    // The verification's transition appended its event, and the review workflow relayed it.
+    await api.db.transaction().execute((trx) => appendProjectEvents(trx, projectId, [projectEvent.reviewVerified()], settings));
+    expect(await activities.emitProjectEvents(projectId)).toMatchObject({ emitted: 1 });
     await startReviewWorkflow(api.temporal, { taskQueue: api.config.temporal.taskQueue, timeoutMs: 10_000 }, { id: projectId, workspace_id: tenant.workspace.id });
     const workflowId = transcriptReviewWorkflowId(projectId);
     await waitFor('the review waiting for es_es', async () => (await activityCount(workflowId, 'planRedubs')) === 1, 20_000);
@@ -337,13 +352,7 @@ describe('a verified review waiting for a language still running', () => {
     expect(await activityCount(workflowId, 'planRedubs')).toBe(1);
 
     // The language ends (failed, so there is nothing to re-dub) and its workflow emits, as it does.
-    await api.db.updateTable('project_languages').set({ status: 'failed', failure_code: 'engine_failed', updated_at: new Date() }).where('project_id', '=', projectId).execute();
-    const activities = createWebhookActivities({
-      db: api.db,
-      temporal: api.temporal,
-      taskQueue: api.config.temporal.taskQueue,
-      webhooks: { publicBaseUrl: api.config.http.publicBaseUrl, allowPrivateTargets: true, secretKey: api.config.webhooks.secretKey, attemptTimeoutMs: 5000, retry: api.config.webhooks.retry },
-    });
+    await api.db.transaction().execute((trx) => failLanguage(trx, { projectId, locale: 'es_es', attempt: 'current', code: 'engine_failed', detail: 'test' }, settings));
     const ended = Date.now();
     expect(await activities.emitProjectEvents(projectId)).toMatchObject({ emitted: 1 });
     const result = await Promise.race([

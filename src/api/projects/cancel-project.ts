@@ -49,12 +49,17 @@ export async function cancelProject(deps: AppDeps, ctx: Context): Promise<void> 
     }
     const now = new Date();
     if (project.status === 'awaiting_upload') {
-      await failUnchargedProject(trx, project, {
-        code: 'cancelled',
-        message: 'The project was cancelled before its upload completed; the credit hold was released and nothing was charged.',
-        usageState: 'released',
-        cancelledAt: now,
-      });
+      await failUnchargedProject(
+        trx,
+        project,
+        {
+          code: 'cancelled',
+          message: 'The project was cancelled before its upload completed; the credit hold was released and nothing was charged.',
+          usageState: 'released',
+          cancelledAt: now,
+        },
+        { publicBaseUrl: deps.config.http.publicBaseUrl },
+      );
     } else if (project.cancelled_at === null) {
       await updateProject(trx, project.id, { cancelled_at: now });
     }

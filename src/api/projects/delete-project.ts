@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import { deleteProjectContent, findProjectToDelete, hasWorkInFlight, listProjectBlobs, listWorkflowSubjects, type ProjectBlobs } from '../../db/project-content';
-import { deleteProject as tombstone } from '../../lifecycle/project-lifecycle';
+import { findProjectToDelete, hasWorkInFlight, listProjectBlobs, listWorkflowSubjects, type ProjectBlobs } from '../../db/project-content';
+import { deleteProject as tombstone, finishDeletion } from '../../lifecycle/project-lifecycle';
 import { lockExistingProject, type Project } from '../../db/projects';
 import { listLanguageStatuses } from '../../db/project-languages';
 import { ApiError } from '../api-error';
@@ -79,10 +79,7 @@ export async function deleteProject(deps: AppDeps, ctx: Context): Promise<void> 
   // the tombstone (a lost workflow the reconciler restarted) has to end before its files go.
   await assertNothingRuns(deps, project);
   await removeBlobs(deps, project.id, await listProjectBlobs(deps.db, project.id));
-  await deps.db.transaction().execute(async (trx) => {
-    const locked = await lockExistingProject(trx, project.id);
-    if (locked.content_removed_at === null) await deleteProjectContent(trx, project.id);
-  });
+  await deps.db.transaction().execute((trx) => finishDeletion(trx, project.id, { publicBaseUrl: deps.config.http.publicBaseUrl }));
   await relayProjectEvents(deps, project.id);
   ctx.body = { data: { id: project.id, object: 'project', deleted: true } };
 }

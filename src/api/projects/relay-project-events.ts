@@ -1,12 +1,13 @@
-import { recordProjectEvents, type NewDelivery } from '../../webhooks/record-project-events';
+import { relayEvents } from '../../webhooks/relay-events';
 import type { AppDeps } from '../app-deps';
 import { workflowsOf } from '../workflow-gateway';
 
 /**
- * After a commit: starts the deliveries of the project's webhook events that the committed change
- * wrote (`written`, created inside the transaction) and any the project's state still calls for.
+ * After a commit: starts the deliveries of the webhook events the committed change appended
+ * (the lifecycle's transitions wrote them; docs/webhooks.md#emission). A start that fails is
+ * logged, not thrown: the change is committed, and the reconciler starts a pending delivery that
+ * has no workflow.
  */
-export async function relayProjectEvents(deps: AppDeps, projectId: string, written: readonly NewDelivery[] = []): Promise<void> {
-  const { deliveries } = await recordProjectEvents(deps.db, projectId, deps.config.http.publicBaseUrl);
-  await workflowsOf(deps).startDeliveries(projectId, [...written, ...deliveries], (message, fields) => deps.logger.warn(message, fields));
+export async function relayProjectEvents(deps: AppDeps, projectId: string): Promise<void> {
+  await relayEvents(deps.db, projectId, (deliveries) => workflowsOf(deps).startDeliveries(projectId, deliveries, (message, fields) => deps.logger.warn(message, fields)));
 }

@@ -27,7 +27,7 @@ type PaidQuote = AdditionQuote & { charged_now_seconds: number };
  * tells the workflow again.
  */
 export async function addLanguages(deps: AppDeps, ctx: Context): Promise<void> {
-  const { db, config } = deps;
+  const { db } = deps;
   const auth = workspaceCaller(ctx);
   const idempotency = idempotencyOf(ctx);
   const body = bodyOf(ctx, addLanguagesBodySchema);
@@ -41,10 +41,10 @@ export async function addLanguages(deps: AppDeps, ctx: Context): Promise<void> {
   } else {
     const committed = await db.transaction().execute(async (trx) => {
       try {
-        const result = await commitAddition(trx, { projectId: quoted.id, body, idempotencyKey: idempotency.key, voices, publicBaseUrl: config.http.publicBaseUrl });
+        const result = await commitAddition(trx, { projectId: quoted.id, body, idempotencyKey: idempotency.key, voices });
         const paid: PaidQuote = { ...result.quote, charged_now_seconds: result.chargedNowSeconds };
         if (result.chargedNowSeconds > 0) await idempotency.setRecoveryPoint(trx, RECOVERY_POINT, { addition: paid });
-        return { paid, project: result.project, deliveries: result.deliveries };
+        return { paid, project: result.project };
       } catch (err) {
         if (!(err instanceof InsufficientCreditsError)) throw err;
         // The balance is what usage:read guards; a key without it learns only that it falls short.
@@ -59,7 +59,7 @@ export async function addLanguages(deps: AppDeps, ctx: Context): Promise<void> {
     });
     addition = committed.paid;
     project = committed.project;
-    await relayProjectEvents(deps, project.id, committed.deliveries);
+    await relayProjectEvents(deps, project.id);
   }
 
   if (addition.new_locales.length > 0 && addition.charged_now_seconds > 0) {

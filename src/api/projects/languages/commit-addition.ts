@@ -11,7 +11,6 @@ import { addLanguagesToProject } from '../../../lifecycle/project-lifecycle';
 import { lockLiveProject } from '../lock-live-project';
 import type { AddLanguagesBody } from './add-languages.schema';
 import { quoteAddition, type AdditionQuote } from './addition-quote';
-import { recordDueEvents, type NewDelivery } from '../../../webhooks/record-project-events';
 
 type Trx = Transaction<Database>;
 
@@ -21,8 +20,6 @@ export interface CommittedAddition {
   quote: AdditionQuote;
   chargedNowSeconds: number;
   project: Project;
-  /** Deliveries of the events recorded before reopening an ended project; started after the commit. */
-  deliveries: NewDelivery[];
 }
 
 const FINAL = ['completed', 'partially_completed', 'failed'];
@@ -46,18 +43,14 @@ async function phaseToResume(trx: Trx, project: Project): Promise<ProjectPhase> 
  * language gets its voice from `voices` (docs/voices.md).
  * Throws InsufficientCreditsError (having charged nothing that commits) when credits fall short.
  */
-export async function commitAddition(
-  trx: Trx,
-  input: { projectId: string; body: AddLanguagesBody; idempotencyKey: string; voices?: Readonly<Record<string, string>>; publicBaseUrl: string },
-): Promise<CommittedAddition> {
-  const { projectId, body, idempotencyKey, voices = {}, publicBaseUrl } = input;
+export async function commitAddition(trx: Trx, input: { projectId: string; body: AddLanguagesBody; idempotencyKey: string; voices?: Readonly<Record<string, string>> }): Promise<CommittedAddition> {
+  const { projectId, body, idempotencyKey, voices = {} } = input;
   const project = await lockLiveProject(trx, projectId);
   const quote = quoteAddition(project, body);
-  if (quote.new_locales.length === 0 || !quote.within_limit) return { additionId: null, quote, chargedNowSeconds: 0, project, deliveries: [] };
+  if (quote.new_locales.length === 0 || !quote.within_limit) return { additionId: null, quote, chargedNowSeconds: 0, project };
 
-  // The end this addition overwrites is news first, recorded as the project ended, before any of
-  // the addition is written (src/webhooks/record-project-events.ts, recordDueEvents).
-  const ended = FINAL.includes(project.status) ? await recordDueEvents(trx, project, publicBaseUrl) : undefined;
+  // The end this addition overwrites was news when it happened: its events are in the outbox.
+  const ended = FINAL.includes(project.status);
   const additionId = randomUUID();
   const billable = project.billable_seconds!;
   const perLocale = billable * project.credits_per_second;
@@ -94,5 +87,5 @@ export async function commitAddition(
   await addLanguagesToProject(trx, project, { locales: quote.new_locales, chargedSeconds: quote.billable_seconds, resumePhase: ended ? await phaseToResume(trx, project) : null });
   const updated = await findProjectById(trx, project.id);
   if (!updated) throw new Error(`project ${project.id} not found`);
-  return { additionId, quote, chargedNowSeconds: quote.billable_seconds, project: updated, deliveries: ended?.deliveries ?? [] };
+  return { additionId, quote, chargedNowSeconds: quote.billable_seconds, project: updated };
 }

@@ -4,7 +4,6 @@ import { reopenLanguage } from '../../../lifecycle/language-lifecycle';
 import { findProjectById, type Project } from '../../../db/projects';
 import { findLanguage, lockLanguage } from '../../../db/project-languages';
 import { lockLiveProject } from '../lock-live-project';
-import { recordDueEvents } from '../../../webhooks/record-project-events';
 import { ApiError } from '../../api-error';
 import type { AppDeps } from '../../app-deps';
 import { workspaceCaller } from '../../middleware/authenticate';
@@ -48,13 +47,11 @@ export function retryTarget(deps: AppDeps): Middleware {
 /**
  * A paid (or free) retry. One transaction checks, quotes, charges the quote and reopens the
  * language as its next attempt, with the idempotency recovery point; the language workflow
- * starts after the commit. Before reopening, the same transaction records the webhook events of
- * the ending it overwrites (the language's failure, the project's end), which the language's or
- * project's workflow may not have emitted yet. A retried request that finds the recovery point only starts the
+ * starts after the commit. A retried request that finds the recovery point only starts the
  * workflow again, and only while that attempt is still open (never a second attempt).
  */
 export async function retryLanguage(deps: AppDeps, ctx: Context): Promise<void> {
-  const { db, config } = deps;
+  const { db } = deps;
   const auth = workspaceCaller(ctx);
   const idempotency = idempotencyOf(ctx);
   const body = bodyOf(ctx, retryLanguageBodySchema);
@@ -85,7 +82,6 @@ export async function retryLanguage(deps: AppDeps, ctx: Context): Promise<void> 
     const quote = priceRetry(locked, language, body);
     if (!quote.within_limit) return { paid: false as const, retry: quote, project: locked };
     const attempt = language.attempt + 1;
-    const { deliveries } = await recordDueEvents(trx, locked, config.http.publicBaseUrl);
     try {
       await reopenLanguage(trx, { project: locked, language, attempt, billing: quote.price === 'free' ? 'free' : 'charge' });
     } catch (err) {
@@ -100,12 +96,12 @@ export async function retryLanguage(deps: AppDeps, ctx: Context): Promise<void> 
     }
     const retry: RetryQuote = { ...quote, attempt, charged_now_seconds: quote.billable_seconds };
     await idempotency.setRecoveryPoint(trx, RECOVERY_POINT, { retry });
-    return { paid: true as const, retry, deliveries, project: (await findProjectById(trx, project.id)) ?? locked };
+    return { paid: true as const, retry, project: (await findProjectById(trx, project.id)) ?? locked };
   });
 
   if (!committed.paid) idempotency.answerUnrecorded();
   else {
-    await relayProjectEvents(deps, project.id, committed.deliveries);
+    await relayProjectEvents(deps, project.id);
     await start(committed.retry);
   }
   await answer(deps, ctx, committed.retry, committed.project);
