@@ -1,6 +1,6 @@
 import { Kysely, sql } from 'kysely';
 
-// Frozen in time. Webhook events become an outbox (docs/webhooks.md#emission): each lifecycle
+// Frozen in time. Webhook events become an outbox (docs/webhooks.md#delivery-retries-ordering): each lifecycle
 // transition appends its events in its own transaction, and a relay starts their deliveries after
 // the commit and marks the event `relayed_at`. An event without it is one whose deliveries may not
 // have been started yet (a worker lost between the commit and the relay): the next relay of its

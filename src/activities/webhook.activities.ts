@@ -79,7 +79,7 @@ export function createWebhookActivities({ db, temporal, taskQueue, webhooks }: W
      * step of one project costs its own deliveries' starts however many older ones are still
      * pending (a receiver that is down). A start that fails fails the activity with the events
      * unmarked, and its retry starts them again; a delivery whose workflow is missing for any
-     * other reason is the reconciler's (docs/webhooks.md#emission). Answers how many events it
+     * other reason is the reconciler's (docs/webhooks.md#delivery-retries-ordering). Answers how many events it
      * relayed and the statuses it saw (the workflows show them as search attributes).
      */
     async emitProjectEvents(projectId: string): Promise<{ emitted: number; statuses: ProjectStatuses | null }> {

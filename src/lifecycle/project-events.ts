@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/database';
 import { lockExistingProject, type ProjectStatus } from '../db/projects';
-import { appendEventRow, outboxTail, refreshEventPayloads } from '../db/webhook-outbox';
+import { appendEventRow, outboxTail, refreshEventPayloads } from '../db/outbox-appends';
 import { endpointsFor, insertDelivery } from '../db/webhooks';
 import type { WebhookEventType } from '../shared/webhook-contracts';
 import { projectSnapshot } from '../webhooks/project-snapshot';
 
-// The outbox side of a transition (docs/webhooks.md#emission): the events a transition is news
+// The outbox side of a transition (docs/webhooks.md#delivery-retries-ordering): the events a transition is news
 // for, appended in its transaction after its writes, each with the next sequence number of its
 // project and one pending delivery per endpoint subscribed to its type. Nothing is derived later
 // by comparing state: a transition that did not happen appends nothing, and one that happened

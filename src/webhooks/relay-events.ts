@@ -4,7 +4,7 @@ import { listProjectLanguages } from '../db/project-languages';
 import { markRelayed, unrelayedEvents, type UnrelayedEvent } from '../db/webhook-outbox';
 import type { ProjectStatuses } from '../shared/webhook-contracts';
 
-// The outbox relay (docs/webhooks.md#emission): after a commit, the deliveries of the project's
+// The outbox relay (docs/webhooks.md#delivery-retries-ordering): after a commit, the deliveries of the project's
 // events that no relay has started yet are started, then the events are marked relayed. A relay
 // lost between the two (a worker killed, Temporal down) leaves them unmarked: the next relay of
 // the project, or the reconciler's, starts them again, and starting a delivery twice is a no-op

@@ -4,7 +4,7 @@ import { workflowsOf } from '../workflow-gateway';
 
 /**
  * After a commit: starts the deliveries of the webhook events the committed change appended
- * (the lifecycle's transitions wrote them; docs/webhooks.md#emission). A start that fails is
+ * (the lifecycle's transitions wrote them; docs/webhooks.md#delivery-retries-ordering). A start that fails is
  * logged, not thrown: the change is committed, and the reconciler starts a pending delivery that
  * has no workflow.
  */

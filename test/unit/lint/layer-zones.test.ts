@@ -150,6 +150,8 @@ describe('statuses move only through src/lifecycle (eslint/layers.js)', () => {
     ['src/api/projects/fixture.ts', "import { writeLanguageState } from '../../db/status-writes';"],
     ['src/cli/fixture.ts', STATUS_WRITES],
     ['src/webhooks/fixture.ts', STATUS_WRITES],
+    ['src/webhooks/fixture.ts', "import { appendEventRow } from '../db/outbox-appends';"],
+    ['src/activities/fixture.ts', "import { appendEventRow } from '../db/outbox-appends';"],
     ['src/db/fixture.ts', "export const end = (db: any, id: string) => db.updateTable('projects').set({ status: 'failed' }).where('id', '=', id).execute();"],
     ['src/db/fixture.ts', "export const end = (db: any, id: string) => db.updateTable('project_languages').set({ status: 'completed', percent: 100 }).where('project_id', '=', id).execute();"],
     ['src/db/fixture.ts', "export const pay = (db: any, id: string) => db.updateTable('projects').set({ usage_state: 'charged' }).where('id', '=', id).execute();"],
@@ -158,11 +160,12 @@ describe('statuses move only through src/lifecycle (eslint/layers.js)', () => {
   ])('%s may not: %s', async (file, code) => {
     const found = await queries(file, code);
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatch(/src\/lifecycle|status-writes/);
+    expect(found[0]).toMatch(/src\/lifecycle|status-writes|outbox-appends/);
   });
 
   it.each([
     ['src/lifecycle/fixture.ts', "import { writeProjectState } from '../db/status-writes';"],
+    ['src/lifecycle/fixture.ts', "import { appendEventRow } from '../db/outbox-appends';"],
     ['src/db/status-writes.ts', "export const end = (db: any, id: string) => db.updateTable('projects').set({ status: 'failed' }).where('id', '=', id).execute();"],
     ['src/db/fixture.ts', "export const stale = (db: any, id: string) => db.updateTable('language_segments').set({ status: 'stale' }).where('project_id', '=', id).execute();"],
     ['src/db/fixture.ts', "export const touch = (db: any, id: string) => db.updateTable('projects').set({ name: 'x' }).where('id', '=', id).execute();"],
