@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/database';
-import { lockExistingProject, type ProjectStatus } from '../db/projects';
+import { lockExistingProject, type Project, type ProjectStatus } from '../db/projects';
 import { appendEventRow, outboxTail, refreshEventPayloads } from '../db/outbox-appends';
 import { endpointsFor, insertDelivery } from '../db/webhooks';
 import type { WebhookEventType } from '../shared/webhook-contracts';
@@ -40,6 +40,11 @@ export const projectEvent = {
     discriminator: `${language.locale}:${language.attempt}:${language.revision}`,
   }),
   languageFailed: (language: { locale: string; attempt: number }): ProjectEvent => ({ type: 'language.failed', discriminator: `${language.locale}:${language.attempt}` }),
+  /** The project's end as written, and a customer's cancel once it has settled (docs/lifecycle.md#cancel), whoever ended it. */
+  endingOf: (project: Project): ProjectEvent[] => [
+    ...(project.completed_at ? [projectEvent.ended(project.status, project.completed_at)] : []),
+    ...(project.completed_at && project.cancelled_at ? [projectEvent.cancelled(project.cancelled_at)] : []),
+  ],
 };
 
 /**
@@ -51,13 +56,20 @@ export const projectEvent = {
 const appendedInStep = new WeakMap<Trx, Map<string, string[]>>();
 
 /**
- * Appends `events` for the project, in the caller's transaction, after the transition's writes.
+ * Appends the project's events (`newsOf`: the events, or how to read them from the project row as
+ * the transition left it), in the caller's transaction, after the transition's writes.
  * Locks the project row (sequence numbers without gaps when two languages end together). Nothing
  * is written for a deleted project but its `project.deleted`, and nothing after that.
  */
-export async function appendProjectEvents(trx: Trx, projectId: string, events: readonly ProjectEvent[], settings: EventSettings): Promise<void> {
-  if (events.length === 0) return;
+export async function appendProjectEvents(
+  trx: Trx,
+  projectId: string,
+  newsOf: readonly ProjectEvent[] | ((project: Project) => ProjectEvent[]),
+  settings: EventSettings,
+): Promise<void> {
   const project = await lockExistingProject(trx, projectId);
+  const events = typeof newsOf === 'function' ? newsOf(project) : newsOf;
+  if (events.length === 0) return;
   const tail = await outboxTail(trx, projectId);
   if (tail.deleted) return;
   const news = project.deleted_at === null ? events : events.filter((e) => e.type === 'project.deleted');

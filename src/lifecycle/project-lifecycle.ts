@@ -96,7 +96,7 @@ export async function stopOverCeiling(trx: Trx, project: Project, billableSecond
     validated_at: now,
     completed_at: now,
   });
-  await appendProjectEvents(trx, project.id, [projectEvent.ended('failed', now)], events);
+  await appendProjectEvents(trx, project.id, projectEvent.endingOf, events);
 }
 
 /**
@@ -122,7 +122,7 @@ export async function failUnchargedProject(
     completed_at: now,
     ...(failure.cancelledAt ? { cancelled_at: failure.cancelledAt } : {}),
   });
-  await appendProjectEvents(trx, project.id, [projectEvent.ended('failed', now), ...(failure.cancelledAt ? [projectEvent.cancelled(failure.cancelledAt)] : [])], events);
+  await appendProjectEvents(trx, project.id, projectEvent.endingOf, events);
 }
 
 /**
@@ -155,8 +155,7 @@ export async function settleProjectOutcome(trx: Trx, projectId: string, events: 
         : { failure_code: 'engine_failed', failure_message: 'Every language failed; all charges were refunded.' }
       : { failure_code: null, failure_message: null, failure_detail: null }),
   });
-  // A customer's cancel is news once it has settled (docs/lifecycle.md#cancel).
-  await appendProjectEvents(trx, projectId, [projectEvent.ended(status, completedAt), ...(project.cancelled_at ? [projectEvent.cancelled(project.cancelled_at)] : [])], events);
+  await appendProjectEvents(trx, projectId, projectEvent.endingOf, events);
   return status;
 }
 

@@ -3,6 +3,8 @@ import { getBalance } from '../../src/db/credits';
 import { createLocalEngines, type Translator } from '../../src/engines';
 import { ApertiumTranslator } from '../../src/engines/translate/apertium-translator';
 import { blobKeys } from '../../src/db/uploads';
+import { failLanguage } from '../../src/lifecycle/language-lifecycle';
+import { settleProjectOutcome } from '../../src/lifecycle/project-lifecycle';
 import { languageWorkflowId } from '../../src/shared/workflow-ids';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { dubbingSuite } from '../helpers/dubbing-suite';
@@ -260,16 +262,28 @@ describe('POST /v1/dubbing/projects/{id}/languages/{locale}/retry', () => {
         source_size_bytes: 1000,
         source_locale: 'en_us',
         target_locales: ['ca_es'],
-        status: 'failed',
-        phase: 'failed',
+        status: 'processing',
+        phase: 'dubbing',
         max_billable_seconds: 60,
         credits_per_second: CPS,
         billable_seconds: 30,
-        usage_state: 'refunded',
+        usage_state: 'charged',
         hold_reference: `${id}:hold`,
       })
       .execute();
-    await api().db.insertInto('project_languages').values({ project_id: id, locale: 'ca_es', status: 'failed', failure_code: 'source_failed', failure_message: 'x' }).execute();
+    await api().db.insertInto('project_languages').values({ project_id: id, locale: 'ca_es', status: 'dubbing' }).execute();
+    // The source fails through the lifecycle (nothing was charged to refund), which appends the
+    // events of that ending; no workflow relays them.
+    const settings = { publicBaseUrl: api().config.http.publicBaseUrl };
+    await api()
+      .db.transaction()
+      .execute(async (trx) => {
+        await failLanguage(trx, { projectId: id, locale: 'ca_es', attempt: 'current', code: 'source_failed', detail: 'x' }, settings);
+        await settleProjectOutcome(trx, id, settings);
+      });
+    expect(await getProjectView(api(), tenant, id)).toMatchObject({ status: 'failed', usage: { state: 'refunded' } });
+    const ending = await events(id);
+    expect(ending).toEqual(['language.failed', 'project.failed']);
 
     const over = await retry(tenant, id, 'ca_es', { max_billable_seconds: 29, preview_only: false }, randomUUID());
     expect(over.status).toBe(200);
@@ -282,7 +296,7 @@ describe('POST /v1/dubbing/projects/{id}/languages/{locale}/retry', () => {
     expect(short.status).toBe(402);
     expect(short.body.error.code).toBe('insufficient_credits');
     expect(await ledger(id)).toEqual([]);
-    expect(await events(id)).toEqual([]);
+    expect(await events(id)).toEqual(ending);
     await api().db.updateTable('projects').set({ workspace_id: tenant.workspace.id }).where('id', '=', id).execute();
 
     const quote = await retry(tenant, id, 'ca_es', { max_billable_seconds: 60 });
@@ -290,8 +304,8 @@ describe('POST /v1/dubbing/projects/{id}/languages/{locale}/retry', () => {
     expect(paid.status).toBe(200);
     expect(await ledger(id)).toEqual([`capture:${quote.body.data.retry.credits}:ca_es:charge:2`]);
     expect(paid.body.data.project).toMatchObject({ status: 'processing', usage: { charged_seconds: 30 } });
-    // No workflow emitted this project's failure (the rows were written above): the retry that
-    // overwrites it recorded it first, so a webhook receiver still hears of the ending.
+    // No workflow relayed this project's failure: its events stay in the outbox after the retry
+    // overwrote the ending, so a webhook receiver still hears of it.
     expect(await events(id)).toEqual(['language.failed', 'project.failed']);
     // No worker polls here: stop the attempt's workflow, as an operator would; the reconciler's settlement is not under test.
     await api().temporal.workflow.getHandle(languageWorkflowId(id, 'ca_es')).terminate('test done');
