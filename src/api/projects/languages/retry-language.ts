@@ -67,7 +67,7 @@ export async function retryLanguage(deps: AppDeps, ctx: Context): Promise<void> 
   const project = retryProjectOf(ctx);
   const locale = ctx.params.locale!;
 
-  await runPaidCall<Reopened, void>(deps, ctx, {
+  await runPaidCall<Reopened>(deps, ctx, {
     recoveryPoint: RECOVERY_POINT,
     async recover(data) {
       const { retry } = data as unknown as { retry: RetryQuote };
