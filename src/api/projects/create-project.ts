@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
-import { InsufficientCreditsError } from '../../db/credits';
 import { findProject, type Project } from '../../db/projects';
 import { createProject as createProjectRow, holdProjectCeiling } from '../../lifecycle/project-lifecycle';
 import { replaceSourceSegments, type Cue } from '../../db/source-segments';
 import { insertUpload, partSizeFor, UPLOAD_WINDOW_MS, type Upload } from '../../db/uploads';
 import { ApiError } from '../api-error';
+import { paid } from '../paid-call/paid-call';
+import { runPaidCall } from '../paid-call/run-paid-call';
 import type { AppDeps } from '../app-deps';
 import { type AuthContext, workspaceCaller } from '../middleware/authenticate';
-import { idempotencyOf } from '../middleware/idempotency';
 import { bodyOf } from '../middleware/validate';
 import { ceilingHold } from './ceiling-hold';
 import { checkLocales } from './check-locales';
@@ -52,65 +52,73 @@ function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
   };
 }
 
+/** What create prepares outside its transaction: the checked request, the project's id and (upload source) its storage upload. */
+interface Prepared {
+  id: string;
+  accepted: Accepted;
+  upload: ReturnType<typeof newUpload> | undefined;
+}
+
+/** The project written (with its upload), or, on recovery, found again. */
+interface Created {
+  project: Project;
+  upload?: Upload;
+  recovered: boolean;
+}
+
 /**
- * POST /v1/dubbing/projects: one transaction writes the project, its credit hold, its upload, a
- * supplied transcript and the recovery point; a retry that finds the recovery point only starts
- * the (same) workflow (docs/design.md#idempotency).
+ * POST /v1/dubbing/projects, a paid call (docs/design.md#the-paid-call-pipeline): one transaction
+ * writes the project, its upload, a supplied transcript, the recovery point and, last, its credit
+ * hold; a YouTube project's workflow starts after the commit. A retry that finds the recovery
+ * point only starts the (same) workflow (docs/design.md#idempotency).
  */
 export async function createProject(deps: AppDeps, ctx: Context): Promise<void> {
   const { db, config } = deps;
   const auth = workspaceCaller(ctx);
-  const idempotency = idempotencyOf(ctx);
   const body = bodyOf(ctx, createProjectBodySchema);
-
-  if (idempotency.recoveryPoint === PROJECT_CREATED) {
-    // Before validation: the project exists and is paid for, whatever the engines serve now.
-    const project = await findProject(db, auth.workspaceId, String(idempotency.recoveryData?.project_id));
-    if (!project) throw new Error(`project ${String(idempotency.recoveryData?.project_id)} vanished after creation`);
-    if (project.source_type === 'youtube') await workflowsOf(deps).startProject(project);
-    ctx.status = 201;
-    ctx.body = { data: await loadProjectView(deps, project, { includeTransfer: true }) };
-    return;
-  }
-
-  const accepted = validateSemantics(deps, body);
-  const id = randomUUID();
-  // The storage side of the upload starts first, so the row can name it (s3: the multipart
-  // upload's id). Should the row not be written, the upload is aborted below; a crash in
-  // between leaves one the upload-expiry schedule aborts once it is older than any window.
-  const upload = body.source.type === 'upload' ? newUpload(id, body.source, config.uploads.partSizeBytes, await deps.uploads.begin(id)) : undefined;
   // Hold the most this project may cost: the ceiling for every target language.
   const { holdAmount, neededCredits } = ceilingHold(body.max_billable_seconds, body.target_locales.length, auth.creditsPerSecond);
-  const written = await db
-    .transaction()
-    .execute(async (trx) => {
+
+  await runPaidCall<Created, Prepared>(deps, ctx, {
+    recoveryPoint: PROJECT_CREATED,
+    async recover(data) {
+      // Before validation: the project exists and is paid for, whatever the engines serve now.
+      const project = await findProject(db, auth.workspaceId, String(data.project_id));
+      if (!project) throw new Error(`project ${String(data.project_id)} vanished after creation`);
+      return { project, recovered: true };
+    },
+    async prepare() {
+      const accepted = validateSemantics(deps, body);
+      const id = randomUUID();
+      // The storage side of the upload starts first, so the row can name it (s3: the multipart
+      // upload's id). Should the row not be written, the upload is aborted (rolledBack); a crash in
+      // between leaves one the upload-expiry schedule aborts once it is older than any window.
+      const upload = body.source.type === 'upload' ? newUpload(id, body.source, config.uploads.partSizeBytes, await deps.uploads.begin(id)) : undefined;
+      return { id, accepted, upload };
+    },
+    async commit(trx, { id, accepted, upload }) {
       const project = await createProjectRow(trx, newProject(id, auth, body, accepted));
       const uploadRow = upload ? await insertUpload(trx, upload) : undefined;
       // A supplied transcript is the dub's: no speech recognition runs for this project.
       if (accepted.transcript) await replaceSourceSegments(trx, id, accepted.transcript, 'supplied');
-      await idempotency.setRecoveryPoint(trx, PROJECT_CREATED, { project_id: id });
-      // Last: the hold locks the workspace's balance row until the commit, and the workspace's other creates wait for it.
-      await holdProjectCeiling(trx, project, holdAmount);
-      return { project, upload: uploadRow };
-    })
-    .catch(async (err: unknown) => {
+      return paid(id, { project, upload: uploadRow, recovered: false }, { project_id: id });
+    },
+    // Last: the hold locks the workspace's balance row until the commit, and the workspace's other creates wait for it.
+    chargeLast: async (trx, { project }) => holdProjectCeiling(trx, project, holdAmount),
+    async rolledBack({ upload }) {
       if (upload) await deps.uploads.abort(upload).catch((abortErr: unknown) => deps.logger.warn('could not abort an unused upload', { uploadId: upload.id, error: String(abortErr) }));
-      if (!(err instanceof InsufficientCreditsError)) throw err;
-      // The balance is what usage:read guards; a key without it learns only that it falls short.
-      const available = auth.permissions.has('usage:read') ? `; ${err.available} are available` : '';
-      throw new ApiError(
-        402,
-        'payment_required_error',
-        'insufficient_credits',
-        `This project needs ${neededCredits} credits held (max_billable_seconds × target locales × ${auth.creditsPerSecond} credits per second)${available}.`,
-      );
-    });
-
-  // A YouTube project has its source now, so its workflow starts now; an upload project's starts
-  // at upload/complete (signalWithStart).
-  if (!written.upload) await workflowsOf(deps).startProject(written.project);
-  ctx.status = 201;
-  ctx.body = { data: await createdView(deps, written.project, written.upload) };
+    },
+    shortfall: (_err, available) => `This project needs ${neededCredits} credits held (max_billable_seconds × target locales × ${auth.creditsPerSecond} credits per second)${available}.`,
+    // A YouTube project has its source now, so its workflow starts now; an upload project's starts
+    // at upload/complete (signalWithStart).
+    async start({ project }) {
+      if (project.source_type === 'youtube') await workflowsOf(deps).startProject(project);
+    },
+    present: async ({ project, upload, recovered }) => ({
+      status: 201,
+      body: { data: recovered ? await loadProjectView(deps, project, { includeTransfer: true }) : await createdView(deps, project, upload) },
+    }),
+  });
 }
 
 /** The new project's row; every column it does not name takes the table's default (null, 0, …). */

@@ -1,5 +1,4 @@
 import type { Context, Middleware } from 'koa';
-import { InsufficientCreditsError } from '../../db/credits';
 import { findRunningRegeneration } from '../../db/language-regenerations';
 import { findRedubRevision } from '../../db/language-renders';
 import { quoteRegeneration } from '../../db/language-segments';
@@ -11,6 +10,8 @@ import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';
 import { idempotencyOf } from '../middleware/idempotency';
 import { bodyOf } from '../middleware/validate';
+import { paid, unpaid } from '../paid-call/paid-call';
+import { runPaidCall } from '../paid-call/run-paid-call';
 import { loadOwnProject } from '../projects/load-own-project';
 import { loadProjectView } from '../projects/load-project-view';
 import { commitRegeneration } from './commit-regeneration';
@@ -38,8 +39,15 @@ interface ChargedRegeneration {
   run: RegenerationRun;
 }
 
-async function answer(deps: AppDeps, ctx: Context, regeneration: RegenerationQuote, project: Project): Promise<void> {
-  ctx.body = { data: { regeneration, project: await loadProjectView(deps, project, { includeTransfer: true }) } };
+/** The quote and the project to answer with; `run` once charged (the workflow to start). */
+interface Regenerating {
+  regeneration: RegenerationQuote;
+  run?: RegenerationRun;
+  project: Project;
+}
+
+async function answerBody(deps: AppDeps, regeneration: RegenerationQuote, project: Project) {
+  return { data: { regeneration, project: await loadProjectView(deps, project, { includeTransfer: true }) } };
 }
 
 /**
@@ -61,54 +69,42 @@ export function regenerationTarget(deps: AppDeps): Middleware {
     }
     const language = await findLanguageStatus(deps.db, project.id, locale);
     assertRegenerable(locale, language?.status, await findRunningRegeneration(deps.db, project.id, locale), (await findRedubRevision(deps.db, project.id, locale)) !== null);
-    await answer(deps, ctx, priceRegeneration(project, await quoteRegeneration(deps.db, project.id, locale), body), project);
+    ctx.body = await answerBody(deps, priceRegeneration(project, await quoteRegeneration(deps.db, project.id, locale), body), project);
   };
 }
 
 /**
- * A paid regeneration. One transaction checks, quotes, charges and records it with the
- * idempotency recovery point (commitRegeneration); its workflow starts after the commit. A retry
- * after a crash or a 503 between the two finds the recovery point and only starts the (same)
- * workflow. Nothing to change, or over the limit: the quote, nothing charged, and the key is not
- * kept (nothing happened that a retry could repeat).
+ * A paid regeneration, a paid call (docs/design.md#the-paid-call-pipeline). One transaction
+ * checks, quotes, charges and records it with the idempotency recovery point (commitRegeneration);
+ * its workflow starts after the commit. A retry after a crash or a 503 between the two finds the
+ * recovery point and only starts the (same) workflow. Nothing to change, or over the limit: the
+ * quote, nothing charged, and the key is not kept (nothing happened that a retry could repeat).
  */
 export async function regenerateLanguage(deps: AppDeps, ctx: Context): Promise<void> {
   const { db } = deps;
-  const auth = workspaceCaller(ctx);
   const idempotency = idempotencyOf(ctx);
   const body = bodyOf(ctx, regenerateBodySchema);
   const { project, locale } = regenerationTargetOf(ctx);
-  const start = (run: RegenerationRun) => workflowsOf(deps).startRegeneration(run);
 
-  if (idempotency.recoveryPoint === RECOVERY_POINT) {
+  await runPaidCall<Regenerating>(deps, ctx, {
+    recoveryPoint: RECOVERY_POINT,
+    projectOf: () => project.id,
     // Charged and committed before a crash or an outage: only the workflow start is left.
-    const { regeneration, run } = idempotency.recoveryData as unknown as ChargedRegeneration;
-    await start(run);
-    return answer(deps, ctx, regeneration, (await findProjectById(db, project.id)) ?? project);
-  }
-
-  const committed = await db.transaction().execute(async (trx) => {
-    try {
+    async recover(data) {
+      const { regeneration, run } = data as unknown as ChargedRegeneration;
+      return { regeneration, run, project: (await findProjectById(db, project.id)) ?? project };
+    },
+    async commit(trx) {
       const result = await commitRegeneration(trx, { projectId: project.id, locale, body, idempotencyKey: idempotency.key });
-      if (result.kind === 'charged') {
-        const charged: ChargedRegeneration = { regeneration: result.quote, run: result.run };
-        await idempotency.setRecoveryPoint(trx, RECOVERY_POINT, { ...charged });
-      }
-      return result;
-    } catch (err) {
-      if (!(err instanceof InsufficientCreditsError)) throw err;
-      // The balance is what usage:read guards; a key without it learns only that it falls short.
-      const available = auth.permissions.has('usage:read') ? `; ${err.available} are available` : '';
-      throw new ApiError(
-        402,
-        'payment_required_error',
-        'insufficient_credits',
-        `This regeneration costs ${err.requested} credits (${err.requested / project.credits_per_second} s × ${project.credits_per_second} credits per second)${available}. Nothing was charged or changed.`,
-      );
-    }
+      if (result.kind === 'unpaid') return unpaid({ regeneration: result.quote, project: result.project });
+      const charged: ChargedRegeneration = { regeneration: result.quote, run: result.run };
+      return paid(project.id, { ...charged, project: result.project }, { ...charged });
+    },
+    shortfall: (err, available) =>
+      `This regeneration costs ${err.requested} credits (${err.requested / project.credits_per_second} s × ${project.credits_per_second} credits per second)${available}. Nothing was charged or changed.`,
+    async start({ run }) {
+      if (run) await workflowsOf(deps).startRegeneration(run);
+    },
+    present: async ({ regeneration, project: current }) => ({ body: await answerBody(deps, regeneration, current) }),
   });
-
-  if (committed.kind === 'unpaid') idempotency.answerUnrecorded();
-  else await start(committed.run);
-  await answer(deps, ctx, committed.quote, committed.project);
 }
