@@ -1,11 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { createReconcilerActivities } from '../../src/activities/reconciler.activities';
 import { getBalance } from '../../src/db/credits';
+import { failLanguage } from '../../src/lifecycle/language-lifecycle';
+import { settleProjectOutcome } from '../../src/lifecycle/project-lifecycle';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { makeTempDir, removeTempDir, spokenClip } from '../helpers/media-fixtures';
 import { createProject, projectBody } from '../helpers/projects';
 import { chargedProject as writeChargedProject, describesWaitAt, ledgerOf, refusingStarts, TEN_MINUTES_AGO } from '../helpers/reconciler-fixtures';
 import { withReconcilerSchedule } from '../helpers/reconciler-schedule';
+import { startWebhookReceiver } from '../helpers/webhook-receiver';
 import { request, startTestApi, type TestApi } from '../helpers/test-api';
 import { startTestWorker, type TestWorker } from '../helpers/test-worker';
 import { putPart, splitParts } from '../helpers/upload-client';
@@ -302,4 +306,48 @@ describe('the reconciler schedule (the safety net)', () => {
     await waitForCompleted(tenant, held.id);
     expect(await ledger(held.id)).toEqual(['hold:600:hold', 'capture:60:capture', 'release:540:release']);
   }, 240_000);
+});
+
+describe('webhook events a lost relay left', () => {
+  it('are relayed by the reconciler: the delivery reaches the receiver and the events are marked, once', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+      await api.db
+        .insertInto('webhook_endpoints')
+        .values({
+          id: randomUUID(),
+          workspace_id: tenant.workspace.id,
+          url: receiver.url('/lost-relay'),
+          secret: `whsec_${randomUUID()}`,
+          enabled_events: ['language.failed'],
+          description: null,
+          deleted_at: null,
+        })
+        .execute();
+      const id = await writeChargedProject(api.db, CPS, tenant, { status: 'processing', languages: { es_es: 'completed', ca_es: 'dubbing' } });
+      // ca_es fails and the project ends through the lifecycle, which appends their events; the
+      // worker that committed this is lost before it relays them (nothing starts a delivery).
+      const settings = { publicBaseUrl: api.config.http.publicBaseUrl };
+      await api.db.transaction().execute(async (trx) => {
+        await failLanguage(trx, { projectId: id, locale: 'ca_es', attempt: 'current', code: 'engine_failed', detail: 'worker lost' }, settings);
+        await settleProjectOutcome(trx, id, settings);
+      });
+      await sql`update webhook_events set created_at = now() - interval '10 minutes' where project_id = ${id}`.execute(api.db);
+      const unrelayed = () => api.db.selectFrom('webhook_events').select('type').where('project_id', '=', id).where('relayed_at', 'is', null).orderBy('sequence').execute();
+      expect((await unrelayed()).map((e) => e.type)).toEqual(['language.failed', 'project.completed']);
+
+      await withReconcilerSchedule(api, scheduleInput(tenant), async (pass) => {
+        const relay = { subject: `project/${id}/webhook-events`, kind: 'relay_webhook_events', detail: expect.any(String) };
+        expect(await pass()).toEqual({ repairs: [relay], failed: [] });
+        await waitFor('language.failed at the receiver', async () => receiver.received.some((r) => r.path === '/lost-relay' && r.body?.type === 'language.failed'), 30_000, 250);
+        expect(await unrelayed()).toEqual([]);
+        // Relayed once: the next pass finds nothing left to relay.
+        expect(await pass()).toEqual({ repairs: [], failed: [] });
+      });
+      expect(receiver.received.filter((r) => r.path === '/lost-relay').map((r) => [r.body.type, r.body.locale])).toEqual([['language.failed', 'ca_es']]);
+    } finally {
+      await receiver.close();
+    }
+  }, 120_000);
 });

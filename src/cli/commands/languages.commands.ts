@@ -2,11 +2,11 @@ import { getBalance } from '../../db/credits';
 import { findLanguageRetryFacts } from '../../db/project-languages';
 import type { LanguageWorkflowInput, RetryBilling } from '../../shared/project-contracts';
 import { retryPriceFor } from '../../shared/retry-policy';
-import { languageSearchAttributes } from '../../shared/search-attributes';
 import { languageWorkflowId } from '../../shared/workflow-ids';
 import type { languageWorkflow } from '../../workflows/language.workflow';
 import { locale, uuid } from '../arguments';
 import type { CliContext } from '../cli-context';
+import { workflowsOf } from '../workflow-gateway';
 import type { RegisterCommand } from './index';
 
 interface RetryOptions {
@@ -50,16 +50,13 @@ async function retryLanguage(ctx: CliContext, projectId: string, locale: string,
     attempt: row.attempt + 1,
     billing,
   };
-  // Same workflow id: the Web UI shows every attempt as a run of the one language workflow.
-  const handle = await ctx.temporal().workflow.start<typeof languageWorkflow>('languageWorkflow', {
-    taskQueue: ctx.config.temporal.taskQueue,
-    workflowId: languageWorkflowId(projectId, locale),
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    args: [input],
-    typedSearchAttributes: languageSearchAttributes(projectId, row.workspace_id, locale),
-  });
+  // Through the workflow gateway, as the API's retry: a new run of the one language workflow id,
+  // so the Web UI shows every attempt as a run of it.
+  await workflowsOf(ctx).retryLanguage({ ...input, workspaceId: row.workspace_id });
+  const handle = ctx.temporal().workflow.getHandle<typeof languageWorkflow>(languageWorkflowId(projectId, locale));
+  const { runId } = await handle.describe();
   ctx.print(
-    `started attempt ${input.attempt} of ${handle.workflowId} (run ${handle.firstExecutionRunId}; ${billing === 'charge' ? 'charged' : billing === 'free' ? `free: ${row.failure_code} was the platform's failure` : 'goodwill'})`,
+    `started attempt ${input.attempt} of ${handle.workflowId} (run ${runId}; ${billing === 'charge' ? 'charged' : billing === 'free' ? `free: ${row.failure_code} was the platform's failure` : 'goodwill'})`,
   );
   if (!options.wait) return;
   const result = await handle.result();
