@@ -61,12 +61,7 @@ const appendedInStep = new WeakMap<Trx, Map<string, string[]>>();
  * Locks the project row (sequence numbers without gaps when two languages end together). Nothing
  * is written for a deleted project but its `project.deleted`, and nothing after that.
  */
-export async function appendProjectEvents(
-  trx: Trx,
-  projectId: string,
-  newsOf: readonly ProjectEvent[] | ((project: Project) => ProjectEvent[]),
-  settings: EventSettings,
-): Promise<void> {
+export async function appendProjectEvents(trx: Trx, projectId: string, newsOf: readonly ProjectEvent[] | ((project: Project) => ProjectEvent[]), settings: EventSettings): Promise<void> {
   const project = await lockExistingProject(trx, projectId);
   const events = typeof newsOf === 'function' ? newsOf(project) : newsOf;
   if (events.length === 0) return;
