@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { getBalance } from '../../src/db/credits';
 import { createLocalEngines, type SpeechSynthesizer, type Translator } from '../../src/engines';
@@ -76,9 +77,10 @@ it('adds a language to a completed project: charged once, its workflow restarted
   const ledgerBefore = await projectLedger(api, id);
   const transcriptBefore = await api.db.selectFrom('transcript_segments').selectAll().where('project_id', '=', id).orderBy('position').execute();
   // As if the addition came in the gap between the project workflow's last two activities (the
-  // status written, the webhook events not yet): the addition records the ending it overwrites.
-  const ending = await api.db.deleteFrom('webhook_events').where('project_id', '=', id).where('type', '=', 'project.completed').returning('discriminator').executeTakeFirstOrThrow();
-  expect(await eventNames(id)).toEqual(['project.validated validated', 'language.completed es_es:1:1']);
+  // ending committed with its event, the relay not run yet): the ending it overwrites stays news.
+  const { rows } = await sql<{ discriminator: string }>`update webhook_events set relayed_at = null where project_id = ${id} and type = 'project.completed' returning discriminator`.execute(api.db);
+  const ending = rows[0]!;
+  expect(await eventNames(id)).toEqual(['project.validated validated', 'language.completed es_es:1:1', `project.completed ${ending.discriminator}`]);
 
   const key = randomUUID();
   const body = { target_locales: ['es_es', 'ca_es'], max_billable_seconds: b, preview_only: false };
