@@ -111,6 +111,8 @@ it('adds a language to a completed project: charged once, its workflow restarted
   const record = await api.db.selectFrom('language_additions').selectAll().where('project_id', '=', id).execute();
   expect(record).toEqual([expect.objectContaining({ workspace_id: tenant.workspace.id, locales: ['ca_es'], billable_seconds: b, credits: b * CPS, idempotency_key: key })]);
   expect(await eventNames(id)).toEqual(['project.validated validated', 'language.completed es_es:1:1', `project.completed ${ending.discriminator}`]);
+  // The addition's relay, after its commit, started what the lost one left.
+  expect(await api.db.selectFrom('webhook_events').select('type').where('project_id', '=', id).where('relayed_at', 'is', null).execute()).toEqual([]);
 
   const finished = await waitForProjectView(api, tenant, id, 'project completed again', (p) => p.status === 'completed', 120_000);
   expect(language(finished, 'ca_es')).toMatchObject({ status: 'completed', failure: null });
