@@ -33,6 +33,8 @@ interface Packet {
 
 /** Two times closer than this are the same frame's (ffprobe prints microseconds). */
 const SAME = 1e-4;
+/** Less than any frame's length (120 fps: 8 ms), more than any rounding of a time. */
+const SEEK_EARLY = 0.001;
 /** The published stream's track ID: the picture is the mux's first map (video-mux.ts). */
 const PICTURE_TRACK = '0x1';
 
@@ -139,13 +141,15 @@ export async function muxVideoStretches(tools: PictureTools, spec: VideoStretche
     for (const piece of list) {
       if (!piece.encoded) continue;
       const file = encodedFile(n++);
-      // Seeking in the input makes the stretch's first frame time 0: shifted back for the
-      // captions, which are timed on the whole video, then to 0 again for the stretch's own file.
-      const shifted = [`setpts=PTS+${piece.from.toFixed(6)}/TB`, ...filters, 'setpts=PTS-STARTPTS'];
+      // A hair before the keyframe, so a time rounded in the published file does not drop its frame.
+      const seek = Math.max(0, piece.from - SEEK_EARLY).toFixed(6);
+      // Seeking in the input makes times count from the seek: shifted back for the captions,
+      // which are timed on the whole video, then to 0 again for the stretch's own file.
+      const shifted = [`setpts=PTS+${seek}/TB`, ...filters, 'setpts=PTS-STARTPTS'];
       await tools.ffmpeg(
         [
           '-ss',
-          piece.from.toFixed(6),
+          seek,
           ...tools.input(spec.source),
           '-map',
           '0:V:0',
