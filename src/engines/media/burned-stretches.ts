@@ -54,20 +54,10 @@ async function readPackets(tools: PictureTools, mp4: string): Promise<Packet[] |
   return packets.every((p) => Number.isFinite(p.pts) && Number.isFinite(p.dts)) ? packets : null;
 }
 
-/** The first video stream's codec, track ID, encoder set-up (an MD5 of its extradata) and packet count. */
-async function streamSetup(tools: PictureTools, mp4: string) {
-  const out = await tools.ffprobe([
-    '-select_streams',
-    'v:0',
-    '-count_packets',
-    '-show_data_hash',
-    'MD5',
-    '-show_entries',
-    'stream=codec_name,id,extradata_hash,nb_read_packets',
-    '-of',
-    'compact=p=0',
-    local(mp4),
-  ]);
+/** The first video stream's codec, track ID, encoder set-up (an MD5 of its extradata) and, when counted (a read of the whole file), packet count. */
+async function streamSetup(tools: PictureTools, mp4: string, { count = false } = {}) {
+  const entries = 'stream=codec_name,id,extradata_hash,nb_read_packets';
+  const out = await tools.ffprobe(['-select_streams', 'v:0', ...(count ? ['-count_packets'] : []), '-show_data_hash', 'MD5', '-show_entries', entries, '-of', 'compact=p=0', local(mp4)]);
   const f = fields(out.trim());
   return { codec: f.codec_name ?? '', id: f.id ?? '', extradata: f.extradata_hash ?? '', packets: Number(f.nb_read_packets) };
 }
@@ -167,7 +157,7 @@ export async function muxVideoStretches(tools: PictureTools, spec: VideoStretche
         ],
         piece.to - piece.from,
       );
-      const encoded = await streamSetup(tools, file);
+      const encoded = await streamSetup(tools, file, { count: true });
       if (encoded.packets !== piece.frames) return no(`a stretch encoded to ${encoded.packets} frames, not ${piece.frames}`);
       if (encoded.extradata !== setup.extradata || encoded.id !== PICTURE_TRACK) return no('a stretch was encoded with another set-up than the published picture');
     }
