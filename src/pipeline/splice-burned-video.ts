@@ -83,7 +83,7 @@ function merged(stretches: readonly Stretch[]): Stretch[] {
   return out;
 }
 
-/** The new revision's video from the published one, its changed stretches encoded again; stored under `keyPrefix`. */
+/** The new revision's video from the published one, its changed stretches (maybe none) encoded again; stored under `keyPrefix`. */
 export async function spliceBurnedVideo(
   { blobStore, engines, log }: Pick<Deps, 'blobStore' | 'engines' | 'log'>,
   input: { locale: string; video: VideoRender; previousKeyPrefix: string; keyPrefix: string; files: VideoFiles; changes: readonly Stretch[]; onTick: () => void },

@@ -160,8 +160,8 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
     }
     if (input.video) {
       // The new MP3's frames written over the published video's copy of them, as long as the
-      // picture is the same: captions burned into it that changed are encoded again, over the
-      // stretches they changed (splice-burned-video.ts), else the whole is muxed again.
+      // picture is the same. Else burned captions are encoded again only over the stretches they
+      // changed, the rest of the picture copied (splice-burned-video.ts); else the whole is muxed.
       const videoKey = `${input.keyPrefix}/${VIDEO_FILE}`;
       const changes = input.video.burnedCaptions ? await burnedCaptionChanges(blobStore, input.previousKeyPrefix, cues, workDir) : [];
       const inPlace = !mp3.spliced
@@ -176,7 +176,7 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
       } else {
         const spliced = { workDir, source: await sourceFile(), mp3: await blobStore.toLocalFile(key('mp3'), workDir, input.transfer), cues, sourceSeconds: input.durationSeconds };
         const burned =
-          input.video.burnedCaptions && changes && changes.length > 0
+          input.video.burnedCaptions && changes
             ? await spliceBurnedVideo(deps, {
                 locale: input.locale,
                 video: input.video,
