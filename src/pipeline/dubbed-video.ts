@@ -45,15 +45,26 @@ export interface VideoFiles {
 /** Muxes the revision's video and stores it under `keyPrefix`: the deliverable row to publish. */
 export async function publishVideo({ blobStore, engines }: { blobStore: BlobStore; engines: Engines }, video: VideoRender, keyPrefix: string, files: VideoFiles, onTick: () => void) {
   const out = path.join(files.workDir, VIDEO_FILE);
-  // Burned from an ASS script of the cues, not the SRT: its text is drawn as written (burned-captions.ts).
-  const burn = video.burnedCaptions ? path.join(files.workDir, BURNED_CAPTIONS_FILE) : undefined;
-  if (burn) await writeFile(burn, toBurnedCaptions(files.cues));
+  const burn = video.burnedCaptions ? await writeBurnedCaptions(files.workDir, files.cues) : undefined;
   await engines.media.muxVideo(
     { source: files.source, dubAudio: files.mp3, dubLanguage: video.dubLanguage, sourceLanguage: video.sourceLanguage, burnCaptions: burn, sourceSeconds: files.sourceSeconds },
     out,
     { onTick },
   );
+  return storeVideo(blobStore, keyPrefix, out);
+}
+
+/** The captions to burn, written in the work directory: the file the subtitles filter reads. */
+export async function writeBurnedCaptions(workDir: string, cues: readonly Cue[]): Promise<string> {
+  // Burned from an ASS script of the cues, not the SRT: its text is drawn as written (burned-captions.ts).
+  const file = path.join(workDir, BURNED_CAPTIONS_FILE);
+  await writeFile(file, toBurnedCaptions(cues));
+  return file;
+}
+
+/** The muxed video stored under `keyPrefix`: the deliverable row to publish. */
+export async function storeVideo(blobStore: BlobStore, keyPrefix: string, file: string) {
   const key = `${keyPrefix}/${VIDEO_FILE}`;
-  await blobStore.putFile(key, out);
-  return { type: 'video' as const, format: 'mp4', key, contentType: 'video/mp4', sizeBytes: (await stat(out)).size };
+  await blobStore.putFile(key, file);
+  return { type: 'video' as const, format: 'mp4', key, contentType: 'video/mp4', sizeBytes: (await stat(file)).size };
 }

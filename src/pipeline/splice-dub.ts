@@ -21,6 +21,7 @@ import { MP3_ENCODING, readRevisionTimeline, writeRevisionTimeline, type Recorde
 import { REVISION_FILES, VIDEO_FILE, revisionFileKey } from './storage-keys';
 import { spliceMp3, type WavSource } from './splice-mp3';
 import { spliceVideo } from './splice-video';
+import { burnedCaptionChanges, spliceBurnedVideo } from './splice-burned-video';
 
 // A regeneration that renders only what changed (docs/editing.md#regenerate). Unchanged lines
 // keep their clip and placement, so the new timeline equals the published one outside the spans
@@ -158,20 +159,40 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
       files.push({ type, format, key: fileKey, contentType, sizeBytes: (await blobStore.stat(fileKey))!.sizeBytes });
     }
     if (input.video) {
-      // The new MP3's frames written over the published video's copy of them; burned-in
-      // captions changed with the words, so that picture is encoded again (splice-video.ts).
+      // The new MP3's frames written over the published video's copy of them, as long as the
+      // picture is the same. Else burned captions are encoded again only over the stretches they
+      // changed, the rest of the picture copied (splice-burned-video.ts); else the whole is muxed.
       const videoKey = `${input.keyPrefix}/${VIDEO_FILE}`;
+      const changes = input.video.burnedCaptions ? await burnedCaptionChanges(blobStore, input.previousKeyPrefix, cues, workDir) : [];
       const inPlace = !mp3.spliced
         ? { spliced: false as const, reason: 'the MP3 was encoded whole' }
-        : input.video.burnedCaptions
-          ? { spliced: false as const, reason: 'the captions are burned into the picture' }
-          : await spliceVideo(blobStore, { previousMp4: `${input.previousKeyPrefix}/${VIDEO_FILE}`, mp4: videoKey, mp3 });
+        : changes === null
+          ? { spliced: false as const, reason: 'the published captions could not be read' }
+          : changes.length > 0
+            ? { spliced: false as const, reason: 'the burned captions changed' }
+            : await spliceVideo(blobStore, { previousMp4: `${input.previousKeyPrefix}/${VIDEO_FILE}`, mp4: videoKey, mp3 });
       if (inPlace.spliced) {
         files.push({ type: 'video', format: 'mp4', key: videoKey, contentType: 'video/mp4', sizeBytes: inPlace.sizeBytes });
       } else {
-        log.info('video muxed again', { locale: input.locale, reason: inPlace.reason });
         const spliced = { workDir, source: await sourceFile(), mp3: await blobStore.toLocalFile(key('mp3'), workDir, input.transfer), cues, sourceSeconds: input.durationSeconds };
-        files.push(await publishVideo(deps, input.video, input.keyPrefix, spliced, input.onTick));
+        const burned =
+          input.video.burnedCaptions && changes
+            ? await spliceBurnedVideo(deps, {
+                locale: input.locale,
+                video: input.video,
+                previousKeyPrefix: input.previousKeyPrefix,
+                keyPrefix: input.keyPrefix,
+                files: spliced,
+                changes,
+                onTick: input.onTick,
+              })
+            : null;
+        if (burned?.spliced) {
+          files.push(burned.file);
+        } else {
+          log.info('video muxed again', { locale: input.locale, reason: burned?.reason ?? inPlace.reason });
+          files.push(await publishVideo(deps, input.video, input.keyPrefix, spliced, input.onTick));
+        }
       }
       clock.lap('videoMs');
     }

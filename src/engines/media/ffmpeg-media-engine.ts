@@ -6,7 +6,8 @@ import { timeoutFor, type EngineCallOptions } from '../engine-call';
 import { ProcessError, runProcess } from '../run-process';
 import { filterValue } from './filter-escape';
 import { InvalidMediaError } from './invalid-media-error';
-import type { MediaEngine, MediaProbe, MuxedVideo, ThumbnailSpec, TimelineSpec, VideoMuxSpec } from './media-engine';
+import { muxVideoStretches, publishedPicture, type PictureTools } from './burned-stretches';
+import type { JoinedVideo, MediaEngine, MediaProbe, MuxedVideo, PublishedPicture, ThumbnailSpec, TimelineSpec, VideoMuxSpec, VideoStretchesSpec } from './media-engine';
 import { interpretFfprobeJson, type ProbeInterpretation } from './probe-result';
 import { duckBackgroundFile } from './duck-background';
 import { buildTimelineFilter, TIMELINE_SAMPLE_RATE } from './timeline-filter';
@@ -211,6 +212,27 @@ export class FfmpegMediaEngine implements MediaEngine {
     // Both inputs are read as streams from disk: ffmpeg holds a few packets, never the file.
     await this.run([...inputFile(spec.source), ...inputFile(spec.dubAudio), ...plan.args], options, 60_000, spec.sourceSeconds ?? info.durationSeconds);
     return { videoCodec: plan.videoCodec, copied: plan.copied, originalTrack: plan.originalTrack };
+  }
+
+  async publishedPicture(mp4: string, options?: EngineCallOptions): Promise<PublishedPicture | null> {
+    return publishedPicture(this.pictureTools(options), mp4);
+  }
+
+  async muxVideoStretches(spec: VideoStretchesSpec, outMp4: string, options?: EngineCallOptions): Promise<JoinedVideo> {
+    return muxVideoStretches(this.pictureTools(options), spec, outMp4);
+  }
+
+  private pictureTools(options: EngineCallOptions | undefined): PictureTools {
+    return {
+      ffmpeg: (args, mediaSeconds) => this.run(args, options, 60_000, mediaSeconds),
+      // Reading a long video's packet list is quick, yet it is the whole file's index.
+      ffprobe: async (args) =>
+        (await runProcess(this.ffprobe, ['-v', 'error', ...PROTOCOL_WHITELIST, ...args], { timeoutMs: timeoutFor(options, 120_000), onTick: options?.onTick })).stdout.toString('utf8'),
+      inspect: (file) => this.inspect(file, options),
+      input: inputFile,
+      fontFile: this.fontFile,
+      videoCap: this.videoCap,
+    };
   }
 
   /**

@@ -94,6 +94,30 @@ export interface MuxedVideo {
   originalTrack: boolean;
 }
 
+/** A published video's picture, as a regeneration that joins new stretches to it needs it. */
+export interface PublishedPicture {
+  codec: string;
+  /** When each keyframe is shown, in seconds, ascending: where the picture can be cut and joined. */
+  keyframes: number[];
+  durationSeconds: number;
+}
+
+/**
+ * A regeneration's video with burned captions (docs/video.md#regenerations): `published`'s picture
+ * (a mux of the same source with `burnCaptions` of the previous revision) copied, except the
+ * stretches, which are encoded again from the source with the new captions burned in, with the
+ * settings of a whole mux; the tracks as muxVideo makes them.
+ */
+export interface VideoStretchesSpec extends VideoMuxSpec {
+  burnCaptions: string;
+  published: string;
+  /** Ascending and apart; each starts at a keyframe of the published picture and ends at one or at its end. */
+  stretches: readonly { startSeconds: number; endSeconds: number }[];
+}
+
+/** Joined: the video written, `encodedFrames` of its frames encoded. Not joined: nothing written, and why. */
+export type JoinedVideo = (MuxedVideo & { joined: true; encodedFrames: number; frames: number }) | { joined: false; reason: string };
+
 export interface MediaEngine {
   /** Throws InvalidMediaError when the file holds no decodable audio or video. */
   probe(file: string, options?: EngineCallOptions): Promise<MediaProbe>;
@@ -123,4 +147,8 @@ export interface MediaEngine {
    * InvalidMediaError when the source has no video stream.
    */
   muxVideo(spec: VideoMuxSpec, outMp4: string, options?: EngineCallOptions): Promise<MuxedVideo>;
+  /** The first video stream's codec and keyframes; null when the file has no video stream. */
+  publishedPicture(mp4: string, options?: EngineCallOptions): Promise<PublishedPicture | null>;
+  /** muxVideo's burned-captions video, encoding only the spec's stretches of the picture (VideoStretchesSpec). */
+  muxVideoStretches(spec: VideoStretchesSpec, outMp4: string, options?: EngineCallOptions): Promise<JoinedVideo>;
 }

@@ -61,27 +61,16 @@ export interface VideoMuxPlan {
   originalTrack: boolean;
 }
 
-/** Everything after the inputs: `-i <source> -i <dub>` come first, in that order. */
-export function videoMuxPlan(spec: VideoMuxSpec, streams: SourceStreams, outMp4: string, fontFile: string | undefined, cap: VideoCap = DEFAULT_VIDEO_CAP): VideoMuxPlan {
-  const copied = !spec.burnCaptions && canCopyVideo(streams.videoCodec);
-  // Rate and size first, so the captions are drawn on the frames that are kept, at their final size.
-  const filters = copied ? [] : [...capFilters(streams.picture, cap), ...(spec.burnCaptions ? [captionsFilter(spec.burnCaptions, fontFile)] : [])];
-  const video = copied
-    ? ['-c:v', 'copy', ...(streams.videoCodec === 'hevc' ? ['-tag:v', 'hvc1'] : [])]
-    : [
-        ...(filters.length > 0 ? ['-vf', filters.join(',')] : []),
-        // passthrough: every frame (each source frame, unless over the rate cap) at its own time, none duplicated.
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-crf',
-        '20',
-        '-pix_fmt',
-        'yuv420p',
-        '-fps_mode',
-        'passthrough',
-      ];
+/**
+ * Everything after the inputs: `-i <source> -i <dub>` come first, in that order. With
+ * `encodedPictureInput`, the picture is that input's, encoded already (a regeneration's joined
+ * stretches, burned-stretches.ts): copied, the tracks otherwise exactly as a whole mux makes them.
+ */
+export function videoMuxPlan(spec: VideoMuxSpec, streams: SourceStreams, outMp4: string, fontFile: string | undefined, cap: VideoCap = DEFAULT_VIDEO_CAP, encodedPictureInput?: number): VideoMuxPlan {
+  const joined = encodedPictureInput !== undefined;
+  const copied = !joined && !spec.burnCaptions && canCopyVideo(streams.videoCodec);
+  const filters = copied || joined ? [] : pictureFilters(streams.picture, cap, spec.burnCaptions, fontFile);
+  const video = joined ? ['-c:v', 'copy'] : copied ? ['-c:v', 'copy', ...(streams.videoCodec === 'hevc' ? ['-tag:v', 'hvc1'] : [])] : encodedPicture(filters);
   const originalTrack = streams.audioCodec !== null;
   const original = originalTrack
     ? [
@@ -99,7 +88,7 @@ export function videoMuxPlan(spec: VideoMuxSpec, streams: SourceStreams, outMp4:
   const args = [
     // V, not v: cover art is not the picture.
     '-map',
-    '0:V:0',
+    joined ? `${encodedPictureInput}:v:0` : '0:V:0',
     '-map',
     '1:a:0',
     ...video,
@@ -127,6 +116,39 @@ export function videoMuxPlan(spec: VideoMuxSpec, streams: SourceStreams, outMp4:
   ];
   return { args, videoCodec: copied ? streams.videoCodec : 'h264', copied, originalTrack };
 }
+
+/** Rate and size first, so the captions are drawn on the frames that are kept, at their final size. */
+export function pictureFilters(picture: Picture | null | undefined, cap: VideoCap, burnCaptions: string | undefined, fontFile: string | undefined): string[] {
+  return [...capFilters(picture, cap), ...(burnCaptions ? [captionsFilter(burnCaptions, fontFile)] : [])];
+}
+
+/**
+ * How a picture is encoded: also what a regeneration encodes a few GOPs with, to be joined to the
+ * published ones (burned-stretches.ts), so every setting that shapes the stream is here.
+ */
+export function encodedPicture(filters: readonly string[]): string[] {
+  return [
+    ...(filters.length > 0 ? ['-vf', filters.join(',')] : []),
+    // passthrough: every frame (each source frame, unless over the rate cap) at its own time, none duplicated.
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '20',
+    '-pix_fmt',
+    'yuv420p',
+    '-fps_mode',
+    'passthrough',
+    // A keyframe every 2 s (and at scene cuts): players seek there, and a regeneration whose
+    // burned captions changed encodes again only the 2 s stretches around the change.
+    '-force_key_frames',
+    `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`,
+  ];
+}
+
+/** The most seconds between two keyframes of an encoded picture. */
+export const KEYFRAME_SECONDS = 2;
 
 /** libass draws the captions with the font the project installs (fonts-dejavu-core), white on a dark outline. */
 function captionsFilter(srt: string, fontFile: string | undefined): string {
