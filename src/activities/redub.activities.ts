@@ -1,12 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Db } from '../db/create-db';
 import { listLanguageSegments, writeLanguageLines } from '../db/language-segments';
 import { findRedubRevision } from '../db/language-renders';
 import { publishRedub, releaseRedub } from '../lifecycle/render-claims';
 import { findLanguage, listLanguageTranscriptKinds, lockLanguageRevision } from '../db/project-languages';
-import type { Engines } from '../engines';
-import type { EngineCapabilities } from '../engines/capabilities';
-import type { BlobStore } from '../storage/blob-store';
 import { activityLog } from './activity-log';
 import { planLanguageLines } from './language-lines';
 import { publishRendered } from './publish-revision';
@@ -17,7 +13,7 @@ import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
 import { activityContext } from './activity-context';
 import { classifyingEngineErrors } from './classify-engine-error';
 import { renderInputFor } from '../pipeline/render-input';
-import type { EventSettings } from '../lifecycle/project-events';
+import type { LanguageActivityDeps } from './language.activities';
 
 // Dubbing a completed language again from the verified transcript, free. This path never
 // touches the ledger, the language's attempt or charges, or the project's status and usage:
@@ -32,19 +28,7 @@ export interface RedubPlan {
 
 const heartbeat = () => Context.current().heartbeat();
 
-export function createRedubActivities({
-  db,
-  blobStore,
-  engines,
-  capabilities,
-  webhooks: events,
-}: {
-  db: Db;
-  blobStore: BlobStore;
-  engines: Engines;
-  capabilities: EngineCapabilities;
-  webhooks: EventSettings;
-}) {
+export function createRedubActivities({ db, blobStore, engines, capabilities, webhooks: events }: LanguageActivityDeps) {
   return {
     async planRedubs(projectId: string): Promise<RedubPlan> {
       const languages = await listLanguageTranscriptKinds(db, projectId);

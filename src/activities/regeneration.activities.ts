@@ -1,14 +1,10 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Db } from '../db/create-db';
 import { listLanguageSegments, writeLanguageLines, type RenderedLine } from '../db/language-segments';
 import { claimRender } from '../lifecycle/render-claims';
 import { findRegeneration, lockRegeneration, type LanguageRegeneration } from '../db/language-regenerations';
 import { findLanguage, lockLanguageRevision } from '../db/project-languages';
-import type { Engines } from '../engines';
 import type { DubQuality } from '../engines/alignment/dub-quality';
-import type { EngineCapabilities } from '../engines/capabilities';
 import type { RegenerationWorkflowInput } from '../shared/regeneration-contracts';
-import type { BlobStore } from '../storage/blob-store';
 import { activityLog } from './activity-log';
 import { planLanguageLines } from './language-lines';
 import { publishRendered } from './publish-revision';
@@ -21,7 +17,7 @@ import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
 import { activityContext } from './activity-context';
 import { classifyingEngineErrors } from './classify-engine-error';
 import { renderInputFor } from '../pipeline/render-input';
-import type { EventSettings } from '../lifecycle/project-events';
+import type { LanguageActivityDeps } from './language.activities';
 
 // The steps of one paid regeneration of a language (docs/editing.md#regenerate): translate the
 // stale lines again, speak and place the lines that changed, publish the next revision, or fail
@@ -41,19 +37,7 @@ export interface RenderedRegeneration {
 
 const heartbeat = () => Context.current().heartbeat();
 
-export function createRegenerationActivities({
-  db,
-  blobStore,
-  engines,
-  capabilities,
-  webhooks: events,
-}: {
-  db: Db;
-  blobStore: BlobStore;
-  engines: Engines;
-  capabilities: EngineCapabilities;
-  webhooks: EventSettings;
-}) {
+export function createRegenerationActivities({ db, blobStore, engines, capabilities, webhooks: events }: LanguageActivityDeps) {
   /** The row, which must belong to this project and language: a mismatch is a bug, never retried. */
   const loadRow = async (input: RegenerationWorkflowInput): Promise<LanguageRegeneration> => {
     const row = await findRegeneration(db, input.regenerationId);

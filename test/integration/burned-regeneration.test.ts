@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createLocalEngines, type MediaEngine } from '../../src/engines';
+import { createLocalEngines } from '../../src/engines';
 import type { VideoStretchesSpec } from '../../src/engines/media/media-engine';
 import { listLanguageSegments, type LanguageSegment } from '../../src/db/language-segments';
 import { blobKeys } from '../../src/db/uploads';
@@ -9,6 +9,7 @@ import { revisionFileKey, revisionKeyPrefix } from '../../src/pipeline/storage-k
 import { toBurnedCaptions } from '../../src/publish/burned-captions';
 import { parseVtt, type Cue } from '../../src/publish/captions';
 import { runProcess } from '../../src/engines/run-process';
+import { countingMedia } from '../helpers/counting-media';
 import { dubbingSuite } from '../helpers/dubbing-suite';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { ffmpeg } from '../helpers/media-fixtures';
@@ -32,23 +33,6 @@ const SCRIPT = [
   { start_seconds: 15.0, end_seconds: 17.0, text: 'See you tomorrow.' },
   { start_seconds: 20.0, end_seconds: 22.0, text: 'Goodbye.' },
 ];
-
-/** The real media engine, recording its calls by name (with their arguments). */
-function countingMedia(): { media: MediaEngine; calls: { name: string; args: unknown[] }[] } {
-  const real = createLocalEngines().media;
-  const calls: { name: string; args: unknown[] }[] = [];
-  const media = new Proxy(real, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.push({ name: String(prop), args });
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { media, calls };
-}
 
 const local = (key: string) => suite.api.blobStore.toLocalFile(key, suite.dir);
 const lines = (id: string) => listLanguageSegments(suite.api.db, id, 'es_es');

@@ -4,13 +4,14 @@ import path from 'node:path';
 import { renderDub } from '../../src/pipeline/render-dub';
 import { REVISION_FILES, revisionFileKey, revisionKeyPrefix } from '../../src/pipeline/storage-keys';
 import { readRevisionTimeline } from '../../src/pipeline/revision-timeline';
-import { createLocalEngines, type MediaEngine } from '../../src/engines';
+import { createLocalEngines } from '../../src/engines';
 import { detectCapabilities } from '../../src/engines/capabilities';
 import { readWavInfo } from '../../src/engines/tts/wav-file';
 import { listLanguageSegments, type LanguageSegment } from '../../src/db/language-segments';
 import { blobKeys } from '../../src/db/uploads';
 import { iso6392 } from '../../src/shared/iso-639-2';
 import { parseVtt } from '../../src/publish/captions';
+import { countingMedia } from '../helpers/counting-media';
 import { dubbingSuite } from '../helpers/dubbing-suite';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
 import { ffmpeg, ffprobe } from '../helpers/media-fixtures';
@@ -37,23 +38,6 @@ const SCRIPT = [
   { start_seconds: 8.0, end_seconds: 10.0, text: 'The house is quiet.' },
   { start_seconds: 11.5, end_seconds: 13.5, text: 'See you tomorrow.' },
 ];
-
-/** The real media engine, counting its calls by name (with their arguments). */
-function countingMedia(): { media: MediaEngine; calls: { name: string; args: unknown[] }[] } {
-  const real = createLocalEngines().media;
-  const calls: { name: string; args: unknown[] }[] = [];
-  const media = new Proxy(real, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.push({ name: String(prop), args });
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { media, calls };
-}
 
 const blob = async (key: string) => readFileSync(await suite.api.blobStore.toLocalFile(key, suite.dir));
 const lines = (id: string) => listLanguageSegments(suite.api.db, id, 'es_es');
