@@ -1,6 +1,6 @@
 import { CaptionParseError, parseSrt, parseVttVoices, type VoicedCue } from '../publish/captions';
 import { findTextBoundProblem, type TimedText } from './cue-text-bounds';
-import { MAX_SPEAKER_LABEL, normalizeSpeakerLabel, speakerLabelProblem } from './speaker-labels';
+import { normalizeSpeakerLabel, speakerLabelProblem } from './speaker-labels';
 import { takeSpeakerPrefixes } from './subrip-speakers';
 import { cueLabel, findCueProblem, type ReviewCue } from './transcript-cues';
 import type { TranscriptFormat } from './transcript-format';
@@ -78,8 +78,8 @@ function parseJsonCues(content: string): ReviewCue[] {
     // `speaker` is optional; null is the same as leaving it out (what a GET may answer for a cue nobody named).
     if (c.speaker !== undefined && c.speaker !== null) {
       const speaker = typeof c.speaker === 'string' ? normalizeSpeakerLabel(c.speaker) : null;
-      const problem = speaker === null ? 'is not a string' : speakerLabelProblem(speaker);
-      if (problem) throw new TranscriptFileError(`cue ${i + 1}: speaker ${problem}; it must be the speaker's name, at most ${MAX_SPEAKER_LABEL} characters`);
+      const problem = speaker === null ? "must be a string: the speaker's name" : speakerLabelProblem(speaker);
+      if (problem) throw new TranscriptFileError(`cue ${i + 1}: speaker ${problem}`);
       read.speaker = speaker!;
     }
     return read;

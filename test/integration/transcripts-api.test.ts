@@ -31,7 +31,8 @@ describe('the source transcript', () => {
       segments: [
         { start_seconds: 1, end_seconds: 2, text: 'One.' },
         { start_seconds: 3, end_seconds: 4, text: 'Two.' },
-        { start_seconds: 5, end_seconds: 6.5, text: 'Three, <i>in</i> two\nlines.' },
+        // SubRip's <i> is styling, not words (docs/editing.md#markup-in-a-script).
+        { start_seconds: 5, end_seconds: 6.5, text: 'Three, in two\nlines.' },
       ],
     });
     const rows = await sourceRows(id);
