@@ -19,6 +19,16 @@ describe('transcript files', () => {
     expect(JSON.parse(formatTranscript('json', 'p1', 4, segments))).toMatchObject({ project_id: 'p1', duration_seconds: 4 });
   });
 
+  it('round-trips an export with speakers through both formats', () => {
+    const voiced = [
+      { ...segments[0]!, speaker: 'Ana' },
+      { ...segments[1]!, speaker: null },
+    ];
+    for (const format of ['vtt', 'json'] as const) {
+      expect(parseTranscript(format, formatTranscript(format, 'p1', 4, voiced))).toEqual([{ ...asCues(segments)[0], speaker: 'Ana' }, asCues(segments)[1]]);
+    }
+  });
+
   it('reads SubRip, with CRLF line ends and a byte-order mark', () => {
     const srt = '\uFEFF1\r\n00:00:00,200 --> 00:00:01,500\r\nGood morning.\r\n\r\n2\r\n00:00:01,600 --> 00:00:03,600\r\nFish & chips <today>.\r\n';
     expect(parseTranscript('srt', srt)).toEqual(asCues(segments));
