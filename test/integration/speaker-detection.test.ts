@@ -4,7 +4,9 @@ import { buildDialogClip, DIALOG_VOICES, type DialogClip } from '../../bench/lib
 import { diarizationError } from '../../bench/lib/diarization-error';
 import { startTestApi, type TestApi } from '../helpers/test-api';
 import { createTenant, type TestTenant } from '../helpers/fixtures';
-import { makeTempDir, makeVideo, removeTempDir } from '../helpers/media-fixtures';
+import { ffmpeg, ffprobe, makeTempDir, makeVideo, removeTempDir } from '../helpers/media-fixtures';
+import { listLanguageSegments } from '../../src/db/language-segments';
+import { createLocalEngines } from '../../src/engines';
 import { createProject, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
 import { swappableWorker } from '../helpers/swappable-worker';
 
@@ -12,7 +14,7 @@ import { swappableWorker } from '../helpers/swappable-worker';
 // of two installed voices with known turns (Festival's us-slt and kal) is recognized by
 // pocketsphinx and split into speaker turns by the acoustic diarizer in the worker. Found: two
 // speakers whose segments match the turns (diarization error within the issue's 10 %, 0.25 s
-// collar), each with a voice of their own; `num_speakers: 1` makes one speaker.
+// collar), each with a voice of their own, heard apart in the dub (median pitch 20 % apart); `num_speakers: 1` makes one speaker.
 
 let api: TestApi;
 let dir: string;
@@ -59,6 +61,19 @@ async function dub(tenant: TestTenant, numSpeakers: number): Promise<string> {
 }
 
 const segmentsOf = (id: string) => api.db.selectFrom('source_segments').select(['start_seconds', 'end_seconds', 'speaker_id']).where('project_id', '=', id).orderBy('position').execute();
+
+/** The median pitch of one speaker's dubbed Spanish lines, their clips joined, measured as the diarizer measures a speaker. */
+async function dubbedPitch(projectId: string, speakerId: string): Promise<number> {
+  const lines = (await listLanguageSegments(api.db, projectId, 'es_es')).filter((l) => l.speaker_id === speakerId && l.clip_key !== null);
+  expect(lines.length).toBeGreaterThan(0);
+  const files = await Promise.all(lines.map((l) => api.blobStore.toLocalFile(l.clip_key!, dir)));
+  const joined = path.join(dir, `${speakerId}.wav`);
+  await ffmpeg(['-y', ...files.flatMap((f) => ['-i', f]), '-filter_complex', `concat=n=${files.length}:v=0:a=1`, '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', joined]);
+  const seconds = (await ffprobe(joined)).durationSeconds;
+  const [profile] = await createLocalEngines().diarizer.profile(joined, [{ startSeconds: 0, endSeconds: seconds, speaker: 0 }]);
+  expect(profile!.medianPitchHz).not.toBeNull();
+  return profile!.medianPitchHz!;
+}
 
 /**
  * Segments as speaker turns: a run of one speaker's segments is their turn from its first word to
