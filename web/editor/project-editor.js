@@ -1,4 +1,5 @@
 import { createAudioPlayer } from './audio-player.js';
+import { createProjectSpeakers } from './project-speakers.js';
 import { createRegeneratePanel } from './regenerate-panel.js';
 import { createSegmentTable } from './segment-table.js';
 import { watchProject } from './project-watch.js';
@@ -6,7 +7,8 @@ import { watchProject } from './project-watch.js';
 // One project in the editor (docs/editing.md#the-editor): its segments and lines in the table,
 // a box per language to regenerate it, and the wiring between them and the API. Edits are saved
 // as they are made; a source edit turns that segment's lines `stale`, which the table shows at
-// once by reading the languages' lines again.
+// once by reading the languages' lines again. Its speakers have a panel of their own, and each
+// row says who speaks it.
 
 export async function openProjectEditor({ api, projectId, messages, elements }) {
   messages.notice('Loading the project…');
@@ -58,8 +60,18 @@ export async function openProjectEditor({ api, projectId, messages, elements }) 
     }
   }
 
-  const player = createAudioPlayer({ sourceElement: elements.sourcePlayer, clipElement: elements.clipPlayer, onLinkFailed: refreshLinks });
-  const table = createSegmentTable(elements.table, { locales, player, saveSource, saveLine, onError: (err) => messages.error(err) });
+  const player = createAudioPlayer({ sourceElement: elements.sourcePlayer, clipElement: elements.clipPlayer, sampleElement: elements.samplePlayer, onLinkFailed: refreshLinks });
+  const speakers = createProjectSpeakers({
+    api,
+    projectId,
+    locales,
+    player,
+    messages,
+    section: elements.speakers,
+    onSpeakers: (list) => table.showSpeakers(list),
+    onLinesChanged: loadLanguages,
+  });
+  const table = createSegmentTable(elements.table, { locales, player, saveSource, saveLine, moveSegment: speakers.moveSegment, onError: (err) => messages.error(err) });
   table.showTranscript(transcript);
   elements.sourceAudioNote.hidden = transcript.source_audio_url !== null || transcript.segments.length === 0;
 
@@ -111,7 +123,7 @@ export async function openProjectEditor({ api, projectId, messages, elements }) 
   }
   elements.languages.replaceChildren(...[...panels.values()].map((panel) => panel.element));
   showProject(project);
-  await loadLanguages();
+  await Promise.all([loadLanguages(), speakers.load()]);
   elements.editor.hidden = false;
   messages.notice('');
 }
