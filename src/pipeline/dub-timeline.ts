@@ -69,9 +69,9 @@ export function renderedLines(lines: readonly LanguageSegment[], placed: readonl
   const byLine = new Map(placed.map((p) => [p.clip.line.id, p]));
   return lines.map((line): RenderedLine => {
     const spoken = byLine.get(line.id);
-    if (!spoken) return { id: line.id, renderedText: line.text, clipKey: null, clipSeconds: null, placedStartSeconds: null, placedEndSeconds: null, tempo: null };
+    if (!spoken) return { id: line.id, renderedText: line.text, renderedVoice: line.voice, clipKey: null, clipSeconds: null, placedStartSeconds: null, placedEndSeconds: null, tempo: null };
     const { clip, fit } = spoken;
-    return { id: line.id, renderedText: line.text, clipKey: clip.key, clipSeconds: clip.seconds, placedStartSeconds: fit.startSeconds, placedEndSeconds: fit.endSeconds, tempo: fit.tempo };
+    return { id: line.id, renderedText: line.text, renderedVoice: line.voice, clipKey: clip.key, clipSeconds: clip.seconds, placedStartSeconds: fit.startSeconds, placedEndSeconds: fit.endSeconds, tempo: fit.tempo };
   });
 }
 

@@ -1,4 +1,4 @@
-import type { LanguageSegment } from '../../db/language-segments';
+import type { LanguageSegmentRow } from '../../db/language-segments';
 import type { Cue, SourceSegment } from '../../db/source-segments';
 import { formatTimestamp } from '../../shared/caption-timestamps';
 import { cueTextProblem } from '../../shared/cue-text-bounds';
@@ -61,7 +61,7 @@ export function applySegmentEdit(segment: SourceSegment, body: EditSourceSegment
  * An `edited` one keeps a person's words, so they must fit the new timing too
  * (src/shared/cue-text-bounds.ts); the others go stale and are translated again from the segment.
  */
-export function refuseEditedLinesOverBound(lines: readonly LanguageSegment[], edited: Cue, body: EditSourceSegmentBody): void {
+export function refuseEditedLinesOverBound(lines: readonly LanguageSegmentRow[], edited: Cue, body: EditSourceSegmentBody): void {
   const perLocale = new Map<string, number>();
   for (const line of lines) perLocale.set(line.locale, (perLocale.get(line.locale) ?? 0) + 1);
   for (const line of lines) {
