@@ -95,15 +95,15 @@ export async function openProjectEditor({ api, projectId, messages, elements }) 
       done: (current) => {
         const language = languageOf(current, locale);
         if (!language) return false;
-        if (language.revision > fromRevision) {
-          panel.finished(`Revision ${language.revision} published.`);
-        } else if (language.usage.refunded_seconds > refundedSeconds) {
-          panel.finished('The regeneration failed; its credits were refunded.');
-        } else {
-          return false;
-        }
+        let outcome;
+        if (language.revision > fromRevision) outcome = `Revision ${language.revision} published.`;
+        else if (language.usage.refunded_seconds > refundedSeconds) outcome = 'The regeneration failed; its credits were refunded.';
+        else return false;
         messages.notice('');
-        void loadLanguage(locale).catch((err) => messages.error(err));
+        // The box says how it ended once the table shows the new lines (and their clips).
+        void loadLanguage(locale)
+          .catch((err) => messages.error(err))
+          .finally(() => panel.finished(outcome));
         return true;
       },
     });
