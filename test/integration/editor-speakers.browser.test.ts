@@ -14,14 +14,16 @@ import { waitFor } from '../helpers/wait-for';
 // Speakers in the editor (docs/editing.md#speakers), in headless Chromium on the real stack: a
 // project dubbed from the customer's WebVTT script with two voices (`<v Ana>`, `<v Ben>`) opens
 // with each line's speaker shown in the speaker's colour; Ben is renamed in the page, a line of
-// Ana's is given to him, and he gets the other Spanish voice after its sample is played. The
+// Ana's is given to him, and he gets a third Italian voice after its sample is played. The
 // regeneration quote counts exactly his lines (the voice or the speaker changed), and, confirmed,
 // revision 2 speaks them with the chosen voice; the moved line's new clip plays to its end.
 // Every request the page made went to this API. A screenshot is written
 // (.test-tmp/editor-speakers.png; with UPDATE_DOCS_SCREENSHOTS=1 also docs/editor-speakers.png).
 
 const CPS = 10;
-const LOCALE = 'es_es';
+// Italian offers four voices, so Ben can be given one that neither speaker has: both his lines
+// (his own and the one he is given) then change voice, and the quote counts exactly those two.
+const LOCALE = 'it_it';
 const BROWSER_STEP_MS = 60_000;
 const ROOT = path.resolve(__dirname, '..', '..');
 const SCRIPT = [
@@ -113,7 +115,7 @@ it('renames a speaker, gives him a line and a voice heard first, regenerates, an
   const created = await createProject(
     suite.api,
     tenant,
-    projectBody({ name: 'Two voices', transcript: { format: 'vtt', content: SCRIPT }, source: { type: 'upload', file_name: 'clip.mp4', size_bytes: suite.clip.length } }),
+    projectBody({ name: 'Two voices', target_locales: [LOCALE], transcript: { format: 'vtt', content: SCRIPT }, source: { type: 'upload', file_name: 'clip.mp4', size_bytes: suite.clip.length } }),
   );
   expect(created.status).toBe(201);
   const id = created.body.data.id as string;
@@ -130,9 +132,10 @@ it('renames a speaker, gives him a line and a voice heard first, regenerates, an
   ]);
   expect([first, second, third].map((s) => s!.speaker_id)).toEqual([ana!.id, ben!.id, ana!.id]);
 
-  // The voice Ben gets: the Spanish voice he does not have, once a worker has rendered its sample.
+  // The voice Ben gets: one neither speaker has, once a worker has rendered its sample.
   const offered = (await request(suite.api.baseUrl, 'GET', `/v1/dubbing/voices?locale=${LOCALE}`)).body.data as { id: string; sample_url: string }[];
-  const chosen = offered.find((voice) => voice.id !== ben!.voices[LOCALE]!.voice)!;
+  expect(ana!.voices[LOCALE]!.voice).not.toBe(ben!.voices[LOCALE]!.voice);
+  const chosen = offered.find((voice) => voice.id !== ben!.voices[LOCALE]!.voice && voice.id !== ana!.voices[LOCALE]!.voice)!;
   expect(chosen).toBeDefined();
   const samplePath = new URL(chosen.sample_url).pathname + new URL(chosen.sample_url).search;
   await waitFor(`the sample of ${chosen.id}`, async () => (await request(suite.api.baseUrl, 'GET', samplePath)).status === 302, 120_000, 500);
@@ -162,7 +165,7 @@ it('renames a speaker, gives him a line and a voice heard first, regenerates, an
   expect((await listSourceSegments(suite.api.db, id)).map((s) => s.speaker_id)).toEqual([ana!.id, ben!.id, ben!.id]);
   expect((await listSpeakers(tenant, id)).map((s) => s.segments)).toEqual([1, 2]);
 
-  // Pick the other Spanish voice for him, hear its sample to the end, then make it his.
+  // Pick the third voice for him, hear its sample to the end, then make it his.
   const picker = `${card(ben!.id)} .voice[data-locale="${LOCALE}"]`;
   await page.select(`${picker} select`, chosen.id);
   const sampleEnded = audioEvent(page, '#sample-player', 'ended');
