@@ -46,7 +46,8 @@ export function createProjectSpeakers({ api, projectId, locales, player, message
   const moveSegment = saving(async (segmentId, speakerId) => {
     const segment = await api.moveSegment(projectId, segmentId, speakerId);
     messages.notice(`Given to ${labelOf(speakerId)}: its lines are spoken in that voice from the next regeneration.`);
-    await afterChange(reload, onLinesChanged);
+    // Not awaited: the row takes its new speaker first, then the counts and lines follow.
+    void afterChange(reload, onLinesChanged);
     return segment;
   });
 
