@@ -11,6 +11,7 @@ import { Kysely, sql } from 'kysely';
 //   voice changed is spoken again and billed, and no other. Lines rendered before speakers were
 //   spoken with their language's voice.
 // - `projects.num_speakers`: what the customer asked at create (0 = find out).
+// A transcript written before speakers gets one speaker, `Speaker 1`, who speaks all of it.
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -38,12 +39,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('speaker_id', 'text', (c) => c.references('project_speakers.id').onDelete('set null'))
     .execute();
   await sql`create index source_segments_speaker on source_segments (speaker_id) where speaker_id is not null`.execute(db);
+  // A transcript written before speakers has one speaker, who speaks every segment.
+  await sql`
+    insert into project_speakers (id, project_id, position, label)
+    select 'spk_' || substr(md5(random()::text || p.id::text), 1, 16), p.id, 1, 'Speaker 1'
+    from projects p where exists (select 1 from source_segments s where s.project_id = p.id)`.execute(db);
+  await sql`update source_segments s set speaker_id = k.id from project_speakers k where k.project_id = s.project_id`.execute(db);
   await db.schema.alterTable('language_segments').addColumn('rendered_voice', 'text').execute();
   await sql`
     update language_segments l set rendered_voice = pl.voice
     from project_languages pl
     where pl.project_id = l.project_id and pl.locale = l.locale and l.rendered_text is not null`.execute(db);
-  await db.schema.alterTable('projects').addColumn('num_speakers', 'smallint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('projects')
+    .addColumn('num_speakers', 'smallint', (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

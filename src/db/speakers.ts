@@ -1,6 +1,8 @@
 import { sql, type ColumnType, type Selectable } from 'kysely';
 import type { Db } from './create-db';
 import { newSegmentId } from './source-segments';
+import type { OfferedVoice } from '../shared/offered-voices';
+import { chooseSpeakerVoices } from '../shared/speaker-voices';
 
 // A project's speakers and the voice each speaks with per target language (docs/speakers.md).
 // Speakers belong to the source transcript: whoever writes it (the recognizer with the
@@ -104,7 +106,12 @@ export async function setSpeakerVoice(trx: Db, voice: SpeakerVoice): Promise<voi
 
 /** Moves every segment of `fromId` to `intoId` and removes `fromId` (its voices go with it). */
 export async function mergeSpeakers(trx: Db, projectId: string, fromId: string, intoId: string): Promise<void> {
-  await trx.updateTable('source_segments').set({ speaker_id: intoId, updated_at: sql<Date>`now()` }).where('project_id', '=', projectId).where('speaker_id', '=', fromId).execute();
+  await trx
+    .updateTable('source_segments')
+    .set({ speaker_id: intoId, updated_at: sql<Date>`now()` })
+    .where('project_id', '=', projectId)
+    .where('speaker_id', '=', fromId)
+    .execute();
   await removeSpeakers(trx, projectId, [fromId]);
 }
 
@@ -125,9 +132,58 @@ export async function removeSilentSpeakers(trx: Db, projectId: string): Promise<
     .where('s.project_id', '=', projectId)
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('source_segments as g').select('g.id').whereRef('g.speaker_id', '=', 's.id'))))
     .execute();
-  if (silent.length) await removeSpeakers(trx, projectId, silent.map((s) => s.id));
+  if (silent.length)
+    await removeSpeakers(
+      trx,
+      projectId,
+      silent.map((s) => s.id),
+    );
 }
 
 export async function setSegmentSpeaker(trx: Db, segmentId: string, speakerId: string): Promise<void> {
-  await trx.updateTable('source_segments').set({ speaker_id: speakerId, updated_at: sql<Date>`now()` }).where('id', '=', segmentId).execute();
+  await trx
+    .updateTable('source_segments')
+    .set({ speaker_id: speakerId, updated_at: sql<Date>`now()` })
+    .where('id', '=', segmentId)
+    .execute();
+}
+
+/**
+ * Gives every speaker of the project a voice in `locale` if they have none yet, by the machine's
+ * rule (src/shared/speaker-voices.ts), in the caller's transaction. What a render of the
+ * language runs first, so each speaker is heard with their own voice from the first dub on.
+ */
+export async function assignMissingSpeakerVoices(trx: Db, projectId: string, locale: string, offered: readonly OfferedVoice[], languageVoice: string | null): Promise<void> {
+  const [speakers, voices] = await Promise.all([listSpeakerSummaries(trx, projectId), listSpeakerVoices(trx, projectId, locale)]);
+  const voiceless = speakers.filter((s) => !voices.some((v) => v.speaker_id === s.id)).sort((a, b) => b.speech_seconds - a.speech_seconds || a.position - b.position);
+  if (!voiceless.length) return;
+  const chosen = chooseSpeakerVoices(
+    voiceless.map((s) => ({ id: s.id, medianPitchHz: s.median_pitch_hz })),
+    voices.map((v) => v.voice),
+    offered,
+    languageVoice,
+  );
+  for (const choice of chosen) {
+    if (choice.voice) await setSpeakerVoice(trx, { speaker_id: choice.speakerId, locale, voice: choice.voice, chosen_by: 'machine', variant: choice.variant });
+  }
+}
+
+/** The project's representation shows its speakers: a change to them is a new version of it (its ETag). */
+export async function touchSpeakers(trx: Db, projectId: string): Promise<void> {
+  await trx
+    .updateTable('projects')
+    .set({ updated_at: sql<Date>`now()` })
+    .where('id', '=', projectId)
+    .execute();
+}
+
+/** The customer's voices for speakers named by label (`voices.<locale>.<label>` at create or on an addition). */
+export async function setLabelledVoices(trx: Db, projectId: string, byLocale: Readonly<Record<string, Readonly<Record<string, string>>>>): Promise<void> {
+  const speakers = await listSpeakers(trx, projectId);
+  for (const [locale, byLabel] of Object.entries(byLocale)) {
+    for (const [label, voice] of Object.entries(byLabel)) {
+      const speaker = speakers.find((s) => s.label === label);
+      if (speaker) await setSpeakerVoice(trx, { speaker_id: speaker.id, locale, voice, chosen_by: 'customer', variant: false });
+    }
+  }
 }

@@ -43,7 +43,7 @@ describe('the source transcript', () => {
     // A second PUT (JSON under `segments` this time) replaces it whole, with new ids.
     const again = await call(tenant, 'PUT', transcriptPath(id), { format: 'json', content: JSON.stringify({ segments: [{ start_seconds: 0, end_seconds: 1.25, text: ' Only one. ' }] }) });
     expect(again.status).toBe(200);
-    expect(again.body.data.segments).toEqual([{ id: expect.stringMatching(/^seg_/), start_seconds: 0, end_seconds: 1.25, text: 'Only one.' }]);
+    expect(again.body.data.segments).toEqual([{ id: expect.stringMatching(/^seg_/), start_seconds: 0, end_seconds: 1.25, text: 'Only one.', speaker_id: expect.stringMatching(/^spk_/) }]);
     expect((await sourceRows(id)).map((r) => r.id)).toEqual([again.body.data.segments[0].id]);
   });
 
@@ -109,7 +109,7 @@ describe('editing a source segment', () => {
 
     const patched = await call(tenant, 'PATCH', segmentPath(id, segments[1]!.id), { text: ' Today we cook brown rice. ' });
     expect(patched.status).toBe(200);
-    expect(patched.body).toEqual({ data: { id: segments[1]!.id, start_seconds: 3.5, end_seconds: 6, text: 'Today we cook brown rice.' } });
+    expect(patched.body).toEqual({ data: { id: segments[1]!.id, start_seconds: 3.5, end_seconds: 6, text: 'Today we cook brown rice.', speaker_id: segments[1]!.speaker_id } });
     expect((await sourceRows(id)).map((r) => [r.id, r.text])).toEqual([
       [segments[0]!.id, THREE[0]!.text],
       [segments[1]!.id, 'Today we cook brown rice.'],
@@ -169,7 +169,7 @@ describe('editing a source segment', () => {
       [middle, { start_seconds: 6.5 }, 'invalid_parameter', 'start_seconds', 'The segment would end (00:00:06.000) before it starts (00:00:06.500).'],
       [last, { end_seconds: 12.5 }, 'invalid_parameter', 'end_seconds', 'end_seconds (00:00:12.500) is after the source ends (00:00:12.000).'],
       [middle, { text: '   ' }, 'invalid_parameter', 'text', 'text must not be blank: a segment says something.'],
-      [middle, {}, 'missing_parameter', 'text', 'Send text, start_seconds or end_seconds: what the segment becomes.'],
+      [middle, {}, 'missing_parameter', 'text', 'Send text, start_seconds, end_seconds or speaker_id: what the segment becomes.'],
       [middle, { start_seconds: -1 }, 'invalid_parameter', 'start_seconds', expect.any(String) as unknown as string],
       [middle, { words: 'x' }, 'unknown_parameter', 'words', expect.any(String) as unknown as string],
     ];
@@ -192,7 +192,7 @@ describe('editing a source segment', () => {
     const first = put.body.data.segments[0];
     const patched = await call(tenant, 'PATCH', segmentPath(id, first.id), { text: 'Uno.', end_seconds: 2.75 });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toEqual({ id: first.id, start_seconds: 1, end_seconds: 2.75, text: 'Uno.' });
+    expect(patched.body.data).toEqual({ id: first.id, start_seconds: 1, end_seconds: 2.75, text: 'Uno.', speaker_id: first.speaker_id });
     expect(await transcriptSource(id)).toBe('edited');
   });
 });

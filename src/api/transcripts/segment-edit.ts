@@ -15,8 +15,8 @@ const at = (seconds: number) => formatTimestamp(seconds, '.');
 
 /** What the segment becomes, or 400 naming the field that breaks a rule. */
 export function applySegmentEdit(segment: SourceSegment, body: EditSourceSegmentBody, neighbours: { previous?: SourceSegment; next?: SourceSegment }, durationSeconds: number | null): Cue {
-  if (body.text === undefined && body.start_seconds === undefined && body.end_seconds === undefined) {
-    throw ApiError.invalid('missing_parameter', 'Send text, start_seconds or end_seconds: what the segment becomes.', 'text');
+  if (body.text === undefined && body.start_seconds === undefined && body.end_seconds === undefined && body.speaker_id === undefined) {
+    throw ApiError.invalid('missing_parameter', 'Send text, start_seconds, end_seconds or speaker_id: what the segment becomes.', 'text');
   }
   const edited: Cue = {
     text: body.text === undefined ? segment.text : body.text.trim(),

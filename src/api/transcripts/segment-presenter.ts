@@ -6,7 +6,7 @@ import type { SourceSegment, TranscriptSource } from '../../db/source-segments';
 // published revision played) stay out.
 
 export function presentSourceSegment(segment: SourceSegment) {
-  return { id: segment.id, start_seconds: segment.start_seconds, end_seconds: segment.end_seconds, text: segment.text };
+  return { id: segment.id, start_seconds: segment.start_seconds, end_seconds: segment.end_seconds, text: segment.text, speaker_id: segment.speaker_id };
 }
 
 export function presentTranscript(projectId: string, source: TranscriptSource | null, segments: SourceSegment[], sourceAudioUrl: string | null) {
@@ -22,6 +22,8 @@ export function presentLanguageSegment(segment: LanguageSegment, clipUrl: string
     start_seconds: segment.start_seconds,
     end_seconds: segment.end_seconds,
     text: segment.text,
+    speaker_id: segment.speaker_id,
+    voice: segment.voice,
     status: segment.status,
     clip_url: clipUrl,
   };
