@@ -16,6 +16,8 @@ import type {
   RegenerationResult,
   SourceSegment,
   SourceSegmentEdit,
+  Speaker,
+  SpeakerChanges,
   Transcript,
   TranscriptFile,
   TranscriptReviewResult,
@@ -29,7 +31,6 @@ import type { paths } from './openapi-types';
 import { paginate, type CursorPage } from './paginate';
 import { retryingFetch, type FetchLike } from './retrying-fetch';
 import type { RetryOptions } from './retry-policy';
-import type { Speaker, SpeakerChanges, SpeakerPaths } from './speaker-types';
 import { uploadParts, type UploadPartsInput } from './upload-parts';
 
 export interface DubbingClientOptions {
@@ -86,8 +87,6 @@ export function createDubbingClient(options: DubbingClientOptions) {
     },
   });
 
-  // TEMPORARY (see listSpeakers): the same client, typed with the speakers routes written by hand.
-  const speakersApi = api as unknown as Client<SpeakerPaths>;
   const listProjects = (query: ListProjectsQuery = {}): Promise<CursorPage<ProjectListItem>> => unwrap(api.GET('/v1/dubbing/projects', { params: { query } }));
   const fetchProject = (projectId: string, query: { includeTransfer?: boolean }, etag?: string) =>
     api.GET('/v1/dubbing/projects/{project_id}', {
@@ -173,20 +172,16 @@ export function createDubbingClient(options: DubbingClientOptions) {
       unwrap(
         api.PATCH('/v1/dubbing/projects/{project_id}/languages/{locale}/segments/{segment_id}', { params: { path: { project_id: projectId, locale, segment_id: segmentId } }, body: { text } }),
       ).then((body) => body.data),
-    // Speakers (docs/speakers.md). TEMPORARY: typed by hand from the contract (speaker-types.ts)
-    // until the speakers routes are in the generated document (`speakersApi` is `api` typed with them).
+    // Speakers (docs/speakers.md): who says each line, by what name, in which voice per language.
     /** The project's speakers in position order: label, lines, seconds, pitch, voice per target locale. */
-    listSpeakers: (projectId: string): Promise<Speaker[]> =>
-      unwrap(speakersApi.GET('/v1/dubbing/projects/{project_id}/speakers', { params: { path: { project_id: projectId } } })).then((body) => body.data),
+    listSpeakers: (projectId: string): Promise<Speaker[]> => unwrap(api.GET('/v1/dubbing/projects/{project_id}/speakers', { params: { path: { project_id: projectId } } })).then((body) => body.data),
     /** A speaker's label and/or its voice per locale (an id GET /v1/dubbing/voices offers). Free: its lines are dubbed again at the next regeneration. */
     updateSpeaker: (projectId: string, speakerId: string, changes: SpeakerChanges): Promise<Speaker> =>
-      unwrap(speakersApi.PATCH('/v1/dubbing/projects/{project_id}/speakers/{speaker_id}', { params: { path: { project_id: projectId, speaker_id: speakerId } }, body: changes })).then(
-        (body) => body.data,
-      ),
+      unwrap(api.PATCH('/v1/dubbing/projects/{project_id}/speakers/{speaker_id}', { params: { path: { project_id: projectId, speaker_id: speakerId } }, body: changes })).then((body) => body.data),
     /** Every line of `speakerId` goes to `intoSpeakerId`, which is kept (and returned); `speakerId` is gone. */
     mergeSpeakers: (projectId: string, speakerId: string, intoSpeakerId: string): Promise<Speaker> =>
       unwrap(
-        speakersApi.POST('/v1/dubbing/projects/{project_id}/speakers/{speaker_id}/merge', {
+        api.POST('/v1/dubbing/projects/{project_id}/speakers/{speaker_id}/merge', {
           params: { path: { project_id: projectId, speaker_id: speakerId } },
           body: { into_speaker_id: intoSpeakerId },
         }),

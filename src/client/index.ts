@@ -1,8 +1,6 @@
 // The typed client of the dubbing API: `createDubbingClient({ baseUrl, apiKey })`. See docs/client.md.
 
 export * from './api-types';
-// TEMPORARY: until the speakers routes are in the generated document (then derived in api-types.ts).
-export type { Speaker, SpeakerChanges, SpeakerVoice } from './speaker-types';
 export { createDubbingClient, type DubbingClient, type DubbingClientOptions, type IdempotentCallOptions } from './dubbing-client';
 export { DubbingApiError, type ApiErrorBody } from './dubbing-api-error';
 export { paginate, type CursorPage } from './paginate';
