@@ -46,7 +46,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   outbound = await startOutboundRecorder();
-  browser = await launchChromium({ profileDir: suite.dir, proxyUrl: outbound.url, width: 1100, height: 760 });
+  browser = await launchChromium({ profileDir: suite.dir, proxyUrl: outbound.url, width: 1100, height: 900 });
 }, 60_000);
 
 afterAll(async () => {
@@ -67,6 +67,7 @@ interface PageAudio {
   addEventListener(event: string, listener: () => void, options: { once: boolean }): void;
 }
 declare const document: { querySelector(selector: string): (PageElement & PageAudio) | null };
+declare function scrollTo(x: number, y: number): void;
 
 interface SpeakerView {
   id: string;
@@ -111,7 +112,8 @@ async function replaceText(page: Page, selector: string, text: string): Promise<
 
 it('renames a speaker, gives him a line and a voice heard first, regenerates, and plays the new clip', async () => {
   const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
-  await suite.worker.use();
+  // A worker that renders the voices' samples once started, as workers do outside tests.
+  await suite.worker.use({}, {}, { WORKER_VOICE_SAMPLES: 'true' });
   const created = await createProject(
     suite.api,
     tenant,
@@ -201,6 +203,8 @@ it('renames a speaker, gives him a line and a voice heard first, regenerates, an
     [third!.id, chosen.id],
   ]);
 
+  // The page from its top: the languages, the speakers' cards and the rows.
+  await page.evaluate(() => scrollTo(0, 0));
   const shot = await page.screenshot({ type: 'png' });
   mkdirSync(path.join(ROOT, '.test-tmp'), { recursive: true });
   writeFileSync(path.join(ROOT, '.test-tmp', 'editor-speakers.png'), shot);

@@ -123,7 +123,9 @@ export async function openProjectEditor({ api, projectId, messages, elements }) 
   }
   elements.languages.replaceChildren(...[...panels.values()].map((panel) => panel.element));
   showProject(project);
-  await Promise.all([loadLanguages(), speakers.load()]);
+  // The speakers first: once the lines show, the page is whole (and shown at once).
+  await speakers.load();
+  await loadLanguages();
   elements.editor.hidden = false;
   messages.notice('');
 }

@@ -1,6 +1,7 @@
-// A speaker's colour (docs/editing.md#speakers): one of ten, by the speaker's position, so a
-// speaker keeps its colour when another is renamed, or merged away. The colours themselves are in
-// editor.css (`[data-speaker-hue]`), since the page's policy allows no inline style.
+// A speaker's colour (docs/editing.md#speakers): one of ten, by the speaker's position (the order
+// of first appearance), so a rename or a line given to another speaker changes no colour. The
+// colours themselves are in editor.css (`[data-speaker-hue]`): the page's policy allows no inline
+// style.
 
 const HUES = 10;
 
