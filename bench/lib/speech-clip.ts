@@ -40,13 +40,17 @@ async function speechOf(voice: BenchVoice, text: string, dir: string, index: num
   const raw = path.join(dir, `${voice}-${index}.raw`);
   await synthesize(voice, text, wav);
   await runCommand('ffmpeg', ffmpegArgs(['-i', wav, '-ac', '1', '-ar', String(RATE), '-f', 's16le', '-c:a', 'pcm_s16le', raw]));
-  const pcm = await readFile(raw);
+  return trimSilence(await readFile(raw), RATE);
+}
+
+/** 16-bit mono PCM without the silence before and after its sound (a short margin kept). */
+export function trimSilence(pcm: Buffer, rate: number): Buffer {
   const samples = pcm.length / 2;
   let first = 0;
   while (first < samples && Math.abs(pcm.readInt16LE(first * 2)) < SILENCE_LEVEL) first++;
   let last = samples - 1;
   while (last > first && Math.abs(pcm.readInt16LE(last * 2)) < SILENCE_LEVEL) last--;
-  const margin = Math.round(TRIM_MARGIN_SECONDS * RATE);
+  const margin = Math.round(TRIM_MARGIN_SECONDS * rate);
   return pcm.subarray(Math.max(0, first - margin) * 2, Math.min(samples, last + 1 + margin) * 2);
 }
 

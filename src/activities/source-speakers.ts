@@ -2,7 +2,7 @@ import type { Db } from '../db/create-db';
 import { listSourceSegments, type Cue } from '../db/source-segments';
 import { listSpeakers, setSpeakerPitch } from '../db/speakers';
 import type { Engines, RecognizedSegment } from '../engines';
-import { DEFAULT_FIRST_SPEAKER } from '../shared/speaker-turns';
+import { defaultSpeakerLabel } from '../shared/speaker-labels';
 
 // Who speaks when, after the words are known (docs/speakers.md#finding-speakers). A recognized
 // transcript is split into speaker turns by the diarizer (a segment holding two voices is cut
@@ -15,7 +15,7 @@ export interface SpokenTranscript {
   pitch: Map<string, number | null>;
 }
 
-const labelOf = (speaker: number) => (speaker === 0 ? DEFAULT_FIRST_SPEAKER : `Speaker ${speaker + 1}`);
+const labelOf = (speaker: number) => defaultSpeakerLabel(speaker + 1);
 
 /** The recognized segments as cues with their speakers. `numSpeakers`: the create's (0 = find out). */
 export async function diarizedCues(engines: Engines, wav16k: string, segments: readonly RecognizedSegment[], numSpeakers: number, onTick: () => void): Promise<SpokenTranscript> {

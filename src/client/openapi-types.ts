@@ -1528,23 +1528,27 @@ export interface operations {
                     /** @description Your own source transcript: no speech recognition runs, and the dub is made from these cues. */
                     transcript?: {
                         /**
-                         * @description `vtt` (WebVTT), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text"}]`, or that list under `segments`.
+                         * @description `vtt` (WebVTT: a voice span `<v Ana>` names the speaker), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text", "speaker"?}]`, or that list under `segments`. Markup is read, never taken as words.
                          * @enum {unknown}
                          */
                         format: "vtt" | "srt" | "json";
-                        /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. */
+                        /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. A cue has at most one speaker. */
                         content: string;
+                        /** @description SubRip only: a line's leading `NAME: ` (1–40 letters, digits, spaces, dots, apostrophes, hyphens) is its speaker, not words. Off by default, so `Note: bring water` stays words. */
+                        speaker_prefixes?: boolean;
                     };
                     /** @description Your own lines for some target locales, keyed by locale: that language is dubbed from them as given (no machine translation). */
                     translations?: {
                         [key: string]: {
                             /**
-                             * @description `vtt` (WebVTT), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text"}]`, or that list under `segments`.
+                             * @description `vtt` (WebVTT: a voice span `<v Ana>` names the speaker), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text", "speaker"?}]`, or that list under `segments`. Markup is read, never taken as words.
                              * @enum {unknown}
                              */
                             format: "vtt" | "srt" | "json";
-                            /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. */
+                            /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. A cue has at most one speaker. */
                             content: string;
+                            /** @description SubRip only: a line's leading `NAME: ` (1–40 letters, digits, spaces, dots, apostrophes, hyphens) is its speaker, not words. Off by default, so `Note: bring water` stays words. */
+                            speaker_prefixes?: boolean;
                         };
                     };
                     /**
@@ -5743,12 +5747,14 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description `vtt` (WebVTT), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text"}]`, or that list under `segments`.
+                     * @description `vtt` (WebVTT: a voice span `<v Ana>` names the speaker), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text", "speaker"?}]`, or that list under `segments`. Markup is read, never taken as words.
                      * @enum {unknown}
                      */
                     format: "vtt" | "srt" | "json";
-                    /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. */
+                    /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. A cue has at most one speaker. */
                     content: string;
+                    /** @description SubRip only: a line's leading `NAME: ` (1–40 letters, digits, spaces, dots, apostrophes, hyphens) is its speaker, not words. Off by default, so `Note: bring water` stays words. */
+                    speaker_prefixes?: boolean;
                 };
             };
         };

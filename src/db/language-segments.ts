@@ -44,6 +44,8 @@ export type LanguageSegmentRow = Selectable<LanguageSegmentTable>;
  */
 export interface LanguageSegment extends LanguageSegmentRow {
   speaker_id: string | null;
+  /** The speaker's label, which captions carry (docs/speakers.md#captions). */
+  speaker_label: string | null;
   voice: string | null;
 }
 
@@ -57,8 +59,9 @@ function linesQuery(db: Db, projectId: string, locale: string) {
     .leftJoin('source_segments as s', 's.id', 'l.source_segment_id')
     .leftJoin('speaker_voices as v', (join) => join.onRef('v.speaker_id', '=', 's.speaker_id').onRef('v.locale', '=', 'l.locale'))
     .leftJoin('project_languages as pl', (join) => join.onRef('pl.project_id', '=', 'l.project_id').onRef('pl.locale', '=', 'l.locale'))
+    .leftJoin('project_speakers as k', 'k.id', 's.speaker_id')
     .selectAll('l')
-    .select(['s.speaker_id', sql<string | null>`coalesce(v.voice, pl.voice)`.as('voice')])
+    .select(['s.speaker_id', 'k.label as speaker_label', sql<string | null>`coalesce(v.voice, pl.voice)`.as('voice')])
     .where('l.project_id', '=', projectId)
     .where('l.locale', '=', locale);
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type ColumnType, type Selectable } from 'kysely';
 import type { Db } from './create-db';
 import { DEFAULT_FIRST_SPEAKER, cueSpeakerLabels, distinctLabels } from '../shared/speaker-turns';
+import { mostOverlappedSource } from '../shared/line-plan';
 import { insertSpeakers, listSpeakers, removeSilentSpeakers, setSpeakerPitch } from './speakers';
 
 // The source transcript the dub is made from, one row per segment (docs/editing.md). Whoever
@@ -54,10 +55,11 @@ export async function listSourceSegments(db: Db, projectId: string): Promise<Sou
  * @param pitch median pitch by label, when the diarizer measured it.
  */
 export async function replaceSourceSegments(trx: Db, projectId: string, cues: Cue[], source: TranscriptSource, pitch?: ReadonlyMap<string, number | null>): Promise<SourceSegment[]> {
+  const existing = await listSpeakers(trx, projectId);
+  const named = cues.some((c) => c.speaker) ? cues : await speakersByOverlap(trx, projectId, cues, existing);
   await trx.deleteFrom('source_segments').where('project_id', '=', projectId).execute();
   await trx.updateTable('projects').set({ transcript_source: source }).where('id', '=', projectId).execute();
-  const existing = await listSpeakers(trx, projectId);
-  const labels = cueSpeakerLabels(cues, existing[0]?.label ?? DEFAULT_FIRST_SPEAKER);
+  const labels = cueSpeakerLabels(named, existing[0]?.label ?? DEFAULT_FIRST_SPEAKER);
   const byLabel = new Map(existing.map((s) => [s.label, s]));
   const fresh = distinctLabels(labels).filter((label) => !byLabel.has(label));
   const top = existing.reduce((max, s) => Math.max(max, s.position), 0);
@@ -75,6 +77,20 @@ export async function replaceSourceSegments(trx: Db, projectId: string, cues: Cu
     : [];
   await removeSilentSpeakers(trx, projectId);
   return rows.sort((a, b) => a.position - b.position);
+}
+
+/**
+ * A transcript that names no speaker (a reviewer's corrected words, a plain SubRip) keeps the
+ * speakers of the one it replaces: each cue is spoken by whoever spoke the old segment it
+ * overlaps most (docs/speakers.md#speakers-in-files).
+ */
+async function speakersByOverlap(trx: Db, projectId: string, cues: Cue[], speakers: readonly { id: string; label: string }[]): Promise<Cue[]> {
+  if (speakers.length < 2) return cues;
+  const old = await trx.selectFrom('source_segments').select(['start_seconds', 'end_seconds', 'speaker_id']).where('project_id', '=', projectId).execute();
+  return cues.map((cue) => {
+    const speakerId = mostOverlappedSource(cue, old.map((o, i) => ({ ...o, id: String(i), text: '' })))?.speaker_id;
+    return { ...cue, speaker: speakers.find((s) => s.id === speakerId)?.label ?? null };
+  });
 }
 
 /** One segment of the project's source transcript; another project's segment is not found. */

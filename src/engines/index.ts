@@ -1,5 +1,7 @@
 import { PocketsphinxRecognizer, type PocketsphinxOptions } from './asr/pocketsphinx-recognizer';
 import type { SpeechRecognizer } from './asr/speech-recognizer';
+import { AcousticDiarizer } from './diarization/acoustic-diarizer';
+import type { SpeakerDiarizer } from './diarization/speaker-diarizer';
 import { FfmpegMediaEngine, type FfmpegMediaEngineOptions } from './media/ffmpeg-media-engine';
 import type { MediaEngine } from './media/media-engine';
 import { ApertiumTranslator, type ApertiumOptions } from './translate/apertium-translator';
@@ -17,6 +19,7 @@ export interface Engines {
   asr: SpeechRecognizer;
   translator: Translator;
   tts: SpeechSynthesizer;
+  diarizer: SpeakerDiarizer;
 }
 
 export interface LocalEngineOptions {
@@ -33,15 +36,17 @@ export function createLocalEngines(options: LocalEngineOptions = {}): Engines {
     asr: new PocketsphinxRecognizer(options.asr),
     translator: new ApertiumTranslator(options.translator),
     tts: bundledSynthesizer({ espeak: new EspeakSynthesizer(options.tts), festival: new FestivalSynthesizer(options.festival) }),
+    diarizer: new AcousticDiarizer(),
   };
 }
 
 export type { EngineCallOptions } from './engine-call';
 export type { MediaEngine, MediaProbe, ThumbnailSpec, TimelineClip, TimelineSpec } from './media/media-engine';
 export { InvalidMediaError } from './media/invalid-media-error';
-export type { RecognizedSegment, SpeechRecognizer, Transcript } from './asr/speech-recognizer';
+export type { RecognizedSegment, RecognizedWord, SpeechRecognizer, Transcript } from './asr/speech-recognizer';
+export type { DiarizeInput, DiarizeSegment, Diarization, SpeakerDiarizer, SpeakerProfile, SpeakerSegment, SpeakerTurn } from './diarization/speaker-diarizer';
 export { TranslationMismatchError, type Translator } from './translate/translator';
 export type { SpeechSynthesizer, SynthesisResult } from './tts/speech-synthesizer';
 export { fitSegments, type FitOptions, type FitResult, type FittedSegment, type SegmentToFit } from './alignment/fit-segments';
-export { FfmpegMediaEngine, PocketsphinxRecognizer, ApertiumTranslator, EspeakSynthesizer, FestivalSynthesizer };
+export { FfmpegMediaEngine, PocketsphinxRecognizer, ApertiumTranslator, EspeakSynthesizer, FestivalSynthesizer, AcousticDiarizer };
 export { ProcessError } from './run-process';

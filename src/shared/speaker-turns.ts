@@ -7,8 +7,10 @@
 //   only where the turn changes; cues before the first named one belong to that first speaker;
 // - a file that names nobody is spoken by one speaker (`fallback`).
 
+import { defaultSpeakerLabel } from './speaker-labels';
+
 /** The label of a project's only speaker until someone names them. */
-export const DEFAULT_FIRST_SPEAKER = 'Speaker 1';
+export const DEFAULT_FIRST_SPEAKER = defaultSpeakerLabel(1);
 
 export function cueSpeakerLabels(cues: readonly { speaker?: string | null }[], fallback: string): string[] {
   const first = cues.find((c) => c.speaker)?.speaker ?? fallback;

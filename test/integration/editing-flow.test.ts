@@ -108,6 +108,8 @@ describe('a project with its own script', () => {
     lineIds = spanish.segments.map((s) => s.id);
     published[1] = await captions();
     expect(parseVtt(published[1]).map((c) => c.text)).toEqual(expected);
+    // The supplied file's markup is no part of the captions, not even escaped.
+    expect(published[1]).not.toMatch(/&lt;|&gt;/);
     // One translation, into Spanish: the supplied cues (and the title); Catalan is not translated.
     expect(translation.calls.map((c) => c.modes)).toEqual([esModes]);
     expect(translation.calls[0]!.texts.slice(0, 3)).toEqual(SCRIPT.map((c) => c.text));

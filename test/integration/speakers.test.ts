@@ -4,7 +4,7 @@ import { listLanguageSegments } from '../../src/db/language-segments';
 import { countingSpeech } from '../helpers/engine-counters';
 import { dubbingSuite } from '../helpers/dubbing-suite';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
-import { createProject, projectBody, uploadAndComplete, waitForProjectView } from '../helpers/projects';
+import { createProject, projectBody, uploadAndComplete, waitForProjectView, workspaceRowCounts } from '../helpers/projects';
 import { postRegenerate } from '../helpers/regenerations';
 import { request } from '../helpers/test-api';
 
@@ -37,7 +37,14 @@ const call = (tenant: TestTenant, method: string, path: string, body?: unknown) 
 const speakersOf = async (tenant: TestTenant, id: string) => (await call(tenant, 'GET', `/v1/dubbing/projects/${id}/speakers`)).body.data as any[];
 const speakerRows = (id: string) => suite.api.db.selectFrom('project_speakers').selectAll().where('project_id', '=', id).orderBy('position').execute();
 const voiceRows = (id: string) =>
-  suite.api.db.selectFrom('speaker_voices as v').innerJoin('project_speakers as s', 's.id', 'v.speaker_id').selectAll('v').where('s.project_id', '=', id).orderBy('v.speaker_id').orderBy('v.locale').execute();
+  suite.api.db
+    .selectFrom('speaker_voices as v')
+    .innerJoin('project_speakers as s', 's.id', 'v.speaker_id')
+    .selectAll('v')
+    .where('s.project_id', '=', id)
+    .orderBy('v.speaker_id')
+    .orderBy('v.locale')
+    .execute();
 const segmentRows = (id: string) => suite.api.db.selectFrom('source_segments').select(['id', 'speaker_id', 'text']).where('project_id', '=', id).orderBy('position').execute();
 const vttOf = async (id: string, locale: string) => {
   const row = await suite.api.db.selectFrom('deliverables').select('storage_key').where('project_id', '=', id).where('locale', '=', locale).where('format', '=', 'vtt').executeTakeFirstOrThrow();
@@ -106,7 +113,7 @@ describe('a supplied WebVTT with two voices', () => {
     expect(counting.voices).toEqual([ana.voices.es_es.voice]);
     expect(counting.spoken).toHaveLength(1);
     const charged = (await ledger(tenant.workspace.id)).slice(before.length);
-    expect(charged.map((e) => e.amount)).toEqual([-2 * CPS]);
+    expect(charged.map((e) => e.amount)).toEqual([2 * CPS]);
     const vtt = await vttOf(id, 'es_es');
     expect(vtt.match(/<v Ana>/g)).toHaveLength(3);
     expect(vtt.match(/<v Ben>/g)).toHaveLength(1);
@@ -135,7 +142,7 @@ describe('a supplied WebVTT with two voices', () => {
     expect((await call(tenant, 'PATCH', `/v1/dubbing/projects/${id}/speakers/${ben.id}`, { label: 'Ben' })).status).toBe(404);
   });
 
-  it('unknown, malformed and other tenants\' speakers are the same 404; bad input is refused naming the field and writes nothing', async () => {
+  it("unknown, malformed and other tenants' speakers are the same 404; bad input is refused naming the field and writes nothing", async () => {
     const stranger = await createTenant(suite.api.db, { credits: 0, creditsPerSecond: CPS });
     const before = { speakers: await speakerRows(id), voices: await voiceRows(id), segments: await segmentRows(id) };
     for (const [who, path] of [
@@ -168,5 +175,33 @@ describe('a supplied WebVTT with two voices', () => {
     const self = await call(tenant, 'POST', `/v1/dubbing/projects/${id}/speakers/${ana.id}/merge`, { into_speaker_id: ana.id });
     expect(self.body.error).toMatchObject({ code: 'invalid_parameter', param: 'into_speaker_id' });
     expect({ speakers: await speakerRows(id), voices: await voiceRows(id), segments: await segmentRows(id) }).toEqual(before);
+  });
+});
+
+describe('voices by speaker at create', () => {
+  it("a per-speaker map gives each named speaker the customer's voice; a label the transcript does not name, or a voice not offered, is refused naming the field and writes nothing", async () => {
+    const tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
+    const body = (voices: unknown) =>
+      projectBody({ target_locales: ['es_es'], source: { type: 'upload', file_name: 'clip.mp4', size_bytes: suite.clip.length }, transcript: { format: 'vtt', content: SCRIPT }, voices });
+    const before = await workspaceRowCounts(suite.api, tenant.workspace.id);
+    for (const [voices, code, param] of [
+      [{ es_es: { Zoe: 'espeak:es' } }, 'invalid_parameter', 'voices.es_es.Zoe'],
+      [{ es_es: { Ana: 'espeak:nope' } }, 'unsupported_voice', 'voices.es_es.Ana'],
+      [{ es_es: {} }, 'invalid_parameter', 'voices.es_es'],
+    ] as const) {
+      const res = await createProject(suite.api, tenant, body(voices));
+      expect({ status: res.status, code: res.body.error?.code, param: res.body.error?.param }).toEqual({ status: 400, code, param });
+    }
+    const flat = await createProject(suite.api, tenant, projectBody({ target_locales: ['es_es'], voices: { es_es: { Ana: 'espeak:es' } } }));
+    expect(flat.body.error).toMatchObject({ code: 'invalid_parameter', param: 'voices.es_es' });
+    expect(await workspaceRowCounts(suite.api, tenant.workspace.id)).toEqual(before);
+
+    const created = await createProject(suite.api, tenant, body({ es_es: { Ana: 'espeak:es', Ben: 'espeak:es+f3' } }));
+    expect(created.status).toBe(201);
+    const speakers = await speakersOf(tenant, created.body.data.id);
+    expect(speakers.map((s) => [s.label, s.voices.es_es])).toEqual([
+      ['Ana', { voice: 'espeak:es', chosen_by: 'customer', variant: false }],
+      ['Ben', { voice: 'espeak:es+f3', chosen_by: 'customer', variant: false }],
+    ]);
   });
 });

@@ -31,7 +31,8 @@ describe('the source transcript', () => {
       segments: [
         { start_seconds: 1, end_seconds: 2, text: 'One.' },
         { start_seconds: 3, end_seconds: 4, text: 'Two.' },
-        { start_seconds: 5, end_seconds: 6.5, text: 'Three, <i>in</i> two\nlines.' },
+        // SubRip's <i> is styling, not words (docs/editing.md#markup-in-a-script).
+        { start_seconds: 5, end_seconds: 6.5, text: 'Three, in two\nlines.' },
       ],
     });
     const rows = await sourceRows(id);
@@ -70,6 +71,23 @@ describe('the source transcript', () => {
     }
     expect(await sourceRows(id)).toEqual(before);
     expect(await transcriptSource(id)).toBe('supplied');
+
+    // `speaker_prefixes` is SubRip's: with another format it is the field refused.
+    const prefixed = await call(tenant, 'PUT', transcriptPath(id), { format: 'vtt', content: 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nANA: One.\n', speaker_prefixes: true });
+    expect(prefixed.status).toBe(400);
+    expect(prefixed.body.error).toMatchObject({ code: 'invalid_parameter', param: 'speaker_prefixes' });
+    expect(await sourceRows(id)).toEqual(before);
+  });
+
+  it("PUT a SubRip with speaker_prefixes: a line's NAME: is not words; without it, it is", async () => {
+    const tenant = await createTenant(api.db, { credits: 10_000 });
+    const id = await newProject(tenant);
+    const content = '1\n00:00:01,000 --> 00:00:02,500\nANA: Hello.\n\n2\n00:00:03,000 --> 00:00:04,500\nNote: bring water.\n';
+    const read = await call(tenant, 'PUT', transcriptPath(id), { format: 'srt', content, speaker_prefixes: true });
+    expect(read.status).toBe(200);
+    expect(read.body.data.segments.map((s: { text: string }) => s.text)).toEqual(['Hello.', 'bring water.']);
+    const kept = await call(tenant, 'PUT', transcriptPath(id), { format: 'srt', content, speaker_prefixes: false });
+    expect(kept.body.data.segments.map((s: { text: string }) => s.text)).toEqual(['ANA: Hello.', 'Note: bring water.']);
   });
 
   it('PUT once completed: new segments, and every language line goes stale, edited ones included; cues must end within the source', async () => {

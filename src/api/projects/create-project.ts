@@ -13,7 +13,7 @@ import { bodyOf } from '../middleware/validate';
 import { ceilingHold } from './ceiling-hold';
 import { checkLocales } from './check-locales';
 import { chooseVoices, type ChosenVoices } from './choose-voices';
-import { setLabelledVoices } from '../../db/speakers';
+import { listSpeakers, setLabelledVoices } from '../../db/speakers';
 import { cueSpeakerLabels, DEFAULT_FIRST_SPEAKER, distinctLabels } from '../../shared/speaker-turns';
 import { buildTransferBlock } from '../uploads/transfer-block';
 import { loadProjectView } from './load-project-view';
@@ -173,6 +173,8 @@ async function createdView(deps: AppDeps, project: Project, upload: Upload | und
   return presentProject(project, {
     publicBaseUrl: deps.config.http.publicBaseUrl,
     languages: [],
+    // A supplied transcript's speakers are written with the project (no languages yet to have voices shown).
+    speakers: (await listSpeakers(deps.db, project.id)).map((s) => ({ id: s.id, label: s.label, voices: {} })),
     uploadProgress: upload ? { received: 0, total: upload.part_count } : undefined,
     transfer: upload ? ((await buildTransferBlock({ upload, parts: [], uploads: deps.uploads })) as unknown as Record<string, unknown>) : undefined,
   });

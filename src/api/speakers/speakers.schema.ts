@@ -1,11 +1,11 @@
 import type { Validated } from '../../shared/validated';
+import { MAX_SPEAKER_LABEL } from '../../shared/speaker-labels';
 
 // Request bodies of the speaker routes (docs/speakers.md#correcting).
 
 /** What a speaker id looks like (newSpeakerId): anything else names no speaker. */
 export const SPEAKER_ID = /^spk_[a-z0-9]{1,32}$/;
 
-export const MAX_SPEAKER_LABEL = 60;
 
 export const updateSpeakerBodySchema = {
   type: 'object',

@@ -5,6 +5,7 @@ import { lockProject } from '../../db/projects';
 import { findLanguage } from '../../db/project-languages';
 import { findSpeaker, findSpeakerByLabel, listSpeakerSummaries, mergeSpeakers, renameSpeaker, setSpeakerVoice, touchSpeakers } from '../../db/speakers';
 import { ERROR_TYPES } from '../../shared/error-codes';
+import { normalizeSpeakerLabel } from '../../shared/speaker-labels';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';
@@ -40,7 +41,7 @@ export async function updateSpeaker(deps: AppDeps, ctx: Context): Promise<void> 
   const project = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
   await speakerParam(deps.db, project.id, ctx.params.speaker_id);
   const voices = body.voices ? chooseVoices(deps.capabilities.current(), project.target_locales, body.voices).languages : {};
-  const label = body.label?.trim().replace(/\s+/g, ' ');
+  const label = body.label === undefined ? undefined : normalizeSpeakerLabel(body.label);
   const speakerId = await deps.db.transaction().execute(async (trx) => {
     const locked = await lockProject(trx, project.id);
     if (!locked || locked.deleted_at !== null) throw ApiError.notFound('project', 'project_id');

@@ -38,6 +38,9 @@ export function groupWords(words: readonly TimedWord[], options: GroupingOptions
       startSeconds: run[0]!.startSeconds,
       endSeconds: run[run.length - 1]!.endSeconds,
       text: run.map((u) => u.text).join(' '),
+      // As shown (so they join into `text`), with the decoder's times: where a speaker change
+      // inside the segment may cut it (src/engines/diarization/split-segment.ts).
+      words: run.map((u) => ({ text: u.text, startSeconds: u.startSeconds, endSeconds: u.endSeconds })),
     }));
   });
 }

@@ -8,6 +8,14 @@ export interface RecognizedSegment {
   endSeconds: number;
   /** A sentence-like chunk: capitalized, ending in a period. */
   text: string;
+  /** The segment's words as written in `text` (joined by single spaces), when the recognizer timed each word. */
+  words?: RecognizedWord[];
+}
+
+export interface RecognizedWord {
+  text: string;
+  startSeconds: number;
+  endSeconds: number;
 }
 
 export interface Transcript {

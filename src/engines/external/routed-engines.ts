@@ -38,6 +38,9 @@ export function routeToExternalEngines(local: Engines, external: ExternalEngines
     asr: external.asr ? routedRecognizer(local.asr, external.asr) : local.asr,
     translator: external.translator ? routedTranslator(local.translator, external.translator) : local.translator,
     tts: external.tts ? routedSynthesizer(local.tts, external.tts) : local.tts,
+    // No external diarizer: speakers are found in-process from the recognizer's WAV whichever
+    // engine recognized it (docs/speakers.md#finding-speakers).
+    diarizer: local.diarizer,
   };
 }
 

@@ -37,8 +37,8 @@ same<
       target_locales: string[];
       max_billable_seconds: number;
       source: { type: 'upload'; file_name: string; size_bytes: number } | { type: 'youtube'; url: string };
-      transcript?: { format: 'vtt' | 'srt' | 'json'; content: string };
-      translations?: Record<string, { format: 'vtt' | 'srt' | 'json'; content: string }>;
+      transcript?: { format: 'vtt' | 'srt' | 'json'; content: string; speaker_prefixes?: boolean };
+      translations?: Record<string, { format: 'vtt' | 'srt' | 'json'; content: string; speaker_prefixes?: boolean }>;
       voices?: Record<string, string | Record<string, string>>;
       num_speakers: number;
       publishing?: { title?: string; description?: string };
@@ -47,7 +47,7 @@ same<
     }
   >
 >();
-same<Equal<ReplaceTranscriptBody, { format: 'vtt' | 'srt' | 'json'; content: string }>>();
+same<Equal<ReplaceTranscriptBody, { format: 'vtt' | 'srt' | 'json'; content: string; speaker_prefixes?: boolean }>>();
 same<Equal<EditSourceSegmentBody, { speaker_id?: string; text?: string; start_seconds?: number; end_seconds?: number }>>();
 same<Equal<EditLanguageSegmentBody, { text: string }>>();
 same<Equal<CompleteUploadBody, { parts: { part_number: number; etag: string }[] }>>();

@@ -125,6 +125,23 @@ describe('groupWords', () => {
     expectCueRules(groupWords(heard), heard);
   });
 
+  it("keeps each segment's words with the decoder's times, written as in its text", () => {
+    const heard = words([
+      ['i', 0.5],
+      ['think', 0.01],
+      ['so', 0.01],
+      ['yes', 1],
+    ]);
+    const segments = groupWords(heard);
+    expect(segments.map((s) => s.text)).toEqual(['I think so.', 'Yes.']);
+    expect(segments[0]!.words).toEqual([
+      { text: 'I', startSeconds: heard[0]!.startSeconds, endSeconds: heard[0]!.endSeconds },
+      { text: 'think', startSeconds: heard[1]!.startSeconds, endSeconds: heard[1]!.endSeconds },
+      { text: 'so.', startSeconds: heard[2]!.startSeconds, endSeconds: heard[2]!.endSeconds },
+    ]);
+    for (const s of segments) expect(s.words!.map((w) => w.text).join(' ')).toBe(s.text);
+  });
+
   it('honours a custom sentence pause', () => {
     const input = words([
       ['a', 0],

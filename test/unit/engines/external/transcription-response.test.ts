@@ -31,8 +31,24 @@ describe('parseVerboseTranscription', () => {
       { word: ' you', start: 2.25, end: 2.5 },
     ];
     expect(parseVerboseTranscription({ text: 'good morning see you', segments: [], words })).toEqual([
-      { startSeconds: 0, endSeconds: 0.8, text: 'Good morning.' },
-      { startSeconds: 2, endSeconds: 2.5, text: 'See you.' },
+      {
+        startSeconds: 0,
+        endSeconds: 0.8,
+        text: 'Good morning.',
+        words: [
+          { text: 'Good', startSeconds: 0, endSeconds: 0.3 },
+          { text: 'morning.', startSeconds: 0.35, endSeconds: 0.8 },
+        ],
+      },
+      {
+        startSeconds: 2,
+        endSeconds: 2.5,
+        text: 'See you.',
+        words: [
+          { text: 'See', startSeconds: 2, endSeconds: 2.2 },
+          { text: 'you.', startSeconds: 2.25, endSeconds: 2.5 },
+        ],
+      },
     ]);
   });
 
