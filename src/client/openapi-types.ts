@@ -13029,7 +13029,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The file name. */
-                asset: "api-client.js" | "api-key.js" | "audio-player.js" | "editable-text.js" | "editor.css" | "format.js" | "idempotency-key.js" | "main.js" | "messages.js" | "project-editor.js" | "project-watch.js" | "regenerate-panel.js" | "review-draft.js" | "review-editor.js" | "review-queue.js" | "route.js" | "segment-table.js";
+                asset: "api-client.js" | "api-key.js" | "audio-player.js" | "editable-text.js" | "editor.css" | "format.js" | "idempotency-key.js" | "main.js" | "messages.js" | "project-editor.js" | "project-speakers.js" | "project-watch.js" | "regenerate-panel.js" | "review-draft.js" | "review-editor.js" | "review-queue.js" | "route.js" | "segment-table.js" | "speaker-cell.js" | "speaker-colours.js" | "speakers-panel.js" | "voice-picker.js";
             };
             cookie?: never;
         };
