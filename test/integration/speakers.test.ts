@@ -82,6 +82,9 @@ describe('a supplied WebVTT with two voices', () => {
     [ana, ben] = await speakersOf(tenant, id);
     expect([ana.label, ben.label]).toEqual(['Ana', 'Ben']);
     expect([ana.segments, ben.segments]).toEqual([2, 2]);
+    // Their pitch was measured from the source's audio, for choosing their voices (the clip's one
+    // sentence is heard in Ana's first cue; Ben's times are silent, too little voiced speech to say).
+    expect([ana.median_pitch_hz, ben.median_pitch_hz]).toEqual([expect.any(Number), null]);
     expect((await segmentRows(id)).map((s) => s.text)).toEqual(['Good morning.', 'The weather is nice today.', 'The house is quiet.', 'See you tomorrow.']);
     for (const locale of ['es_es', 'ca_es']) {
       expect(ana.voices[locale].voice).toEqual(expect.any(String));
