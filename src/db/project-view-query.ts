@@ -69,7 +69,11 @@ const VIEW_PARTS = [
       .select([
         's.id',
         's.label',
-        sql<ViewSpeaker['voices']>`(select coalesce(json_object_agg(v.locale, json_build_object('voice', v.voice, 'variant', v.variant, 'chosen_by', v.chosen_by)), '{}') from speaker_voices v where v.speaker_id = s.id)`.as('voices'),
+        sql<
+          ViewSpeaker['voices']
+        >`(select coalesce(json_object_agg(v.locale, json_build_object('voice', v.voice, 'variant', v.variant, 'chosen_by', v.chosen_by)), '{}') from speaker_voices v where v.speaker_id = s.id)`.as(
+          'voices',
+        ),
       ])
       .whereRef('s.project_id', '=', 'p.id')
       .orderBy('s.position'),

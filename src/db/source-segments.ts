@@ -63,7 +63,12 @@ export async function replaceSourceSegments(trx: Db, projectId: string, cues: Cu
   const byLabel = new Map(existing.map((s) => [s.label, s]));
   const fresh = distinctLabels(labels).filter((label) => !byLabel.has(label));
   const top = existing.reduce((max, s) => Math.max(max, s.position), 0);
-  for (const speaker of await insertSpeakers(trx, projectId, fresh.map((label, i) => ({ label, position: top + 1 + i, median_pitch_hz: pitch?.get(label) ?? null })))) byLabel.set(speaker.label, speaker);
+  for (const speaker of await insertSpeakers(
+    trx,
+    projectId,
+    fresh.map((label, i) => ({ label, position: top + 1 + i, median_pitch_hz: pitch?.get(label) ?? null })),
+  ))
+    byLabel.set(speaker.label, speaker);
   for (const [label, hz] of pitch ?? []) {
     const speaker = byLabel.get(label);
     if (speaker && !fresh.includes(label)) await setSpeakerPitch(trx, speaker.id, hz);
@@ -71,7 +76,17 @@ export async function replaceSourceSegments(trx: Db, projectId: string, cues: Cu
   const rows = cues.length
     ? await trx
         .insertInto('source_segments')
-        .values(cues.map((c, position) => ({ id: newSegmentId(), project_id: projectId, position, start_seconds: c.start_seconds, end_seconds: c.end_seconds, text: c.text, speaker_id: byLabel.get(labels[position]!)!.id })))
+        .values(
+          cues.map((c, position) => ({
+            id: newSegmentId(),
+            project_id: projectId,
+            position,
+            start_seconds: c.start_seconds,
+            end_seconds: c.end_seconds,
+            text: c.text,
+            speaker_id: byLabel.get(labels[position]!)!.id,
+          })),
+        )
         .returningAll()
         .execute()
     : [];
@@ -88,7 +103,10 @@ async function speakersByOverlap(trx: Db, projectId: string, cues: Cue[], speake
   if (speakers.length < 2) return cues;
   const old = await trx.selectFrom('source_segments').select(['start_seconds', 'end_seconds', 'speaker_id']).where('project_id', '=', projectId).execute();
   return cues.map((cue) => {
-    const speakerId = mostOverlappedSource(cue, old.map((o, i) => ({ ...o, id: String(i), text: '' })))?.speaker_id;
+    const speakerId = mostOverlappedSource(
+      cue,
+      old.map((o, i) => ({ ...o, id: String(i), text: '' })),
+    )?.speaker_id;
     return { ...cue, speaker: speakers.find((s) => s.id === speakerId)?.label ?? null };
   });
 }

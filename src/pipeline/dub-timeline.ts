@@ -61,7 +61,12 @@ export function placeLines(clips: readonly LineClip[], durationSeconds: number):
     const play = { startSeconds: fit.startSeconds, tempo: fit.tempo > 1.001 ? fit.tempo : undefined, playedSeconds: fit.endSeconds - fit.startSeconds };
     // A line pushed to the very end is heard only until the source ends, and captioned so.
     const startSeconds = Math.min(fit.startSeconds, durationSeconds);
-    return { clip, fit, play, cue: { startSeconds, endSeconds: Math.max(startSeconds, Math.min(fit.endSeconds, durationSeconds)), text: line.text, ...(named && line.speaker_label ? { speaker: line.speaker_label } : {}) } };
+    return {
+      clip,
+      fit,
+      play,
+      cue: { startSeconds, endSeconds: Math.max(startSeconds, Math.min(fit.endSeconds, durationSeconds)), text: line.text, ...(named && line.speaker_label ? { speaker: line.speaker_label } : {}) },
+    };
   });
 }
 
@@ -82,7 +87,16 @@ export function renderedLines(lines: readonly LanguageSegment[], placed: readonl
     const spoken = byLine.get(line.id);
     if (!spoken) return { id: line.id, renderedText: line.text, renderedVoice: line.voice, clipKey: null, clipSeconds: null, placedStartSeconds: null, placedEndSeconds: null, tempo: null };
     const { clip, fit } = spoken;
-    return { id: line.id, renderedText: line.text, renderedVoice: line.voice, clipKey: clip.key, clipSeconds: clip.seconds, placedStartSeconds: fit.startSeconds, placedEndSeconds: fit.endSeconds, tempo: fit.tempo };
+    return {
+      id: line.id,
+      renderedText: line.text,
+      renderedVoice: line.voice,
+      clipKey: clip.key,
+      clipSeconds: clip.seconds,
+      placedStartSeconds: fit.startSeconds,
+      placedEndSeconds: fit.endSeconds,
+      tempo: fit.tempo,
+    };
   });
 }
 

@@ -111,6 +111,9 @@ it('a recognized two-voice dialog gets two speakers, its turns within the collar
     )
     .execute();
   expect(new Set(voices.map((v) => v.voice)).size).toBe(2);
+  // The dub has two measurably different voices, each on its own speaker's lines: median pitch apart by 20 % or more.
+  const pitch = await Promise.all(speakers.map((s) => dubbedPitch(id, s.id)));
+  expect(Math.max(...pitch) / Math.min(...pitch)).toBeGreaterThanOrEqual(1.2);
 }, 240_000);
 
 it('num_speakers 1 makes one speaker, whoever speaks', async () => {

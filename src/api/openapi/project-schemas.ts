@@ -78,7 +78,8 @@ export const languageSchema = strictObject({
   },
   speaker_voices: {
     type: 'array',
-    description: 'The voice each speaker speaks with in this language (docs/speakers.md#voices), in speaker order. `variant`: the locale offers fewer voices than the project has speakers, so this is an engine variant of an offered voice.',
+    description:
+      'The voice each speaker speaks with in this language (docs/speakers.md#voices), in speaker order. `variant`: the locale offers fewer voices than the project has speakers, so this is an engine variant of an offered voice.',
     items: strictObject({
       speaker_id: { type: 'string' },
       label: { type: 'string' },
@@ -158,7 +159,11 @@ export const projectSchema = strictObject(
     languages: { type: 'array', items: languageSchema },
     speakers: strictObject({
       num_speakers: { type: 'integer', description: 'What the create asked: 0 = find out, 1 = one speaker, N = exactly N.' },
-      items: { type: 'array', items: strictObject({ id: { type: 'string' }, label: { type: 'string' } }), description: 'The speakers found or supplied so far, in order; GET …/speakers has the details.' },
+      items: {
+        type: 'array',
+        items: strictObject({ id: { type: 'string' }, label: { type: 'string' } }),
+        description: 'The speakers found or supplied so far, in order; GET …/speakers has the details.',
+      },
     }),
     video: videoChoiceSchema,
     failure: projectFailureSchema,

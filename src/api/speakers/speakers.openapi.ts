@@ -49,7 +49,9 @@ export const speakersOperations: Operation[] = [
     auth: 'dubbing:read',
     pathParams: projectId,
     query: noQuerySchema,
-    responses: { 200: { description: 'In order of first appearance; empty until the transcript is written.', schema: dataEnvelope({ type: 'array', items: speakerSchema }), example: { data: [speakerExample] } } },
+    responses: {
+      200: { description: 'In order of first appearance; empty until the transcript is written.', schema: dataEnvelope({ type: 'array', items: speakerSchema }), example: { data: [speakerExample] } },
+    },
     errors: [{ status: 404, codes: ['not_found'], description: 'No such project (or not yours).' }],
   },
   {
@@ -66,7 +68,7 @@ export const speakersOperations: Operation[] = [
     responses: { 200: { description: 'The speaker as they are now.', schema: dataEnvelope(speakerSchema), example: { data: speakerExample } } },
     errors: [
       { status: 400, codes: ['unsupported_voice'], description: 'No live worker offers that voice for that locale (`param`: `voices.<locale>`).' },
-      { status: 400, codes: ['invalid_parameter'], description: 'A locale that is not one of the project\'s targets (`param`: `voices.<locale>`).' },
+      { status: 400, codes: ['invalid_parameter'], description: "A locale that is not one of the project's targets (`param`: `voices.<locale>`)." },
       SPEAKER_NOT_FOUND,
       { status: 409, codes: ['speaker_label_taken'], description: 'Another speaker of the project has that label (`param`: `label`): merge them if they are one person.' },
       { status: 409, codes: ['language_busy'], description: 'That language is being dubbed or regenerated.' },

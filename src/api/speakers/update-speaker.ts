@@ -49,7 +49,13 @@ export async function updateSpeaker(deps: AppDeps, ctx: Context): Promise<void> 
     const speaker = await speakerParam(trx, project.id, ctx.params.speaker_id);
     if (label !== undefined && label !== speaker.label) {
       if (await findSpeakerByLabel(trx, project.id, label)) {
-        throw new ApiError(409, ERROR_TYPES.conflict_error, 'speaker_label_taken', `Another speaker is already called "${label}"; merge the two (POST …/speakers/{speaker_id}/merge) if they are one person.`, 'label');
+        throw new ApiError(
+          409,
+          ERROR_TYPES.conflict_error,
+          'speaker_label_taken',
+          `Another speaker is already called "${label}"; merge the two (POST …/speakers/{speaker_id}/merge) if they are one person.`,
+          'label',
+        );
       }
       await renameSpeaker(trx, speaker.id, label);
     }
