@@ -44,7 +44,9 @@ describe('the source transcript', () => {
     // A second PUT (JSON under `segments` this time) replaces it whole, with new ids.
     const again = await call(tenant, 'PUT', transcriptPath(id), { format: 'json', content: JSON.stringify({ segments: [{ start_seconds: 0, end_seconds: 1.25, text: ' Only one. ' }] }) });
     expect(again.status).toBe(200);
-    expect(again.body.data.segments).toEqual([{ id: expect.stringMatching(/^seg_/), start_seconds: 0, end_seconds: 1.25, text: 'Only one.', speaker_id: expect.stringMatching(/^spk_/) }]);
+    expect(again.body.data.segments).toEqual([
+      { id: expect.stringMatching(/^seg_/), start_seconds: 0, end_seconds: 1.25, text: 'Only one.', speaker_id: expect.stringMatching(/^spk_/), speaker: 'Speaker 1' },
+    ]);
     expect((await sourceRows(id)).map((r) => r.id)).toEqual([again.body.data.segments[0].id]);
   });
 
@@ -127,7 +129,7 @@ describe('editing a source segment', () => {
 
     const patched = await call(tenant, 'PATCH', segmentPath(id, segments[1]!.id), { text: ' Today we cook brown rice. ' });
     expect(patched.status).toBe(200);
-    expect(patched.body).toEqual({ data: { id: segments[1]!.id, start_seconds: 3.5, end_seconds: 6, text: 'Today we cook brown rice.', speaker_id: segments[1]!.speaker_id } });
+    expect(patched.body).toEqual({ data: { id: segments[1]!.id, start_seconds: 3.5, end_seconds: 6, text: 'Today we cook brown rice.', speaker_id: segments[1]!.speaker_id, speaker: 'Speaker 1' } });
     expect((await sourceRows(id)).map((r) => [r.id, r.text])).toEqual([
       [segments[0]!.id, THREE[0]!.text],
       [segments[1]!.id, 'Today we cook brown rice.'],
@@ -210,7 +212,7 @@ describe('editing a source segment', () => {
     const first = put.body.data.segments[0];
     const patched = await call(tenant, 'PATCH', segmentPath(id, first.id), { text: 'Uno.', end_seconds: 2.75 });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toEqual({ id: first.id, start_seconds: 1, end_seconds: 2.75, text: 'Uno.', speaker_id: first.speaker_id });
+    expect(patched.body.data).toEqual({ id: first.id, start_seconds: 1, end_seconds: 2.75, text: 'Uno.', speaker_id: first.speaker_id, speaker: 'Speaker 1' });
     expect(await transcriptSource(id)).toBe('edited');
   });
 });

@@ -8,9 +8,9 @@ import { workspaceCaller } from '../middleware/authenticate';
 import { bodyOf } from '../middleware/validate';
 import { loadOwnProject } from '../projects/load-own-project';
 import { lockEditableTranscript } from './edit-guard';
-import { findSpeaker, setSegmentSpeaker } from '../../db/speakers';
+import { findSpeaker, listSpeakers, setSegmentSpeaker } from '../../db/speakers';
 import { applySegmentEdit, refuseEditedLinesOverBound, segmentChanged, timingChanged } from './segment-edit';
-import { presentSourceSegment } from './segment-presenter';
+import { presentSourceSegment, speakerLabels } from './segment-presenter';
 import { editSourceSegmentBodySchema } from './transcripts.schema';
 
 /**
@@ -44,5 +44,5 @@ export async function editSourceSegment(deps: AppDeps, ctx: Context): Promise<vo
     await markSourceSegmentLinesStale(trx, current.id, timingChanged(current, edited) ? edited : null);
     return written;
   });
-  ctx.body = { data: presentSourceSegment(segment) };
+  ctx.body = { data: presentSourceSegment(segment, speakerLabels(await listSpeakers(deps.db, project.id))) };
 }

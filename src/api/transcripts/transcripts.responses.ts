@@ -11,6 +11,7 @@ export const sourceSegmentSchema = strictObject({
   end_seconds: seconds,
   text: { type: 'string' },
   speaker_id: nullable({ type: 'string', description: 'Who speaks it (`spk_…`, GET …/speakers); null only in a transcript written before speakers.' }),
+  speaker: nullable({ type: 'string', description: "The speaker's label: a JSON transcript sent back (PUT …/transcript) keeps its speakers by it. Null in a reviewer's view." }),
 });
 
 const transcriptSchema = strictObject({
