@@ -1188,6 +1188,8 @@ export interface components {
             text: string;
             /** @description Who speaks it (`spk_…`, GET …/speakers); null only in a transcript written before speakers. */
             speaker_id: string | null;
+            /** @description The speaker's label: a JSON transcript sent back (PUT …/transcript) keeps its speakers by it. Null in a reviewer's view. */
+            speaker: string | null;
         };
         LanguageSegment: {
             /**
@@ -5500,14 +5502,16 @@ export interface operations {
                      *             "start_seconds": 0.42,
                      *             "end_seconds": 3.1,
                      *             "text": "Hello everyone and welcome to the kitchen.",
-                     *             "speaker_id": "spk_a1b2c3d4e5f6g7h8"
+                     *             "speaker_id": "spk_a1b2c3d4e5f6g7h8",
+                     *             "speaker": "Ana"
                      *           },
                      *           {
                      *             "id": "seg_b7d2f9h4j6l8n0qs",
                      *             "start_seconds": 3.4,
                      *             "end_seconds": 6.05,
                      *             "text": "Today we cook rice with fresh vegetables.",
-                     *             "speaker_id": "spk_q9r8s7t6u5v4w3x2"
+                     *             "speaker_id": "spk_q9r8s7t6u5v4w3x2",
+                     *             "speaker": "Ben"
                      *           }
                      *         ]
                      *       }
@@ -5778,14 +5782,16 @@ export interface operations {
                      *             "start_seconds": 0.42,
                      *             "end_seconds": 3.1,
                      *             "text": "Hello everyone and welcome to the kitchen.",
-                     *             "speaker_id": "spk_a1b2c3d4e5f6g7h8"
+                     *             "speaker_id": "spk_a1b2c3d4e5f6g7h8",
+                     *             "speaker": "Ana"
                      *           },
                      *           {
                      *             "id": "seg_b7d2f9h4j6l8n0qs",
                      *             "start_seconds": 3.4,
                      *             "end_seconds": 6.05,
                      *             "text": "Today we cook rice with fresh vegetables.",
-                     *             "speaker_id": "spk_q9r8s7t6u5v4w3x2"
+                     *             "speaker_id": "spk_q9r8s7t6u5v4w3x2",
+                     *             "speaker": "Ben"
                      *           }
                      *         ]
                      *       }
@@ -6131,7 +6137,9 @@ export interface operations {
                      *         "id": "seg_k3v9x2m1q8r4t6wz",
                      *         "start_seconds": 0.42,
                      *         "end_seconds": 3.1,
-                     *         "text": "Hello everyone, and welcome to my kitchen."
+                     *         "text": "Hello everyone, and welcome to my kitchen.",
+                     *         "speaker_id": "spk_a1b2c3d4e5f6g7h8",
+                     *         "speaker": "Ana"
                      *       }
                      *     }
                      */
@@ -8255,7 +8263,9 @@ export interface operations {
                      *             "id": "seg_k3v9x2m1q8r4t6wz",
                      *             "start_seconds": 0.42,
                      *             "end_seconds": 3.1,
-                     *             "text": "Hello everyone and welcome to the kitchen."
+                     *             "text": "Hello everyone and welcome to the kitchen.",
+                     *             "speaker_id": "spk_a1b2c3d4e5f6g7h8",
+                     *             "speaker": null
                      *           }
                      *         ]
                      *       }

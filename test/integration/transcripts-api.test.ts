@@ -150,7 +150,7 @@ describe('editing a source segment', () => {
 
     const patched = await call(tenant, 'PATCH', segmentPath(id, segments[2]!.id), { start_seconds: 6.5, end_seconds: 11 });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toEqual({ id: segments[2]!.id, start_seconds: 6.5, end_seconds: 11, text: THREE[2]!.text });
+    expect(patched.body.data).toEqual({ id: segments[2]!.id, start_seconds: 6.5, end_seconds: 11, text: THREE[2]!.text, speaker_id: segments[2]!.speaker_id, speaker: 'Speaker 1' });
     const after = await lineRows(id);
     expect(after.map((l) => [l.status, l.start_seconds, l.end_seconds])).toEqual([
       ['current', 0.5, 3],

@@ -125,7 +125,9 @@ export const transcriptsOperations: Operation[] = [
       200: {
         description: 'The segment as it is now.',
         schema: sourceSegmentResponseSchema,
-        example: { data: { id: 'seg_k3v9x2m1q8r4t6wz', start_seconds: 0.42, end_seconds: 3.1, text: 'Hello everyone, and welcome to my kitchen.' } },
+        example: {
+          data: { id: 'seg_k3v9x2m1q8r4t6wz', start_seconds: 0.42, end_seconds: 3.1, text: 'Hello everyone, and welcome to my kitchen.', speaker_id: 'spk_a1b2c3d4e5f6g7h8', speaker: 'Ana' },
+        },
       },
     },
     errors: [
