@@ -130,10 +130,12 @@ describe('a supplied WebVTT with two voices', () => {
     expect(patched.body.data.voices.ca_es).toEqual({ voice: other, chosen_by: 'customer', variant: false });
     const counting = countingSpeech();
     await suite.worker.use({ tts: counting.tts });
-    // Ben speaks lines 2 and 4 in Catalan (the move above was of the source segment: every language follows it, so line 2 is Ana's now).
+    // Catalan speaks again line 4 (Ben's, in his new voice) and line 2 (moved to Ana above, a move of
+    // the source segment that every language follows, not regenerated in Catalan yet): no other.
     const regenerated = await regenerate(tenant, id, 'ca_es', 2);
     expect(counting.voices.sort()).toEqual([ana.voices.ca_es.voice, other].sort());
-    expect(regenerated.segments).toBe(2);
+    // Their seconds (2 s each) are what was charged.
+    expect(regenerated).toMatchObject({ segments: 2, billable_seconds: 4, charged_now_seconds: 4 });
   }, 180_000);
 
   it('merging moves every line to the speaker kept; the merged one is gone', async () => {
