@@ -2,8 +2,10 @@ import type { OfferedVoice, VoiceGender } from './offered-voices';
 
 // The machine's choice of a voice for each speaker of a language (docs/speakers.md#voices). Pure,
 // so it can be read and tested alone:
-// - the speaker who speaks most takes the language's voice (what the customer chose for the
-//   locale, else its most natural one) when it suits their pitch;
+// - a project's only speaker speaks with the language's voice, as every language did before
+//   speakers; so does the speaker who speaks most when the customer chose the language's voice
+//   (it is not the locale's default); else the speaker who speaks most takes the locale's default
+//   when it suits their pitch;
 // - every other speaker takes a voice no other speaker of the language has, of the gender their
 //   measured pitch suggests (a low voice gets a low voice), best first as the locale lists them;
 // - when the locale offers fewer voices than speakers, espeak-ng's variants of its voice (+m1…,
@@ -39,12 +41,12 @@ export function chooseSpeakerVoices(speakers: readonly SpeakerToVoice[], taken: 
   const used = new Set(taken);
   const genderOf = (id: string) => offered.find((v) => v.id === id)?.gender ?? variantGender(id);
   const suits = (id: string, wanted: VoiceGender | null) => wanted === null || genderOf(id) === null || genderOf(id) === wanted;
-  return speakers.map((speaker) => {
+  // The language's voice goes to the main speaker as it is when it was chosen for the language, or when there is no one else.
+  const chosenForLanguage = languageVoice !== null && (languageVoice !== offered[0]?.id || speakers.length + taken.length === 1);
+  return speakers.map((speaker, i) => {
     const wanted = pitchGender(speaker.medianPitchHz);
-    const pick =
-      (languageVoice !== null && !used.has(languageVoice) && suits(languageVoice, wanted) ? languageVoice : undefined) ??
-      offered.find((v) => !used.has(v.id) && suits(v.id, wanted))?.id ??
-      offered.find((v) => !used.has(v.id))?.id;
+    const takesLanguageVoice = languageVoice !== null && !used.has(languageVoice) && ((chosenForLanguage && i === 0 && taken.length === 0) || suits(languageVoice, wanted));
+    const pick = (takesLanguageVoice ? languageVoice : undefined) ?? offered.find((v) => !used.has(v.id) && suits(v.id, wanted))?.id ?? offered.find((v) => !used.has(v.id))?.id;
     if (pick !== undefined) {
       used.add(pick);
       return { speakerId: speaker.id, voice: pick, variant: false };

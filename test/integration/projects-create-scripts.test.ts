@@ -22,7 +22,7 @@ const SPANISH_SRT = '1\n00:00:00,500 --> 00:00:03,000\nHola a todos y bienvenido
 const CATALAN_JSON = JSON.stringify([{ start_seconds: 0.5, end_seconds: 6, text: 'Hola a tothom; avui cuinem arròs.' }]);
 
 const sourceRows = (projectId: string) =>
-  api.db.selectFrom('source_segments').select(['id', 'position', 'start_seconds', 'end_seconds', 'text']).where('project_id', '=', projectId).orderBy('position').execute();
+  api.db.selectFrom('source_segments').select(['id', 'position', 'start_seconds', 'end_seconds', 'text', 'speaker_id']).where('project_id', '=', projectId).orderBy('position').execute();
 const projectRow = (projectId: string) => api.db.selectFrom('projects').select(['transcript_source', 'supplied_translations']).where('id', '=', projectId).executeTakeFirstOrThrow();
 const workspaceSegments = async (tenant: TestTenant) =>
   Number(
@@ -69,7 +69,8 @@ it('stores the transcript as supplied source segments and the translations on th
     project_id: id,
     source: 'supplied',
     source_audio_url: null,
-    segments: segments.map(({ id: segmentId, start_seconds, end_seconds, text }) => ({ id: segmentId, start_seconds, end_seconds, text })),
+    // Each with its speaker: the voice span that named them (docs/speakers.md#speakers-in-files).
+    segments: segments.map(({ id: segmentId, start_seconds, end_seconds, text, speaker_id }) => ({ id: segmentId, start_seconds, end_seconds, text, speaker_id, speaker: expect.any(String) })),
   });
 
   // The same key and body: the stored answer, byte for byte, and nothing written twice.

@@ -85,6 +85,9 @@ describe("a language's segments", () => {
           text: `${SPANISH[i]} (es_es)`,
           status: i === 0 ? 'stale' : 'current',
           clip_url: null,
+          // Its source segment's speaker; no voice, as the language (made by hand here) has none.
+          speaker_id: segments[i]!.speaker_id,
+          voice: null,
         })),
       },
     });
@@ -102,7 +105,17 @@ describe("a language's segments", () => {
     const patched = await call(tenant, 'PATCH', linePath(id, 'es_es', lines[0]!.id), { text: '  Hola a todos, bienvenidos a mi cocina. ' });
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual({
-      data: { id: lines[0]!.id, source_segment_id: segments[0]!.id, start_seconds: 0.5, end_seconds: 3, text: 'Hola a todos, bienvenidos a mi cocina.', status: 'edited', clip_url: null },
+      data: {
+        id: lines[0]!.id,
+        source_segment_id: segments[0]!.id,
+        start_seconds: 0.5,
+        end_seconds: 3,
+        text: 'Hola a todos, bienvenidos a mi cocina.',
+        status: 'edited',
+        clip_url: null,
+        speaker_id: segments[0]!.speaker_id,
+        voice: null,
+      },
     });
     const row = (await lineRows(id))[0]!;
     expect(row).toMatchObject({ status: 'edited', text: 'Hola a todos, bienvenidos a mi cocina.', rendered_text: `${SPANISH[0]} (es_es)` });

@@ -26,9 +26,31 @@ describe('chooseSpeakerVoices', () => {
     ]);
   });
 
-  it('a low main speaker does not take a high language voice: a low voice gets a low voice', () => {
-    const chosen = chooseSpeakerVoices([{ id: 'a', medianPitchHz: 100 }], [], CATALAN, 'festival:upc_ca_ona_hts');
-    expect(chosen).toEqual([{ speakerId: 'a', voice: 'espeak:ca', variant: false }]);
+  it("a low main speaker does not take the locale's high default voice when someone else speaks too: a low voice gets a low voice", () => {
+    const chosen = chooseSpeakerVoices(
+      [
+        { id: 'a', medianPitchHz: 100 },
+        { id: 'b', medianPitchHz: 210 },
+      ],
+      [],
+      CATALAN,
+      'festival:upc_ca_ona_hts',
+    );
+    expect(chosen.map((c) => c.voice)).toEqual(['espeak:ca', 'festival:upc_ca_ona_hts']);
+  });
+
+  it("the only speaker, or the main one when the customer chose the language's voice, speaks with it whatever their pitch", () => {
+    expect(chooseSpeakerVoices([{ id: 'a', medianPitchHz: 100 }], [], CATALAN, 'festival:upc_ca_ona_hts')).toEqual([{ speakerId: 'a', voice: 'festival:upc_ca_ona_hts', variant: false }]);
+    const chosen = chooseSpeakerVoices(
+      [
+        { id: 'a', medianPitchHz: 100 },
+        { id: 'b', medianPitchHz: 110 },
+      ],
+      [],
+      CATALAN,
+      'espeak:ca+f3',
+    );
+    expect(chosen.map((c) => c.voice)).toEqual(['espeak:ca+f3', 'espeak:ca']);
   });
 
   it('one speaker keeps the language voice whatever their pitch is when nothing suits better', () => {
