@@ -1,0 +1,110 @@
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { PocketsphinxRecognizer } from '../../src/engines/asr/pocketsphinx-recognizer';
+import { AcousticDiarizer } from '../../src/engines/diarization/acoustic-diarizer';
+import { buildDialogClip, dialogLines, DIALOG_VOICES, type DialogVoice } from './dialog-clip';
+import { diarizationError, type DiarizationErrors } from './diarization-error';
+import { log } from './services';
+import { fmt, formatTable } from './stats';
+import { wordErrors, type WordErrors } from './wer';
+
+// Issue 42's figure: does each speaker keep a voice of their own? Dialogs of installed voices
+// with known turns (bench/lib/dialog-clip.ts), recognized by pocketsphinx as the pipeline does,
+// then the recognized segments diarized (numSpeakers 0: the diarizer decides how many), scored by
+// DER with a 0.25 s collar (bench/lib/diarization-error.ts). The diarizer's λs were chosen on
+// dialogs of these voices made from the same script (docs/speakers.md#finding-speakers).
+
+export const SPEAKER_GOALS = { maxDer: 0.1, maxRealTimeFactor: 0.05 };
+
+interface DialogCase {
+  name: string;
+  voices: DialogVoice[];
+  /** First script line: each dialog speaks other lines. */
+  from: number;
+  /** No goal: a pair the diarizer is known not to tell apart, measured to show where it fails. */
+  expectedToFail?: boolean;
+}
+
+export const DIALOG_CASES: DialogCase[] = [
+  { name: 'Festival us-slt (f) / kal (m)', voices: [DIALOG_VOICES.slt, DIALOG_VOICES.kal], from: 16 },
+  { name: 'espeak-ng en-us (m) / en-us+f3 (f)', voices: [DIALOG_VOICES.espeakMale, DIALOG_VOICES.espeakFemale], from: 26 },
+  { name: 'two men: Festival kal / espeak-ng en-us', voices: [DIALOG_VOICES.kal, DIALOG_VOICES.espeakMale], from: 6 },
+  { name: 'near twins: espeak-ng en-us / en-us+m3', voices: [DIALOG_VOICES.espeakMale, DIALOG_VOICES.espeakLowMale], from: 11, expectedToFail: true },
+];
+
+const LINES = 10;
+
+export interface SpeakersFigure {
+  name: string;
+  expectedToFail: boolean;
+  clipSeconds: number;
+  turns: number;
+  recognizedSegments: number;
+  wer: WordErrors;
+  speakersFound: number;
+  speakersExpected: number;
+  errors: DiarizationErrors;
+  diarizeMs: number;
+  diarizeCpuMs: number;
+}
+
+/** Each dialog built, recognized and diarized in turn (the diarizer timed alone). */
+export async function measureSpeakers(dir: string): Promise<SpeakersFigure[]> {
+  const recognizer = new PocketsphinxRecognizer();
+  const diarizer = new AcousticDiarizer();
+  const figures: SpeakersFigure[] = [];
+  for (const [i, dialog] of DIALOG_CASES.entries()) {
+    const clip = await buildDialogClip(dialog.voices, dialogLines(LINES, dialog.from), path.join(dir, `dialog-${i}.wav`));
+    const { segments } = await recognizer.transcribe(clip.wav);
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    const diarization = await diarizer.diarize({ wav16k: clip.wav, segments, numSpeakers: 0 });
+    const diarizeMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    const figure: SpeakersFigure = {
+      name: dialog.name,
+      expectedToFail: dialog.expectedToFail ?? false,
+      clipSeconds: clip.seconds,
+      turns: clip.turns.length,
+      recognizedSegments: segments.length,
+      wer: wordErrors(clip.turns.map((t) => t.text).join(' '), segments.map((s) => s.text).join(' ')),
+      speakersFound: diarization.speakers.length,
+      speakersExpected: new Set(clip.turns.map((t) => t.speaker)).size,
+      errors: diarizationError(clip.turns, diarization.segments),
+      diarizeMs,
+      diarizeCpuMs: (cpu.user + cpu.system) / 1000,
+    };
+    log(`speakers: ${dialog.name}: ${figure.speakersFound} found, DER ${fmt(figure.errors.der * 100)} %, ${fmt(diarizeMs, 0)} ms`);
+    figures.push(figure);
+  }
+  return figures;
+}
+
+/** Prints the table; true when every pair with a goal met it. */
+export function reportSpeakers(figures: readonly SpeakersFigure[]): boolean {
+  const { maxDer, maxRealTimeFactor } = SPEAKER_GOALS;
+  console.log(`\nspeakers (issue 42): dialogs of two installed voices, pocketsphinx's segments diarized (numSpeakers 0); DER with a 0.25 s collar`);
+  console.log(`goals: the speakers found = the speakers who spoke, DER ≤ ${maxDer * 100} %, diarization ≤ ${maxRealTimeFactor} × the clip (wall); the near twins have no goal`);
+  let pass = true;
+  const rows = figures.map((f) => {
+    const rtf = f.diarizeMs / 1000 / f.clipSeconds;
+    const met = f.speakersFound === f.speakersExpected && f.errors.der <= maxDer && rtf <= maxRealTimeFactor;
+    if (!f.expectedToFail) pass &&= met;
+    const { missedSeconds, falseAlarmSeconds, confusionSeconds, scoredSeconds } = f.errors;
+    return [
+      f.name,
+      `${fmt(f.clipSeconds, 1)} s`,
+      `${f.turns} / ${f.recognizedSegments}`,
+      `${fmt(f.wer.wer * 100)} %`,
+      `${f.speakersFound} / ${f.speakersExpected}`,
+      `${fmt(f.errors.der * 100)} %`,
+      [missedSeconds, falseAlarmSeconds, confusionSeconds].map((s) => fmt((s / scoredSeconds) * 100)).join(' / '),
+      `${fmt(f.diarizeMs, 0)} ms`,
+      `${fmt(f.diarizeCpuMs, 0)} ms`,
+      fmt(rtf, 4),
+      f.expectedToFail ? (met ? 'pass (no goal)' : 'fails (no goal)') : met ? 'PASS' : 'FAIL',
+    ];
+  });
+  console.log(formatTable(['dialog', 'clip', 'turns / segments', 'WER', 'found / spoke', 'DER', 'missed / FA / confused %', 'diarize wall', 'CPU', 'RTF', 'result'], rows));
+  return pass;
+}
