@@ -4,9 +4,11 @@
 #
 #   examples/dub-a-video.sh [video]     from the repository root, while `make dev` runs
 #
-# Without a video it makes 8 seconds of English speech with espeak-ng and ffmpeg (both installed by
-# `make dev`). BASE_URL and API_KEY default to what `make dev` saved in .dev/credentials.json; the
-# files go to OUT (default ./dubbed). Needs curl 7.84 or newer (for -w '%header{etag}').
+# Without a video it makes one with Festival's text2wave and ffmpeg (both installed by `make dev`):
+# a host and a guest talking, in two voices, in words the bundled recognizer hears exactly, so the
+# dub says what was said (examples/README.md#the-made-up-video). BASE_URL and API_KEY default to
+# what `make dev` saved in .dev/credentials.json; the files go to OUT (default ./dubbed). Needs curl
+# 7.84 or newer (for -w '%header{etag}').
 #
 # The README's "Dubbing a video, end to end" prints these same steps: every command block there is
 # copied from this file, and test/e2e/examples-walkthrough.test.ts fails if one is not, so the two
@@ -32,16 +34,23 @@ json() {
   ' "$@"
 }
 
-# 1. The video to dub (VIDEO=path/to/yours.mp4), or 8 seconds of English speech made here.
+# 1. The video to dub (VIDEO=path/to/yours.mp4), or 13 s of a host and a guest made here.
 if [ -z "${VIDEO:-}" ]; then
   VIDEO=$OUT/rice.mp4
-  espeak-ng -v en-us -w "$OUT/speech.wav" "Hello everyone and welcome to the kitchen. Today we cook rice with fresh vegetables."
-  ffmpeg -v error -y -f lavfi -i testsrc2=size=320x240:rate=25 -i "$OUT/speech.wav" \
+  HOST=cmu_us_slt_arctic_hts GUEST=kal_diphone
+  say() { echo "$3" | text2wave -eval "(voice_$2)" -F 16000 -o "$OUT/turn-$1.wav"; }
+  say 1 $HOST 'Hello everyone and welcome to the kitchen.'
+  say 2 $GUEST 'Hello. Today I will cook rice with fresh vegetables.'
+  say 3 $HOST 'Do you add salt?'
+  say 4 $GUEST 'Yes. First I will wash the rice.'
+  ffmpeg -v error -y -f lavfi -i anullsrc=r=16000:cl=mono -t 0.3 "$OUT/pause.wav"
+  printf "file 'turn-%s.wav'\nfile 'pause.wav'\n" 1 2 3 4 >"$OUT/turns.txt"    # each turn, then the pause
+  ffmpeg -v error -y -f lavfi -i testsrc2=size=320x240:rate=25 -f concat -i "$OUT/turns.txt" \
     -c:v libx264 -pix_fmt yuv420p -c:a aac -shortest "$VIDEO"
 fi
 
 # 2. Create an upload project. The ceiling holds 120 s × 2 languages of credits, nothing more.
-#    The Idempotency-Key makes a retry of this request safe: the same key answers the same project.
+#    The Idempotency-Key makes a retry safe: the same key answers the same project.
 IDEMPOTENCY_KEY=$(node -e 'console.log(crypto.randomUUID())')
 SOURCE=$(node -p 'const f = process.argv[1];
   JSON.stringify({ type: "upload", file_name: require("path").basename(f), size_bytes: require("fs").statSync(f).size })' "$VIDEO")
@@ -52,9 +61,8 @@ PROJECT=$(curl -sS -X POST "$BASE_URL/v1/dubbing/projects" \
 ID=$(echo "$PROJECT" | json data.id)
 echo "project $ID: $(echo "$PROJECT" | json data.status)"    # awaiting_upload
 
-# 3. PUT each part's bytes to its signed URL (data.transfer.parts; 8 MiB parts, the last one
-#    smaller) and keep each ETag. Content-MD5 (base64 MD5 of the part) makes storage refuse bytes
-#    damaged or cut short on the way. An ETag is a quoted string, so it goes into JSON as it is.
+# 3. PUT each part (8 MiB, the last one smaller) to its signed URL and keep its ETag (quoted, so it
+#    goes into JSON as it is). With Content-MD5, storage refuses bytes damaged on the way.
 PART_SIZE=$(echo "$PROJECT" | json data.transfer.part_size_bytes)
 PARTS=""
 while read -r N URL; do
@@ -68,8 +76,8 @@ done < <(echo "$PROJECT" | node -e '
   for (const p of JSON.parse(require("fs").readFileSync(0, "utf8")).data.transfer.parts) console.log(p.part_number, p.url)')
 rm "$OUT/part"
 
-# 4. Connection dropped? GET the project (include_transfer defaults to true): each part says
-#    uploaded true/false, with its etag; send only the missing ones. Then complete, every part in order:
+# 4. Connection dropped? GET the project: each part says uploaded true/false; send only the missing
+#    ones. Then complete, every part in order:
 STATUS=$(curl -sS -X POST "$BASE_URL/v1/dubbing/projects/$ID/upload/complete" \
   -H "Authorization: Bearer $API_KEY" -H 'Content-Type: application/json' \
   -d "{\"parts\":[$PARTS]}" | json data.status)
@@ -89,11 +97,16 @@ if [ "$STATUS" = failed ]; then
   exit 1
 fi
 
-# 6. Download every file of every completed language. Video (mp4), audio (mp3, wav) and the thumbnail (png)
-#    redirect to a short-lived signed URL, which -L follows; subtitles (vtt, srt) come in the body.
+# 6. Download every file of every completed language (-L follows a redirect to a signed URL), then
+#    list who speaks, each dubbed in their own voice (404 before speaker detection).
 while read -r LOCALE FORMAT URL; do
   curl -sS --fail -L -H "Authorization: Bearer $API_KEY" -o "$OUT/$LOCALE.$FORMAT" "$URL"
   echo "saved $OUT/$LOCALE.$FORMAT"
 done < <(echo "$PROJECT" | node -e '
   for (const l of JSON.parse(require("fs").readFileSync(0, "utf8")).data.languages)
     for (const d of l.deliverables) console.log(l.locale, d.format, d.download_url)')
+CODE=$(curl -sS -H "Authorization: Bearer $API_KEY" -o "$OUT/speakers.json" -w '%{http_code}' "$BASE_URL/v1/dubbing/projects/$ID/speakers")
+if [ "$CODE" = 200 ]; then
+  node -e 'for (const s of JSON.parse(require("fs").readFileSync(0, "utf8")).data)
+    console.log(`${s.label}: ${s.segments} segments, ${s.speech_seconds} s;`, Object.entries(s.voices).map(([l, v]) => `${l} ${v.voice}`).join(", "))' <"$OUT/speakers.json"
+fi

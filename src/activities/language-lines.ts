@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
-import { listLanguageSegments, type LanguageSegmentStatus, type LineText } from '../db/language-segments';
+import { listLanguageSegments, writeLanguageLines, type LanguageSegmentStatus, type LineText } from '../db/language-segments';
+import { assignMissingSpeakerVoices } from '../db/speakers';
 import { findLanguage } from '../db/project-languages';
 import { listSourceSegments, newSegmentId, type Cue } from '../db/source-segments';
 import type { Engines } from '../engines';
@@ -112,4 +113,16 @@ export async function planLanguageLines({ db, engines, capabilities }: { db: Db;
     translatedLines: sourceTexts.length,
     untranslated,
   };
+}
+
+/**
+ * Writes a planned change in the caller's transaction, and gives every speaker without a voice in
+ * this language one (docs/speakers.md#voices), so the render that follows speaks each speaker's
+ * lines with their own voice.
+ */
+export async function writePlannedLines(trx: Db, capabilities: EngineCapabilities, projectId: string, locale: string, change: LineChange): Promise<void> {
+  await writeLanguageLines(trx, projectId, locale, change);
+  const language = await findLanguage(trx, projectId, locale);
+  const offered = capabilities.locales.find((l) => l.locale === locale)?.voices ?? [];
+  await assignMissingSpeakerVoices(trx, projectId, locale, offered, language?.voice ?? null);
 }

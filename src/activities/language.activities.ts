@@ -1,7 +1,7 @@
 import type { DubQuality } from '../engines/alignment/dub-quality';
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
-import { listLanguageSegments, writeLanguageLines, type RenderedLine } from '../db/language-segments';
+import { listLanguageSegments, type RenderedLine } from '../db/language-segments';
 import { findLanguage, updateOpenAttempt } from '../db/project-languages';
 import { advanceLanguage, claimAttempt, completeLanguage } from '../lifecycle/language-lifecycle';
 import { settleProjectOutcome } from '../lifecycle/project-lifecycle';
@@ -12,7 +12,7 @@ import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';
 import type { BlobStore } from '../storage/blob-store';
 import { requireProject } from './require-project';
-import { planLanguageLines } from './language-lines';
+import { planLanguageLines, writePlannedLines } from './language-lines';
 import { publishRendered } from './publish-revision';
 import { refuseSilentDub } from './silent-dub-guard';
 import { renderDub, type PublishedFile, type RenderedDub } from '../pipeline/render-dub';
@@ -80,7 +80,7 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
       const [translatedTitle, translatedDescription] = planned.extras;
       await db.transaction().execute(async (trx) => {
         await lockProjectToWrite(trx, step.projectId);
-        await writeLanguageLines(trx, step.projectId, step.locale, planned.change);
+        await writePlannedLines(trx, capabilities, step.projectId, step.locale, planned.change);
         await updateOpenAttempt(trx, attempt, { title: translatedTitle, description: translatedDescription, transcript_kind: transcript.kind, percent: 20 });
       });
       // Untranslated words stay in the text as the engine left them (a name is often one); how

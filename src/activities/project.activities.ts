@@ -7,6 +7,7 @@ import { replaceTranscript } from '../db/deliverables';
 import { lockExistingProject, updateProject, type Project, type ProjectPhase, type UsageState } from '../db/projects';
 import { listLanguageStatuses } from '../db/project-languages';
 import { listSourceSegments, replaceSourceSegments } from '../db/source-segments';
+import { diarizedCues, profileWrittenSpeakers } from './source-speakers';
 import { blobKeys, findUploadByProject } from '../db/uploads';
 import { InvalidMediaError, type Engines } from '../engines';
 import type { BlobStore } from '../storage/blob-store';
@@ -77,6 +78,8 @@ export function createProjectActivities({ db, blobStore, uploads, engines, webho
       });
       await blobStore.putFile(sourceKeys.speech(projectId), speech);
       if (hasBackground) await blobStore.putFile(sourceKeys.background(projectId), background);
+      // Its speakers are named by the transcript; their pitch, for choosing their voices, is heard here.
+      await profileWrittenSpeakers(db, engines, projectId, speech, heartbeat);
       const segments = (await listSourceSegments(db, projectId)).length;
       activityLog().info('source transcript supplied; no speech recognition', { projectId, segments });
       return segments;
@@ -191,10 +194,13 @@ export function createProjectActivities({ db, blobStore, uploads, engines, webho
           extractMs = Math.round(performance.now() - started);
           return { hasBackground, transcript: await engines.asr.transcribe(speech, { onTick: heartbeat, locale: project.source_locale }) };
         });
-        activityLog().info('source transcribed', { segments: transcript.segments.length, extractMs, recognizeMs: Math.round(performance.now() - started) - extractMs });
+        const recognizeMs = Math.round(performance.now() - started) - extractMs;
+        // Who speaks when (docs/speakers.md#finding-speakers): a segment holding two voices is cut at the change.
+        const { cues, pitch } = await diarizedCues(engines, speech, transcript.segments, project.num_speakers, heartbeat);
+        const speakers = pitch.size;
+        activityLog().info('source transcribed', { segments: cues.length, speakers, extractMs, recognizeMs, diarizeMs: Math.round(performance.now() - started) - extractMs - recognizeMs });
         await blobStore.putFile(sourceKeys.speech(projectId), speech);
         if (hasBackground) await blobStore.putFile(sourceKeys.background(projectId), background);
-        const cues = transcript.segments.map((s) => ({ start_seconds: s.startSeconds, end_seconds: s.endSeconds, text: s.text }));
         // The record of what was heard, and the source segments the dub is made from, together,
         // once: a recognition that finds a transcript already recorded (a retried step, or two
         // languages retried at once, each transcribing again) keeps it, so no planned line loses
@@ -205,11 +211,11 @@ export function createProjectActivities({ db, blobStore, uploads, engines, webho
           await replaceTranscript(
             trx,
             projectId,
-            cues.map((c, position) => ({ position, ...c })),
+            cues.map((c, position) => ({ position, start_seconds: c.start_seconds, end_seconds: c.end_seconds, text: c.text })),
           );
-          if (written === null) await replaceSourceSegments(trx, projectId, cues, 'machine');
+          if (written === null) await replaceSourceSegments(trx, projectId, cues, 'machine', pitch);
         });
-        return { segments: transcript.segments.length, recognized: true };
+        return { segments: cues.length, recognized: true };
       } finally {
         await rm(workDir, { recursive: true, force: true });
       }

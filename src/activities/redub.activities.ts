@@ -1,10 +1,10 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { listLanguageSegments, writeLanguageLines } from '../db/language-segments';
+import { listLanguageSegments } from '../db/language-segments';
 import { findRedubRevision } from '../db/language-renders';
 import { publishRedub, releaseRedub } from '../lifecycle/render-claims';
 import { findLanguage, listLanguageTranscriptKinds, lockLanguageRevision } from '../db/project-languages';
 import { activityLog } from './activity-log';
-import { planLanguageLines } from './language-lines';
+import { planLanguageLines, writePlannedLines } from './language-lines';
 import { publishRendered } from './publish-revision';
 import { claimRedub } from './redub-claim';
 import { renderDub } from '../pipeline/render-dub';
@@ -57,7 +57,7 @@ export function createRedubActivities({ db, blobStore, engines, capabilities, we
       const planned = await planLanguageLines({ db, engines, capabilities }, { ...input, translatedStatus: 'stale', onTick: heartbeat });
       await db.transaction().execute(async (trx) => {
         await lockProjectToWrite(trx, input.projectId);
-        await writeLanguageLines(trx, input.projectId, input.locale, planned.change);
+        await writePlannedLines(trx, capabilities, input.projectId, input.locale, planned.change);
       });
       const lines = await listLanguageSegments(db, input.projectId, input.locale);
       const current = await findLanguage(db, input.projectId, input.locale);

@@ -1,12 +1,12 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { listLanguageSegments, writeLanguageLines, type RenderedLine } from '../db/language-segments';
+import { listLanguageSegments, type RenderedLine } from '../db/language-segments';
 import { claimRender } from '../lifecycle/render-claims';
 import { findRegeneration, lockRegeneration, type LanguageRegeneration } from '../db/language-regenerations';
 import { findLanguage, lockLanguageRevision } from '../db/project-languages';
 import type { DubQuality } from '../engines/alignment/dub-quality';
 import type { RegenerationWorkflowInput } from '../shared/regeneration-contracts';
 import { activityLog } from './activity-log';
-import { planLanguageLines } from './language-lines';
+import { planLanguageLines, writePlannedLines } from './language-lines';
 import { publishRendered } from './publish-revision';
 import { completeRegeneration, failRegeneration, regenerationStateOf, type RegenerationFailureCode, type RegenerationState } from '../lifecycle/regeneration-lifecycle';
 import { renderDub, type PublishedFile } from '../pipeline/render-dub';
@@ -61,7 +61,7 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
       const planned = await planLanguageLines({ db, engines, capabilities }, { projectId: input.projectId, locale: input.locale, translatedStatus: 'stale', onTick: heartbeat });
       await db.transaction().execute(async (trx) => {
         await lockProjectToWrite(trx, input.projectId);
-        await writeLanguageLines(trx, input.projectId, input.locale, planned.change);
+        await writePlannedLines(trx, capabilities, input.projectId, input.locale, planned.change);
       });
       return { ran: true, lines: planned.lines, translated: planned.translatedLines };
     },

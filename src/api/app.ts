@@ -1,3 +1,4 @@
+import { speakersRoutes } from './speakers/speakers.routes';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps } from './app-deps';
@@ -41,6 +42,7 @@ export function createRouter(appDeps: AppDeps): Router {
     usageRoutes(deps),
     projectsRoutes(deps),
     transcriptsRoutes(deps),
+    speakersRoutes(deps),
     reviewersRoutes(deps),
     youtubeRoutes(deps),
     notesRoutes(deps),

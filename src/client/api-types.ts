@@ -40,3 +40,6 @@ export type TranscriptFile = RequestBody<'/v1/dubbing/projects/{project_id}/tran
 export type SourceSegmentEdit = RequestBody<'/v1/dubbing/projects/{project_id}/transcript/segments/{segment_id}', 'patch'>;
 export type LanguageSegments = SuccessData<'/v1/dubbing/projects/{project_id}/languages/{locale}/segments', 'get'>;
 export type LanguageSegment = LanguageSegments['segments'][number];
+export type Speaker = SuccessData<'/v1/dubbing/projects/{project_id}/speakers', 'get'>[number];
+export type SpeakerVoice = Speaker['voices'][string];
+export type SpeakerChanges = RequestBody<'/v1/dubbing/projects/{project_id}/speakers/{speaker_id}', 'patch'>;

@@ -16,6 +16,8 @@ import type {
   RegenerationResult,
   SourceSegment,
   SourceSegmentEdit,
+  Speaker,
+  SpeakerChanges,
   Transcript,
   TranscriptFile,
   TranscriptReviewResult,
@@ -169,6 +171,20 @@ export function createDubbingClient(options: DubbingClientOptions) {
     editLanguageSegment: (projectId: string, locale: string, segmentId: string, text: string): Promise<LanguageSegment> =>
       unwrap(
         api.PATCH('/v1/dubbing/projects/{project_id}/languages/{locale}/segments/{segment_id}', { params: { path: { project_id: projectId, locale, segment_id: segmentId } }, body: { text } }),
+      ).then((body) => body.data),
+    // Speakers (docs/speakers.md): who says each line, by what name, in which voice per language.
+    /** The project's speakers in position order: label, lines, seconds, pitch, voice per target locale. */
+    listSpeakers: (projectId: string): Promise<Speaker[]> => unwrap(api.GET('/v1/dubbing/projects/{project_id}/speakers', { params: { path: { project_id: projectId } } })).then((body) => body.data),
+    /** A speaker's label and/or its voice per locale (an id GET /v1/dubbing/voices offers). Free: its lines are dubbed again at the next regeneration. */
+    updateSpeaker: (projectId: string, speakerId: string, changes: SpeakerChanges): Promise<Speaker> =>
+      unwrap(api.PATCH('/v1/dubbing/projects/{project_id}/speakers/{speaker_id}', { params: { path: { project_id: projectId, speaker_id: speakerId } }, body: changes })).then((body) => body.data),
+    /** Every line of `speakerId` goes to `intoSpeakerId`, which is kept (and returned); `speakerId` is gone. */
+    mergeSpeakers: (projectId: string, speakerId: string, intoSpeakerId: string): Promise<Speaker> =>
+      unwrap(
+        api.POST('/v1/dubbing/projects/{project_id}/speakers/{speaker_id}/merge', {
+          params: { path: { project_id: projectId, speaker_id: speakerId } },
+          body: { into_speaker_id: intoSpeakerId },
+        }),
       ).then((body) => body.data),
     /** PUTs parts of a file to a transfer block's URLs, with this client's retry settings. */
     uploadParts: (input: Omit<UploadPartsInput, 'retry'>): Promise<CompletedPart[]> => uploadParts({ ...input, retry: options.retry }),

@@ -307,6 +307,72 @@ export interface paths {
         patch: operations["editLanguageSegment"];
         trace?: never;
     };
+    "/v1/dubbing/projects/{project_id}/speakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List speakers
+         * @description Who speaks in the source: found in the audio, or named by a supplied transcript. Each with their voice per language.
+         *
+         *     Requires an API key with the `dubbing:read` permission.
+         */
+        get: operations["listSpeakers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dubbing/projects/{project_id}/speakers/{speaker_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename a speaker or choose their voice
+         * @description Free. A new voice is heard from the language's next regeneration, which speaks and bills only this speaker's lines.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        patch: operations["updateSpeaker"];
+        trace?: never;
+    };
+    "/v1/dubbing/projects/{project_id}/speakers/{speaker_id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge two speakers
+         * @description Every line of this speaker moves to `into_speaker_id`, who keeps their label and voices; this speaker is removed. Free.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        post: operations["mergeSpeakers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reviews": {
         parameters: {
             query?: never;
@@ -898,7 +964,7 @@ export interface components {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "conflict_error" | "payment_required_error" | "rate_limit_error" | "api_error";
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "unsupported_voice" | "invalid_cursor" | "upload_incomplete" | "invalid_transcript" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "range_not_satisfiable" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "regeneration_in_progress" | "project_already_ended" | "project_in_progress" | "language_not_failed" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "project_busy" | "language_busy" | "review_claimed_by_another" | "review_not_claimed" | "review_step_refused" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "unsupported_voice" | "invalid_cursor" | "upload_incomplete" | "invalid_transcript" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "range_not_satisfiable" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "regeneration_in_progress" | "project_already_ended" | "project_in_progress" | "language_not_failed" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "project_busy" | "language_busy" | "speaker_label_taken" | "review_claimed_by_another" | "review_not_claimed" | "review_step_refused" | "rate_limited" | "internal_error" | "service_unavailable";
                 message: string;
                 /** @description The request field at fault: a body path (`source.url`, `target_locales[1]`), a query parameter, a path parameter or a header. */
                 param?: string;
@@ -950,6 +1016,15 @@ export interface components {
              */
             background: "duck" | "keep" | "drop";
             languages: components["schemas"]["Language"][];
+            speakers: {
+                /** @description What the create asked: 0 = find out, 1 = one speaker, N = exactly N. */
+                num_speakers: number;
+                /** @description The speakers found or supplied so far, in order; GET …/speakers has the details. */
+                items: {
+                    id: string;
+                    label: string;
+                }[];
+            };
             video: {
                 /** @description The video's picture carries the language's captions (re-encoded to H.264). */
                 burned_captions: boolean;
@@ -1028,6 +1103,15 @@ export interface components {
             revision: number;
             /** @description The voice every render of this language speaks with: an `id` from GET /v1/dubbing/voices. Null for a language created before voices could be chosen: it keeps the voice it was first rendered with (docs/voices.md). */
             voice: string | null;
+            /** @description The voice each speaker speaks with in this language (docs/speakers.md#voices), in speaker order. `variant`: the locale offers fewer voices than the project has speakers, so this is an engine variant of an offered voice. */
+            speaker_voices: {
+                speaker_id: string;
+                label: string;
+                voice: string;
+                variant: boolean;
+                /** @enum {string} */
+                chosen_by: "customer" | "machine";
+            }[];
             failure: {
                 /** @enum {string} */
                 code: "engine_failed" | "cancelled" | "terminated" | "internal_error" | "source_failed";
@@ -1102,6 +1186,10 @@ export interface components {
             start_seconds: number;
             end_seconds: number;
             text: string;
+            /** @description Who speaks it (`spk_…`, GET …/speakers); null only in a transcript written before speakers. */
+            speaker_id: string | null;
+            /** @description The speaker's label: a JSON transcript sent back (PUT …/transcript) keeps its speakers by it. Null in a reviewer's view. */
+            speaker: string | null;
         };
         LanguageSegment: {
             /**
@@ -1114,6 +1202,10 @@ export interface components {
             start_seconds: number;
             end_seconds: number;
             text: string;
+            /** @description Who speaks it: its source segment's speaker; null once a new transcript replaced that segment. */
+            speaker_id: string | null;
+            /** @description The voice it is spoken with: its speaker's in this language, else the language's (docs/speakers.md#voices). */
+            voice: string | null;
             /**
              * @description `current`: the machine's translation of the source as it is; `stale`: the source changed since, and the next regeneration translates it again; `edited`: a person wrote it, and the machine never overwrites it.
              * @enum {string}
@@ -1438,23 +1530,27 @@ export interface operations {
                     /** @description Your own source transcript: no speech recognition runs, and the dub is made from these cues. */
                     transcript?: {
                         /**
-                         * @description `vtt` (WebVTT), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text"}]`, or that list under `segments`.
+                         * @description `vtt` (WebVTT: a voice span `<v Ana>` names the speaker), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text", "speaker"?}]`, or that list under `segments`. Markup is read, never taken as words.
                          * @enum {unknown}
                          */
                         format: "vtt" | "srt" | "json";
-                        /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. */
+                        /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. A cue has at most one speaker. */
                         content: string;
+                        /** @description SubRip only: a line's leading `NAME: ` (1–40 letters, digits, spaces, dots, apostrophes, hyphens) is its speaker, not words. Off by default, so `Note: bring water` stays words. */
+                        speaker_prefixes?: boolean;
                     };
                     /** @description Your own lines for some target locales, keyed by locale: that language is dubbed from them as given (no machine translation). */
                     translations?: {
                         [key: string]: {
                             /**
-                             * @description `vtt` (WebVTT), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text"}]`, or that list under `segments`.
+                             * @description `vtt` (WebVTT: a voice span `<v Ana>` names the speaker), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text", "speaker"?}]`, or that list under `segments`. Markup is read, never taken as words.
                              * @enum {unknown}
                              */
                             format: "vtt" | "srt" | "json";
-                            /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. */
+                            /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. A cue has at most one speaker. */
                             content: string;
+                            /** @description SubRip only: a line's leading `NAME: ` (1–40 letters, digits, spaces, dots, apostrophes, hyphens) is its speaker, not words. Off by default, so `Note: bring water` stays words. */
+                            speaker_prefixes?: boolean;
                         };
                     };
                     /**
@@ -1463,10 +1559,17 @@ export interface operations {
                      * @enum {unknown}
                      */
                     background?: "duck" | "keep" | "drop";
-                    /** @description The voice to speak each target locale with, by locale: an `id` from GET /v1/dubbing/voices for that locale. A locale left out gets its most natural voice. */
+                    /** @description The voice to speak each target locale with, by locale: an `id` from GET /v1/dubbing/voices for that locale, or a map of speaker labels to ids (`{"Ana": "espeak:es+f3", "Ben": "espeak:es"}`). A locale left out gets its most natural voice, and each speaker a voice of their own chosen by their pitch. A per-speaker map names the speakers of the supplied `transcript`. */
                     voices?: {
-                        [key: string]: string;
+                        [key: string]: string | {
+                            [key: string]: string;
+                        };
                     };
+                    /**
+                     * @description How many people speak in the source (docs/speakers.md): 0 = find out, 1 = one speaker (no detection runs), N = exactly N. A supplied transcript names its own speakers.
+                     * @default 0
+                     */
+                    num_speakers?: number;
                     publishing?: {
                         title?: string;
                         description?: string;
@@ -1535,6 +1638,10 @@ export interface operations {
                      *         },
                      *         "background": "duck",
                      *         "languages": [],
+                     *         "speakers": {
+                     *           "num_speakers": 0,
+                     *           "items": []
+                     *         },
                      *         "video": {
                      *           "burned_captions": false
                      *         },
@@ -1992,6 +2099,22 @@ export interface operations {
                      *             ],
                      *             "revision": 1,
                      *             "voice": "espeak:es+f3",
+                     *             "speaker_voices": [
+                     *               {
+                     *                 "speaker_id": "spk_a1b2c3d4e5f6g7h8",
+                     *                 "label": "Ana",
+                     *                 "voice": "espeak:es+f3",
+                     *                 "variant": false,
+                     *                 "chosen_by": "machine"
+                     *               },
+                     *               {
+                     *                 "speaker_id": "spk_q9r8s7t6u5v4w3x2",
+                     *                 "label": "Ben",
+                     *                 "voice": "espeak:es",
+                     *                 "variant": false,
+                     *                 "chosen_by": "customer"
+                     *               }
+                     *             ],
                      *             "failure": null,
                      *             "usage": {
                      *               "charged_seconds": 95,
@@ -2008,6 +2131,10 @@ export interface operations {
                      *             "completed_at": "2026-11-24T06:03:42.000Z"
                      *           }
                      *         ],
+                     *         "speakers": {
+                     *           "num_speakers": 0,
+                     *           "items": []
+                     *         },
                      *         "video": {
                      *           "burned_captions": false
                      *         },
@@ -2849,9 +2976,11 @@ export interface operations {
                     target_locales: string[];
                     /** @description The ceiling for the whole request (billable seconds × new locales): a quote above it charges and adds nothing. */
                     max_billable_seconds: number;
-                    /** @description The voice to speak each new locale with, by locale: an `id` from GET /v1/dubbing/voices for that locale. A locale left out gets its most natural voice. */
+                    /** @description The voice to speak each target locale with, by locale: an `id` from GET /v1/dubbing/voices for that locale, or a map of speaker labels to ids (`{"Ana": "espeak:es+f3", "Ben": "espeak:es"}`). A locale left out gets its most natural voice, and each speaker a voice of their own chosen by their pitch. A per-speaker map names the project's speakers (GET …/speakers). */
                     voices?: {
-                        [key: string]: string;
+                        [key: string]: string | {
+                            [key: string]: string;
+                        };
                     };
                     /**
                      * @description True: quote only, change nothing. False: charge and add (needs an Idempotency-Key).
@@ -4035,6 +4164,22 @@ export interface operations {
                      *             ],
                      *             "revision": 1,
                      *             "voice": "espeak:es+f3",
+                     *             "speaker_voices": [
+                     *               {
+                     *                 "speaker_id": "spk_a1b2c3d4e5f6g7h8",
+                     *                 "label": "Ana",
+                     *                 "voice": "espeak:es+f3",
+                     *                 "variant": false,
+                     *                 "chosen_by": "machine"
+                     *               },
+                     *               {
+                     *                 "speaker_id": "spk_q9r8s7t6u5v4w3x2",
+                     *                 "label": "Ben",
+                     *                 "voice": "espeak:es",
+                     *                 "variant": false,
+                     *                 "chosen_by": "customer"
+                     *               }
+                     *             ],
                      *             "failure": null,
                      *             "usage": {
                      *               "charged_seconds": 95,
@@ -4051,6 +4196,10 @@ export interface operations {
                      *             "completed_at": "2026-11-24T06:03:42.000Z"
                      *           }
                      *         ],
+                     *         "speakers": {
+                     *           "num_speakers": 0,
+                     *           "items": []
+                     *         },
                      *         "video": {
                      *           "burned_captions": false
                      *         },
@@ -4926,6 +5075,22 @@ export interface operations {
                      *               ],
                      *               "revision": 1,
                      *               "voice": "espeak:es+f3",
+                     *               "speaker_voices": [
+                     *                 {
+                     *                   "speaker_id": "spk_a1b2c3d4e5f6g7h8",
+                     *                   "label": "Ana",
+                     *                   "voice": "espeak:es+f3",
+                     *                   "variant": false,
+                     *                   "chosen_by": "machine"
+                     *                 },
+                     *                 {
+                     *                   "speaker_id": "spk_q9r8s7t6u5v4w3x2",
+                     *                   "label": "Ben",
+                     *                   "voice": "espeak:es",
+                     *                   "variant": false,
+                     *                   "chosen_by": "customer"
+                     *                 }
+                     *               ],
                      *               "failure": null,
                      *               "usage": {
                      *                 "charged_seconds": 95,
@@ -4942,6 +5107,10 @@ export interface operations {
                      *               "completed_at": "2026-11-24T06:03:42.000Z"
                      *             }
                      *           ],
+                     *           "speakers": {
+                     *             "num_speakers": 0,
+                     *             "items": []
+                     *           },
                      *           "video": {
                      *             "burned_captions": false
                      *           },
@@ -5332,13 +5501,17 @@ export interface operations {
                      *             "id": "seg_k3v9x2m1q8r4t6wz",
                      *             "start_seconds": 0.42,
                      *             "end_seconds": 3.1,
-                     *             "text": "Hello everyone and welcome to the kitchen."
+                     *             "text": "Hello everyone and welcome to the kitchen.",
+                     *             "speaker_id": "spk_a1b2c3d4e5f6g7h8",
+                     *             "speaker": "Ana"
                      *           },
                      *           {
                      *             "id": "seg_b7d2f9h4j6l8n0qs",
                      *             "start_seconds": 3.4,
                      *             "end_seconds": 6.05,
-                     *             "text": "Today we cook rice with fresh vegetables."
+                     *             "text": "Today we cook rice with fresh vegetables.",
+                     *             "speaker_id": "spk_q9r8s7t6u5v4w3x2",
+                     *             "speaker": "Ben"
                      *           }
                      *         ]
                      *       }
@@ -5578,12 +5751,14 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description `vtt` (WebVTT), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text"}]`, or that list under `segments`.
+                     * @description `vtt` (WebVTT: a voice span `<v Ana>` names the speaker), `srt` (SubRip), or `json`: `[{"start_seconds", "end_seconds", "text", "speaker"?}]`, or that list under `segments`. Markup is read, never taken as words.
                      * @enum {unknown}
                      */
                     format: "vtt" | "srt" | "json";
-                    /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. */
+                    /** @description The whole file, as text. Cues must be in order, must not overlap, must have text, must end within the source once its duration is known, must last at least 0.2 s, and may carry at most 26 characters a second plus 15. A cue has at most one speaker. */
                     content: string;
+                    /** @description SubRip only: a line's leading `NAME: ` (1–40 letters, digits, spaces, dots, apostrophes, hyphens) is its speaker, not words. Off by default, so `Note: bring water` stays words. */
+                    speaker_prefixes?: boolean;
                 };
             };
         };
@@ -5606,13 +5781,17 @@ export interface operations {
                      *             "id": "seg_k3v9x2m1q8r4t6wz",
                      *             "start_seconds": 0.42,
                      *             "end_seconds": 3.1,
-                     *             "text": "Hello everyone and welcome to the kitchen."
+                     *             "text": "Hello everyone and welcome to the kitchen.",
+                     *             "speaker_id": "spk_a1b2c3d4e5f6g7h8",
+                     *             "speaker": "Ana"
                      *           },
                      *           {
                      *             "id": "seg_b7d2f9h4j6l8n0qs",
                      *             "start_seconds": 3.4,
                      *             "end_seconds": 6.05,
-                     *             "text": "Today we cook rice with fresh vegetables."
+                     *             "text": "Today we cook rice with fresh vegetables.",
+                     *             "speaker_id": "spk_q9r8s7t6u5v4w3x2",
+                     *             "speaker": "Ben"
                      *           }
                      *         ]
                      *       }
@@ -5933,6 +6112,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Who speaks it: a speaker of this project (GET …/speakers). Its lines are then spoken with that speaker's voice at the next regeneration, which bills only them. */
+                    speaker_id?: string;
                     /** @description The segment's new words. */
                     text?: string;
                     /** @description When it starts: no earlier than the previous segment ends. */
@@ -5956,7 +6137,9 @@ export interface operations {
                      *         "id": "seg_k3v9x2m1q8r4t6wz",
                      *         "start_seconds": 0.42,
                      *         "end_seconds": 3.1,
-                     *         "text": "Hello everyone, and welcome to my kitchen."
+                     *         "text": "Hello everyone, and welcome to my kitchen.",
+                     *         "speaker_id": "spk_a1b2c3d4e5f6g7h8",
+                     *         "speaker": "Ana"
                      *       }
                      *     }
                      */
@@ -6273,6 +6456,8 @@ export interface operations {
                      *             "start_seconds": 0.42,
                      *             "end_seconds": 3.1,
                      *             "text": "Hola a todos y bienvenidos a la cocina.",
+                     *             "speaker_id": "spk_a1b2c3d4e5f6g7h8",
+                     *             "voice": "espeak:es+f3",
                      *             "status": "edited",
                      *             "clip_url": "https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/r2/clips/lseg_p2n8c4d7s1f5g9hj.wav?expires=1767225600&signature=9b2e71"
                      *           },
@@ -6282,6 +6467,8 @@ export interface operations {
                      *             "start_seconds": 3.4,
                      *             "end_seconds": 6.05,
                      *             "text": "Hoy cocinamos arroz con verduras frescas.",
+                     *             "speaker_id": "spk_q9r8s7t6u5v4w3x2",
+                     *             "voice": "espeak:es",
                      *             "status": "stale",
                      *             "clip_url": "https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/clips/lseg_r5t1v3x7z9b2d4fg.wav?expires=1767225600&signature=c41d08"
                      *           }
@@ -6538,6 +6725,8 @@ export interface operations {
                      *         "start_seconds": 0.42,
                      *         "end_seconds": 3.1,
                      *         "text": "Hola a todos y bienvenidos a la cocina.",
+                     *         "speaker_id": "spk_a1b2c3d4e5f6g7h8",
+                     *         "voice": "espeak:es+f3",
                      *         "status": "edited",
                      *         "clip_url": "https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/r2/clips/lseg_p2n8c4d7s1f5g9hj.wav?expires=1767225600&signature=9b2e71"
                      *       }
@@ -6681,6 +6870,994 @@ export interface operations {
                             type?: "conflict_error";
                             /** @enum {unknown} */
                             code?: "language_busy";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `body_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "body_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unsupported_content_type";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSpeakers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a UUID). */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description In order of first appearance; empty until the transcript is written. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "spk_a1b2c3d4e5f6g7h8",
+                     *           "label": "Ana",
+                     *           "position": 1,
+                     *           "median_pitch_hz": 201.5,
+                     *           "segments": 12,
+                     *           "speech_seconds": 41.3,
+                     *           "voices": {
+                     *             "es_es": {
+                     *               "voice": "espeak:es+f3",
+                     *               "chosen_by": "machine",
+                     *               "variant": false
+                     *             },
+                     *             "ca_es": {
+                     *               "voice": "festival:upc_ca_ona_hts",
+                     *               "chosen_by": "customer",
+                     *               "variant": false
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Stable while the speaker has lines (`spk_…`). */
+                            id: string;
+                            /** @description Their name: `Speaker 1`… until you name them, or as a supplied transcript named them. */
+                            label: string;
+                            /** @description In order of first appearance. */
+                            position: number;
+                            /** @description The median pitch measured of their voice; null until measured, or with too little voiced speech. */
+                            median_pitch_hz: number | null;
+                            segments: number;
+                            speech_seconds: number;
+                            /** @description Their voice in each target language that has one: chosen by you, or by the machine from their pitch (docs/speakers.md#voices). */
+                            voices: {
+                                [key: string]: {
+                                    voice: string;
+                                    /** @enum {string} */
+                                    chosen_by: "customer" | "machine";
+                                    /** @description An engine variant of an offered voice: the locale offers fewer voices than the project has speakers. */
+                                    variant: boolean;
+                                };
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such project (or not yours). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateSpeaker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a UUID). */
+                project_id: string;
+                /** @description The speaker's id (`spk_…`), as the list returns it. */
+                speaker_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Ana",
+                 *       "voices": {
+                 *         "ca_es": "festival:upc_ca_ona_hts"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The speaker's name: shown in the editor and in the captions' voice spans. Unique in the project. */
+                    label?: string;
+                    /** @description The voice this speaker speaks with, by target locale: an `id` from GET /v1/dubbing/voices?locale=…. Their lines in that language are spoken again at its next regeneration, which bills only them. */
+                    voices?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The speaker as they are now. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "spk_a1b2c3d4e5f6g7h8",
+                     *         "label": "Ana",
+                     *         "position": 1,
+                     *         "median_pitch_hz": 201.5,
+                     *         "segments": 12,
+                     *         "speech_seconds": 41.3,
+                     *         "voices": {
+                     *           "es_es": {
+                     *             "voice": "espeak:es+f3",
+                     *             "chosen_by": "machine",
+                     *             "variant": false
+                     *           },
+                     *           "ca_es": {
+                     *             "voice": "festival:upc_ca_ona_hts",
+                     *             "chosen_by": "customer",
+                     *             "variant": false
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Stable while the speaker has lines (`spk_…`). */
+                            id: string;
+                            /** @description Their name: `Speaker 1`… until you name them, or as a supplied transcript named them. */
+                            label: string;
+                            /** @description In order of first appearance. */
+                            position: number;
+                            /** @description The median pitch measured of their voice; null until measured, or with too little voiced speech. */
+                            median_pitch_hz: number | null;
+                            segments: number;
+                            speech_seconds: number;
+                            /** @description Their voice in each target language that has one: chosen by you, or by the machine from their pitch (docs/speakers.md#voices). */
+                            voices: {
+                                [key: string]: {
+                                    voice: string;
+                                    /** @enum {string} */
+                                    chosen_by: "customer" | "machine";
+                                    /** @description An engine variant of an offered voice: the locale offers fewer voices than the project has speakers. */
+                                    variant: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No live worker offers that voice for that locale (`param`: `voices.<locale>`). A locale that is not one of the project's targets (`param`: `voices.<locale>`). `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `unsupported_voice`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_voice";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such project or speaker (or not yours). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Another speaker of the project has that label (`param`: `label`): merge them if they are one person. That language is being dubbed or regenerated. `error.code`: `speaker_label_taken`, `language_busy`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "speaker_label_taken",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "conflict_error";
+                            /** @enum {unknown} */
+                            code?: "speaker_label_taken" | "language_busy";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `body_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "body_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unsupported_content_type";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    mergeSpeakers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a UUID). */
+                project_id: string;
+                /** @description The speaker's id (`spk_…`), as the list returns it. */
+                speaker_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "into_speaker_id": "spk_a1b2c3d4e5f6g7h8"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The speaker who keeps every line: the one in the path is removed. */
+                    into_speaker_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The speaker who kept the lines. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "spk_a1b2c3d4e5f6g7h8",
+                     *         "label": "Ana",
+                     *         "position": 1,
+                     *         "median_pitch_hz": 201.5,
+                     *         "segments": 12,
+                     *         "speech_seconds": 41.3,
+                     *         "voices": {
+                     *           "es_es": {
+                     *             "voice": "espeak:es+f3",
+                     *             "chosen_by": "machine",
+                     *             "variant": false
+                     *           },
+                     *           "ca_es": {
+                     *             "voice": "festival:upc_ca_ona_hts",
+                     *             "chosen_by": "customer",
+                     *             "variant": false
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Stable while the speaker has lines (`spk_…`). */
+                            id: string;
+                            /** @description Their name: `Speaker 1`… until you name them, or as a supplied transcript named them. */
+                            label: string;
+                            /** @description In order of first appearance. */
+                            position: number;
+                            /** @description The median pitch measured of their voice; null until measured, or with too little voiced speech. */
+                            median_pitch_hz: number | null;
+                            segments: number;
+                            speech_seconds: number;
+                            /** @description Their voice in each target language that has one: chosen by you, or by the machine from their pitch (docs/speakers.md#voices). */
+                            voices: {
+                                [key: string]: {
+                                    voice: string;
+                                    /** @enum {string} */
+                                    chosen_by: "customer" | "machine";
+                                    /** @description An engine variant of an offered voice: the locale offers fewer voices than the project has speakers. */
+                                    variant: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description into_speaker_id is the speaker in the path. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such project or speaker (or not yours). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description The project or one of its languages is working: speakers merge once it has finished. `error.code`: `project_busy`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "project_busy",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "conflict_error";
+                            /** @enum {unknown} */
+                            code?: "project_busy";
                         };
                     };
                 };
@@ -7086,7 +8263,9 @@ export interface operations {
                      *             "id": "seg_k3v9x2m1q8r4t6wz",
                      *             "start_seconds": 0.42,
                      *             "end_seconds": 3.1,
-                     *             "text": "Hello everyone and welcome to the kitchen."
+                     *             "text": "Hello everyone and welcome to the kitchen.",
+                     *             "speaker_id": "spk_a1b2c3d4e5f6g7h8",
+                     *             "speaker": null
                      *           }
                      *         ]
                      *       }
@@ -11860,7 +13039,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The file name. */
-                asset: "api-client.js" | "api-key.js" | "audio-player.js" | "editable-text.js" | "editor.css" | "format.js" | "idempotency-key.js" | "main.js" | "messages.js" | "project-editor.js" | "project-watch.js" | "regenerate-panel.js" | "review-draft.js" | "review-editor.js" | "review-queue.js" | "route.js" | "segment-table.js";
+                asset: "api-client.js" | "api-key.js" | "audio-player.js" | "editable-text.js" | "editor.css" | "format.js" | "idempotency-key.js" | "main.js" | "messages.js" | "project-editor.js" | "project-speakers.js" | "project-watch.js" | "regenerate-panel.js" | "review-draft.js" | "review-editor.js" | "review-queue.js" | "route.js" | "segment-table.js" | "speaker-cell.js" | "speaker-colours.js" | "speakers-panel.js" | "voice-picker.js";
             };
             cookie?: never;
         };

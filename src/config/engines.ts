@@ -31,12 +31,18 @@ export function readExternalEngines(read: Reader): ExternalEngineSettings {
   };
 }
 
-/** TTS_ENGINE_VOICES: `<locale>=<voice>,…`; a voice name is letters, digits and `_.+-`. */
-function readVoices(read: Reader): Record<string, string> {
-  const voices: Record<string, string> = {};
+/**
+ * TTS_ENGINE_VOICES: `<locale>=<voice>,…`; a voice name is letters, digits and `_.+-`. A locale
+ * repeated lists several voices, so each speaker of a language can get one of its own
+ * (docs/engines.md#speech-synthesis); the first is the locale's default. Order is kept, a voice
+ * named twice for one locale counts once.
+ */
+function readVoices(read: Reader): Record<string, string[]> {
+  const voices: Record<string, string[]> = {};
   for (const item of read.list('TTS_ENGINE_VOICES', /^[a-z]{2,3}_[a-z]{2}=[A-Za-z0-9_.+-]{1,100}$/) ?? []) {
     const [locale, voice] = item.split('=') as [string, string];
-    voices[locale] = voice;
+    const listed = (voices[locale] ??= []);
+    if (!listed.includes(voice)) listed.push(voice);
   }
   return voices;
 }

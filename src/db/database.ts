@@ -9,6 +9,7 @@ import type { LanguageSegmentTable } from './language-segments';
 import type { ProjectTable } from './projects';
 import type { ProjectLanguageTable } from './project-languages';
 import type { SourceSegmentTable } from './source-segments';
+import type { ProjectSpeakerTable, SpeakerVoiceTable } from './speakers';
 import type { ReconcilerRepairTable } from './reconciler-repairs';
 import type { TranscriptReviewTable } from './transcript-reviews';
 import type { VerifiedTranscriptSegmentTable } from './transcripts';
@@ -38,6 +39,8 @@ export interface Database {
   transcript_reviews: TranscriptReviewTable;
   verified_transcript_segments: VerifiedTranscriptSegmentTable;
   source_segments: SourceSegmentTable;
+  project_speakers: ProjectSpeakerTable;
+  speaker_voices: SpeakerVoiceTable;
   language_segments: LanguageSegmentTable;
   language_regenerations: LanguageRegenerationTable;
   meetings: MeetingTable;

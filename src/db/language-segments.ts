@@ -23,6 +23,8 @@ export interface LanguageSegmentTable {
   status: LanguageSegmentStatus;
   /** The text the published clip speaks; null until the line was first rendered. */
   rendered_text: string | null;
+  /** The voice the published clip speaks (docs/speakers.md#voices); null for a language spoken with its locale's worker voice. */
+  rendered_voice: string | null;
   /** The synthesized clip in the blob store (WAV, lead trimmed). */
   clip_key: string | null;
   clip_seconds: number | null;
@@ -33,10 +35,35 @@ export interface LanguageSegmentTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
-export type LanguageSegment = Selectable<LanguageSegmentTable>;
+export type LanguageSegmentRow = Selectable<LanguageSegmentTable>;
+
+/**
+ * A line as renders, quotes and the API read it: its row, who speaks it (its source segment's
+ * speaker; null once that segment is gone) and the voice it is to be spoken with now, the
+ * speaker's in this language, else the language's (docs/speakers.md#voices).
+ */
+export interface LanguageSegment extends LanguageSegmentRow {
+  speaker_id: string | null;
+  /** The speaker's label, which captions carry (docs/speakers.md#captions). */
+  speaker_label: string | null;
+  voice: string | null;
+}
 
 export async function listLanguageSegments(db: Db, projectId: string, locale: string): Promise<LanguageSegment[]> {
-  return db.selectFrom('language_segments').selectAll().where('project_id', '=', projectId).where('locale', '=', locale).orderBy('position').execute();
+  return linesQuery(db, projectId, locale).orderBy('l.position').execute();
+}
+
+function linesQuery(db: Db, projectId: string, locale: string) {
+  return db
+    .selectFrom('language_segments as l')
+    .leftJoin('source_segments as s', 's.id', 'l.source_segment_id')
+    .leftJoin('speaker_voices as v', (join) => join.onRef('v.speaker_id', '=', 's.speaker_id').onRef('v.locale', '=', 'l.locale'))
+    .leftJoin('project_languages as pl', (join) => join.onRef('pl.project_id', '=', 'l.project_id').onRef('pl.locale', '=', 'l.locale'))
+    .leftJoin('project_speakers as k', 'k.id', 's.speaker_id')
+    .selectAll('l')
+    .select(['s.speaker_id', 'k.label as speaker_label', sql<string | null>`coalesce(v.voice, pl.voice)`.as('voice')])
+    .where('l.project_id', '=', projectId)
+    .where('l.locale', '=', locale);
 }
 
 /**
@@ -56,11 +83,11 @@ export async function quoteRegeneration(db: Db, projectId: string, locale: strin
 
 /** One line of the project's language; another project's or language's line is not found. */
 export async function findLanguageSegment(db: Db, projectId: string, locale: string, segmentId: string): Promise<LanguageSegment | undefined> {
-  return db.selectFrom('language_segments').selectAll().where('project_id', '=', projectId).where('locale', '=', locale).where('id', '=', segmentId).executeTakeFirst();
+  return linesQuery(db, projectId, locale).where('l.id', '=', segmentId).executeTakeFirst();
 }
 
 /** A person's words for a line: `edited`, which no machine step overwrites. */
-export async function editLanguageSegmentText(trx: Db, segmentId: string, text: string): Promise<LanguageSegment> {
+export async function editLanguageSegmentText(trx: Db, segmentId: string, text: string): Promise<LanguageSegmentRow> {
   return trx
     .updateTable('language_segments')
     .set({ text, status: 'edited', updated_at: sql<Date>`now()` })
@@ -133,6 +160,8 @@ async function numberLinesInTimeOrder(trx: Db, projectId: string, locale: string
 export interface RenderedLine {
   id: string;
   renderedText: string;
+  /** The voice its clip speaks (the line's voice when it was rendered). */
+  renderedVoice: string | null;
   clipKey: string | null;
   clipSeconds: number | null;
   placedStartSeconds: number | null;
@@ -151,6 +180,7 @@ export async function recordRenderedLines(trx: Db, projectId: string, locale: st
       .updateTable('language_segments')
       .set({
         rendered_text: line.renderedText,
+        rendered_voice: line.renderedVoice,
         clip_key: line.clipKey,
         clip_seconds: line.clipSeconds,
         placed_start_seconds: line.placedStartSeconds,
@@ -180,7 +210,7 @@ export async function markLanguageSegmentsStale(trx: Db, projectId: string, loca
 }
 
 /** Every language's lines made from one source segment, by locale then position. */
-export async function listSourceSegmentLines(db: Db, sourceSegmentId: string): Promise<LanguageSegment[]> {
+export async function listSourceSegmentLines(db: Db, sourceSegmentId: string): Promise<LanguageSegmentRow[]> {
   return db.selectFrom('language_segments').selectAll().where('source_segment_id', '=', sourceSegmentId).orderBy('locale').orderBy('position').execute();
 }
 

@@ -69,6 +69,7 @@ export async function hasWorkInFlight(db: Db, projectId: string): Promise<boolea
 export async function deleteProjectContent(trx: Transaction<Database>, projectId: string): Promise<void> {
   await trx.deleteFrom('language_segments').where('project_id', '=', projectId).execute();
   await trx.deleteFrom('source_segments').where('project_id', '=', projectId).execute();
+  await trx.deleteFrom('project_speakers').where('project_id', '=', projectId).execute();
   await trx.deleteFrom('transcript_segments').where('project_id', '=', projectId).execute();
   await trx.deleteFrom('verified_transcript_segments').where('project_id', '=', projectId).execute();
   await trx.deleteFrom('deliverables').where('project_id', '=', projectId).execute();

@@ -21,8 +21,16 @@ export interface ProjectView {
   deliverables: Pick<Deliverable, 'locale' | 'type' | 'format'>[];
   /** The project's upload (an upload-source project), open or not. */
   upload: ViewUpload | undefined;
+  /** Its speakers in position order, each with their voice by locale (docs/speakers.md). */
+  speakers: ViewSpeaker[];
   /** While the upload is open, the parts recorded in `upload_parts`, by part number (none on a store that alone knows them). */
   parts: Pick<UploadPart, 'part_number' | 'etag' | 'size_bytes'>[];
+}
+
+export interface ViewSpeaker {
+  id: string;
+  label: string;
+  voices: Record<string, { voice: string; variant: boolean; chosen_by: 'customer' | 'machine' }>;
 }
 
 /**
@@ -55,6 +63,21 @@ const VIEW_PARTS = [
       .where('p.status', '=', sql.lit('awaiting_upload'))
       .orderBy('up.part_number'),
   ).as('parts'),
+  jsonArrayFrom(
+    nested
+      .selectFrom('project_speakers as s')
+      .select([
+        's.id',
+        's.label',
+        sql<
+          ViewSpeaker['voices']
+        >`(select coalesce(json_object_agg(v.locale, json_build_object('voice', v.voice, 'variant', v.variant, 'chosen_by', v.chosen_by)), '{}') from speaker_voices v where v.speaker_id = s.id)`.as(
+          'voices',
+        ),
+      ])
+      .whereRef('s.project_id', '=', 'p.id')
+      .orderBy('s.position'),
+  ).as('speakers'),
 ] as const;
 
 /**
@@ -108,6 +131,7 @@ const PROJECT_COLUMNS = [
   'deleted_at',
   'content_removed_at',
   'video_burned_captions',
+  'num_speakers',
 ] as const satisfies readonly (keyof ProjectTable)[];
 
 const viewQuery = (db: Kysely<Database>, workspaceId: string, projectId: string) =>
@@ -165,7 +189,7 @@ export async function findProjectView(db: Pool | Db, workspaceId: string, projec
       ? (await db.query<InferResult<ReturnType<typeof viewQuery>>[number]>({ ...PROJECT_VIEW_STATEMENT, values: [workspaceId, projectId] })).rows[0]
       : await viewQuery(db, workspaceId, projectId).executeTakeFirst();
   if (!row) return undefined;
-  const { languages, deliverables, upload, parts, ...project } = row;
+  const { languages, deliverables, upload, parts, speakers, ...project } = row;
   // JSON carries timestamps as ISO text; pg's own parser would have made them Dates (to the same millisecond).
   return {
     project,
@@ -173,6 +197,7 @@ export async function findProjectView(db: Pool | Db, workspaceId: string, projec
     deliverables,
     upload: upload ? { ...upload, expires_at: new Date(upload.expires_at) } : undefined,
     parts,
+    speakers,
   };
 }
 

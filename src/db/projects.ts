@@ -62,6 +62,8 @@ export interface ProjectTable {
    * gives each language row its own (insertQueuedLanguages; migration 0031); written as JSON text.
    */
   voices: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  /** The create's `num_speakers` (docs/speakers.md): 0 = find out, 1 = one speaker, N = exactly N. */
+  num_speakers: Generated<number>;
   /** The create's `video.burned_captions`, given to its target languages' rows by the charge step (migration 0029). */
   video_burned_captions: Generated<boolean>;
   created_at: ColumnType<Date, Date | undefined, never>;

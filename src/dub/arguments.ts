@@ -31,3 +31,27 @@ export function voiceList(value: string): Record<string, string> {
   if (Object.keys(voices).length === 0) throw new InvalidArgumentError('Expected one or more <locale>=<voice id>, comma-separated.');
   return voices;
 }
+
+// A speaker's id as the API gives it (`spk_` and letters or digits), e.g. spk_ab12cd34ef56gh78.
+const SPEAKER_ID = /^spk_[A-Za-z0-9]{1,64}$/;
+/** What a speaker's label may be (docs/speakers.md): 1 to 60 characters, trimmed. */
+export const SPEAKER_LABEL_MAX = 60;
+
+export function speakerId(value: string): string {
+  if (!SPEAKER_ID.test(value)) throw new InvalidArgumentError('Expected a speaker id like spk_ab12cd34ef56gh78 (dub speakers <project-id> lists them).');
+  return value;
+}
+
+/** A speaker's new name: trimmed, 1 to 60 characters (code points, as the API counts them). */
+export function speakerLabel(value: string): string {
+  const label = value.trim();
+  if (label === '') throw new InvalidArgumentError('Expected a name, e.g. "Ana".');
+  if ([...label].length > SPEAKER_LABEL_MAX) throw new InvalidArgumentError(`A speaker's name is at most ${SPEAKER_LABEL_MAX} characters.`);
+  return label;
+}
+
+/** A voice id as `dub voices` lists them, e.g. espeak:es+f3: no spaces. */
+export function voiceId(value: string): string {
+  if (!/^\S+$/.test(value)) throw new InvalidArgumentError('Expected a voice id like espeak:es+f3 (dub voices --locale <l> lists them).');
+  return value;
+}

@@ -5,6 +5,7 @@ import { registerCreateCommands } from './commands/create.commands';
 import { registerLifecycleCommands } from './commands/lifecycle.commands';
 import { registerPaidCommands } from './commands/paid.commands';
 import { registerProjectCommands } from './commands/projects.commands';
+import { registerSpeakerCommands } from './commands/speakers.commands';
 import { registerTranscriptCommands } from './commands/transcript.commands';
 import { registerVoiceCommands } from './commands/voices.commands';
 import type { DubContext } from './dub-context';
@@ -34,5 +35,6 @@ export function buildDubProgram(ctx: DubContext): Command {
   registerLifecycleCommands(program, ctx);
   registerTranscriptCommands(program, ctx);
   registerVoiceCommands(program, ctx);
+  registerSpeakerCommands(program, ctx);
   return program;
 }

@@ -6,8 +6,8 @@ import type { OfferedVoice } from '../shared/offered-voices';
 import { ESPEAK_VARIANTS, FESTIVAL_VOICES } from './tts/voice-catalog';
 import { espeakVoiceId, festivalVoiceId, qualityRank } from './tts/voice-ids';
 
-// The voices a worker offers per locale, best first (docs/voices.md): an external engine's voice
-// (neural), then Festival's HTS and diphone voices, then espeak-ng's formant voice and its
+// The voices a worker offers per locale, best first (docs/voices.md): an external engine's voices
+// (neural, in TTS_ENGINE_VOICES's order, docs/engines.md#speech-synthesis), then Festival's HTS and diphone voices, then espeak-ng's formant voice and its
 // variants. The first is the locale's default for a new language. Each names where its sample
 // is stored: a key from the voice, the engine's version and the sentence, so a worker renders a
 // sample once and a new engine version renders it again under a new key.
@@ -29,10 +29,10 @@ export interface InstalledVoices {
 
 type Unkeyed = Omit<OfferedVoice, 'sampleKey'> & { engineVersion: string };
 
-/** The voices offered for `locale`, best first. */
-export function offeredVoices(locale: string, installed: InstalledVoices, externalVoice: string | undefined): OfferedVoice[] {
+/** The voices offered for `locale`, best first; `externalVoices`: the external engine's for it, its default first. */
+export function offeredVoices(locale: string, installed: InstalledVoices, externalVoices: readonly string[] = []): OfferedVoice[] {
   const voices: Unkeyed[] = [];
-  if (externalVoice !== undefined) {
+  for (const externalVoice of externalVoices) {
     voices.push({
       id: `${OPENAI_TTS_VOICE_PREFIX}${externalVoice}`,
       locale,

@@ -26,7 +26,8 @@ export interface ExternalOffer {
   asrLocales: readonly string[];
   /** Null: no external translator. */
   mtPairs: TranslationPairs | null;
-  ttsVoices: Readonly<Record<string, string>>;
+  /** The external voices per locale, the locale's default first (TTS_ENGINE_VOICES). */
+  ttsVoices: Readonly<Record<string, readonly string[]>>;
   /** The speech engine's URL and model, naming its voices' samples. */
   ttsEngine?: string;
 }
@@ -48,7 +49,8 @@ export function servableLocales(catalog: readonly LocaleDefinition[], installed:
 
   const entries = defs.map((def) => {
     const espeak = installed.espeakVoices.has(def.voice);
-    const externalVoice = external.ttsVoices[def.locale];
+    // The first listed is the locale's default; the others are offered too (offered-voices.ts).
+    const externalVoice = external.ttsVoices[def.locale]?.[0];
     const voice = externalVoice !== undefined ? `${OPENAI_TTS_VOICE_PREFIX}${externalVoice}` : espeak ? def.voice : null;
     const apertium = (def.fromEnglish ?? []).find((route) => route.every((mode) => installed.apertiumModes.has(mode)));
     const fromEnglish = voice === null ? null : (externalRoute('en_us', def) ?? (apertium ? [...apertium] : null));

@@ -50,6 +50,7 @@ export function placeLines(clips: readonly LineClip[], durationSeconds: number):
     clips.map((c) => ({ startSeconds: c.line.start_seconds, endSeconds: c.line.end_seconds, synthesizedSeconds: c.seconds })),
     { timelineSeconds: durationSeconds },
   );
+  const named = namedSpeakers(clips.map((c) => c.line));
   return fit.segments.map((fitted, i) => {
     const clip = clips[i]!;
     const { line, fresh } = clip;
@@ -60,8 +61,23 @@ export function placeLines(clips: readonly LineClip[], durationSeconds: number):
     const play = { startSeconds: fit.startSeconds, tempo: fit.tempo > 1.001 ? fit.tempo : undefined, playedSeconds: fit.endSeconds - fit.startSeconds };
     // A line pushed to the very end is heard only until the source ends, and captioned so.
     const startSeconds = Math.min(fit.startSeconds, durationSeconds);
-    return { clip, fit, play, cue: { startSeconds, endSeconds: Math.max(startSeconds, Math.min(fit.endSeconds, durationSeconds)), text: line.text } };
+    return {
+      clip,
+      fit,
+      play,
+      cue: { startSeconds, endSeconds: Math.max(startSeconds, Math.min(fit.endSeconds, durationSeconds)), text: line.text, ...(named && line.speaker_label ? { speaker: line.speaker_label } : {}) },
+    };
   });
+}
+
+/**
+ * Captions name their speakers (WebVTT voice spans, docs/speakers.md#captions) when there is
+ * more than one, or the one there is was named by the customer: `<v Speaker 1>` on every cue of
+ * a one-voice video says nothing.
+ */
+function namedSpeakers(lines: readonly LanguageSegment[]): boolean {
+  const labels = new Set(lines.map((l) => l.speaker_label).filter((l): l is string => l !== null));
+  return labels.size > 1 || [...labels].some((label) => !/^Speaker \d+$/.test(label));
 }
 
 /** What the revision plays for each of the language's lines (silent ones included). */
@@ -69,9 +85,18 @@ export function renderedLines(lines: readonly LanguageSegment[], placed: readonl
   const byLine = new Map(placed.map((p) => [p.clip.line.id, p]));
   return lines.map((line): RenderedLine => {
     const spoken = byLine.get(line.id);
-    if (!spoken) return { id: line.id, renderedText: line.text, clipKey: null, clipSeconds: null, placedStartSeconds: null, placedEndSeconds: null, tempo: null };
+    if (!spoken) return { id: line.id, renderedText: line.text, renderedVoice: line.voice, clipKey: null, clipSeconds: null, placedStartSeconds: null, placedEndSeconds: null, tempo: null };
     const { clip, fit } = spoken;
-    return { id: line.id, renderedText: line.text, clipKey: clip.key, clipSeconds: clip.seconds, placedStartSeconds: fit.startSeconds, placedEndSeconds: fit.endSeconds, tempo: fit.tempo };
+    return {
+      id: line.id,
+      renderedText: line.text,
+      renderedVoice: line.voice,
+      clipKey: clip.key,
+      clipSeconds: clip.seconds,
+      placedStartSeconds: fit.startSeconds,
+      placedEndSeconds: fit.endSeconds,
+      tempo: fit.tempo,
+    };
   });
 }
 

@@ -42,6 +42,7 @@ async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R
 
 export interface LineClipsInput {
   lines: readonly LanguageSegment[];
+  /** The language's voice: what a line without a voice of its own speaks with. */
   voice: string;
   workDir: string;
   keyPrefix: string;
@@ -61,14 +62,19 @@ export async function lineClips({ blobStore, engines }: { blobStore: BlobStore; 
   const clips = new Map<string, LineClip>();
 
   if (fresh.length > 0) {
-    // One synthesizer call for the lines: a process per sentence was most of a dub's time.
+    // One synthesizer call per voice for its lines: a process per sentence was most of a dub's
+    // time. A line speaks its speaker's voice, else the language's (docs/speakers.md#voices).
     const files = fresh.map((line) => path.join(input.workDir, `${line.id}.wav`));
-    const synthesized = await engines.tts.synthesizeBatch(
-      fresh.map((l) => l.text),
-      input.voice,
-      files,
-      { onTick: input.onTick },
-    );
+    const synthesized: { durationSeconds: number }[] = new Array(fresh.length);
+    for (const [voice, indexes] of groupByVoice(fresh, input.voice)) {
+      const results = await engines.tts.synthesizeBatch(
+        indexes.map((i) => fresh[i]!.text),
+        voice,
+        indexes.map((i) => files[i]!),
+        { onTick: input.onTick },
+      );
+      indexes.forEach((i, k) => (synthesized[i] = results[k]!));
+    }
     input.onTick();
     // espeak-ng starts a clip with up to ~0.1 s of silence; cut it, so the dub is heard when
     // its source sentence starts (dub_quality's start offset) and needs less speed-up. What is
@@ -103,6 +109,16 @@ export async function lineClips({ blobStore, engines }: { blobStore: BlobStore; 
     clips.set(line.id, { line, file, key, seconds: line.clip_seconds!, leadingSilence: leadingSilenceSeconds(await readFile(file)), fresh: false });
   });
   return input.lines.map((line) => clips.get(line.id)!);
+}
+
+/** Line indexes by the voice each is spoken with, voices in order of first use. */
+function groupByVoice(lines: readonly LanguageSegment[], languageVoice: string): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  lines.forEach((line, i) => {
+    const voice = line.voice ?? languageVoice;
+    groups.set(voice, [...(groups.get(voice) ?? []), i]);
+  });
+  return groups;
 }
 
 /** Fetches the clips not in the work dir yet; answers each clip's file, in order. */

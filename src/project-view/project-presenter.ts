@@ -1,5 +1,6 @@
 import type { Deliverable } from '../db/deliverables';
 import type { Project } from '../db/projects';
+import type { ViewSpeaker } from '../db/project-view-query';
 import type { ProjectLanguageSummary as ProjectLanguage } from '../db/project-languages';
 import { retryPriceFor } from '../shared/retry-policy';
 import { languageProgress, projectProgress } from './progress';
@@ -18,6 +19,8 @@ export interface PresentOptions {
   languages: ProjectLanguage[];
   deliverables?: DeliverableRef[];
   uploadProgress?: { received: number; total: number };
+  /** The project's speakers with their voices (docs/speakers.md); none before its transcript is written. */
+  speakers?: readonly ViewSpeaker[];
   /** The transfer block, present only while awaiting the upload and when asked for. */
   transfer?: Record<string, unknown>;
 }
@@ -64,6 +67,10 @@ function presentLanguage(project: Project, language: ProjectLanguage, options: P
     revision: language.revision,
     // The voice its renders speak with (docs/voices.md); null for a language from before voices.
     voice: language.voice,
+    speaker_voices: (options.speakers ?? []).flatMap((speaker) => {
+      const chosen = speaker.voices[language.locale];
+      return chosen ? [{ speaker_id: speaker.id, label: speaker.label, voice: chosen.voice, variant: chosen.variant, chosen_by: chosen.chosen_by }] : [];
+    }),
     // `retry`: what POST …/languages/{locale}/retry would cost (docs/money.md#retrying-a-failed-language).
     failure: language.failure_code ? { ...failure(language.failure_code, language.failure_message)!, retry: retryPriceFor(language.failure_code) } : null,
     // goodwill_seconds: delivered free by an operator's goodwill retry (docs/money.md#retrying-a-failed-language).
@@ -96,6 +103,7 @@ export function presentProject(project: Project, options: PresentOptions) {
     publishing: { title: project.title ?? project.name, description: project.description ?? '' },
     background: project.background,
     languages: options.languages.map((l) => presentLanguage(project, l, options)),
+    speakers: { num_speakers: project.num_speakers, items: (options.speakers ?? []).map((speaker) => ({ id: speaker.id, label: speaker.label })) },
     // The create's video choice, which its target languages take (docs/video.md).
     video: { burned_captions: project.video_burned_captions },
     failure: failure(project.failure_code, project.failure_message),

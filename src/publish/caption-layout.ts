@@ -29,5 +29,7 @@ export function layoutCaption(cue: Cue): Cue[] {
     startSeconds: i === 0 ? cue.startSeconds : run[0]!.startSeconds,
     endSeconds: i === runs.length - 1 ? cue.endSeconds : runs[i + 1]![0]!.startSeconds,
     text: (captionLines(run.map((u) => u.text).join(' ')) ?? [run.map((u) => u.text).join(' ')]).join('\n'),
+    // Every cue of a line is the line's speaker's (a WebVTT voice span each).
+    ...(cue.speaker ? { speaker: cue.speaker } : {}),
   }));
 }

@@ -26,3 +26,13 @@ export function unescapeSrtLine(line: string): string {
 export function escapeAssLine(line: string): string {
   return line.replace(/\\(?=[Nnh])|[{}]/g, (c) => (c === '\\' ? `\\${WORD_JOINER}` : `\\${c}`));
 }
+
+/**
+ * A SubRip line without the markup players read in it: the HTML-like tags (`<i>`, `</b>`,
+ * `<font color="red">`) and ASS override blocks (`{\an8}`). A customer's file styles its lines
+ * with them; they are not words (docs/editing.md#markup-in-a-script). What escapeSrtLine wrote
+ * is no tag, so an SRT the service wrote keeps its words.
+ */
+export function stripSrtTags(line: string): string {
+  return line.replace(/<\/?[bius]>|<font(?:\s[^>]*)?>|<\/font>|\{\\[^}]*\}/gi, '');
+}

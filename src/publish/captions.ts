@@ -1,13 +1,18 @@
-import { escapeSrtLine, unescapeSrtLine } from './caption-markup';
+import { escapeSrtLine, stripSrtTags, unescapeSrtLine } from './caption-markup';
 import { formatTimestamp, parseSrtTimestamp, parseVttTimestamp } from '../shared/caption-timestamps';
+import { normalizeSpeakerLabel } from '../shared/speaker-labels';
+import { parseCueText } from '../shared/webvtt-cue-text';
 
 // Subtitle files for a finished dub, and strict parsers so tests can check what was published.
 // A blank line ends a cue in both formats, so cue text is flattened to its non-blank lines.
+// The parsers give a cue's words, never its markup (docs/editing.md#markup-in-a-script).
 
 export interface Cue {
   startSeconds: number;
   endSeconds: number;
   text: string;
+  /** Who says it (a speaker's label): the WebVTT voice span `<v Ana>`; SubRip has no place for it. */
+  speaker?: string;
 }
 
 export class CaptionParseError extends Error {
@@ -51,6 +56,9 @@ export function toVtt(cues: readonly Cue[]): string {
     checkTimes(cue, i);
     // WebVTT cue text is markup: &, < and > must be escaped, and "-->" would read as a timing line.
     const lines = cueLines(cue.text).map((l) => escapeVtt(l).replace(/-->/g, '--&gt;'));
+    // The voice span opens the first line and is left open: it runs to the cue's end, every line.
+    const speaker = normalizeSpeakerLabel(cue.speaker ?? '');
+    if (speaker !== '') lines[0] = `<v ${escapeVtt(speaker)}>${lines[0] ?? ''}`;
     const timing = `${formatTimestamp(cue.startSeconds, '.')} --> ${formatTimestamp(cue.endSeconds, '.')}`;
     return `${timing}\n${lines.join('\n')}\n`;
   });
@@ -58,16 +66,9 @@ export function toVtt(cues: readonly Cue[]): string {
   return `WEBVTT\n\n${blocks.join('\n')}`;
 }
 
+/** Text or a voice's name as WebVTT markup: the spec allows no raw `&`, `<` or `>` in either. */
 function escapeVtt(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function unescapeVtt(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&nbsp;/g, '\u00a0')
-    .replace(/&amp;/g, '&');
 }
 
 /** Splits on blank lines, dropping a byte-order mark and normalizing line ends. */
@@ -104,16 +105,28 @@ export function parseSrt(content: string, options: ParseOptions = {}): Cue[] {
     const [counter, timing, ...text] = lines;
     if (!/^\d+$/.test(counter?.trim() ?? '')) throw new CaptionParseError(`expected a cue number, got "${counter}"`, block);
     const { start, end } = parseTiming(timing ?? '', parseSrtTimestamp, block, options);
-    return { startSeconds: start, endSeconds: end, text: text.map(unescapeSrtLine).join('\n') };
+    // Tags are stripped before the joiners come out: a `<` the service escaped is a character, not a tag.
+    return { startSeconds: start, endSeconds: end, text: cueLines(text.map((line) => unescapeSrtLine(stripSrtTags(line))).join('\n')).join('\n') };
   });
 }
 
+/** A WebVTT cue with every voice its text names: a customer's file may name two, which a transcript refuses. */
+export interface VoicedCue extends Cue {
+  voices: string[];
+}
+
+/** The cues' words and voice (the first voice span's, when there are several). */
 export function parseVtt(content: string, options: ParseOptions = {}): Cue[] {
+  return parseVttVoices(content, options).map(({ voices, ...cue }) => (voices[0] === undefined ? cue : { ...cue, speaker: voices[0] }));
+}
+
+/** parseVtt's cues, each with all the voices its text names. */
+export function parseVttVoices(content: string, options: ParseOptions = {}): VoicedCue[] {
   const blocks = blocksOf(content);
   const header = blocks.shift();
   // The signature may be followed by a space or tab and a title on the same line.
   if (!header || !/^WEBVTT([ \t].*)?$/.test(header[0] ?? '')) throw new CaptionParseError('missing WEBVTT signature', 0);
-  const cues: Cue[] = [];
+  const cues: VoicedCue[] = [];
   blocks.forEach((lines, i) => {
     const block = i + 1;
     const first = lines[0] ?? '';
@@ -121,7 +134,8 @@ export function parseVtt(content: string, options: ParseOptions = {}): Cue[] {
     // An optional cue identifier precedes the timing line.
     const timingIndex = first.includes('-->') ? 0 : 1;
     const { start, end } = parseTiming(lines[timingIndex] ?? '', parseVttTimestamp, block, options);
-    cues.push({ startSeconds: start, endSeconds: end, text: unescapeVtt(lines.slice(timingIndex + 1).join('\n')) });
+    const { text, voices } = parseCueText(lines.slice(timingIndex + 1).join('\n'));
+    cues.push({ startSeconds: start, endSeconds: end, text, voices });
   });
   return cues;
 }

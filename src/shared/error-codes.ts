@@ -94,6 +94,8 @@ export const API_ERROR_CODES = [
   // `language_busy` for a regeneration asked for during that re-dub).
   'project_busy',
   'language_busy',
+  // Speakers (docs/speakers.md#correcting): another speaker of the project has that label.
+  'speaker_label_taken',
   // The reviewer routes (docs/editing.md#reviewers): another reviewer holds the review; a
   // submission before claiming; any other step the review refuses (its deadline passed).
   'review_claimed_by_another',

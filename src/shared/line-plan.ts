@@ -27,6 +27,9 @@ export interface LineState {
   text: string;
   status: LineStatus;
   rendered_text: string | null;
+  /** The voice the line is to be spoken with now (its speaker's), and the one its published clip speaks (docs/speakers.md#voices). */
+  voice?: string | null;
+  rendered_voice?: string | null;
   clip_key: string | null;
   clip_seconds: number | null;
   placed_start_seconds: number | null;
@@ -101,7 +104,7 @@ export const isSpoken = (line: { text: string }) => line.text.trim() !== '';
 /** The published clip can be played again for this line: it speaks exactly the line's text. */
 export function clipReusable(line: LineState): boolean {
   if (!isSpoken(line)) return true;
-  return line.clip_key !== null && line.clip_seconds !== null && line.rendered_text === line.text;
+  return line.clip_key !== null && line.clip_seconds !== null && line.rendered_text === line.text && (line.rendered_voice ?? null) === (line.voice ?? null);
 }
 
 /**

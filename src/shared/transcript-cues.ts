@@ -1,4 +1,5 @@
 import { formatTimestamp } from './caption-timestamps';
+import { normalizeSpeakerLabel, speakerLabelProblem } from './speaker-labels';
 
 // What a reviewer may submit as a verified transcript. Pure: the console checks a file with it
 // before sending anything, and the review workflow's update validator checks it again, so an
@@ -8,6 +9,8 @@ export interface ReviewCue {
   startSeconds: number;
   endSeconds: number;
   text: string;
+  /** Who says it: the label as the file names it (docs/editing.md#speakers-in-a-script); none when the file names nobody. */
+  speaker?: string;
 }
 
 export const MAX_REVIEW_CUES = 10_000;
@@ -25,7 +28,8 @@ export const cueLabel = (cue: ReviewCue, index: number): string => {
  * The first problem with a transcript, naming the cue (1-based, with its timing), or null when
  * it is fine: at least one cue; each with text, starting at or after 0, ending after it starts
  * and within the source's duration (when it is known: null before the source is measured);
- * each starting no earlier than the previous one ends.
+ * each starting no earlier than the previous one ends; a speaker, when it has one, named in at
+ * most MAX_SPEAKER_LABEL characters.
  */
 export function findCueProblem(cues: readonly ReviewCue[], durationSeconds: number | null): string | null {
   if (!Array.isArray(cues) || cues.length === 0) return 'the transcript has no cues';
@@ -35,6 +39,10 @@ export function findCueProblem(cues: readonly ReviewCue[], durationSeconds: numb
     if (typeof cue.text !== 'string' || cue.text.trim() === '') return `${name} has no text`;
     if (cue.text.length > MAX_CUE_TEXT) return `${name} has ${cue.text.length} characters; at most ${MAX_CUE_TEXT} are accepted`;
     if (cue.text.includes('\u0000')) return `${name} contains a NUL character`;
+    if (cue.speaker !== undefined) {
+      const problem = typeof cue.speaker === 'string' ? speakerLabelProblem(normalizeSpeakerLabel(cue.speaker)) : 'is not a string';
+      if (problem) return `${name} names a speaker that ${problem}`;
+    }
     if (!Number.isFinite(cue.startSeconds) || !Number.isFinite(cue.endSeconds) || cue.startSeconds < 0) return `${name} has an invalid time`;
     if (cue.endSeconds <= cue.startSeconds) return `${name} ends before it starts`;
     if (durationSeconds !== null && cue.endSeconds > durationSeconds + END_TOLERANCE_SECONDS) return `${name} ends after the source, which lasts ${formatTimestamp(durationSeconds, '.')}`;

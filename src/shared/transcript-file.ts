@@ -1,22 +1,31 @@
-import { CaptionParseError, parseSrt, parseVtt } from '../publish/captions';
+import { CaptionParseError, parseSrt, parseVttVoices, type VoicedCue } from '../publish/captions';
 import { findTextBoundProblem, type TimedText } from './cue-text-bounds';
-import { findCueProblem, type ReviewCue } from './transcript-cues';
+import { normalizeSpeakerLabel, speakerLabelProblem } from './speaker-labels';
+import { takeSpeakerPrefixes } from './subrip-speakers';
+import { cueLabel, findCueProblem, type ReviewCue } from './transcript-cues';
 import type { TranscriptFormat } from './transcript-format';
 
 // Transcript files as people bring them (docs/editing.md#bring-your-own-script): WebVTT, SubRip,
 // or JSON cues. Pure, so the API and the operator console read them alike. Shape
 // errors name the cue (1-based); timing and text rules are findCueProblem's, and how much text
-// a cue's time carries is findTextBoundProblem's.
+// a cue's time carries is findTextBoundProblem's. Markup is read, never kept as words, and a
+// cue's speaker is the label the file gives it (docs/editing.md#speakers-in-a-script).
 
 export class TranscriptFileError extends Error {}
 
+export interface TranscriptReadOptions {
+  /** SubRip only (other formats ignore it): a line's leading `NAME:` is its speaker, not words. */
+  speakerPrefixes?: boolean;
+}
+
 /** The file's cues as written, in file order; a file that cannot be read throws TranscriptFileError. */
-export function parseTranscript(format: TranscriptFormat, content: string): ReviewCue[] {
+export function parseTranscript(format: TranscriptFormat, content: string, options: TranscriptReadOptions = {}): ReviewCue[] {
   if (format === 'json') return parseJsonCues(content);
+  let cues: VoicedCue[];
   try {
     // Reversed cues are kept: findCueProblem names them with their timing.
-    const cues = format === 'vtt' ? parseVtt(content, { keepReversed: true }) : parseSrt(content, { keepReversed: true });
-    return cues.map((c) => ({ startSeconds: c.startSeconds, endSeconds: c.endSeconds, text: c.text }));
+    if (format === 'vtt') cues = parseVttVoices(content, { keepReversed: true });
+    else cues = parseSrt(content, { keepReversed: true }).map((c) => (options.speakerPrefixes ? { ...c, ...takeSpeakerPrefixes(c.text) } : { ...c, voices: [] }));
   } catch (err) {
     if (!(err instanceof CaptionParseError)) throw err;
     const problem = err.message.replace(/^caption block \d+: /, '');
@@ -24,6 +33,13 @@ export function parseTranscript(format: TranscriptFormat, content: string): Revi
     if (format === 'vtt') throw new TranscriptFileError(err.block === 0 ? `not a WebVTT file: ${err.message}` : `cue ${err.block}: ${problem}`);
     throw new TranscriptFileError(`cue ${err.block + 1}: ${problem}`);
   }
+  return cues.map(({ voices, ...c }, i) => {
+    // A cue is one line of the dub, spoken in one voice.
+    if (voices.length > 1) throw new TranscriptFileError(`${cueLabel(c, i)} has ${voices.length === 2 ? 'two' : voices.length} voices (${voices.join(', ')}); give each voice its own cue`);
+    const cue: ReviewCue = { startSeconds: c.startSeconds, endSeconds: c.endSeconds, text: c.text };
+    if (voices[0] !== undefined) cue.speaker = voices[0];
+    return cue;
+  });
 }
 
 /**
@@ -32,8 +48,8 @@ export function parseTranscript(format: TranscriptFormat, content: string): Revi
  * TranscriptFileError naming the first cue that does not.
  * @param known the transcript's segments now: a cue repeating one is not judged by the text bounds again.
  */
-export function readTranscript(format: TranscriptFormat, content: string, durationSeconds: number | null, known: readonly TimedText[] = []): ReviewCue[] {
-  const cues = parseTranscript(format, content);
+export function readTranscript(format: TranscriptFormat, content: string, durationSeconds: number | null, known: readonly TimedText[] = [], options: TranscriptReadOptions = {}): ReviewCue[] {
+  const cues = parseTranscript(format, content, options);
   const problem = findCueProblem(cues, durationSeconds) ?? findTextBoundProblem(cues, known);
   if (problem) throw new TranscriptFileError(problem);
   return cues;
@@ -58,6 +74,14 @@ function parseJsonCues(content: string): ReviewCue[] {
       if (typeof c[field] !== 'number') throw new TranscriptFileError(`cue ${i + 1}: ${field} must be a number of seconds`);
     }
     if (typeof c.text !== 'string') throw new TranscriptFileError(`cue ${i + 1}: text must be a string`);
-    return { startSeconds: c.start_seconds as number, endSeconds: c.end_seconds as number, text: c.text };
+    const read: ReviewCue = { startSeconds: c.start_seconds as number, endSeconds: c.end_seconds as number, text: c.text };
+    // `speaker` is optional; null is the same as leaving it out (what a GET may answer for a cue nobody named).
+    if (c.speaker !== undefined && c.speaker !== null) {
+      const speaker = typeof c.speaker === 'string' ? normalizeSpeakerLabel(c.speaker) : null;
+      const problem = speaker === null ? "must be a string: the speaker's name" : speakerLabelProblem(speaker);
+      if (problem) throw new TranscriptFileError(`cue ${i + 1}: speaker ${problem}`);
+      read.speaker = speaker!;
+    }
+    return read;
   });
 }

@@ -12,5 +12,5 @@ import { presentProject } from '../project-view/project-presenter';
 export async function projectSnapshot(trx: Db, project: Project, publicBaseUrl: string): Promise<ReturnType<typeof presentProject>> {
   const view = await findProjectView(trx, project.workspace_id, project.id);
   if (!view) throw new Error(`project ${project.id} vanished`);
-  return presentProject(project, { publicBaseUrl, languages: view.languages, deliverables: view.deliverables });
+  return presentProject(project, { publicBaseUrl, languages: view.languages, deliverables: view.deliverables, speakers: view.speakers });
 }

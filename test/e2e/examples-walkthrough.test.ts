@@ -10,14 +10,22 @@ import { startTestWorker, type TestWorker } from '../helpers/test-worker';
 import { waitFor } from '../helpers/wait-for';
 
 // The README's walkthrough, run as a newcomer runs it: examples/dub-a-video.sh in bash, with
-// only curl, node, ffmpeg and espeak-ng, against the real API over HTTP, a real worker and the
-// real engines, on both storage drivers (`make dev` runs either). If the script stops working,
-// so does the README: test/unit/docs/readme-walkthrough.test.ts checks that the README's command
-// blocks are this script's.
+// only curl, node, ffmpeg and Festival's text2wave, against the real API over HTTP, a real worker
+// and the real engines, on both storage drivers (`make dev` runs either). If the script stops
+// working, so does the README: test/unit/docs/readme-walkthrough.test.ts checks that the README's
+// command blocks are this script's.
 
 const SCRIPT = path.join(REPO_ROOT, 'examples/dub-a-video.sh');
 const TARGETS = ['ca_es', 'es_es'];
 const FORMATS = ['mp4', 'mp3', 'wav', 'vtt', 'srt', 'png'];
+/** The words the script's made-up video says, turn by turn (`say N VOICE 'words'`). */
+const SPOKEN = [...readRepoFile('examples/dub-a-video.sh').matchAll(/^ {2}say \d+ \$\w+ '(.+)'$/gm)].map((m) => m[1]!);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z' ]+/g, ' ')
+    .split(' ')
+    .filter(Boolean);
 
 describe.each(STORAGE_DRIVERS)('examples/dub-a-video.sh on the %s storage driver', (driver) => {
   let api: TestApi;
@@ -83,6 +91,17 @@ describe.each(STORAGE_DRIVERS)('examples/dub-a-video.sh on the %s storage driver
       expect(readFileSync(path.join(out, `${locale}.png`)).subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
       expect((await ffprobe(path.join(out, `${locale}.mp3`))).durationSeconds).toBeGreaterThan(1);
     }
+    // The made-up video is recognized word for word (examples/README.md#the-made-up-video), so a
+    // newcomer's first dub says what was said. Changed words must be measured again.
+    expect(SPOKEN).toHaveLength(4);
+    const heard = await api.db.selectFrom('source_segments').select('text').where('project_id', '=', projectId!).orderBy('position').execute();
+    expect(words(heard.map((s) => s.text).join(' '))).toEqual(words(SPOKEN.join(' ')));
+
+    // Its two voices are two speakers, listed with their dub voices, once the API tells speakers
+    // apart; before that, GET …/speakers answers 404 and the script lists nothing.
+    const document = (await (await fetch(`${api.baseUrl}/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const listed = run.stdout.match(/^.+: \d+ segments, [\d.]+ s; .+$/gm) ?? [];
+    expect(listed).toHaveLength('/v1/dubbing/projects/{project_id}/speakers' in document.paths ? 2 : 0);
     dubbedId = projectId;
   }, 300_000);
 

@@ -15,10 +15,13 @@ export const SCRIPT = [
   { start_seconds: 1.4, end_seconds: 2.9, text: 'The weather is nice today.' },
   { start_seconds: 3.1, end_seconds: 3.9, text: 'The house is quiet.' },
 ];
-export const SCRIPT_VTT = 'WEBVTT\n\n00:00:00.200 --> 00:00:01.200\nGood morning.\n\n00:00:01.400 --> 00:00:02.900\nThe weather is nice today.\n\n00:00:03.100 --> 00:00:03.900\nThe house is quiet.\n';
+/** SCRIPT as a customer's WebVTT, with markup that is neither translated nor spoken (docs/editing.md#markup-in-a-script). */
+export const SCRIPT_VTT =
+  'WEBVTT\n\n00:00:00.200 --> 00:00:01.200\n<v Ana>Good morning.\n\n00:00:01.400 --> 00:00:02.900\n<v.loud Ben><i>The weather</i> is nice today.\n\n00:00:03.100 --> 00:00:03.900\nThe house is quiet.\n';
 /** The customer's own Catalan, cue for cue. */
 export const CATALAN = ['Bon dia.', 'Avui fa bon temps.', 'La casa és tranquil·la.'];
-export const CATALAN_SRT = CATALAN.map((text, i) => `${i + 1}\n${srtTime(SCRIPT[i]!.start_seconds)} --> ${srtTime(SCRIPT[i]!.end_seconds)}\n${text}\n`).join('\n');
+/** CATALAN as SubRip, its second line in italics: a tag that is not words. */
+export const CATALAN_SRT = CATALAN.map((text, i) => `${i + 1}\n${srtTime(SCRIPT[i]!.start_seconds)} --> ${srtTime(SCRIPT[i]!.end_seconds)}\n${i === 1 ? `<i>${text}</i>` : text}\n`).join('\n');
 
 export function srtTime(seconds: number): string {
   const ms = Math.round(seconds * 1000);

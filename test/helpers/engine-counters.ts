@@ -11,19 +11,23 @@ export async function recognizerProcesses(): Promise<number> {
   return metric.values.filter((v) => v.metricName === 'dubbing_engine_process_duration_seconds_count' && String(v.labels.engine).startsWith('pocketsphinx')).reduce((sum, v) => sum + v.value, 0);
 }
 
-/** The real synthesizer, recording every sentence it is asked to speak. */
-export function countingSpeech(): { tts: SpeechSynthesizer; spoken: string[] } {
+/** The real synthesizer, recording every sentence it is asked to speak, and the voice of each in `voices`. */
+export function countingSpeech(): { tts: SpeechSynthesizer; spoken: string[]; voices: string[] } {
   const real = createLocalEngines().tts;
   const spoken: string[] = [];
+  const voices: string[] = [];
   return {
     spoken,
+    voices,
     tts: {
       async synthesize(text, voice, out, options) {
         spoken.push(text);
+        voices.push(voice);
         return real.synthesize(text, voice, out, options);
       },
       async synthesizeBatch(texts, voice, outs, options) {
         spoken.push(...texts);
+        voices.push(...texts.map(() => voice));
         return real.synthesizeBatch(texts, voice, outs, options);
       },
     },

@@ -13,9 +13,10 @@ export type SwappableWorker = ReturnType<typeof swappableWorker>;
 export function swappableWorker(api: () => TestApi) {
   let worker: TestWorker | undefined;
   return {
-    async use(engines: Partial<Engines> = {}, deps: Partial<Omit<ActivityDeps, 'engines'>> = {}): Promise<void> {
+    /** `env`: the worker's own settings, e.g. WORKER_VOICE_SAMPLES=true to render the voices' samples. */
+    async use(engines: Partial<Engines> = {}, deps: Partial<Omit<ActivityDeps, 'engines'>> = {}, env: Record<string, string> = {}): Promise<void> {
       await worker?.stop();
-      worker = await startTestWorker(api().db, { taskQueue: api().config.temporal.taskQueue, overrides: { ...deps, engines: { ...createLocalEngines(), ...engines } } });
+      worker = await startTestWorker(api().db, { taskQueue: api().config.temporal.taskQueue, env, overrides: { ...deps, engines: { ...createLocalEngines(), ...engines } } });
     },
     async stop(): Promise<void> {
       await worker?.stop();

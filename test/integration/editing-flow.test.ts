@@ -69,7 +69,7 @@ describe('a project with its own script', () => {
     projectId = created.body.data.id;
     const transcript = await call('GET', '/transcript');
     expect(transcript.body.data).toMatchObject({ project_id: projectId, source: 'supplied' });
-    expect(transcript.body.data.segments.map(({ id: _, ...cue }: any) => cue)).toEqual(SCRIPT);
+    expect(transcript.body.data.segments.map(({ id: _, speaker_id: _who, speaker: _label, ...cue }: any) => cue)).toEqual(SCRIPT);
     sourceIds = transcript.body.data.segments.map((s: any) => s.id);
 
     expect((await uploadAndComplete(suite.api, tenant, created.body.data, suite.clip)).status).toBe(200);
@@ -103,11 +103,16 @@ describe('a project with its own script', () => {
         text: expected[i],
         status: 'current',
         clip_url: expect.stringMatching(/^\/v1\/files\/projects\/.+\/clips\/lseg_\w+\.wav$/),
+        // Each line is its source segment's speaker's, in that speaker's voice (docs/speakers.md).
+        speaker_id: transcript.body.data.segments[i].speaker_id,
+        voice: expect.stringMatching(/^(espeak|festival):/),
       })),
     });
     lineIds = spanish.segments.map((s) => s.id);
     published[1] = await captions();
     expect(parseVtt(published[1]).map((c) => c.text)).toEqual(expected);
+    // The supplied file's markup is no part of the captions, not even escaped.
+    expect(published[1]).not.toMatch(/&lt;|&gt;/);
     // One translation, into Spanish: the supplied cues (and the title); Catalan is not translated.
     expect(translation.calls.map((c) => c.modes)).toEqual([esModes]);
     expect(translation.calls[0]!.texts.slice(0, 3)).toEqual(SCRIPT.map((c) => c.text));
@@ -130,7 +135,7 @@ describe('editing one segment of the completed 3-segment project', () => {
 
     const edited = await call('PATCH', `/transcript/segments/${sourceIds[1]}`, { text: 'The elephant is big.' });
     expect(edited.status).toBe(200);
-    expect(edited.body.data).toEqual({ id: sourceIds[1], start_seconds: 1.4, end_seconds: 2.9, text: 'The elephant is big.' });
+    expect(edited.body.data).toMatchObject({ id: sourceIds[1], start_seconds: 1.4, end_seconds: 2.9, text: 'The elephant is big.' });
     expect((await call('GET', '/transcript')).body.data.source).toBe('edited');
 
     // es_es: the edited segment's line is stale (its words still the old translation), the others current.

@@ -27,7 +27,7 @@ let clip: Buffer;
 
 beforeAll(async () => {
   dir = makeTempDir('external-engines-');
-  [asr, mt, tts] = await Promise.all([startFakeTranscriptionServer(), startFakeLibreTranslate({ en: ['es', 'de'], de: ['en', 'es'] }), startFakeSpeechServer(['ef_dora'])]);
+  [asr, mt, tts] = await Promise.all([startFakeTranscriptionServer(), startFakeLibreTranslate({ en: ['es', 'de'], de: ['en', 'es'] }), startFakeSpeechServer(['ef_dora', 'em_alex'])]);
   asr.requiredKey = ASR_KEY;
   mt.requiredKey = MT_KEY;
   tts.requiredKey = TTS_KEY;
@@ -46,7 +46,8 @@ beforeAll(async () => {
       TTS_ENGINE_URL: tts.url,
       TTS_ENGINE_MODEL: 'kokoro',
       TTS_ENGINE_API_KEY: TTS_KEY,
-      TTS_ENGINE_VOICES: 'es_es=ef_dora',
+      // Two Spanish voices: the first is the locale's default (docs/engines.md#speech-synthesis).
+      TTS_ENGINE_VOICES: 'es_es=ef_dora,es_es=em_alex',
     },
   });
   await api.capabilities.refresh();
@@ -60,8 +61,12 @@ afterAll(async () => {
   removeTempDir(dir);
 });
 
-async function dub(targets: string[]): Promise<{ id: string; view: any }> {
-  const created = await createProject(api, tenant, projectBody({ target_locales: targets, source: { type: 'upload', file_name: 'garden.mp4', size_bytes: clip.length } }));
+async function dub(targets: string[], voices?: Record<string, string>): Promise<{ id: string; view: any }> {
+  const created = await createProject(
+    api,
+    tenant,
+    projectBody({ target_locales: targets, ...(voices ? { voices } : {}), source: { type: 'upload', file_name: 'garden.mp4', size_bytes: clip.length } }),
+  );
   expect(created.status).toBe(201);
   expect((await uploadAndComplete(api, tenant, created.body.data, clip)).status).toBe(200);
   const view = await waitForProjectView(api, tenant, created.body.data.id, 'an ended project', (p) => ['completed', 'partially_completed', 'failed'].includes(p.status), 120_000);
@@ -83,6 +88,12 @@ it('publishes what the external engines serve, the external route and voice winn
   const published = (row.capabilities as any).locales;
   expect(published.find((l: any) => l.locale === 'es_es')).toMatchObject({ voice: 'openai-tts:ef_dora', translationModes: ['libretranslate:en-es'] });
   expect(published.find((l: any) => l.locale === 'de_de')).toMatchObject({ voice: 'de', translationModes: ['libretranslate:en-de'] });
+  // Both external voices are offered, the first listed the default.
+  const voices = await request(api.baseUrl, 'GET', '/v1/dubbing/voices?locale=es_es');
+  expect(voices.body.data.filter((v: any) => v.engine === 'openai-tts').map((v: any) => [v.id, v.quality, v.default])).toEqual([
+    ['openai-tts:ef_dora', 'neural', true],
+    ['openai-tts:em_alex', 'neural', false],
+  ]);
   // Keys are the engines' own: none is published.
   expect(JSON.stringify(row.capabilities)).not.toMatch(/secret-0123456789/);
 });
@@ -119,6 +130,15 @@ it('dubs a project end to end with the three external engines', async () => {
   // The clip is what the server said (a tone ~1/14 s a character), normalized to plain PCM.
   expect(lines[0]!.clip_seconds).toBeGreaterThan(1.2);
   expect(lines[0]!.clip_seconds).toBeLessThan(2.2);
+}, 180_000);
+
+it("speaks a language with its second listed voice by that voice's own name", async () => {
+  const before = tts.calls.length;
+  const { view } = await dub(['es_es'], { es_es: 'openai-tts:em_alex' });
+  expect(view.status).toBe('completed');
+  const spoken = tts.calls.slice(before);
+  expect(spoken.length).toBeGreaterThan(0);
+  for (const call of spoken) expect(call).toMatchObject({ status: 200, body: { model: 'kokoro', voice: 'em_alex' } });
 }, 180_000);
 
 it('retries a translation the server answered 500, then completes', async () => {

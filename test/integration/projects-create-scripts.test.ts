@@ -16,7 +16,8 @@ afterAll(async () => {
   await api.close();
 });
 
-const VTT = 'WEBVTT\n\nintro\n00:00.500 --> 00:03.000\nHello everyone &amp; welcome.\n\nNOTE a note\n\n00:00:03.500 --> 00:00:06.000 align:start\nToday we cook rice.\n';
+// Voice spans and styling are markup, never words (docs/editing.md#markup-in-a-script).
+const VTT = 'WEBVTT\n\nintro\n00:00.500 --> 00:03.000\n<v Ana>Hello everyone &amp; welcome.\n\nNOTE a note\n\n00:00:03.500 --> 00:00:06.000 align:start\n<v.loud Ben><i>Today</i> we cook rice.\n';
 const SPANISH_SRT = '1\n00:00:00,500 --> 00:00:03,000\nHola a todos y bienvenidos.\n\n2\n00:00:03,500 --> 00:00:06,000\nHoy cocinamos arroz.\n';
 const CATALAN_JSON = JSON.stringify([{ start_seconds: 0.5, end_seconds: 6, text: 'Hola a tothom; avui cuinem arròs.' }]);
 
@@ -109,6 +110,24 @@ it('a refused transcript or translation names the field and the cue, and nothing
     [{ translations: { es_es: { format: 'json', content: '[]' } } }, 'invalid_transcript', 'translations.es_es.content', 'the transcript has no cues.'],
     [{ translations: { fr_fr: { format: 'srt', content: SPANISH_SRT } } }, 'invalid_parameter', 'translations.fr_fr', 'translations.fr_fr: fr_fr is not one of target_locales (es_es).'],
     [{ transcript: { format: 'ass', content: 'x' } }, 'invalid_parameter', 'transcript.format', expect.any(String) as unknown as string],
+    [
+      { transcript: { format: 'vtt', content: 'WEBVTT\n\n00:00:00.500 --> 00:00:03.000\n<v Ana>Hi!</v> <v Ben>Hello!\n' } },
+      'invalid_transcript',
+      'transcript.content',
+      'cue 1 (00:00:00.500 → 00:00:03.000) has two voices (Ana, Ben); give each voice its own cue.',
+    ],
+    [
+      { transcript: { format: 'vtt', content: VTT, speaker_prefixes: true } },
+      'invalid_parameter',
+      'transcript.speaker_prefixes',
+      'transcript.speaker_prefixes is for SubRip files only (format srt): a vtt file names its speakers itself.',
+    ],
+    [
+      { translations: { es_es: { format: 'json', content: '[]', speaker_prefixes: true } } },
+      'invalid_parameter',
+      'translations.es_es.speaker_prefixes',
+      'translations.es_es.speaker_prefixes is for SubRip files only (format srt): a json file names its speakers itself.',
+    ],
   ];
   for (const [overrides, code, param, message] of cases) {
     const refused = await createProject(api, tenant, projectBody({ transcript: { format: 'vtt', content: VTT }, ...overrides }));

@@ -31,7 +31,8 @@ describe('the source transcript', () => {
       segments: [
         { start_seconds: 1, end_seconds: 2, text: 'One.' },
         { start_seconds: 3, end_seconds: 4, text: 'Two.' },
-        { start_seconds: 5, end_seconds: 6.5, text: 'Three, <i>in</i> two\nlines.' },
+        // SubRip's <i> is styling, not words (docs/editing.md#markup-in-a-script).
+        { start_seconds: 5, end_seconds: 6.5, text: 'Three, in two\nlines.' },
       ],
     });
     const rows = await sourceRows(id);
@@ -43,7 +44,9 @@ describe('the source transcript', () => {
     // A second PUT (JSON under `segments` this time) replaces it whole, with new ids.
     const again = await call(tenant, 'PUT', transcriptPath(id), { format: 'json', content: JSON.stringify({ segments: [{ start_seconds: 0, end_seconds: 1.25, text: ' Only one. ' }] }) });
     expect(again.status).toBe(200);
-    expect(again.body.data.segments).toEqual([{ id: expect.stringMatching(/^seg_/), start_seconds: 0, end_seconds: 1.25, text: 'Only one.' }]);
+    expect(again.body.data.segments).toEqual([
+      { id: expect.stringMatching(/^seg_/), start_seconds: 0, end_seconds: 1.25, text: 'Only one.', speaker_id: expect.stringMatching(/^spk_/), speaker: 'Speaker 1' },
+    ]);
     expect((await sourceRows(id)).map((r) => r.id)).toEqual([again.body.data.segments[0].id]);
   });
 
@@ -70,6 +73,23 @@ describe('the source transcript', () => {
     }
     expect(await sourceRows(id)).toEqual(before);
     expect(await transcriptSource(id)).toBe('supplied');
+
+    // `speaker_prefixes` is SubRip's: with another format it is the field refused.
+    const prefixed = await call(tenant, 'PUT', transcriptPath(id), { format: 'vtt', content: 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nANA: One.\n', speaker_prefixes: true });
+    expect(prefixed.status).toBe(400);
+    expect(prefixed.body.error).toMatchObject({ code: 'invalid_parameter', param: 'speaker_prefixes' });
+    expect(await sourceRows(id)).toEqual(before);
+  });
+
+  it("PUT a SubRip with speaker_prefixes: a line's NAME: is not words; without it, it is", async () => {
+    const tenant = await createTenant(api.db, { credits: 10_000 });
+    const id = await newProject(tenant);
+    const content = '1\n00:00:01,000 --> 00:00:02,500\nANA: Hello.\n\n2\n00:00:03,000 --> 00:00:04,500\nNote: bring water.\n';
+    const read = await call(tenant, 'PUT', transcriptPath(id), { format: 'srt', content, speaker_prefixes: true });
+    expect(read.status).toBe(200);
+    expect(read.body.data.segments.map((s: { text: string }) => s.text)).toEqual(['Hello.', 'bring water.']);
+    const kept = await call(tenant, 'PUT', transcriptPath(id), { format: 'srt', content, speaker_prefixes: false });
+    expect(kept.body.data.segments.map((s: { text: string }) => s.text)).toEqual(['ANA: Hello.', 'Note: bring water.']);
   });
 
   it('PUT once completed: new segments, and every language line goes stale, edited ones included; cues must end within the source', async () => {
@@ -109,7 +129,7 @@ describe('editing a source segment', () => {
 
     const patched = await call(tenant, 'PATCH', segmentPath(id, segments[1]!.id), { text: ' Today we cook brown rice. ' });
     expect(patched.status).toBe(200);
-    expect(patched.body).toEqual({ data: { id: segments[1]!.id, start_seconds: 3.5, end_seconds: 6, text: 'Today we cook brown rice.' } });
+    expect(patched.body).toEqual({ data: { id: segments[1]!.id, start_seconds: 3.5, end_seconds: 6, text: 'Today we cook brown rice.', speaker_id: segments[1]!.speaker_id, speaker: 'Speaker 1' } });
     expect((await sourceRows(id)).map((r) => [r.id, r.text])).toEqual([
       [segments[0]!.id, THREE[0]!.text],
       [segments[1]!.id, 'Today we cook brown rice.'],
@@ -130,7 +150,7 @@ describe('editing a source segment', () => {
 
     const patched = await call(tenant, 'PATCH', segmentPath(id, segments[2]!.id), { start_seconds: 6.5, end_seconds: 11 });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toEqual({ id: segments[2]!.id, start_seconds: 6.5, end_seconds: 11, text: THREE[2]!.text });
+    expect(patched.body.data).toEqual({ id: segments[2]!.id, start_seconds: 6.5, end_seconds: 11, text: THREE[2]!.text, speaker_id: segments[2]!.speaker_id, speaker: 'Speaker 1' });
     const after = await lineRows(id);
     expect(after.map((l) => [l.status, l.start_seconds, l.end_seconds])).toEqual([
       ['current', 0.5, 3],
@@ -169,7 +189,7 @@ describe('editing a source segment', () => {
       [middle, { start_seconds: 6.5 }, 'invalid_parameter', 'start_seconds', 'The segment would end (00:00:06.000) before it starts (00:00:06.500).'],
       [last, { end_seconds: 12.5 }, 'invalid_parameter', 'end_seconds', 'end_seconds (00:00:12.500) is after the source ends (00:00:12.000).'],
       [middle, { text: '   ' }, 'invalid_parameter', 'text', 'text must not be blank: a segment says something.'],
-      [middle, {}, 'missing_parameter', 'text', 'Send text, start_seconds or end_seconds: what the segment becomes.'],
+      [middle, {}, 'missing_parameter', 'text', 'Send text, start_seconds, end_seconds or speaker_id: what the segment becomes.'],
       [middle, { start_seconds: -1 }, 'invalid_parameter', 'start_seconds', expect.any(String) as unknown as string],
       [middle, { words: 'x' }, 'unknown_parameter', 'words', expect.any(String) as unknown as string],
     ];
@@ -192,7 +212,7 @@ describe('editing a source segment', () => {
     const first = put.body.data.segments[0];
     const patched = await call(tenant, 'PATCH', segmentPath(id, first.id), { text: 'Uno.', end_seconds: 2.75 });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toEqual({ id: first.id, start_seconds: 1, end_seconds: 2.75, text: 'Uno.' });
+    expect(patched.body.data).toEqual({ id: first.id, start_seconds: 1, end_seconds: 2.75, text: 'Uno.', speaker_id: first.speaker_id, speaker: 'Speaker 1' });
     expect(await transcriptSource(id)).toBe('edited');
   });
 });

@@ -43,6 +43,15 @@ export function createApi(apiKey) {
       (await call('PATCH', `${projectPath(projectId)}/transcript/segments/${encodeURIComponent(segmentId)}`, { body: { text } })).data,
     editLine: async (projectId, locale, lineId, text) =>
       (await call('PATCH', `${projectPath(projectId)}/languages/${encodeURIComponent(locale)}/segments/${encodeURIComponent(lineId)}`, { body: { text } })).data,
+    // Speakers (docs/speakers.md): who says each line, their names and their voices per language.
+    listSpeakers: async (projectId) => (await call('GET', `${projectPath(projectId)}/speakers`)).data,
+    /** `{ label }` and/or `{ voices: { <locale>: <voice id> } }`; answers the speaker. */
+    updateSpeaker: async (projectId, speakerId, changes) => (await call('PATCH', `${projectPath(projectId)}/speakers/${encodeURIComponent(speakerId)}`, { body: changes })).data,
+    /** Gives a source segment (and so its lines) to another speaker; answers the segment. */
+    moveSegment: async (projectId, segmentId, speakerId) =>
+      (await call('PATCH', `${projectPath(projectId)}/transcript/segments/${encodeURIComponent(segmentId)}`, { body: { speaker_id: speakerId } })).data,
+    /** The voices a target locale offers, each with a `sample_url` to listen to. */
+    listVoices: async (locale) => (await call('GET', `/v1/dubbing/voices?locale=${encodeURIComponent(locale)}`)).data,
     /** A quote (`preview_only` true) or, with an Idempotency-Key, the paid regeneration. */
     regenerate: async (projectId, locale, body, idempotencyKey) =>
       (await call('POST', `${projectPath(projectId)}/languages/${encodeURIComponent(locale)}/regenerate`, { body, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} })).data,

@@ -1,12 +1,14 @@
 // Listening while editing: a source segment plays exactly its own stretch of the source speech
 // (from start_seconds, paused at end_seconds), a line plays its dubbed clip whole. One sound at
 // a time: starting one stops the other. The links are short-lived signed URLs; one that fails
-// to load (expired) is reported through `onLinkFailed`, so the page can fetch fresh ones.
+// to load (expired) is reported through `onLinkFailed`, so the page can fetch fresh ones. A
+// voice's sample plays whole on an element of its own: its link is the API's (a redirect to the
+// sample), never stale, so one that fails is the sample missing and its play() says so.
 
 /** How close to the end a timer may fire early before it waits once more. */
 const END_TOLERANCE_SECONDS = 0.02;
 
-export function createAudioPlayer({ sourceElement, clipElement, onLinkFailed }) {
+export function createAudioPlayer({ sourceElement, clipElement, sampleElement, onLinkFailed }) {
   let stopTimer = null;
   let stopAt = null;
 
@@ -20,6 +22,7 @@ export function createAudioPlayer({ sourceElement, clipElement, onLinkFailed }) 
     clearStop();
     sourceElement.pause();
     clipElement.pause();
+    sampleElement?.pause();
   };
 
   /** Pauses the source at `stopAt`: a timer for precision, `timeupdate` (4 Hz) as a backstop. */
@@ -76,6 +79,18 @@ export function createAudioPlayer({ sourceElement, clipElement, onLinkFailed }) 
       if (clipElement.getAttribute('src') !== url) clipElement.src = url;
       clipElement.currentTime = 0;
       await clipElement.play();
+    },
+    async playSample(url) {
+      stopAll();
+      if (sampleElement.getAttribute('src') !== url) sampleElement.src = url;
+      sampleElement.currentTime = 0;
+      try {
+        await sampleElement.play();
+      } catch (err) {
+        // Stopped for another sound before it started: nothing went wrong.
+        if (err?.name === 'AbortError') return;
+        throw new Error("The sample could not be played: each voice's sample is rendered once a worker starts. Try again in a moment.");
+      }
     },
     stop: stopAll,
   };

@@ -1,11 +1,12 @@
 // A text the customer edits in place: a labelled textarea saved when it loses focus or on Enter
 // (Shift+Enter for a new line), put back on Escape. A save the API refuses puts the saved words
-// back; the caller shows the API's message.
+// back; the caller shows the API's message. `singleLine` makes it an input (a name, not a line).
 
-export function createEditableText({ label, text, save }) {
-  const element = document.createElement('textarea');
+export function createEditableText({ label, text, save, singleLine = false }) {
+  const element = document.createElement(singleLine ? 'input' : 'textarea');
   element.setAttribute('aria-label', label);
-  element.rows = 2;
+  if (singleLine) element.spellcheck = false;
+  else element.rows = 2;
   element.value = text;
   let saved = text;
 

@@ -21,6 +21,8 @@ const elements = {
   sourceAudioNote: byId('source-audio-note'),
   sourcePlayer: byId('source-player'),
   clipPlayer: byId('clip-player'),
+  samplePlayer: byId('sample-player'),
+  speakers: byId('speakers'),
   queue: byId('review-queue'),
   queueTable: byId('review-queue-table'),
   queueLink: byId('queue-link'),

@@ -1,4 +1,5 @@
 import { createAudioPlayer } from './audio-player.js';
+import { createProjectSpeakers } from './project-speakers.js';
 import { createRegeneratePanel } from './regenerate-panel.js';
 import { createSegmentTable } from './segment-table.js';
 import { watchProject } from './project-watch.js';
@@ -6,7 +7,8 @@ import { watchProject } from './project-watch.js';
 // One project in the editor (docs/editing.md#the-editor): its segments and lines in the table,
 // a box per language to regenerate it, and the wiring between them and the API. Edits are saved
 // as they are made; a source edit turns that segment's lines `stale`, which the table shows at
-// once by reading the languages' lines again.
+// once by reading the languages' lines again. Its speakers have a panel of their own, and each
+// row says who speaks it.
 
 export async function openProjectEditor({ api, projectId, messages, elements }) {
   messages.notice('Loading the project…');
@@ -58,8 +60,18 @@ export async function openProjectEditor({ api, projectId, messages, elements }) 
     }
   }
 
-  const player = createAudioPlayer({ sourceElement: elements.sourcePlayer, clipElement: elements.clipPlayer, onLinkFailed: refreshLinks });
-  const table = createSegmentTable(elements.table, { locales, player, saveSource, saveLine, onError: (err) => messages.error(err) });
+  const player = createAudioPlayer({ sourceElement: elements.sourcePlayer, clipElement: elements.clipPlayer, sampleElement: elements.samplePlayer, onLinkFailed: refreshLinks });
+  const speakers = createProjectSpeakers({
+    api,
+    projectId,
+    locales,
+    player,
+    messages,
+    section: elements.speakers,
+    onSpeakers: (list) => table.showSpeakers(list),
+    onLinesChanged: loadLanguages,
+  });
+  const table = createSegmentTable(elements.table, { locales, player, saveSource, saveLine, moveSegment: speakers.moveSegment, onError: (err) => messages.error(err) });
   table.showTranscript(transcript);
   elements.sourceAudioNote.hidden = transcript.source_audio_url !== null || transcript.segments.length === 0;
 
@@ -83,15 +95,15 @@ export async function openProjectEditor({ api, projectId, messages, elements }) 
       done: (current) => {
         const language = languageOf(current, locale);
         if (!language) return false;
-        if (language.revision > fromRevision) {
-          panel.finished(`Revision ${language.revision} published.`);
-        } else if (language.usage.refunded_seconds > refundedSeconds) {
-          panel.finished('The regeneration failed; its credits were refunded.');
-        } else {
-          return false;
-        }
+        let outcome;
+        if (language.revision > fromRevision) outcome = `Revision ${language.revision} published.`;
+        else if (language.usage.refunded_seconds > refundedSeconds) outcome = 'The regeneration failed; its credits were refunded.';
+        else return false;
         messages.notice('');
-        void loadLanguage(locale).catch((err) => messages.error(err));
+        // The box says how it ended once the table shows the new lines (and their clips).
+        void loadLanguage(locale)
+          .catch((err) => messages.error(err))
+          .finally(() => panel.finished(outcome));
         return true;
       },
     });
@@ -111,6 +123,8 @@ export async function openProjectEditor({ api, projectId, messages, elements }) 
   }
   elements.languages.replaceChildren(...[...panels.values()].map((panel) => panel.element));
   showProject(project);
+  // The speakers first: once the lines show, the page is whole (and shown at once).
+  await speakers.load();
   await loadLanguages();
   elements.editor.hidden = false;
   messages.notice('');

@@ -1,19 +1,22 @@
 import { createEditableText } from './editable-text.js';
 import { formatSeconds } from './format.js';
+import { createSpeakerCell } from './speaker-cell.js';
 
 // One row per source segment (docs/editing.md#the-editor): its time with a button that plays
 // exactly that stretch of the source, its text, and per language the line's text, its status
 // and a button that plays the line's dubbed clip. Rows are built once per transcript; a
-// language's lines are updated in place, so a field being edited keeps its focus.
+// language's lines are updated in place, so a field being edited keeps its focus. With
+// `moveSegment`, a column shows each segment's speaker, which can be changed there.
 
 const STATUS_WORDS = { current: 'current', stale: 'stale', edited: 'edited' };
 
-export function createSegmentTable(table, { locales, player, saveSource, saveLine, onError }) {
+export function createSegmentTable(table, { locales, player, saveSource, saveLine, moveSegment, onError }) {
   const head = table.tHead.rows[0];
   const body = table.tBodies[0];
   /** Source segment id → its row's parts; lines of no source segment get rows of their own. */
   const rows = new Map();
   let sourceAudioUrl = null;
+  let speakers = [];
 
   const headerCell = (text) => {
     const th = document.createElement('th');
@@ -21,7 +24,7 @@ export function createSegmentTable(table, { locales, player, saveSource, saveLin
     th.textContent = text;
     return th;
   };
-  head.replaceChildren(headerCell('Time'), headerCell('Source'), ...locales.map((locale) => headerCell(locale)));
+  head.replaceChildren(headerCell('Time'), ...(moveSegment ? [headerCell('Speaker')] : []), headerCell('Source'), ...locales.map((locale) => headerCell(locale)));
 
   const play = (start) => start.catch((err) => onError(err));
 
@@ -70,7 +73,9 @@ export function createSegmentTable(table, { locales, player, saveSource, saveLin
     } else {
       time.textContent = '—';
     }
-    tr.append(time, sourceCell);
+    tr.append(time);
+    if (moveSegment) tr.append(speakerCell(parts, position));
+    tr.append(sourceCell);
     for (const locale of locales) {
       const cell = lineCell(locale, `${locale} line, segment ${position + 1}`);
       parts.languages.set(locale, cell);
@@ -79,6 +84,19 @@ export function createSegmentTable(table, { locales, player, saveSource, saveLin
     body.append(tr);
     rows.set(key, parts);
     return parts;
+  }
+
+  /** A segment's speaker; a line of no source segment has none to show. */
+  function speakerCell(parts, position) {
+    if (!parts.segment) return document.createElement('td');
+    const move = async (speakerId) => {
+      const segment = await moveSegment(parts.segment.id, speakerId);
+      parts.segment = { ...parts.segment, speaker_id: segment.speaker_id ?? speakerId };
+      return parts.segment.speaker_id;
+    };
+    parts.speaker = createSpeakerCell({ row: parts.tr, label: `Speaker, segment ${position + 1}`, move });
+    parts.speaker.show(speakers, parts.segment.speaker_id);
+    return parts.speaker.td;
   }
 
   function showLine(locale, cell, line) {
@@ -109,6 +127,11 @@ export function createSegmentTable(table, { locales, player, saveSource, saveLin
       body.replaceChildren();
       rows.clear();
       transcript.segments.forEach((segment, position) => addRow(segment.id, segment, position));
+    },
+    /** The project's speakers (GET …/speakers), for each segment's speaker cell. */
+    showSpeakers(next) {
+      speakers = next;
+      for (const parts of rows.values()) parts.speaker?.show(speakers, parts.segment.speaker_id);
     },
     /** Fresh links after the old ones expired: the same segments, new URLs. */
     refreshSourceAudio(url) {

@@ -10,6 +10,7 @@ import { projectsOperations } from '../projects/projects.openapi';
 import { regenerationsOperations } from '../regenerations/regenerations.openapi';
 import { reviewersOperations } from '../reviewers/reviewers.openapi';
 import { transcriptsOperations } from '../transcripts/transcripts.openapi';
+import { speakersOperations } from '../speakers/speakers.openapi';
 import { uploadPartsOperations } from '../uploads/upload-parts.openapi';
 import { usageOperations } from '../usage/usage.openapi';
 import { webhooksOperations } from '../webhooks/webhooks.openapi';
@@ -30,6 +31,7 @@ const RESOURCES: Resource[] = [
   { operations: lifecycleOperations },
   { operations: regenerationsOperations },
   { operations: transcriptsOperations },
+  { operations: speakersOperations },
   { operations: reviewersOperations },
   { operations: youtubeOperations },
   { operations: localesOperations },

@@ -76,6 +76,18 @@ export const languageSchema = strictObject({
     description:
       'The voice every render of this language speaks with: an `id` from GET /v1/dubbing/voices. Null for a language created before voices could be chosen: it keeps the voice it was first rendered with (docs/voices.md).',
   },
+  speaker_voices: {
+    type: 'array',
+    description:
+      'The voice each speaker speaks with in this language (docs/speakers.md#voices), in speaker order. `variant`: the locale offers fewer voices than the project has speakers, so this is an engine variant of an offered voice.',
+    items: strictObject({
+      speaker_id: { type: 'string' },
+      label: { type: 'string' },
+      voice: { type: 'string' },
+      variant: { type: 'boolean' },
+      chosen_by: { type: 'string', enum: ['customer', 'machine'] },
+    }),
+  },
   failure: languageFailureSchema,
   usage: strictObject({ charged_seconds: { type: 'integer' }, refunded_seconds: { type: 'integer' }, goodwill_seconds: { type: 'integer' } }),
   alignment: strictObject({ drift_seconds: { type: ['number', 'null'] } }),
@@ -145,6 +157,14 @@ export const projectSchema = strictObject(
     publishing: strictObject({ title: { type: 'string' }, description: { type: 'string' } }),
     background: { type: 'string', enum: [...BACKGROUND_MODES], description: 'What the dub is mixed over, as chosen at create: duck, keep or drop.' },
     languages: { type: 'array', items: languageSchema },
+    speakers: strictObject({
+      num_speakers: { type: 'integer', description: 'What the create asked: 0 = find out, 1 = one speaker, N = exactly N.' },
+      items: {
+        type: 'array',
+        items: strictObject({ id: { type: 'string' }, label: { type: 'string' } }),
+        description: 'The speakers found or supplied so far, in order; GET …/speakers has the details.',
+      },
+    }),
     video: videoChoiceSchema,
     failure: projectFailureSchema,
     created_at: isoTimestamp,

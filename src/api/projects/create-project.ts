@@ -12,7 +12,9 @@ import { type AuthContext, workspaceCaller } from '../middleware/authenticate';
 import { bodyOf } from '../middleware/validate';
 import { ceilingHold } from './ceiling-hold';
 import { checkLocales } from './check-locales';
-import { chooseVoices } from './choose-voices';
+import { chooseVoices, type ChosenVoices } from './choose-voices';
+import { listSpeakers, setLabelledVoices } from '../../db/speakers';
+import { cueSpeakerLabels, DEFAULT_FIRST_SPEAKER, distinctLabels } from '../../shared/speaker-turns';
 import { buildTransferBlock } from '../uploads/transfer-block';
 import { loadProjectView } from './load-project-view';
 import { presentProject } from '../../project-view/project-presenter';
@@ -29,12 +31,14 @@ interface Accepted {
   videoId: string | null;
   transcript: Cue[] | null;
   translations: Record<string, Cue[]> | null;
-  voices: Record<string, string>;
+  voices: ChosenVoices;
 }
 
 function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
   checkLocales(deps.capabilities.current(), body.source_locale, body.target_locales);
-  const voices = chooseVoices(deps.capabilities.current(), body.target_locales, body.voices);
+  // The source is not measured yet: cue ends are checked against it once it is.
+  const transcript = body.transcript ? readTranscriptInput(body.transcript, null, 'transcript.content') : null;
+  const voices = chooseVoices(deps.capabilities.current(), body.target_locales, body.voices, transcript ? distinctLabels(cueSpeakerLabels(transcript, DEFAULT_FIRST_SPEAKER)) : []);
   if (body.source.type === 'upload' && body.source.size_bytes > deps.config.uploads.maxBytes) {
     throw ApiError.invalid('invalid_parameter', `source.size_bytes exceeds the maximum upload size of ${deps.config.uploads.maxBytes} bytes.`, 'source.size_bytes');
   }
@@ -43,11 +47,10 @@ function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
     videoId = youtubeVideoId(body.source.url);
     if (!videoId) throw ApiError.invalid('invalid_parameter', 'source.url must be a YouTube video URL (youtube.com/watch?v=… or youtu.be/…).', 'source.url');
   }
-  // The source is not measured yet: cue ends are checked against it once it is.
   return {
     videoId,
     voices,
-    transcript: body.transcript ? readTranscriptInput(body.transcript, null, 'transcript.content') : null,
+    transcript,
     translations: body.translations ? readTranslationInputs(body.translations, body.target_locales) : null,
   };
 }
@@ -100,7 +103,10 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
       const project = await createProjectRow(trx, newProject(id, auth, body, accepted));
       const uploadRow = upload ? await insertUpload(trx, upload) : undefined;
       // A supplied transcript is the dub's: no speech recognition runs for this project.
-      if (accepted.transcript) await replaceSourceSegments(trx, id, accepted.transcript, 'supplied');
+      if (accepted.transcript) {
+        await replaceSourceSegments(trx, id, accepted.transcript, 'supplied');
+        await setLabelledVoices(trx, id, accepted.voices.speakers);
+      }
       return paid(id, { project, upload: uploadRow, recovered: false }, { project_id: id });
     },
     // Last: the hold locks the workspace's balance row until the commit, and the workspace's other creates wait for it.
@@ -141,7 +147,8 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { vi
     max_billable_seconds: body.max_billable_seconds,
     credits_per_second: auth.creditsPerSecond,
     supplied_translations: translations ? JSON.stringify(translations) : null,
-    voices: Object.keys(voices).length > 0 ? JSON.stringify(voices) : null,
+    voices: Object.keys(voices.languages).length > 0 ? JSON.stringify(voices.languages) : null,
+    num_speakers: body.num_speakers,
     video_burned_captions: body.video?.burned_captions ?? false,
   };
 }
@@ -166,6 +173,8 @@ async function createdView(deps: AppDeps, project: Project, upload: Upload | und
   return presentProject(project, {
     publicBaseUrl: deps.config.http.publicBaseUrl,
     languages: [],
+    // A supplied transcript's speakers are written with the project (no languages yet to have voices shown).
+    speakers: (await listSpeakers(deps.db, project.id)).map((s) => ({ id: s.id, label: s.label, voices: {} })),
     uploadProgress: upload ? { received: 0, total: upload.part_count } : undefined,
     transfer: upload ? ((await buildTransferBlock({ upload, parts: [], uploads: deps.uploads })) as unknown as Record<string, unknown>) : undefined,
   });

@@ -42,6 +42,7 @@ export async function presentProjectView(deps: AppDeps, view: ProjectView, optio
     publicBaseUrl: deps.config.http.publicBaseUrl,
     languages: view.languages,
     deliverables: view.deliverables,
+    speakers: view.speakers,
     uploadProgress: openUpload ? { received: parts.length, total: openUpload.part_count } : undefined,
     transfer: transfer as Record<string, unknown> | undefined,
   });

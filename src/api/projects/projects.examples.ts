@@ -34,6 +34,7 @@ export const createdProjectExample = {
     publishing: { title: 'Cooking rice', description: '' },
     background: 'duck',
     languages: [],
+    speakers: { num_speakers: 0, items: [] },
     video: { burned_captions: false },
     failure: null,
     created_at: '2026-11-24T06:00:00.000Z',
@@ -112,6 +113,10 @@ export const completedProjectExample = {
         ],
         revision: 1,
         voice: 'espeak:es+f3',
+        speaker_voices: [
+          { speaker_id: 'spk_a1b2c3d4e5f6g7h8', label: 'Ana', voice: 'espeak:es+f3', variant: false, chosen_by: 'machine' },
+          { speaker_id: 'spk_q9r8s7t6u5v4w3x2', label: 'Ben', voice: 'espeak:es', variant: false, chosen_by: 'customer' },
+        ],
         failure: null,
         usage: { charged_seconds: 95, refunded_seconds: 0, goodwill_seconds: 0 },
         alignment: { drift_seconds: 0.12 },

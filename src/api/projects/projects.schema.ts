@@ -1,6 +1,7 @@
 // JSON schemas for the projects endpoints. Semantic checks that need runtime data (which
 // locales the engines serve, the configured upload maximum) happen in the handlers.
 
+import { MAX_NUM_SPEAKERS, voicesRequestSchema } from './voices-request.schema';
 import { BACKGROUND_MODES, DEFAULT_BACKGROUND_MODE } from '../../shared/background-mode';
 import type { Validated } from '../../shared/validated';
 import { spendCeilingSchema } from './spend-ceiling.schema';
@@ -63,12 +64,13 @@ export const createProjectBodySchema = {
       description:
         'What the dub is mixed over (no source separation runs): `duck` lowers the original soundtrack 20 dB under each dubbed sentence (a stereo original also loses its centre there) and keeps it between sentences; `keep` lays the whole original under the dub at a fixed low level; `drop` is the dub alone.',
     },
-    voices: {
-      type: 'object',
-      description: 'The voice to speak each target locale with, by locale: an `id` from GET /v1/dubbing/voices for that locale. A locale left out gets its most natural voice.',
-      maxProperties: 20,
-      propertyNames: LOCALE,
-      additionalProperties: { type: 'string', minLength: 1, maxLength: 200 },
+    voices: { ...voicesRequestSchema, description: `${voicesRequestSchema.description} A per-speaker map names the speakers of the supplied \`transcript\`.` },
+    num_speakers: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_NUM_SPEAKERS,
+      default: 0,
+      description: 'How many people speak in the source (docs/speakers.md): 0 = find out, 1 = one speaker (no detection runs), N = exactly N. A supplied transcript names its own speakers.',
     },
     // Source title and description to localize per language; the name is used when absent.
     publishing: {

@@ -27,5 +27,5 @@ export function presentQueuedReview(review: QueuedReview, caller: ReviewerContex
 
 /** One review opened: its fields, the transcript to correct and the speech to listen to. */
 export function presentOpenReview(review: ReviewFields, caller: ReviewerContext, segments: SourceSegment[], sourceAudioUrl: string | null) {
-  return { ...presentReviewFields(review, caller), source_audio_url: sourceAudioUrl, segments: segments.map(presentSourceSegment) };
+  return { ...presentReviewFields(review, caller), source_audio_url: sourceAudioUrl, segments: segments.map((s) => presentSourceSegment(s)) };
 }

@@ -57,7 +57,7 @@ export const reviewersOperations: Operation[] = [
           data: {
             ...review,
             source_audio_url: 'https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/speech-16k.wav?expires=1767225600&signature=3f1c9a',
-            segments: [{ id: 'seg_k3v9x2m1q8r4t6wz', start_seconds: 0.42, end_seconds: 3.1, text: 'Hello everyone and welcome to the kitchen.' }],
+            segments: [{ id: 'seg_k3v9x2m1q8r4t6wz', start_seconds: 0.42, end_seconds: 3.1, text: 'Hello everyone and welcome to the kitchen.', speaker_id: 'spk_a1b2c3d4e5f6g7h8', speaker: null }],
           },
         },
       },

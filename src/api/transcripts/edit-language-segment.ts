@@ -33,7 +33,8 @@ export async function editLanguageSegment(deps: AppDeps, ctx: Context): Promise<
     // No more words than the line's time carries (src/shared/cue-text-bounds.ts); its timing is its source segment's.
     const bound = cueTextProblem({ startSeconds: line.start_seconds, endSeconds: line.end_seconds, text }, { personTimed: false });
     if (bound) throw ApiError.invalid('invalid_transcript', `The line ${bound.problem}.`, 'text');
-    return editLanguageSegmentText(trx, segmentId, text.trim());
+    await editLanguageSegmentText(trx, segmentId, text.trim());
+    return (await findLanguageSegment(trx, project.id, locale, segmentId))!;
   });
   ctx.body = { data: presentLanguageSegment(segment, await clipUrl(deps, project, segment)) };
 }

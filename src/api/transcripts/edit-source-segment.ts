@@ -8,8 +8,9 @@ import { workspaceCaller } from '../middleware/authenticate';
 import { bodyOf } from '../middleware/validate';
 import { loadOwnProject } from '../projects/load-own-project';
 import { lockEditableTranscript } from './edit-guard';
+import { findSpeaker, listSpeakers, setSegmentSpeaker } from '../../db/speakers';
 import { applySegmentEdit, refuseEditedLinesOverBound, segmentChanged, timingChanged } from './segment-edit';
-import { presentSourceSegment } from './segment-presenter';
+import { presentSourceSegment, speakerLabels } from './segment-presenter';
 import { editSourceSegmentBodySchema } from './transcripts.schema';
 
 /**
@@ -31,11 +32,17 @@ export async function editSourceSegment(deps: AppDeps, ctx: Context): Promise<vo
     const current = await findSourceSegment(trx, project.id, segmentId);
     if (!current) throw ApiError.notFound('segment', 'segment_id');
     const edited = applySegmentEdit(current, body, await findNeighbourSegments(trx, project.id, current.position), project.source_duration_seconds);
-    if (!segmentChanged(current, edited)) return current;
+    // Another speaker: the words stay, so no line goes stale; each line's voice is now the new
+    // speaker's, which a regeneration speaks again and bills (docs/speakers.md#correcting).
+    if (body.speaker_id !== undefined && body.speaker_id !== current.speaker_id) {
+      if (!(await findSpeaker(trx, project.id, body.speaker_id))) throw ApiError.notFound('speaker', 'speaker_id');
+      await setSegmentSpeaker(trx, current.id, body.speaker_id);
+    }
+    if (!segmentChanged(current, edited)) return (await findSourceSegment(trx, project.id, segmentId))!;
     if (timingChanged(current, edited)) refuseEditedLinesOverBound(await listSourceSegmentLines(trx, current.id), edited, body);
     const written = await writeSegmentEdit(trx, current, edited);
     await markSourceSegmentLinesStale(trx, current.id, timingChanged(current, edited) ? edited : null);
     return written;
   });
-  ctx.body = { data: presentSourceSegment(segment) };
+  ctx.body = { data: presentSourceSegment(segment, speakerLabels(await listSpeakers(deps.db, project.id))) };
 }

@@ -8,7 +8,8 @@ import { loadOwnProject } from '../projects/load-own-project';
 import { lockEditableTranscript } from './edit-guard';
 import { readTranscriptInput } from './read-transcript-input';
 import { sourceAudioUrl } from './media-links';
-import { presentTranscript } from './segment-presenter';
+import { presentTranscript, speakerLabels } from './segment-presenter';
+import { listSpeakers } from '../../db/speakers';
 import { replaceTranscriptBodySchema } from './transcripts.schema';
 
 /**
@@ -31,5 +32,5 @@ export async function replaceTranscript(deps: AppDeps, ctx: Context): Promise<vo
     if (locked.status !== 'awaiting_upload') await markLanguageSegmentsStale(trx, project.id);
     return written;
   });
-  ctx.body = { data: presentTranscript(project.id, 'supplied', segments, await sourceAudioUrl(deps, project)) };
+  ctx.body = { data: presentTranscript(project.id, 'supplied', segments, await sourceAudioUrl(deps, project), speakerLabels(await listSpeakers(deps.db, project.id))) };
 }

@@ -1,4 +1,4 @@
-import type { LanguageSegment } from '../../db/language-segments';
+import type { LanguageSegmentRow } from '../../db/language-segments';
 import type { Cue, SourceSegment } from '../../db/source-segments';
 import { formatTimestamp } from '../../shared/caption-timestamps';
 import { cueTextProblem } from '../../shared/cue-text-bounds';
@@ -15,8 +15,8 @@ const at = (seconds: number) => formatTimestamp(seconds, '.');
 
 /** What the segment becomes, or 400 naming the field that breaks a rule. */
 export function applySegmentEdit(segment: SourceSegment, body: EditSourceSegmentBody, neighbours: { previous?: SourceSegment; next?: SourceSegment }, durationSeconds: number | null): Cue {
-  if (body.text === undefined && body.start_seconds === undefined && body.end_seconds === undefined) {
-    throw ApiError.invalid('missing_parameter', 'Send text, start_seconds or end_seconds: what the segment becomes.', 'text');
+  if (body.text === undefined && body.start_seconds === undefined && body.end_seconds === undefined && body.speaker_id === undefined) {
+    throw ApiError.invalid('missing_parameter', 'Send text, start_seconds, end_seconds or speaker_id: what the segment becomes.', 'text');
   }
   const edited: Cue = {
     text: body.text === undefined ? segment.text : body.text.trim(),
@@ -61,7 +61,7 @@ export function applySegmentEdit(segment: SourceSegment, body: EditSourceSegment
  * An `edited` one keeps a person's words, so they must fit the new timing too
  * (src/shared/cue-text-bounds.ts); the others go stale and are translated again from the segment.
  */
-export function refuseEditedLinesOverBound(lines: readonly LanguageSegment[], edited: Cue, body: EditSourceSegmentBody): void {
+export function refuseEditedLinesOverBound(lines: readonly LanguageSegmentRow[], edited: Cue, body: EditSourceSegmentBody): void {
   const perLocale = new Map<string, number>();
   for (const line of lines) perLocale.set(line.locale, (perLocale.get(line.locale) ?? 0) + 1);
   for (const line of lines) {

@@ -26,8 +26,8 @@ const transcriptExample = {
     source: 'edited',
     source_audio_url: 'https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/speech-16k.wav?expires=1767225600&filename=Kitchen.source.wav&signature=3f1c9a',
     segments: [
-      { id: 'seg_k3v9x2m1q8r4t6wz', start_seconds: 0.42, end_seconds: 3.1, text: 'Hello everyone and welcome to the kitchen.' },
-      { id: 'seg_b7d2f9h4j6l8n0qs', start_seconds: 3.4, end_seconds: 6.05, text: 'Today we cook rice with fresh vegetables.' },
+      { id: 'seg_k3v9x2m1q8r4t6wz', start_seconds: 0.42, end_seconds: 3.1, text: 'Hello everyone and welcome to the kitchen.', speaker_id: 'spk_a1b2c3d4e5f6g7h8', speaker: 'Ana' },
+      { id: 'seg_b7d2f9h4j6l8n0qs', start_seconds: 3.4, end_seconds: 6.05, text: 'Today we cook rice with fresh vegetables.', speaker_id: 'spk_q9r8s7t6u5v4w3x2', speaker: 'Ben' },
     ],
   },
 };
@@ -43,6 +43,8 @@ const languageSegmentsExample = {
         start_seconds: 0.42,
         end_seconds: 3.1,
         text: 'Hola a todos y bienvenidos a la cocina.',
+        speaker_id: 'spk_a1b2c3d4e5f6g7h8',
+        voice: 'espeak:es+f3',
         status: 'edited',
         clip_url: 'https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/r2/clips/lseg_p2n8c4d7s1f5g9hj.wav?expires=1767225600&signature=9b2e71',
       },
@@ -52,6 +54,8 @@ const languageSegmentsExample = {
         start_seconds: 3.4,
         end_seconds: 6.05,
         text: 'Hoy cocinamos arroz con verduras frescas.',
+        speaker_id: 'spk_q9r8s7t6u5v4w3x2',
+        voice: 'espeak:es',
         status: 'stale',
         clip_url: 'https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/clips/lseg_r5t1v3x7z9b2d4fg.wav?expires=1767225600&signature=c41d08',
       },
@@ -121,7 +125,9 @@ export const transcriptsOperations: Operation[] = [
       200: {
         description: 'The segment as it is now.',
         schema: sourceSegmentResponseSchema,
-        example: { data: { id: 'seg_k3v9x2m1q8r4t6wz', start_seconds: 0.42, end_seconds: 3.1, text: 'Hello everyone, and welcome to my kitchen.' } },
+        example: {
+          data: { id: 'seg_k3v9x2m1q8r4t6wz', start_seconds: 0.42, end_seconds: 3.1, text: 'Hello everyone, and welcome to my kitchen.', speaker_id: 'spk_a1b2c3d4e5f6g7h8', speaker: 'Ana' },
+        },
       },
     },
     errors: [

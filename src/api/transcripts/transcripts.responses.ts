@@ -10,6 +10,8 @@ export const sourceSegmentSchema = strictObject({
   start_seconds: seconds,
   end_seconds: seconds,
   text: { type: 'string' },
+  speaker_id: nullable({ type: 'string', description: 'Who speaks it (`spk_…`, GET …/speakers); null only in a transcript written before speakers.' }),
+  speaker: nullable({ type: 'string', description: "The speaker's label: a JSON transcript sent back (PUT …/transcript) keeps its speakers by it. Null in a reviewer's view." }),
 });
 
 const transcriptSchema = strictObject({
@@ -35,6 +37,8 @@ export const languageSegmentSchema = strictObject({
   start_seconds: seconds,
   end_seconds: seconds,
   text: { type: 'string' },
+  speaker_id: nullable({ type: 'string', description: "Who speaks it: its source segment's speaker; null once a new transcript replaced that segment." }),
+  voice: nullable({ type: 'string', description: "The voice it is spoken with: its speaker's in this language, else the language's (docs/speakers.md#voices)." }),
   status: {
     type: 'string',
     enum: ['current', 'stale', 'edited'],

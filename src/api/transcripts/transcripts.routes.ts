@@ -11,7 +11,8 @@ import { editLanguageSegment } from './edit-language-segment';
 import { editSourceSegment } from './edit-source-segment';
 import { replaceTranscript } from './replace-transcript';
 import { clipUrl, sourceAudioUrl } from './media-links';
-import { presentLanguageSegment, presentTranscript } from './segment-presenter';
+import { presentLanguageSegment, presentTranscript, speakerLabels } from './segment-presenter';
+import { listSpeakers } from '../../db/speakers';
 import { editLanguageSegmentBodySchema, editSourceSegmentBodySchema, noQuerySchema, replaceTranscriptBodySchema } from './transcripts.schema';
 
 /**
@@ -29,8 +30,8 @@ export function transcriptsRoutes(deps: AppDeps): Router {
 
   router.get('/transcript', auth, read, validateQuery(noQuerySchema), async (ctx) => {
     const project = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
-    const [segments, audio] = await Promise.all([listSourceSegments(db, project.id), sourceAudioUrl(deps, project)]);
-    ctx.body = { data: presentTranscript(project.id, project.transcript_source, segments, audio) };
+    const [segments, audio, speakers] = await Promise.all([listSourceSegments(db, project.id), sourceAudioUrl(deps, project), listSpeakers(db, project.id)]);
+    ctx.body = { data: presentTranscript(project.id, project.transcript_source, segments, audio, speakerLabels(speakers)) };
   });
 
   router.put('/transcript', auth, write, validateBody(replaceTranscriptBodySchema), (ctx) => replaceTranscript(deps, ctx));

@@ -18,8 +18,14 @@ const SECONDS = { type: 'number', minimum: 0, maximum: 86_400 } as const;
 export const editSourceSegmentBodySchema = {
   type: 'object',
   additionalProperties: false,
-  description: 'At least one of the three; what is not sent stays as it is.',
+  description: 'At least one of the four; what is not sent stays as it is.',
   properties: {
+    speaker_id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description: "Who speaks it: a speaker of this project (GET …/speakers). Its lines are then spoken with that speaker's voice at the next regeneration, which bills only them.",
+    },
     text: { ...SEGMENT_TEXT, description: "The segment's new words." },
     start_seconds: { ...SECONDS, description: 'When it starts: no earlier than the previous segment ends.' },
     end_seconds: { ...SECONDS, description: 'When it ends: after it starts, no later than the next segment starts, and within the source.' },

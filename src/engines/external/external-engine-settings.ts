@@ -32,8 +32,11 @@ export interface ExternalTtsSettings extends EngineHttpSettings {
   readonly url: string;
   readonly model: string;
   readonly apiKey: string | null;
-  /** The voice to speak each locale with, e.g. { de_de: 'af_heart' }; only these locales are spoken by it. */
-  readonly voices: Readonly<Record<string, string>>;
+  /**
+   * The voices each locale may be spoken with, the default first, e.g. { es_es: ['ef_dora', 'em_alex'] };
+   * only these locales are spoken by it, each speaker of a language with one of its voices.
+   */
+  readonly voices: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface ExternalEngineSettings {

@@ -50,8 +50,13 @@ const refusal = (fn: () => unknown) => {
 };
 
 it('takes a chosen voice, gives the others their default, and none where no voices were published', () => {
-  expect(chooseVoices(fleet, ['ca_es', 'it_it', 'gl_es'], { it_it: 'espeak:it' })).toEqual({ ca_es: 'festival:upc_ca_ona_hts', it_it: 'espeak:it' });
-  expect(chooseVoices(fleet, ['ca_es'], undefined)).toEqual({ ca_es: 'festival:upc_ca_ona_hts' });
+  expect(chooseVoices(fleet, ['ca_es', 'it_it', 'gl_es'], { it_it: 'espeak:it' })).toEqual({ languages: { ca_es: 'festival:upc_ca_ona_hts', it_it: 'espeak:it' }, speakers: {} });
+  expect(chooseVoices(fleet, ['ca_es'], undefined)).toEqual({ languages: { ca_es: 'festival:upc_ca_ona_hts' }, speakers: {} });
+  // Per speaker (docs/speakers.md#voices): the language keeps its default, each named speaker theirs.
+  expect(chooseVoices(fleet, ['ca_es'], { ca_es: { Ana: 'espeak:ca' } }, ['Ana', 'Ben'])).toEqual({ languages: { ca_es: 'festival:upc_ca_ona_hts' }, speakers: { ca_es: { Ana: 'espeak:ca' } } });
+  expect(refusal(() => chooseVoices(fleet, ['ca_es'], { ca_es: { Zoe: 'espeak:ca' } }, ['Ana']))).toMatchObject({ code: 'invalid_parameter', param: 'voices.ca_es.Zoe' });
+  expect(refusal(() => chooseVoices(fleet, ['ca_es'], { ca_es: { Ana: 'espeak:it' } }, ['Ana']))).toMatchObject({ code: 'unsupported_voice', param: 'voices.ca_es.Ana' });
+  expect(refusal(() => chooseVoices(fleet, ['ca_es'], { ca_es: { Ana: 'espeak:ca' } }))).toMatchObject({ code: 'invalid_parameter', param: 'voices.ca_es' });
 });
 
 it('names the field of a voice that is unknown, of another locale, or for a locale that is not a target', () => {

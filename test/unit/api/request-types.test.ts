@@ -37,20 +37,26 @@ same<
       target_locales: string[];
       max_billable_seconds: number;
       source: { type: 'upload'; file_name: string; size_bytes: number } | { type: 'youtube'; url: string };
-      transcript?: { format: 'vtt' | 'srt' | 'json'; content: string };
-      translations?: Record<string, { format: 'vtt' | 'srt' | 'json'; content: string }>;
-      voices?: Record<string, string>;
+      transcript?: { format: 'vtt' | 'srt' | 'json'; content: string; speaker_prefixes?: boolean };
+      translations?: Record<string, { format: 'vtt' | 'srt' | 'json'; content: string; speaker_prefixes?: boolean }>;
+      voices?: Record<string, string | Record<string, string>>;
+      num_speakers: number;
       publishing?: { title?: string; description?: string };
       background: 'duck' | 'keep' | 'drop';
       video?: { burned_captions: boolean };
     }
   >
 >();
-same<Equal<ReplaceTranscriptBody, { format: 'vtt' | 'srt' | 'json'; content: string }>>();
-same<Equal<EditSourceSegmentBody, { text?: string; start_seconds?: number; end_seconds?: number }>>();
+same<Equal<ReplaceTranscriptBody, { format: 'vtt' | 'srt' | 'json'; content: string; speaker_prefixes?: boolean }>>();
+same<Equal<EditSourceSegmentBody, { speaker_id?: string; text?: string; start_seconds?: number; end_seconds?: number }>>();
 same<Equal<EditLanguageSegmentBody, { text: string }>>();
 same<Equal<CompleteUploadBody, { parts: { part_number: number; etag: string }[] }>>();
-same<Equal<AddLanguagesBody, { target_locales: string[]; max_billable_seconds: number; voices?: Record<string, string>; preview_only: boolean; video?: { burned_captions: boolean } }>>();
+same<
+  Equal<
+    AddLanguagesBody,
+    { target_locales: string[]; max_billable_seconds: number; voices?: Record<string, string | Record<string, string>>; preview_only: boolean; video?: { burned_captions: boolean } }
+  >
+>();
 same<Equal<TranscriptReviewBody, { max_billable_seconds: number; preview_only: boolean }>>();
 same<Equal<CreateWebhookBody, { url: string; enabled_events?: WebhookEventType[]; description?: string }>>();
 

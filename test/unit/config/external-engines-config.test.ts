@@ -27,7 +27,12 @@ it("reads each engine's settings, with the defaults", () => {
     maxAttempts: 2,
   });
   expect(engines.mt).toEqual({ url: 'http://libretranslate:5000', apiKey: null, timeoutMs: 300_000, maxAttempts: 2 });
-  expect(engines.tts).toEqual({ url: 'http://kokoro:8880/v1', model: 'tts-1', apiKey: null, voices: { de_de: 'af_heart', es_es: 'ef_dora' }, timeoutMs: 300_000, maxAttempts: 2 });
+  expect(engines.tts).toEqual({ url: 'http://kokoro:8880/v1', model: 'tts-1', apiKey: null, voices: { de_de: ['af_heart'], es_es: ['ef_dora'] }, timeoutMs: 300_000, maxAttempts: 2 });
+});
+
+it('reads several voices for a locale that is repeated, the first its default, in order and each once', () => {
+  const { engines } = loadConfig({ ...base, TTS_ENGINE_URL: 'http://kokoro:8880/v1', TTS_ENGINE_VOICES: 'es_es=ef_dora,it_it=if_sara,es_es=em_alex,es_es=ef_dora,es_es=em_santa' });
+  expect(engines.tts?.voices).toEqual({ es_es: ['ef_dora', 'em_alex', 'em_santa'], it_it: ['if_sara'] });
 });
 
 it('reports every problem at once, naming keys without echoing them', () => {

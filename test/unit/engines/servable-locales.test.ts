@@ -25,8 +25,9 @@ it("is the bundled rule alone without external engines: the catalog's new locale
 });
 
 it('prefers the external translator and voice for what they serve, and adds the locales they reach', () => {
-  const locales = servableLocales(LOCALE_CATALOG, installed, offer({ mtPairs: pairs({ en: ['pt', 'de', 'ja'] }), ttsVoices: { ja_jp: 'jf_alpha', pt_pt: 'pf_dora' } }), null);
+  const locales = servableLocales(LOCALE_CATALOG, installed, offer({ mtPairs: pairs({ en: ['pt', 'de', 'ja'] }), ttsVoices: { ja_jp: ['jf_alpha'], pt_pt: ['pf_dora', 'pm_santa'] } }), null);
   const find = (l: string) => locales.find((e) => e.locale === l);
+  // The first external voice listed for a locale is its voice; the others are offered beside it (offered-voices.ts).
   expect(find('pt_pt')).toMatchObject({ voice: 'openai-tts:pf_dora', translationModes: ['libretranslate:en-pt'], pivot: null, canBeTarget: true });
   expect(find('es_es')).toMatchObject({ voice: 'es', translationModes: ['eng-spa'] });
   // German: external translation, espeak-ng's voice; Japanese: espeak-ng has no voice here, the external one speaks it.

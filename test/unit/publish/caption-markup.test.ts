@@ -1,5 +1,5 @@
 import { toBurnedCaptions, assTimestamp } from '../../../src/publish/burned-captions';
-import { escapeAssLine, escapeSrtLine, unescapeSrtLine, WORD_JOINER as WJ } from '../../../src/publish/caption-markup';
+import { escapeAssLine, escapeSrtLine, stripSrtTags, unescapeSrtLine, WORD_JOINER as WJ } from '../../../src/publish/caption-markup';
 import { parseSrt, toSrt } from '../../../src/publish/captions';
 
 // Caption text is shown as written (docs/video.md#captions-show-the-text-as-written): markup in
@@ -16,6 +16,16 @@ describe('escapeSrtLine', () => {
   });
   it('is undone by unescapeSrtLine', () => {
     for (const text of [MARKUP, '<<b>> {{x}} \\\\ ---> <', '']) expect(unescapeSrtLine(escapeSrtLine(text))).toBe(text);
+  });
+});
+
+describe('stripSrtTags', () => {
+  it("drops the tags and override blocks SubRip players read in a customer's file", () => {
+    expect(stripSrtTags(MARKUP)).toBe('Hola a --> b \\N');
+    expect(stripSrtTags('<i>a</i><b>b</b><u>c</u><s>d</s><I>e</I><font face="Arial" size=3>f</font><FONT>g</FONT>{\\i1}h{\\i0}')).toBe('abcdefgh');
+  });
+  it('keeps what is no tag: unknown names, a lone <, braces without a backslash, and what escapeSrtLine wrote', () => {
+    for (const text of ['a < b > c', '<today> <br> <fontx>', '{not an override}', escapeSrtLine(MARKUP)]) expect(stripSrtTags(text)).toBe(text);
   });
 });
 

@@ -1,4 +1,4 @@
-import { CaptionParseError, parseSrt, parseVtt, toSrt, toVtt, type Cue } from '../../../src/publish/captions';
+import { CaptionParseError, parseSrt, parseVtt, parseVttVoices, toSrt, toVtt, type Cue } from '../../../src/publish/captions';
 
 const CUES: Cue[] = [
   { startSeconds: 1, endSeconds: 2.5, text: 'Hola mundo.' },
@@ -43,6 +43,25 @@ describe('toVtt', () => {
     expect(vtt).toContain('a &lt; b &amp; c &gt; d --&gt; e');
     expect(parseVtt(vtt)[0]!.text).toBe('a < b & c > d --> e');
   });
+
+  it("writes a speaker as a voice span opening the cue's first line, left open over every line", () => {
+    const vtt = toVtt([
+      { startSeconds: 0, endSeconds: 1, text: 'Hola.', speaker: 'Ana' },
+      { startSeconds: 1, endSeconds: 3, text: 'línea uno\nlínea dos', speaker: '  Dr.   Ben ' },
+      { startSeconds: 3, endSeconds: 4, text: 'Nadie.' },
+      { startSeconds: 4, endSeconds: 5, text: 'Nadie tampoco.', speaker: ' ' },
+    ]);
+    expect(vtt).toBe(
+      'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n<v Ana>Hola.\n\n00:00:01.000 --> 00:00:03.000\n<v Dr. Ben>línea uno\nlínea dos\n\n' +
+        '00:00:03.000 --> 00:00:04.000\nNadie.\n\n00:00:04.000 --> 00:00:05.000\nNadie tampoco.\n',
+    );
+  });
+
+  it("escapes the speaker's label as the annotation must be: no raw &, < or >", () => {
+    const vtt = toVtt([{ startSeconds: 0, endSeconds: 1, text: 'Hi.', speaker: 'Tom & <Jerry> -->' }]);
+    expect(vtt).toContain('\n<v Tom &amp; &lt;Jerry&gt; --&gt;>Hi.\n');
+    expect(parseVtt(vtt)).toEqual([{ startSeconds: 0, endSeconds: 1, text: 'Hi.', speaker: 'Tom & <Jerry> -->' }]);
+  });
 });
 
 describe('round trips', () => {
@@ -59,6 +78,17 @@ describe('round trips', () => {
   it('parseVtt reads back what toVtt wrote', () => {
     expect(parseVtt(toVtt(CUES))).toEqual(CUES);
     expect(parseVtt(toVtt(tricky))).toEqual(tricky);
+  });
+
+  it('parseVtt reads back the speakers toVtt wrote; toSrt writes none and parseSrt reads the words', () => {
+    const voiced: Cue[] = [
+      { startSeconds: 0, endSeconds: 1, text: 'Hola & <adiós>', speaker: 'Ana' },
+      { startSeconds: 1, endSeconds: 2, text: 'uno\ndos', speaker: "O'Brien-Smith Jr." },
+      { startSeconds: 2, endSeconds: 3, text: 'sin voz' },
+    ];
+    expect(parseVtt(toVtt(voiced))).toEqual(voiced);
+    expect(toSrt(voiced)).not.toContain('Ana');
+    expect(parseSrt(toSrt(voiced))).toEqual(voiced.map(({ speaker: _speaker, ...cue }) => cue));
   });
 });
 
@@ -102,6 +132,25 @@ describe('parsers', () => {
     ['an end before the start', '1\n00:00:02,000 --> 00:00:01,000\nHello\n'],
   ])('parseSrt refuses %s', (_name, srt) => {
     expect(() => parseSrt(srt)).toThrow(CaptionParseError);
+  });
+
+  it("parseVtt gives a cue's words and its voice, never its markup (the issue's example)", () => {
+    const vtt = 'WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n<v Ana>Hello and welcome to the show.\n\n00:00:02.000 --> 00:00:04.000\n<c.loud><i>Fish</i> &amp; <00:00:03.000>chips</c>\n';
+    expect(parseVtt(vtt)).toEqual([
+      { startSeconds: 0, endSeconds: 2, text: 'Hello and welcome to the show.', speaker: 'Ana' },
+      { startSeconds: 2, endSeconds: 4, text: 'Fish & chips' },
+    ]);
+  });
+
+  it('parseVttVoices names every voice of a cue; parseVtt keeps the first', () => {
+    const vtt = 'WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n<v Ana>Hi!</v>\n<v Ben>Hello!\n';
+    expect(parseVttVoices(vtt)).toEqual([{ startSeconds: 0, endSeconds: 2, text: 'Hi!\nHello!', voices: ['Ana', 'Ben'] }]);
+    expect(parseVtt(vtt)[0]!.speaker).toBe('Ana');
+  });
+
+  it("parseSrt drops SubRip's styling tags and ASS override blocks, keeping the words", () => {
+    const srt = '1\n00:00:01,000 --> 00:00:02,000\n{\\an8}<i>Hello</i> <B>there</B>, <font color="#ff0">friend</font>\n<u></u>\n<s>gone</s> a < b > c <today>\n';
+    expect(parseSrt(srt)).toEqual([{ startSeconds: 1, endSeconds: 2, text: 'Hello there, friend\ngone a < b > c <today>' }]);
   });
 
   it.each([

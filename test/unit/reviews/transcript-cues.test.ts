@@ -24,4 +24,12 @@ describe('findCueProblem', () => {
     expect(findCueProblem([cue(0, 1), cue(3, 5000)], null)).toBeNull();
     expect(findCueProblem([cue(0, 2), cue(1.5, 3)], null)).toContain('cue 2 (00:00:01.500 → 00:00:03.000) starts before cue 1 ends');
   });
+
+  it("checks a cue's speaker when it has one: a string, named in 1 to 60 characters", () => {
+    const voiced = (speaker: unknown): ReviewCue => ({ ...cue(0, 1), speaker: speaker as string });
+    expect(findCueProblem([voiced('Ana'), cue(1, 2), { ...voiced('  ' + 'x'.repeat(60) + ' '), startSeconds: 2, endSeconds: 3 }], null)).toBeNull();
+    expect(findCueProblem([voiced(' ')], null)).toBe('cue 1 (00:00:00.000 → 00:00:01.000) names a speaker that is empty');
+    expect(findCueProblem([voiced('x'.repeat(61))], null)).toBe('cue 1 (00:00:00.000 → 00:00:01.000) names a speaker that has 61 characters; at most 60 are accepted');
+    expect(findCueProblem([voiced(7)], null)).toBe('cue 1 (00:00:00.000 → 00:00:01.000) names a speaker that is not a string');
+  });
 });

@@ -1,3 +1,5 @@
+import type { ChosenVoices } from '../choose-voices';
+import { setLabelledVoices } from '../../../db/speakers';
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { chargeReference } from '../../../shared/ledger-references';
@@ -43,8 +45,9 @@ async function phaseToResume(trx: Trx, project: Project): Promise<ProjectPhase> 
  * language gets its voice from `voices` (docs/voices.md).
  * Throws InsufficientCreditsError (having charged nothing that commits) when credits fall short.
  */
-export async function commitAddition(trx: Trx, input: { projectId: string; body: AddLanguagesBody; idempotencyKey: string; voices?: Readonly<Record<string, string>> }): Promise<CommittedAddition> {
-  const { projectId, body, idempotencyKey, voices = {} } = input;
+export async function commitAddition(trx: Trx, input: { projectId: string; body: AddLanguagesBody; idempotencyKey: string; voices?: ChosenVoices }): Promise<CommittedAddition> {
+  const { projectId, body, idempotencyKey } = input;
+  const voices = input.voices?.languages ?? {};
   const project = await lockLiveProject(trx, projectId);
   const quote = quoteAddition(project, body);
   if (quote.new_locales.length === 0 || !quote.within_limit) return { additionId: null, quote, chargedNowSeconds: 0, project };
@@ -82,6 +85,8 @@ export async function commitAddition(trx: Trx, input: { projectId: string; body:
     idempotency_key: idempotencyKey,
   });
   await queueAddedLanguages(trx, { projectId: project.id, locales: quote.new_locales, chargedSeconds: billable, voices, videoBurnedCaptions: body.video?.burned_captions ?? false });
+  const newLocales = new Set(quote.new_locales);
+  await setLabelledVoices(trx, project.id, Object.fromEntries(Object.entries(input.voices?.speakers ?? {}).filter(([locale]) => newLocales.has(locale))));
   // New paid work on an ended project starts it again: a cancel it had ended with no longer
   // applies (a restarted project workflow settles a cancelled project at once; docs/lifecycle.md#cancel).
   await addLanguagesToProject(trx, project, { locales: quote.new_locales, chargedSeconds: quote.billable_seconds, resumePhase: ended ? await phaseToResume(trx, project) : null });

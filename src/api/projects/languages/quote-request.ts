@@ -4,7 +4,8 @@ import type { AppDeps } from '../../app-deps';
 import { workspaceCaller } from '../../middleware/authenticate';
 import { bodyOf } from '../../middleware/validate';
 import { checkLocales } from '../check-locales';
-import { chooseVoices } from '../choose-voices';
+import { chooseVoices, type ChosenVoices } from '../choose-voices';
+import { listSpeakers } from '../../../db/speakers';
 import { loadOwnProject } from '../load-own-project';
 import { addLanguagesBodySchema } from './add-languages.schema';
 import { quoteAddition, type AdditionQuote } from './addition-quote';
@@ -18,7 +19,7 @@ export interface QuotedAddition {
   project: Project;
   quote: AdditionQuote;
   /** The voice of each requested locale (choose-voices.ts); the new ones' are written. */
-  voices: Record<string, string>;
+  voices: ChosenVoices;
 }
 
 /**
@@ -33,7 +34,9 @@ export function quoteRequest(deps: AppDeps): Middleware {
     const body = bodyOf(ctx, addLanguagesBodySchema);
     const project = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
     checkLocales(deps.capabilities.current(), project.source_locale, body.target_locales);
-    const voices = chooseVoices(deps.capabilities.current(), body.target_locales, body.voices);
+    // A per-speaker map names the project's speakers as they are now (docs/speakers.md#voices).
+    const labels = body.voices && Object.values(body.voices).some((v) => typeof v !== 'string') ? (await listSpeakers(deps.db, project.id)).map((s) => s.label) : [];
+    const voices = chooseVoices(deps.capabilities.current(), body.target_locales, body.voices, labels);
     const addition: QuotedAddition = { project, quote: quoteAddition(project, body), voices };
     ctx.state.addition = addition;
     await next();

@@ -9,7 +9,7 @@ import { startFakeSpeechServer, type FakeSpeechServer } from '../../../fakes/ope
 let dir: string;
 let server: FakeSpeechServer;
 const synthesizer = () =>
-  new OpenAiSpeechSynthesizer({ url: server.url, model: 'kokoro', apiKey: null, voices: { es_es: 'ef_dora' }, timeoutMs: 5_000, maxAttempts: 2 }, { sleep: async () => undefined });
+  new OpenAiSpeechSynthesizer({ url: server.url, model: 'kokoro', apiKey: null, voices: { es_es: ['ef_dora'] }, timeoutMs: 5_000, maxAttempts: 2 }, { sleep: async () => undefined });
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'openai-tts-'));
