@@ -18,10 +18,12 @@ import { reportQuality } from './lib/quality-figures';
 import { VOICE_NAMES, type BenchVoice } from './lib/speech-clip';
 import { mb, s, report, type ClipResult } from './lib/pipeline-report';
 import { runClip, type Services } from './lib/pipeline-run-clip';
+import { measureSpeakers, reportSpeakers } from './lib/speakers-figure';
 
 // npm run bench:pipeline [-- --seconds 60,600 --targets es_es,ca_es,pt_pt --voices natural,espeak]   (default: both clips)
 // npm run bench:pipeline -- --quality-only [--seconds 60]   (quality alone: each voice dubs each clip; no floor, no regeneration)
 // npm run bench:pipeline -- --regeneration-only   (the regeneration figure alone: one target, no engine floor)
+// npm run bench:pipeline -- --speakers-only   (the speakers figure alone: no services, about a minute)
 //
 // Wall time, peak memory and cost per minute of source to dub English clips into 3 languages,
 // end to end on real parts: the API and one worker as child processes started as in production
@@ -54,6 +56,8 @@ import { runClip, type Services } from './lib/pipeline-run-clip';
 // one line of the first target edited through the API, then one source sentence, each
 // regenerated; from the regenerate request to the new VTT downloadable, ≤ 3 s for the longest
 // project, with the worker's CPU for it flat from the shortest project to the longest.
+// Last, the speakers figure (issue 42, bench/lib/speakers-figure.ts): dialogs of two installed
+// voices, recognized by pocketsphinx and diarized; speakers found, DER and the diarizer's time.
 
 /** "Flat": a longer clip's wall time per minute of source at most this much above the shortest's. */
 const FLAT_COST_TOLERANCE = 1.1;
@@ -67,6 +71,8 @@ interface Options {
   regenerationOnly: boolean;
   /** Only dub each clip with each voice and measure its quality (no floor, no regeneration, no timing goals). */
   qualityOnly: boolean;
+  /** Only the speakers figure: no services, no dubbing. */
+  speakersOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -81,7 +87,7 @@ function parseArgs(argv: string[]): Options {
   const targets = (value('targets') ?? (regenerationOnly ? 'es_es' : 'es_es,ca_es,pt_pt')).split(',').filter(Boolean);
   const voices = (value('voices') ?? (regenerationOnly ? 'natural' : 'natural,espeak')).split(',').filter(Boolean) as BenchVoice[];
   if (voices.some((v) => !(v in VOICE_NAMES)) || !voices.includes('natural')) throw new Error(`--voices must list natural and optionally espeak (${Object.keys(VOICE_NAMES).join(', ')})`);
-  return { seconds: [...seconds].sort((a, b) => a - b), targets, voices, regenerationOnly, qualityOnly };
+  return { seconds: [...seconds].sort((a, b) => a - b), targets, voices, regenerationOnly, qualityOnly, speakersOnly: argv.includes('--speakers-only') };
 }
 
 async function main(): Promise<number> {
@@ -93,6 +99,14 @@ async function main(): Promise<number> {
   const cores = os.cpus().length;
   log(`code under test: ${code}`);
   log(`scratch dir ${dir}; machine: ${cores} CPUs, node ${process.version}, load average ${loadBefore}`);
+  if (options.speakersOnly) {
+    const speakers = await measureSpeakers(dir);
+    console.log(`\n== bench:pipeline --speakers-only — ${new Date().toISOString()}, ${cores} CPUs, node ${process.version}, load average before ${loadBefore}, now ${loadAverage()} ==`);
+    console.log(`code under test: ${code}`);
+    const pass = reportSpeakers(speakers);
+    log(`done in ${s(performance.now() - started)} s`);
+    return pass ? 0 : 1;
+  }
 
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   const quiet = { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m: string) => log(`[bundle] ${m}`), error: (m: string) => log(`[bundle] ${m}`) };
@@ -199,6 +213,9 @@ async function main(): Promise<number> {
     }
   }
 
+  // After the dubs, so its CPU does not share the machine with a timed project.
+  const speakers = options.regenerationOnly ? null : await measureSpeakers(dir);
+
   console.log(`\n== bench:pipeline — ${new Date().toISOString()}, ${cores} CPUs, node ${process.version}, load average before ${loadBefore}, now ${loadAverage()} ==`);
   console.log(`code under test: ${code}`);
   console.log(`project = API + 1 worker (child processes, node --import tsx, pre-bundled workflows) dubbing into ${targets.join(', ')}; floor = the same engine work called directly, CPU ÷ cores`);
@@ -235,6 +252,7 @@ async function main(): Promise<number> {
     );
   }
   if (regenerations.length > 0) pass = reportRegenerations(regenerations) && pass;
+  if (speakers) pass = reportSpeakers(speakers) && pass;
   log(`done in ${s(performance.now() - started)} s`);
   return pass ? 0 : 1;
 }

@@ -8,22 +8,14 @@ import type { Pacer } from './pacer';
 // whole voices. Asked for N, it merges down to N whatever ΔBIC says.
 // docs/speakers.md#finding-speakers
 
-export interface ClusterSettings {
-  /** BIC penalty weight. */
-  lambda: number;
-  /** Frames a voice counts at most in ΔBIC (see deltaBic). */
-  maxFrames: number;
-}
-
 /** The cluster of each piece (0-based, arbitrary order). `numSpeakers` 0: decided by ΔBIC. */
-export async function clusterPieces(pieces: readonly GaussianStats[], numSpeakers: number, settings: ClusterSettings, ridge: Float64Array, pacer: Pacer): Promise<number[]> {
-  const { lambda, maxFrames } = settings;
+export async function clusterPieces(pieces: readonly GaussianStats[], numSpeakers: number, lambda: number, ridge: Float64Array, pacer: Pacer): Promise<number[]> {
   const clusters = pieces.map((stats, i) => ({ stats: stats.clone(), members: [i] }));
   // cost[i][j], i < j: ΔBIC of keeping clusters i and j apart.
   const cost: number[][] = clusters.map(() => []);
   for (let i = 0; i < clusters.length; i++) {
     for (let j = i + 1; j < clusters.length; j++) {
-      cost[i]![j] = deltaBic(clusters[i]!.stats, clusters[j]!.stats, lambda, ridge, maxFrames);
+      cost[i]![j] = deltaBic(clusters[i]!.stats, clusters[j]!.stats, lambda, ridge);
       await pacer.breathe();
     }
   }
@@ -41,7 +33,7 @@ export async function clusterPieces(pieces: readonly GaussianStats[], numSpeaker
     for (const k of alive) {
       if (k === best.i) continue;
       const [a, b] = k < best.i ? [k, best.i] : [best.i, k];
-      cost[a]![b] = deltaBic(clusters[a]!.stats, clusters[b]!.stats, lambda, ridge, maxFrames);
+      cost[a]![b] = deltaBic(clusters[a]!.stats, clusters[b]!.stats, lambda, ridge);
       await pacer.breathe();
     }
   }

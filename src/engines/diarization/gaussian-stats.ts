@@ -54,17 +54,6 @@ export class GaussianStats {
     return this;
   }
 
-  /** These statistics, or the same Gaussian's from only `maxFrames` frames when there are more. */
-  cappedAt(maxFrames: number): GaussianStats {
-    if (this.count <= maxFrames) return this;
-    const factor = maxFrames / this.count;
-    const scaled = this.clone();
-    scaled.count = maxFrames;
-    for (let i = 0; i < scaled.sum.length; i++) scaled.sum[i] = scaled.sum[i]! * factor;
-    for (let i = 0; i < scaled.outer.length; i++) scaled.outer[i] = scaled.outer[i]! * factor;
-    return scaled;
-  }
-
   clone(): GaussianStats {
     return new GaussianStats(this.dimensions).add(this);
   }
@@ -122,18 +111,11 @@ export function bicPenalty(dimensions: number, n: number): number {
   return 0.5 * (dimensions + (dimensions * (dimensions + 1)) / 2) * Math.log(n);
 }
 
-/**
- * ΔBIC of keeping `a` and `b` apart (> 0: two voices). Each side counts at most `maxFrames`
- * frames (its statistics scaled down, its covariance unchanged): the likelihood gain of two
- * Gaussians grows with the frames while the charge grows with their logarithm, so without a
- * cap the same voice saying different things for minutes would always look like two voices.
- * The question asked is whether the two voices differ, not how long they spoke.
- */
-export function deltaBic(a: GaussianStats, b: GaussianStats, lambda: number, ridge: Float64Array, maxFrames = Infinity): number {
-  const [capA, capB] = [a.cappedAt(maxFrames), b.cappedAt(maxFrames)];
-  const joined = capA.clone().add(capB);
+/** ΔBIC of keeping `a` and `b` apart (> 0: two voices). */
+export function deltaBic(a: GaussianStats, b: GaussianStats, lambda: number, ridge: Float64Array): number {
+  const joined = a.clone().add(b);
   const n = joined.count;
-  return 0.5 * (n * joined.logDetCovariance(ridge) - capA.count * capA.logDetCovariance(ridge) - capB.count * capB.logDetCovariance(ridge)) - lambda * bicPenalty(a.dimensions, n);
+  return 0.5 * (n * joined.logDetCovariance(ridge) - a.count * a.logDetCovariance(ridge) - b.count * b.logDetCovariance(ridge)) - lambda * bicPenalty(a.dimensions, n);
 }
 
 /**
