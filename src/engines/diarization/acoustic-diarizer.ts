@@ -30,8 +30,12 @@ export interface AcousticDiarizerOptions {
 export const DEFAULT_CHANGE_LAMBDA = 1.25;
 export const DEFAULT_CLUSTER_LAMBDA = 2;
 export const MIN_PIECE_SECONDS = 0.6;
-/** Pieces with fewer voiced frames than this (0.5 s) are placed once the voices are known (place-short-pieces.ts). */
-const MIN_CLUSTER_FRAMES = 50;
+/**
+ * Pieces with fewer voiced frames than this (0.2 s) are placed once the voices are known
+ * (place-short-pieces.ts). Not more: a voice whose every piece is placed cannot be found, and the
+ * recognizer cuts a short answer ("Yes. First I will wash the rice.") into pieces of 0.3–0.6 s.
+ */
+const MIN_CLUSTER_FRAMES = 20;
 
 interface Piece extends SegmentPiece {
   segment: number;

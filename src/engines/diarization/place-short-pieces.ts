@@ -1,11 +1,10 @@
 import { deltaBic, GaussianStats } from './gaussian-stats';
 
-// Pieces too short to cluster (a word or two the recognizer cut off at a pause) are placed after
-// the voices are known: with each voice, the piece's frames are worth a ΔBIC at λ 0 (how much
-// worse one Gaussian fits them together), and the piece joins the voice it fits best. Too short
-// to weigh at all, it takes the voice of the nearest piece in time. Clustered one by one, such
-// pieces would merge with whatever is nearest in size, not in sound: below a few hundred frames
-// the BIC charge outweighs any difference between voices.
+// Pieces too short to cluster (a word the recognizer cut off at a pause) are placed after the
+// voices are known: with each voice, the piece's frames are worth a ΔBIC at λ 0 (how much worse
+// one Gaussian fits them together), and the piece joins the voice it fits best. Too short to
+// weigh at all, it takes the voice of the nearest piece in time. Clustered, a piece of a few
+// frames merges by its size more than by its sound: the BIC charge dwarfs what so few frames show.
 // docs/speakers.md#finding-speakers
 
 /** Fewer voiced frames than this (0.05 s) and a piece is placed by time alone. */
