@@ -7367,7 +7367,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No live worker offers that voice for that locale (`param`: `voices.<locale>`). A locale that is not one of the project's targets (`param`: `voices.<locale>`). `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `unsupported_voice`. */
+            /** @description Neither label nor voices sent. No live worker offers that voice for that locale (`param`: `voices.<locale>`). A locale that is not one of the project's targets (`param`: `voices.<locale>`). `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `unsupported_voice`. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

@@ -161,7 +161,8 @@ describe('a supplied WebVTT with two voices', () => {
     }
     expect((await call(stranger, 'GET', `/v1/dubbing/projects/${id}/speakers`)).status).toBe(404);
     const cases: [unknown, number, string, string][] = [
-      [{}, 400, 'invalid_parameter', ''],
+      [{}, 400, 'missing_parameter', 'label'],
+      [{ voices: {} }, 400, 'missing_parameter', 'label'],
       [{ label: '' }, 400, 'invalid_parameter', 'label'],
       [{ label: 'x'.repeat(61) }, 400, 'invalid_parameter', 'label'],
       [{ voices: { es_es: 'espeak:does-not-exist' } }, 400, 'unsupported_voice', 'voices.es_es'],

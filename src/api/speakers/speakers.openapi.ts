@@ -67,6 +67,7 @@ export const speakersOperations: Operation[] = [
     bodyExample: { label: 'Ana', voices: { ca_es: 'festival:upc_ca_ona_hts' } },
     responses: { 200: { description: 'The speaker as they are now.', schema: dataEnvelope(speakerSchema), example: { data: speakerExample } } },
     errors: [
+      { status: 400, codes: ['missing_parameter'], description: 'Neither label nor voices sent.' },
       { status: 400, codes: ['unsupported_voice'], description: 'No live worker offers that voice for that locale (`param`: `voices.<locale>`).' },
       { status: 400, codes: ['invalid_parameter'], description: "A locale that is not one of the project's targets (`param`: `voices.<locale>`)." },
       SPEAKER_NOT_FOUND,

@@ -9,7 +9,6 @@ export const SPEAKER_ID = /^spk_[a-z0-9]{1,32}$/;
 export const updateSpeakerBodySchema = {
   type: 'object',
   additionalProperties: false,
-  minProperties: 1,
   description: 'At least one of the two; what is not sent stays as it is.',
   properties: {
     label: {
@@ -23,7 +22,6 @@ export const updateSpeakerBodySchema = {
       type: 'object',
       description:
         'The voice this speaker speaks with, by target locale: an `id` from GET /v1/dubbing/voices?locale=…. Their lines in that language are spoken again at its next regeneration, which bills only them.',
-      minProperties: 1,
       propertyNames: { pattern: '^[a-z]{2,3}_[a-z]{2}$' },
       additionalProperties: { type: 'string', minLength: 1, maxLength: 200 },
     },

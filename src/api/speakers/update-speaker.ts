@@ -40,6 +40,7 @@ export async function updateSpeaker(deps: AppDeps, ctx: Context): Promise<void> 
   const body = bodyOf(ctx, updateSpeakerBodySchema);
   const project = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
   await speakerParam(deps.db, project.id, ctx.params.speaker_id);
+  if (body.label === undefined && Object.keys(body.voices ?? {}).length === 0) throw ApiError.invalid('missing_parameter', 'Send label or voices: what the speaker becomes.', 'label');
   const voices = body.voices ? chooseVoices(deps.capabilities.current(), project.target_locales, body.voices).languages : {};
   const label = body.label === undefined ? undefined : normalizeSpeakerLabel(body.label);
   const speakerId = await deps.db.transaction().execute(async (trx) => {
