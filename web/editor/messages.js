@@ -2,7 +2,7 @@
 // (an alert), the latter in the API's own words.
 
 export function createMessages(noticeElement, errorElement) {
-  return {
+  const messages = {
     notice(text) {
       noticeElement.textContent = text;
     },
@@ -12,5 +12,18 @@ export function createMessages(noticeElement, errorElement) {
     clearError() {
       errorElement.textContent = '';
     },
+    /** Wraps a save: shows the API's refusal in its own words and rethrows, so the control puts its value back. */
+    saving(work) {
+      return async (...args) => {
+        messages.clearError();
+        try {
+          return await work(...args);
+        } catch (err) {
+          messages.error(err);
+          throw err;
+        }
+      };
+    },
   };
+  return messages;
 }

@@ -23,16 +23,7 @@ export async function openProjectEditor({ api, projectId, messages, elements }) 
   }
   const loadLanguages = () => Promise.all(locales.map(loadLanguage));
 
-  /** Saves, shows the API's refusal in its own words, and lets the field put its words back. */
-  const saving = (work) => async (...args) => {
-    messages.clearError();
-    try {
-      return await work(...args);
-    } catch (err) {
-      messages.error(err);
-      throw err;
-    }
-  };
+  const saving = messages.saving;
 
   const saveSource = saving(async (segmentId, text) => {
     const segment = await api.editSourceSegment(projectId, segmentId, text);

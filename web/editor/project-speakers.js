@@ -19,16 +19,7 @@ export function createProjectSpeakers({ api, projectId, locales, player, message
   /** Reads again what a change moved; a failed read must not undo the saved change. */
   const afterChange = (...work) => Promise.all(work.map((w) => w())).catch((err) => messages.error(err));
 
-  /** Saves, shows the API's refusal in its own words, and lets the control put its value back. */
-  const saving = (work) => async (...args) => {
-    messages.clearError();
-    try {
-      return await work(...args);
-    } catch (err) {
-      messages.error(err);
-      throw err;
-    }
-  };
+  const saving = messages.saving;
 
   const rename = saving(async (speakerId, label) => {
     const speaker = await api.updateSpeaker(projectId, speakerId, { label });
