@@ -1,11 +1,12 @@
 import type { EngineCallOptions } from '../engine-call';
 import { flattenSegment } from '../translate/segment-batch';
-import type { Translator } from '../translate/translator';
+import type { TranslateOptions, Translator } from '../translate/translator';
 import { EngineResponseError } from './engine-errors';
 import { callEngine, type EngineEndpoint } from './engine-request';
 import type { ExternalMtSettings } from './external-engine-settings';
 import { LIBRETRANSLATE_MODE_PREFIX } from './external-names';
 import { parseLanguages, type TranslationPairs } from './libretranslate-languages';
+import { libreTranslatePlaceholders } from './libretranslate-placeholders';
 
 // Translation by a LibreTranslate server (docs/engines.md#translation). A route through it is
 // one mode named `libretranslate:<from>-<to>` in the published capabilities, so the routed
@@ -35,11 +36,16 @@ export class LibreTranslateTranslator implements Translator {
     return pairs;
   }
 
-  async translate(texts: readonly string[], modes: readonly string[], options?: EngineCallOptions): Promise<string[]> {
+  async translate(texts: readonly string[], modes: readonly string[], options?: TranslateOptions): Promise<string[]> {
     const match = modes.length === 1 ? MODE.exec(modes[0]!) : null;
     if (!match) throw new RangeError(`not a LibreTranslate route: ${modes.join(' → ')}`);
     const [, source, target] = match as unknown as [string, string, string];
-    const flat = texts.map(flattenSegment);
+    // Glossary terms go as HTML elements the server leaves untranslated, so the whole call is
+    // HTML then, every text escaped (docs/glossaries.md#enforcement).
+    const terms = options?.protectedTerms?.some((t) => t.length > 0) ? options.protectedTerms : undefined;
+    if (terms && terms.length !== texts.length) throw new RangeError(`${terms.length} protected-term lists for ${texts.length} texts`);
+    const format = terms ? 'html' : 'text';
+    const flat = texts.map((text, i) => flattenSegment(terms ? libreTranslatePlaceholders.encode(text, terms[i]!) : text));
     // Blank texts translate to blank without a request, as apertium's do.
     const positions = flat.flatMap((text, index) => (text ? [index] : []));
     const result = flat.map(() => '');
@@ -48,17 +54,18 @@ export class LibreTranslateTranslator implements Translator {
         batch.map((i) => flat[i]!),
         source,
         target,
+        format,
         options,
       );
       batch.forEach((index, i) => {
-        result[index] = flattenSegment(translated[i]!);
+        result[index] = flattenSegment(terms ? libreTranslatePlaceholders.decode(translated[i]!, terms[index]!) : translated[i]!);
       });
     }
     return result;
   }
 
-  private async request(q: string[], source: string, target: string, options?: EngineCallOptions): Promise<string[]> {
-    const body = { q, source, target, format: 'text', ...(this.settings.apiKey ? { api_key: this.settings.apiKey } : {}) };
+  private async request(q: string[], source: string, target: string, format: 'text' | 'html', options?: EngineCallOptions): Promise<string[]> {
+    const body = { q, source, target, format, ...(this.settings.apiKey ? { api_key: this.settings.apiKey } : {}) };
     const response = await callEngine(this.endpoint, {
       method: 'POST',
       path: '/translate',

@@ -1,7 +1,6 @@
 import type { Engines } from '../index';
 import type { SpeechRecognizer, TranscribeOptions, Transcript } from '../asr/speech-recognizer';
-import type { EngineCallOptions } from '../engine-call';
-import type { Translator } from '../translate/translator';
+import type { TranslateOptions, Translator } from '../translate/translator';
 import { routeByVoice } from '../tts/route-by-voice';
 import type { SpeechSynthesizer } from '../tts/speech-synthesizer';
 import type { EngineEndpoint } from './engine-request';
@@ -52,7 +51,7 @@ function routedRecognizer(bundled: SpeechRecognizer, external: OpenAiTranscriber
 
 function routedTranslator(bundled: Translator, external: Translator): Translator {
   return {
-    translate: (texts: readonly string[], modes: readonly string[], options?: EngineCallOptions) =>
+    translate: (texts: readonly string[], modes: readonly string[], options?: TranslateOptions) =>
       (modes.some((mode) => mode.startsWith(LIBRETRANSLATE_MODE_PREFIX)) ? external : bundled).translate(texts, modes, options),
   };
 }

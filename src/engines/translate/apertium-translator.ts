@@ -4,6 +4,7 @@ import path from 'node:path';
 import { timeoutFor, type EngineCallOptions } from '../engine-call';
 import { ProcessError, runProcess } from '../run-process';
 import { readMarks, type MarkedWord } from './apertium-marks';
+import { apertiumPlaceholders, isPlaceholderWord } from './apertium-placeholders';
 import { prepareEnglish } from './english-preprocess';
 import { modeSource, modeTarget } from './mode-languages';
 import { flattenSegment, joinSegments, splitSegments } from './segment-batch';
@@ -29,7 +30,11 @@ export class ApertiumTranslator implements Translator {
       // A mode is an argument, never a shell string, but one starting with '-' would be read as a flag.
       if (!MODE_NAME.test(mode) || mode.startsWith('-')) throw new RangeError(`invalid apertium mode: ${mode}`);
     }
-    const flat = texts.map(flattenSegment);
+    // Terms are swapped for placeholders before anything else reads the text, so neither the
+    // English rewrites nor apertium nor the tidying can touch them (docs/glossaries.md#enforcement).
+    const terms = options?.protectedTerms;
+    if (terms && terms.length !== texts.length) throw new RangeError(`${terms.length} protected-term lists for ${texts.length} texts`);
+    const flat = texts.map((text, i) => flattenSegment(terms?.[i]?.length ? apertiumPlaceholders.encode(text, terms[i]!) : text));
     // Blank segments would make two separators collapse into one; they translate to blank anyway.
     const positions = flat.flatMap((text, index) => (text ? [index] : []));
     if (positions.length === 0) {
@@ -46,7 +51,7 @@ export class ApertiumTranslator implements Translator {
     for (const [step, mode] of modes.entries()) {
       const output = await this.runMode(current, mode, options);
       const read = output.map((text, i) => readMarks(text, current[i]!));
-      marked.push(read.map((r) => r.words));
+      marked.push(read.map((r) => (terms ? r.words.filter((w) => !isPlaceholderWord(w.word)) : r.words)));
       // A pivot's text is mended like a final one before the next step reads it: a glued
       // "Losiento" would otherwise reach French or Italian as an unknown Spanish word.
       const isPivot = step < modes.length - 1;
@@ -58,7 +63,8 @@ export class ApertiumTranslator implements Translator {
 
     const result = flat.map(() => '');
     positions.forEach((index, i) => {
-      result[index] = tidied[i]!;
+      const own = terms?.[index];
+      result[index] = own?.length ? apertiumPlaceholders.decode(tidied[i]!, own) : tidied[i]!;
     });
     return result;
   }

@@ -1,4 +1,5 @@
 import type { EngineCallOptions } from '../engine-call';
+import type { ProtectedTerms } from './protected-terms';
 
 // Machine translation behind an interface so apertium can be swapped for another engine.
 
@@ -22,6 +23,12 @@ export const noUntranslatedWords = (): UntranslatedWords => ({ words: 0, pivotWo
 export interface TranslateOptions extends EngineCallOptions {
   /** Told, once the call succeeded, what the engine left untranslated. */
   onUntranslated?: (untranslated: UntranslatedWords) => void;
+  /**
+   * Per text, the glossary spans the engine must pass through untouched and the words that stand
+   * in their place in the translation; each engine hides them behind its own placeholder
+   * (docs/glossaries.md#enforcement). Placeholders are never counted as untranslated words.
+   */
+  protectedTerms?: ProtectedTerms;
 }
 
 export interface Translator {

@@ -1,6 +1,8 @@
 import { EngineRejectedError, EngineResponseError } from '../../../../src/engines/external/engine-errors';
 import { libreTranslateCode, offeredCodes, parseLanguages } from '../../../../src/engines/external/libretranslate-languages';
 import { LibreTranslateTranslator } from '../../../../src/engines/external/libretranslate-translator';
+import { translateWithGlossary } from '../../../../src/engines/translate/glossary-translation';
+import type { GlossaryEntry } from '../../../../src/shared/glossary-entry';
 import { startFakeLibreTranslate, type FakeLibreTranslate } from '../../../fakes/libretranslate-server';
 
 let server: FakeLibreTranslate;
@@ -63,5 +65,32 @@ describe('POST /translate', () => {
     await expect(translator().translate(['Hi.'], ['libretranslate:de-fr'])).rejects.toBeInstanceOf(EngineRejectedError);
     server.failNext('/translate', 1, { status: 200, body: { translatedText: ['[es] one'] } });
     await expect(translator().translate(['One.', 'Two.'], ['libretranslate:en-es'])).rejects.toBeInstanceOf(EngineResponseError);
+  });
+});
+
+describe('glossary terms (docs/glossaries.md#enforcement)', () => {
+  const entries: GlossaryEntry[] = [
+    { term: 'Rice Cooker Pro', case_sensitive: false, keep: true, translations: {}, pronunciations: {} },
+    { term: 'slow cooker', case_sensitive: false, keep: false, translations: { es_es: 'olla lenta' }, pronunciations: {} },
+  ];
+
+  it('sends them as HTML elements the server leaves untranslated, and puts the glossary wording in their place', async () => {
+    const out = await translateWithGlossary(translator(), ['rice cooker pro & co.', 'No terms <here>.', 'A slow cooker? Slow cooker meals.'], ['libretranslate:en-es'], entries, 'es_es');
+    expect(server.calls).toHaveLength(1);
+    expect(server.calls[0]!.body).toMatchObject({
+      format: 'html',
+      q: [
+        '<span translate="no" id="g1">rice cooker pro</span> &amp; co.',
+        'No terms &lt;here&gt;.',
+        'A <span translate="no" id="g1">slow cooker</span>? <span translate="no" id="g2">Slow cooker</span> meals.',
+      ],
+    });
+    // The fake puts "[es] " before each text; the server's escapes are read back as text.
+    expect(out).toEqual(['[es] Rice Cooker Pro & co.', '[es] No terms <here>.', '[es] A olla lenta? Olla lenta meals.']);
+  });
+
+  it('keeps plain text when the glossary settles nothing for the target', async () => {
+    await translateWithGlossary(translator(), ['A slow cooker.'], ['libretranslate:en-de'], [entries[1]!], 'de_de');
+    expect(server.calls[0]!.body).toMatchObject({ format: 'text', q: ['A slow cooker.'] });
   });
 });
