@@ -2,7 +2,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Engines } from '../engines';
 import { leadingSilenceSeconds, trimLeadingSilence } from '../engines/tts/leading-silence';
+import { spokenText } from '../engines/tts/spoken-terms';
 import { trimTrailingSilence } from '../engines/tts/trailing-silence';
+import { parseVoiceId } from '../engines/tts/voice-ids';
+import type { GlossaryEntry } from '../shared/glossary-entry';
 import type { LanguageSegment } from '../db/language-segments';
 import { clipReusable } from '../shared/line-plan';
 import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
@@ -53,6 +56,8 @@ export interface LineClipsInput {
    * kept clip found here is not fetched (a regeneration fetches only the clips it mixes again).
    */
   knownLeadingSilence?: ReadonlyMap<string, number>;
+  /** The project's pinned glossary and the language's locale: terms are said as its pronunciations say (docs/glossaries.md#pronunciations). */
+  glossary?: { entries: readonly GlossaryEntry[]; locale: string };
 }
 
 /** One clip per spoken line, in the lines' order. */
@@ -67,8 +72,10 @@ export async function lineClips({ blobStore, engines }: { blobStore: BlobStore; 
     const files = fresh.map((line) => path.join(input.workDir, `${line.id}.wav`));
     const synthesized: { durationSeconds: number }[] = new Array(fresh.length);
     for (const [voice, indexes] of groupByVoice(fresh, input.voice)) {
+      const engine = parseVoiceId(voice).engine;
+      const say = (text: string) => (input.glossary ? spokenText(text, input.glossary.entries, input.glossary.locale, engine) : text);
       const results = await engines.tts.synthesizeBatch(
-        indexes.map((i) => fresh[i]!.text),
+        indexes.map((i) => say(fresh[i]!.text)),
         voice,
         indexes.map((i) => files[i]!),
         { onTick: input.onTick },
