@@ -8,8 +8,9 @@ import { pcmWavHeader, readWavInfo } from '../tts/wav-file';
 import { planChunks, placeChunkWords, type AudioChunk, type ChunkPlanOptions } from './chunk-plan';
 import { groupWords, type GroupingOptions } from './group-words';
 import { parsePocketsphinxWords, type TimedWord } from './pocketsphinx-output';
+import { dictionaryAdditions, type VocabularyTerm } from './recognition-vocabulary';
 import { findQuietSpans } from './silence-finder';
-import type { SpeechRecognizer, Transcript } from './speech-recognizer';
+import type { SpeechRecognizer, TranscribeOptions, Transcript } from './speech-recognizer';
 
 export interface PocketsphinxOptions extends GroupingOptions {
   command?: string;
@@ -49,6 +50,7 @@ const WHOLE_UTTERANCE_ARGS: readonly string[] = ['-remove_silence', 'no'];
 export class PocketsphinxRecognizer implements SpeechRecognizer {
   private readonly command: string;
   private readonly modelArgs: string[];
+  private readonly dictionary: string;
   private readonly grouping: GroupingOptions;
   private readonly parallelism: number;
   private readonly chunking: Omit<ChunkPlanOptions, 'maxChunks'>;
@@ -59,24 +61,49 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     const root = options.modelRoot ?? POCKETSPHINX_MODEL_ROOT;
     const model = options.model ?? 'en-us';
     // Named explicitly rather than relying on the build's compiled-in default model path.
-    this.modelArgs = ['-hmm', path.join(root, model, model), '-lm', path.join(root, model, `${model}.lm.bin`), '-dict', path.join(root, model, `cmudict-${model}.dict`)];
+    this.dictionary = path.join(root, model, `cmudict-${model}.dict`);
+    this.modelArgs = ['-hmm', path.join(root, model, model), '-lm', path.join(root, model, `${model}.lm.bin`)];
     this.grouping = { sentencePauseSeconds: options.sentencePauseSeconds };
     this.parallelism = options.parallelism ?? os.availableParallelism();
     this.chunking = options.chunking ?? {};
     this.searchArgs = options.searchArgs ?? DEFAULT_SEARCH_ARGS;
   }
 
-  async transcribe(wav16k: string, options?: EngineCallOptions): Promise<Transcript> {
+  async transcribe(wav16k: string, options?: TranscribeOptions): Promise<Transcript> {
     // One decoder runs on one core, so a long recording is cut at pauses and its chunks decoded
     // at once. Words are grouped after joining, so a sentence may still span a cut.
     const bytes = await readFile(wav16k);
     const info = readWavInfo(bytes);
     const chunks = this.plan(bytes, info);
-    // pocketsphinx_continuous skips exactly 44 bytes of a .wav, so a longer header (ffmpeg adds a
-    // LIST chunk) would be decoded as samples and shift every frame; such a file is rewritten.
-    const direct = chunks.length === 1 && info.dataOffset === 44;
-    const words = direct ? await this.decode(wav16k, info.durationSeconds, options) : await this.decodeChunks(bytes, info, chunks, options);
-    return { segments: groupWords(words, this.grouping) };
+    const own = await this.callDictionary(options?.vocabulary ?? []);
+    try {
+      const dictArgs = ['-dict', own?.file ?? this.dictionary];
+      // pocketsphinx_continuous skips exactly 44 bytes of a .wav, so a longer header (ffmpeg adds a
+      // LIST chunk) would be decoded as samples and shift every frame; such a file is rewritten.
+      const direct = chunks.length === 1 && info.dataOffset === 44;
+      const words = direct ? await this.decode(wav16k, info.durationSeconds, dictArgs, options) : await this.decodeChunks(bytes, info, chunks, dictArgs, options);
+      return { segments: groupWords(words, this.grouping) };
+    } finally {
+      if (own) await rm(own.dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * The model's dictionary with the call's term pronunciations added (docs/glossaries.md#recognition),
+   * in a directory of its own; null when there is nothing to add.
+   */
+  private async callDictionary(vocabulary: readonly VocabularyTerm[]): Promise<{ dir: string; file: string } | null> {
+    if (!vocabulary.some((term) => term.arpabet)) return null;
+    const base = await readFile(this.dictionary, 'utf8');
+    const additions = dictionaryAdditions(vocabulary, (word) => {
+      const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      return base.match(new RegExp(`^${escaped}(\\(\\d+\\))? `, 'gm'))?.length ?? 0;
+    });
+    if (additions.length === 0) return null;
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'asr-dict-'));
+    const file = path.join(dir, 'call.dict');
+    await writeFile(file, `${base.replace(/\n?$/, '\n')}${additions.join('\n')}\n`);
+    return { dir, file };
   }
 
   /** The chunks to decode: one (the whole file) unless the recording is long and has pauses to cut at. */
@@ -87,7 +114,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     return planChunks(info.durationSeconds, findQuietSpans(samples, info.sampleRate), { ...this.chunking, maxChunks: this.parallelism });
   }
 
-  private async decodeChunks(bytes: Buffer, info: ReturnType<typeof readWavInfo>, chunks: AudioChunk[], options?: EngineCallOptions): Promise<TimedWord[]> {
+  private async decodeChunks(bytes: Buffer, info: ReturnType<typeof readWavInfo>, chunks: AudioChunk[], dictArgs: readonly string[], options?: EngineCallOptions): Promise<TimedWord[]> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'asr-chunks-'));
     // One failed chunk fails the call; its siblings are killed rather than left decoding.
     const siblings = new AbortController();
@@ -100,7 +127,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
           const to = Math.min(info.dataOffset + info.dataBytes, info.dataOffset + sampleByte(chunk.endSeconds, info.sampleRate));
           await writeFile(file, Buffer.concat([pcmWavHeader(info.sampleRate, to - from), bytes.subarray(from, to)]));
           try {
-            return placeChunkWords(chunk, await this.decode(file, chunk.endSeconds - chunk.decodeFromSeconds, options, siblings.signal));
+            return placeChunkWords(chunk, await this.decode(file, chunk.endSeconds - chunk.decodeFromSeconds, dictArgs, options, siblings.signal));
           } catch (error) {
             siblings.abort();
             throw error;
@@ -115,10 +142,10 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     }
   }
 
-  private async decode(wav: string, seconds: number, options?: EngineCallOptions, signal?: AbortSignal): Promise<TimedWord[]> {
+  private async decode(wav: string, seconds: number, dictArgs: readonly string[], options?: EngineCallOptions, signal?: AbortSignal): Promise<TimedWord[]> {
     // pocketsphinx decodes at about a quarter of real time on one core; allow 3× real time
     // plus start-up, per process (so per chunk when chunked).
-    const { stdout } = await runProcess(this.command, ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null', ...WHOLE_UTTERANCE_ARGS, ...this.modelArgs, ...this.searchArgs], {
+    const { stdout } = await runProcess(this.command, ['-infile', wav, '-time', 'yes', '-logfn', '/dev/null', ...WHOLE_UTTERANCE_ARGS, ...this.modelArgs, ...dictArgs, ...this.searchArgs], {
       timeoutMs: timeoutFor(options, 30_000, seconds, 3000),
       onTick: options?.onTick,
       signal,

@@ -1,4 +1,5 @@
 import type { EngineCallOptions } from '../engine-call';
+import type { VocabularyTerm } from './recognition-vocabulary';
 
 // Speech recognition behind an interface so a better recognizer can replace pocketsphinx
 // without touching the dubbing workflow.
@@ -25,6 +26,8 @@ export interface Transcript {
 export interface TranscribeOptions extends EngineCallOptions {
   /** The source locale (e.g. de_de): which engine hears it, and the language a multilingual one expects. */
   locale?: string;
+  /** Terms to expect (a glossary's, docs/glossaries.md#recognition), given to the engine as far as it takes them. */
+  vocabulary?: readonly VocabularyTerm[];
 }
 
 export interface SpeechRecognizer {

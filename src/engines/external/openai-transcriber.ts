@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { findQuietSpans, type QuietSpan } from '../asr/silence-finder';
+import { vocabularyPrompt } from '../asr/recognition-vocabulary';
 import type { RecognizedSegment, SpeechRecognizer, TranscribeOptions, Transcript } from '../asr/speech-recognizer';
 import { pcmWavHeader } from '../tts/wav-file';
 import { readWavFileInfo } from '../tts/wav-file-duration';
@@ -63,7 +64,12 @@ export class OpenAiTranscriber implements SpeechRecognizer {
   }
 
   private async request(audio: readonly FilePiece[], offsetSeconds: number, options?: TranscribeOptions): Promise<RecognizedSegment[]> {
-    const form = multipartBody(transcriptionFields(this.settings.model, options?.locale), { field: 'file', filename: 'audio.wav', contentType: 'audio/wav', pieces: audio });
+    const form = multipartBody(transcriptionFields(this.settings.model, options?.locale, vocabularyPrompt(options?.vocabulary ?? [])), {
+      field: 'file',
+      filename: 'audio.wav',
+      contentType: 'audio/wav',
+      pieces: audio,
+    });
     const response = await callEngine(this.endpoint, {
       method: 'POST',
       path: TRANSCRIPTIONS_PATH,
@@ -79,7 +85,7 @@ export class OpenAiTranscriber implements SpeechRecognizer {
 }
 
 /** The form fields of one transcription request, beside its `file`. */
-export function transcriptionFields(model: string, locale: string | undefined): [string, string][] {
+export function transcriptionFields(model: string, locale: string | undefined, prompt: string | null = null): [string, string][] {
   const fields: [string, string][] = [
     ['model', model],
     ['response_format', 'verbose_json'],
@@ -89,6 +95,8 @@ export function transcriptionFields(model: string, locale: string | undefined): 
   // ISO 639-1, as the OpenAI API takes it: saves the server guessing the language.
   const language = locale?.split('_')[0];
   if (language) fields.push(['language', language]);
+  // Glossary terms, spelt as the transcript should write them (docs/glossaries.md#recognition).
+  if (prompt) fields.push(['prompt', prompt]);
   return fields;
 }
 
