@@ -7,7 +7,9 @@ import { listSourceSegments, newSegmentId, type Cue } from '../db/source-segment
 import type { Engines } from '../engines';
 import type { EngineCapabilities } from '../engines/capabilities';
 import { SOURCE_LOCALE_ENGLISH } from '../engines/locale-catalog';
+import { translateWithGlossary } from '../engines/translate/glossary-translation';
 import { noUntranslatedWords, type UntranslatedWords } from '../engines/translate/translator';
+import type { GlossaryEntry } from '../shared/glossary-entry';
 import { routeFrom } from '../shared/translation-route';
 import { mostOverlappedSource, planLines } from '../shared/line-plan';
 import { classifyingEngineErrors } from './classify-engine-error';
@@ -54,6 +56,8 @@ export interface PlanLinesInput {
   translatedStatus: Extract<LanguageSegmentStatus, 'current' | 'stale'>;
   /** Other texts to translate in the same batch (a title, a description). */
   extraTexts?: string[];
+  /** The project's pinned glossary: its terms are enforced in the translation (docs/glossaries.md#enforcement). */
+  glossary?: readonly GlossaryEntry[];
   onTick: () => void;
 }
 
@@ -87,7 +91,10 @@ export async function planLanguageLines({ db, engines, capabilities }: { db: Db;
     texts.length === 0
       ? []
       : await classifyingEngineErrors(() =>
-          engines.translator.translate(texts, translationModes(capabilities, input.locale, project.source_locale), { onTick: input.onTick, onUntranslated: (u) => (untranslated = u) }),
+          translateWithGlossary(engines.translator, texts, translationModes(capabilities, input.locale, project.source_locale), input.glossary ?? [], input.locale, {
+            onTick: input.onTick,
+            onUntranslated: (u) => (untranslated = u),
+          }),
         );
   const text = (i: number) => translated[i] ?? '';
   const update = plan.retranslate.map(({ line, source }, i): LineText => ({
