@@ -45,14 +45,22 @@ function effectIn(entry: GlossaryEntry, locale: string) {
   return JSON.stringify([entry.keep, entry.translations[locale] ?? null, entry.pronunciations[locale] ?? null]);
 }
 
+/**
+ * The entries that do something in a target locale: kept, or translated or pronounced there. The
+ * others are not terms of that locale at all (nor do they shadow a shorter term there).
+ */
+export function entriesFor(entries: readonly GlossaryEntry[], locale: string): GlossaryEntry[] {
+  return entries.filter((e) => e.keep || e.translations[locale] !== undefined || e.pronunciations[locale] !== undefined);
+}
+
 const sameMatches = (a: TermMatch[], b: TermMatch[], locale: string) =>
   a.length === b.length && a.every((m, i) => m.start === b[i]!.start && m.end === b[i]!.end && effectIn(m.entry, locale) === effectIn(b[i]!.entry, locale));
 
 /**
  * The locales (of `locales`) in which a source text renders differently under the new entries
- * than under the old: it holds a changed term, and the terms found in it, or what they do in
- * that locale, differ. A change shadowed by a longer term ("Rice" inside "Rice Cooker Pro")
- * or one that concerns another locale only leaves the line as it is.
+ * than under the old: it holds a changed term, and the terms found in it for that locale, or what
+ * they do there, differ. A change shadowed by a longer term ("Rice" inside "Rice Cooker Pro"),
+ * or one that concerns other locales only, leaves the line as it is.
  */
 export function localesAffected(
   text: string,
@@ -62,7 +70,5 @@ export function localesAffected(
   changed = changedTerms(oldEntries, newEntries),
 ): string[] {
   if (!changed.some((entry) => textHasTerm(text, entry))) return [];
-  const before = findTerms(text, oldEntries);
-  const after = findTerms(text, newEntries);
-  return locales.filter((locale) => !sameMatches(before, after, locale));
+  return locales.filter((locale) => !sameMatches(findTerms(text, entriesFor(oldEntries, locale)), findTerms(text, entriesFor(newEntries, locale)), locale));
 }
