@@ -1,4 +1,5 @@
 import { speakersRoutes } from './speakers/speakers.routes';
+import { glossariesRoutes, projectGlossaryRoutes } from './glossaries/glossaries.routes';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps } from './app-deps';
@@ -43,6 +44,8 @@ export function createRouter(appDeps: AppDeps): Router {
     projectsRoutes(deps),
     transcriptsRoutes(deps),
     speakersRoutes(deps),
+    projectGlossaryRoutes(deps),
+    glossariesRoutes(deps),
     reviewersRoutes(deps),
     youtubeRoutes(deps),
     notesRoutes(deps),

@@ -2,16 +2,24 @@ import { randomUUID } from 'node:crypto';
 import createClient, { type Client } from 'openapi-fetch';
 import type {
   CompletedPart,
+  CreateGlossaryRequest,
   CreateProjectRequest,
+  DeletedGlossary,
   DeletedProject,
   DownloadQuery,
+  Glossary,
+  GlossaryListItem,
+  GlossaryUpdate,
   LanguageAdditionResult,
   LanguageRetryResult,
   LanguageSegment,
   LanguageSegments,
+  ListGlossariesQuery,
   ListProjectsQuery,
   Locale,
   Project,
+  ProjectGlossaryChange,
+  ProjectGlossaryPin,
   ProjectListItem,
   RegenerationResult,
   SourceSegment,
@@ -88,6 +96,7 @@ export function createDubbingClient(options: DubbingClientOptions) {
   });
 
   const listProjects = (query: ListProjectsQuery = {}): Promise<CursorPage<ProjectListItem>> => unwrap(api.GET('/v1/dubbing/projects', { params: { query } }));
+  const listGlossaries = (query: ListGlossariesQuery = {}): Promise<CursorPage<GlossaryListItem>> => unwrap(api.GET('/v1/glossaries', { params: { query } }));
   const fetchProject = (projectId: string, query: { includeTransfer?: boolean }, etag?: string) =>
     api.GET('/v1/dubbing/projects/{project_id}', {
       params: { path: { project_id: projectId }, query: { include_transfer: query.includeTransfer ?? false }, header: etag ? { 'If-None-Match': etag } : {} },
@@ -186,6 +195,29 @@ export function createDubbingClient(options: DubbingClientOptions) {
           body: { into_speaker_id: intoSpeakerId },
         }),
       ).then((body) => body.data),
+    // Glossaries (docs/glossaries.md): the workspace's terms, versioned; a project pins a version.
+    /** Version 1 of a new glossary: terms kept, translated or pronounced per target locale. */
+    createGlossary: (body: CreateGlossaryRequest, call: IdempotentCallOptions = {}): Promise<Glossary> =>
+      unwrap(api.POST('/v1/glossaries', { params: { header: withKey(call) }, body })).then((res) => res.data),
+    /** One page of the workspace's glossaries (newest first, without their entries); `page.next_cursor` leads to the next. */
+    listGlossaries,
+    /** Every glossary of the workspace, page after page, as an async iterator. */
+    glossaries: (query: Omit<ListGlossariesQuery, 'cursor'> = {}): AsyncGenerator<GlossaryListItem, void, undefined> =>
+      paginate((cursor) => listGlossaries({ ...query, ...(cursor ? { cursor } : {}) })),
+    /** The latest version with its entries, or an earlier `version`. */
+    getGlossary: (glossaryId: string, query: { version?: number } = {}): Promise<Glossary> =>
+      unwrap(api.GET('/v1/glossaries/{glossary_id}', { params: { path: { glossary_id: glossaryId }, query } })).then((body) => body.data),
+    /** The next version with these entries (and name); projects keep the version they pin until you pin this one. */
+    updateGlossary: (glossaryId: string, body: GlossaryUpdate): Promise<Glossary> =>
+      unwrap(api.PUT('/v1/glossaries/{glossary_id}', { params: { path: { glossary_id: glossaryId } }, body })).then((body) => body.data),
+    /** Gone from lists and new pins; projects that pin one of its versions keep it. */
+    deleteGlossary: (glossaryId: string): Promise<DeletedGlossary> => unwrap(api.DELETE('/v1/glossaries/{glossary_id}', { params: { path: { glossary_id: glossaryId } } })).then((res) => res.data),
+    /** Pins a glossary version on a project (the latest without `version`); lines the change concerns go stale. Free. */
+    setProjectGlossary: (projectId: string, pin: ProjectGlossaryPin): Promise<ProjectGlossaryChange> =>
+      unwrap(api.PUT('/v1/dubbing/projects/{project_id}/glossary', { params: { path: { project_id: projectId } }, body: pin })).then((res) => res.data),
+    /** The project pins no glossary any more; lines holding one of its terms go stale. */
+    removeProjectGlossary: (projectId: string): Promise<ProjectGlossaryChange> =>
+      unwrap(api.DELETE('/v1/dubbing/projects/{project_id}/glossary', { params: { path: { project_id: projectId } } })).then((res) => res.data),
     /** PUTs parts of a file to a transfer block's URLs, with this client's retry settings. */
     uploadParts: (input: Omit<UploadPartsInput, 'retry'>): Promise<CompletedPart[]> => uploadParts({ ...input, retry: options.retry }),
   };

@@ -373,6 +373,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/glossaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List glossaries
+         * @description Newest first, with an opaque cursor; each with its latest version and how many entries it has (GET one for the entries).
+         *
+         *     Requires an API key with the `dubbing:read` permission.
+         */
+        get: operations["listGlossaries"];
+        put?: never;
+        /**
+         * Create a glossary
+         * @description Version 1 of a glossary of the workspace: terms as written in the source, each kept as written, forced to a translation or given a pronunciation per target locale. A project applies it once it pins a version (`glossary` at create, or PUT …/projects/{project_id}/glossary). See docs/glossaries.md.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        post: operations["createGlossary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/glossaries/{glossary_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a glossary
+         * @description The latest version, or `version`: every earlier one stays readable. A deleted glossary's versions that live projects pin stay readable by number.
+         *
+         *     Requires an API key with the `dubbing:read` permission.
+         */
+        get: operations["getGlossary"];
+        /**
+         * Update a glossary (a new version)
+         * @description Makes the next version with these entries (and name); earlier versions stay as they were, and so do the projects that pin them until you pin the new one. The same name and entries as the latest make no new version. Free.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        put: operations["updateGlossary"];
+        post?: never;
+        /**
+         * Delete a glossary
+         * @description Gone from the list and from new pins. Projects that pin one of its versions keep applying it until they pin another or none; that version stays readable by number.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        delete: operations["deleteGlossary"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dubbing/projects/{project_id}/glossary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Pin a project's glossary
+         * @description The project applies this version of the glossary from now on (the latest when `version` is absent). Free; nothing is dubbed again by itself: lines whose source holds a term whose entry differs go `stale` (docs/glossaries.md#staleness), and each language's next regeneration re-translates only them.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        put: operations["setProjectGlossary"];
+        post?: never;
+        /**
+         * Remove a project's glossary
+         * @description The project applies no glossary from now on; lines holding one of its terms go `stale`, as for any change of glossary. Removing none changes nothing.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        delete: operations["removeProjectGlossary"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reviews": {
         parameters: {
             query?: never;
@@ -964,7 +1054,7 @@ export interface components {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "conflict_error" | "payment_required_error" | "rate_limit_error" | "api_error";
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "unsupported_voice" | "invalid_cursor" | "upload_incomplete" | "invalid_transcript" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "range_not_satisfiable" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "regeneration_in_progress" | "project_already_ended" | "project_in_progress" | "language_not_failed" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "project_busy" | "language_busy" | "speaker_label_taken" | "review_claimed_by_another" | "review_not_claimed" | "review_step_refused" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "unsupported_voice" | "invalid_cursor" | "upload_incomplete" | "invalid_transcript" | "duplicate_glossary_term" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "range_not_satisfiable" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "regeneration_in_progress" | "project_already_ended" | "project_in_progress" | "language_not_failed" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "project_busy" | "language_busy" | "speaker_label_taken" | "review_claimed_by_another" | "review_not_claimed" | "review_step_refused" | "rate_limited" | "internal_error" | "service_unavailable";
                 message: string;
                 /** @description The request field at fault: a body path (`source.url`, `target_locales[1]`), a query parameter, a path parameter or a header. */
                 param?: string;
@@ -1025,6 +1115,12 @@ export interface components {
                     label: string;
                 }[];
             };
+            /** @description The glossary version the project pins (docs/glossaries.md#pinning); null when none. PUT …/glossary changes it. */
+            glossary: {
+                /** @description `gls_…` */
+                id: string;
+                version: number;
+            } | null;
             video: {
                 /** @description The video's picture carries the language's captions (re-encoded to H.264). */
                 burned_captions: boolean;
@@ -1582,6 +1678,13 @@ export interface operations {
                          */
                         burned_captions?: boolean;
                     };
+                    /** @description A glossary of the workspace (docs/glossaries.md), written in the source's language: its `version` (the latest when absent) is pinned, and every language of the project keeps, translates and pronounces its terms as it says. */
+                    glossary?: {
+                        /** @description A glossary of the workspace (`gls_…`), written in the project’s source language. */
+                        id: string;
+                        /** @description The version to pin; the latest when absent. */
+                        version?: number;
+                    };
                 };
             };
         };
@@ -1641,6 +1744,10 @@ export interface operations {
                      *         "speakers": {
                      *           "num_speakers": 0,
                      *           "items": []
+                     *         },
+                     *         "glossary": {
+                     *           "id": "gls_k3v9q2m7x1c8b4n6",
+                     *           "version": 2
                      *         },
                      *         "video": {
                      *           "burned_captions": false
@@ -2134,6 +2241,10 @@ export interface operations {
                      *         "speakers": {
                      *           "num_speakers": 0,
                      *           "items": []
+                     *         },
+                     *         "glossary": {
+                     *           "id": "gls_k3v9q2m7x1c8b4n6",
+                     *           "version": 2
                      *         },
                      *         "video": {
                      *           "burned_captions": false
@@ -4200,6 +4311,10 @@ export interface operations {
                      *           "num_speakers": 0,
                      *           "items": []
                      *         },
+                     *         "glossary": {
+                     *           "id": "gls_k3v9q2m7x1c8b4n6",
+                     *           "version": 2
+                     *         },
                      *         "video": {
                      *           "burned_captions": false
                      *         },
@@ -5110,6 +5225,10 @@ export interface operations {
                      *           "speakers": {
                      *             "num_speakers": 0,
                      *             "items": []
+                     *           },
+                     *           "glossary": {
+                     *             "id": "gls_k3v9q2m7x1c8b4n6",
+                     *             "version": 2
                      *           },
                      *           "video": {
                      *             "burned_captions": false
@@ -7912,6 +8031,2194 @@ export interface operations {
                             type?: "invalid_request_error";
                             /** @enum {unknown} */
                             code?: "unsupported_content_type";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listGlossaries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `page.next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of glossaries. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "gls_k3v9q2m7x1c8b4n6",
+                     *           "object": "glossary",
+                     *           "name": "Kitchen products",
+                     *           "source_locale": "en_us",
+                     *           "version": 2,
+                     *           "entry_count": 2,
+                     *           "created_at": "2026-12-06T09:00:00.000Z",
+                     *           "updated_at": "2026-12-06T10:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "has_more": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            object: "glossary";
+                            name: string;
+                            source_locale: string;
+                            /** @description The latest version. */
+                            version: number;
+                            /** @description The latest version's entries. */
+                            entry_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        page: {
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "invalid_cursor";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createGlossary: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required. Retry with the same key and body to get the first response again (never a second charge); a different body with the same key is a 422. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Kitchen products",
+                 *       "source_locale": "en_us",
+                 *       "entries": [
+                 *         {
+                 *           "term": "Rice Cooker Pro",
+                 *           "case_sensitive": true,
+                 *           "keep": true
+                 *         },
+                 *         {
+                 *           "term": "steam basket",
+                 *           "translations": {
+                 *             "es_es": "cesta de vapor"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description The language the terms are written in: a source locale from GET /v1/dubbing/locales. */
+                    source_locale: string;
+                    /** @description At most 1000 entries, each doing something (keep, a translation or a pronunciation), no term twice. */
+                    entries: {
+                        /** @description As written in the source, one line; white space around it is trimmed. Matched as a whole word or phrase. */
+                        term: string;
+                        /**
+                         * @description false: the term matches in any letter case.
+                         * @default false
+                         */
+                        case_sensitive?: boolean;
+                        /**
+                         * @description true: left as written in every target locale that `translations` does not name.
+                         * @default false
+                         */
+                        keep?: boolean;
+                        /** @description The forced translation per target locale (`{"es_es": "Arrocera Pro"}`). */
+                        translations?: {
+                            [key: string]: string;
+                        };
+                        /** @description How the voice says the term per target locale, in the notation of that locale's voice engine (docs/glossaries.md#pronunciations). */
+                        pronunciations?: {
+                            [key: string]: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The glossary, version 1. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "gls_k3v9q2m7x1c8b4n6",
+                     *         "object": "glossary",
+                     *         "name": "Kitchen products",
+                     *         "source_locale": "en_us",
+                     *         "version": 1,
+                     *         "latest_version": 1,
+                     *         "entries": [
+                     *           {
+                     *             "term": "Rice Cooker Pro",
+                     *             "case_sensitive": true,
+                     *             "keep": true,
+                     *             "translations": {},
+                     *             "pronunciations": {
+                     *               "es_es": "ráis kúker pro"
+                     *             }
+                     *           },
+                     *           {
+                     *             "term": "steam basket",
+                     *             "case_sensitive": false,
+                     *             "keep": false,
+                     *             "translations": {
+                     *               "es_es": "cesta de vapor",
+                     *               "ca_es": "cistella de vapor"
+                     *             },
+                     *             "pronunciations": {}
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-12-06T09:00:00.000Z",
+                     *         "updated_at": "2026-12-06T10:30:00.000Z",
+                     *         "deleted_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description `gls_…` */
+                            id: string;
+                            /** @constant */
+                            object: "glossary";
+                            /** @description As it was in this version. */
+                            name: string;
+                            source_locale: string;
+                            /** @description The version shown. */
+                            version: number;
+                            /** @description The newest version there is; versions 1 to it stay readable. */
+                            latest_version: number;
+                            entries: {
+                                term: string;
+                                case_sensitive: boolean;
+                                keep: boolean;
+                                /** @description Forced translation per target locale. */
+                                translations: {
+                                    [key: string]: string;
+                                };
+                                /** @description How the voice says the term per target locale. */
+                                pronunciations: {
+                                    [key: string]: string;
+                                };
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When this version was made.
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Set on a deleted glossary's version a live project still pins (the only kind still readable).
+                             */
+                            deleted_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An entry that does nothing (`param`: `entries[i]`), a term of more than one line, a locale the workers cannot dub into (`entries[i].translations.<locale>`), a term given twice (`entries[i].term`, the later one). Nothing is written. A source_locale the workers cannot take as a source. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `idempotency_key_missing`, `unsupported_locale`, `duplicate_glossary_term`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "idempotency_key_missing" | "unsupported_locale" | "duplicate_glossary_term";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "idempotency_request_in_progress",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "conflict_error";
+                            /** @enum {unknown} */
+                            code?: "idempotency_request_in_progress";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `body_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "body_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unsupported_content_type";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGlossary: {
+        parameters: {
+            query?: {
+                /** @description An earlier version; the latest when absent. */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The glossary id (`gls_…`) create returned. */
+                glossary_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The glossary as it is in that version. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "gls_k3v9q2m7x1c8b4n6",
+                     *         "object": "glossary",
+                     *         "name": "Kitchen products",
+                     *         "source_locale": "en_us",
+                     *         "version": 2,
+                     *         "latest_version": 2,
+                     *         "entries": [
+                     *           {
+                     *             "term": "Rice Cooker Pro",
+                     *             "case_sensitive": true,
+                     *             "keep": true,
+                     *             "translations": {},
+                     *             "pronunciations": {
+                     *               "es_es": "ráis kúker pro"
+                     *             }
+                     *           },
+                     *           {
+                     *             "term": "steam basket",
+                     *             "case_sensitive": false,
+                     *             "keep": false,
+                     *             "translations": {
+                     *               "es_es": "cesta de vapor",
+                     *               "ca_es": "cistella de vapor"
+                     *             },
+                     *             "pronunciations": {}
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-12-06T09:00:00.000Z",
+                     *         "updated_at": "2026-12-06T10:30:00.000Z",
+                     *         "deleted_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description `gls_…` */
+                            id: string;
+                            /** @constant */
+                            object: "glossary";
+                            /** @description As it was in this version. */
+                            name: string;
+                            source_locale: string;
+                            /** @description The version shown. */
+                            version: number;
+                            /** @description The newest version there is; versions 1 to it stay readable. */
+                            latest_version: number;
+                            entries: {
+                                term: string;
+                                case_sensitive: boolean;
+                                keep: boolean;
+                                /** @description Forced translation per target locale. */
+                                translations: {
+                                    [key: string]: string;
+                                };
+                                /** @description How the voice says the term per target locale. */
+                                pronunciations: {
+                                    [key: string]: string;
+                                };
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When this version was made.
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Set on a deleted glossary's version a live project still pins (the only kind still readable).
+                             */
+                            deleted_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such glossary in this workspace (or it was deleted), or no such `version` of it (`param`: `version`). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateGlossary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The glossary id (`gls_…`) create returned. */
+                glossary_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "entries": [
+                 *         {
+                 *           "term": "Rice Cooker Pro",
+                 *           "case_sensitive": true,
+                 *           "keep": true,
+                 *           "translations": {},
+                 *           "pronunciations": {
+                 *             "es_es": "ráis kúker pro"
+                 *           }
+                 *         },
+                 *         {
+                 *           "term": "steam basket",
+                 *           "case_sensitive": false,
+                 *           "keep": false,
+                 *           "translations": {
+                 *             "es_es": "cesta de vapor",
+                 *             "ca_es": "cistella de vapor"
+                 *           },
+                 *           "pronunciations": {}
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @description At most 1000 entries, each doing something (keep, a translation or a pronunciation), no term twice. */
+                    entries: {
+                        /** @description As written in the source, one line; white space around it is trimmed. Matched as a whole word or phrase. */
+                        term: string;
+                        /**
+                         * @description false: the term matches in any letter case.
+                         * @default false
+                         */
+                        case_sensitive?: boolean;
+                        /**
+                         * @description true: left as written in every target locale that `translations` does not name.
+                         * @default false
+                         */
+                        keep?: boolean;
+                        /** @description The forced translation per target locale (`{"es_es": "Arrocera Pro"}`). */
+                        translations?: {
+                            [key: string]: string;
+                        };
+                        /** @description How the voice says the term per target locale, in the notation of that locale's voice engine (docs/glossaries.md#pronunciations). */
+                        pronunciations?: {
+                            [key: string]: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The new version (or the latest, unchanged). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "gls_k3v9q2m7x1c8b4n6",
+                     *         "object": "glossary",
+                     *         "name": "Kitchen products",
+                     *         "source_locale": "en_us",
+                     *         "version": 2,
+                     *         "latest_version": 2,
+                     *         "entries": [
+                     *           {
+                     *             "term": "Rice Cooker Pro",
+                     *             "case_sensitive": true,
+                     *             "keep": true,
+                     *             "translations": {},
+                     *             "pronunciations": {
+                     *               "es_es": "ráis kúker pro"
+                     *             }
+                     *           },
+                     *           {
+                     *             "term": "steam basket",
+                     *             "case_sensitive": false,
+                     *             "keep": false,
+                     *             "translations": {
+                     *               "es_es": "cesta de vapor",
+                     *               "ca_es": "cistella de vapor"
+                     *             },
+                     *             "pronunciations": {}
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-12-06T09:00:00.000Z",
+                     *         "updated_at": "2026-12-06T10:30:00.000Z",
+                     *         "deleted_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description `gls_…` */
+                            id: string;
+                            /** @constant */
+                            object: "glossary";
+                            /** @description As it was in this version. */
+                            name: string;
+                            source_locale: string;
+                            /** @description The version shown. */
+                            version: number;
+                            /** @description The newest version there is; versions 1 to it stay readable. */
+                            latest_version: number;
+                            entries: {
+                                term: string;
+                                case_sensitive: boolean;
+                                keep: boolean;
+                                /** @description Forced translation per target locale. */
+                                translations: {
+                                    [key: string]: string;
+                                };
+                                /** @description How the voice says the term per target locale. */
+                                pronunciations: {
+                                    [key: string]: string;
+                                };
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When this version was made.
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Set on a deleted glossary's version a live project still pins (the only kind still readable).
+                             */
+                            deleted_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An entry that does nothing (`param`: `entries[i]`), a term of more than one line, a locale the workers cannot dub into (`entries[i].translations.<locale>`), a term given twice (`entries[i].term`, the later one). Nothing is written. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `unsupported_locale`, `duplicate_glossary_term`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_locale" | "duplicate_glossary_term";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such glossary in this workspace (or it was deleted). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `body_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "body_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unsupported_content_type";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteGlossary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The glossary id (`gls_…`) create returned. */
+                glossary_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "gls_k3v9q2m7x1c8b4n6",
+                     *         "object": "glossary",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            object: "glossary";
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such glossary in this workspace (or it was deleted). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setProjectGlossary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a UUID). */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "gls_k3v9q2m7x1c8b4n6",
+                 *       "version": 2
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A glossary of the workspace (`gls_…`), written in the project’s source language. */
+                    id: string;
+                    /** @description The version to pin; the latest when absent. */
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The version pinned, and the lines made stale per locale. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "project_id": "5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15",
+                     *         "glossary": {
+                     *           "id": "gls_k3v9q2m7x1c8b4n6",
+                     *           "version": 2
+                     *         },
+                     *         "stale_lines": {
+                     *           "es_es": 3,
+                     *           "ca_es": 3
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            project_id: string;
+                            /** @description The version pinned now; null for none. */
+                            glossary: {
+                                id: string;
+                                version: number;
+                            } | null;
+                            /** @description Per target locale, the lines this change made `stale`: the language's next regeneration translates and speaks them again, and bills only them. */
+                            stale_lines: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No such glossary in the workspace (`param`: `id`), one in another language than the project's source (`id`), no such version (`version`). `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such project (or not yours). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description The project is validated, transcribed, dubbed, regenerated or re-dubbed: its glossary can change once that has finished, like its transcript. `error.code`: `project_busy`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "project_busy",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "conflict_error";
+                            /** @enum {unknown} */
+                            code?: "project_busy";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `body_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "body_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unsupported_content_type";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    removeProjectGlossary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a UUID). */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No glossary pinned, and the lines made stale per locale. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "project_id": "5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15",
+                     *         "glossary": null,
+                     *         "stale_lines": {
+                     *           "es_es": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            project_id: string;
+                            /** @description The version pinned now; null for none. */
+                            glossary: {
+                                id: string;
+                                version: number;
+                            } | null;
+                            /** @description Per target locale, the lines this change made `stale`: the language's next regeneration translates and speaks them again, and bills only them. */
+                            stale_lines: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such project (or not yours). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description The project is validated, transcribed, dubbed, regenerated or re-dubbed: its glossary can change once that has finished, like its transcript. `error.code`: `project_busy`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "project_busy",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "conflict_error";
+                            /** @enum {unknown} */
+                            code?: "project_busy";
                         };
                     };
                 };

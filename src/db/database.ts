@@ -2,6 +2,7 @@ import type { ApiKeyTable } from './api-keys';
 import type { CreditBalanceTable, CreditHoldTable, CreditLedgerTable } from './credits';
 import type { MeetingShareTable, MeetingTable } from './meetings';
 import type { DeliverableTable, TranscriptSegmentTable } from './deliverables';
+import type { GlossaryTable, GlossaryVersionTable } from './glossaries';
 import type { IdempotencyKeyTable } from './idempotency';
 import type { LanguageAdditionTable } from './language-additions';
 import type { LanguageRegenerationTable } from './language-regenerations';
@@ -58,4 +59,6 @@ export interface Database {
   webhook_events: WebhookEventTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptTable;
+  glossaries: GlossaryTable;
+  glossary_versions: GlossaryVersionTable;
 }

@@ -132,6 +132,8 @@ const PROJECT_COLUMNS = [
   'content_removed_at',
   'video_burned_captions',
   'num_speakers',
+  'glossary_id',
+  'glossary_version',
 ] as const satisfies readonly (keyof ProjectTable)[];
 
 const viewQuery = (db: Kysely<Database>, workspaceId: string, projectId: string) =>

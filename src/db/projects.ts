@@ -66,6 +66,9 @@ export interface ProjectTable {
   num_speakers: Generated<number>;
   /** The create's `video.burned_captions`, given to its target languages' rows by the charge step (migration 0029). */
   video_burned_captions: Generated<boolean>;
+  /** The glossary version the project pins (docs/glossaries.md#pinning): both set, or both null (migration 0037). */
+  glossary_id: ColumnType<string | null, string | null | undefined, string | null>;
+  glossary_version: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
   validated_at: Date | null;

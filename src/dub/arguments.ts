@@ -55,3 +55,11 @@ export function voiceId(value: string): string {
   if (!/^\S+$/.test(value)) throw new InvalidArgumentError('Expected a voice id like espeak:es+f3 (dub voices --locale <l> lists them).');
   return value;
 }
+
+// A glossary's id as the API gives it (`gls_` and letters or digits), e.g. gls_k3v9q2m7x1c8b4n6.
+const GLOSSARY_ID = /^gls_[A-Za-z0-9]{1,64}$/;
+
+export function glossaryId(value: string): string {
+  if (!GLOSSARY_ID.test(value)) throw new InvalidArgumentError('Expected a glossary id like gls_k3v9q2m7x1c8b4n6 (dub glossary list lists them).');
+  return value;
+}

@@ -6,6 +6,7 @@ import { registerLifecycleCommands } from './commands/lifecycle.commands';
 import { registerPaidCommands } from './commands/paid.commands';
 import { registerProjectCommands } from './commands/projects.commands';
 import { registerSpeakerCommands } from './commands/speakers.commands';
+import { registerGlossaryCommands } from './commands/glossary.commands';
 import { registerTranscriptCommands } from './commands/transcript.commands';
 import { registerVoiceCommands } from './commands/voices.commands';
 import type { DubContext } from './dub-context';
@@ -36,5 +37,6 @@ export function buildDubProgram(ctx: DubContext): Command {
   registerTranscriptCommands(program, ctx);
   registerVoiceCommands(program, ctx);
   registerSpeakerCommands(program, ctx);
+  registerGlossaryCommands(program, ctx);
   return program;
 }

@@ -62,6 +62,7 @@ export function requestDifferences(recorded: CreateProjectRequest, wanted: Creat
       .map(([l, v]) => `${l}=${v}`)
       .join(',');
   if (voices(recorded) !== voices(wanted)) differences.push(voices(recorded) ? `--voices ${voices(recorded)}` : 'no --voices');
+  if ((recorded.glossary?.id ?? null) !== (wanted.glossary?.id ?? null)) differences.push(recorded.glossary ? `--glossary ${recorded.glossary.id}` : 'no --glossary');
   return differences;
 }
 

@@ -104,6 +104,8 @@ export function presentProject(project: Project, options: PresentOptions) {
     background: project.background,
     languages: options.languages.map((l) => presentLanguage(project, l, options)),
     speakers: { num_speakers: project.num_speakers, items: (options.speakers ?? []).map((speaker) => ({ id: speaker.id, label: speaker.label })) },
+    // The glossary version its translations and voices apply (docs/glossaries.md#pinning).
+    glossary: project.glossary_id !== null && project.glossary_version !== null ? { id: project.glossary_id, version: project.glossary_version } : null,
     // The create's video choice, which its target languages take (docs/video.md).
     video: { burned_captions: project.video_burned_captions },
     failure: failure(project.failure_code, project.failure_message),

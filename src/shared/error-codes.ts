@@ -34,6 +34,9 @@ export const API_ERROR_CODES = [
   // `content`) that cannot be read, or whose cues break the rules; the message names the cue.
   // Also a segment edit whose text its time cannot carry (src/shared/cue-text-bounds.ts).
   'invalid_transcript',
+  // Glossaries (docs/glossaries.md#entries): an entry whose term an earlier entry has already
+  // (param `entries[i].term`, the later one).
+  'duplicate_glossary_term',
   // Upload part PUTs: the body must be exactly the part's size, announced up front, so a part is
   // streamed to storage without buffering and a short or long body is refused before it lands.
   'content_length_required',

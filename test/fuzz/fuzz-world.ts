@@ -44,6 +44,14 @@ export async function buildFuzzWorld(api: TestApi): Promise<FuzzWorld> {
   const foreignProject = foreign.body.data;
   await importMeetings(api.db, notes.user.id, [{ id: MEETING_ID, name: 'Fuzz meeting', started_at: 1_700_000_000, ended_at: 1_700_000_600, duration_seconds: 600, updated_at: 1_700_000_600 }]);
 
+  // Glossaries (docs/glossaries.md): one of the tenant's with two versions, and the other tenant's.
+  const glossary = (body: unknown, owner: TestTenant) => request(api.baseUrl, 'POST', '/v1/glossaries', { headers: { ...bearer(owner.key), 'idempotency-key': `fuzz-${owner.workspace.id}` }, body });
+  const ownGlossary = await glossary({ name: 'Fuzz glossary', source_locale: 'en_us', entries: [{ term: 'Rice Cooker Pro', keep: true }] }, tenant);
+  const foreignGlossary = await glossary({ name: 'Foreign glossary', source_locale: 'en_us', entries: [{ term: 'wok', keep: true }] }, other);
+  for (const res of [ownGlossary, foreignGlossary]) if (res.status !== 201) throw new Error(`fuzz world: glossary create answered ${res.status} ${JSON.stringify(res.body)}`);
+  await request(api.baseUrl, 'PUT', `/v1/glossaries/${ownGlossary.body.data.id}`, { headers: bearer(tenant.key), body: { entries: [{ term: 'rice', translations: { es_es: 'arroz' } }] } });
+  const glossaryIds: string[] = [ownGlossary.body.data.id, foreignGlossary.body.data.id];
+
   const locales = ((await request(api.baseUrl, 'GET', '/v1/dubbing/locales')).body.data as { locale: string }[]).map((l) => l.locale);
   const page = await request(api.baseUrl, 'GET', '/v1/dubbing/projects?limit=1', { headers: bearer(tenant.key) });
   const cursor: string = page.body.page.next_cursor;
@@ -71,6 +79,7 @@ export async function buildFuzzWorld(api: TestApi): Promise<FuzzWorld> {
       part_number: ['1', '2', '0', '01', '10001'],
       // The project's own targets, one it lacks, and near-misses.
       locale: ['es_es', 'ca_es', 'pt_pt', 'ES_ES', 'es-ES'],
+      glossary_id: [...glossaryIds, 'gls_doesnotexist00', 'GLS_X', 'gls_%2F..'],
       meeting_id: [MEETING_ID, MEETING_ID.toUpperCase(), '00000000-0000-4000-8000-000000000000'],
       key: [fileKey, `uploads/${uploadId}/part-1`, 'thumbnails/x.png', 'a.mp3', 'projects%2F..%2F..%2Fsecret'],
     },
@@ -89,6 +98,9 @@ export async function buildFuzzWorld(api: TestApi): Promise<FuzzWorld> {
       etag: [part.etag!, '9e107d9d372bb6826bd81d3542a419d6'],
       part_number: [1, 2],
       max_billable_seconds: [1, 60, 600],
+      id: [...glossaryIds, 'gls_doesnotexist00'],
+      term: ['Rice Cooker Pro', 'rice', 'RICE', ' C++ '],
+      version: [1, 2, 3],
     },
   };
 }

@@ -19,6 +19,8 @@ const SCOPES: Record<string, string> = {
   language_additions: 'select t.* from language_additions t where t.workspace_id = any($ids)',
   transcript_reviews: 'select t.* from transcript_reviews t where t.workspace_id = any($ids)',
   workspace_channels: 'select t.* from workspace_channels t where t.workspace_id = any($ids)',
+  glossaries: 'select t.* from glossaries t where t.workspace_id = any($ids)',
+  glossary_versions: 'select t.* from glossary_versions t join glossaries g on g.id = t.glossary_id where g.workspace_id = any($ids)',
 };
 
 export type RowDigest = Record<string, string>;

@@ -22,6 +22,7 @@ const API_KEY_SECURITY = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
 const TAGS = [
   { name: 'Projects', description: 'Dubbing projects: create from an upload or a YouTube video, follow progress, add languages, review the transcript, download files.' },
   { name: 'Transcripts', description: "The words of a dub: the source transcript and each language's lines, to read, replace with your own, and edit (docs/editing.md)." },
+  { name: 'Glossaries', description: "The workspace's terms, versioned: kept, translated or pronounced as you say in every dub of a project that pins a version (docs/glossaries.md)." },
   { name: 'Reviews', description: "Human transcript review, for the service's own reviewers (reviewer keys, `reviews:write`): the queue, claim, submit (docs/editing.md#reviewers)." },
   { name: 'YouTube', description: "Videos of the workspace's connected channels." },
   { name: 'Locales', description: 'What the engines serve.' },

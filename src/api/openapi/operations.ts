@@ -11,6 +11,7 @@ import { regenerationsOperations } from '../regenerations/regenerations.openapi'
 import { reviewersOperations } from '../reviewers/reviewers.openapi';
 import { transcriptsOperations } from '../transcripts/transcripts.openapi';
 import { speakersOperations } from '../speakers/speakers.openapi';
+import { glossariesOperations } from '../glossaries/glossaries.openapi';
 import { uploadPartsOperations } from '../uploads/upload-parts.openapi';
 import { usageOperations } from '../usage/usage.openapi';
 import { webhooksOperations } from '../webhooks/webhooks.openapi';
@@ -32,6 +33,7 @@ const RESOURCES: Resource[] = [
   { operations: regenerationsOperations },
   { operations: transcriptsOperations },
   { operations: speakersOperations },
+  { operations: glossariesOperations },
   { operations: reviewersOperations },
   { operations: youtubeOperations },
   { operations: localesOperations },

@@ -165,6 +165,11 @@ export const projectSchema = strictObject(
         description: 'The speakers found or supplied so far, in order; GET …/speakers has the details.',
       },
     }),
+    glossary: nullable({
+      ...strictObject({ id: { type: 'string', description: '`gls_…`' }, version: { type: 'integer', minimum: 1 } }),
+      type: 'object',
+      description: 'The glossary version the project pins (docs/glossaries.md#pinning); null when none. PUT …/glossary changes it.',
+    }),
     video: videoChoiceSchema,
     failure: projectFailureSchema,
     created_at: isoTimestamp,

@@ -22,6 +22,8 @@ import { createProjectBodySchema, type CreateProjectBody } from './projects.sche
 import { youtubeVideoId } from '../../shared/youtube-video-id';
 import { readTranscriptInput, readTranslationInputs } from '../transcripts/read-transcript-input';
 import { workflowsOf } from '../workflow-gateway';
+import { resolveGlossaryPin } from '../glossaries/glossary-pin';
+import type { GlossaryPin } from '../../db/glossaries';
 
 /** Recorded with the project, its hold and its upload: only the workflow start may be left to do. */
 const PROJECT_CREATED = 'project_created';
@@ -59,6 +61,8 @@ function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
 interface Prepared {
   id: string;
   accepted: Accepted;
+  /** The glossary version the project pins (docs/glossaries.md#pinning). */
+  glossary: GlossaryPin | null;
   upload: ReturnType<typeof newUpload> | undefined;
 }
 
@@ -92,15 +96,16 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
     },
     async prepare() {
       const accepted = validateSemantics(deps, body);
+      const glossary = body.glossary ? (await resolveGlossaryPin(db, auth.workspaceId, body.source_locale, body.glossary, 'glossary.')).pin : null;
       const id = randomUUID();
       // The storage side of the upload starts first, so the row can name it (s3: the multipart
       // upload's id). Should the row not be written, the upload is aborted (rolledBack); a crash in
       // between leaves one the upload-expiry schedule aborts once it is older than any window.
       const upload = body.source.type === 'upload' ? newUpload(id, body.source, config.uploads.partSizeBytes, await deps.uploads.begin(id)) : undefined;
-      return { id, accepted, upload };
+      return { id, accepted, glossary, upload };
     },
-    async commit(trx, { id, accepted, upload }) {
-      const project = await createProjectRow(trx, newProject(id, auth, body, accepted));
+    async commit(trx, { id, accepted, glossary, upload }) {
+      const project = await createProjectRow(trx, newProject(id, auth, body, accepted, glossary));
       const uploadRow = upload ? await insertUpload(trx, upload) : undefined;
       // A supplied transcript is the dub's: no speech recognition runs for this project.
       if (accepted.transcript) {
@@ -128,7 +133,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
 }
 
 /** The new project's row; every column it does not name takes the table's default (null, 0, …). */
-function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { videoId, translations, voices }: Accepted) {
+function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { videoId, translations, voices }: Accepted, glossary: GlossaryPin | null) {
   return {
     id,
     workspace_id: auth.workspaceId,
@@ -150,6 +155,8 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { vi
     voices: Object.keys(voices.languages).length > 0 ? JSON.stringify(voices.languages) : null,
     num_speakers: body.num_speakers,
     video_burned_captions: body.video?.burned_captions ?? false,
+    glossary_id: glossary?.id ?? null,
+    glossary_version: glossary?.version ?? null,
   };
 }
 

@@ -35,6 +35,7 @@ export const createdProjectExample = {
     background: 'duck',
     languages: [],
     speakers: { num_speakers: 0, items: [] },
+    glossary: { id: 'gls_k3v9q2m7x1c8b4n6', version: 2 },
     video: { burned_captions: false },
     failure: null,
     created_at: '2026-11-24T06:00:00.000Z',

@@ -7,6 +7,7 @@ import type { Validated } from '../../shared/validated';
 import { spendCeilingSchema } from './spend-ceiling.schema';
 import { transcriptFileSchema } from '../transcripts/transcript-file.schema';
 import { videoOptionsSchema } from './video-options.schema';
+import { projectGlossaryBodySchema } from '../glossaries/glossaries.schema';
 
 const LOCALE = { type: 'string', minLength: 1, maxLength: 20 } as const;
 
@@ -82,6 +83,11 @@ export const createProjectBodySchema = {
       },
     },
     video: videoOptionsSchema,
+    glossary: {
+      ...projectGlossaryBodySchema,
+      description:
+        "A glossary of the workspace (docs/glossaries.md), written in the source's language: its `version` (the latest when absent) is pinned, and every language of the project keeps, translates and pronounces its terms as it says.",
+    },
   },
 } as const;
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CreateProjectRequest } from '../../client';
-import { localeList, positiveInteger, voiceList } from '../arguments';
+import { glossaryId, localeList, positiveInteger, voiceList } from '../arguments';
 import { BACKGROUND_MODES, type BackgroundMode } from '../../shared/background-mode';
 import { UsageError, type DubContext } from '../dub-context';
 import { followProject } from '../follow-project';
@@ -72,6 +72,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
       ).choices(BACKGROUND_MODES),
     )
     .option('--voices <locale=voice,...>', 'the voice of some target locales, e.g. es_es=espeak:es+f3 (`dub voices <locale>` lists them; the others get their most natural voice)', voiceList)
+    .option('--glossary <glossary-id>', 'a glossary of your workspace whose latest version the project pins (docs/glossaries.md)', glossaryId)
     .option('--new', 'create another project even when <video>.dub.json records one made from this file with these options (that one is then charged again)')
     .action(
       async (
@@ -85,6 +86,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
           burnCaptions?: boolean;
           background?: BackgroundMode;
           voices?: Record<string, string>;
+          glossary?: string;
           new?: boolean;
         },
       ) => {
@@ -99,6 +101,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
           ...(options.burnCaptions ? { video: { burned_captions: true } } : {}),
           ...(options.background ? { background: options.background } : {}),
           ...(options.voices ? { voices: options.voices } : {}),
+          ...(options.glossary ? { glossary: { id: options.glossary } } : {}),
         });
         let projectId: string;
         if (plan.kind === 'upload') {

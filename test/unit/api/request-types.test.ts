@@ -11,6 +11,7 @@ import { completeUploadBodySchema, type CompleteUploadBody, type CreateProjectBo
 import type { TranscriptReviewBody } from '../../../src/api/reviews/transcript-review.schema';
 import type { EditLanguageSegmentBody, EditSourceSegmentBody, ReplaceTranscriptBody } from '../../../src/api/transcripts/transcripts.schema';
 import type { CreateWebhookBody, ListWebhooksQuery } from '../../../src/api/webhooks/webhooks.schema';
+import type { CreateGlossaryBody, ProjectGlossaryBody } from '../../../src/api/glossaries/glossaries.schema';
 import type { ListVideosQuery } from '../../../src/api/youtube/youtube.schema';
 import type { MeetingNote, MeetingTag, SyncState, TranscriptSegment } from '../../../src/db/meetings';
 import { createLogger } from '../../../src/logger';
@@ -44,9 +45,21 @@ same<
       publishing?: { title?: string; description?: string };
       background: 'duck' | 'keep' | 'drop';
       video?: { burned_captions: boolean };
+      glossary?: { id: string; version?: number };
     }
   >
 >();
+same<
+  Equal<
+    CreateGlossaryBody,
+    {
+      name: string;
+      source_locale: string;
+      entries: { term: string; case_sensitive: boolean; keep: boolean; translations?: Record<string, string>; pronunciations?: Record<string, string> }[];
+    }
+  >
+>();
+same<Equal<ProjectGlossaryBody, { id: string; version?: number }>>();
 same<Equal<ReplaceTranscriptBody, { format: 'vtt' | 'srt' | 'json'; content: string; speaker_prefixes?: boolean }>>();
 same<Equal<EditSourceSegmentBody, { speaker_id?: string; text?: string; start_seconds?: number; end_seconds?: number }>>();
 same<Equal<EditLanguageSegmentBody, { text: string }>>();

@@ -26,6 +26,13 @@ it('names the background, voices and burned captions the recorded request had, o
   expect(requestDifferences(recorded, { ...recorded, voices: { es_es: 'espeak:es' } })).toEqual(['--voices es_es=espeak:es+f3']);
 });
 
+it('names the glossary the recorded request pinned, or that it pinned none', () => {
+  const recorded = { ...base, glossary: { id: 'gls_k3v9q2m7x1c8b4n6' } };
+  expect(requestDifferences(recorded, base)).toEqual(['--glossary gls_k3v9q2m7x1c8b4n6']);
+  expect(requestDifferences(base, recorded)).toEqual(['no --glossary']);
+  expect(requestDifferences(recorded, { ...base, glossary: { id: 'gls_k3v9q2m7x1c8b4n6' } })).toEqual([]);
+});
+
 it('reads --voices as a voice id per locale, and refuses what is not one', () => {
   expect(voiceList('es_es=espeak:es+f3, ca_es=festival:upc_ca_ona_hts')).toEqual({ es_es: 'espeak:es+f3', ca_es: 'festival:upc_ca_ona_hts' });
   expect(() => voiceList('es_es')).toThrow('Expected <locale>=<voice id>');
