@@ -1,6 +1,6 @@
 import type { GlossaryEntry } from '../../shared/glossary-entry';
 import type { ProtectedTerm } from './protected-terms';
-import { findTerms } from './term-spans';
+import { findTerms } from '../../shared/glossary-match';
 import type { TranslateOptions, Translator } from './translator';
 
 // A glossary applied to a translate call (docs/glossaries.md#enforcement): every occurrence of a

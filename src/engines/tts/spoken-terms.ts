@@ -1,7 +1,7 @@
 import type { GlossaryEntry } from '../../shared/glossary-entry';
 import type { VoiceEngine } from '../../shared/offered-voices';
 import { targetWording } from '../translate/glossary-translation';
-import { findTerms } from '../translate/term-spans';
+import { findTerms } from '../../shared/glossary-match';
 
 // What the voice is given to say for a line (docs/glossaries.md#pronunciations): each glossary
 // term, as the line writes it in the target (the forced translation, the kept term, or the term

@@ -1,43 +1,10 @@
 import { apertiumPlaceholders, isPlaceholderWord } from '../../../../src/engines/translate/apertium-placeholders';
 import { protectedTermsFor, targetWording } from '../../../../src/engines/translate/glossary-translation';
 import { placedReplacement } from '../../../../src/engines/translate/protected-terms';
-import { findTerms } from '../../../../src/engines/translate/term-spans';
 import { htmlToText, libreTranslatePlaceholders } from '../../../../src/engines/external/libretranslate-placeholders';
 import type { GlossaryEntry } from '../../../../src/shared/glossary-entry';
 
 const entry = (term: string, rest: Partial<GlossaryEntry> = {}): GlossaryEntry => ({ term, case_sensitive: false, keep: true, translations: {}, pronunciations: {}, ...rest });
-const found = (text: string, entries: GlossaryEntry[]) => findTerms(text, entries).map((s) => [text.slice(s.start, s.end), s.entry.term]);
-
-describe('findTerms (term-spans.ts)', () => {
-  it('finds whole words and phrases in any case, across any whitespace', () => {
-    expect(found('My rice  cooker\nPRO broke. Products are not Pro-ducts.', [entry('Rice Cooker Pro'), entry('Pro')])).toEqual([
-      ['rice  cooker\nPRO', 'Rice Cooker Pro'],
-      ['Pro', 'Pro'],
-    ]);
-  });
-
-  it('takes the longest term where two overlap, and never two spans on one character', () => {
-    expect(found('The Rice Cooker Pro and rice.', [entry('Rice'), entry('Rice Cooker Pro'), entry('Cooker Pro Max')])).toEqual([
-      ['Rice Cooker Pro', 'Rice Cooker Pro'],
-      ['rice', 'Rice'],
-    ]);
-  });
-
-  it('honours case_sensitive', () => {
-    expect(found('apple and Apple', [entry('Apple', { case_sensitive: true })])).toEqual([['Apple', 'Apple']]);
-  });
-
-  it('treats letters and digits of any script as word characters, and escapes the term', () => {
-    expect(found('Café Ñandú, Ñandús, x2 (C++) c++ 2x2', [entry('Ñandú'), entry('C++'), entry('x2')])).toEqual([
-      ['Ñandú', 'Ñandú'],
-      ['x2', 'x2'],
-      ['C++', 'C++'],
-      ['c++', 'C++'],
-    ]);
-    expect(found('Straße', [entry('Stra')])).toEqual([]);
-  });
-});
-
 describe('what the target says (glossary-translation.ts)', () => {
   const cooker = entry('Rice Cooker Pro', { keep: true, translations: { es_es: 'olla arrocera Pro' } });
   const slow = entry('slow cooker', { keep: false, translations: { pt_pt: 'panela lenta' } });
