@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { listLanguageSegments, writeLanguageLines, type LanguageSegmentStatus, type LineText } from '../db/language-segments';
+import { pinnedGlossaryEntries } from '../db/glossaries';
 import { assignMissingSpeakerVoices } from '../db/speakers';
 import { findLanguage } from '../db/project-languages';
 import { listSourceSegments, newSegmentId, type Cue } from '../db/source-segments';
@@ -9,7 +10,6 @@ import type { EngineCapabilities } from '../engines/capabilities';
 import { SOURCE_LOCALE_ENGLISH } from '../engines/locale-catalog';
 import { translateWithGlossary } from '../engines/translate/glossary-translation';
 import { noUntranslatedWords, type UntranslatedWords } from '../engines/translate/translator';
-import type { GlossaryEntry } from '../shared/glossary-entry';
 import { routeFrom } from '../shared/translation-route';
 import { mostOverlappedSource, planLines } from '../shared/line-plan';
 import { classifyingEngineErrors } from './classify-engine-error';
@@ -56,15 +56,19 @@ export interface PlanLinesInput {
   translatedStatus: Extract<LanguageSegmentStatus, 'current' | 'stale'>;
   /** Other texts to translate in the same batch (a title, a description). */
   extraTexts?: string[];
-  /** The project's pinned glossary: its terms are enforced in the translation (docs/glossaries.md#enforcement). */
-  glossary?: readonly GlossaryEntry[];
   onTick: () => void;
 }
 
 export async function planLanguageLines({ db, engines, capabilities }: { db: Db; engines: Engines; capabilities: EngineCapabilities }, input: PlanLinesInput): Promise<PlannedLines> {
   const language = await findLanguage(db, input.projectId, input.locale);
   if (!language) throw new Error(`project ${input.projectId} has no language ${input.locale}`);
-  const [lines, sources, project] = await Promise.all([listLanguageSegments(db, input.projectId, input.locale), listSourceSegments(db, input.projectId), requireProject(db, input.projectId)]);
+  const [lines, sources, project, glossary] = await Promise.all([
+    listLanguageSegments(db, input.projectId, input.locale),
+    listSourceSegments(db, input.projectId),
+    requireProject(db, input.projectId),
+    // The pinned version's terms are enforced in every translation (docs/glossaries.md#enforcement).
+    pinnedGlossaryEntries(db, input.projectId),
+  ]);
   const supplied = language.supplied_translation;
   const extraTexts = input.extraTexts ?? [];
 
@@ -91,7 +95,7 @@ export async function planLanguageLines({ db, engines, capabilities }: { db: Db;
     texts.length === 0
       ? []
       : await classifyingEngineErrors(() =>
-          translateWithGlossary(engines.translator, texts, translationModes(capabilities, input.locale, project.source_locale), input.glossary ?? [], input.locale, {
+          translateWithGlossary(engines.translator, texts, translationModes(capabilities, input.locale, project.source_locale), glossary, input.locale, {
             onTick: input.onTick,
             onUntranslated: (u) => (untranslated = u),
           }),

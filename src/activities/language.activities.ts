@@ -21,6 +21,7 @@ import { activityLog } from './activity-log';
 import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
 import { activityContext } from './activity-context';
 import { classifyingEngineErrors } from './classify-engine-error';
+import { pinnedGlossaryEntries } from '../db/glossaries';
 import { renderInputFor } from '../pipeline/render-input';
 
 export type { PublishedFile } from '../pipeline/render-dub';
@@ -107,12 +108,13 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
       const lines = await listLanguageSegments(db, step.projectId, step.locale);
       await advanceLanguage(db, step, 'dubbing', { percent: 25, phase_message: `Synthesizing ${counted(lines.length, 'segment')}.` });
 
+      const glossary = await pinnedGlossaryEntries(db, step.projectId);
       const { log, onTick, transfer } = activityContext();
       const rendered = await classifyingEngineErrors(() =>
         renderDub(
           { blobStore, engines, capabilities, log },
           {
-            ...renderInputFor(project, language, { lines, revision: language.revision }),
+            ...renderInputFor(project, language, { lines, revision: language.revision, glossary }),
             onTick,
             transfer,
             onStage: async (stage) => {

@@ -22,6 +22,8 @@ import type { FailureCode } from '../shared/error-codes';
 import { sourceKeys } from '../shared/source-keys';
 import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
 import type { EventSettings } from '../lifecycle/project-events';
+import { pinnedGlossaryEntries } from '../db/glossaries';
+import { recognitionVocabulary } from '../engines/asr/recognition-vocabulary';
 
 // Project-level steps of the project workflow. Each is idempotent: a retry, or a second worker
 // after the first was killed, finds the step's effects already recorded and changes nothing.
@@ -192,7 +194,9 @@ export function createProjectActivities({ db, blobStore, uploads, engines, webho
           await engines.media.extractAudio(source, speech, { onTick: heartbeat });
           const hasBackground = await engines.media.extractBackground(source, background, { onTick: heartbeat });
           extractMs = Math.round(performance.now() - started);
-          return { hasBackground, transcript: await engines.asr.transcribe(speech, { onTick: heartbeat, locale: project.source_locale }) };
+          // The pinned glossary's terms as hints (docs/glossaries.md#recognition).
+          const vocabulary = recognitionVocabulary(await pinnedGlossaryEntries(db, projectId), project.source_locale);
+          return { hasBackground, transcript: await engines.asr.transcribe(speech, { onTick: heartbeat, locale: project.source_locale, vocabulary }) };
         });
         const recognizeMs = Math.round(performance.now() - started) - extractMs;
         // Who speaks when (docs/speakers.md#finding-speakers): a segment holding two voices is cut at the change.

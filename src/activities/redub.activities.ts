@@ -12,6 +12,7 @@ import { requireProject } from './require-project';
 import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
 import { activityContext } from './activity-context';
 import { classifyingEngineErrors } from './classify-engine-error';
+import { pinnedGlossaryEntries } from '../db/glossaries';
 import { renderInputFor } from '../pipeline/render-input';
 import type { LanguageActivityDeps } from './language.activities';
 
@@ -62,8 +63,9 @@ export function createRedubActivities({ db, blobStore, engines, capabilities, we
       const lines = await listLanguageSegments(db, input.projectId, input.locale);
       const current = await findLanguage(db, input.projectId, input.locale);
       if (!current) throw ApplicationFailure.nonRetryable(`project ${input.projectId} has no language ${input.locale}`, 'internal_error');
+      const glossary = await pinnedGlossaryEntries(db, input.projectId);
       const { log, onTick, transfer } = activityContext();
-      const rendered = await classifyingEngineErrors(() => renderDub({ blobStore, engines, capabilities, log }, { ...renderInputFor(project, current, { lines, revision }), onTick, transfer }));
+      const rendered = await classifyingEngineErrors(() => renderDub({ blobStore, engines, capabilities, log }, { ...renderInputFor(project, current, { lines, revision, glossary }), onTick, transfer }));
 
       return db.transaction().execute(async (trx) => {
         await lockProjectToWrite(trx, input.projectId);

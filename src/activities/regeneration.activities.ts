@@ -16,6 +16,7 @@ import { requireProject } from './require-project';
 import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
 import { activityContext } from './activity-context';
 import { classifyingEngineErrors } from './classify-engine-error';
+import { pinnedGlossaryEntries } from '../db/glossaries';
 import { renderInputFor } from '../pipeline/render-input';
 import type { LanguageActivityDeps } from './language.activities';
 
@@ -84,7 +85,8 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
       }
       const revision = await claimRender(db, input, { redub: false });
       const { log, onTick, transfer } = activityContext();
-      const render = { ...renderInputFor(project, language, { lines: await listLanguageSegments(db, input.projectId, input.locale), revision }), onTick, transfer };
+      const lines = await listLanguageSegments(db, input.projectId, input.locale);
+      const render = { ...renderInputFor(project, language, { lines, revision, glossary: await pinnedGlossaryEntries(db, input.projectId) }), onTick, transfer };
       // Only the spans that changed, spliced into the published files; the whole when they cannot be.
       const deps = { blobStore, engines, capabilities, log };
       const previousKeyPrefix = revisionKeyPrefix(input.projectId, input.locale, row.from_revision);

@@ -251,13 +251,15 @@ export async function markSourceSegmentLinesStale(trx: Db, sourceSegmentId: stri
 /**
  * Lines made from these source segments go `stale` in the named locales, except `edited` ones (a
  * person's words, as after a source edit): what a change of the project's glossary does
- * (docs/glossaries.md#staleness). Answers the locale of each line it made stale.
+ * (docs/glossaries.md#staleness). Their clips are no longer taken as speaking them
+ * (`rendered_text` cleared): a changed pronunciation leaves the words as they were, and the next
+ * regeneration must still say them again, and quote and bill them. Answers the locale of each line it made stale.
  */
 export async function markLinesStaleFor(trx: Db, projectId: string, targets: readonly { sourceSegmentId: string; locale: string }[]): Promise<string[]> {
   if (!targets.length) return [];
   const rows = await trx
     .updateTable('language_segments')
-    .set({ status: 'stale', updated_at: sql<Date>`now()` })
+    .set({ status: 'stale', rendered_text: null, updated_at: sql<Date>`now()` })
     .where('project_id', '=', projectId)
     .where('status', '=', 'current')
     .where(sql<boolean>`(source_segment_id, locale) in (select * from unnest(${targets.map((t) => t.sourceSegmentId)}::text[], ${targets.map((t) => t.locale)}::text[]))`)

@@ -57,7 +57,7 @@ export interface LineClipsInput {
    */
   knownLeadingSilence?: ReadonlyMap<string, number>;
   /** The project's pinned glossary and the language's locale: terms are said as its pronunciations say (docs/glossaries.md#pronunciations). */
-  glossary?: { entries: readonly GlossaryEntry[]; locale: string };
+  glossary: { entries: readonly GlossaryEntry[]; locale: string };
 }
 
 /** One clip per spoken line, in the lines' order. */
@@ -73,7 +73,7 @@ export async function lineClips({ blobStore, engines }: { blobStore: BlobStore; 
     const synthesized: { durationSeconds: number }[] = new Array(fresh.length);
     for (const [voice, indexes] of groupByVoice(fresh, input.voice)) {
       const engine = parseVoiceId(voice).engine;
-      const say = (text: string) => (input.glossary ? spokenText(text, input.glossary.entries, input.glossary.locale, engine) : text);
+      const say = (text: string) => spokenText(text, input.glossary.entries, input.glossary.locale, engine);
       const results = await engines.tts.synthesizeBatch(
         indexes.map((i) => say(fresh[i]!.text)),
         voice,

@@ -5,6 +5,7 @@ import type { Engines } from '../engines';
 import type { DubQuality } from '../engines/alignment/dub-quality';
 import { readWavFileInfo, sharedMonoPcmRate } from '../engines/tts/wav-file-duration';
 import type { EngineCapabilities } from '../engines/capabilities';
+import type { GlossaryEntry } from '../shared/glossary-entry';
 import type { LanguageSegment, RenderedLine } from '../db/language-segments';
 import { backgroundSideToMidDb } from '../engines/media/duck-background';
 import type { BackgroundMode } from '../shared/background-mode';
@@ -53,6 +54,8 @@ export interface RenderDubInput {
   lines: LanguageSegment[];
   /** The language's voice (project_languages.voice); null: the locale's worker voice (voiceFor). */
   voice?: string | null;
+  /** The project's pinned glossary: its pronunciations are what the voices say (docs/glossaries.md#pronunciations). */
+  glossary: readonly GlossaryEntry[];
   /** Drawn on the thumbnail. */
   title: string;
   /** What the dub is mixed over: the project's mode (docs/background.md). */
@@ -132,6 +135,7 @@ export async function renderDub(deps: Deps, input: RenderDubInput): Promise<Rend
       keyPrefix: input.keyPrefix,
       onTick: input.onTick,
       transfer: input.transfer,
+      glossary: { entries: input.glossary, locale: input.locale },
     });
     clock.lap('speechMs');
     await input.onStage?.('fitting');

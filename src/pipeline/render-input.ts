@@ -1,6 +1,7 @@
 import type { LanguageSegment } from '../db/language-segments';
 import type { ProjectLanguage } from '../db/project-languages';
 import type { Project } from '../db/projects';
+import type { GlossaryEntry } from '../shared/glossary-entry';
 import { videoRenderFor } from './dubbed-video';
 import type { RenderDubInput } from './render-dub';
 import { revisionKeyPrefix } from './storage-keys';
@@ -16,12 +17,13 @@ export type RenderBasis = Omit<RenderDubInput, 'onTick' | 'transfer' | 'onStage'
 export function renderInputFor(
   project: Pick<Project, 'id' | 'name' | 'background' | 'source_duration_seconds' | 'source_has_video' | 'source_locale'>,
   language: Pick<ProjectLanguage, 'locale' | 'voice' | 'title' | 'video_burned_captions'>,
-  render: { lines: LanguageSegment[]; revision: number },
+  render: { lines: LanguageSegment[]; revision: number; glossary: readonly GlossaryEntry[] },
 ): RenderBasis {
   return {
     projectId: project.id,
     locale: language.locale,
     lines: render.lines,
+    glossary: render.glossary,
     voice: language.voice,
     title: language.title ?? project.name,
     background: project.background,

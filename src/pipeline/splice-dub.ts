@@ -89,6 +89,7 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
       onTick: input.onTick,
       transfer: input.transfer,
       knownLeadingSilence,
+      glossary: { entries: input.glossary, locale: input.locale },
     });
     const synthesized = clips.filter((c) => c.fresh).length;
     clock.lap('speechMs');

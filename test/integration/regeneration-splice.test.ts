@@ -71,6 +71,7 @@ async function renderedWhole(id: string, keyPrefix: string) {
       projectId: id,
       locale: 'es_es',
       lines: now,
+      glossary: [],
       title: 'Test project',
       background: project.background,
       durationSeconds: project.source_duration_seconds!,
