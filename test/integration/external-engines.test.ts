@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { getBalance } from '../../src/db/credits';
 import { startFakeLibreTranslate, type FakeLibreTranslate } from '../fakes/libretranslate-server';
 import { startFakeSpeechServer, type FakeSpeechServer } from '../fakes/openai-speech-server';
@@ -61,11 +62,11 @@ afterAll(async () => {
   removeTempDir(dir);
 });
 
-async function dub(targets: string[], voices?: Record<string, string>): Promise<{ id: string; view: any }> {
+async function dub(targets: string[], voices?: Record<string, string>, extra: Record<string, unknown> = {}): Promise<{ id: string; view: any }> {
   const created = await createProject(
     api,
     tenant,
-    projectBody({ target_locales: targets, ...(voices ? { voices } : {}), source: { type: 'upload', file_name: 'garden.mp4', size_bytes: clip.length } }),
+    projectBody({ target_locales: targets, ...(voices ? { voices } : {}), source: { type: 'upload', file_name: 'garden.mp4', size_bytes: clip.length }, ...extra }),
   );
   expect(created.status).toBe(201);
   expect((await uploadAndComplete(api, tenant, created.body.data, clip)).status).toBe(200);
@@ -139,6 +140,34 @@ it("speaks a language with its second listed voice by that voice's own name", as
   const spoken = tts.calls.slice(before);
   expect(spoken.length).toBeGreaterThan(0);
   for (const call of spoken) expect(call).toMatchObject({ status: 200, body: { model: 'kokoro', voice: 'em_alex' } });
+}, 180_000);
+
+it("sends a glossary's terms to LibreTranslate in the form it leaves alone, and restores them (docs/glossaries.md#enforcement)", async () => {
+  const glossary = await request(api.baseUrl, 'POST', '/v1/glossaries', {
+    headers: { authorization: `Bearer ${tenant.key}`, 'idempotency-key': randomUUID() },
+    body: {
+      name: 'Garden',
+      source_locale: 'en_us',
+      entries: [
+        { term: 'garden', translations: { es_es: 'Huerto Real' } },
+        { term: 'sky', keep: true },
+      ],
+    },
+  });
+  expect(glossary.status).toBe(201);
+  const before = mt.calls.length;
+  const { id, view } = await dub(['es_es'], undefined, { glossary: { id: glossary.body.data.id } });
+  expect(view.status).toBe('completed');
+  const translated = mt.calls.slice(before).filter((c) => c.path === '/translate');
+  expect(translated).toHaveLength(1);
+  expect(translated[0]!.body).toMatchObject({ format: 'html' });
+  const sent = translated[0]!.body!.q as string[];
+  // The terms travel inside markup the server does not translate; the words around them do not.
+  expect(sent).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^The <span translate="no"[^>]*>[^<]*<\/span> is green\.$/), expect.stringMatching(/^The <span translate="no"[^>]*>[^<]*<\/span> is blue today\.$/)]),
+  );
+  const lines = await api.db.selectFrom('language_segments').select('text').where('project_id', '=', id).where('locale', '=', 'es_es').orderBy('position').execute();
+  expect(lines.map((l) => l.text)).toEqual(['[es] The Huerto Real is green.', '[es] The sky is blue today.']);
 }, 180_000);
 
 it('retries a translation the server answered 500, then completes', async () => {
