@@ -19,11 +19,13 @@ import { VOICE_NAMES, type BenchVoice } from './lib/speech-clip';
 import { mb, s, report, type ClipResult } from './lib/pipeline-report';
 import { runClip, type Services } from './lib/pipeline-run-clip';
 import { measureSpeakers, reportSpeakers } from './lib/speakers-figure';
+import { measureTerms, reportTerms } from './lib/terms-figure';
 
 // npm run bench:pipeline [-- --seconds 60,600 --targets es_es,ca_es,pt_pt --voices natural,espeak]   (default: both clips)
 // npm run bench:pipeline -- --quality-only [--seconds 60]   (quality alone: each voice dubs each clip; no floor, no regeneration)
 // npm run bench:pipeline -- --regeneration-only   (the regeneration figure alone: one target, no engine floor)
 // npm run bench:pipeline -- --speakers-only   (the speakers figure alone: no services, about a minute)
+// npm run bench:pipeline -- --terms-only   (the glossary terms figure alone: apertium only, seconds)
 //
 // Wall time, peak memory and cost per minute of source to dub English clips into 3 languages,
 // end to end on real parts: the API and one worker as child processes started as in production
@@ -58,6 +60,8 @@ import { measureSpeakers, reportSpeakers } from './lib/speakers-figure';
 // project, with the worker's CPU for it flat from the shortest project to the longest.
 // Last, the speakers figure (issue 42, bench/lib/speakers-figure.ts): dialogs of two installed
 // voices, recognized by pocketsphinx and diarized; speakers found, DER and the diarizer's time.
+// And the glossary terms figure (issue 43, bench/lib/terms-figure.ts): term accuracy and the chrF
+// of the other words, with and without the glossary.
 
 /** "Flat": a longer clip's wall time per minute of source at most this much above the shortest's. */
 const FLAT_COST_TOLERANCE = 1.1;
@@ -73,6 +77,8 @@ interface Options {
   qualityOnly: boolean;
   /** Only the speakers figure: no services, no dubbing. */
   speakersOnly: boolean;
+  /** Only the glossary terms figure. */
+  termsOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -87,7 +93,7 @@ function parseArgs(argv: string[]): Options {
   const targets = (value('targets') ?? (regenerationOnly ? 'es_es' : 'es_es,ca_es,pt_pt')).split(',').filter(Boolean);
   const voices = (value('voices') ?? (regenerationOnly ? 'natural' : 'natural,espeak')).split(',').filter(Boolean) as BenchVoice[];
   if (voices.some((v) => !(v in VOICE_NAMES)) || !voices.includes('natural')) throw new Error(`--voices must list natural and optionally espeak (${Object.keys(VOICE_NAMES).join(', ')})`);
-  return { seconds: [...seconds].sort((a, b) => a - b), targets, voices, regenerationOnly, qualityOnly, speakersOnly: argv.includes('--speakers-only') };
+  return { seconds: [...seconds].sort((a, b) => a - b), targets, voices, regenerationOnly, qualityOnly, speakersOnly: argv.includes('--speakers-only'), termsOnly: argv.includes('--terms-only') };
 }
 
 async function main(): Promise<number> {
@@ -99,6 +105,10 @@ async function main(): Promise<number> {
   const cores = os.cpus().length;
   log(`code under test: ${code}`);
   log(`scratch dir ${dir}; machine: ${cores} CPUs, node ${process.version}, load average ${loadBefore}`);
+  if (options.termsOnly) {
+    console.log(`\n== bench:pipeline --terms-only — ${new Date().toISOString()}, code under test: ${code} ==`);
+    return reportTerms(await measureTerms()) ? 0 : 1;
+  }
   if (options.speakersOnly) {
     const speakers = await measureSpeakers(dir);
     console.log(`\n== bench:pipeline --speakers-only — ${new Date().toISOString()}, ${cores} CPUs, node ${process.version}, load average before ${loadBefore}, now ${loadAverage()} ==`);
@@ -215,6 +225,7 @@ async function main(): Promise<number> {
 
   // After the dubs, so its CPU does not share the machine with a timed project.
   const speakers = options.regenerationOnly ? null : await measureSpeakers(dir);
+  const terms = options.regenerationOnly ? null : await measureTerms();
 
   console.log(`\n== bench:pipeline — ${new Date().toISOString()}, ${cores} CPUs, node ${process.version}, load average before ${loadBefore}, now ${loadAverage()} ==`);
   console.log(`code under test: ${code}`);
@@ -253,6 +264,7 @@ async function main(): Promise<number> {
   }
   if (regenerations.length > 0) pass = reportRegenerations(regenerations) && pass;
   if (speakers) pass = reportSpeakers(speakers) && pass;
+  if (terms) pass = reportTerms(terms) && pass;
   log(`done in ${s(performance.now() - started)} s`);
   return pass ? 0 : 1;
 }
