@@ -2,6 +2,7 @@ import { speakersRoutes } from './speakers/speakers.routes';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps } from './app-deps';
+import { captionsRoutes } from './captions/captions.routes';
 import { docsRoutes } from './docs/docs.routes';
 import { editorRoutes } from './editor/editor.routes';
 import { healthRoutes } from './health/health.routes';
@@ -43,6 +44,7 @@ export function createRouter(appDeps: AppDeps): Router {
     projectsRoutes(deps),
     transcriptsRoutes(deps),
     speakersRoutes(deps),
+    captionsRoutes(deps),
     reviewersRoutes(deps),
     youtubeRoutes(deps),
     notesRoutes(deps),

@@ -26,6 +26,12 @@ it('names the background, voices and burned captions the recorded request had, o
   expect(requestDifferences(recorded, { ...recorded, voices: { es_es: 'espeak:es' } })).toEqual(['--voices es_es=espeak:es+f3']);
 });
 
+it('names the caption rules the recorded request chose, or that it chose none', () => {
+  expect(requestDifferences({ ...base, caption_rules: 'children' }, base)).toEqual(['--caption-rules children']);
+  expect(requestDifferences(base, { ...base, caption_rules: 'fast' })).toEqual(['no --caption-rules']);
+  expect(requestDifferences({ ...base, caption_rules: 'fast' }, { ...base, caption_rules: 'fast' })).toEqual([]);
+});
+
 it('reads --voices as a voice id per locale, and refuses what is not one', () => {
   expect(voiceList('es_es=espeak:es+f3, ca_es=festival:upc_ca_ona_hts')).toEqual({ es_es: 'espeak:es+f3', ca_es: 'festival:upc_ca_ona_hts' });
   expect(() => voiceList('es_es')).toThrow('Expected <locale>=<voice id>');
