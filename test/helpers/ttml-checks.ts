@@ -77,10 +77,12 @@ const OFFSET = /^(\d+(?:\.\d+)?)(h|m|s|ms)$/;
 
 function seconds(expression: string): number | null {
   const clock = CLOCK.exec(expression);
-  if (clock) return Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3]) + Number(clock[4] ?? 0);
+  // Whole milliseconds (the finest the files here write), so sums carry no float noise.
+  const ms = (value: number) => Math.round(value * 1000) / 1000;
+  if (clock) return ms(Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3]) + Number(clock[4] ?? 0));
   const offset = OFFSET.exec(expression);
   if (!offset) return null;
-  return Number(offset[1]) * { h: 3600, m: 60, s: 1, ms: 0.001 }[offset[2] as 'h' | 'm' | 's' | 'ms'];
+  return ms(Number(offset[1]) * { h: 3600, m: 60, s: 1, ms: 0.001 }[offset[2] as 'h' | 'm' | 's' | 'ms']);
 }
 
 function parse(xml: string, problems: string[]): Node | null {
