@@ -243,7 +243,15 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
 
       for (const language of done.languages) {
         expect(language.status).toBe('completed');
-        expect(language.deliverables.map((d: any) => `${d.type}/${d.format}`).sort()).toEqual(['audio/mp3', 'audio/wav', 'subtitles/srt', 'subtitles/ttml', 'subtitles/vtt', 'thumbnail/png', 'video/mp4']);
+        expect(language.deliverables.map((d: any) => `${d.type}/${d.format}`).sort()).toEqual([
+          'audio/mp3',
+          'audio/wav',
+          'subtitles/srt',
+          'subtitles/ttml',
+          'subtitles/vtt',
+          'thumbnail/png',
+          'video/mp4',
+        ]);
         expect(language.publishing.title).not.toBe('How to cook rice');
         expect(language.publishing.title.length).toBeGreaterThan(3);
         expect(language.publishing.description).not.toBe('A short lesson about rice and vegetables.');
