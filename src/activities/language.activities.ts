@@ -136,7 +136,9 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
      * visible exactly when done. A reset run that reaches here for a language that meanwhile
      * failed reopens it first, paid like a console retry; a completed language stays as it was.
      */
-    async publishLanguage(input: LanguageStep & { files: PublishedFile[]; lines?: RenderedLine[]; driftSeconds: number; quality?: DubQuality }): Promise<{ status: 'completed' | 'failed' }> {
+    async publishLanguage(
+      input: LanguageStep & { files: PublishedFile[]; lines?: RenderedLine[]; driftSeconds: number; quality?: DubQuality; captionBreaches?: number },
+    ): Promise<{ status: 'completed' | 'failed' }> {
       return db.transaction().execute(async (trx) => {
         const claim = await claimAttempt(trx, input);
         if (claim.state !== 'open') return { status: claim.state === 'completed' ? ('completed' as const) : ('failed' as const) };

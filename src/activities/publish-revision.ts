@@ -11,7 +11,7 @@ import type { RenderedDub } from '../pipeline/render-dub';
 export async function publishRendered(
   trx: Db,
   step: { projectId: string; locale: string },
-  rendered: Pick<RenderedDub, 'files' | 'lines' | 'driftSeconds'> & { quality?: RenderedDub['quality'] },
+  rendered: Pick<RenderedDub, 'files' | 'lines' | 'driftSeconds'> & { quality?: RenderedDub['quality']; captionBreaches?: number },
   options: { settleStale: boolean; language?: LanguageChanges },
 ): Promise<void> {
   for (const file of rendered.files) {
@@ -26,5 +26,11 @@ export async function publishRendered(
     });
   }
   await recordRenderedLines(trx, step.projectId, step.locale, rendered.lines, { settleStale: options.settleStale });
-  await updateLanguage(trx, step.projectId, step.locale, { ...options.language, drift_seconds: rendered.driftSeconds, dub_quality: rendered.quality ? JSON.stringify(rendered.quality) : null });
+  await updateLanguage(trx, step.projectId, step.locale, {
+    ...options.language,
+    drift_seconds: rendered.driftSeconds,
+    dub_quality: rendered.quality ? JSON.stringify(rendered.quality) : null,
+    // The project view's caption_qc (docs/captions.md#qc): counted once, as published, not per GET.
+    caption_breaches: rendered.captionBreaches ?? null,
+  });
 }

@@ -34,6 +34,8 @@ export interface RenderedRegeneration {
   driftSeconds: number;
   quality?: DubQuality;
   synthesized: number;
+  /** Timed-text rules its captions break (absent from a render recorded before QC). */
+  captionBreaches?: number;
 }
 
 const heartbeat = () => Context.current().heartbeat();

@@ -3,6 +3,7 @@ import { glossariesRoutes, projectGlossaryRoutes } from './glossaries/glossaries
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps } from './app-deps';
+import { captionsRoutes } from './captions/captions.routes';
 import { docsRoutes } from './docs/docs.routes';
 import { editorRoutes } from './editor/editor.routes';
 import { healthRoutes } from './health/health.routes';
@@ -46,6 +47,7 @@ export function createRouter(appDeps: AppDeps): Router {
     speakersRoutes(deps),
     projectGlossaryRoutes(deps),
     glossariesRoutes(deps),
+    captionsRoutes(deps),
     reviewersRoutes(deps),
     youtubeRoutes(deps),
     notesRoutes(deps),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import createClient, { type Client } from 'openapi-fetch';
 import type {
+  CaptionQc,
   CompletedPart,
   CreateGlossaryRequest,
   CreateProjectRequest,
@@ -181,6 +182,9 @@ export function createDubbingClient(options: DubbingClientOptions) {
       unwrap(
         api.PATCH('/v1/dubbing/projects/{project_id}/languages/{locale}/segments/{segment_id}', { params: { path: { project_id: projectId, locale, segment_id: segmentId } }, body: { text } }),
       ).then((body) => body.data),
+    /** Timed-text QC of a completed language's captions (docs/captions.md#qc): each cue with the rules it breaks, and totals. */
+    getCaptionQc: (projectId: string, locale: string): Promise<CaptionQc> =>
+      unwrap(api.GET('/v1/dubbing/projects/{project_id}/languages/{locale}/qc', { params: { path: { project_id: projectId, locale } } })).then((body) => body.data),
     // Speakers (docs/speakers.md): who says each line, by what name, in which voice per language.
     /** The project's speakers in position order: label, lines, seconds, pitch, voice per target locale. */
     listSpeakers: (projectId: string): Promise<Speaker[]> => unwrap(api.GET('/v1/dubbing/projects/{project_id}/speakers', { params: { path: { project_id: projectId } } })).then((body) => body.data),

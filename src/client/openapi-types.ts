@@ -134,7 +134,7 @@ export interface paths {
         };
         /**
          * Download a completed file
-         * @description Audio (`mp3` default, `wav`), thumbnails and the dubbed video (`mp4`, docs/video.md) redirect to a short-lived signed storage URL, which serves `Range` requests (206); subtitles (`vtt` default, `srt`) come back in the body.
+         * @description Audio (`mp3` default, `wav`), thumbnails and the dubbed video (`mp4`, docs/video.md) redirect to a short-lived signed storage URL, which serves `Range` requests (206); subtitles (`vtt` default, `srt`, `ttml`: IMSC 1.1 Text Profile, docs/captions.md#ttml) come back in the body.
          *
          *     Requires an API key with the `dubbing:read` permission.
          */
@@ -458,6 +458,28 @@ export interface paths {
          *     Requires an API key with the `dubbing:write` permission.
          */
         delete: operations["removeProjectGlossary"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dubbing/projects/{project_id}/languages/{locale}/qc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check a language's captions
+         * @description Timed-text QC of the published captions against the project's `caption_rules` preset: each cue with every rule it breaks (line length, lines, reading speed, duration, gap to the next cue), and totals. The cues are cut and timed to meet the rules where the speech allows; what the speech makes impossible is reported here, never hidden. Free.
+         *
+         *     Requires an API key with the `dubbing:read` permission.
+         */
+        get: operations["getCaptionQc"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1105,6 +1127,11 @@ export interface components {
              * @enum {string}
              */
             background: "duck" | "keep" | "drop";
+            /**
+             * @description The timed-text preset the captions are cut, timed and checked to, as chosen at create (docs/captions.md#presets).
+             * @enum {string}
+             */
+            caption_rules: "standard" | "fast" | "children";
             languages: components["schemas"]["Language"][];
             speakers: {
                 /** @description What the create asked: 0 = find out, 1 = one speaker, N = exactly N. */
@@ -1188,7 +1215,7 @@ export interface components {
                  */
                 type: "audio" | "subtitles" | "thumbnail" | "video";
                 /** @enum {string} */
-                format: "mp3" | "wav" | "srt" | "vtt" | "png" | "mp4";
+                format: "mp3" | "wav" | "srt" | "vtt" | "ttml" | "png" | "mp4";
                 /**
                  * Format: uri
                  * @description The stable, authenticated download endpoint for this file.
@@ -1226,6 +1253,16 @@ export interface components {
             };
             alignment: {
                 drift_seconds: number | null;
+            };
+            /** @description Timed-text QC of the language's published captions (docs/captions.md#qc). */
+            caption_qc: {
+                /**
+                 * @description The project's `caption_rules`.
+                 * @enum {string}
+                 */
+                preset: "standard" | "fast" | "children";
+                /** @description Timed-text rules the published captions break, counted over every cue; null until captions are published (or for captions published before QC). GET …/languages/{locale}/qc names them. */
+                breaches: number | null;
             };
             video: {
                 /** @description The video's picture carries the language's captions (re-encoded to H.264). */
@@ -1655,6 +1692,12 @@ export interface operations {
                      * @enum {unknown}
                      */
                     background?: "duck" | "keep" | "drop";
+                    /**
+                     * @description The timed-text rules every language's captions are cut, timed and checked to (docs/captions.md#presets): `standard` (after the Netflix English template: 42 characters × 2 lines, 17 characters a second, 0.833–7 s on screen, 2 frames between cues), `fast` (20 characters a second) or `children` (13).
+                     * @default standard
+                     * @enum {unknown}
+                     */
+                    caption_rules?: "standard" | "fast" | "children";
                     /** @description The voice to speak each target locale with, by locale: an `id` from GET /v1/dubbing/voices for that locale, or a map of speaker labels to ids (`{"Ana": "espeak:es+f3", "Ben": "espeak:es"}`). A locale left out gets its most natural voice, and each speaker a voice of their own chosen by their pitch. A per-speaker map names the speakers of the supplied `transcript`. */
                     voices?: {
                         [key: string]: string | {
@@ -1740,6 +1783,7 @@ export interface operations {
                      *           "description": ""
                      *         },
                      *         "background": "duck",
+                     *         "caption_rules": "standard",
                      *         "languages": [],
                      *         "speakers": {
                      *           "num_speakers": 0,
@@ -2156,6 +2200,7 @@ export interface operations {
                      *           "description": ""
                      *         },
                      *         "background": "duck",
+                     *         "caption_rules": "standard",
                      *         "languages": [
                      *           {
                      *             "locale": "es_es",
@@ -2194,6 +2239,11 @@ export interface operations {
                      *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=subtitles&format=srt"
                      *               },
                      *               {
+                     *                 "type": "subtitles",
+                     *                 "format": "ttml",
+                     *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=subtitles&format=ttml"
+                     *               },
+                     *               {
                      *                 "type": "thumbnail",
                      *                 "format": "png",
                      *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=thumbnail"
@@ -2230,6 +2280,10 @@ export interface operations {
                      *             },
                      *             "alignment": {
                      *               "drift_seconds": 0.12
+                     *             },
+                     *             "caption_qc": {
+                     *               "preset": "standard",
+                     *               "breaches": 1
                      *             },
                      *             "video": {
                      *               "burned_captions": false
@@ -3902,8 +3956,8 @@ export interface operations {
                 /** @description A completed target locale of the project. */
                 locale: string;
                 type: "audio" | "subtitles" | "thumbnail" | "video";
-                /** @description audio: mp3 (default) or wav; subtitles: vtt (default) or srt; thumbnail: png; video: mp4. */
-                format?: "mp3" | "wav" | "srt" | "vtt" | "png" | "mp4";
+                /** @description audio: mp3 (default) or wav; subtitles: vtt (default), srt or ttml (IMSC 1.1 Text Profile); thumbnail: png; video: mp4. */
+                format?: "mp3" | "wav" | "srt" | "vtt" | "ttml" | "png" | "mp4";
             };
             header?: never;
             path: {
@@ -3923,6 +3977,7 @@ export interface operations {
                 content: {
                     "text/vtt": unknown;
                     "application/x-subrip": unknown;
+                    "application/ttml+xml": unknown;
                 };
             };
             /** @description Audio, thumbnail or video: follow `Location` to a short-lived signed URL. */
@@ -4018,7 +4073,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such project, or `type=video` for a completed language whose source has no video stream. `error.code`: `not_found`. */
+            /** @description No such project, `type=video` for a completed language whose source has no video stream, or `format=ttml` for captions published before TTML was offered. `error.code`: `not_found`. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4225,6 +4280,7 @@ export interface operations {
                      *           "description": ""
                      *         },
                      *         "background": "duck",
+                     *         "caption_rules": "standard",
                      *         "languages": [
                      *           {
                      *             "locale": "es_es",
@@ -4263,6 +4319,11 @@ export interface operations {
                      *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=subtitles&format=srt"
                      *               },
                      *               {
+                     *                 "type": "subtitles",
+                     *                 "format": "ttml",
+                     *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=subtitles&format=ttml"
+                     *               },
+                     *               {
                      *                 "type": "thumbnail",
                      *                 "format": "png",
                      *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=thumbnail"
@@ -4299,6 +4360,10 @@ export interface operations {
                      *             },
                      *             "alignment": {
                      *               "drift_seconds": 0.12
+                     *             },
+                     *             "caption_qc": {
+                     *               "preset": "standard",
+                     *               "breaches": 1
                      *             },
                      *             "video": {
                      *               "burned_captions": false
@@ -5140,6 +5205,7 @@ export interface operations {
                      *             "description": ""
                      *           },
                      *           "background": "duck",
+                     *           "caption_rules": "standard",
                      *           "languages": [
                      *             {
                      *               "locale": "es_es",
@@ -5178,6 +5244,11 @@ export interface operations {
                      *                   "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=subtitles&format=srt"
                      *                 },
                      *                 {
+                     *                   "type": "subtitles",
+                     *                   "format": "ttml",
+                     *                   "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=subtitles&format=ttml"
+                     *                 },
+                     *                 {
                      *                   "type": "thumbnail",
                      *                   "format": "png",
                      *                   "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=thumbnail"
@@ -5214,6 +5285,10 @@ export interface operations {
                      *               },
                      *               "alignment": {
                      *                 "drift_seconds": 0.12
+                     *               },
+                     *               "caption_qc": {
+                     *                 "preset": "standard",
+                     *                 "breaches": 1
                      *               },
                      *               "video": {
                      *                 "burned_captions": false
@@ -10219,6 +10294,363 @@ export interface operations {
                             type?: "conflict_error";
                             /** @enum {unknown} */
                             code?: "project_busy";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCaptionQc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a UUID). */
+                project_id: string;
+                /** @description One of the project's target locales. */
+                locale: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "locale": "es_es",
+                     *         "revision": 1,
+                     *         "preset": "standard",
+                     *         "rules": {
+                     *           "max_line_chars": 42,
+                     *           "max_lines": 2,
+                     *           "max_chars_per_second": 17,
+                     *           "min_duration_seconds": 0.833,
+                     *           "max_duration_seconds": 7,
+                     *           "min_gap_seconds": 0.0834,
+                     *           "min_gap_frames": 2,
+                     *           "frame_rate": 24
+                     *         },
+                     *         "cues": [
+                     *           {
+                     *             "index": 1,
+                     *             "start": 0.42,
+                     *             "end": 2.6,
+                     *             "text": "Hola a todos y bienvenidos a la cocina.",
+                     *             "line_id": "lseg_p2n8c4d7s1f5g9hj",
+                     *             "breaches": []
+                     *           },
+                     *           {
+                     *             "index": 2,
+                     *             "start": 3.4,
+                     *             "end": 5.1,
+                     *             "text": "Hoy cocinamos arroz con verduras frescas\ny un poco de aceite de oliva.",
+                     *             "line_id": "lseg_r5t1v3x7z9b2d4fg",
+                     *             "breaches": [
+                     *               {
+                     *                 "rule": "reading_speed",
+                     *                 "value": 40.59,
+                     *                 "limit": 17
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "cues": 2,
+                     *           "cues_with_breaches": 1,
+                     *           "breaches": 1,
+                     *           "by_rule": {
+                     *             "line_length": 0,
+                     *             "line_count": 0,
+                     *             "reading_speed": 1,
+                     *             "min_duration": 0,
+                     *             "max_duration": 0,
+                     *             "min_gap": 0
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @example es_es */
+                            locale: string;
+                            /** @description The revision whose captions were checked. */
+                            revision: number;
+                            /**
+                             * @description The project's `caption_rules`.
+                             * @enum {string}
+                             */
+                            preset: "standard" | "fast" | "children";
+                            rules: {
+                                max_line_chars: number;
+                                max_lines: number;
+                                max_chars_per_second: number;
+                                min_duration_seconds: number;
+                                max_duration_seconds: number;
+                                /** @description `min_gap_frames` at `frame_rate`, rounded up to the 0.1 ms. */
+                                min_gap_seconds: number;
+                                min_gap_frames: number;
+                                frame_rate: number;
+                            };
+                            /** @description Every cue of the published captions, in order; `breaches` is empty for a cue that keeps every rule. */
+                            cues: {
+                                /** @description The cue's number in the SRT file. */
+                                index: number;
+                                start: number;
+                                end: number;
+                                /** @description Its words, lines separated by `\n` (no markup: a voice span is not text). */
+                                text: string;
+                                /** @description The language line (GET …/segments) the cue shows. */
+                                line_id: string | null;
+                                breaches: {
+                                    /** @enum {string} */
+                                    rule: "line_length" | "line_count" | "reading_speed" | "min_duration" | "max_duration" | "min_gap";
+                                    /** @description What the cue has: line_length its longest line's characters, line_count its lines, reading_speed its characters a second (rounded up to 0.01), min_duration and max_duration its seconds on screen, min_gap the seconds to the next cue's start (negative: they overlap). */
+                                    value: number;
+                                    /** @description The preset's limit it breaks. */
+                                    limit: number;
+                                }[];
+                            }[];
+                            totals: {
+                                cues: number;
+                                cues_with_breaches: number;
+                                /** @description The same count as the language's `caption_qc.breaches` in the project view. */
+                                breaches: number;
+                                by_rule: {
+                                    line_length: number;
+                                    line_count: number;
+                                    reading_speed: number;
+                                    min_duration: number;
+                                    max_duration: number;
+                                    min_gap: number;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unknown_parameter`, `missing_parameter`, `invalid_parameter`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unknown_parameter",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unknown_parameter" | "missing_parameter" | "invalid_parameter";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such project or target locale (or not yours). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description The language has no published captions yet. `error.code`: `language_not_completed`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "language_not_completed",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "conflict_error";
+                            /** @enum {unknown} */
+                            code?: "language_not_completed";
                         };
                     };
                 };
@@ -15346,7 +15778,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The file name. */
-                asset: "api-client.js" | "api-key.js" | "audio-player.js" | "editable-text.js" | "editor.css" | "format.js" | "idempotency-key.js" | "main.js" | "messages.js" | "project-editor.js" | "project-speakers.js" | "project-watch.js" | "regenerate-panel.js" | "review-draft.js" | "review-editor.js" | "review-queue.js" | "route.js" | "segment-table.js" | "speaker-cell.js" | "speaker-colours.js" | "speakers-panel.js" | "voice-picker.js";
+                asset: "api-client.js" | "api-key.js" | "audio-player.js" | "caption-qc.js" | "editable-text.js" | "editor.css" | "format.js" | "idempotency-key.js" | "main.js" | "messages.js" | "project-editor.js" | "project-speakers.js" | "project-watch.js" | "regenerate-panel.js" | "review-draft.js" | "review-editor.js" | "review-queue.js" | "route.js" | "segment-table.js" | "speaker-cell.js" | "speaker-colours.js" | "speakers-panel.js" | "voice-picker.js";
             };
             cookie?: never;
         };

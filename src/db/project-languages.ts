@@ -22,6 +22,8 @@ export interface ProjectLanguageTable {
   charged_seconds: Generated<number>;
   refunded_seconds: Generated<number>;
   drift_seconds: number | null;
+  /** Timed-text rules the published captions break (migration 0037, docs/captions.md#qc); null before a render counted them. */
+  caption_breaches: ColumnType<number | null, number | null | undefined, number | null>;
   /** How well the published dub follows its source (migration 0014); written as JSON text. */
   dub_quality: ColumnType<DubQuality | null, string | null | undefined, string | null>;
   attempt: Generated<number>;
@@ -81,6 +83,7 @@ export const LANGUAGE_SUMMARY = [
   'charged_seconds',
   'refunded_seconds',
   'drift_seconds',
+  'caption_breaches',
   'attempt',
   'goodwill_seconds',
   'revision',

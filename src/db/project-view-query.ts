@@ -104,6 +104,7 @@ const PROJECT_COLUMNS = [
   'title',
   'description',
   'background',
+  'caption_rules',
   'status',
   'phase',
   'failure_code',

@@ -3,6 +3,7 @@
 // updateProject refuses them at compile time.
 import type { Cue, TranscriptSource } from './source-segments';
 import type { BackgroundMode } from '../shared/background-mode';
+import type { CaptionPreset } from '../captions/timed-text-rules';
 import { sql, type ColumnType, type Generated, type Selectable, type Transaction } from 'kysely';
 import type { Db } from './create-db';
 import type { Database } from './database';
@@ -34,6 +35,8 @@ export interface ProjectTable {
   description: string | null;
   /** What the dub is mixed over (migration 0030, docs/background.md); fixed at create. */
   background: ColumnType<BackgroundMode, BackgroundMode | undefined, BackgroundMode>;
+  /** The timed-text preset its captions follow (migration 0037, docs/captions.md#presets); fixed at create. */
+  caption_rules: ColumnType<CaptionPreset, CaptionPreset | undefined, CaptionPreset>;
   status: ProjectStatus;
   phase: ProjectPhase;
   failure_code: string | null;

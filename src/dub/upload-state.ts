@@ -56,6 +56,7 @@ export function requestDifferences(recorded: CreateProjectRequest, wanted: Creat
   const burned = (r: CreateProjectRequest) => r.video?.burned_captions === true;
   if (burned(recorded) !== burned(wanted)) differences.push(burned(recorded) ? '--burn-captions' : 'no --burn-captions');
   if ((recorded.background ?? null) !== (wanted.background ?? null)) differences.push(recorded.background ? `--background ${recorded.background}` : 'no --background');
+  if ((recorded.caption_rules ?? null) !== (wanted.caption_rules ?? null)) differences.push(recorded.caption_rules ? `--caption-rules ${recorded.caption_rules}` : 'no --caption-rules');
   const voices = (r: CreateProjectRequest) =>
     Object.entries(r.voices ?? {})
       .sort(([a], [b]) => a.localeCompare(b))

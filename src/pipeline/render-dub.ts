@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Engines } from '../engines';
@@ -9,11 +9,11 @@ import type { GlossaryEntry } from '../shared/glossary-entry';
 import type { LanguageSegment, RenderedLine } from '../db/language-segments';
 import { backgroundSideToMidDb } from '../engines/media/duck-background';
 import type { BackgroundMode } from '../shared/background-mode';
-import { layoutCaptions } from '../publish/caption-layout';
-import { toSrt, toVtt } from '../publish/captions';
+import type { CaptionPreset } from '../captions/timed-text-rules';
 import { isSpoken } from '../shared/line-plan';
 import { sourceKeys } from '../shared/source-keys';
 import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
+import { writeCaptionFiles } from './caption-files';
 import { publishVideo, type VideoRender } from './dubbed-video';
 import {
   BACKGROUND_VOLUME,
@@ -60,6 +60,8 @@ export interface RenderDubInput {
   title: string;
   /** What the dub is mixed over: the project's mode (docs/background.md). */
   background: BackgroundMode;
+  /** The timed-text rules its captions are cut, timed and checked to: the project's preset (docs/captions.md). */
+  captionRules: CaptionPreset;
   durationSeconds: number;
   hasVideo: boolean;
   /** The dubbed video to mux after the mix (docs/video.md); absent: no video deliverable. */
@@ -81,6 +83,8 @@ export interface RenderedDub {
   quality: DubQuality;
   /** Lines spoken afresh by this render. */
   synthesized: number;
+  /** Timed-text rules its published captions break, counted (docs/captions.md#qc). */
+  captionBreaches: number;
 }
 
 /** The published files: type, format, name under the revision's prefix, content type. */
@@ -89,6 +93,7 @@ export const PUBLISHED_FILES: [PublishedFile['type'], string, string, string][] 
   ['audio', 'wav', REVISION_FILES.wav, 'audio/wav'],
   ['subtitles', 'srt', REVISION_FILES.srt, 'application/x-subrip'],
   ['subtitles', 'vtt', REVISION_FILES.vtt, 'text/vtt'],
+  ['subtitles', 'ttml', REVISION_FILES.ttml, 'application/ttml+xml'],
   ['thumbnail', 'png', REVISION_FILES.thumbnail, 'image/png'],
 ];
 
@@ -180,10 +185,8 @@ export async function mixWhole(
   clock.lap('renderAndEncodeMs');
   const wav = await readWavFileInfo(out(REVISION_FILES.wav));
   const quality = dubQuality(placed, { sourceSeconds: duration, dubbedSeconds: wav.durationSeconds });
-  // One caption per line, shown as two-line cues of at most 42 characters (caption-layout.ts).
-  const cues = layoutCaptions(placed.map((p) => p.cue));
-  await writeFile(out(REVISION_FILES.srt), toSrt(cues));
-  await writeFile(out(REVISION_FILES.vtt), toVtt(cues));
+  // One caption per line, cut and timed to the project's preset (caption-files.ts).
+  const { cues, breaches: captionBreaches } = await writeCaptionFiles(workDir, placed, { locale: input.locale, preset: input.captionRules, durationSeconds: duration });
   const source = await blobStore.toLocalFile(sourceKeys.media(projectId), workDir, input.transfer);
   await engines.media.thumbnail({ source, hasVideo: input.hasVideo, atSeconds: Math.min(1, duration / 2), sourceSeconds: duration, title: input.title }, out(REVISION_FILES.thumbnail), opts);
   clock.lap('thumbnailMs');
@@ -214,5 +217,5 @@ export async function mixWhole(
   });
   clock.lap('storeMs');
   log.info('dub rendered', { locale: input.locale, clips: clips.length, synthesized, ...clock.stages });
-  return { files: published, lines: renderedLines(input.lines, placed), driftSeconds: driftSeconds(placed), quality, synthesized };
+  return { files: published, lines: renderedLines(input.lines, placed), driftSeconds: driftSeconds(placed), quality, synthesized, captionBreaches };
 }

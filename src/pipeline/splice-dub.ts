@@ -7,11 +7,10 @@ import { spliceSpans, type Stretch } from '../engines/media/splice-spans';
 import { TIMELINE_SAMPLE_RATE } from '../engines/media/timeline-filter';
 import { pcmWavHeader, readWavInfo, type WavInfo } from '../engines/tts/wav-file';
 import { sharedMonoPcmRate } from '../engines/tts/wav-file-duration';
-import { layoutCaptions } from '../publish/caption-layout';
-import { toSrt, toVtt } from '../publish/captions';
 import { isSpoken } from '../shared/line-plan';
 import type { BlobStore } from '../storage/blob-store';
 import { readBytes } from '../storage/read-bytes';
+import { writeCaptionFiles } from './caption-files';
 import { publishVideo } from './dubbed-video';
 import { BACKGROUND_VOLUME, driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, timelineBackground, type PlacedLine } from './dub-timeline';
 import { fetchClipFiles, lineClips } from './line-clips';
@@ -136,11 +135,8 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
     }
     clock.lap('mp3Ms');
 
-    const cues = layoutCaptions(placed.map((p) => p.cue));
-    await writeFile(path.join(workDir, REVISION_FILES.srt), toSrt(cues));
-    await writeFile(path.join(workDir, REVISION_FILES.vtt), toVtt(cues));
-    await blobStore.putFile(key('srt'), path.join(workDir, REVISION_FILES.srt));
-    await blobStore.putFile(key('vtt'), path.join(workDir, REVISION_FILES.vtt));
+    const { cues, breaches: captionBreaches } = await writeCaptionFiles(workDir, placed, { locale: input.locale, preset: input.captionRules, durationSeconds: input.durationSeconds });
+    for (const file of ['srt', 'vtt', 'ttml'] as const) await blobStore.putFile(key(file), path.join(workDir, REVISION_FILES[file]));
     const thumbnail = { title: input.title, hasVideo: input.hasVideo };
     const sourceFile = () => blobStore.toLocalFile(sourceKeys.media(input.projectId), workDir, input.transfer);
     if (previous.thumbnail.title === thumbnail.title && previous.thumbnail.hasVideo === thumbnail.hasVideo) {
@@ -207,7 +203,7 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
       mp3Frames: mp3.spliced ? mp3.frames : 'all',
       ...clock.stages,
     });
-    return { files, lines: renderedLines(input.lines, placed), driftSeconds: driftSeconds(placed), quality, synthesized };
+    return { files, lines: renderedLines(input.lines, placed), driftSeconds: driftSeconds(placed), quality, synthesized, captionBreaches };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

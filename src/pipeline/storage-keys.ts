@@ -15,6 +15,7 @@ export const REVISION_FILES = {
   wav: 'dub.wav',
   srt: 'captions.srt',
   vtt: 'captions.vtt',
+  ttml: 'captions.ttml',
   thumbnail: 'thumbnail.png',
   timeline: 'timeline.json',
 } as const;

@@ -76,6 +76,8 @@ function presentLanguage(project: Project, language: ProjectLanguage, options: P
     // goodwill_seconds: delivered free by an operator's goodwill retry (docs/money.md#retrying-a-failed-language).
     usage: { charged_seconds: language.charged_seconds, refunded_seconds: language.refunded_seconds, goodwill_seconds: language.goodwill_seconds },
     alignment: { drift_seconds: language.drift_seconds },
+    // Counted when the captions were published (docs/captions.md#qc); GET …/qc names each breach.
+    caption_qc: { preset: project.caption_rules, breaches: language.caption_breaches },
     // What the language's video deliverable shows (docs/video.md).
     video: { burned_captions: language.video_burned_captions },
     created_at: iso(language.created_at),
@@ -102,6 +104,7 @@ export function presentProject(project: Project, options: PresentOptions) {
     },
     publishing: { title: project.title ?? project.name, description: project.description ?? '' },
     background: project.background,
+    caption_rules: project.caption_rules,
     languages: options.languages.map((l) => presentLanguage(project, l, options)),
     speakers: { num_speakers: project.num_speakers, items: (options.speakers ?? []).map((speaker) => ({ id: speaker.id, label: speaker.label })) },
     // The glossary version its translations and voices apply (docs/glossaries.md#pinning).

@@ -1,8 +1,9 @@
-// The common timed-text rules every caption here follows (docs/recognition.md#captions): at most
-// 42 characters a line and 2 lines a cue, at most ~7 s on screen, cut at a sentence or clause
-// end where there is one and never inside a word. Pure: the recognizer's grouping
-// (src/engines/asr/group-words.ts) and the published captions (src/publish/caption-layout.ts)
-// apply the same rules.
+// How a cue's text is cut and broken into lines (docs/captions.md#how-cues-are-cut): at most
+// 42 characters a line and 2 lines a cue, at most 7 s on screen (the `standard` preset's shape,
+// src/captions/timed-text-rules.ts), cut at a sentence or clause end where there is one and never
+// inside a word. Pure: the recognizer's grouping (src/engines/asr/group-words.ts) and the
+// published captions (src/publish/caption-layout.ts) apply the same rules; the captions take the
+// project's preset's shape.
 
 export const MAX_LINE_CHARS = 42;
 export const MAX_CUE_LINES = 2;
@@ -11,26 +12,55 @@ export const MAX_CUE_CHARS = MAX_LINE_CHARS * MAX_CUE_LINES;
 /** Longer than this and a viewer is reading something already said. */
 export const MAX_CUE_SECONDS = 7;
 
+/** The shape of a cue: what a preset of timed-text rules says of its lines and its time on screen. */
+export interface CueShape {
+  maxLineChars: number;
+  /** One or two lines: a caption is never taller. */
+  maxLines: 1 | 2;
+  maxDurationSeconds: number;
+}
+
+/** The recognizer's segments and a project without a preset: the Netflix English template's shape. */
+export const STANDARD_CUE_SHAPE: CueShape = { maxLineChars: MAX_LINE_CHARS, maxLines: MAX_CUE_LINES, maxDurationSeconds: MAX_CUE_SECONDS };
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
 /**
- * The text as the lines of one cue: itself when it fits one line, else the two lines of the most
- * even break between words with both at most MAX_LINE_CHARS (a reader's eye jumps less), or null
- * when no such break exists: the text needs more than one cue. Whitespace runs count as one space.
+ * Characters as a reader sees them (docs/captions.md#counting-characters): user-perceived
+ * characters (grapheme clusters), so `é` written as e + a combining accent, or an emoji with a
+ * modifier, is one. Spaces and punctuation count. Line lengths and reading speed both count so.
  */
-export function captionLines(text: string): string[] | null {
+export function captionChars(text: string): number {
+  // Plain ASCII is one character per code unit: no segmenter needed for most captions.
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
+  let count = 0;
+  for (const _ of graphemes.segment(text)) count++;
+  return count;
+}
+
+/**
+ * The text as the lines of one cue: itself when it fits one line, else (two lines allowed) the
+ * two lines of the most even break between words with both at most `maxLineChars` (a reader's
+ * eye jumps less), or null when no such break exists: the text needs more than one cue.
+ * Whitespace runs count as one space.
+ */
+export function captionLines(text: string, shape: CueShape = STANDARD_CUE_SHAPE): string[] | null {
   const words = text.trim().split(/\s+/).filter(Boolean);
   const whole = words.join(' ');
-  if (whole.length <= MAX_LINE_CHARS) return [whole];
-  let best: [string, string] | null = null;
+  if (captionChars(whole) <= shape.maxLineChars) return [whole];
+  if (shape.maxLines < 2) return null;
+  let best: { pair: [string, string]; longest: number } | null = null;
   for (let i = 1; i < words.length; i++) {
     const pair: [string, string] = [words.slice(0, i).join(' '), words.slice(i).join(' ')];
-    if (pair[0].length > MAX_LINE_CHARS || pair[1].length > MAX_LINE_CHARS) continue;
-    if (!best || Math.max(...pair.map((l) => l.length)) < Math.max(...best.map((l) => l.length))) best = pair;
+    const longest = Math.max(captionChars(pair[0]), captionChars(pair[1]));
+    if (longest > shape.maxLineChars) continue;
+    if (!best || longest < best.longest) best = { pair, longest };
   }
-  return best;
+  return best?.pair ?? null;
 }
 
 /** A single word too long for a line still gets a cue of its own: a cue never ends mid-word. */
-export const fitsOneCue = (text: string, seconds: number): boolean => seconds <= MAX_CUE_SECONDS + 1e-9 && captionLines(text) !== null;
+export const fitsOneCue = (text: string, seconds: number, shape: CueShape = STANDARD_CUE_SHAPE): boolean => seconds <= shape.maxDurationSeconds + 1e-9 && captionLines(text, shape) !== null;
 
 /** Ends a sentence (.?!…, a closing quote or bracket after one allowed). */
 const SENTENCE_END = /[.?!…]["'”’)\]]*$/;
@@ -55,7 +85,7 @@ export interface CaptionUnit {
 
 const joined = (units: readonly CaptionUnit[]) => units.map((u) => u.text).join(' ');
 const span = (units: readonly CaptionUnit[]) => units[units.length - 1]!.endSeconds - units[0]!.startSeconds;
-const fits = (units: readonly CaptionUnit[]) => units.length === 1 || fitsOneCue(joined(units), span(units));
+const fits = (units: readonly CaptionUnit[], shape: CueShape) => units.length === 1 || fitsOneCue(joined(units), span(units), shape);
 
 /**
  * Words cut into runs that each fit one cue, only ever between words. Where a run does not fit,
@@ -63,9 +93,9 @@ const fits = (units: readonly CaptionUnit[]) => units.length === 1 || fitsOneCue
  * among equally good places, where both sides fit if it can be, and nearest the middle by
  * characters; each side is cut again until it fits.
  */
-export function cutIntoCues(units: readonly CaptionUnit[]): CaptionUnit[][] {
+export function cutIntoCues(units: readonly CaptionUnit[], shape: CueShape = STANDARD_CUE_SHAPE): CaptionUnit[][] {
   if (units.length === 0) return [];
-  if (fits(units)) return [[...units]];
+  if (fits(units, shape)) return [[...units]];
   const total = joined(units).length;
   let best: { at: number; bothFit: boolean; strength: number; imbalance: number } | null = null;
   let leftChars = -1;
@@ -73,13 +103,13 @@ export function cutIntoCues(units: readonly CaptionUnit[]): CaptionUnit[][] {
     leftChars += units[at - 1]!.text.length + 1;
     const candidate = {
       at,
-      bothFit: fits(units.slice(0, at)) && fits(units.slice(at)),
+      bothFit: fits(units.slice(0, at), shape) && fits(units.slice(at), shape),
       strength: units[at - 1]!.cutAfter,
       imbalance: Math.abs(2 * leftChars - total),
     };
     if (!best || better(candidate, best)) best = candidate;
   }
-  return [...cutIntoCues(units.slice(0, best!.at)), ...cutIntoCues(units.slice(best!.at))];
+  return [...cutIntoCues(units.slice(0, best!.at), shape), ...cutIntoCues(units.slice(best!.at), shape)];
 }
 
 function better(a: { bothFit: boolean; strength: number; imbalance: number }, b: { bothFit: boolean; strength: number; imbalance: number }): boolean {

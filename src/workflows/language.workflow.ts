@@ -59,7 +59,17 @@ async function runLanguage(input: LanguageWorkflowInput): Promise<LanguageWorkfl
     const dubbed = await media.dubLanguage({ projectId, locale, attempt, billing });
     if (!dubbed.ran) return ended(dubbed.status);
     attempt = dubbed.attempt;
-    const published = await db.publishLanguage({ projectId, locale, attempt, billing, files: dubbed.files, lines: dubbed.lines, driftSeconds: dubbed.driftSeconds, quality: dubbed.quality });
+    const published = await db.publishLanguage({
+      projectId,
+      locale,
+      attempt,
+      billing,
+      files: dubbed.files,
+      lines: dubbed.lines,
+      driftSeconds: dubbed.driftSeconds,
+      quality: dubbed.quality,
+      captionBreaches: dubbed.captionBreaches,
+    });
     return ended(published.status);
   } catch (err) {
     if (isCancellation(err)) {

@@ -48,7 +48,7 @@ async function expectProjectSettled(db: Db, blobStore: BlobStore, projectId: str
       expect({ locale: language.locale, files: files.length }).toEqual({ locale: language.locale, files: 0 });
       continue;
     }
-    expect(files.map((f) => f.format).sort()).toEqual(['mp3', 'mp4', 'png', 'srt', 'vtt', 'wav']);
+    expect(files.map((f) => f.format).sort()).toEqual(['mp3', 'mp4', 'png', 'srt', 'ttml', 'vtt', 'wav']);
     for (const file of files) await expectDecodes(blobStore, file.storage_key, file.format);
   }
   return {

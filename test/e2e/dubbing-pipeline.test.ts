@@ -243,7 +243,15 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
 
       for (const language of done.languages) {
         expect(language.status).toBe('completed');
-        expect(language.deliverables.map((d: any) => `${d.type}/${d.format}`).sort()).toEqual(['audio/mp3', 'audio/wav', 'subtitles/srt', 'subtitles/vtt', 'thumbnail/png', 'video/mp4']);
+        expect(language.deliverables.map((d: any) => `${d.type}/${d.format}`).sort()).toEqual([
+          'audio/mp3',
+          'audio/wav',
+          'subtitles/srt',
+          'subtitles/ttml',
+          'subtitles/vtt',
+          'thumbnail/png',
+          'video/mp4',
+        ]);
         expect(language.publishing.title).not.toBe('How to cook rice');
         expect(language.publishing.title.length).toBeGreaterThan(3);
         expect(language.publishing.description).not.toBe('A short lesson about rice and vegetables.');
@@ -296,7 +304,7 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
 
       // Every deliverable row names a blob the driver's store really holds.
       const deliverables = await api.db.selectFrom('deliverables').select(['storage_key', 'size_bytes']).where('project_id', '=', projectId).execute();
-      expect(deliverables).toHaveLength(6 * TARGETS.length);
+      expect(deliverables).toHaveLength(7 * TARGETS.length);
       for (const row of deliverables) expect(await api.blobStore.stat(row.storage_key)).toEqual({ sizeBytes: Number(row.size_bytes) });
 
       // Each language's quality figures are written with its deliverables (issue 11's goals).

@@ -1,11 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { Browser, Page } from 'puppeteer-core';
+import { upsertDeliverable } from '../../src/db/deliverables';
 import { listLanguageSegments } from '../../src/db/language-segments';
 import { listSourceSegments } from '../../src/db/source-segments';
 import { createLocalEngines } from '../../src/engines';
 import { detectCapabilities } from '../../src/engines/capabilities';
-import { parseVtt } from '../../src/publish/captions';
+import { parseVtt, toVtt } from '../../src/publish/captions';
 import { regenerationChargeReference } from '../../src/shared/ledger-references';
 import { dubbingSuite } from '../helpers/dubbing-suite';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
@@ -21,7 +23,8 @@ import { request } from '../helpers/test-api';
 // and publishes revision 2, which the page shows without a reload; the segment's source audio
 // and the new clip play; the downloaded captions carry the new words. Every request the page
 // made went to this API. A screenshot of the page is written (.test-tmp/editor.png; with
-// UPDATE_DOCS_SCREENSHOTS=1 also docs/editor.png, which docs/editing.md shows).
+// UPDATE_DOCS_SCREENSHOTS=1 also docs/editor.png, which docs/editing.md shows). A line whose
+// published captions break a timed-text rule carries a QC badge naming it (docs/captions.md#qc).
 
 const CPS = 10;
 const LOCALE = 'es_es';
@@ -59,6 +62,8 @@ async function dubbedProject(tenant: TestTenant): Promise<string> {
 // browser, and this program is typed for Node, without the DOM's library.
 interface PageElement {
   value: string;
+  title: string;
+  dataset: Record<string, string | undefined>;
   textContent: string | null;
   disabled: boolean;
   hidden: boolean;
@@ -196,7 +201,18 @@ it("asks for a key the API takes, shows what the API refuses in its own words, a
     ],
     creditsPerSecond: CPS,
   });
-  const [firstSource] = await listSourceSegments(suite.api.db, project.id);
+  const [firstSource, secondSource] = await listSourceSegments(suite.api.db, project.id);
+  // Captions published for its lines (placed 0.6 s and 3.6 s on): the second line's cue shows 23
+  // characters for 0.4 s, too fast to read and too short, which the editor marks on that line.
+  const captionsKey = `projects/${project.id}/languages/${LOCALE}/captions.vtt`;
+  const captions = Buffer.from(
+    toVtt([
+      { startSeconds: 0.6, endSeconds: 2.9, text: 'es: Hello everyone.' },
+      { startSeconds: 3.6, endSeconds: 4, text: 'es: Today we cook rice.' },
+    ]),
+  );
+  await suite.api.blobStore.put(captionsKey, Readable.from([captions]));
+  await upsertDeliverable(suite.api.db, { project_id: project.id, locale: LOCALE, type: 'subtitles', format: 'vtt', storage_key: captionsKey, content_type: 'text/vtt', size_bytes: captions.length });
   const page = await browser.newPage();
   page.setDefaultTimeout(BROWSER_STEP_MS);
   const errorText = () => page.$eval('#error', (p) => p.textContent);
@@ -217,6 +233,19 @@ it("asks for a key the API takes, shows what the API refuses in its own words, a
   await page.click('#key-form button');
   await page.waitForSelector(`tr[data-segment-id="${firstSource!.id}"] .badge[data-status="current"]`);
   expect(await errorText()).toBe('');
+  // The QC badge: on the second line only, naming its rules, the details in its title.
+  const qcBadge = (segmentId: string) => `tr[data-segment-id="${segmentId}"] td[data-locale="${LOCALE}"] .qc-badge`;
+  await page.waitForSelector(`${qcBadge(secondSource!.id)}:not([hidden])`);
+  const badge = await page.$eval(qcBadge(secondSource!.id), (b) => {
+    const element = b as unknown as PageElement;
+    return { text: element.textContent, rules: element.dataset.rules, title: element.title };
+  });
+  expect(badge).toEqual({
+    text: 'QC: reading speed, too short',
+    rules: 'reading_speed min_duration',
+    title: 'Timed-text QC (standard): Cue 2 (3.6 s–4 s): reading speed 57.5 > 17 characters a second; on screen 0.4 s < 0.833 s.',
+  });
+  expect(await page.$eval(qcBadge(firstSource!.id), (b) => (b as unknown as PageElement).hidden)).toBe(true);
   // This project's speech was never extracted (its rows were written directly): nothing to play, and the page says so.
   expect(await page.$eval(`tr[data-segment-id="${firstSource!.id}"] th button`, (b) => (b as unknown as PageElement).disabled)).toBe(true);
   expect(await page.$eval('#source-audio-note', (p) => (p as unknown as PageElement).hidden)).toBe(false);

@@ -61,7 +61,11 @@ async function editLine(tenant: TestTenant, id: string, line: LanguageSegment, t
 
 /** The same lines rendered whole, outside any workflow, under a prefix of the test's own. */
 async function renderedWhole(id: string, keyPrefix: string) {
-  const project = await suite.api.db.selectFrom('projects').select(['name', 'source_duration_seconds', 'source_has_video', 'background']).where('id', '=', id).executeTakeFirstOrThrow();
+  const project = await suite.api.db
+    .selectFrom('projects')
+    .select(['name', 'source_duration_seconds', 'source_has_video', 'background', 'caption_rules'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   const now = await lines(id);
   // Every line plays its published clip where it was placed: nothing is spoken again.
   expect(now.every((l) => l.rendered_text === l.text && l.clip_key !== null)).toBe(true);
@@ -74,6 +78,7 @@ async function renderedWhole(id: string, keyPrefix: string) {
       glossary: [],
       title: 'Test project',
       background: project.background,
+      captionRules: project.caption_rules,
       durationSeconds: project.source_duration_seconds!,
       hasVideo: project.source_has_video!,
       keyPrefix,

@@ -39,6 +39,8 @@ export function createApi(apiKey) {
     getProject: (projectId, etag) => call('GET', `${projectPath(projectId)}?include_transfer=false`, { headers: etag ? { 'if-none-match': etag } : {} }),
     getTranscript: async (projectId) => (await call('GET', `${projectPath(projectId)}/transcript`)).data,
     getLanguageSegments: async (projectId, locale) => (await call('GET', `${projectPath(projectId)}/languages/${encodeURIComponent(locale)}/segments`)).data,
+    /** Timed-text QC of a completed language's captions (docs/captions.md#qc). */
+    getCaptionQc: async (projectId, locale) => (await call('GET', `${projectPath(projectId)}/languages/${encodeURIComponent(locale)}/qc`)).data,
     editSourceSegment: async (projectId, segmentId, text) =>
       (await call('PATCH', `${projectPath(projectId)}/transcript/segments/${encodeURIComponent(segmentId)}`, { body: { text } })).data,
     editLine: async (projectId, locale, lineId, text) =>

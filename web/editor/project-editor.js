@@ -1,4 +1,5 @@
 import { createAudioPlayer } from './audio-player.js';
+import { captionBreachesByLine } from './caption-qc.js';
 import { createProjectSpeakers } from './project-speakers.js';
 import { createRegeneratePanel } from './regenerate-panel.js';
 import { createSegmentTable } from './segment-table.js';
@@ -17,9 +18,18 @@ export async function openProjectEditor({ api, projectId, messages, elements }) 
   const locales = project.target_locales;
   const languageOf = (p, locale) => p.languages.find((l) => l.locale === locale);
 
+  /** The language's caption QC; null while it has no published captions (409) to check. */
+  const captionQc = (locale) =>
+    languageOf(project, locale)?.status === 'completed'
+      ? api.getCaptionQc(projectId, locale).catch((err) => {
+          if (err.status === 409) return null;
+          throw err;
+        })
+      : Promise.resolve(null);
+
   async function loadLanguage(locale) {
-    const language = await api.getLanguageSegments(projectId, locale);
-    table.showLanguage(locale, language.segments);
+    const [language, qc] = await Promise.all([api.getLanguageSegments(projectId, locale), captionQc(locale)]);
+    table.showLanguage(locale, language.segments, captionBreachesByLine(qc));
   }
   const loadLanguages = () => Promise.all(locales.map(loadLanguage));
 

@@ -4,7 +4,8 @@ import { createSpeakerCell } from './speaker-cell.js';
 
 // One row per source segment (docs/editing.md#the-editor): its time with a button that plays
 // exactly that stretch of the source, its text, and per language the line's text, its status
-// and a button that plays the line's dubbed clip. Rows are built once per transcript; a
+// and a button that plays the line's dubbed clip, with a QC badge when its captions break a
+// timed-text rule (caption-qc.js). Rows are built once per transcript; a
 // language's lines are updated in place, so a field being edited keeps its focus. With
 // `moveSegment`, a column shows each segment's speaker, which can be changed there.
 
@@ -36,18 +37,21 @@ export function createSegmentTable(table, { locales, player, saveSource, saveLin
     tools.className = 'line-tools';
     const badge = document.createElement('span');
     badge.className = 'badge';
+    const qcBadge = document.createElement('span');
+    qcBadge.className = 'badge qc-badge';
+    qcBadge.hidden = true;
     const playButton = document.createElement('button');
     playButton.type = 'button';
     playButton.textContent = 'Play dub';
     playButton.setAttribute('aria-label', `Play the ${label}`);
     playButton.disabled = true;
-    tools.append(badge, playButton);
+    tools.append(badge, qcBadge, playButton);
     // The cell stays (the columns keep their places); its contents show once it has a line.
     const content = document.createElement('div');
     content.hidden = true;
     content.append(text.element, tools);
     td.append(content);
-    return { td, content, text, badge, playButton, line: null };
+    return { td, content, text, badge, qcBadge, playButton, line: null };
   }
 
   function addRow(key, segment, position) {
@@ -99,6 +103,15 @@ export function createSegmentTable(table, { locales, player, saveSource, saveLin
     return parts.speaker.td;
   }
 
+  /** The line's QC badge: the rules its cues break, the details in its title; hidden when none. */
+  function showBreaches(cell, breaches) {
+    cell.qcBadge.hidden = !breaches;
+    cell.qcBadge.textContent = breaches?.text ?? '';
+    cell.qcBadge.title = breaches?.title ?? '';
+    if (breaches) cell.qcBadge.dataset.rules = breaches.rules.join(' ');
+    else delete cell.qcBadge.dataset.rules;
+  }
+
   function showLine(locale, cell, line) {
     cell.content.hidden = false;
     if (!cell.line || cell.line.id !== line.id) {
@@ -138,14 +151,17 @@ export function createSegmentTable(table, { locales, player, saveSource, saveLin
       sourceAudioUrl = url;
       for (const parts of rows.values()) if (parts.playButton) parts.playButton.disabled = url === null;
     },
-    /** One language's lines, each in the row of its source segment. */
-    showLanguage(locale, lines) {
+    /** One language's lines, each in the row of its source segment; `breaches`: line id → its QC badge (caption-qc.js). */
+    showLanguage(locale, lines, breaches = new Map()) {
       const seen = new Set();
       for (const line of lines) {
         const key = line.source_segment_id && rows.has(line.source_segment_id) ? line.source_segment_id : `line:${line.id}`;
         const parts = rows.get(key) ?? addRow(key, null, rows.size);
         const cell = parts.languages.get(locale);
-        if (cell) showLine(locale, cell, line);
+        if (cell) {
+          showLine(locale, cell, line);
+          showBreaches(cell, breaches.get(line.id));
+        }
         seen.add(key);
       }
       // A line no longer there (a regeneration dropped it): its cell empties.

@@ -1,3 +1,4 @@
+import { captionsOperations } from '../captions/captions.openapi';
 import { docsOperations } from '../docs/docs.openapi';
 import { editorOperations } from '../editor/editor.openapi';
 import { filesOperations } from '../files/files.openapi';
@@ -34,6 +35,7 @@ const RESOURCES: Resource[] = [
   { operations: transcriptsOperations },
   { operations: speakersOperations },
   { operations: glossariesOperations },
+  { operations: captionsOperations },
   { operations: reviewersOperations },
   { operations: youtubeOperations },
   { operations: localesOperations },

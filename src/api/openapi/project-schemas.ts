@@ -1,4 +1,5 @@
 import { BACKGROUND_MODES } from '../../shared/background-mode';
+import { CAPTION_PRESET_NAMES } from '../../captions/timed-text-rules';
 import { LANGUAGE_FAILURE_CODES } from '../../shared/failure-messages';
 import { FAILURE_CODES } from '../../shared/error-codes';
 import { isoTimestamp, localeString, nullable, strictObject, uuidString } from './json-schema';
@@ -55,7 +56,7 @@ export const projectUsageSchema = strictObject({
 
 const deliverableSchema = strictObject({
   type: { type: 'string', enum: ['audio', 'subtitles', 'thumbnail', 'video'], description: '`video` (MP4) only when the source has a video stream (docs/video.md).' },
-  format: { type: 'string', enum: ['mp3', 'wav', 'srt', 'vtt', 'png', 'mp4'] },
+  format: { type: 'string', enum: ['mp3', 'wav', 'srt', 'vtt', 'ttml', 'png', 'mp4'] },
   download_url: { type: 'string', format: 'uri', description: 'The stable, authenticated download endpoint for this file.' },
 });
 
@@ -91,6 +92,18 @@ export const languageSchema = strictObject({
   failure: languageFailureSchema,
   usage: strictObject({ charged_seconds: { type: 'integer' }, refunded_seconds: { type: 'integer' }, goodwill_seconds: { type: 'integer' } }),
   alignment: strictObject({ drift_seconds: { type: ['number', 'null'] } }),
+  caption_qc: {
+    ...strictObject({
+      preset: { type: 'string', enum: [...CAPTION_PRESET_NAMES], description: "The project's `caption_rules`." },
+      breaches: {
+        type: ['integer', 'null'],
+        minimum: 0,
+        description:
+          'Timed-text rules the published captions break, counted over every cue; null until captions are published (or for captions published before QC). GET …/languages/{locale}/qc names them.',
+      },
+    }),
+    description: "Timed-text QC of the language's published captions (docs/captions.md#qc).",
+  },
   video: videoChoiceSchema,
   created_at: isoTimestamp,
   completed_at: nullable(isoTimestamp),
@@ -156,6 +169,11 @@ export const projectSchema = strictObject(
     }),
     publishing: strictObject({ title: { type: 'string' }, description: { type: 'string' } }),
     background: { type: 'string', enum: [...BACKGROUND_MODES], description: 'What the dub is mixed over, as chosen at create: duck, keep or drop.' },
+    caption_rules: {
+      type: 'string',
+      enum: [...CAPTION_PRESET_NAMES],
+      description: 'The timed-text preset the captions are cut, timed and checked to, as chosen at create (docs/captions.md#presets).',
+    },
     languages: { type: 'array', items: languageSchema },
     speakers: strictObject({
       num_speakers: { type: 'integer', description: 'What the create asked: 0 = find out, 1 = one speaker, N = exactly N.' },

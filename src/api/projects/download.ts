@@ -12,7 +12,7 @@ import { downloadQuerySchema, type DownloadQuery } from './projects.schema';
 
 const FORMATS: Record<DownloadQuery['type'], { allowed: string[]; fallback: string }> = {
   audio: { allowed: ['mp3', 'wav'], fallback: 'mp3' },
-  subtitles: { allowed: ['srt', 'vtt'], fallback: 'vtt' },
+  subtitles: { allowed: ['srt', 'vtt', 'ttml'], fallback: 'vtt' },
   thumbnail: { allowed: ['png'], fallback: 'png' },
   video: { allowed: ['mp4'], fallback: 'mp4' },
 };
@@ -37,6 +37,10 @@ export async function download(deps: AppDeps, ctx: Context): Promise<void> {
   if (!deliverable && language?.status === 'completed' && query.type === 'video') {
     // A source without a video stream has no video deliverable (docs/video.md#audio-only-sources).
     throw new ApiError(404, 'not_found_error', 'not_found', `The ${query.locale} dub has no video: the project's source has no video stream.`, 'type');
+  }
+  if (!deliverable && language?.status === 'completed' && format === 'ttml') {
+    // Captions published before TTML existed (docs/captions.md#ttml): the next regeneration writes one.
+    throw new ApiError(404, 'not_found_error', 'not_found', `The ${query.locale} captions were published before TTML was offered; regenerate the language to get one.`, 'format');
   }
   if (!deliverable) {
     throw ApiError.conflict('language_not_completed', `The ${query.locale} dub is ${language?.status ?? 'not started'}; its files are downloadable once it is completed.`);

@@ -148,13 +148,13 @@ export const projectsOperations: Operation[] = [
     operationId: 'downloadFile',
     summary: 'Download a completed file',
     description:
-      'Audio (`mp3` default, `wav`), thumbnails and the dubbed video (`mp4`, docs/video.md) redirect to a short-lived signed storage URL, which serves `Range` requests (206); subtitles (`vtt` default, `srt`) come back in the body.',
+      'Audio (`mp3` default, `wav`), thumbnails and the dubbed video (`mp4`, docs/video.md) redirect to a short-lived signed storage URL, which serves `Range` requests (206); subtitles (`vtt` default, `srt`, `ttml`: IMSC 1.1 Text Profile, docs/captions.md#ttml) come back in the body.',
     tags: TAGS,
     auth: 'dubbing:read',
     pathParams: projectId,
     query: downloadQuerySchema,
     responses: {
-      200: { description: 'Subtitles, inline.', contentType: ['text/vtt', 'application/x-subrip'] },
+      200: { description: 'Subtitles, inline.', contentType: ['text/vtt', 'application/x-subrip', 'application/ttml+xml'] },
       302: {
         description: 'Audio, thumbnail or video: follow `Location` to a short-lived signed URL.',
         headers: { Location: { description: 'The signed storage URL.', schema: { type: 'string', format: 'uri' } } },
@@ -162,7 +162,7 @@ export const projectsOperations: Operation[] = [
     },
     errors: [
       { status: 400, codes: ['invalid_parameter'], description: 'A format that does not suit the type, or a locale the project does not have.' },
-      { ...NOT_FOUND, description: 'No such project, or `type=video` for a completed language whose source has no video stream.' },
+      { ...NOT_FOUND, description: 'No such project, `type=video` for a completed language whose source has no video stream, or `format=ttml` for captions published before TTML was offered.' },
       { status: 409, codes: ['language_not_completed'] },
     ],
   },

@@ -3,6 +3,7 @@
 
 import { MAX_NUM_SPEAKERS, voicesRequestSchema } from './voices-request.schema';
 import { BACKGROUND_MODES, DEFAULT_BACKGROUND_MODE } from '../../shared/background-mode';
+import { CAPTION_PRESET_NAMES, DEFAULT_CAPTION_PRESET } from '../../captions/timed-text-rules';
 import type { Validated } from '../../shared/validated';
 import { spendCeilingSchema } from './spend-ceiling.schema';
 import { transcriptFileSchema } from '../transcripts/transcript-file.schema';
@@ -64,6 +65,12 @@ export const createProjectBodySchema = {
       default: DEFAULT_BACKGROUND_MODE,
       description:
         'What the dub is mixed over (no source separation runs): `duck` lowers the original soundtrack 20 dB under each dubbed sentence (a stereo original also loses its centre there) and keeps it between sentences; `keep` lays the whole original under the dub at a fixed low level; `drop` is the dub alone.',
+    },
+    caption_rules: {
+      enum: CAPTION_PRESET_NAMES,
+      default: DEFAULT_CAPTION_PRESET,
+      description:
+        "The timed-text rules every language's captions are cut, timed and checked to (docs/captions.md#presets): `standard` (after the Netflix English template: 42 characters × 2 lines, 17 characters a second, 0.833–7 s on screen, 2 frames between cues), `fast` (20 characters a second) or `children` (13).",
     },
     voices: { ...voicesRequestSchema, description: `${voicesRequestSchema.description} A per-speaker map names the speakers of the supplied \`transcript\`.` },
     num_speakers: {
@@ -150,7 +157,10 @@ export const downloadQuerySchema = {
   properties: {
     locale: { type: 'string', minLength: 1, maxLength: 20, description: 'A completed target locale of the project.' },
     type: { enum: ['audio', 'subtitles', 'thumbnail', 'video'] },
-    format: { enum: ['mp3', 'wav', 'srt', 'vtt', 'png', 'mp4'], description: 'audio: mp3 (default) or wav; subtitles: vtt (default) or srt; thumbnail: png; video: mp4.' },
+    format: {
+      enum: ['mp3', 'wav', 'srt', 'vtt', 'ttml', 'png', 'mp4'],
+      description: 'audio: mp3 (default) or wav; subtitles: vtt (default), srt or ttml (IMSC 1.1 Text Profile); thumbnail: png; video: mp4.',
+    },
   },
 } as const;
 

@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import type { CreateProjectRequest } from '../../client';
 import { glossaryId, localeList, positiveInteger, voiceList } from '../arguments';
 import { BACKGROUND_MODES, type BackgroundMode } from '../../shared/background-mode';
+import { CAPTION_PRESET_NAMES, type CaptionPreset } from '../../captions/timed-text-rules';
 import { UsageError, type DubContext } from '../dub-context';
 import { followProject } from '../follow-project';
 import { formatSeconds, table } from '../output';
@@ -71,6 +72,12 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
         'what the dub is mixed over: duck (the original, lowered under each dubbed sentence), keep (the original, low throughout) or drop (the dub alone); docs/background.md',
       ).choices(BACKGROUND_MODES),
     )
+    .addOption(
+      new Option(
+        '--caption-rules <preset>',
+        'the timed-text rules the captions are cut, timed and checked to: standard (17 characters a second), fast (20) or children (13); docs/captions.md',
+      ).choices(CAPTION_PRESET_NAMES),
+    )
     .option('--voices <locale=voice,...>', 'the voice of some target locales, e.g. es_es=espeak:es+f3 (`dub voices <locale>` lists them; the others get their most natural voice)', voiceList)
     .option('--glossary <glossary-id>', 'a glossary of your workspace whose latest version the project pins (docs/glossaries.md)', glossaryId)
     .option('--new', 'create another project even when <video>.dub.json records one made from this file with these options (that one is then charged again)')
@@ -85,6 +92,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
           out: string;
           burnCaptions?: boolean;
           background?: BackgroundMode;
+          captionRules?: CaptionPreset;
           voices?: Record<string, string>;
           glossary?: string;
           new?: boolean;
@@ -100,6 +108,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
           source: plan.kind === 'upload' ? { type: 'upload', file_name: path.basename(plan.file), size_bytes: plan.sizeBytes } : { type: 'youtube', url: plan.url },
           ...(options.burnCaptions ? { video: { burned_captions: true } } : {}),
           ...(options.background ? { background: options.background } : {}),
+          ...(options.captionRules ? { caption_rules: options.captionRules } : {}),
           ...(options.voices ? { voices: options.voices } : {}),
           ...(options.glossary ? { glossary: { id: options.glossary } } : {}),
         });

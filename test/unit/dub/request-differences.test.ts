@@ -33,6 +33,12 @@ it('names the glossary the recorded request pinned, or that it pinned none', () 
   expect(requestDifferences(recorded, { ...base, glossary: { id: 'gls_k3v9q2m7x1c8b4n6' } })).toEqual([]);
 });
 
+it('names the caption rules the recorded request chose, or that it chose none', () => {
+  expect(requestDifferences({ ...base, caption_rules: 'children' }, base)).toEqual(['--caption-rules children']);
+  expect(requestDifferences(base, { ...base, caption_rules: 'fast' })).toEqual(['no --caption-rules']);
+  expect(requestDifferences({ ...base, caption_rules: 'fast' }, { ...base, caption_rules: 'fast' })).toEqual([]);
+});
+
 it('reads --voices as a voice id per locale, and refuses what is not one', () => {
   expect(voiceList('es_es=espeak:es+f3, ca_es=festival:upc_ca_ona_hts')).toEqual({ es_es: 'espeak:es+f3', ca_es: 'festival:upc_ca_ona_hts' });
   expect(() => voiceList('es_es')).toThrow('Expected <locale>=<voice id>');

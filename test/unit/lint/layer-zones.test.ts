@@ -47,6 +47,7 @@ const FORBIDDEN: Array<[file: string, code: string]> = [
   ['src/db/fixture.ts', "import { creditEntries } from '../metrics/metrics';"],
   ['src/db/fixture.ts', "import { storage } from '../storage/blob-store';"],
   ['src/shared/fixture.ts', "import type { Db } from '../db/create-db';"],
+  ['src/captions/fixture.ts', "import { findDeliverable } from '../db/deliverables';"],
   ['src/client/fixture.ts', "import { TASK_QUEUE } from '../shared/task-queues';"],
   ['src/workflows/fixture.ts', "import { createBillingActivities } from '../activities/billing.activities';"],
   ['src/workflows/fixture.ts', "import { readFile } from 'node:fs';"],

@@ -55,11 +55,19 @@ describe('layoutCaption', () => {
     expect(cues.map((c) => c.text)).toContain(word);
   });
 
-  it('lays out every cue of a track; the VTT shows the breaks as lines', () => {
+  it('lays out every cue of a track and times it to the preset; the VTT shows the breaks as lines', () => {
     const cues = layoutCaptions([
       { startSeconds: 0, endSeconds: 1, text: 'Hola.' },
       { startSeconds: 1, endSeconds: 4, text: 'El tiempo es muy agradable hoy en la ciudad y en el campo.' },
     ]);
-    expect(toVtt(cues)).toBe('WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nHola.\n\n00:00:01.000 --> 00:00:04.000\nEl tiempo es muy agradable hoy\nen la ciudad y en el campo.\n');
+    // The standard preset (docs/captions.md#how-cues-are-timed): the first cue ends 2 frames
+    // (84 ms) before the next starts; the second, 57 characters, stays on into the silence after
+    // it until read at 17 a second (3.353 s), as nothing follows it.
+    expect(toVtt(cues)).toBe('WEBVTT\n\n00:00:00.000 --> 00:00:00.916\nHola.\n\n00:00:01.000 --> 00:00:04.353\nEl tiempo es muy agradable hoy\nen la ciudad y en el campo.\n');
+  });
+
+  it("never keeps a cue on past the media's end", () => {
+    const cues = layoutCaptions([{ startSeconds: 1, endSeconds: 4, text: 'El tiempo es muy agradable hoy en la ciudad y en el campo.' }], undefined, { endSeconds: 4.2 });
+    expect(cues.map((c) => [c.startSeconds, c.endSeconds])).toEqual([[1, 4.2]]);
   });
 });
