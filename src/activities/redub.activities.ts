@@ -65,7 +65,9 @@ export function createRedubActivities({ db, blobStore, engines, capabilities, we
       if (!current) throw ApplicationFailure.nonRetryable(`project ${input.projectId} has no language ${input.locale}`, 'internal_error');
       const glossary = await pinnedGlossaryEntries(db, input.projectId);
       const { log, onTick, transfer } = activityContext();
-      const rendered = await classifyingEngineErrors(() => renderDub({ blobStore, engines, capabilities, log }, { ...renderInputFor(project, current, { lines, revision, glossary }), onTick, transfer }));
+      const rendered = await classifyingEngineErrors(() =>
+        renderDub({ blobStore, engines, capabilities, log }, { ...renderInputFor(project, current, { lines, revision, glossary }), onTick, transfer }),
+      );
 
       return db.transaction().execute(async (trx) => {
         await lockProjectToWrite(trx, input.projectId);
