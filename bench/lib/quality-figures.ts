@@ -6,6 +6,7 @@ import { routeCandidates, routeName } from './route-candidates';
 import { sentenceBoundaryFigures, type BoundaryFigures } from './sentence-boundaries';
 import type { BenchVoice, SpokenSentence } from './speech-clip';
 import { fmt, formatTable } from './stats';
+import { captionQcFigure, type CaptionQcFigure } from './caption-qc-figure';
 import { countOverlaps, vttCues } from './timing-overlaps';
 import { wordErrors, type WordErrors } from './wer';
 
@@ -32,6 +33,8 @@ export interface TargetQuality {
   cueOverlaps: number;
   /** Largest move of a dubbed sentence from its source sentence's start, seconds. */
   largestShiftSeconds: number;
+  /** Timed-text QC of the captions before and after cue timing (bench/lib/caption-qc-figure.ts). */
+  captionQc: CaptionQcFigure;
 }
 
 export interface VoiceQuality {
@@ -105,6 +108,7 @@ export async function measureQuality(input: {
     const reference = references ? sentences.map((s) => references[s.index]!).join(' ') : null;
     const placed = lines.filter((l) => l.placed_start_seconds !== null && l.placed_end_seconds !== null);
     const untranslated = untranslatedFromLog(input.workerLog, projectId, locale);
+    const vtt = await input.downloadVtt(locale);
     targets.push({
       locale,
       chrf: reference === null ? null : documentChrf(lines.map((l) => l.text).join(' '), reference),
@@ -129,8 +133,13 @@ export async function measureQuality(input: {
       untranslatedWords: untranslated?.words ?? null,
       pivotWords: untranslated?.pivot ?? null,
       dubOverlaps: countOverlaps(placed.map((l) => ({ startSeconds: l.placed_start_seconds!, endSeconds: l.placed_end_seconds! }))).overlaps,
-      cueOverlaps: countOverlaps(vttCues(await input.downloadVtt(locale))).overlaps,
+      cueOverlaps: countOverlaps(vttCues(vtt)).overlaps,
       largestShiftSeconds: Math.max(0, ...placed.map((l) => Math.abs(l.placed_start_seconds! - l.start_seconds))),
+      captionQc: captionQcFigure(
+        placed.map((l) => ({ startSeconds: l.placed_start_seconds!, endSeconds: Math.min(l.placed_end_seconds!, input.clipSeconds), text: l.text })),
+        vtt,
+        input.clipSeconds,
+      ),
     });
   }
   return { voice: input.voice, clipSeconds: input.clipSeconds, sentences: sentences.length, transcriptSegments: transcript.length, wer, boundaries, targets };
@@ -192,6 +201,30 @@ export function reportQuality(figures: readonly VoiceQuality[]): boolean {
             String(t.cueOverlaps),
             fmt(t.largestShiftSeconds, 2),
             verdict(overlapOk),
+          ];
+        }),
+      ),
+    ),
+  );
+  console.log('\ncaption QC per target (standard preset, docs/captions.md; cues breaking a rule before cue timing → as published; goal: only breaches the speech forces):');
+  console.log(
+    formatTable(
+      ['voice', 'target', 'cues', 'breaching before', 'breaching after', 'after by rule', 'forced', 'goal'],
+      figures.flatMap((q) =>
+        q.targets.map((t) => {
+          const qc = t.captionQc;
+          const ok = qc.breachesAfter === qc.forced;
+          if (!ok) pass = false;
+          const rules = Object.entries(qc.byRule).filter(([, n]) => n > 0);
+          return [
+            VOICE_LABEL[q.voice],
+            t.locale,
+            `${qc.cues.before} → ${qc.cues.after}`,
+            `${qc.breaching.before} (${pct(qc.breaching.before / Math.max(1, qc.cues.before))})`,
+            `${qc.breaching.after} (${pct(qc.breaching.after / Math.max(1, qc.cues.after))})`,
+            rules.length ? rules.map(([r, n]) => `${r} ${n}`).join(', ') : 'none',
+            `${qc.forced} of ${qc.breachesAfter}`,
+            verdict(ok),
           ];
         }),
       ),
