@@ -82,7 +82,7 @@ describe('a project with a pinned glossary', () => {
     // Spanish says "Guin" where its caption shows "Nguyen"; the other languages say the term.
     expect(counting.spoken.filter((s) => s.includes('Guin'))).toHaveLength(1);
     expect(counting.spoken.filter((s) => s.includes('Nguyen'))).toHaveLength(2);
-  });
+  }, 300_000);
 
   it('a new version of one Spanish translation stales only that line, and the regeneration redoes only it', async () => {
     const changed = ENTRIES.map((e) => (e.term === 'slow cooker' ? { ...e, translations: { ...e.translations, es_es: 'olla de cocción lenta' } } : e));
@@ -113,5 +113,28 @@ describe('a project with a pinned glossary', () => {
     expect(after.map((l) => l.status)).toEqual(['current', 'current', 'current']);
     expect([after[0]!.clip_key, after[2]!.clip_key]).toEqual([before[0]!.clip_key, before[2]!.clip_key]);
     expect(await vttOf(id, 'es_es')).toContain('olla de cocción lenta');
-  });
+  }, 300_000);
+  it('a new pronunciation alone stales that line, and the regeneration says it the new way (the words unchanged)', async () => {
+    const changed = ENTRIES.map((e) =>
+      e.term === 'slow cooker' ? { ...e, translations: { ...e.translations, es_es: 'olla de cocción lenta' } } : e.term === 'Nguyen' ? { ...e, pronunciations: { es_es: 'Nuyen' } } : e,
+    );
+    expect((await call(tenant, 'PUT', `/v1/glossaries/${glossaryId}`, { name: 'Kitchen', entries: changed })).body.data.version).toBe(3);
+    const pinned = await call(tenant, 'PUT', `/v1/dubbing/projects/${id}/glossary`, { id: glossaryId, version: 3 });
+    expect(pinned.body.data.stale_lines).toEqual({ es_es: 1, ca_es: 0, pt_pt: 0 });
+    const before = await lineRows(id, 'es_es');
+    expect(before.map((l) => l.status)).toEqual(['current', 'current', 'stale']);
+
+    const counting = countingSpeech();
+    await suite.worker.use({ tts: counting.tts });
+    const res = await postRegenerate(suite.api, tenant, id, { max_billable_seconds: 60, preview_only: false }, randomUUID(), 'es_es');
+    expect(res.status).toBe(200);
+    // Quoted and billed: the words are the same, but the clip no longer says them as the glossary does.
+    expect(res.body.data.regeneration.segments).toBe(1);
+    await waitForProjectView(suite.api, tenant, id, 'revision 3', (p) => p.languages.find((l: any) => l.locale === 'es_es')?.revision === 3, 120_000);
+    expect(counting.spoken).toHaveLength(1);
+    expect(counting.spoken[0]).toContain('Nuyen');
+    const after = await lineRows(id, 'es_es');
+    expect(after[2]!.text).toBe(before[2]!.text);
+    expect(after[2]!.clip_key).not.toBe(before[2]!.clip_key);
+  }, 300_000);
 });
