@@ -63,7 +63,7 @@ export function syncReport(lines: readonly SyncLine[]): SyncReport {
   }
   const report = lines.map((line, i): LineSync | null => {
     if (!placed(line)) return null;
-    const next = nextPlacedStart[i];
+    const next = nextPlacedStart[i] ?? null;
     return {
       tempo: round(line.tempo),
       shift_seconds: round(line.placed_start_seconds - line.start_seconds),
