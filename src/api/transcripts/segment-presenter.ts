@@ -4,7 +4,8 @@ import type { LineSync } from '../../shared/sync-report';
 
 // The public shape of segments (docs/editing.md#reading-and-editing): GET, PUT and PATCH answer
 // with these, so they never disagree about a field. Internal columns (position, what the
-// published revision played) stay out.
+// published revision played) stay out; a line's placement shows only as its `sync`
+// (docs/editing.md#sync-report).
 
 /** Speaker labels by speaker id (speakerLabels): a segment carries its speaker's label, so a JSON transcript read back keeps its speakers. */
 export type SpeakerLabels = ReadonlyMap<string, string>;
