@@ -272,7 +272,7 @@ export interface paths {
         };
         /**
          * Get a language's segments
-         * @description One line per source segment (a supplied translation's cues as given), each with its `status` and a signed link to its dubbed clip, and the `revision` the published files were rendered from.
+         * @description One line per source segment (a supplied translation's cues as given), each with its `status`, a signed link to its dubbed clip and its `sync` (how far the published revision sped it up and shifted it), the `revision` the published files were rendered from, and the sync report in total (docs/editing.md#sync-report).
          *
          *     Requires an API key with the `dubbing:read` permission.
          */
@@ -1264,6 +1264,24 @@ export interface components {
                 /** @description Timed-text rules the published captions break, counted over every cue; null until captions are published (or for captions published before QC). GET …/languages/{locale}/qc names them. */
                 breaches: number | null;
             };
+            /** @description The language's sync report in total, as its published revision plays (docs/editing.md#sync-report); null until a line is rendered. */
+            sync: {
+                /** @description Lines the published revision plays a clip for. */
+                lines: number;
+                /** @description Lines played faster than `sped_up_tempo`. */
+                sped_up_lines: number;
+                /**
+                 * @description The threshold a line is flagged past: a listener starts to hear the hurry.
+                 * @enum {number}
+                 */
+                sped_up_tempo: 1.15;
+                /** @description The fastest line. */
+                max_tempo: number;
+                /** @description The latest start, against its source sentence. */
+                max_shift_seconds: number;
+                /** @description Lines that ran into the next line (`overlaps_next`). */
+                overlapping_lines: number;
+            } | null;
             video: {
                 /** @description The video's picture carries the language's captions (re-encoded to H.264). */
                 burned_captions: boolean;
@@ -1349,6 +1367,15 @@ export interface components {
              * @description A short-lived signed URL (`SIGNED_URL_TTL_SECONDS`) of the line's dubbed clip (WAV) as the published revision plays it, which for a `stale` or `edited` line may be older words. Null when the revision plays none for it.
              */
             clip_url: string | null;
+            /** @description How the published revision fitted the line to its source timing (docs/editing.md#sync-report); null for a line it plays no clip for. */
+            sync: {
+                /** @description The speed-up the clip played at: 1 as synthesized, at most 1.5 (docs/editing.md#sync-report). */
+                tempo: number;
+                /** @description How much later than its source sentence the line starts: the line before it ran long. */
+                shift_seconds: number;
+                /** @description It was still speaking when the next spoken line's source sentence began (its placed end passes that line's `start_seconds`), so that line starts late. */
+                overlaps_next: boolean;
+            } | null;
         };
     };
     responses: never;
@@ -2284,6 +2311,14 @@ export interface operations {
                      *             "caption_qc": {
                      *               "preset": "standard",
                      *               "breaches": 1
+                     *             },
+                     *             "sync": {
+                     *               "lines": 42,
+                     *               "sped_up_lines": 3,
+                     *               "sped_up_tempo": 1.15,
+                     *               "max_tempo": 1.3,
+                     *               "max_shift_seconds": 0.62,
+                     *               "overlapping_lines": 2
                      *             },
                      *             "video": {
                      *               "burned_captions": false
@@ -4365,6 +4400,14 @@ export interface operations {
                      *               "preset": "standard",
                      *               "breaches": 1
                      *             },
+                     *             "sync": {
+                     *               "lines": 42,
+                     *               "sped_up_lines": 3,
+                     *               "sped_up_tempo": 1.15,
+                     *               "max_tempo": 1.3,
+                     *               "max_shift_seconds": 0.62,
+                     *               "overlapping_lines": 2
+                     *             },
                      *             "video": {
                      *               "burned_captions": false
                      *             },
@@ -5289,6 +5332,14 @@ export interface operations {
                      *               "caption_qc": {
                      *                 "preset": "standard",
                      *                 "breaches": 1
+                     *               },
+                     *               "sync": {
+                     *                 "lines": 42,
+                     *                 "sped_up_lines": 3,
+                     *                 "sped_up_tempo": 1.15,
+                     *                 "max_tempo": 1.3,
+                     *                 "max_shift_seconds": 0.62,
+                     *                 "overlapping_lines": 2
                      *               },
                      *               "video": {
                      *                 "burned_captions": false
@@ -6653,7 +6704,12 @@ export interface operations {
                      *             "speaker_id": "spk_a1b2c3d4e5f6g7h8",
                      *             "voice": "espeak:es+f3",
                      *             "status": "edited",
-                     *             "clip_url": "https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/r2/clips/lseg_p2n8c4d7s1f5g9hj.wav?expires=1767225600&signature=9b2e71"
+                     *             "clip_url": "https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/r2/clips/lseg_p2n8c4d7s1f5g9hj.wav?expires=1767225600&signature=9b2e71",
+                     *             "sync": {
+                     *               "tempo": 1.21,
+                     *               "shift_seconds": 0,
+                     *               "overlaps_next": true
+                     *             }
                      *           },
                      *           {
                      *             "id": "lseg_r5t1v3x7z9b2d4fg",
@@ -6664,9 +6720,22 @@ export interface operations {
                      *             "speaker_id": "spk_q9r8s7t6u5v4w3x2",
                      *             "voice": "espeak:es",
                      *             "status": "stale",
-                     *             "clip_url": "https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/clips/lseg_r5t1v3x7z9b2d4fg.wav?expires=1767225600&signature=c41d08"
+                     *             "clip_url": "https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/clips/lseg_r5t1v3x7z9b2d4fg.wav?expires=1767225600&signature=c41d08",
+                     *             "sync": {
+                     *               "tempo": 1,
+                     *               "shift_seconds": 0.14,
+                     *               "overlaps_next": false
+                     *             }
                      *           }
-                     *         ]
+                     *         ],
+                     *         "sync": {
+                     *           "lines": 2,
+                     *           "sped_up_lines": 1,
+                     *           "sped_up_tempo": 1.15,
+                     *           "max_tempo": 1.21,
+                     *           "max_shift_seconds": 0.14,
+                     *           "overlapping_lines": 1
+                     *         }
                      *       }
                      *     }
                      */
@@ -6678,6 +6747,24 @@ export interface operations {
                             revision: number | null;
                             /** @description In time order; empty until the language is translated. */
                             segments: components["schemas"]["LanguageSegment"][];
+                            /** @description The language's sync report in total, as its published revision plays (docs/editing.md#sync-report); null until a line is rendered. */
+                            sync: {
+                                /** @description Lines the published revision plays a clip for. */
+                                lines: number;
+                                /** @description Lines played faster than `sped_up_tempo`. */
+                                sped_up_lines: number;
+                                /**
+                                 * @description The threshold a line is flagged past: a listener starts to hear the hurry.
+                                 * @enum {number}
+                                 */
+                                sped_up_tempo: 1.15;
+                                /** @description The fastest line. */
+                                max_tempo: number;
+                                /** @description The latest start, against its source sentence. */
+                                max_shift_seconds: number;
+                                /** @description Lines that ran into the next line (`overlaps_next`). */
+                                overlapping_lines: number;
+                            } | null;
                         };
                     };
                 };
@@ -6922,7 +7009,12 @@ export interface operations {
                      *         "speaker_id": "spk_a1b2c3d4e5f6g7h8",
                      *         "voice": "espeak:es+f3",
                      *         "status": "edited",
-                     *         "clip_url": "https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/r2/clips/lseg_p2n8c4d7s1f5g9hj.wav?expires=1767225600&signature=9b2e71"
+                     *         "clip_url": "https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/r2/clips/lseg_p2n8c4d7s1f5g9hj.wav?expires=1767225600&signature=9b2e71",
+                     *         "sync": {
+                     *           "tempo": 1.21,
+                     *           "shift_seconds": 0,
+                     *           "overlaps_next": true
+                     *         }
                      *       }
                      *     }
                      */

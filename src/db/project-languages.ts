@@ -3,6 +3,7 @@
 // lifecycle module (docs/design.md#lifecycle): updateLanguage refuses it at compile time.
 import type { Cue } from './source-segments';
 import type { DubQuality } from '../shared/dub-quality';
+import type { SyncTotals } from '../shared/sync-report';
 import { sql, type ColumnType, type Generated, type Selectable, type Transaction } from 'kysely';
 import type { Db } from './create-db';
 import type { Database } from './database';
@@ -26,6 +27,8 @@ export interface ProjectLanguageTable {
   caption_breaches: ColumnType<number | null, number | null | undefined, number | null>;
   /** How well the published dub follows its source (migration 0014); written as JSON text. */
   dub_quality: ColumnType<DubQuality | null, string | null | undefined, string | null>;
+  /** The published revision's sync report in total (migration 0039, docs/editing.md#sync-report); written as JSON text, null before. */
+  sync_report: ColumnType<SyncTotals | null, string | null | undefined, string | null>;
   attempt: Generated<number>;
   /** What the current attempt was charged: refunded exactly once if that attempt fails. */
   attempt_charged_seconds: Generated<number>;
@@ -84,6 +87,7 @@ export const LANGUAGE_SUMMARY = [
   'refunded_seconds',
   'drift_seconds',
   'caption_breaches',
+  'sync_report',
   'attempt',
   'goodwill_seconds',
   'revision',
@@ -101,10 +105,14 @@ export async function listProjectLanguages(db: Db, projectIds: string[]): Promis
 
 /** Any column but the status, which only the lifecycle writes (a type error here). */
 export type LanguageChanges = Partial<
-  Omit<ProjectLanguage, 'project_id' | 'locale' | 'created_at' | 'translated_segments' | 'supplied_translation' | 'dub_quality' | 'voice' | 'status' | 'claimed_revision' | 'redub_revision'>
+  Omit<
+    ProjectLanguage,
+    'project_id' | 'locale' | 'created_at' | 'translated_segments' | 'supplied_translation' | 'dub_quality' | 'sync_report' | 'voice' | 'status' | 'claimed_revision' | 'redub_revision'
+  >
 > & {
   translated_segments?: string | null;
   dub_quality?: string | null;
+  sync_report?: string | null;
   status?: never;
   claimed_revision?: never;
   redub_revision?: never;

@@ -78,6 +78,8 @@ function presentLanguage(project: Project, language: ProjectLanguage, options: P
     alignment: { drift_seconds: language.drift_seconds },
     // Counted when the captions were published (docs/captions.md#qc); GET …/qc names each breach.
     caption_qc: { preset: project.caption_rules, breaches: language.caption_breaches },
+    // Totals stored when the revision was published (docs/editing.md#sync-report); GET …/segments has each line's.
+    sync: language.sync_report,
     // What the language's video deliverable shows (docs/video.md).
     video: { burned_captions: language.video_burned_captions },
     created_at: iso(language.created_at),

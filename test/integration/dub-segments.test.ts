@@ -69,6 +69,41 @@ function expectNoOverlappingCues(vtt: string): void {
 
 const lines = (id: string) => listLanguageSegments(suite.api.db, id, 'es_es');
 
+const ms = (seconds: number) => Math.round(seconds * 1000) / 1000;
+
+/**
+ * The sync report (docs/editing.md#sync-report) as GET …/segments and the project view give it,
+ * held to the placement the published revision recorded for each line: its tempo, its start
+ * against its source sentence's, and whether it still spoke at the next spoken line's start. The
+ * view's totals are those of the per-line figures. Answers the totals.
+ */
+async function expectSyncMatchesPlacement(tenant: TestTenant, id: string) {
+  const rows = await lines(id);
+  const res = await request(suite.api.baseUrl, 'GET', `/v1/dubbing/projects/${id}/languages/es_es/segments`, { headers: bearer(tenant.key) });
+  expect(res.status).toBe(200);
+  const spoken = rows.filter((r) => r.placed_start_seconds !== null);
+  expect(res.body.data.segments.map((s: any) => s.sync)).toEqual(
+    rows.map((row) => {
+      if (row.placed_start_seconds === null) return null;
+      const next = spoken[spoken.indexOf(row) + 1];
+      return { tempo: ms(row.tempo!), shift_seconds: ms(row.placed_start_seconds - row.start_seconds), overlaps_next: next !== undefined && row.placed_end_seconds! > next.start_seconds + 1e-6 };
+    }),
+  );
+  const perLine = res.body.data.segments.map((s: any) => s.sync).filter((s: any) => s !== null);
+  const totals = {
+    lines: perLine.length,
+    sped_up_lines: perLine.filter((s: any) => s.tempo > 1.15).length,
+    sped_up_tempo: 1.15,
+    max_tempo: Math.max(...perLine.map((s: any) => s.tempo)),
+    max_shift_seconds: Math.max(...perLine.map((s: any) => s.shift_seconds)),
+    overlapping_lines: perLine.filter((s: any) => s.overlaps_next).length,
+  };
+  expect(res.body.data.sync).toEqual(totals);
+  const view = (await request(suite.api.baseUrl, 'GET', `/v1/dubbing/projects/${id}`, { headers: bearer(tenant.key) })).body.data;
+  expect(view.languages[0].sync).toEqual(totals);
+  return totals;
+}
+
 /** The real media engine, except that extracting the background waits for `gate` (the source step, after the charge). */
 function gatedBackground(gate: Promise<void>): MediaEngine {
   const real = createLocalEngines().media;
@@ -369,6 +404,7 @@ describe('regenerating a language', () => {
     // The issue 29 reviewer's case: a corrected first line far longer than its 1 s slot.
     await suite.worker.use();
     const before = await lines(id);
+    const syncBefore = await expectSyncMatchesPlacement(tenant, id);
     // About 2.8 s of speech for a 1 s slot: 2.2 s even at 1.3×, 1 s past the next line's start.
     const long = 'Buenos días a todos y bienvenidos a la reunión.';
     await suite.api.db.updateTable('language_segments').set({ text: long, status: 'edited' }).where('id', '=', before[0]!.id).execute();
@@ -390,5 +426,14 @@ describe('regenerating a language', () => {
     const language = await suite.api.db.selectFrom('project_languages').select('dub_quality').where('project_id', '=', id).executeTakeFirstOrThrow();
     expect(language.dub_quality).toMatchObject({ overlaps: 0, maxShiftSeconds: expect.any(Number) });
     expect(language.dub_quality!.maxShiftSeconds).toBeGreaterThan(0.1);
+
+    // The sync report follows the regeneration: the first line sped up past 1.15× and ran into
+    // the second, which starts late by as much as it ran over.
+    const sync = await expectSyncMatchesPlacement(tenant, id);
+    expect(sync).not.toEqual(syncBefore);
+    expect(sync).toMatchObject({ lines: 3, max_tempo: 1.3, overlapping_lines: expect.any(Number) });
+    expect(sync.sped_up_lines).toBeGreaterThanOrEqual(1);
+    expect(sync.overlapping_lines).toBeGreaterThanOrEqual(1);
+    expect(sync.max_shift_seconds).toBeGreaterThanOrEqual(ms(now[0]!.placed_end_seconds! - now[1]!.start_seconds));
   }, 120_000);
 });

@@ -68,6 +68,10 @@ it("dub transcript shows, then --set replaces from an .srt file; a refused file 
         end_seconds: r.end_seconds,
         text: i === 0 ? 'Hola.' : 'Segunda línea.',
         status: i === 0 ? ('edited' as const) : ('stale' as const),
+        // The first played at 1.2× past the second's start (2.5 s), which started 0.4 s late.
+        placed_start_seconds: i === 0 ? 0.5 : 2.9,
+        placed_end_seconds: i === 0 ? 2.9 : 4.25,
+        tempo: i === 0 ? 1.2 : 1,
       })),
     )
     .execute();
@@ -76,6 +80,7 @@ it("dub transcript shows, then --set replaces from an .srt file; a refused file 
   expect(segments.stdout).toContain(`es_es of ${id} (revision 1, 2 lines, 1 stale)`);
   expect(segments.stdout).toMatch(/0\.500\s+2\.000\s+edited\s+Hola\./);
   expect(segments.stdout).toMatch(/2\.500\s+4\.250\s+stale\s+Segunda línea\./);
+  expect(segments.stdout).toContain('Sync: 1 of 2 lines faster than 1.15× (fastest 1.2×), latest start 0.400 s after its source, 1 ran into the next line.');
 
   const noLocale = await runDub(['segments', id], { cwd: dir, env });
   expect(noLocale.code).toBe(2);

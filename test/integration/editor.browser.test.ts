@@ -213,6 +213,9 @@ it("asks for a key the API takes, shows what the API refuses in its own words, a
   );
   await suite.api.blobStore.put(captionsKey, Readable.from([captions]));
   await upsertDeliverable(suite.api.db, { project_id: project.id, locale: LOCALE, type: 'subtitles', format: 'vtt', storage_key: captionsKey, content_type: 'text/vtt', size_bytes: captions.length });
+  // The first line as a revision that sped it up to 1.24× and still ran past the second line's
+  // start (3.6 s) would have recorded it: the editor marks it (docs/editing.md#sync-report).
+  await suite.api.db.updateTable('language_segments').set({ tempo: 1.24, placed_end_seconds: 3.8 }).where('id', '=', project.lines[0]!).execute();
   const page = await browser.newPage();
   page.setDefaultTimeout(BROWSER_STEP_MS);
   const errorText = () => page.$eval('#error', (p) => p.textContent);
@@ -246,6 +249,16 @@ it("asks for a key the API takes, shows what the API refuses in its own words, a
     title: 'Timed-text QC (standard): Cue 2 (3.6 s–4 s): reading speed 57.5 > 17 characters a second; on screen 0.4 s < 0.833 s.',
   });
   expect(await page.$eval(qcBadge(firstSource!.id), (b) => (b as unknown as PageElement).hidden)).toBe(true);
+  // The sync badge: on the first line only, the figures in its title.
+  const syncBadge = (segmentId: string) => `tr[data-segment-id="${segmentId}"] td[data-locale="${LOCALE}"] .sync-badge`;
+  const syncBadgeOf = (segmentId: string) =>
+    page.$eval(syncBadge(segmentId), (b) => {
+      const element = b as unknown as PageElement;
+      return { hidden: element.hidden, text: element.textContent, flags: element.dataset.flags, title: element.title };
+    });
+  const firstSync = { hidden: false, text: '1.24×', flags: 'fast overlap', title: 'Sync: played at 1.24× (over 1.15×); starts 0.00 s after its source; runs into the next line, which starts late.' };
+  expect(await syncBadgeOf(firstSource!.id)).toEqual(firstSync);
+  expect((await syncBadgeOf(secondSource!.id)).hidden).toBe(true);
   // This project's speech was never extracted (its rows were written directly): nothing to play, and the page says so.
   expect(await page.$eval(`tr[data-segment-id="${firstSource!.id}"] th button`, (b) => (b as unknown as PageElement).disabled)).toBe(true);
   expect(await page.$eval('#source-audio-note', (p) => (p as unknown as PageElement).hidden)).toBe(false);
@@ -276,6 +289,8 @@ it("asks for a key the API takes, shows what the API refuses in its own words, a
   await page.waitForSelector(`tr[data-segment-id="${firstSource!.id}"] .badge[data-status="edited"]`);
   expect(await errorText()).toBe('');
   expect((await listLanguageSegments(suite.api.db, project.id, LOCALE))[0]).toMatchObject({ id: project.lines[0], status: 'edited', text: 'Hola a todos.' });
+  // Its words changed, not what the published revision played: the same sync badge, as PATCH answered it.
+  expect(await syncBadgeOf(firstSource!.id)).toEqual(firstSync);
 
   // The quote, as the API gives it; cancelled, nothing is charged.
   const quoted = (await postRegenerate(suite.api, tenant, project.id, { max_billable_seconds: 60 })).body.data.regeneration;

@@ -88,12 +88,15 @@ describe("a language's segments", () => {
           // Its source segment's speaker; no voice, as the language (made by hand here) has none.
           speaker_id: segments[i]!.speaker_id,
           voice: null,
+          // Made by hand: never rendered, so nothing to report (docs/editing.md#sync-report).
+          sync: null,
         })),
+        sync: null,
       },
     });
 
     const fresh = await newProject(tenant, { target_locales: ['es_es', 'ca_es'] });
-    expect((await call(tenant, 'GET', linesPath(fresh, 'ca_es'))).body).toEqual({ data: { locale: 'ca_es', revision: null, segments: [] } });
+    expect((await call(tenant, 'GET', linesPath(fresh, 'ca_es'))).body).toEqual({ data: { locale: 'ca_es', revision: null, segments: [], sync: null } });
     const other = await call(tenant, 'GET', linesPath(id, 'fr_fr'));
     expect(other.status).toBe(404);
     expect(other.body.error).toMatchObject({ code: 'not_found', param: 'locale' });
@@ -115,6 +118,7 @@ describe("a language's segments", () => {
         clip_url: null,
         speaker_id: segments[0]!.speaker_id,
         voice: null,
+        sync: null,
       },
     });
     const row = (await lineRows(id))[0]!;

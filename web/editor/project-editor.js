@@ -29,7 +29,7 @@ export async function openProjectEditor({ api, projectId, messages, elements }) 
 
   async function loadLanguage(locale) {
     const [language, qc] = await Promise.all([api.getLanguageSegments(projectId, locale), captionQc(locale)]);
-    table.showLanguage(locale, language.segments, captionBreachesByLine(qc));
+    table.showLanguage(locale, language.segments, captionBreachesByLine(qc), language.sync);
   }
   const loadLanguages = () => Promise.all(locales.map(loadLanguage));
 

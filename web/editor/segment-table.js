@@ -1,11 +1,13 @@
 import { createEditableText } from './editable-text.js';
 import { formatSeconds } from './format.js';
 import { createSpeakerCell } from './speaker-cell.js';
+import { syncFlag } from './sync-badge.js';
 
 // One row per source segment (docs/editing.md#the-editor): its time with a button that plays
 // exactly that stretch of the source, its text, and per language the line's text, its status
 // and a button that plays the line's dubbed clip, with a QC badge when its captions break a
-// timed-text rule (caption-qc.js). Rows are built once per transcript; a
+// timed-text rule (caption-qc.js) and a sync badge when it was sped up past the threshold or ran
+// into the next line (sync-badge.js). Rows are built once per transcript; a
 // language's lines are updated in place, so a field being edited keeps its focus. With
 // `moveSegment`, a column shows each segment's speaker, which can be changed there.
 
@@ -18,6 +20,8 @@ export function createSegmentTable(table, { locales, player, saveSource, saveLin
   const rows = new Map();
   let sourceAudioUrl = null;
   let speakers = [];
+  /** Locale → the tempo its lines are flagged past (its `sync.sped_up_tempo`). */
+  const syncThresholds = new Map();
 
   const headerCell = (text) => {
     const th = document.createElement('th');
@@ -40,18 +44,21 @@ export function createSegmentTable(table, { locales, player, saveSource, saveLin
     const qcBadge = document.createElement('span');
     qcBadge.className = 'badge qc-badge';
     qcBadge.hidden = true;
+    const syncBadge = document.createElement('span');
+    syncBadge.className = 'badge sync-badge';
+    syncBadge.hidden = true;
     const playButton = document.createElement('button');
     playButton.type = 'button';
     playButton.textContent = 'Play dub';
     playButton.setAttribute('aria-label', `Play the ${label}`);
     playButton.disabled = true;
-    tools.append(badge, qcBadge, playButton);
+    tools.append(badge, qcBadge, syncBadge, playButton);
     // The cell stays (the columns keep their places); its contents show once it has a line.
     const content = document.createElement('div');
     content.hidden = true;
     content.append(text.element, tools);
     td.append(content);
-    return { td, content, text, badge, qcBadge, playButton, line: null };
+    return { td, content, text, badge, qcBadge, syncBadge, playButton, line: null };
   }
 
   function addRow(key, segment, position) {
@@ -131,6 +138,16 @@ export function createSegmentTable(table, { locales, player, saveSource, saveLin
     cell.badge.dataset.status = line.status;
     cell.badge.textContent = STATUS_WORDS[line.status] ?? line.status;
     cell.playButton.disabled = !line.clip_url;
+    showSync(cell, syncFlag(line.sync, syncThresholds.get(locale)));
+  }
+
+  /** The line's sync badge (sync-badge.js): too fast or overlapping, the figures in its title; hidden when neither. */
+  function showSync(cell, flag) {
+    cell.syncBadge.hidden = !flag;
+    cell.syncBadge.textContent = flag?.text ?? '';
+    cell.syncBadge.title = flag?.title ?? '';
+    if (flag) cell.syncBadge.dataset.flags = flag.flags.join(' ');
+    else delete cell.syncBadge.dataset.flags;
   }
 
   return {
@@ -151,8 +168,12 @@ export function createSegmentTable(table, { locales, player, saveSource, saveLin
       sourceAudioUrl = url;
       for (const parts of rows.values()) if (parts.playButton) parts.playButton.disabled = url === null;
     },
-    /** One language's lines, each in the row of its source segment; `breaches`: line id → its QC badge (caption-qc.js). */
-    showLanguage(locale, lines, breaches = new Map()) {
+    /**
+     * One language's lines, each in the row of its source segment; `breaches`: line id → its QC
+     * badge (caption-qc.js); `sync`: the language's sync totals, for the threshold (sync-badge.js).
+     */
+    showLanguage(locale, lines, breaches = new Map(), sync = null) {
+      if (sync) syncThresholds.set(locale, sync.sped_up_tempo);
       const seen = new Set();
       for (const line of lines) {
         const key = line.source_segment_id && rows.has(line.source_segment_id) ? line.source_segment_id : `line:${line.id}`;

@@ -3,6 +3,7 @@ import { CAPTION_PRESET_NAMES } from '../../captions/timed-text-rules';
 import { LANGUAGE_FAILURE_CODES } from '../../shared/failure-messages';
 import { FAILURE_CODES } from '../../shared/error-codes';
 import { isoTimestamp, localeString, nullable, strictObject, uuidString } from './json-schema';
+import { syncTotalsSchema } from './sync-report-schemas';
 
 // The public shapes of a project (src/project-view/project-presenter.ts), written once: create,
 // get, list, language additions and transcript review all answer with these. Named in the
@@ -104,6 +105,7 @@ export const languageSchema = strictObject({
     }),
     description: "Timed-text QC of the language's published captions (docs/captions.md#qc).",
   },
+  sync: syncTotalsSchema,
   video: videoChoiceSchema,
   created_at: isoTimestamp,
   completed_at: nullable(isoTimestamp),

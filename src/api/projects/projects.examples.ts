@@ -124,6 +124,7 @@ export const completedProjectExample = {
         usage: { charged_seconds: 95, refunded_seconds: 0, goodwill_seconds: 0 },
         alignment: { drift_seconds: 0.12 },
         caption_qc: { preset: 'standard', breaches: 1 },
+        sync: { lines: 42, sped_up_lines: 3, sped_up_tempo: 1.15, max_tempo: 1.3, max_shift_seconds: 0.62, overlapping_lines: 2 },
         video: { burned_captions: false },
         created_at: '2026-11-24T06:01:10.000Z',
         completed_at: '2026-11-24T06:03:42.000Z',

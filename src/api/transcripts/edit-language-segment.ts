@@ -1,6 +1,7 @@
 import { segmentIdParam, targetLocaleParam } from './path-params';
 import type { Context } from 'koa';
-import { editLanguageSegmentText, findLanguageSegment } from '../../db/language-segments';
+import { editLanguageSegmentText, findLanguageSegment, listLanguageSegments } from '../../db/language-segments';
+import { syncReport } from '../../shared/sync-report';
 import { cueTextProblem } from '../../shared/cue-text-bounds';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
@@ -36,5 +37,8 @@ export async function editLanguageSegment(deps: AppDeps, ctx: Context): Promise<
     await editLanguageSegmentText(trx, segmentId, text.trim());
     return (await findLanguageSegment(trx, project.id, locale, segmentId))!;
   });
-  ctx.body = { data: presentLanguageSegment(segment, await clipUrl(deps, project, segment)) };
+  // Its sync reads the lines around it (whether it ran into the next): the same as the list says.
+  const lines = await listLanguageSegments(deps.db, project.id, locale);
+  const sync = syncReport(lines).lines[lines.findIndex((l) => l.id === segment.id)] ?? null;
+  ctx.body = { data: presentLanguageSegment(segment, await clipUrl(deps, project, segment), sync) };
 }

@@ -47,6 +47,7 @@ const languageSegmentsExample = {
         voice: 'espeak:es+f3',
         status: 'edited',
         clip_url: 'https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/r2/clips/lseg_p2n8c4d7s1f5g9hj.wav?expires=1767225600&signature=9b2e71',
+        sync: { tempo: 1.21, shift_seconds: 0, overlaps_next: true },
       },
       {
         id: 'lseg_r5t1v3x7z9b2d4fg',
@@ -58,8 +59,10 @@ const languageSegmentsExample = {
         voice: 'espeak:es',
         status: 'stale',
         clip_url: 'https://dubbing.example.com/v1/files/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/languages/es_es/clips/lseg_r5t1v3x7z9b2d4fg.wav?expires=1767225600&signature=c41d08',
+        sync: { tempo: 1, shift_seconds: 0.14, overlaps_next: false },
       },
     ],
+    sync: { lines: 2, sped_up_lines: 1, sped_up_tempo: 1.15, max_tempo: 1.21, max_shift_seconds: 0.14, overlapping_lines: 1 },
   },
 };
 
@@ -151,7 +154,8 @@ export const transcriptsOperations: Operation[] = [
     operationId: 'listLanguageSegments',
     summary: "Get a language's segments",
     description:
-      "One line per source segment (a supplied translation's cues as given), each with its `status` and a signed link to its dubbed clip, and the `revision` the published files were rendered from.",
+      "One line per source segment (a supplied translation's cues as given), each with its `status`, a signed link to its dubbed clip and its `sync` (how far the published revision sped it up and shifted it), " +
+      'the `revision` the published files were rendered from, and the sync report in total (docs/editing.md#sync-report).',
     tags: TAGS,
     auth: 'dubbing:read',
     pathParams: { ...projectId, ...locale },

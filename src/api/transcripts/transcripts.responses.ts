@@ -1,4 +1,5 @@
 import { dataEnvelope, localeString, nullable, strictObject, uuidString } from '../openapi/json-schema';
+import { lineSyncSchema, syncTotalsSchema } from '../openapi/sync-report-schemas';
 
 // Response bodies of the transcript and segment routes, written once: the OpenAPI document shows
 // them and the contract tests hold every response of the integration suites to them.
@@ -51,6 +52,7 @@ export const languageSegmentSchema = strictObject({
     description:
       "A short-lived signed URL (`SIGNED_URL_TTL_SECONDS`) of the line's dubbed clip (WAV) as the published revision plays it, which for a `stale` or `edited` line may be older words. Null when the revision plays none for it.",
   }),
+  sync: lineSyncSchema,
 });
 
 export const transcriptResponseSchema = dataEnvelope(transcriptSchema);
@@ -61,5 +63,6 @@ export const languageSegmentsResponseSchema = dataEnvelope(
     locale: localeString,
     revision: nullable({ type: 'integer', description: 'The published revision the deliverables are rendered from; null until the language has started.' }),
     segments: { type: 'array', items: languageSegmentSchema, description: 'In time order; empty until the language is translated.' },
+    sync: syncTotalsSchema,
   }),
 );

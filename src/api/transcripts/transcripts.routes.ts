@@ -13,6 +13,7 @@ import { replaceTranscript } from './replace-transcript';
 import { clipUrl, sourceAudioUrl } from './media-links';
 import { presentLanguageSegment, presentTranscript, speakerLabels } from './segment-presenter';
 import { listSpeakers } from '../../db/speakers';
+import { syncReport } from '../../shared/sync-report';
 import { editLanguageSegmentBodySchema, editSourceSegmentBodySchema, noQuerySchema, replaceTranscriptBodySchema } from './transcripts.schema';
 
 /**
@@ -44,8 +45,10 @@ export function transcriptsRoutes(deps: AppDeps): Router {
     // A target language not yet started (the project is not charged yet) has no lines so far.
     const language = await findLanguageRevision(db, project.id, locale);
     const segments = language ? await listLanguageSegments(db, project.id, locale) : [];
-    const presented = await Promise.all(segments.map(async (line) => presentLanguageSegment(line, await clipUrl(deps, project, line))));
-    ctx.body = { data: { locale, revision: language?.revision ?? null, segments: presented } };
+    // Read from the placements the published revision recorded (docs/editing.md#sync-report).
+    const sync = syncReport(segments);
+    const presented = await Promise.all(segments.map(async (line, i) => presentLanguageSegment(line, await clipUrl(deps, project, line), sync.lines[i] ?? null)));
+    ctx.body = { data: { locale, revision: language?.revision ?? null, segments: presented, sync: sync.totals } };
   });
 
   router.patch('/languages/:locale/segments/:segment_id', auth, write, validateBody(editLanguageSegmentBodySchema), (ctx) => editLanguageSegment(deps, ctx));

@@ -36,6 +36,14 @@ function printLanguageSegments(ctx: DubContext, projectId: string, lines: Langua
   ctx.out.line(`${lines.locale} of ${projectId} (${revision}, ${lines.segments.length} lines, ${stale} stale)`);
   const rows = lines.segments.map((s) => [s.id, clock(s.start_seconds), clock(s.end_seconds), s.status, oneLine(s.text)]);
   for (const line of table([['ID', 'START (S)', 'END (S)', 'STATUS', 'TEXT'], ...rows])) ctx.out.line(line);
+  // The sync report in total (docs/editing.md#sync-report); each line's is in the API's answer.
+  const sync = lines.sync;
+  if (sync) {
+    ctx.out.line(
+      `Sync: ${sync.sped_up_lines} of ${sync.lines} lines faster than ${sync.sped_up_tempo}× (fastest ${sync.max_tempo}×), ` +
+        `latest start ${clock(sync.max_shift_seconds)} s after its source, ${sync.overlapping_lines} ran into the next line.`,
+    );
+  }
 }
 
 export function registerTranscriptCommands(program: Command, ctx: DubContext): void {
