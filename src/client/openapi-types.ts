@@ -15870,7 +15870,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The file name. */
-                asset: "api-client.js" | "api-key.js" | "audio-player.js" | "caption-qc.js" | "editable-text.js" | "editor.css" | "format.js" | "idempotency-key.js" | "main.js" | "messages.js" | "project-editor.js" | "project-speakers.js" | "project-watch.js" | "regenerate-panel.js" | "review-draft.js" | "review-editor.js" | "review-queue.js" | "route.js" | "segment-table.js" | "speaker-cell.js" | "speaker-colours.js" | "speakers-panel.js" | "voice-picker.js";
+                asset: "api-client.js" | "api-key.js" | "audio-player.js" | "caption-qc.js" | "editable-text.js" | "editor.css" | "format.js" | "idempotency-key.js" | "main.js" | "messages.js" | "project-editor.js" | "project-speakers.js" | "project-watch.js" | "regenerate-panel.js" | "review-draft.js" | "review-editor.js" | "review-queue.js" | "route.js" | "segment-table.js" | "speaker-cell.js" | "speaker-colours.js" | "speakers-panel.js" | "sync-badge.js" | "voice-picker.js";
             };
             cookie?: never;
         };
