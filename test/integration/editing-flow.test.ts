@@ -106,7 +106,10 @@ describe('a project with its own script', () => {
         // Each line is its source segment's speaker's, in that speaker's voice (docs/speakers.md).
         speaker_id: transcript.body.data.segments[i].speaker_id,
         voice: expect.stringMatching(/^(espeak|festival):/),
+        // Where the render placed it (docs/editing.md#sync-report).
+        sync: { tempo: expect.any(Number), shift_seconds: expect.any(Number), overlaps_next: expect.any(Boolean) },
       })),
+      sync: expect.objectContaining({ lines: SCRIPT.length }),
     });
     lineIds = spanish.segments.map((s) => s.id);
     published[1] = await captions();
