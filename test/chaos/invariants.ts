@@ -5,6 +5,7 @@ import type { Db } from '../../src/db/create-db';
 import type { BlobStore } from '../../src/storage/blob-store';
 import { findLedgerViolations } from '../helpers/ledger-invariant';
 import { ffmpeg, ffprobe } from '../helpers/media-fixtures';
+import { checkTtml } from '../helpers/ttml-checks';
 
 // What every chaos scenario must leave behind, whatever fault it injected: checked on the
 // database and the blob store the scenario's stack used (its own PostgreSQL, for one of them).
@@ -102,6 +103,13 @@ async function expectDecodes(blobStore: BlobStore, key: string, format: string):
       if (format === 'vtt') expect(text.startsWith('WEBVTT')).toBe(true);
       // At least one cue: a time range then its text.
       expect(text).toMatch(/\d\d:\d\d:\d\d[.,]\d{3} --> \d\d:\d\d:\d\d[.,]\d{3}\r?\n\S/);
+      return;
+    }
+    if (format === 'ttml') {
+      // Well-formed and held to the IMSC 1.1 Text profile, with at least one cue (docs/captions.md#ttml).
+      const check = checkTtml(readFileSync(file, 'utf8'));
+      expect(check.problems).toEqual([]);
+      expect(check.paragraphs.length).toBeGreaterThan(0);
       return;
     }
     const probe = await ffprobe(file);
