@@ -25,7 +25,8 @@ export interface TargetEngines {
  * The engine floor: every engine command the project needs, called directly one after another
  * with no Temporal, database, blob store or Node worker in between. Recognition runs once on the
  * whole clip with the recognizer's own search flags; each language translates the project's own
- * transcript and speaks its translation in one espeak-ng call.
+ * transcript, speaks its translation in one espeak-ng call, mixes, encodes, muxes the MP4 (the
+ * bench clip has a picture) and draws the thumbnail.
  */
 export async function engineFloor(dir: string, source: string, transcript: string[], targets: TargetEngines[], duration: number): Promise<FloorStep[]> {
   await mkdir(dir, { recursive: true });
@@ -92,6 +93,34 @@ export async function engineFloor(dir: string, source: string, transcript: strin
       `[${target.locale}] ffmpeg: mp3 128k + wav 48 kHz`,
       'ffmpeg',
       ffmpegArgs(['-i', f(`${target.locale}-mixed.wav`), '-c:a', 'libmp3lame', '-b:a', '128k', f(`${target.locale}-dub.mp3`), '-ar', '48000', '-c:a', 'pcm_s16le', f(`${target.locale}-dub.wav`)]),
+    );
+    // The dubbed MP4 (src/engines/media/video-mux.ts): the picture and the original's audio copied, the dub's MP3 as its first track.
+    await step(
+      `[${target.locale}] ffmpeg: mp4 mux (picture copied, dub + original)`,
+      'ffmpeg',
+      ffmpegArgs([
+        '-i',
+        source,
+        '-i',
+        f(`${target.locale}-dub.mp3`),
+        '-map',
+        '0:V:0',
+        '-map',
+        '1:a:0',
+        '-map',
+        '0:a:0',
+        '-c:v',
+        'copy',
+        '-c:a',
+        'copy',
+        '-sn',
+        '-dn',
+        '-movflags',
+        '+faststart',
+        '-f',
+        'mp4',
+        f(`${target.locale}-dub.mp4`),
+      ]),
     );
     await step(
       `[${target.locale}] ffmpeg: thumbnail png`,
