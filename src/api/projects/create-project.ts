@@ -107,9 +107,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
       // upload's id). Should the row not be written, the upload is aborted (rolledBack); a crash in
       // between leaves one the upload-expiry schedule aborts once it is older than any window.
       const upload = body.source.type === 'upload' ? newUpload(id, body.source, config.uploads.partSizeBytes, await deps.uploads.begin(id)) : undefined;
-      const track = body.background_track
-        ? newUpload(id, body.background_track, config.uploads.partSizeBytes, await deps.uploads.begin(id, 'background_track'), 'background_track')
-        : undefined;
+      const track = body.background_track ? newUpload(id, body.background_track, config.uploads.partSizeBytes, await deps.uploads.begin(id, 'background_track'), 'background_track') : undefined;
       return { id, accepted, glossary, upload, track };
     },
     async commit(trx, { id, accepted, glossary, upload, track }) {

@@ -76,7 +76,7 @@ export const createProjectBodySchema = {
         size_bytes: { type: 'integer', minimum: 1 },
       },
       description:
-        "Your own music-and-effects track (upload source only), uploaded in parts like the source (`transfer.background_track`) and completed first: it plays under the dub at full level instead of the original, in every language, and must be as long as the source (docs/background.md#your-own-music-and-effects-track).",
+        'Your own music-and-effects track (upload source only), uploaded in parts like the source (`transfer.background_track`) and completed first: it plays under the dub at full level instead of the original, in every language, and must be as long as the source (docs/background.md#your-own-music-and-effects-track).',
     },
     caption_rules: {
       enum: CAPTION_PRESET_NAMES,
