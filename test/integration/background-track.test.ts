@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { getBalance } from '../../src/db/credits';
 import { listLanguageSegments } from '../../src/db/language-segments';
@@ -229,6 +229,24 @@ describe('a project with its own music-and-effects track', () => {
     ]);
     expect(await getBalance(suite.api.db, other.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
   }, 120_000);
+
+  it('expires with its source: the upload-expiry schedule fails the project and drops both uploads', async () => {
+    const other = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
+    await suite.worker.use();
+    const project = (await createProject(suite.api, other, projectBody({ background_track: { file_name: 'me.wav', size_bytes: 1000 } }))).body.data;
+    await sendParts(project.transfer.background_track, Buffer.alloc(1000, 7));
+    const trackDir = path.join(suite.api.config.storage.localDir, 'uploads', project.transfer.background_track.upload_id);
+    expect(existsSync(trackDir)).toBe(true);
+    await suite.api.db
+      .updateTable('uploads')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('project_id', '=', project.id)
+      .execute();
+    await suite.api.temporal.workflow.execute('uploadExpiryWorkflow', { taskQueue: suite.api.config.temporal.taskQueue, workflowId: `upload-expiry-track-${project.id}` });
+    expect(await getProjectView(suite.api, other, project.id)).toMatchObject({ status: 'failed', failure: { code: 'upload_expired' }, usage: { state: 'released', charged_seconds: 0 } });
+    expect(existsSync(trackDir)).toBe(false);
+    expect(await getBalance(suite.api.db, other.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
+  }, 60_000);
 
   it('refuses bad background_track inputs with named 400s, writing nothing', async () => {
     const other = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
