@@ -248,6 +248,18 @@ describe('a project with its own music-and-effects track', () => {
     expect(await getBalance(suite.api.db, other.workspace.id)).toEqual({ granted: 10_000, captured: 0, reserved: 0 });
   }, 60_000);
 
+  it('is aborted with its source when the project is cancelled awaiting its upload', async () => {
+    const other = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
+    const project = (await createProject(suite.api, other, projectBody({ background_track: { file_name: 'me.wav', size_bytes: 1000 } }))).body.data;
+    await sendParts(project.transfer.background_track, Buffer.alloc(1000, 7));
+    const trackDir = path.join(suite.api.config.storage.localDir, 'uploads', project.transfer.background_track.upload_id);
+    expect(existsSync(trackDir)).toBe(true);
+    const cancelled = await request(suite.api.baseUrl, 'POST', `/v1/dubbing/projects/${project.id}/cancel`, { headers: { ...bearer(other.key), 'idempotency-key': randomUUID() }, body: {} });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ status: 'failed', failure: { code: 'cancelled' } });
+    expect(existsSync(trackDir)).toBe(false);
+  });
+
   it('refuses bad background_track inputs with named 400s, writing nothing', async () => {
     const other = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
     const before = await workspaceRowCounts(suite.api, other.workspace.id);

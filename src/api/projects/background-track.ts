@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { lockExistingProject, type Project } from '../../db/projects';
+import { lockExistingProject } from '../../db/projects';
 import { findUploadByProject } from '../../db/uploads';
 import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
@@ -26,18 +26,6 @@ export function checkBackgroundTrack(body: CreateProjectBody, maxBytes: number):
   }
   if (track.size_bytes > maxBytes) {
     throw ApiError.invalid('invalid_parameter', `background_track.size_bytes exceeds the maximum upload size of ${maxBytes} bytes.`, 'background_track.size_bytes');
-  }
-}
-
-/** upload/complete's 409 while the project's track is not completed: the client completes the track first. */
-export async function assertTrackCompleted(deps: AppDeps, project: Project): Promise<void> {
-  if (project.background_track_file_name === null) return;
-  const track = await findUploadByProject(deps.db, project.id, 'background_track');
-  if (track && !track.completed_at) {
-    throw ApiError.conflict(
-      'background_track_incomplete',
-      'Complete the background track first (POST /v1/dubbing/projects/{project_id}/background_track/complete), then the source: validation starts with the source and checks both.',
-    );
   }
 }
 

@@ -10,7 +10,6 @@ import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';
 import { bodyOf } from '../middleware/validate';
 import { completeUploadBodySchema, type CompleteUploadBody } from './projects.schema';
-import { assertTrackCompleted } from './background-track';
 import { loadOwnProject } from './load-own-project';
 import { counted } from '../../shared/counted';
 import { workflowsOf } from '../workflow-gateway';
@@ -119,6 +118,18 @@ export async function completeParts(
 
 /** The caller's parts list, its ETags as the store compares them. */
 export const givenParts = (body: CompleteUploadBody): CompletedPart[] => body.parts.map((p) => ({ part_number: p.part_number, etag: normalizeEtag(p.etag) }));
+
+/** upload/complete's 409 while the project's track is not completed: the client completes the track first. */
+export async function assertTrackCompleted(deps: AppDeps, project: Project): Promise<void> {
+  if (project.background_track_file_name === null) return;
+  const track = await findUploadByProject(deps.db, project.id, 'background_track');
+  if (track && !track.completed_at) {
+    throw ApiError.conflict(
+      'background_track_incomplete',
+      'Complete the background track first (POST /v1/dubbing/projects/{project_id}/background_track/complete), then the source: validation starts with the source and checks both.',
+    );
+  }
+}
 
 /**
  * POST /v1/dubbing/projects/{id}/upload/complete (docs/design.md#uploads). Safe to repeat.
