@@ -24,6 +24,7 @@ import { lockProjectToWrite } from '../lifecycle/lock-project-to-write';
 import type { EventSettings } from '../lifecycle/project-events';
 import { pinnedGlossaryEntries } from '../db/glossaries';
 import { recognitionVocabulary } from '../engines/asr/recognition-vocabulary';
+import { checkBackgroundTrack, trackBackground } from './background-track-media';
 
 // Project-level steps of the project workflow. Each is idempotent: a retry, or a second worker
 // after the first was killed, finds the step's effects already recorded and changes nothing.
@@ -64,11 +65,20 @@ const hasWrittenTranscript = (project: Project) => project.transcript_source !==
 
 export function createProjectActivities({ db, blobStore, uploads, engines, webhooks: events, pauseAfterCaptureMs }: ProjectActivityDeps) {
   /**
+   * What the dub is mixed over: the original's audio, or the customer's music-and-effects track
+   * in its place (docs/background.md#your-own-music-and-effects-track). Null when there is none.
+   */
+  const extractBed = (project: Project, source: string, background: string, workDir: string) =>
+    project.background_track_file_name !== null
+      ? trackBackground({ blobStore, engines }, project, background, { workDir, transfer: activityTransfer(), onTick: heartbeat })
+      : engines.media.extractBackground(source, background, { onTick: heartbeat });
+  /**
    * For a project that needs no recognition: the background the dub is mixed over, and the speech
    * the editor plays segment by segment (docs/editing.md#the-editor), so a person checking a
    * supplied script can listen to it too. Its segment count.
    */
-  const extractAudioOnly = async (projectId: string): Promise<number> => {
+  const extractAudioOnly = async (project: Project): Promise<number> => {
+    const projectId = project.id;
     const workDir = await mkdtemp(path.join(os.tmpdir(), 'dub-background-'));
     try {
       const source = await blobStore.toLocalFile(blobKeys.source(projectId), workDir, activityTransfer());
@@ -76,7 +86,7 @@ export function createProjectActivities({ db, blobStore, uploads, engines, webho
       const background = path.join(workDir, 'background.wav');
       const hasBackground = await classifyingEngineErrors(async () => {
         await engines.media.extractAudio(source, speech, { onTick: heartbeat });
-        return engines.media.extractBackground(source, background, { onTick: heartbeat });
+        return extractBed(project, source, background, workDir);
       });
       await blobStore.putFile(sourceKeys.speech(projectId), speech);
       if (hasBackground) await blobStore.putFile(sourceKeys.background(projectId), background);
@@ -115,8 +125,11 @@ export function createProjectActivities({ db, blobStore, uploads, engines, webho
       });
     },
 
-    /** Joins the uploaded parts into the source file and measures it with ffprobe. */
-    async prepareSource(projectId: string): Promise<{ ok: true; durationSeconds: number; hasVideo: boolean } | { ok: false; message: string }> {
+    /**
+     * Joins the uploaded parts into the source file and measures it with ffprobe; a
+     * music-and-effects track is checked against it here, before any charge.
+     */
+    async prepareSource(projectId: string): Promise<{ ok: true; durationSeconds: number; hasVideo: boolean } | { ok: false; message: string; code?: 'invalid_background_track' }> {
       const project = await requireProject(db, projectId);
       const sourceKey = blobKeys.source(projectId);
       const sourceName = project.source_file_name ?? 'The YouTube video';
@@ -135,6 +148,8 @@ export function createProjectActivities({ db, blobStore, uploads, engines, webho
         if (!probe.hasAudio && !probe.hasVideo) return { ok: false, message: `${sourceName} has no audio or video stream.` };
         // Nothing to transcribe or dub: refused before any charge, not billed as silence.
         if (!probe.hasAudio) return { ok: false, message: `${sourceName} has no audio track; there is no speech to dub.` };
+        const unfit = await checkBackgroundTrack({ db, blobStore, uploads, engines }, project, probe.durationSeconds, { workDir, transfer: activityTransfer(), onTick: heartbeat });
+        if (unfit) return { ok: false, message: unfit, code: 'invalid_background_track' };
         await updateProject(db, projectId, { source_duration_seconds: probe.durationSeconds, source_has_video: probe.hasVideo });
         return { ok: true, durationSeconds: probe.durationSeconds, hasVideo: probe.hasVideo };
       } catch (err) {
@@ -180,7 +195,7 @@ export function createProjectActivities({ db, blobStore, uploads, engines, webho
     async transcribeSource(projectId: string): Promise<{ segments: number; recognized: boolean }> {
       const project = await requireProject(db, projectId);
       if (hasWrittenTranscript(project)) {
-        const segments = await extractAudioOnly(projectId);
+        const segments = await extractAudioOnly(project);
         return { segments, recognized: false };
       }
       const workDir = await mkdtemp(path.join(os.tmpdir(), 'dub-asr-'));
@@ -192,7 +207,7 @@ export function createProjectActivities({ db, blobStore, uploads, engines, webho
         let extractMs = 0;
         const { hasBackground, transcript } = await classifyingEngineErrors(async () => {
           await engines.media.extractAudio(source, speech, { onTick: heartbeat });
-          const hasBackground = await engines.media.extractBackground(source, background, { onTick: heartbeat });
+          const hasBackground = await extractBed(project, source, background, workDir);
           extractMs = Math.round(performance.now() - started);
           // The pinned glossary's terms as hints (docs/glossaries.md#recognition).
           const vocabulary = recognitionVocabulary(await pinnedGlossaryEntries(db, projectId), project.source_locale);

@@ -1,7 +1,7 @@
 import { log } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
 import { lockProject } from '../db/projects';
-import { listExpiredUploadProjects, lockExpiredUpload, UPLOAD_WINDOW_MS } from '../db/uploads';
+import { listExpiredUploadProjects, lockExpiredUploads, UPLOAD_WINDOW_MS } from '../db/uploads';
 import type { MultipartUploads, UploadRef } from '../storage/multipart-uploads';
 import { failUnchargedProject } from '../lifecycle/project-lifecycle';
 import type { EventSettings } from '../lifecycle/project-events';
@@ -30,7 +30,7 @@ export function createUploadExpiryActivities({ db, uploads, webhooks: events }: 
       const due = await listExpiredUploadProjects(db, BATCH);
       const result: UploadExpiryResult = { expired: 0, expiredProjects: [], failed: [], storageAborted: 0 };
       for (const projectId of due) {
-        let expired: UploadRef | null;
+        let expired: UploadRef[] | null;
         try {
           expired = await expireOne(projectId);
         } catch (error) {
@@ -41,13 +41,16 @@ export function createUploadExpiryActivities({ db, uploads, webhooks: events }: 
         if (!expired) continue;
         result.expired++;
         result.expiredProjects.push(projectId);
-        // The money is settled; storage is only tidied. A failure is left to abortStrays.
-        await uploads.abort(expired).then(
-          () => {
-            result.storageAborted++;
-          },
-          (error: unknown) => log.warn('could not abort an expired upload in storage', { projectId, error: error instanceof Error ? error.message : String(error) }),
-        );
+        // The money is settled; storage is only tidied. A failure is left to abortStrays. A
+        // music-and-effects track shares its source's window (docs/background.md#your-own-music-and-effects-track).
+        for (const upload of expired) {
+          await uploads.abort(upload).then(
+            () => {
+              result.storageAborted++;
+            },
+            (error: unknown) => log.warn('could not abort an expired upload in storage', { projectId, uploadId: upload.id, error: error instanceof Error ? error.message : String(error) }),
+          );
+        }
       }
       await abortStrays(result);
       return result;
@@ -66,12 +69,12 @@ export function createUploadExpiryActivities({ db, uploads, webhooks: events }: 
     }
   }
 
-  /** The upload it expired, or null when there was nothing to do (completed or settled meanwhile). */
-  function expireOne(projectId: string): Promise<UploadRef | null> {
+  /** The uploads it expired, or null when there was nothing to do (completed or settled meanwhile). */
+  function expireOne(projectId: string): Promise<UploadRef[] | null> {
     return db.transaction().execute(async (trx) => {
-      const locked = await lockExpiredUpload(trx, projectId);
-      const project = locked ? await lockProject(trx, projectId) : undefined;
-      if (!locked || !project || project.status !== 'awaiting_upload') return null;
+      const locked = await lockExpiredUploads(trx, projectId);
+      const project = locked.length > 0 ? await lockProject(trx, projectId) : undefined;
+      if (!project || project.status !== 'awaiting_upload') return null;
       await failUnchargedProject(
         trx,
         project,

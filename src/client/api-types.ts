@@ -27,6 +27,7 @@ export type ListProjectsQuery = QueryOf<'/v1/dubbing/projects', 'get'>;
 export type CreateProjectRequest = RequestBody<'/v1/dubbing/projects', 'post'>;
 export type CompletedPart = RequestBody<'/v1/dubbing/projects/{project_id}/upload/complete', 'post'>['parts'][number];
 export type UploadCompletion = SuccessData<'/v1/dubbing/projects/{project_id}/upload/complete', 'post'>;
+export type BackgroundTrackCompletion = SuccessData<'/v1/dubbing/projects/{project_id}/background_track/complete', 'post'>;
 export type LanguageAdditionResult = SuccessData<'/v1/dubbing/projects/{project_id}/languages', 'post'>;
 export type TranscriptReviewResult = SuccessData<'/v1/dubbing/projects/{project_id}/transcript-review', 'post'>;
 export type RegenerationResult = SuccessData<'/v1/dubbing/projects/{project_id}/languages/{locale}/regenerate', 'post'>;

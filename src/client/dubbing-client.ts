@@ -31,6 +31,7 @@ import type {
   TranscriptFile,
   TranscriptReviewResult,
   UploadCompletion,
+  BackgroundTrackCompletion,
   Usage,
   VideoList,
   Voice,
@@ -136,6 +137,9 @@ export function createDubbingClient(options: DubbingClientOptions) {
     listProjects,
     /** Every project (newest first), page after page, as an async iterator. */
     projects: (query: Omit<ListProjectsQuery, 'cursor'> = {}): AsyncGenerator<ProjectListItem, void, undefined> => paginate((cursor) => listProjects({ ...query, ...(cursor ? { cursor } : {}) })),
+    /** The music-and-effects track's parts (docs/background.md#your-own-music-and-effects-track): before completeUpload. */
+    completeBackgroundTrack: (projectId: string, parts: CompletedPart[]): Promise<BackgroundTrackCompletion> =>
+      unwrap(api.POST('/v1/dubbing/projects/{project_id}/background_track/complete', { params: { path: { project_id: projectId } }, body: { parts } })).then((body) => body.data),
     completeUpload: (projectId: string, parts: CompletedPart[]): Promise<UploadCompletion> =>
       unwrap(api.POST('/v1/dubbing/projects/{project_id}/upload/complete', { params: { path: { project_id: projectId } }, body: { parts } })).then((body) => body.data),
     /** A quote with `preview_only` true (the default); the languages added and charged with false. */

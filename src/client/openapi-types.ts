@@ -81,6 +81,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dubbing/projects/{project_id}/background_track/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete the background track upload
+         * @description After every part of `transfer.background_track` was PUT to its URL: checks the parts as upload/complete does and completes the track. Do it before upload/complete (docs/background.md#your-own-music-and-effects-track). Safe to repeat with the same parts.
+         *
+         *     Requires an API key with the `dubbing:write` permission.
+         */
+        post: operations["completeBackgroundTrack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dubbing/projects/{project_id}/languages": {
         parameters: {
             query?: never;
@@ -1076,7 +1098,7 @@ export interface components {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "conflict_error" | "payment_required_error" | "rate_limit_error" | "api_error";
                 /** @enum {string} */
-                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "unsupported_voice" | "invalid_cursor" | "upload_incomplete" | "invalid_transcript" | "duplicate_glossary_term" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "range_not_satisfiable" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "regeneration_in_progress" | "project_already_ended" | "project_in_progress" | "language_not_failed" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "project_busy" | "language_busy" | "speaker_label_taken" | "review_claimed_by_another" | "review_not_claimed" | "review_step_refused" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "unsupported_content_type" | "body_too_large" | "idempotency_key_missing" | "idempotency_key_reused" | "unsupported_locale" | "unsupported_voice" | "invalid_cursor" | "upload_incomplete" | "invalid_transcript" | "duplicate_glossary_term" | "content_length_required" | "part_size_mismatch" | "incomplete_body" | "content_md5_mismatch" | "upload_already_completed" | "background_track_incomplete" | "range_not_satisfiable" | "invalid_webhook_url" | "webhook_target_forbidden" | "webhook_target_unresolvable" | "upload_expired" | "headers_too_large" | "request_timeout" | "unauthenticated" | "permission_denied" | "invalid_signature" | "signature_expired" | "not_found" | "route_not_found" | "method_not_allowed" | "insufficient_credits" | "idempotency_request_in_progress" | "project_not_completed" | "language_not_completed" | "project_not_ready" | "project_not_billable" | "transcript_review_unavailable" | "regeneration_in_progress" | "project_already_ended" | "project_in_progress" | "language_not_failed" | "webhook_endpoint_limit_reached" | "webhook_endpoint_deleted" | "project_busy" | "language_busy" | "speaker_label_taken" | "review_claimed_by_another" | "review_not_claimed" | "review_step_refused" | "rate_limited" | "internal_error" | "service_unavailable";
                 message: string;
                 /** @description The request field at fault: a body path (`source.url`, `target_locales[1]`), a query parameter, a path parameter or a header. */
                 param?: string;
@@ -1127,6 +1149,11 @@ export interface components {
              * @enum {string}
              */
             background: "duck" | "keep" | "drop";
+            /** @description Your music-and-effects track, played under the dub at full level instead of the original (docs/background.md#your-own-music-and-effects-track); null when none. */
+            background_track: {
+                file_name: string;
+                size_bytes: number;
+            } | null;
             /**
              * @description The timed-text preset the captions are cut, timed and checked to, as chosen at create (docs/captions.md#presets).
              * @enum {string}
@@ -1154,7 +1181,7 @@ export interface components {
             };
             failure: {
                 /** @enum {string} */
-                code: "invalid_media" | "source_unavailable" | "max_billable_seconds_exceeded" | "insufficient_credits" | "engine_failed" | "internal_error" | "upload_expired" | "cancelled" | "terminated";
+                code: "invalid_media" | "source_unavailable" | "max_billable_seconds_exceeded" | "insufficient_credits" | "engine_failed" | "internal_error" | "upload_expired" | "invalid_background_track" | "cancelled" | "terminated";
                 /** @description A fixed sentence per code; never internals. */
                 message: string;
             } | null;
@@ -1327,6 +1354,28 @@ export interface components {
                 /** @description Present once uploaded: send it back in upload/complete. */
                 etag?: string;
             }[];
+            /** @description The music-and-effects track's own upload, the same way, while it is not completed (docs/background.md#your-own-music-and-effects-track): complete it first. */
+            background_track?: {
+                upload_id: string;
+                part_size_bytes: number;
+                part_count: number;
+                /**
+                 * Format: date-time
+                 * @description When the upload window, and every part URL, closes.
+                 */
+                expires_at: string;
+                parts: {
+                    part_number: number;
+                    /**
+                     * Format: uri
+                     * @description PUT the part's bytes here (no API key: the URL is signed).
+                     */
+                    url: string;
+                    uploaded: boolean;
+                    /** @description Present once uploaded: send it back in upload/complete. */
+                    etag?: string;
+                }[];
+            };
         };
         SourceSegment: {
             /**
@@ -1719,6 +1768,11 @@ export interface operations {
                      * @enum {unknown}
                      */
                     background?: "duck" | "keep" | "drop";
+                    /** @description Your own music-and-effects track (upload source only), uploaded in parts like the source (`transfer.background_track`) and completed first: it plays under the dub at full level instead of the original, in every language, and must be as long as the source (docs/background.md#your-own-music-and-effects-track). */
+                    background_track?: {
+                        file_name: string;
+                        size_bytes: number;
+                    };
                     /**
                      * @description The timed-text rules every language's captions are cut, timed and checked to (docs/captions.md#presets): `standard` (after the Netflix English template: 42 characters × 2 lines, 17 characters a second, 0.833–7 s on screen, 2 frames between cues), `fast` (20 characters a second) or `children` (13).
                      * @default standard
@@ -1810,6 +1864,7 @@ export interface operations {
                      *           "description": ""
                      *         },
                      *         "background": "duck",
+                     *         "background_track": null,
                      *         "caption_rules": "standard",
                      *         "languages": [],
                      *         "speakers": {
@@ -2227,6 +2282,7 @@ export interface operations {
                      *           "description": ""
                      *         },
                      *         "background": "duck",
+                     *         "background_track": null,
                      *         "caption_rules": "standard",
                      *         "languages": [
                      *           {
@@ -2983,6 +3039,346 @@ export interface operations {
                     };
                 };
             };
+            /** @description `background_track_incomplete`: complete the background track first. `error.code`: `upload_already_completed`, `upload_expired`, `background_track_incomplete`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict_error",
+                     *         "code": "upload_already_completed",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "conflict_error";
+                            /** @enum {unknown} */
+                            code?: "upload_already_completed" | "upload_expired" | "background_track_incomplete";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `body_too_large`. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "body_too_large",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "body_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unsupported_content_type`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_content_type",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "unsupported_content_type";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests with this API key in the window (reads and writes counted apart); wait Retry-After seconds. Every counted response carries RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. `error.code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "rate_limit_error";
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `internal_error`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. The workflow service is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "api_error";
+                            /** @enum {unknown} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    completeBackgroundTrack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a UUID). */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "parts": [
+                 *         {
+                 *           "part_number": 1,
+                 *           "etag": "9e107d9d372bb6826bd81d3542a419d6"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    parts: {
+                        part_number: number;
+                        /** @description The ETag the part's PUT answered (quotes optional). */
+                        etag: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The track is complete; the project still awaits its source. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15",
+                     *         "background_track": {
+                     *           "file_name": "rice-me.wav",
+                     *           "size_bytes": 5760044,
+                     *           "completed": true
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            background_track: {
+                                file_name: string;
+                                size_bytes: number;
+                                /** @constant */
+                                completed: true;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The project has no background track; or parts missing, out of order, or with wrong etags. `error.code`: `invalid_json`, `unknown_parameter`, `missing_parameter`, `invalid_parameter`, `invalid_request`, `upload_incomplete`. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_json",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "invalid_request_error";
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "unknown_parameter" | "missing_parameter" | "invalid_parameter" | "invalid_request" | "upload_incomplete";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `unauthenticated`. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Bearer realm="dubbing" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "unauthenticated",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "authentication_error";
+                            /** @enum {unknown} */
+                            code?: "unauthenticated";
+                        };
+                    };
+                };
+            };
+            /** @description `error.code`: `permission_denied`. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "permission_denied",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "permission_error";
+                            /** @enum {unknown} */
+                            code?: "permission_denied";
+                        };
+                    };
+                };
+            };
+            /** @description No such project (or not yours). `error.code`: `not_found`. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong and how to fix it, for people; branch on code, never on this text.",
+                     *         "request_id": "req_5f0c2a9e8b7d4c6a9e1f3b2d4c6a8e0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @constant */
+                            type?: "not_found_error";
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
             /** @description `error.code`: `upload_already_completed`, `upload_expired`. */
             409: {
                 headers: {
@@ -3118,7 +3514,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. The workflow service is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
+            /** @description The database is briefly unreachable; nothing was lost. Retry the same request. `error.code`: `service_unavailable`. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4315,6 +4711,7 @@ export interface operations {
                      *           "description": ""
                      *         },
                      *         "background": "duck",
+                     *         "background_track": null,
                      *         "caption_rules": "standard",
                      *         "languages": [
                      *           {
@@ -5248,6 +5645,7 @@ export interface operations {
                      *             "description": ""
                      *           },
                      *           "background": "duck",
+                     *           "background_track": null,
                      *           "caption_rules": "standard",
                      *           "languages": [
                      *             {

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from './database';
+import type { UploadRole } from './uploads';
 import type { Db } from './create-db';
 import type { Project } from './projects';
 
@@ -40,13 +41,13 @@ export interface ProjectBlobs {
   /** Each deliverable's own key (normally under `projects/<id>/`, but stored per row). */
   deliverableKeys: string[];
   /** The project's uploads, whose parts live under `uploads/<upload id>/`. */
-  uploads: { id: string; project_id: string; store_upload_id: string | null; expires_at: Date; completed_at: Date | null }[];
+  uploads: { id: string; project_id: string; role: UploadRole; store_upload_id: string | null; expires_at: Date; completed_at: Date | null }[];
 }
 
 export async function listProjectBlobs(db: Db, projectId: string): Promise<ProjectBlobs> {
   const [deliverables, uploads] = await Promise.all([
     db.selectFrom('deliverables').select('storage_key').where('project_id', '=', projectId).execute(),
-    db.selectFrom('uploads').select(['id', 'project_id', 'store_upload_id', 'expires_at', 'completed_at']).where('project_id', '=', projectId).execute(),
+    db.selectFrom('uploads').select(['id', 'project_id', 'role', 'store_upload_id', 'expires_at', 'completed_at']).where('project_id', '=', projectId).execute(),
   ]);
   return { deliverableKeys: deliverables.map((d) => d.storage_key), uploads };
 }

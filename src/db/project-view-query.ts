@@ -11,7 +11,7 @@ import type { Project, ProjectTable } from './projects';
 import type { Upload, UploadPart } from './uploads';
 
 /** What a part URL and the part check need of an upload (not the parts list it completed with). */
-export type ViewUpload = Pick<Upload, 'id' | 'project_id' | 'store_upload_id' | 'size_bytes' | 'part_size_bytes' | 'part_count' | 'expires_at'>;
+export type ViewUpload = Pick<Upload, 'id' | 'project_id' | 'role' | 'store_upload_id' | 'size_bytes' | 'part_size_bytes' | 'part_count' | 'expires_at'>;
 
 /** Everything the project's representation is drawn from. */
 export interface ProjectView {
@@ -21,10 +21,14 @@ export interface ProjectView {
   deliverables: Pick<Deliverable, 'locale' | 'type' | 'format'>[];
   /** The project's upload (an upload-source project), open or not. */
   upload: ViewUpload | undefined;
+  /** Its music-and-effects track's upload while it is not completed (docs/background.md#your-own-music-and-effects-track). */
+  trackUpload: ViewUpload | undefined;
   /** Its speakers in position order, each with their voice by locale (docs/speakers.md). */
   speakers: ViewSpeaker[];
   /** While the upload is open, the parts recorded in `upload_parts`, by part number (none on a store that alone knows them). */
   parts: Pick<UploadPart, 'part_number' | 'etag' | 'size_bytes'>[];
+  /** The same of the track's upload. */
+  trackParts: Pick<UploadPart, 'part_number' | 'etag' | 'size_bytes'>[];
 }
 
 export interface ViewSpeaker {
@@ -51,18 +55,27 @@ const VIEW_PARTS = [
   jsonArrayFrom(nested.selectFrom('deliverables as d').select(['d.locale', 'd.type', 'd.format']).whereRef('d.project_id', '=', 'p.id').orderBy('d.locale').orderBy('d.type').orderBy('d.format')).as(
     'deliverables',
   ),
-  jsonObjectFrom(
-    nested.selectFrom('uploads as u').select(['u.id', 'u.project_id', 'u.store_upload_id', 'u.size_bytes', 'u.part_size_bytes', 'u.part_count', 'u.expires_at']).whereRef('u.project_id', '=', 'p.id'),
-  ).as('upload'),
-  jsonArrayFrom(
-    nested
-      .selectFrom('uploads as pu')
-      .innerJoin('upload_parts as up', 'up.upload_id', 'pu.id')
-      .select(['up.part_number', 'up.etag', 'up.size_bytes'])
-      .whereRef('pu.project_id', '=', 'p.id')
-      .where('p.status', '=', sql.lit('awaiting_upload'))
-      .orderBy('up.part_number'),
-  ).as('parts'),
+  ...(['source', 'background_track'] as const).flatMap((role) => [
+    jsonObjectFrom(
+      nested
+        .selectFrom('uploads as u')
+        .select(['u.id', 'u.project_id', 'u.role', 'u.store_upload_id', 'u.size_bytes', 'u.part_size_bytes', 'u.part_count', 'u.expires_at'])
+        .whereRef('u.project_id', '=', 'p.id')
+        .where('u.role', '=', sql.lit(role))
+        // A track once completed has nothing left to send: only an open one is shown.
+        .$if(role === 'background_track', (q) => q.where('u.completed_at', 'is', null)),
+    ).as(role === 'source' ? 'upload' : 'track_upload'),
+    jsonArrayFrom(
+      nested
+        .selectFrom('uploads as pu')
+        .innerJoin('upload_parts as up', 'up.upload_id', 'pu.id')
+        .select(['up.part_number', 'up.etag', 'up.size_bytes'])
+        .whereRef('pu.project_id', '=', 'p.id')
+        .where('pu.role', '=', sql.lit(role))
+        .where('p.status', '=', sql.lit('awaiting_upload'))
+        .orderBy('up.part_number'),
+    ).as(role === 'source' ? 'parts' : 'track_parts'),
+  ]),
   jsonArrayFrom(
     nested
       .selectFrom('project_speakers as s')
@@ -104,6 +117,8 @@ const PROJECT_COLUMNS = [
   'title',
   'description',
   'background',
+  'background_track_file_name',
+  'background_track_size_bytes',
   'caption_rules',
   'status',
   'phase',
@@ -192,7 +207,7 @@ export async function findProjectView(db: Pool | Db, workspaceId: string, projec
       ? (await db.query<InferResult<ReturnType<typeof viewQuery>>[number]>({ ...PROJECT_VIEW_STATEMENT, values: [workspaceId, projectId] })).rows[0]
       : await viewQuery(db, workspaceId, projectId).executeTakeFirst();
   if (!row) return undefined;
-  const { languages, deliverables, upload, parts, speakers, ...project } = row;
+  const { languages, deliverables, upload, parts, track_upload: trackUpload, track_parts: trackParts, speakers, ...project } = row;
   // JSON carries timestamps as ISO text; pg's own parser would have made them Dates (to the same millisecond).
   return {
     project,
@@ -200,6 +215,8 @@ export async function findProjectView(db: Pool | Db, workspaceId: string, projec
     deliverables,
     upload: upload ? { ...upload, expires_at: new Date(upload.expires_at) } : undefined,
     parts,
+    trackUpload: trackUpload ? { ...trackUpload, expires_at: new Date(trackUpload.expires_at) } : undefined,
+    trackParts,
     speakers,
   };
 }

@@ -35,6 +35,9 @@ export interface ProjectTable {
   description: string | null;
   /** What the dub is mixed over (migration 0030, docs/background.md); fixed at create. */
   background: ColumnType<BackgroundMode, BackgroundMode | undefined, BackgroundMode>;
+  /** The customer's music-and-effects track, an upload beside the source (migration 0041, docs/background.md#your-own-music-and-effects-track); fixed at create. */
+  background_track_file_name: ColumnType<string | null, string | null | undefined, string | null>;
+  background_track_size_bytes: ColumnType<number | null, number | null | undefined, number | null>;
   /** The timed-text preset its captions follow (migration 0037, docs/captions.md#presets); fixed at create. */
   caption_rules: ColumnType<CaptionPreset, CaptionPreset | undefined, CaptionPreset>;
   status: ProjectStatus;

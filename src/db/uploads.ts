@@ -3,9 +3,14 @@ import type { Db } from './create-db';
 import type { Database } from './database';
 import { sourceKeys } from '../shared/source-keys';
 
+/** What an upload brings: the project's source, or its music-and-effects track (docs/background.md#your-own-music-and-effects-track). */
+export type UploadRole = 'source' | 'background_track';
+
 export interface UploadTable {
   id: string;
   project_id: string;
+  /** One of each per project (migration 0041); existing uploads are sources. */
+  role: ColumnType<UploadRole, UploadRole | undefined, never>;
   file_name: string;
   size_bytes: number;
   part_size_bytes: number;
@@ -62,6 +67,10 @@ export const blobKeys = {
   source: sourceKeys.media,
 };
 
+/** Where an upload's parts end up joined: the source, or the music-and-effects track. */
+export const uploadTargetKey = (upload: Pick<Upload, 'project_id' | 'role'>) =>
+  upload.role === 'background_track' ? sourceKeys.backgroundTrack(upload.project_id) : sourceKeys.media(upload.project_id);
+
 export async function insertUpload(db: Db, upload: Insertable<UploadTable>): Promise<Upload> {
   return db.insertInto('uploads').values(upload).returningAll().executeTakeFirstOrThrow();
 }
@@ -70,8 +79,8 @@ export async function findUpload(db: Db, uploadId: string): Promise<Upload | und
   return db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();
 }
 
-export async function findUploadByProject(db: Db, projectId: string): Promise<Upload | undefined> {
-  return db.selectFrom('uploads').selectAll().where('project_id', '=', projectId).executeTakeFirst();
+export async function findUploadByProject(db: Db, projectId: string, role: UploadRole = 'source'): Promise<Upload | undefined> {
+  return db.selectFrom('uploads').selectAll().where('project_id', '=', projectId).where('role', '=', role).executeTakeFirst();
 }
 
 export async function listUploadParts(db: Db, uploadId: string): Promise<UploadPart[]> {
@@ -115,6 +124,8 @@ export async function uploadProgressByProject(db: Db, projectIds: string[]): Pro
     .leftJoin('upload_parts', 'upload_parts.upload_id', 'uploads.id')
     .select((eb) => ['uploads.project_id', 'uploads.part_count', 'uploads.store_upload_id', eb.fn.count<string>('upload_parts.part_number').as('received')])
     .where('uploads.project_id', 'in', projectIds)
+    // The source's parts: a music-and-effects track's are counted in its own transfer block.
+    .where('uploads.role', '=', 'source')
     .groupBy(['uploads.project_id', 'uploads.part_count', 'uploads.store_upload_id'])
     .execute();
   return new Map(rows.map((r) => [r.project_id, { received: r.store_upload_id === null ? Number(r.received) : null, total: r.part_count }]));
@@ -131,6 +142,8 @@ export async function listExpiredUploadProjects(db: Db, limit: number): Promise<
     .select('uploads.project_id')
     .where('uploads.completed_at', 'is', null)
     .where('uploads.expires_at', '<', sql<Date>`now()`)
+    // A project awaits its upload as long as its source is not completed; its track expires with it.
+    .where('uploads.role', '=', 'source')
     .where('projects.status', '=', 'awaiting_upload')
     .orderBy('uploads.expires_at')
     .limit(limit)
@@ -139,20 +152,23 @@ export async function listExpiredUploadProjects(db: Db, limit: number): Promise<
 }
 
 /**
- * The project's upload, locked for the caller's transaction, if it is still incomplete and its
- * window has closed. A row another transaction holds (a complete in flight) is skipped, not
- * waited for: undefined then, as for a completed upload.
+ * The project's uploads (its source, and a music-and-effects track not completed either: they
+ * share one window), locked for the caller's transaction, if the source is still incomplete and
+ * its window has closed. A row another transaction holds (a complete in flight) is skipped, not
+ * waited for: empty then, as for a completed upload.
  */
-export async function lockExpiredUpload(trx: Transaction<Database>, projectId: string): Promise<Pick<Upload, 'id' | 'project_id' | 'store_upload_id' | 'expires_at'> | undefined> {
-  return trx
+export async function lockExpiredUploads(trx: Transaction<Database>, projectId: string): Promise<Pick<Upload, 'id' | 'project_id' | 'role' | 'store_upload_id' | 'expires_at'>[]> {
+  const locked = await trx
     .selectFrom('uploads')
-    .select(['id', 'project_id', 'store_upload_id', 'expires_at'])
+    .select(['id', 'project_id', 'role', 'store_upload_id', 'expires_at'])
     .where('project_id', '=', projectId)
     .where('completed_at', 'is', null)
     .where('expires_at', '<', sql<Date>`now()`)
+    .orderBy('role', 'desc') // 'source' first: the order every other path locks them in
     .forUpdate()
     .skipLocked()
-    .executeTakeFirst();
+    .execute();
+  return locked.some((u) => u.role === 'source') ? locked : [];
 }
 
 /**

@@ -18,6 +18,8 @@ export interface UploadOptions {
   request: CreateProjectRequest;
   /** `--new`: a new project even when the state file records one made by the same command. */
   startNew: boolean;
+  /** `--background-track`: the music-and-effects track file, uploaded and completed before the video. */
+  backgroundTrack?: string;
 }
 
 /** The state to go on with, or null to start over (after saying why). */
@@ -92,11 +94,18 @@ async function createOrResume(ctx: DubContext, stateFile: UploadStateFile): Prom
   return project;
 }
 
-async function sendMissingParts(ctx: DubContext, video: string, project: Project, stateFile: UploadStateFile, concurrency: number): Promise<CompletedPart[]> {
-  const transfer = project.transfer;
-  if (!transfer) throw new Error(`Project ${project.id} is awaiting its upload but the API sent no transfer block.`);
+type Transfer = NonNullable<Project['transfer']>;
+
+/** The parts of one upload (the video's, or the track's) the storage does not have yet, sent; the whole parts list to complete with. */
+async function sendMissingParts(
+  ctx: DubContext,
+  video: string,
+  transfer: Omit<Transfer, 'background_track'>,
+  recorded: Record<string, string>,
+  record: (partNumber: number, etag: string) => Promise<void>,
+  concurrency: number,
+): Promise<CompletedPart[]> {
   const sizeBytes = statSync(video).size;
-  const recorded = stateFile.state.parts;
   // The storage's word decides what is there; a part whose stored ETag differs from the one
   // this client recorded is not the bytes we sent, so it goes again.
   const done = new Map<number, string>();
@@ -116,7 +125,7 @@ async function sendMissingParts(ctx: DubContext, video: string, project: Project
       concurrency,
       onBytes: (delta) => progress.addBytes(delta),
       onPartDone: async (part) => {
-        await stateFile.recordPart(part.part_number, part.etag);
+        await record(part.part_number, part.etag);
         progress.partDone(part.part_number);
       },
     });
@@ -143,7 +152,25 @@ export async function uploadVideo(ctx: DubContext, video: string, options: Uploa
   }
   if (!project || !stateFile) throw new Error('The project could not be created.');
   if (project.status === 'awaiting_upload') {
-    const parts = await sendMissingParts(ctx, video, project, stateFile, options.concurrency);
+    const transfer = project.transfer;
+    if (!transfer) throw new Error(`Project ${project.id} is awaiting its upload but the API sent no transfer block.`);
+    const state = stateFile;
+    // The track first: the API completes the video only once the track is (docs/background.md#your-own-music-and-effects-track).
+    // A track completed by an earlier run has no block left.
+    if (transfer.background_track) {
+      if (!options.backgroundTrack) throw new UsageError(`Project ${project.id} awaits a background track: pass --background-track with the same file.`);
+      ctx.out.line(`Uploading the background track ${path.basename(options.backgroundTrack)}.`);
+      const trackParts = await sendMissingParts(
+        ctx,
+        options.backgroundTrack,
+        transfer.background_track,
+        state.state.track_parts ?? {},
+        (n, etag) => state.recordTrackPart(n, etag),
+        options.concurrency,
+      );
+      await ctx.client().completeBackgroundTrack(project.id, trackParts);
+    }
+    const parts = await sendMissingParts(ctx, video, transfer, state.state.parts, (n, etag) => state.recordPart(n, etag), options.concurrency);
     const completion = await ctx.client().completeUpload(project.id, parts);
     await stateFile.markCompleted();
     ctx.out.line(`Upload completed; project ${completion.id} is ${completion.status}.`);

@@ -19,6 +19,8 @@ export interface UploadState {
   request: CreateProjectRequest;
   /** part number → ETag, for every part the storage accepted. */
   parts: Record<string, string>;
+  /** The same for the `--background-track` file's parts (docs/background.md#your-own-music-and-effects-track). */
+  track_parts?: Record<string, string>;
   /** When the upload was completed (absent in files written before this was kept). */
   completed_at?: string | null;
 }
@@ -56,6 +58,8 @@ export function requestDifferences(recorded: CreateProjectRequest, wanted: Creat
   const burned = (r: CreateProjectRequest) => r.video?.burned_captions === true;
   if (burned(recorded) !== burned(wanted)) differences.push(burned(recorded) ? '--burn-captions' : 'no --burn-captions');
   if ((recorded.background ?? null) !== (wanted.background ?? null)) differences.push(recorded.background ? `--background ${recorded.background}` : 'no --background');
+  const track = (r: CreateProjectRequest) => (r.background_track ? `${r.background_track.file_name}:${r.background_track.size_bytes}` : null);
+  if (track(recorded) !== track(wanted)) differences.push(recorded.background_track ? `--background-track ${recorded.background_track.file_name}` : 'no --background-track');
   if ((recorded.caption_rules ?? null) !== (wanted.caption_rules ?? null)) differences.push(recorded.caption_rules ? `--caption-rules ${recorded.caption_rules}` : 'no --caption-rules');
   const voices = (r: CreateProjectRequest) =>
     Object.entries(r.voices ?? {})
@@ -104,10 +108,16 @@ export class UploadStateFile {
     return this.save();
   }
 
+  recordTrackPart(partNumber: number, etag: string): Promise<void> {
+    (this.state.track_parts ??= {})[String(partNumber)] = etag;
+    return this.save();
+  }
+
   /** The upload is done: the parts are no longer needed, the project id is. */
   markCompleted(at: Date = new Date()): Promise<void> {
     this.state.completed_at = at.toISOString();
     this.state.parts = {};
+    delete this.state.track_parts;
     return this.save();
   }
 

@@ -15,20 +15,9 @@ import { sourceKeys } from '../shared/source-keys';
 import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
 import { writeCaptionFiles } from './caption-files';
 import { publishVideo, type VideoRender } from './dubbed-video';
-import {
-  BACKGROUND_VOLUME,
-  driftSeconds,
-  DUCK_SHAPE,
-  dubQuality,
-  placeLines,
-  recordedClips,
-  renderedLines,
-  speechStretches,
-  STEREO_SIDE_TO_MID_DB,
-  timelineBackground,
-  type RecordedDucking,
-} from './dub-timeline';
+import { driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, STEREO_SIDE_TO_MID_DB, type RecordedDucking } from './dub-timeline';
 import { fetchClipFiles, lineClips, type LineClip } from './line-clips';
+import { bedBackground, bedDucks, bedVolume } from './background-bed';
 import { MP3_ENCODING, writeRevisionTimeline } from './revision-timeline';
 import { REVISION_FILES } from './storage-keys';
 
@@ -60,6 +49,8 @@ export interface RenderDubInput {
   title: string;
   /** What the dub is mixed over: the project's mode (docs/background.md). */
   background: BackgroundMode;
+  /** The project's own music-and-effects track is the background (background-bed.ts). */
+  backgroundTrack?: boolean;
   /** The timed-text rules its captions are cut, timed and checked to: the project's preset (docs/captions.md). */
   captionRules: CaptionPreset;
   durationSeconds: number;
@@ -175,8 +166,8 @@ export async function mixWhole(
   // The original under the dub, as the project's mode has it (docs/background.md).
   const backgroundFile =
     input.background !== 'drop' && (await blobStore.stat(sourceKeys.background(projectId))) ? await blobStore.toLocalFile(sourceKeys.background(projectId), workDir, input.transfer) : undefined;
-  const ducking = input.background === 'duck' && backgroundFile ? await duckingFor(backgroundFile) : undefined;
-  const background = backgroundFile ? timelineBackground(backgroundFile, ducking, speechStretches(placed)) : undefined;
+  const ducking = bedDucks(input) && backgroundFile ? await duckingFor(backgroundFile) : undefined;
+  const background = backgroundFile ? bedBackground(backgroundFile, bedVolume(input), ducking, speechStretches(placed)) : undefined;
   const out = (name: string) => path.join(workDir, name);
   // The mix goes straight into both published files: no intermediate WAV to write and read.
   await input.onStage?.('encoding');
@@ -207,7 +198,7 @@ export async function mixWhole(
     version: 1,
     durationSeconds: duration,
     samples: wav.samples,
-    backgroundVolume: background ? BACKGROUND_VOLUME : null,
+    backgroundVolume: background ? background.volume : null,
     background: input.background,
     ...(ducking ? { ducking } : {}),
     clipSampleRate: (await sharedMonoPcmRate(files)) ?? null,

@@ -12,8 +12,9 @@ import type { BlobStore } from '../storage/blob-store';
 import { readBytes } from '../storage/read-bytes';
 import { writeCaptionFiles } from './caption-files';
 import { publishVideo } from './dubbed-video';
-import { BACKGROUND_VOLUME, driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, timelineBackground, type PlacedLine } from './dub-timeline';
+import { driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, type PlacedLine } from './dub-timeline';
 import { fetchClipFiles, lineClips } from './line-clips';
+import { bedBackground, bedVolume } from './background-bed';
 import { sourceKeys } from '../shared/source-keys';
 import { mixWhole, PUBLISHED_FILES, stageClock, voiceFor, type Deps, type PublishedFile, type RenderDubInput, type RenderedDub } from './render-dub';
 import { MP3_ENCODING, readRevisionTimeline, writeRevisionTimeline, type RecordedClip, type RevisionTimeline } from './revision-timeline';
@@ -55,7 +56,7 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
     ? 'the published revision has no timeline record'
     : previous.durationSeconds !== input.durationSeconds || previous.mp3 !== MP3_ENCODING || previous.clipSampleRate === null
       ? 'the published revision was rendered otherwise'
-      : previous.backgroundVolume !== null && previous.backgroundVolume !== BACKGROUND_VOLUME
+      : previous.backgroundVolume !== null && previous.backgroundVolume !== bedVolume(input)
         ? 'the background level changed'
         : (previous.background ?? 'keep') !== input.background
           ? 'the background mode changed'
@@ -287,7 +288,7 @@ async function mixSpans(
       const file = path.join(workDir, `background-${n}.wav`);
       await writeFile(file, Buffer.concat([pcmWavHeader(TIMELINE_SAMPLE_RATE, pcm.length, 2), pcm]));
       // Ducked under every clip of the whole timeline, as the whole render ducks it.
-      spanBackground = timelineBackground(file, previous.ducking, speechStretches(placed));
+      spanBackground = bedBackground(file, previous.backgroundVolume!, previous.ducking, speechStretches(placed));
     }
     const out = path.join(workDir, `span-${n}.wav`);
     const clips = inside.map((p, i) => ({ file: files[i]!, ...p.play }));

@@ -106,6 +106,8 @@ export function presentProject(project: Project, options: PresentOptions) {
     },
     publishing: { title: project.title ?? project.name, description: project.description ?? '' },
     background: project.background,
+    // The customer's music-and-effects track, played under the dub instead of the original (docs/background.md#your-own-music-and-effects-track).
+    background_track: project.background_track_file_name !== null ? { file_name: project.background_track_file_name, size_bytes: project.background_track_size_bytes } : null,
     caption_rules: project.caption_rules,
     languages: options.languages.map((l) => presentLanguage(project, l, options)),
     speakers: { num_speakers: project.num_speakers, items: (options.speakers ?? []).map((speaker) => ({ id: speaker.id, label: speaker.label })) },

@@ -46,6 +46,8 @@ export const API_ERROR_CODES = [
   // nothing is stored, as S3 answers BadDigest.
   'content_md5_mismatch',
   'upload_already_completed',
+  // upload/complete before the project's music-and-effects track was completed (docs/background.md#your-own-music-and-effects-track).
+  'background_track_incomplete',
   // 416 on a signed file: a Range that starts past the file's end (the answer's Content-Range
   // gives the size).
   'range_not_satisfiable',
@@ -122,6 +124,9 @@ export const FAILURE_CODES = [
   'engine_failed',
   'internal_error',
   'upload_expired',
+  // The customer's music-and-effects track is unreadable, has no audio or is not as long as the
+  // source (docs/background.md#your-own-music-and-effects-track); the hold was released.
+  'invalid_background_track',
   // An operator cancelled or terminated the work (Temporal Web UI or CLI); the money was settled.
   'cancelled',
   'terminated',

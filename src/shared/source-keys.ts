@@ -9,4 +9,6 @@ export const sourceKeys = {
   /** 16 kHz mono speech, extracted once the project is charged, whether it is recognized or its transcript was supplied. */
   speech: (projectId: string) => `projects/${projectId}/speech-16k.wav`,
   background: (projectId: string) => `projects/${projectId}/background.wav`,
+  /** The customer's own music-and-effects track as uploaded (docs/background.md#your-own-music-and-effects-track). */
+  backgroundTrack: (projectId: string) => `projects/${projectId}/background-track`,
 };

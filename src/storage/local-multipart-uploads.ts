@@ -1,5 +1,5 @@
 import type { Db } from '../db/create-db';
-import { blobKeys, listUploadParts } from '../db/uploads';
+import { blobKeys, listUploadParts, uploadTargetKey } from '../db/uploads';
 import type { BlobStore } from './blob-store';
 import type { MultipartUploads, SizedUploadRef, StoredPart, UploadRef } from './multipart-uploads';
 import type { UrlSigner } from './url-signer';
@@ -48,7 +48,7 @@ export class LocalMultipartUploads implements MultipartUploads {
     const parts = await listUploadParts(db, upload.id);
     await this.blobStore.concat(
       parts.map((p) => blobKeys.storedPart(p)),
-      blobKeys.source(upload.project_id),
+      uploadTargetKey(upload),
       onProgress,
     );
   }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/create-db';
-import type { CompletedPart, Upload } from '../db/uploads';
+import type { CompletedPart, Upload, UploadRole } from '../db/uploads';
 
 // An upload project's file arrives in parts, straight from the client to where the storage
 // driver keeps it. The driver decides where that is: the local driver has the API receive each
@@ -15,7 +15,8 @@ export interface StoredPart {
   size_bytes: number;
 }
 
-export type UploadRef = Pick<Upload, 'id' | 'project_id' | 'store_upload_id' | 'expires_at'>;
+/** `role`: where its parts end up joined (uploadTargetKey: the source, or a music-and-effects track). */
+export type UploadRef = Pick<Upload, 'id' | 'project_id' | 'role' | 'store_upload_id' | 'expires_at'>;
 
 /** An upload with its layout: what a part's URL needs to fix that part's size. */
 export type SizedUploadRef = UploadRef & Pick<Upload, 'size_bytes' | 'part_size_bytes' | 'part_count'>;
@@ -27,8 +28,8 @@ export interface MultipartUploads {
    * version.
    */
   readonly partsRecordedInDatabase: boolean;
-  /** Starts the storage side of a new upload; returns the store's upload id (null: none needed). */
-  begin(projectId: string): Promise<string | null>;
+  /** Starts the storage side of a new upload of the project's `role`; returns the store's upload id (null: none needed). */
+  begin(projectId: string, role?: UploadRole): Promise<string | null>;
   /** The PUT URL of each part, in order, valid until the upload expires and only for a body of that part's size. */
   partUrls(upload: SizedUploadRef): Promise<string[]>;
   /**
@@ -46,7 +47,7 @@ export interface MultipartUploads {
    * already completed in the store with exactly these parts. Never true on the local driver.
    */
   completedEarlier(upload: UploadRef, parts: CompletedPart[]): Promise<boolean>;
-  /** Makes sure the source blob exists (local: concatenates the parts); onProgress for heartbeats. */
+  /** Makes sure the upload's file exists at uploadTargetKey (local: concatenates the parts); onProgress for heartbeats. */
   assembleSource(db: Db, upload: UploadRef, onProgress: () => void): Promise<void>;
   /** Drops an abandoned upload's parts; no error when they are already gone. */
   abort(upload: UploadRef): Promise<void>;

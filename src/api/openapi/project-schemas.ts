@@ -111,25 +111,37 @@ export const languageSchema = strictObject({
   completed_at: nullable(isoTimestamp),
 });
 
+/** One upload's part URLs and progress: the source's, and a music-and-effects track's. */
+const uploadTransferProperties = {
+  upload_id: { type: 'string' },
+  part_size_bytes: { type: 'integer' },
+  part_count: { type: 'integer' },
+  expires_at: { ...isoTimestamp, description: 'When the upload window, and every part URL, closes.' },
+  parts: {
+    type: 'array',
+    items: strictObject(
+      {
+        part_number: { type: 'integer', minimum: 1 },
+        url: { type: 'string', format: 'uri', description: "PUT the part's bytes here (no API key: the URL is signed)." },
+        uploaded: { type: 'boolean' },
+        etag: { type: 'string', description: 'Present once uploaded: send it back in upload/complete.' },
+      },
+      ['etag'],
+    ),
+  },
+};
+
 export const transferSchema = {
-  ...strictObject({
-    upload_id: { type: 'string' },
-    part_size_bytes: { type: 'integer' },
-    part_count: { type: 'integer' },
-    expires_at: { ...isoTimestamp, description: 'When the upload window, and every part URL, closes.' },
-    parts: {
-      type: 'array',
-      items: strictObject(
-        {
-          part_number: { type: 'integer', minimum: 1 },
-          url: { type: 'string', format: 'uri', description: "PUT the part's bytes here (no API key: the URL is signed)." },
-          uploaded: { type: 'boolean' },
-          etag: { type: 'string', description: 'Present once uploaded: send it back in upload/complete.' },
-        },
-        ['etag'],
-      ),
+  ...strictObject(
+    {
+      ...uploadTransferProperties,
+      background_track: {
+        ...strictObject(uploadTransferProperties),
+        description: "The music-and-effects track's own upload, the same way, while it is not completed (docs/background.md#your-own-music-and-effects-track): complete it first.",
+      },
     },
-  }),
+    ['background_track'],
+  ),
   description: 'Present while the project awaits its upload, and only when include_transfer is true.',
 };
 
@@ -171,6 +183,11 @@ export const projectSchema = strictObject(
     }),
     publishing: strictObject({ title: { type: 'string' }, description: { type: 'string' } }),
     background: { type: 'string', enum: [...BACKGROUND_MODES], description: 'What the dub is mixed over, as chosen at create: duck, keep or drop.' },
+    background_track: nullable({
+      ...strictObject({ file_name: { type: 'string' }, size_bytes: { type: 'integer' } }),
+      type: 'object',
+      description: 'Your music-and-effects track, played under the dub at full level instead of the original (docs/background.md#your-own-music-and-effects-track); null when none.',
+    }),
     caption_rules: {
       type: 'string',
       enum: [...CAPTION_PRESET_NAMES],

@@ -38,6 +38,8 @@ type Recorded =
 export async function cancelProject(deps: AppDeps, ctx: Context): Promise<void> {
   const owned = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
   const upload = owned.source_type === 'upload' ? await findUploadByProject(deps.db, owned.id) : undefined;
+  // A music-and-effects track is aborted with it (docs/background.md#your-own-music-and-effects-track).
+  const track = owned.background_track_file_name !== null ? await findUploadByProject(deps.db, owned.id, 'background_track') : undefined;
 
   await runPaidCall<Recorded>(deps, ctx, {
     recoveryPoint: RECOVERY_POINT,
@@ -74,8 +76,8 @@ export async function cancelProject(deps: AppDeps, ctx: Context): Promise<void> 
     },
     async start(recorded) {
       // The money is settled; storage is only tidied (the upload-expiry schedule aborts strays).
-      if (recorded.kind === 'settled' && upload) {
-        await deps.uploads.abort(upload).catch((error: unknown) => deps.logger.warn('could not abort a cancelled upload', { projectId: owned.id, error: String(error) }));
+      for (const unused of recorded.kind === 'settled' ? [upload, track] : []) {
+        if (unused) await deps.uploads.abort(unused).catch((error: unknown) => deps.logger.warn('could not abort a cancelled upload', { projectId: owned.id, error: String(error) }));
       }
       if (recorded.kind === 'requested') await workflowsOf(deps).cancelProject(owned.id, recorded.openLocales);
     },

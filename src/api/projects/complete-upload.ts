@@ -1,4 +1,6 @@
 import type { Context } from 'koa';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/database';
 import { findProjectById, type Project } from '../../db/projects';
 import { beginValidation } from '../../lifecycle/project-lifecycle';
 import { expectedPartSize, findUploadByProject, lockUploadForCompletion, markUploadCompleted, type CompletedPart, type Upload } from '../../db/uploads';
@@ -7,7 +9,7 @@ import { ApiError } from '../api-error';
 import type { AppDeps } from '../app-deps';
 import { workspaceCaller } from '../middleware/authenticate';
 import { bodyOf } from '../middleware/validate';
-import { completeUploadBodySchema } from './projects.schema';
+import { completeUploadBodySchema, type CompleteUploadBody } from './projects.schema';
 import { loadOwnProject } from './load-own-project';
 import { counted } from '../../shared/counted';
 import { workflowsOf } from '../workflow-gateway';
@@ -56,23 +58,20 @@ function completionResult(project: Project) {
 type Completion = { kind: 'completed'; project: Project } | { kind: 'repeat' } | { kind: 'conflict'; error: ApiError } | { kind: 'invalid'; problems: string[] };
 
 /**
- * POST /v1/dubbing/projects/{id}/upload/complete (docs/design.md#uploads). Safe to repeat.
- *
- * The commit (upload completed, project validating) and the workflow start are two writes to
- * two systems. The start is idempotent (signalWithStart on the project's workflow id), so every
- * call that finds the upload completed issues it again: a retry after a 503 or a crash between
- * the two never leaves a project waiting for a workflow that was never started. The reconciler
- * schedule starts it for a client that never retries.
+ * Completes one upload of the project with the caller's parts, in one transaction: the checks,
+ * `advance` (what the completion moves on: the source starts validation; a music-and-effects
+ * track only needs the project still awaiting its upload), the row, and last the store. Shared
+ * by upload/complete and background_track/complete (complete-background-track.ts). Throws the
+ * 409s and the 400 of a parts list that cannot complete; null for a repeat of the same completion.
  */
-export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void> {
-  const { db } = deps;
-  const project = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
-  const body = bodyOf(ctx, completeUploadBodySchema);
-  const upload = project.source_type === 'upload' ? await findUploadByProject(db, project.id) : undefined;
-  if (!upload) throw ApiError.invalid('invalid_request', "This project's source is not an upload.", 'project_id');
-  const given = body.parts.map((p) => ({ part_number: p.part_number, etag: normalizeEtag(p.etag) }));
-
-  const outcome = await db.transaction().execute(async (trx): Promise<Completion> => {
+export async function completeParts(
+  deps: AppDeps,
+  upload: Upload,
+  given: CompletedPart[],
+  advance: (trx: Transaction<Database>) => Promise<Project | undefined>,
+  project: Project,
+): Promise<Project | null> {
+  const outcome = await deps.db.transaction().execute(async (trx): Promise<Completion> => {
     // The lock orders this against part uploads (they hold it shared), so the parts checked
     // below are the parts that stay; `now()` is the database's clock, the same one the expiry
     // schedule uses, so no machine's drift can reopen a window the other side closed.
@@ -95,8 +94,8 @@ export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void>
       const problems = findProblems(upload, stored, given);
       if (problems.length) return { kind: 'invalid', problems };
     }
-    const validating = await beginValidation(trx, project.id);
-    if (!validating) {
+    const advanced = await advance(trx);
+    if (!advanced) {
       return { kind: 'conflict', error: ApiError.conflict('upload_expired', `This project no longer accepts an upload (status ${project.status}).`) };
     }
     await markUploadCompleted(trx, upload.id, given);
@@ -110,12 +109,49 @@ export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void>
         throw err;
       });
     }
-    return { kind: 'completed', project: validating };
+    return { kind: 'completed', project: advanced };
   });
-
   if (outcome.kind === 'conflict') throw outcome.error;
   if (outcome.kind === 'invalid') throw ApiError.invalid('upload_incomplete', `The upload cannot be completed: ${outcome.problems.join('; ')}.`, 'parts');
-  const current = outcome.kind === 'completed' ? outcome.project : ((await findProjectById(db, project.id)) ?? project);
+  return outcome.kind === 'completed' ? outcome.project : null;
+}
+
+/** The caller's parts list, its ETags as the store compares them. */
+export const givenParts = (body: CompleteUploadBody): CompletedPart[] => body.parts.map((p) => ({ part_number: p.part_number, etag: normalizeEtag(p.etag) }));
+
+/** upload/complete's 409 while the project's track is not completed: the client completes the track first. */
+export async function assertTrackCompleted(deps: AppDeps, project: Project): Promise<void> {
+  if (project.background_track_file_name === null) return;
+  const track = await findUploadByProject(deps.db, project.id, 'background_track');
+  if (track && !track.completed_at) {
+    throw ApiError.conflict(
+      'background_track_incomplete',
+      'Complete the background track first (POST /v1/dubbing/projects/{project_id}/background_track/complete), then the source: validation starts with the source and checks both.',
+    );
+  }
+}
+
+/**
+ * POST /v1/dubbing/projects/{id}/upload/complete (docs/design.md#uploads). Safe to repeat.
+ *
+ * The commit (upload completed, project validating) and the workflow start are two writes to
+ * two systems. The start is idempotent (signalWithStart on the project's workflow id), so every
+ * call that finds the upload completed issues it again: a retry after a 503 or a crash between
+ * the two never leaves a project waiting for a workflow that was never started. The reconciler
+ * schedule starts it for a client that never retries.
+ */
+export async function completeUpload(deps: AppDeps, ctx: Context): Promise<void> {
+  const { db } = deps;
+  const project = await loadOwnProject(deps, workspaceCaller(ctx), ctx.params.project_id!);
+  const body = bodyOf(ctx, completeUploadBodySchema);
+  const upload = project.source_type === 'upload' ? await findUploadByProject(db, project.id) : undefined;
+  if (!upload) throw ApiError.invalid('invalid_request', "This project's source is not an upload.", 'project_id');
+  // The track first, then the source: validation, which probes both, starts with the source's
+  // completion (docs/background.md#your-own-music-and-effects-track). A completed track stays so.
+  if (!upload.completed_at) await assertTrackCompleted(deps, project);
+
+  const completed = await completeParts(deps, upload, givenParts(body), (trx) => beginValidation(trx, project.id), project);
+  const current = completed ?? (await findProjectById(db, project.id)) ?? project;
   // A finished project's workflow has done its work; starting it again would only be noise.
   if (current.status === 'validating' || current.status === 'processing') {
     await workflowsOf(deps).completeUpload(current);

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { findProject, type Project } from '../../db/projects';
 import { createProject as createProjectRow, holdProjectCeiling } from '../../lifecycle/project-lifecycle';
 import { replaceSourceSegments, type Cue } from '../../db/source-segments';
-import { insertUpload, partSizeFor, UPLOAD_WINDOW_MS, type Upload } from '../../db/uploads';
+import { insertUpload, partSizeFor, UPLOAD_WINDOW_MS, type Upload, type UploadRole } from '../../db/uploads';
 import { ApiError } from '../api-error';
 import { paid } from '../paid-call/paid-call';
 import { runPaidCall } from '../paid-call/run-paid-call';
@@ -16,6 +16,7 @@ import { chooseVoices, type ChosenVoices } from './choose-voices';
 import { listSpeakers, setLabelledVoices } from '../../db/speakers';
 import { cueSpeakerLabels, DEFAULT_FIRST_SPEAKER, distinctLabels } from '../../shared/speaker-turns';
 import { buildTransferBlock } from '../uploads/transfer-block';
+import { checkBackgroundTrack } from './background-track';
 import { loadProjectView } from './load-project-view';
 import { presentProject } from '../../project-view/project-presenter';
 import { createProjectBodySchema, type CreateProjectBody } from './projects.schema';
@@ -44,6 +45,7 @@ function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
   if (body.source.type === 'upload' && body.source.size_bytes > deps.config.uploads.maxBytes) {
     throw ApiError.invalid('invalid_parameter', `source.size_bytes exceeds the maximum upload size of ${deps.config.uploads.maxBytes} bytes.`, 'source.size_bytes');
   }
+  checkBackgroundTrack(body, deps.config.uploads.maxBytes);
   let videoId: string | null = null;
   if (body.source.type === 'youtube') {
     videoId = youtubeVideoId(body.source.url);
@@ -64,12 +66,15 @@ interface Prepared {
   /** The glossary version the project pins (docs/glossaries.md#pinning). */
   glossary: GlossaryPin | null;
   upload: ReturnType<typeof newUpload> | undefined;
+  /** The customer's music-and-effects track's upload (docs/background.md#your-own-music-and-effects-track). */
+  track: ReturnType<typeof newUpload> | undefined;
 }
 
 /** The project written (with its upload), or, on recovery, found again. */
 interface Created {
   project: Project;
   upload?: Upload;
+  track?: Upload;
   recovered: boolean;
 }
 
@@ -102,22 +107,26 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
       // upload's id). Should the row not be written, the upload is aborted (rolledBack); a crash in
       // between leaves one the upload-expiry schedule aborts once it is older than any window.
       const upload = body.source.type === 'upload' ? newUpload(id, body.source, config.uploads.partSizeBytes, await deps.uploads.begin(id)) : undefined;
-      return { id, accepted, glossary, upload };
+      const track = body.background_track ? newUpload(id, body.background_track, config.uploads.partSizeBytes, await deps.uploads.begin(id, 'background_track'), 'background_track') : undefined;
+      return { id, accepted, glossary, upload, track };
     },
-    async commit(trx, { id, accepted, glossary, upload }) {
+    async commit(trx, { id, accepted, glossary, upload, track }) {
       const project = await createProjectRow(trx, newProject(id, auth, body, accepted, glossary));
       const uploadRow = upload ? await insertUpload(trx, upload) : undefined;
+      const trackRow = track ? await insertUpload(trx, track) : undefined;
       // A supplied transcript is the dub's: no speech recognition runs for this project.
       if (accepted.transcript) {
         await replaceSourceSegments(trx, id, accepted.transcript, 'supplied');
         await setLabelledVoices(trx, id, accepted.voices.speakers);
       }
-      return paid(id, { project, upload: uploadRow, recovered: false }, { project_id: id });
+      return paid(id, { project, upload: uploadRow, track: trackRow, recovered: false }, { project_id: id });
     },
     // Last: the hold locks the workspace's balance row until the commit, and the workspace's other creates wait for it.
     chargeLast: async (trx, { project }) => holdProjectCeiling(trx, project, holdAmount),
-    async rolledBack({ upload }) {
-      if (upload) await deps.uploads.abort(upload).catch((abortErr: unknown) => deps.logger.warn('could not abort an unused upload', { uploadId: upload.id, error: String(abortErr) }));
+    async rolledBack({ upload, track }) {
+      for (const unused of [upload, track]) {
+        if (unused) await deps.uploads.abort(unused).catch((abortErr: unknown) => deps.logger.warn('could not abort an unused upload', { uploadId: unused.id, error: String(abortErr) }));
+      }
     },
     shortfall: (_err, available) => `This project needs ${neededCredits} credits held (max_billable_seconds × target locales × ${auth.creditsPerSecond} credits per second)${available}.`,
     // A YouTube project has its source now, so its workflow starts now; an upload project's starts
@@ -125,9 +134,9 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
     async start({ project }) {
       if (project.source_type === 'youtube') await workflowsOf(deps).startProject(project);
     },
-    present: async ({ project, upload, recovered }) => ({
+    present: async ({ project, upload, track, recovered }) => ({
       status: 201,
-      body: { data: recovered ? await loadProjectView(deps, project, { includeTransfer: true }) : await createdView(deps, project, upload) },
+      body: { data: recovered ? await loadProjectView(deps, project, { includeTransfer: true }) : await createdView(deps, project, upload, track) },
     }),
   });
 }
@@ -149,6 +158,8 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { vi
     title: body.publishing?.title ?? null,
     description: body.publishing?.description ?? null,
     background: body.background,
+    background_track_file_name: body.background_track?.file_name ?? null,
+    background_track_size_bytes: body.background_track?.size_bytes ?? null,
     caption_rules: body.caption_rules,
     max_billable_seconds: body.max_billable_seconds,
     credits_per_second: auth.creditsPerSecond,
@@ -162,11 +173,12 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { vi
 }
 
 /** The multipart upload of a new upload-source project; it expires when the upload window does. */
-function newUpload(projectId: string, source: { file_name: string; size_bytes: number }, configuredPartSize: number, storeUploadId: string | null) {
+function newUpload(projectId: string, source: { file_name: string; size_bytes: number }, configuredPartSize: number, storeUploadId: string | null, role: UploadRole = 'source') {
   const partSize = partSizeFor(source.size_bytes, configuredPartSize);
   return {
     id: `upl_${randomUUID().replace(/-/g, '')}`,
     project_id: projectId,
+    role,
     file_name: source.file_name,
     size_bytes: source.size_bytes,
     part_size_bytes: partSize,
@@ -177,13 +189,14 @@ function newUpload(projectId: string, source: { file_name: string; size_bytes: n
 }
 
 /** The 201's project, from the rows just written: a new project has no languages, parts or files yet. */
-async function createdView(deps: AppDeps, project: Project, upload: Upload | undefined) {
+async function createdView(deps: AppDeps, project: Project, upload: Upload | undefined, track: Upload | undefined) {
+  const block = (u: Upload) => buildTransferBlock({ upload: u, parts: [], uploads: deps.uploads });
   return presentProject(project, {
     publicBaseUrl: deps.config.http.publicBaseUrl,
     languages: [],
     // A supplied transcript's speakers are written with the project (no languages yet to have voices shown).
     speakers: (await listSpeakers(deps.db, project.id)).map((s) => ({ id: s.id, label: s.label, voices: {} })),
     uploadProgress: upload ? { received: 0, total: upload.part_count } : undefined,
-    transfer: upload ? ((await buildTransferBlock({ upload, parts: [], uploads: deps.uploads })) as unknown as Record<string, unknown>) : undefined,
+    transfer: upload ? ({ ...(await block(upload)), ...(track ? { background_track: await block(track) } : {}) } as unknown as Record<string, unknown>) : undefined,
   });
 }

@@ -38,6 +38,9 @@ export async function presentProjectView(deps: AppDeps, view: ProjectView, optio
   const openUpload = project.status === 'awaiting_upload' ? upload : undefined;
   const parts = openUpload ? await partsOf(deps, openUpload, view.parts) : [];
   const transfer = openUpload && options.includeTransfer ? await buildTransferBlock({ upload: openUpload, parts, uploads: deps.uploads }) : undefined;
+  // A music-and-effects track not completed yet: its own block, the same shape (docs/background.md#your-own-music-and-effects-track).
+  const openTrack = openUpload && view.trackUpload;
+  if (transfer && openTrack) transfer.background_track = await buildTransferBlock({ upload: openTrack, parts: await partsOf(deps, openTrack, view.trackParts), uploads: deps.uploads });
   return presentProject(project, {
     publicBaseUrl: deps.config.http.publicBaseUrl,
     languages: view.languages,

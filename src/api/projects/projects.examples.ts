@@ -33,6 +33,7 @@ export const createdProjectExample = {
     transcript_review: { requested: false, status: 'not_requested', requested_at: null, verified_at: null },
     publishing: { title: 'Cooking rice', description: '' },
     background: 'duck',
+    background_track: null,
     caption_rules: 'standard',
     languages: [],
     speakers: { num_speakers: 0, items: [] },
@@ -74,6 +75,8 @@ export const projectListExample = {
 };
 
 export const uploadCompletedExample = { data: { id: PROJECT_ID, status: 'validating', source: { type: 'upload', file_name: 'rice.mp4' } } };
+
+export const trackCompletedExample = { data: { id: PROJECT_ID, background_track: { file_name: 'rice-me.wav', size_bytes: 5760044, completed: true } } };
 
 export const additionPreviewExample = {
   data: { addition: { preview_only: true, existing_locales: [], new_locales: ['gl_es'], billable_seconds: 95, credits: 95, max_billable_seconds: 120, within_limit: true } },

@@ -4,8 +4,24 @@ import { notFound, WORKFLOW_SERVICE_ERRORS } from '../openapi/common-errors';
 import type { Operation } from '../openapi/operation';
 import { uuidString } from '../openapi/json-schema';
 import { completeUploadBodySchema, createProjectBodySchema, downloadQuerySchema, getProjectQuerySchema, listProjectsQuerySchema } from './projects.schema';
-import { addLanguagesResponseSchema, projectListResponseSchema, projectResponseSchema, transcriptReviewResponseSchema, uploadCompletionResponseSchema } from './projects.responses';
-import { additionPreviewExample, completedProjectExample, createdProjectExample, createProjectExample, projectListExample, reviewPreviewExample, uploadCompletedExample } from './projects.examples';
+import {
+  addLanguagesResponseSchema,
+  projectListResponseSchema,
+  projectResponseSchema,
+  transcriptReviewResponseSchema,
+  uploadCompletionResponseSchema,
+  trackCompletionResponseSchema,
+} from './projects.responses';
+import {
+  additionPreviewExample,
+  completedProjectExample,
+  createdProjectExample,
+  createProjectExample,
+  projectListExample,
+  reviewPreviewExample,
+  uploadCompletedExample,
+  trackCompletedExample,
+} from './projects.examples';
 
 const TAGS = ['Projects'];
 const projectId = { project_id: { description: "The project's id (a UUID).", schema: uuidString } };
@@ -94,8 +110,27 @@ export const projectsOperations: Operation[] = [
     errors: [
       { status: 400, codes: ['invalid_request', 'upload_incomplete'], description: 'Not an upload project; or parts missing, out of order, or with wrong etags.' },
       NOT_FOUND,
-      { status: 409, codes: ['upload_already_completed', 'upload_expired'] },
+      { status: 409, codes: ['upload_already_completed', 'upload_expired', 'background_track_incomplete'], description: '`background_track_incomplete`: complete the background track first.' },
       ...WORKFLOW_SERVICE_ERRORS,
+    ],
+  },
+  {
+    method: 'post',
+    path: '/v1/dubbing/projects/{project_id}/background_track/complete',
+    operationId: 'completeBackgroundTrack',
+    summary: 'Complete the background track upload',
+    description:
+      'After every part of `transfer.background_track` was PUT to its URL: checks the parts as upload/complete does and completes the track. Do it before upload/complete (docs/background.md#your-own-music-and-effects-track). Safe to repeat with the same parts.',
+    tags: TAGS,
+    auth: 'dubbing:write',
+    pathParams: projectId,
+    body: completeUploadBodySchema,
+    bodyExample: { parts: [{ part_number: 1, etag: '9e107d9d372bb6826bd81d3542a419d6' }] },
+    responses: { 200: { description: 'The track is complete; the project still awaits its source.', schema: trackCompletionResponseSchema, example: trackCompletedExample } },
+    errors: [
+      { status: 400, codes: ['invalid_request', 'upload_incomplete'], description: 'The project has no background track; or parts missing, out of order, or with wrong etags.' },
+      NOT_FOUND,
+      { status: 409, codes: ['upload_already_completed', 'upload_expired'] },
     ],
   },
   {

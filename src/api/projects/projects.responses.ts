@@ -19,6 +19,13 @@ export const uploadCompletionResponseSchema = dataEnvelope(
   }),
 );
 
+export const trackCompletionResponseSchema = dataEnvelope(
+  strictObject({
+    id: uuidString,
+    background_track: strictObject({ file_name: { type: 'string' }, size_bytes: { type: 'integer' }, completed: { const: true } }),
+  }),
+);
+
 /** `data.addition` (docs/design.md#languages); a request that is not a preview adds `charged_now_seconds`. */
 const additionSchema = strictObject(
   {

@@ -15,6 +15,7 @@ import { retryLanguage, retryTarget } from './languages/retry-language';
 import { retryLanguageBodySchema } from './languages/retry-language.schema';
 import { cancelProject } from './cancel-project';
 import { completeUpload } from './complete-upload';
+import { completeBackgroundTrack } from './background-track';
 import { deleteProject } from './delete-project';
 import { cancelProjectBodySchema, deleteProjectQuerySchema } from './lifecycle.schema';
 import { createProject } from './create-project';
@@ -109,6 +110,7 @@ export function projectsRoutes(deps: AppDeps): Router {
     sendJson(ctx, etag, body);
   });
 
+  router.post('/:project_id/background_track/complete', auth, requirePermission('dubbing:write'), validateBody(completeUploadBodySchema), (ctx) => completeBackgroundTrack(deps, ctx));
   router.post('/:project_id/upload/complete', auth, requirePermission('dubbing:write'), validateBody(completeUploadBodySchema), (ctx) => completeUpload(deps, ctx));
 
   // Quotes, or adds, target languages (docs/design.md#languages). Previews and over-limit requests are answered

@@ -66,6 +66,18 @@ export const createProjectBodySchema = {
       description:
         'What the dub is mixed over (no source separation runs): `duck` lowers the original soundtrack 20 dB under each dubbed sentence (a stereo original also loses its centre there) and keeps it between sentences; `keep` lays the whole original under the dub at a fixed low level; `drop` is the dub alone.',
     },
+    background_track: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['file_name', 'size_bytes'],
+      // The file name rules of the source's.
+      properties: {
+        file_name: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[^/\\\\\\u0000]+$' },
+        size_bytes: { type: 'integer', minimum: 1 },
+      },
+      description:
+        'Your own music-and-effects track (upload source only), uploaded in parts like the source (`transfer.background_track`) and completed first: it plays under the dub at full level instead of the original, in every language, and must be as long as the source (docs/background.md#your-own-music-and-effects-track).',
+    },
     caption_rules: {
       enum: CAPTION_PRESET_NAMES,
       default: DEFAULT_CAPTION_PRESET,

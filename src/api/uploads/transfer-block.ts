@@ -27,10 +27,12 @@ export interface TransferBlock {
   part_count: number;
   expires_at: string;
   parts: TransferPart[];
+  /** The project's music-and-effects track while it is not completed: the same, for its own upload. */
+  background_track?: TransferBlock;
 }
 
 export async function buildTransferBlock(input: {
-  upload: Pick<Upload, 'id' | 'project_id' | 'store_upload_id' | 'size_bytes' | 'part_size_bytes' | 'part_count' | 'expires_at'>;
+  upload: Pick<Upload, 'id' | 'project_id' | 'role' | 'store_upload_id' | 'size_bytes' | 'part_size_bytes' | 'part_count' | 'expires_at'>;
   parts: Pick<StoredPart, 'part_number' | 'etag'>[];
   uploads: MultipartUploads;
 }): Promise<TransferBlock> {

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CreateProjectRequest } from '../../client';
@@ -15,6 +16,14 @@ import { uploadVideo } from '../upload-source';
 interface SourceOptions {
   to: string[];
   from: string;
+}
+
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    throw new UsageError(`No such file: ${file}`);
+  }
 }
 
 function ceilingFor(plan: SourcePlan, maxSeconds: number | undefined): number {
@@ -78,6 +87,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
         'the timed-text rules the captions are cut, timed and checked to: standard (17 characters a second), fast (20) or children (13); docs/captions.md',
       ).choices(CAPTION_PRESET_NAMES),
     )
+    .option('--background-track <file>', 'your own music-and-effects track, as long as the video: it plays under the dub at full level instead of the original (upload only; docs/background.md)')
     .option('--voices <locale=voice,...>', 'the voice of some target locales, e.g. es_es=espeak:es+f3 (`dub voices <locale>` lists them; the others get their most natural voice)', voiceList)
     .option('--glossary <glossary-id>', 'a glossary of your workspace whose latest version the project pins (docs/glossaries.md)', glossaryId)
     .option('--new', 'create another project even when <video>.dub.json records one made from this file with these options (that one is then charged again)')
@@ -92,6 +102,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
           out: string;
           burnCaptions?: boolean;
           background?: BackgroundMode;
+          backgroundTrack?: string;
           captionRules?: CaptionPreset;
           voices?: Record<string, string>;
           glossary?: string;
@@ -100,6 +111,9 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
       ) => {
         // A file with a ceiling given need not be probed.
         const plan = await planSource(ctx, source, options.maxSeconds === undefined && !/^https?:/i.test(source));
+        if (options.backgroundTrack && plan.kind !== 'upload') throw new UsageError('--background-track goes with a video file: it is uploaded beside it.');
+        const trackFile = options.backgroundTrack ? path.resolve(ctx.cwd, options.backgroundTrack) : undefined;
+        const track = trackFile ? { file_name: path.basename(trackFile), size_bytes: fileSize(trackFile) } : undefined;
         const request = (): CreateProjectRequest => ({
           name: (options.name ?? plan.name).slice(0, 100),
           source_locale: options.from,
@@ -108,13 +122,14 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
           source: plan.kind === 'upload' ? { type: 'upload', file_name: path.basename(plan.file), size_bytes: plan.sizeBytes } : { type: 'youtube', url: plan.url },
           ...(options.burnCaptions ? { video: { burned_captions: true } } : {}),
           ...(options.background ? { background: options.background } : {}),
+          ...(track ? { background_track: track } : {}),
           ...(options.captionRules ? { caption_rules: options.captionRules } : {}),
           ...(options.voices ? { voices: options.voices } : {}),
           ...(options.glossary ? { glossary: { id: options.glossary } } : {}),
         });
         let projectId: string;
         if (plan.kind === 'upload') {
-          projectId = await uploadVideo(ctx, plan.file, { concurrency: options.concurrency, request: request(), startNew: options.new === true });
+          projectId = await uploadVideo(ctx, plan.file, { concurrency: options.concurrency, request: request(), startNew: options.new === true, backgroundTrack: trackFile });
         } else {
           // No state file for a URL: a rerun would create (and charge) another project, so a
           // Ctrl-C from here on points to `dub wait` only.

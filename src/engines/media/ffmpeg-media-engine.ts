@@ -102,14 +102,18 @@ export class FfmpegMediaEngine implements MediaEngine {
     await this.run(['-f', 'lavfi', '-i', `anullsrc=r=${ASR_RATE}:cl=mono`, '-t', info.durationSeconds.toFixed(6), ...output], options, 60_000, info.durationSeconds);
   }
 
-  async extractBackground(input: string, outWav: string, options?: EngineCallOptions): Promise<string | null> {
+  async extractBackground(input: string, outWav: string, options?: EngineCallOptions & { fitSeconds?: number }): Promise<string | null> {
     const { probe: info, audioChannels } = await this.inspect(input, options);
     if (!info.hasAudio) return null;
     // ffmpeg's own mono→stereo upmix puts the signal 3 dB down on each side, which would make the
     // background of a mono source quieter than the volume asked for; copy it to both instead.
-    const channels = audioChannels === 1 ? ['-af', 'pan=stereo|c0=c0|c1=c0'] : ['-ac', '2'];
+    const fit = options?.fitSeconds;
+    const pad = fit === undefined ? [] : ['apad'];
+    const filters = [...(audioChannels === 1 ? ['pan=stereo|c0=c0|c1=c0'] : []), ...pad];
+    const channels = [...(audioChannels === 1 ? [] : ['-ac', '2']), ...(filters.length ? ['-af', filters.join(',')] : [])];
+    const length = fit === undefined ? [] : ['-t', fit.toFixed(6)];
     await this.run(
-      [...inputFile(input), '-vn', '-sn', '-dn', ...channels, '-ar', String(TIMELINE_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
+      [...inputFile(input), '-vn', '-sn', '-dn', ...channels, '-ar', String(TIMELINE_SAMPLE_RATE), ...length, '-c:a', 'pcm_s16le', '-f', 'wav', local(outWav)],
       options,
       60_000,
       info.durationSeconds,

@@ -123,8 +123,12 @@ export interface MediaEngine {
   probe(file: string, options?: EngineCallOptions): Promise<MediaProbe>;
   /** 16 kHz mono PCM for speech recognition; silence of the source length when it has no audio. */
   extractAudio(input: string, outWav: string, options?: EngineCallOptions): Promise<void>;
-  /** The source audio to lay under the dub, or null (nothing written) when it has no audio. */
-  extractBackground(input: string, outWav: string, options?: EngineCallOptions): Promise<string | null>;
+  /**
+   * The source audio to lay under the dub, or null (nothing written) when it has no audio. With
+   * `fitSeconds`, padded with silence or cut to exactly that long (a music-and-effects track laid
+   * under a source of that length: docs/background.md#your-own-music-and-effects-track).
+   */
+  extractBackground(input: string, outWav: string, options?: EngineCallOptions & { fitSeconds?: number }): Promise<string | null>;
   /** factor > 1 speeds up (shorter output); supported range 0.5–2. */
   timeStretch(inWav: string, outWav: string, factor: number, options?: EngineCallOptions): Promise<void>;
   /** The mix as 48 kHz 16-bit stereo PCM; with `spec.span`, exactly the span's samples. */

@@ -8,7 +8,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { blobKeys, expectedPartSize, type CompletedPart } from '../../db/uploads';
+import { expectedPartSize, uploadTargetKey, type CompletedPart, type UploadRole } from '../../db/uploads';
 import { UploadNotCompletableError, type MultipartUploads, type SizedUploadRef, type StoredPart, type UploadRef } from '../multipart-uploads';
 import { multipartEtag } from './multipart-etag';
 import { bareEtag, isS3NotFound, type S3Clients } from './s3-clients';
@@ -33,8 +33,9 @@ export class S3MultipartUploads implements MultipartUploads {
 
   constructor(private readonly s3: S3Clients) {}
 
-  async begin(projectId: string): Promise<string> {
-    const created = await this.s3.client.send(new CreateMultipartUploadCommand({ Bucket: this.s3.bucket, Key: blobKeys.source(projectId), ContentType: 'application/octet-stream' }));
+  async begin(projectId: string, role: UploadRole = 'source'): Promise<string> {
+    const key = uploadTargetKey({ project_id: projectId, role });
+    const created = await this.s3.client.send(new CreateMultipartUploadCommand({ Bucket: this.s3.bucket, Key: key, ContentType: 'application/octet-stream' }));
     if (!created.UploadId) throw new Error('the object store returned no UploadId');
     return created.UploadId;
   }
@@ -52,7 +53,7 @@ export class S3MultipartUploads implements MultipartUploads {
       const batch = Array.from({ length: Math.min(PRESIGN_BATCH, partCount - first + 1) }, (_, i) =>
         getSignedUrl(
           this.s3.presigner,
-          new UploadPartCommand({ Bucket: this.s3.bucket, Key: blobKeys.source(upload.project_id), UploadId: uploadId, PartNumber: first + i, ContentLength: expectedPartSize(upload, first + i) }),
+          new UploadPartCommand({ Bucket: this.s3.bucket, Key: uploadTargetKey(upload), UploadId: uploadId, PartNumber: first + i, ContentLength: expectedPartSize(upload, first + i) }),
           { expiresIn },
         ),
       );
@@ -67,7 +68,7 @@ export class S3MultipartUploads implements MultipartUploads {
     let marker: string | undefined;
     try {
       do {
-        const page = await this.s3.client.send(new ListPartsCommand({ Bucket: this.s3.bucket, Key: blobKeys.source(upload.project_id), UploadId: uploadId, PartNumberMarker: marker }));
+        const page = await this.s3.client.send(new ListPartsCommand({ Bucket: this.s3.bucket, Key: uploadTargetKey(upload), UploadId: uploadId, PartNumberMarker: marker }));
         for (const part of page.Parts ?? []) {
           if (part.PartNumber !== undefined) parts.push({ part_number: part.PartNumber, etag: bareEtag(part.ETag), size_bytes: part.Size ?? 0 });
         }
@@ -87,7 +88,7 @@ export class S3MultipartUploads implements MultipartUploads {
       await this.s3.client.send(
         new CompleteMultipartUploadCommand({
           Bucket: this.s3.bucket,
-          Key: blobKeys.source(upload.project_id),
+          Key: uploadTargetKey(upload),
           UploadId: this.storeId(upload),
           MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.part_number, ETag: `"${etags.get(p.part_number) ?? p.etag}"` })) },
         }),
@@ -104,7 +105,7 @@ export class S3MultipartUploads implements MultipartUploads {
     const expected = multipartEtag(parts.map((p) => p.etag));
     if (!expected) return false;
     try {
-      const head = await this.s3.client.send(new HeadObjectCommand({ Bucket: this.s3.bucket, Key: blobKeys.source(upload.project_id) }));
+      const head = await this.s3.client.send(new HeadObjectCommand({ Bucket: this.s3.bucket, Key: uploadTargetKey(upload) }));
       return bareEtag(head.ETag).toLowerCase() === expected;
     } catch (err) {
       if (isS3NotFound(err)) return false;
@@ -115,7 +116,7 @@ export class S3MultipartUploads implements MultipartUploads {
   /** upload/complete already joined the parts into the source object: only check it is there. */
   async assembleSource(_db: unknown, upload: UploadRef): Promise<void> {
     try {
-      await this.s3.client.send(new HeadObjectCommand({ Bucket: this.s3.bucket, Key: blobKeys.source(upload.project_id) }));
+      await this.s3.client.send(new HeadObjectCommand({ Bucket: this.s3.bucket, Key: uploadTargetKey(upload) }));
     } catch (err) {
       if (isS3NotFound(err)) throw new Error(`the completed upload ${upload.id} has no source object in the store`);
       throw err;
@@ -125,7 +126,7 @@ export class S3MultipartUploads implements MultipartUploads {
   async abort(upload: UploadRef): Promise<void> {
     if (!upload.store_upload_id) return;
     try {
-      await this.s3.client.send(new AbortMultipartUploadCommand({ Bucket: this.s3.bucket, Key: blobKeys.source(upload.project_id), UploadId: upload.store_upload_id }));
+      await this.s3.client.send(new AbortMultipartUploadCommand({ Bucket: this.s3.bucket, Key: uploadTargetKey(upload), UploadId: upload.store_upload_id }));
     } catch (err) {
       if (!isNoSuchUpload(err)) throw err;
     }

@@ -44,6 +44,7 @@ same<
       num_speakers: number;
       publishing?: { title?: string; description?: string };
       background: 'duck' | 'keep' | 'drop';
+      background_track?: { file_name: string; size_bytes: number };
       caption_rules: 'standard' | 'fast' | 'children';
       video?: { burned_captions: boolean };
       glossary?: { id: string; version?: number };

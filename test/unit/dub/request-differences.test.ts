@@ -33,6 +33,15 @@ it('names the glossary the recorded request pinned, or that it pinned none', () 
   expect(requestDifferences(recorded, { ...base, glossary: { id: 'gls_k3v9q2m7x1c8b4n6' } })).toEqual([]);
 });
 
+it('names the background track the recorded request sent, or that it sent none', () => {
+  const recorded = { ...base, background_track: { file_name: 'kitchen-me.wav', size_bytes: 500 } };
+  expect(requestDifferences(recorded, base)).toEqual(['--background-track kitchen-me.wav']);
+  expect(requestDifferences(base, recorded)).toEqual(['no --background-track']);
+  // Another file of the same name (edited since): another request.
+  expect(requestDifferences(recorded, { ...base, background_track: { file_name: 'kitchen-me.wav', size_bytes: 501 } })).toEqual(['--background-track kitchen-me.wav']);
+  expect(requestDifferences(recorded, { ...recorded })).toEqual([]);
+});
+
 it('names the caption rules the recorded request chose, or that it chose none', () => {
   expect(requestDifferences({ ...base, caption_rules: 'children' }, base)).toEqual(['--caption-rules children']);
   expect(requestDifferences(base, { ...base, caption_rules: 'fast' })).toEqual(['no --caption-rules']);

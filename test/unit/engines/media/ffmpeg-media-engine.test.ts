@@ -135,6 +135,18 @@ describe('extractBackground', () => {
     expect(Math.abs(extracted - original) / original).toBeLessThan(0.05);
   });
 
+  it.each([
+    ['pads', 6],
+    ['cuts', 2.5],
+  ])('with fitSeconds %s a track to exactly that long (a music-and-effects track, docs/background.md)', async (_how, seconds) => {
+    const out = path.join(dir, `background-fit-${seconds}.wav`);
+    await media.extractBackground(video, out, { fitSeconds: seconds });
+    const header = readFileSync(out);
+    const info = readWavInfo(header);
+    expect([info.sampleRate, info.channels, info.bitsPerSample]).toEqual([48_000, 2, 16]);
+    expect(info.dataBytes / 4).toBe(Math.round(seconds * 48_000));
+  });
+
   it('returns null for a source without audio', async () => {
     await expect(media.extractBackground(silentVideo, path.join(dir, 'no-background.wav'))).resolves.toBeNull();
   });
