@@ -13,6 +13,7 @@ import { duckBackgroundFile } from './duck-background';
 import { buildTimelineFilter, TIMELINE_SAMPLE_RATE } from './timeline-filter';
 import { layoutTitle } from './title-layout';
 import { DEFAULT_VIDEO_CAP, videoMuxPlan, type VideoCap } from './video-mux';
+import { rangeCutArgs, type RangeCutSpec } from './range-cut';
 import { sharedMonoPcmRate, wavFileDurationSeconds } from '../tts/wav-file-duration';
 
 export const DEFAULT_FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
@@ -115,6 +116,11 @@ export class FfmpegMediaEngine implements MediaEngine {
       info.durationSeconds,
     );
     return outWav;
+  }
+
+  async cutRange(input: string, outFile: string, spec: RangeCutSpec, options?: EngineCallOptions): Promise<void> {
+    // Encoding the picture runs slower than copying audio: three seconds allowed per media second.
+    await this.run(rangeCutArgs(spec, inputFile(input), outFile), options, 60_000, 3 * (spec.endSeconds - spec.startSeconds));
   }
 
   async timeStretch(inWav: string, outWav: string, factor: number, options?: EngineCallOptions): Promise<void> {

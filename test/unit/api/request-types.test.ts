@@ -46,6 +46,7 @@ same<
       background: 'duck' | 'keep' | 'drop';
       caption_rules: 'standard' | 'fast' | 'children';
       video?: { burned_captions: boolean };
+      range?: { start_seconds: number; end_seconds: number };
       glossary?: { id: string; version?: number };
     }
   >
