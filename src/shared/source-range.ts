@@ -83,3 +83,20 @@ const roundSeconds = (t: number): number => Math.round(t * 1000) / 1000;
 export function previewName(name: string, range: SourceRange | null): string {
   return range ? `${name} (preview ${roundSeconds(range.start_seconds)}-${roundSeconds(range.end_seconds)}s)` : name;
 }
+
+/** `90`, `1:30`, `1:02:03.5`: seconds, or minutes and seconds, or hours too; NaN when it is none of these. */
+function clockSeconds(text: string): number {
+  if (!/^\d+(\.\d+)?$|^\d+(:[0-5]?\d){1,2}(\.\d+)?$/.test(text)) return NaN;
+  return text.split(':').reduce((total, part) => total * 60 + Number(part), 0);
+}
+
+/**
+ * The CLI's `--range 30-90` or `--range 1:00-1:30` (start-end), as a range, or null when it is not
+ * written so. Its order and length are checked by rangeProblem.
+ */
+export function parseRangeText(text: string): SourceRange | null {
+  const match = /^\s*([\d:.]+)\s*-\s*([\d:.]+)\s*$/.exec(text);
+  if (!match) return null;
+  const [start, end] = [clockSeconds(match[1]!), clockSeconds(match[2]!)];
+  return Number.isNaN(start) || Number.isNaN(end) ? null : { start_seconds: start, end_seconds: end };
+}

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CreateProjectRequest } from '../../client';
-import { glossaryId, localeList, positiveInteger, voiceList } from '../arguments';
+import { glossaryId, localeList, positiveInteger, rangeArgument, voiceList } from '../arguments';
+import { rangeSeconds, type SourceRange } from '../../shared/source-range';
 import { BACKGROUND_MODES, type BackgroundMode } from '../../shared/background-mode';
 import { CAPTION_PRESET_NAMES, type CaptionPreset } from '../../captions/timed-text-rules';
 import { UsageError, type DubContext } from '../dub-context';
@@ -17,8 +18,10 @@ interface SourceOptions {
   from: string;
 }
 
-function ceilingFor(plan: SourcePlan, maxSeconds: number | undefined): number {
+function ceilingFor(plan: SourcePlan, maxSeconds: number | undefined, range: SourceRange | undefined): number {
   if (maxSeconds !== undefined) return maxSeconds;
+  // A preview is charged for its range only (docs/previews.md).
+  if (range) return Math.max(1, Math.ceil(rangeSeconds(range)));
   if (plan.durationSeconds === null) {
     throw new UsageError(
       plan.kind === 'youtube'
@@ -80,6 +83,11 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
     )
     .option('--voices <locale=voice,...>', 'the voice of some target locales, e.g. es_es=espeak:es+f3 (`dub voices <locale>` lists them; the others get their most natural voice)', voiceList)
     .option('--glossary <glossary-id>', 'a glossary of your workspace whose latest version the project pins (docs/glossaries.md)', glossaryId)
+    .option(
+      '--range <start-end>',
+      'a preview: dub only this stretch, in seconds or minutes:seconds (30-90, 1:00-1:30), charged for its seconds only; to dub the whole video afterwards, run create again without --range (with --new for a file); docs/previews.md',
+      rangeArgument,
+    )
     .option('--new', 'create another project even when <video>.dub.json records one made from this file with these options (that one is then charged again)')
     .action(
       async (
@@ -95,22 +103,27 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
           captionRules?: CaptionPreset;
           voices?: Record<string, string>;
           glossary?: string;
+          range?: SourceRange;
           new?: boolean;
         },
       ) => {
         // A file with a ceiling given need not be probed.
         const plan = await planSource(ctx, source, options.maxSeconds === undefined && !/^https?:/i.test(source));
+        if (options.range && plan.durationSeconds !== null && options.range.end_seconds > plan.durationSeconds + 0.05) {
+          throw new UsageError(`--range ends at ${options.range.end_seconds} s, past the end of the video (${plan.durationSeconds.toFixed(1)} s).`);
+        }
         const request = (): CreateProjectRequest => ({
           name: (options.name ?? plan.name).slice(0, 100),
           source_locale: options.from,
           target_locales: options.to,
-          max_billable_seconds: ceilingFor(plan, options.maxSeconds),
+          max_billable_seconds: ceilingFor(plan, options.maxSeconds, options.range),
           source: plan.kind === 'upload' ? { type: 'upload', file_name: path.basename(plan.file), size_bytes: plan.sizeBytes } : { type: 'youtube', url: plan.url },
           ...(options.burnCaptions ? { video: { burned_captions: true } } : {}),
           ...(options.background ? { background: options.background } : {}),
           ...(options.captionRules ? { caption_rules: options.captionRules } : {}),
           ...(options.voices ? { voices: options.voices } : {}),
           ...(options.glossary ? { glossary: { id: options.glossary } } : {}),
+          ...(options.range ? { range: options.range } : {}),
         });
         let projectId: string;
         if (plan.kind === 'upload') {
