@@ -43,14 +43,27 @@ const KEPT = [
   { start_seconds: 5.5, end_seconds: 7, text: 'See you.' },
 ];
 
-/** A tiny 160×90 video of SECONDS with a steady tone as its sound (the script is supplied: nothing is recognized). */
+/**
+ * A tiny 160×90 video of SECONDS whose sound is a tone of 220 Hz before the range, 440 Hz in it and
+ * 880 Hz after: which of them a file plays tells where in the source it was cut (the script is
+ * supplied: nothing is recognized).
+ */
 async function makeSource(file: string): Promise<Buffer> {
+  // Commas escaped: the expression is one filter option.
+  const hz = `if(lt(t\\,${RANGE.start_seconds})\\,220\\,if(lt(t\\,${RANGE.end_seconds})\\,440\\,880))`;
   await ffmpeg([
     ...['-f', 'lavfi', '-i', `color=c=blue:s=160x90:r=25:d=${SECONDS}`],
-    ...['-f', 'lavfi', '-i', `sine=f=220:d=${SECONDS}:sample_rate=48000`],
+    ...['-f', 'lavfi', '-i', `aevalsrc=0.3*sin(2*PI*${hz}*t):s=48000:d=${SECONDS}`],
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-t', String(SECONDS), file],
   ]);
   return readFileSync(file);
+}
+
+/** The frequency of a steady tone, from its zero crossings over [from, to) seconds of 16 kHz mono samples. */
+function toneHz(samples: Int16Array, from: number, to: number): number {
+  let crossings = 0;
+  for (let i = Math.floor(from * 16_000) + 1; i < Math.floor(to * 16_000); i++) if (samples[i - 1]! < 0 !== samples[i]! < 0) crossings++;
+  return crossings / 2 / (to - from);
 }
 
 /** A deliverable's file, fetched through the download endpoint (and the signed URL it redirects to). */
@@ -158,13 +171,21 @@ describe('a preview of a range', () => {
     const tolerance = 0.1;
     for (const format of ['wav', 'mp3'] as const) {
       const { file, name } = await download(tenant, ids.preview, 'audio', format);
-      expect(Math.abs((await ffprobe(file)).durationSeconds - LENGTH)).toBeLessThan(tolerance);
+      const seconds = (await ffprobe(file)).durationSeconds;
+      console.log(`preview ${format}: ${seconds.toFixed(3)} s`);
+      expect(Math.abs(seconds - LENGTH)).toBeLessThan(tolerance);
       expect(name).toContain(`Range (preview 5-12s).es_es.${format}`);
     }
     const video = await download(tenant, ids.preview, 'video', 'mp4');
     const probed = await ffprobe(video.file);
     expect(Math.abs(probed.durationSeconds - LENGTH)).toBeLessThan(0.15);
     expect(probed.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 160, height: 90 });
+    // Its original track (the second) is the source's 5–12 s: the 440 Hz tone from start to end.
+    const original = await ffmpeg(['-i', video.file, '-map', '0:a:1', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1']);
+    const samples = new Int16Array(original.buffer, original.byteOffset, Math.floor(original.length / 2));
+    const [first, last] = [toneHz(samples, 0.05, 1), toneHz(samples, LENGTH - 1, LENGTH - 0.05)];
+    console.log(`preview MP4 ${probed.durationSeconds.toFixed(3)} s; its original track plays ${first.toFixed(0)} Hz in its first second, ${last.toFixed(0)} Hz in its last`);
+    for (const hz of [first, last]) expect(Math.abs(hz - 440)).toBeLessThan(10);
 
     const captions = await download(tenant, ids.preview, 'subtitles', 'vtt');
     expect(captions.name).toContain('Range (preview 5-12s).es_es.vtt');
