@@ -6,17 +6,10 @@ import { Kysely, sql } from 'kysely';
 // `range`) means the whole source. Fixed at create.
 
 export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('projects').addColumn('range_start_seconds', 'double precision').addColumn('range_end_seconds', 'double precision').execute();
   await db.schema
     .alterTable('projects')
-    .addColumn('range_start_seconds', 'double precision')
-    .addColumn('range_end_seconds', 'double precision')
-    .execute();
-  await db.schema
-    .alterTable('projects')
-    .addCheckConstraint(
-      'projects_range_check',
-      sql`(range_start_seconds is null and range_end_seconds is null) or (range_start_seconds >= 0 and range_end_seconds > range_start_seconds)`,
-    )
+    .addCheckConstraint('projects_range_check', sql`(range_start_seconds is null and range_end_seconds is null) or (range_start_seconds >= 0 and range_end_seconds > range_start_seconds)`)
     .execute();
 }
 
