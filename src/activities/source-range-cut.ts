@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Engines, MediaProbe } from '../engines';
 import type { BlobStore } from '../storage/blob-store';
 import { sourceKeys } from '../shared/source-keys';
-import { rangeEndWithin, type SourceRange } from '../shared/source-range';
+import { rangeEndWithin, rangePastEndMessage, type SourceRange } from '../shared/source-range';
 
 // A preview's source becomes its range (docs/previews.md#the-cut), once the whole source is in
 // storage and measured: the range is cut out and stored as the project's source, so recognition,
@@ -37,11 +37,7 @@ export async function cutSourceToRange(
   const { range, probe } = input;
   const end = rangeEndWithin(range, probe.durationSeconds);
   if (end === null) {
-    return {
-      ok: false,
-      code: 'invalid_range',
-      message: `The range ends at ${range.end_seconds} s, past the end of the source, which lasts ${probe.durationSeconds.toFixed(2)} s. The credit hold was released; nothing was charged.`,
-    };
+    return { ok: false, code: 'invalid_range', message: rangePastEndMessage(range, probe.durationSeconds) };
   }
   const cut = path.join(input.workDir, 'range.mkv');
   await deps.engines.media.cutRange(input.file, cut, { startSeconds: range.start_seconds, endSeconds: end, hasVideo: probe.hasVideo }, { onTick });

@@ -54,6 +54,10 @@ export function rangeEndWithin(range: SourceRange, durationSeconds: number): num
   return end - range.start_seconds >= MIN_RANGE_SECONDS / 2 ? end : null;
 }
 
+/** Why a project whose range ends past its source's end failed (`invalid_range`), in words the customer can act on. */
+export const rangePastEndMessage = (range: SourceRange, durationSeconds: number): string =>
+  `The range ends at ${range.end_seconds} s, past the end of the source, which lasts ${durationSeconds.toFixed(2)} s. The credit hold was released; nothing was charged.`;
+
 /** A timed cue of a script, in seconds. */
 export interface TimedCue {
   start_seconds: number;
