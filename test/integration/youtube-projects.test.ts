@@ -195,6 +195,7 @@ it('previews a range of a video longer than the ceiling, charged for the range; 
   // Declared an hour long (the ceiling would refuse the whole video); its file is the 4 s clip.
   const long = publish('A very long stew, previewed', { durationSeconds: 3600 });
   const script = [{ start_seconds: 1.2, end_seconds: 3.6, text: 'Measure the water.' }];
+  const longer = publish('An even longer stew', { durationSeconds: 3600 });
   const url = `https://youtu.be/${long}`;
   const [preview, beyond] = await Promise.all([
     createProject(
@@ -202,7 +203,7 @@ it('previews a range of a video longer than the ceiling, charged for the range; 
       tenant,
       projectBody({ max_billable_seconds: 60, source: { type: 'youtube', url }, range: { start_seconds: 1, end_seconds: 4 }, transcript: { format: 'json', content: JSON.stringify(script) } }),
     ),
-    createProject(api, tenant, projectBody({ max_billable_seconds: 60, source: { type: 'youtube', url }, range: { start_seconds: 3700, end_seconds: 3710 } })),
+    createProject(api, tenant, projectBody({ max_billable_seconds: 60, source: { type: 'youtube', url: `https://youtu.be/${longer}` }, range: { start_seconds: 3700, end_seconds: 3710 } })),
   ]);
   const beyondView = await waitForProjectView(api, tenant, beyond.body.data.id, 'the range past the end to fail', (p) => p.status === 'failed', 60_000);
   expect(beyondView.failure.code).toBe('invalid_range');
@@ -211,8 +212,9 @@ it('previews a range of a video longer than the ceiling, charged for the range; 
   const done = await waitForProjectView(api, tenant, preview.body.data.id, 'the preview', (p) => p.status === 'completed' || p.status === 'failed', 120_000);
   expect(done).toMatchObject({ status: 'completed', preview: true, source: { duration_seconds: 3 }, usage: { billable_seconds: 3, charged_seconds: 3, state: 'charged' } });
   expect(await ledger(done.id)).toEqual(['hold:600', 'capture:30', 'release:570']);
-  // Downloaded once, for the preview only.
-  expect(origin.downloads(long)).toBe(1);
+  // The range past the end was refused from the video's metadata, before any byte was downloaded.
+  expect(origin.downloads(longer)).toBe(0);
+  expect(origin.downloads(long)).toBeGreaterThan(0);
 }, 150_000);
 
 it('disconnects from the console; the schedule goes when no workspace uses the channel', async () => {
