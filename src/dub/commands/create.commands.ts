@@ -32,22 +32,38 @@ function ceilingFor(plan: SourcePlan, maxSeconds: number | undefined, range: Sou
   return Math.ceil(plan.durationSeconds);
 }
 
+/** A range past the end of a video whose duration is known here is refused before anything is sent. */
+function checkRangeWithin(plan: SourcePlan, range: SourceRange | undefined): void {
+  if (range && plan.durationSeconds !== null && range.end_seconds > plan.durationSeconds + 0.05) {
+    throw new UsageError(`--range ends at ${range.end_seconds} s, past the end of the video (${plan.durationSeconds.toFixed(1)} s).`);
+  }
+}
+
 export function registerCreateCommands(program: Command, ctx: DubContext): void {
   program
     .command('quote')
     .description('What dubbing a video costs: its duration, the billable seconds and credits, and whether your credits cover it. Charges nothing.')
     .argument('<video>', 'a video file, or a YouTube URL of a connected channel')
     .requiredOption('--to <locales>', 'target locales, comma-separated, e.g. es_es,ca_es', localeList)
-    .action(async (source: string, options: { to: string[] }) => {
+    .option('--range <start-end>', 'quote a preview of this stretch only (as dub create --range)', rangeArgument)
+    .action(async (source: string, options: { to: string[]; range?: SourceRange }) => {
       const plan = await planSource(ctx, source, true);
-      if (plan.durationSeconds === null) throw new UsageError("The video's duration is unknown here (its channel is not connected to this workspace), so there is nothing exact to quote.");
+      // A preview's price is its range's, whatever the video's duration.
+      if (plan.durationSeconds === null && !options.range)
+        throw new UsageError("The video's duration is unknown here (its channel is not connected to this workspace), so there is nothing exact to quote.");
+      checkRangeWithin(plan, options.range);
       const usage = await ctx.client().getUsage();
-      const billablePerLanguage = Math.ceil(plan.durationSeconds);
+      // A preview is charged for its range only (docs/previews.md).
+      const billablePerLanguage = ceilingFor(plan, undefined, options.range);
       const billable = billablePerLanguage * options.to.length;
       const credits = billable * usage.credits_per_second;
       const covered = usage.credits.available >= credits;
       for (const line of table([
-        ['Source', `${plan.kind === 'upload' ? path.basename(plan.file) : plan.url}, ${plan.durationSeconds.toFixed(1)} s (${formatSeconds(plan.durationSeconds)})`],
+        [
+          'Source',
+          `${plan.kind === 'upload' ? path.basename(plan.file) : plan.url}${plan.durationSeconds === null ? '' : `, ${plan.durationSeconds.toFixed(1)} s (${formatSeconds(plan.durationSeconds)})`}`,
+        ],
+        ...(options.range ? [['Preview', `${options.range.start_seconds}–${options.range.end_seconds} s`]] : []),
         ['Languages', options.to.join(', ')],
         ['Billable', `${billablePerLanguage} s × ${options.to.length} = ${billable} s`],
         ['Credits', `${credits} (${usage.credits_per_second} per second)`],
@@ -109,9 +125,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
       ) => {
         // A file with a ceiling given need not be probed.
         const plan = await planSource(ctx, source, options.maxSeconds === undefined && !/^https?:/i.test(source));
-        if (options.range && plan.durationSeconds !== null && options.range.end_seconds > plan.durationSeconds + 0.05) {
-          throw new UsageError(`--range ends at ${options.range.end_seconds} s, past the end of the video (${plan.durationSeconds.toFixed(1)} s).`);
-        }
+        checkRangeWithin(plan, options.range);
         const request = (): CreateProjectRequest => ({
           name: (options.name ?? plan.name).slice(0, 100),
           source_locale: options.from,
