@@ -3,14 +3,17 @@ import path from 'node:path';
 import { listLanguageSegments } from '../../src/db/language-segments';
 import { listSourceSegments } from '../../src/db/source-segments';
 import { parseVtt } from '../../src/publish/captions';
-import { dubbingSuite } from '../helpers/dubbing-suite';
+import { sourceKeys } from '../../src/shared/source-keys';
 import { bearer, createTenant, type TestTenant } from '../helpers/fixtures';
-import { ffmpeg, ffprobe } from '../helpers/media-fixtures';
+import { ffmpeg, ffprobe, makeTempDir, removeTempDir } from '../helpers/media-fixtures';
 import { createProject, projectBody, uploadAndComplete, waitForProjectView, workspaceRowCounts } from '../helpers/projects';
-import { request } from '../helpers/test-api';
+import { STORAGE_DRIVERS, storageEnv, type StorageDriver } from '../helpers/storage-drivers';
+import { request, startTestApi, type TestApi } from '../helpers/test-api';
+import { startTestWorker, type TestWorker } from '../helpers/test-worker';
 
 // A preview of a range (docs/previews.md) on the real stack: the API, a real worker with the real
-// engines, PostgreSQL and Temporal. A 20 s video previewed from 5 s to 12 s is dubbed and charged
+// engines, PostgreSQL, Temporal and both storage drivers (the whole source is copied aside, then
+// the cut replaces it). A 20 s video previewed from 5 s to 12 s is dubbed and charged
 // as a 7 s video: its mix, MP3 and MP4 last 7 s, its segments and captions are timed from the
 // range's start, and a supplied script is clipped to the range. A range past the source's end
 // fails `invalid_range` with nothing charged; a bad range is a named 400 that writes nothing.
@@ -19,7 +22,7 @@ const CPS = 10;
 const SECONDS = 20;
 const RANGE = { start_seconds: 5, end_seconds: 12 };
 const LENGTH = RANGE.end_seconds - RANGE.start_seconds;
-const suite = dubbingSuite('range-preview', 'unused');
+const suite = { dir: '', api: undefined as unknown as TestApi };
 
 /** In the whole source's time: the first ends before the range, the second and last straddle its ends. */
 const SCRIPT = [
@@ -69,7 +72,7 @@ function toneHz(samples: Int16Array, from: number, to: number): number {
 /** A deliverable's file, fetched through the download endpoint (and the signed URL it redirects to). */
 async function download(tenant: TestTenant, id: string, type: string, format: string): Promise<{ file: string; name: string | null }> {
   const res = await request(suite.api.baseUrl, 'GET', `/v1/dubbing/projects/${id}/download?locale=es_es&type=${type}&format=${format}`, { headers: bearer(tenant.key) });
-  const file = path.join(suite.dir, `preview.${format}`);
+  const file = path.join(suite.dir, `${id}.${format}`);
   if (type === 'subtitles') {
     expect(res.status).toBe(200);
     writeFileSync(file, String(res.body));
@@ -82,15 +85,27 @@ async function download(tenant: TestTenant, id: string, type: string, format: st
   return { file, name: signed.headers.get('content-disposition') };
 }
 
-describe('a preview of a range', () => {
+let clip: Buffer;
+beforeAll(async () => {
+  suite.dir = makeTempDir('range-preview');
+  clip = await makeSource(path.join(suite.dir, 'source.mp4'));
+}, 60_000);
+afterAll(() => removeTempDir(suite.dir));
+
+describe.each(STORAGE_DRIVERS)('a preview of a range on the %s driver', (driver: StorageDriver) => {
   let tenant: TestTenant;
-  let clip: Buffer;
+  let worker: TestWorker;
   const ids = { preview: '', beyond: '' };
 
   beforeAll(async () => {
+    suite.api = await startTestApi(storageEnv(driver));
+    worker = await startTestWorker(suite.api.db, { taskQueue: suite.api.config.temporal.taskQueue, env: storageEnv(driver) });
     tenant = await createTenant(suite.api.db, { credits: 10_000, creditsPerSecond: CPS });
-    clip = await makeSource(path.join(suite.dir, 'source.mp4'));
   }, 60_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await suite.api?.close();
+  });
 
   it('refuses a bad range, or a script with nothing in it, with a named 400 and writes nothing', async () => {
     const before = await workspaceRowCounts(suite.api, tenant.workspace.id);
@@ -121,7 +136,6 @@ describe('a preview of a range', () => {
 
   it('dubs only the range, charged for its 7 s; a range past the end fails invalid_range, nothing charged', async () => {
     const before = await workspaceRowCounts(suite.api, tenant.workspace.id);
-    await suite.worker.use();
     const source = { type: 'upload', file_name: 'source.mp4', size_bytes: clip.length };
     const preview = await createProject(
       suite.api,
@@ -157,6 +171,10 @@ describe('a preview of a range', () => {
       source: { duration_seconds: LENGTH },
       usage: { billable_seconds: LENGTH, charged_seconds: LENGTH, state: 'charged' },
     });
+    // The whole source kept aside as uploaded; the project's source is the cut.
+    expect(await suite.api.blobStore.stat(sourceKeys.fullMedia(ids.preview))).toEqual({ sizeBytes: clip.length });
+    const cut = await ffprobe(await suite.api.blobStore.toLocalFile(sourceKeys.media(ids.preview), suite.dir));
+    expect(Math.abs(cut.durationSeconds - LENGTH)).toBeLessThan(0.05);
     // Charged 7 s × 10 credits, once; both holds released.
     const after = await workspaceRowCounts(suite.api, tenant.workspace.id);
     expect(Number(after.balance.captured) - Number(before.balance.captured)).toBe(LENGTH * CPS);
@@ -172,7 +190,7 @@ describe('a preview of a range', () => {
     for (const format of ['wav', 'mp3'] as const) {
       const { file, name } = await download(tenant, ids.preview, 'audio', format);
       const seconds = (await ffprobe(file)).durationSeconds;
-      console.log(`preview ${format}: ${seconds.toFixed(3)} s`);
+      console.log(`${driver}: preview ${format}: ${seconds.toFixed(3)} s`);
       expect(Math.abs(seconds - LENGTH)).toBeLessThan(tolerance);
       expect(name).toContain(`Range (preview 5-12s).es_es.${format}`);
     }
@@ -184,7 +202,7 @@ describe('a preview of a range', () => {
     const original = await ffmpeg(['-i', video.file, '-map', '0:a:1', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1']);
     const samples = new Int16Array(original.buffer, original.byteOffset, Math.floor(original.length / 2));
     const [first, last] = [toneHz(samples, 0.05, 1), toneHz(samples, LENGTH - 1, LENGTH - 0.05)];
-    console.log(`preview MP4 ${probed.durationSeconds.toFixed(3)} s; its original track plays ${first.toFixed(0)} Hz in its first second, ${last.toFixed(0)} Hz in its last`);
+    console.log(`${driver}: preview MP4 ${probed.durationSeconds.toFixed(3)} s; its original track plays ${first.toFixed(0)} Hz in its first second, ${last.toFixed(0)} Hz in its last`);
     for (const hz of [first, last]) expect(Math.abs(hz - 440)).toBeLessThan(10);
 
     const captions = await download(tenant, ids.preview, 'subtitles', 'vtt');
