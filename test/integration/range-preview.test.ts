@@ -1,5 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createProjectActivities } from '../../src/activities/project.activities';
+import { createLocalEngines } from '../../src/engines';
 import { listLanguageSegments } from '../../src/db/language-segments';
 import { listSourceSegments } from '../../src/db/source-segments';
 import { parseVtt } from '../../src/publish/captions';
@@ -221,4 +225,39 @@ describe.each(STORAGE_DRIVERS)('a preview of a range on the %s driver', (driver:
       expect(line.placed_end_seconds!).toBeLessThanOrEqual(LENGTH + 0.01);
     }
   });
+});
+
+describe('a retried cut', () => {
+  // No worker on this API's task queue: the project's workflow never runs, and the source step is
+  // run here, by hand, as a retry would run it again.
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi();
+  }, 60_000);
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('cuts the same range from the whole source again, whether the source is the earlier cut or the whole file again', async () => {
+    const tenant = await createTenant(api.db, { credits: 10_000, creditsPerSecond: CPS });
+    const created = await createProject(api, tenant, projectBody({ source: { type: 'youtube', url: 'https://youtu.be/dQw4w9WgXcQ' }, range: RANGE }));
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    await api.blobStore.put(sourceKeys.media(id), Readable.from([clip]));
+    const activities = createProjectActivities({ db: api.db, blobStore: api.blobStore, uploads: api.uploads, engines: createLocalEngines(), webhooks: { publicBaseUrl: 'http://localhost' } });
+    const prepare = () => new MockActivityEnvironment().run(activities.prepareSource, id);
+    const sourceSeconds = async () => (await ffprobe(await api.blobStore.toLocalFile(sourceKeys.media(id), suite.dir))).durationSeconds;
+
+    expect(await prepare()).toEqual({ ok: true, durationSeconds: LENGTH, hasVideo: true });
+    // Retried after the cut was stored (the source is now 7 s long): not refused as past its end.
+    expect(await prepare()).toEqual({ ok: true, durationSeconds: LENGTH, hasVideo: true });
+    expect(Math.abs((await sourceSeconds()) - LENGTH)).toBeLessThan(0.05);
+    // Retried after the whole file was written to the source again (a local upload is joined again).
+    await api.blobStore.put(sourceKeys.media(id), Readable.from([clip]));
+    expect(await prepare()).toEqual({ ok: true, durationSeconds: LENGTH, hasVideo: true });
+    expect(Math.abs((await sourceSeconds()) - LENGTH)).toBeLessThan(0.05);
+    expect(await api.blobStore.stat(sourceKeys.fullMedia(id))).toEqual({ sizeBytes: clip.length });
+    const row = await api.db.selectFrom('projects').select(['source_duration_seconds', 'range_start_seconds', 'range_end_seconds']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ source_duration_seconds: LENGTH, range_start_seconds: 5, range_end_seconds: 12 });
+  }, 60_000);
 });
