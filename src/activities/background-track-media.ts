@@ -64,14 +64,17 @@ export async function checkBackgroundTrack(
 
 /**
  * The background the dub is mixed over, from the track: 48 kHz 16-bit stereo PCM as
- * extractBackground writes the original's, padded with silence or cut to the source's length.
+ * extractBackground writes the original's, padded with silence or cut to the source's length
+ * (a preview's: its range of the track, docs/previews.md).
  */
 export async function trackBackground(
   { blobStore, engines }: Pick<TrackDeps, 'blobStore' | 'engines'>,
-  project: Pick<Project, 'id' | 'source_duration_seconds'>,
+  project: Pick<Project, 'id' | 'source_duration_seconds' | 'range_start_seconds'>,
   outWav: string,
   io: { workDir: string; transfer: LocalFileOptions; onTick: () => void },
 ): Promise<string | null> {
   const track = await blobStore.toLocalFile(sourceKeys.backgroundTrack(project.id), io.workDir, io.transfer);
-  return engines.media.extractBackground(track, outWav, { onTick: io.onTick, fitSeconds: project.source_duration_seconds ?? undefined });
+  // A preview plays the track's own stretch of the range: the track is as long as the whole film.
+  const from = project.range_start_seconds ?? 0;
+  return engines.media.extractBackground(track, outWav, { onTick: io.onTick, fitSeconds: project.source_duration_seconds ?? undefined, ...(from > 0 ? { fromSeconds: from } : {}) });
 }

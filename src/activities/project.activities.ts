@@ -25,6 +25,8 @@ import type { EventSettings } from '../lifecycle/project-events';
 import { pinnedGlossaryEntries } from '../db/glossaries';
 import { recognitionVocabulary } from '../engines/asr/recognition-vocabulary';
 import { checkBackgroundTrack, trackBackground } from './background-track-media';
+import { rangeOf } from '../shared/source-range';
+import { cutSourceToRange, sourceKeyToMeasure } from './source-range-cut';
 
 // Project-level steps of the project workflow. Each is idempotent: a retry, or a second worker
 // after the first was killed, finds the step's effects already recorded and changes nothing.
@@ -127,9 +129,10 @@ export function createProjectActivities({ db, blobStore, uploads, engines, webho
 
     /**
      * Joins the uploaded parts into the source file and measures it with ffprobe; a
-     * music-and-effects track is checked against it here, before any charge.
+     * music-and-effects track is checked against the whole source here, before any charge, and a
+     * preview's source is then cut to its range.
      */
-    async prepareSource(projectId: string): Promise<{ ok: true; durationSeconds: number; hasVideo: boolean } | { ok: false; message: string; code?: 'invalid_background_track' }> {
+    async prepareSource(projectId: string): Promise<{ ok: true; durationSeconds: number; hasVideo: boolean } | { ok: false; message: string; code?: 'invalid_background_track' | 'invalid_range' }> {
       const project = await requireProject(db, projectId);
       const sourceKey = blobKeys.source(projectId);
       const sourceName = project.source_file_name ?? 'The YouTube video';
@@ -143,15 +146,20 @@ export function createProjectActivities({ db, blobStore, uploads, engines, webho
       }
       const workDir = await mkdtemp(path.join(os.tmpdir(), 'dub-probe-'));
       try {
-        const file = await blobStore.toLocalFile(sourceKey, workDir, activityTransfer());
+        const range = rangeOf(project);
+        const file = await blobStore.toLocalFile(await sourceKeyToMeasure(blobStore, projectId, range), workDir, activityTransfer());
         const probe = await engines.media.probe(file, { onTick: heartbeat });
         if (!probe.hasAudio && !probe.hasVideo) return { ok: false, message: `${sourceName} has no audio or video stream.` };
         // Nothing to transcribe or dub: refused before any charge, not billed as silence.
         if (!probe.hasAudio) return { ok: false, message: `${sourceName} has no audio track; there is no speech to dub.` };
+        // The track matches the whole film; a preview plays the same range of it (trackBackground).
         const unfit = await checkBackgroundTrack({ db, blobStore, uploads, engines }, project, probe.durationSeconds, { workDir, transfer: activityTransfer(), onTick: heartbeat });
         if (unfit) return { ok: false, message: unfit, code: 'invalid_background_track' };
-        await updateProject(db, projectId, { source_duration_seconds: probe.durationSeconds, source_has_video: probe.hasVideo });
-        return { ok: true, durationSeconds: probe.durationSeconds, hasVideo: probe.hasVideo };
+        // A preview's source becomes its range (docs/previews.md#the-cut), and is billed as long as that.
+        const source = range ? await cutSourceToRange({ blobStore, engines }, { projectId, file, probe, range, workDir }, heartbeat) : { ok: true as const, durationSeconds: probe.durationSeconds };
+        if (!source.ok) return source;
+        await updateProject(db, projectId, { source_duration_seconds: source.durationSeconds, source_has_video: probe.hasVideo });
+        return { ok: true, durationSeconds: source.durationSeconds, hasVideo: probe.hasVideo };
       } catch (err) {
         if (err instanceof InvalidMediaError) {
           return { ok: false, message: `${sourceName} is not a readable audio or video file, or declares an impossible duration.` };

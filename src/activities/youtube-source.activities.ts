@@ -14,6 +14,7 @@ import { requireProject } from './require-project';
 import { stopOverCeiling } from '../lifecycle/project-lifecycle';
 import { billableSecondsFor } from './spend-ceiling';
 import type { EventSettings } from '../lifecycle/project-events';
+import { rangeOf, rangePastEndMessage, rangeSeconds } from '../shared/source-range';
 
 // A YouTube source before it joins the upload path: read the video's metadata (1 quota unit) and
 // refuse what cannot be dubbed or would exceed the ceiling *before any byte is downloaded*; then
@@ -77,7 +78,14 @@ export function createYoutubeSourceActivities({ db, blobStore, youtube, download
       return db.transaction().execute(async (trx) => {
         const locked = await lockExistingProject(trx, projectId);
         if (locked.status !== 'validating') return { ok: false };
-        const billable = billableSecondsFor(video!.durationSeconds!);
+        // A preview is billed for its range only (docs/previews.md). A range clearly past the video's
+        // end (YouTube declares whole seconds) is refused before the download; the probe checks it exactly.
+        const range = rangeOf(locked);
+        if (range && range.end_seconds > video!.durationSeconds! + 1) {
+          await failUnchargedProject(trx, locked, { code: 'invalid_range', message: rangePastEndMessage(range, video!.durationSeconds!), usageState: 'released' }, events);
+          return { ok: false };
+        }
+        const billable = billableSecondsFor(range ? rangeSeconds(range) : video!.durationSeconds!);
         if (billable > locked.max_billable_seconds) {
           await stopOverCeiling(trx, locked, billable, events);
           return { ok: false };

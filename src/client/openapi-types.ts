@@ -1179,9 +1179,16 @@ export interface components {
                 /** @description The video's picture carries the language's captions (re-encoded to H.264). */
                 burned_captions: boolean;
             };
+            /** @description The stretch of the source a preview dubs, in the source's seconds, as asked at create; null for the whole source. A preview's files, segments and `source.duration_seconds` cover that stretch only, timed from its start (docs/previews.md). */
+            range: {
+                start_seconds: number;
+                end_seconds: number;
+            } | null;
+            /** @description True when the project dubs a `range` of its source only. Its downloads are named "<name> (preview <start>-<end>s).<locale>.<format>". */
+            preview: boolean;
             failure: {
                 /** @enum {string} */
-                code: "invalid_media" | "source_unavailable" | "max_billable_seconds_exceeded" | "insufficient_credits" | "engine_failed" | "internal_error" | "upload_expired" | "invalid_background_track" | "cancelled" | "terminated";
+                code: "invalid_media" | "source_unavailable" | "max_billable_seconds_exceeded" | "insufficient_credits" | "engine_failed" | "internal_error" | "upload_expired" | "invalid_background_track" | "cancelled" | "terminated" | "invalid_range";
                 /** @description A fixed sentence per code; never internals. */
                 message: string;
             } | null;
@@ -1802,6 +1809,11 @@ export interface operations {
                          */
                         burned_captions?: boolean;
                     };
+                    /** @description A preview: dub only this stretch of the source, in the source's seconds (end after start, at least 1 s). The captions, audio, video and timings cover just that stretch, counted from its start, and it is quoted and charged for its own seconds. Its end must lie within the source (else the project fails `invalid_range`, nothing charged). To dub the whole video later, create a new project of the same source without `range`. */
+                    range?: {
+                        start_seconds: number;
+                        end_seconds: number;
+                    };
                     /** @description A glossary of the workspace (docs/glossaries.md), written in the source's language: its `version` (the latest when absent) is pinned, and every language of the project keeps, translates and pronounces its terms as it says. */
                     glossary?: {
                         /** @description A glossary of the workspace (`gls_…`), written in the project’s source language. */
@@ -1878,6 +1890,8 @@ export interface operations {
                      *         "video": {
                      *           "burned_captions": false
                      *         },
+                     *         "range": null,
+                     *         "preview": false,
                      *         "failure": null,
                      *         "created_at": "2026-11-24T06:00:00.000Z",
                      *         "updated_at": "2026-11-24T06:00:00.000Z",
@@ -2394,6 +2408,8 @@ export interface operations {
                      *         "video": {
                      *           "burned_captions": false
                      *         },
+                     *         "range": null,
+                     *         "preview": false,
                      *         "failure": null,
                      *         "created_at": "2026-11-24T06:00:00.000Z",
                      *         "updated_at": "2026-11-24T06:03:42.000Z"
@@ -4823,6 +4839,8 @@ export interface operations {
                      *         "video": {
                      *           "burned_captions": false
                      *         },
+                     *         "range": null,
+                     *         "preview": false,
                      *         "failure": null,
                      *         "created_at": "2026-11-24T06:00:00.000Z",
                      *         "updated_at": "2026-11-24T06:03:42.000Z"
@@ -5757,6 +5775,8 @@ export interface operations {
                      *           "video": {
                      *             "burned_captions": false
                      *           },
+                     *           "range": null,
+                     *           "preview": false,
                      *           "failure": null,
                      *           "created_at": "2026-11-24T06:00:00.000Z",
                      *           "updated_at": "2026-11-24T06:03:42.000Z"

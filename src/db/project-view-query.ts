@@ -150,6 +150,8 @@ const PROJECT_COLUMNS = [
   'num_speakers',
   'glossary_id',
   'glossary_version',
+  'range_start_seconds',
+  'range_end_seconds',
 ] as const satisfies readonly (keyof ProjectTable)[];
 
 const viewQuery = (db: Kysely<Database>, workspaceId: string, projectId: string) =>

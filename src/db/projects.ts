@@ -75,6 +75,9 @@ export interface ProjectTable {
   /** The glossary version the project pins (docs/glossaries.md#pinning): both set, or both null (migration 0037). */
   glossary_id: ColumnType<string | null, string | null | undefined, string | null>;
   glossary_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /** A preview's stretch of the source, in the whole source's seconds (docs/previews.md): both set, or both null for the whole source (migration 0042); fixed at create. */
+  range_start_seconds: ColumnType<number | null, number | null | undefined, number | null>;
+  range_end_seconds: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
   validated_at: Date | null;

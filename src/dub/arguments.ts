@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { locale } from '../shared/argument-parsers';
+import { parseRangeText, rangeProblem, type SourceRange } from '../shared/source-range';
 
 export { locale, positiveInteger, uuid } from '../shared/argument-parsers';
 
@@ -62,4 +63,13 @@ const GLOSSARY_ID = /^gls_[A-Za-z0-9]{1,64}$/;
 export function glossaryId(value: string): string {
   if (!GLOSSARY_ID.test(value)) throw new InvalidArgumentError('Expected a glossary id like gls_k3v9q2m7x1c8b4n6 (dub glossary list lists them).');
   return value;
+}
+
+/** `--range 30-90` or `--range 1:00-1:30`: a preview of that stretch, start-end (docs/previews.md). */
+export function rangeArgument(value: string): SourceRange {
+  const range = parseRangeText(value);
+  if (!range) throw new InvalidArgumentError('Expected <start>-<end> in seconds or minutes:seconds, e.g. 30-90 or 1:00-1:30.');
+  const problem = rangeProblem(range);
+  if (problem) throw new InvalidArgumentError(problem.message.replace(/range\.(start|end)_seconds/g, '$1'));
+  return range;
 }

@@ -67,6 +67,8 @@ export function requestDifferences(recorded: CreateProjectRequest, wanted: Creat
       .map(([l, v]) => `${l}=${v}`)
       .join(',');
   if (voices(recorded) !== voices(wanted)) differences.push(voices(recorded) ? `--voices ${voices(recorded)}` : 'no --voices');
+  const range = (r: CreateProjectRequest) => (r.range ? `${r.range.start_seconds}-${r.range.end_seconds}` : null);
+  if (range(recorded) !== range(wanted)) differences.push(recorded.range ? `--range ${range(recorded)}` : 'no --range');
   if ((recorded.glossary?.id ?? null) !== (wanted.glossary?.id ?? null)) differences.push(recorded.glossary ? `--glossary ${recorded.glossary.id}` : 'no --glossary');
   return differences;
 }

@@ -4,6 +4,7 @@ import type { ViewSpeaker } from '../db/project-view-query';
 import type { ProjectLanguageSummary as ProjectLanguage } from '../db/project-languages';
 import { retryPriceFor } from '../shared/retry-policy';
 import { languageProgress, projectProgress } from './progress';
+import { rangeOf } from '../shared/source-range';
 
 // The public shape of a project, as the API answers it and webhook events carry it. Create, get and list
 // all use these functions, so the three can never disagree about a field.
@@ -115,6 +116,9 @@ export function presentProject(project: Project, options: PresentOptions) {
     glossary: project.glossary_id !== null && project.glossary_version !== null ? { id: project.glossary_id, version: project.glossary_version } : null,
     // The create's video choice, which its target languages take (docs/video.md).
     video: { burned_captions: project.video_burned_captions },
+    // A preview dubs only its range of the source, timed from the range's start (docs/previews.md).
+    range: rangeOf(project),
+    preview: rangeOf(project) !== null,
     failure: failure(project.failure_code, project.failure_message),
     created_at: iso(project.created_at),
     updated_at: iso(project.updated_at),

@@ -130,6 +130,9 @@ export const FAILURE_CODES = [
   // An operator cancelled or terminated the work (Temporal Web UI or CLI); the money was settled.
   'cancelled',
   'terminated',
+  // A preview's range ends past the source's end (docs/previews.md): refused once the source is
+  // measured, like invalid media, with the hold released and nothing charged.
+  'invalid_range',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

@@ -96,7 +96,8 @@ async function runProject(projectId: string, added: string[]): Promise<ProjectRe
     const source = await sourceStep(async () => (await media()).activities.prepareSource(projectId));
     if ('failed' in source || !source.ok) {
       const message = 'failed' in source ? sourceFailureMessage(source.failed) : source.message;
-      // A music-and-effects track that does not fit its source fails alike, under its own code (docs/background.md#your-own-music-and-effects-track).
+      // A music-and-effects track that does not fit its source, or a preview's range past the
+      // source's end, fails alike under its own code (docs/background.md, docs/previews.md).
       const code = 'failed' in source ? (applicationFailureType(source.failed) !== 'invalid_media' ? 'engine_failed' : 'invalid_media') : (source.code ?? 'invalid_media');
       await db.failProject({ projectId, code, message, usageState: 'released', detail: 'failed' in source ? failureDetail(source.failed) : undefined });
       return { status: 'failed' };

@@ -190,6 +190,33 @@ it('ends a private video and an over-ceiling video with nothing charged; the ove
   expect((await getProjectView(api, tenant, longView.id)).progress.phase).toBe('failed');
 }, 90_000);
 
+it('previews a range of a video longer than the ceiling, charged for the range; a range past its end fails invalid_range, never downloaded (docs/previews.md)', async () => {
+  const tenant = await createTenant(api.db, { credits: 100_000, creditsPerSecond: CPS });
+  // Declared an hour long (the ceiling would refuse the whole video); its file is the 4 s clip.
+  const long = publish('A very long stew, previewed', { durationSeconds: 3600 });
+  const script = [{ start_seconds: 1.2, end_seconds: 3.6, text: 'Measure the water.' }];
+  const longer = publish('An even longer stew', { durationSeconds: 3600 });
+  const url = `https://youtu.be/${long}`;
+  const [preview, beyond] = await Promise.all([
+    createProject(
+      api,
+      tenant,
+      projectBody({ max_billable_seconds: 60, source: { type: 'youtube', url }, range: { start_seconds: 1, end_seconds: 4 }, transcript: { format: 'json', content: JSON.stringify(script) } }),
+    ),
+    createProject(api, tenant, projectBody({ max_billable_seconds: 60, source: { type: 'youtube', url: `https://youtu.be/${longer}` }, range: { start_seconds: 3700, end_seconds: 3710 } })),
+  ]);
+  const beyondView = await waitForProjectView(api, tenant, beyond.body.data.id, 'the range past the end to fail', (p) => p.status === 'failed', 60_000);
+  expect(beyondView.failure.code).toBe('invalid_range');
+  expect(beyondView.failure.message).toContain('3600.00 s');
+  expect(await ledger(beyondView.id)).toEqual(['hold:600', 'release:600']);
+  const done = await waitForProjectView(api, tenant, preview.body.data.id, 'the preview', (p) => p.status === 'completed' || p.status === 'failed', 120_000);
+  expect(done).toMatchObject({ status: 'completed', preview: true, source: { duration_seconds: 3 }, usage: { billable_seconds: 3, charged_seconds: 3, state: 'charged' } });
+  expect(await ledger(done.id)).toEqual(['hold:600', 'capture:30', 'release:570']);
+  // The range past the end was refused from the video's metadata, before any byte was downloaded.
+  expect(origin.downloads(longer)).toBe(0);
+  expect(origin.downloads(long)).toBeGreaterThan(0);
+}, 150_000);
+
 it('disconnects from the console; the schedule goes when no workspace uses the channel', async () => {
   const others = await api.db.selectFrom('workspace_channels').select('workspace_id').where('channel_id', '=', channel).execute();
   for (const { workspace_id: workspaceId } of others) {

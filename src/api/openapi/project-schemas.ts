@@ -208,6 +208,13 @@ export const projectSchema = strictObject(
       description: 'The glossary version the project pins (docs/glossaries.md#pinning); null when none. PUT …/glossary changes it.',
     }),
     video: videoChoiceSchema,
+    range: nullable({
+      ...strictObject({ start_seconds: { type: 'number', minimum: 0 }, end_seconds: { type: 'number' } }),
+      type: 'object',
+      description:
+        "The stretch of the source a preview dubs, in the source's seconds, as asked at create; null for the whole source. A preview's files, segments and `source.duration_seconds` cover that stretch only, timed from its start (docs/previews.md).",
+    }),
+    preview: { type: 'boolean', description: 'True when the project dubs a `range` of its source only. Its downloads are named "<name> (preview <start>-<end>s).<locale>.<format>".' },
     failure: projectFailureSchema,
     created_at: isoTimestamp,
     updated_at: isoTimestamp,

@@ -25,6 +25,8 @@ import { readTranscriptInput, readTranslationInputs } from '../transcripts/read-
 import { workflowsOf } from '../workflow-gateway';
 import { resolveGlossaryPin } from '../glossaries/glossary-pin';
 import type { GlossaryPin } from '../../db/glossaries';
+import { readRange, scriptInRange } from './range-input';
+import type { SourceRange } from '../../shared/source-range';
 
 /** Recorded with the project, its hold and its upload: only the workflow start may be left to do. */
 const PROJECT_CREATED = 'project_created';
@@ -35,12 +37,15 @@ interface Accepted {
   transcript: Cue[] | null;
   translations: Record<string, Cue[]> | null;
   voices: ChosenVoices;
+  /** A preview's stretch of the source (docs/previews.md); null for the whole source. */
+  range: SourceRange | null;
 }
 
 function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
   checkLocales(deps.capabilities.current(), body.source_locale, body.target_locales);
-  // The source is not measured yet: cue ends are checked against it once it is.
-  const transcript = body.transcript ? readTranscriptInput(body.transcript, null, 'transcript.content') : null;
+  const range = readRange(body.range);
+  // The source is not measured yet: cue ends are checked against it once it is. A preview's script is its range's.
+  const transcript = body.transcript ? scriptInRange(readTranscriptInput(body.transcript, null, 'transcript.content'), range, 'transcript') : null;
   const voices = chooseVoices(deps.capabilities.current(), body.target_locales, body.voices, transcript ? distinctLabels(cueSpeakerLabels(transcript, DEFAULT_FIRST_SPEAKER)) : []);
   if (body.source.type === 'upload' && body.source.size_bytes > deps.config.uploads.maxBytes) {
     throw ApiError.invalid('invalid_parameter', `source.size_bytes exceeds the maximum upload size of ${deps.config.uploads.maxBytes} bytes.`, 'source.size_bytes');
@@ -55,7 +60,8 @@ function validateSemantics(deps: AppDeps, body: CreateProjectBody): Accepted {
     videoId,
     voices,
     transcript,
-    translations: body.translations ? readTranslationInputs(body.translations, body.target_locales) : null,
+    translations: body.translations ? readTranslationInputs(body.translations, body.target_locales, (cues, locale) => scriptInRange(cues, range, `translations.${locale}`)) : null,
+    range,
   };
 }
 
@@ -142,7 +148,7 @@ export async function createProject(deps: AppDeps, ctx: Context): Promise<void> 
 }
 
 /** The new project's row; every column it does not name takes the table's default (null, 0, …). */
-function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { videoId, translations, voices }: Accepted, glossary: GlossaryPin | null) {
+function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { videoId, translations, voices, range }: Accepted, glossary: GlossaryPin | null) {
   return {
     id,
     workspace_id: auth.workspaceId,
@@ -169,6 +175,8 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { vi
     video_burned_captions: body.video?.burned_captions ?? false,
     glossary_id: glossary?.id ?? null,
     glossary_version: glossary?.version ?? null,
+    range_start_seconds: range?.start_seconds ?? null,
+    range_end_seconds: range?.end_seconds ?? null,
   };
 }
 

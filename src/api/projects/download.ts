@@ -9,6 +9,7 @@ import { workspaceCaller } from '../middleware/authenticate';
 import { queryOf } from '../middleware/validate';
 import { loadOwnProject } from './load-own-project';
 import { downloadQuerySchema, type DownloadQuery } from './projects.schema';
+import { previewName, rangeOf } from '../../shared/source-range';
 
 const FORMATS: Record<DownloadQuery['type'], { allowed: string[]; fallback: string }> = {
   audio: { allowed: ['mp3', 'wav'], fallback: 'mp3' },
@@ -47,8 +48,9 @@ export async function download(deps: AppDeps, ctx: Context): Promise<void> {
   }
 
   ctx.set('Cache-Control', 'private, no-store');
-  // Saved under the project's name, e.g. "Cooking rice.es_es.mp3", whichever way it is served.
-  const fileName = deliverableFileName(project.name, query.locale, format);
+  // Saved under the project's name, e.g. "Cooking rice.es_es.mp3", whichever way it is served;
+  // a preview's says so: "Cooking rice (preview 30-90s).es_es.mp3" (docs/previews.md).
+  const fileName = deliverableFileName(previewName(project.name, rangeOf(project)), query.locale, format);
   if (query.type === 'subtitles') {
     ctx.type = deliverable.content_type;
     ctx.set('Content-Disposition', attachmentDisposition(fileName).replace(/^attachment/, 'inline'));

@@ -39,6 +39,8 @@ export const createdProjectExample = {
     speakers: { num_speakers: 0, items: [] },
     glossary: { id: 'gls_k3v9q2m7x1c8b4n6', version: 2 },
     video: { burned_captions: false },
+    range: null,
+    preview: false,
     failure: null,
     created_at: '2026-11-24T06:00:00.000Z',
     updated_at: '2026-11-24T06:00:00.000Z',

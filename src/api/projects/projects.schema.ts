@@ -9,6 +9,7 @@ import { spendCeilingSchema } from './spend-ceiling.schema';
 import { transcriptFileSchema } from '../transcripts/transcript-file.schema';
 import { videoOptionsSchema } from './video-options.schema';
 import { projectGlossaryBodySchema } from '../glossaries/glossaries.schema';
+import { rangeSchema } from './range.schema';
 
 const LOCALE = { type: 'string', minLength: 1, maxLength: 20 } as const;
 
@@ -102,6 +103,7 @@ export const createProjectBodySchema = {
       },
     },
     video: videoOptionsSchema,
+    range: rangeSchema,
     glossary: {
       ...projectGlossaryBodySchema,
       description:

@@ -43,12 +43,19 @@ export function readTranscriptInput(file: TranscriptFileInput, durationSeconds: 
 
 const timedText = (cue: Cue): TimedText => ({ startSeconds: cue.start_seconds, endSeconds: cue.end_seconds, text: cue.text });
 
-/** Translations supplied at create, by locale: each must be one of the project's targets. */
-export function readTranslationInputs(files: Record<string, TranscriptFileInput>, targets: string[]): Record<string, SuppliedCue[]> {
+/**
+ * Translations supplied at create, by locale: each must be one of the project's targets.
+ * @param within what to keep of each file's cues (a preview's range, docs/previews.md#supplied-scripts).
+ */
+export function readTranslationInputs(
+  files: Record<string, TranscriptFileInput>,
+  targets: string[],
+  within: (cues: SuppliedCue[], locale: string) => SuppliedCue[] = (cues) => cues,
+): Record<string, SuppliedCue[]> {
   const translations: Record<string, SuppliedCue[]> = {};
   for (const [locale, file] of Object.entries(files)) {
     if (!targets.includes(locale)) throw ApiError.invalid('invalid_parameter', `translations.${locale}: ${locale} is not one of target_locales (${targets.join(', ')}).`, `translations.${locale}`);
-    translations[locale] = readTranscriptInput(file, null, `translations.${locale}.content`);
+    translations[locale] = within(readTranscriptInput(file, null, `translations.${locale}.content`), locale);
   }
   return translations;
 }

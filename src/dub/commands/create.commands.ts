@@ -2,7 +2,8 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CreateProjectRequest } from '../../client';
-import { glossaryId, localeList, positiveInteger, voiceList } from '../arguments';
+import { glossaryId, localeList, positiveInteger, rangeArgument, voiceList } from '../arguments';
+import { rangeSeconds, type SourceRange } from '../../shared/source-range';
 import { BACKGROUND_MODES, type BackgroundMode } from '../../shared/background-mode';
 import { CAPTION_PRESET_NAMES, type CaptionPreset } from '../../captions/timed-text-rules';
 import { UsageError, type DubContext } from '../dub-context';
@@ -26,8 +27,10 @@ function fileSize(file: string): number {
   }
 }
 
-function ceilingFor(plan: SourcePlan, maxSeconds: number | undefined): number {
+function ceilingFor(plan: SourcePlan, maxSeconds: number | undefined, range: SourceRange | undefined): number {
   if (maxSeconds !== undefined) return maxSeconds;
+  // A preview is charged for its range only (docs/previews.md).
+  if (range) return Math.max(1, Math.ceil(rangeSeconds(range)));
   if (plan.durationSeconds === null) {
     throw new UsageError(
       plan.kind === 'youtube'
@@ -38,22 +41,38 @@ function ceilingFor(plan: SourcePlan, maxSeconds: number | undefined): number {
   return Math.ceil(plan.durationSeconds);
 }
 
+/** A range past the end of a video whose duration is known here is refused before anything is sent. */
+function checkRangeWithin(plan: SourcePlan, range: SourceRange | undefined): void {
+  if (range && plan.durationSeconds !== null && range.end_seconds > plan.durationSeconds + 0.05) {
+    throw new UsageError(`--range ends at ${range.end_seconds} s, past the end of the video (${plan.durationSeconds.toFixed(1)} s).`);
+  }
+}
+
 export function registerCreateCommands(program: Command, ctx: DubContext): void {
   program
     .command('quote')
     .description('What dubbing a video costs: its duration, the billable seconds and credits, and whether your credits cover it. Charges nothing.')
     .argument('<video>', 'a video file, or a YouTube URL of a connected channel')
     .requiredOption('--to <locales>', 'target locales, comma-separated, e.g. es_es,ca_es', localeList)
-    .action(async (source: string, options: { to: string[] }) => {
+    .option('--range <start-end>', 'quote a preview of this stretch only (as dub create --range)', rangeArgument)
+    .action(async (source: string, options: { to: string[]; range?: SourceRange }) => {
       const plan = await planSource(ctx, source, true);
-      if (plan.durationSeconds === null) throw new UsageError("The video's duration is unknown here (its channel is not connected to this workspace), so there is nothing exact to quote.");
+      // A preview's price is its range's, whatever the video's duration.
+      if (plan.durationSeconds === null && !options.range)
+        throw new UsageError("The video's duration is unknown here (its channel is not connected to this workspace), so there is nothing exact to quote.");
+      checkRangeWithin(plan, options.range);
       const usage = await ctx.client().getUsage();
-      const billablePerLanguage = Math.ceil(plan.durationSeconds);
+      // A preview is charged for its range only (docs/previews.md).
+      const billablePerLanguage = ceilingFor(plan, undefined, options.range);
       const billable = billablePerLanguage * options.to.length;
       const credits = billable * usage.credits_per_second;
       const covered = usage.credits.available >= credits;
       for (const line of table([
-        ['Source', `${plan.kind === 'upload' ? path.basename(plan.file) : plan.url}, ${plan.durationSeconds.toFixed(1)} s (${formatSeconds(plan.durationSeconds)})`],
+        [
+          'Source',
+          `${plan.kind === 'upload' ? path.basename(plan.file) : plan.url}${plan.durationSeconds === null ? '' : `, ${plan.durationSeconds.toFixed(1)} s (${formatSeconds(plan.durationSeconds)})`}`,
+        ],
+        ...(options.range ? [['Preview', `${options.range.start_seconds}–${options.range.end_seconds} s`]] : []),
         ['Languages', options.to.join(', ')],
         ['Billable', `${billablePerLanguage} s × ${options.to.length} = ${billable} s`],
         ['Credits', `${credits} (${usage.credits_per_second} per second)`],
@@ -90,6 +109,11 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
     .option('--background-track <file>', 'your own music-and-effects track, as long as the video: it plays under the dub at full level instead of the original (upload only; docs/background.md)')
     .option('--voices <locale=voice,...>', 'the voice of some target locales, e.g. es_es=espeak:es+f3 (`dub voices <locale>` lists them; the others get their most natural voice)', voiceList)
     .option('--glossary <glossary-id>', 'a glossary of your workspace whose latest version the project pins (docs/glossaries.md)', glossaryId)
+    .option(
+      '--range <start-end>',
+      'a preview: dub only this stretch, in seconds or minutes:seconds (30-90, 1:00-1:30), charged for its seconds only; to dub the whole video afterwards, run create again without --range (with --new for a file); docs/previews.md',
+      rangeArgument,
+    )
     .option('--new', 'create another project even when <video>.dub.json records one made from this file with these options (that one is then charged again)')
     .action(
       async (
@@ -106,6 +130,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
           captionRules?: CaptionPreset;
           voices?: Record<string, string>;
           glossary?: string;
+          range?: SourceRange;
           new?: boolean;
         },
       ) => {
@@ -114,11 +139,12 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
         if (options.backgroundTrack && plan.kind !== 'upload') throw new UsageError('--background-track goes with a video file: it is uploaded beside it.');
         const trackFile = options.backgroundTrack ? path.resolve(ctx.cwd, options.backgroundTrack) : undefined;
         const track = trackFile ? { file_name: path.basename(trackFile), size_bytes: fileSize(trackFile) } : undefined;
+        checkRangeWithin(plan, options.range);
         const request = (): CreateProjectRequest => ({
           name: (options.name ?? plan.name).slice(0, 100),
           source_locale: options.from,
           target_locales: options.to,
-          max_billable_seconds: ceilingFor(plan, options.maxSeconds),
+          max_billable_seconds: ceilingFor(plan, options.maxSeconds, options.range),
           source: plan.kind === 'upload' ? { type: 'upload', file_name: path.basename(plan.file), size_bytes: plan.sizeBytes } : { type: 'youtube', url: plan.url },
           ...(options.burnCaptions ? { video: { burned_captions: true } } : {}),
           ...(options.background ? { background: options.background } : {}),
@@ -126,6 +152,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
           ...(options.captionRules ? { caption_rules: options.captionRules } : {}),
           ...(options.voices ? { voices: options.voices } : {}),
           ...(options.glossary ? { glossary: { id: options.glossary } } : {}),
+          ...(options.range ? { range: options.range } : {}),
         });
         let projectId: string;
         if (plan.kind === 'upload') {

@@ -13,6 +13,7 @@ import { duckBackgroundFile } from './duck-background';
 import { buildTimelineFilter, TIMELINE_SAMPLE_RATE } from './timeline-filter';
 import { layoutTitle } from './title-layout';
 import { DEFAULT_VIDEO_CAP, videoMuxPlan, type VideoCap } from './video-mux';
+import { rangeCutArgs, type RangeCutSpec } from './range-cut';
 import { sharedMonoPcmRate, wavFileDurationSeconds } from '../tts/wav-file-duration';
 
 export const DEFAULT_FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
@@ -102,14 +103,16 @@ export class FfmpegMediaEngine implements MediaEngine {
     await this.run(['-f', 'lavfi', '-i', `anullsrc=r=${ASR_RATE}:cl=mono`, '-t', info.durationSeconds.toFixed(6), ...output], options, 60_000, info.durationSeconds);
   }
 
-  async extractBackground(input: string, outWav: string, options?: EngineCallOptions & { fitSeconds?: number }): Promise<string | null> {
+  async extractBackground(input: string, outWav: string, options?: EngineCallOptions & { fitSeconds?: number; fromSeconds?: number }): Promise<string | null> {
     const { probe: info, audioChannels } = await this.inspect(input, options);
     if (!info.hasAudio) return null;
     // ffmpeg's own mono→stereo upmix puts the signal 3 dB down on each side, which would make the
     // background of a mono source quieter than the volume asked for; copy it to both instead.
     const fit = options?.fitSeconds;
     const pad = fit === undefined ? [] : ['apad'];
-    const filters = [...(audioChannels === 1 ? ['pan=stereo|c0=c0|c1=c0'] : []), ...pad];
+    // atrim, not -ss: cut at the very sample, as the preview's source was (range-cut.ts).
+    const from = options?.fromSeconds ? [`atrim=start=${options.fromSeconds.toFixed(6)}`, 'asetpts=PTS-STARTPTS'] : [];
+    const filters = [...from, ...(audioChannels === 1 ? ['pan=stereo|c0=c0|c1=c0'] : []), ...pad];
     const channels = [...(audioChannels === 1 ? [] : ['-ac', '2']), ...(filters.length ? ['-af', filters.join(',')] : [])];
     const length = fit === undefined ? [] : ['-t', fit.toFixed(6)];
     await this.run(
@@ -119,6 +122,11 @@ export class FfmpegMediaEngine implements MediaEngine {
       info.durationSeconds,
     );
     return outWav;
+  }
+
+  async cutRange(input: string, outFile: string, spec: RangeCutSpec, options?: EngineCallOptions): Promise<void> {
+    // Encoding the picture runs slower than copying audio: three seconds allowed per media second.
+    await this.run(rangeCutArgs(spec, inputFile(input), outFile), options, 60_000, 3 * (spec.endSeconds - spec.startSeconds));
   }
 
   async timeStretch(inWav: string, outWav: string, factor: number, options?: EngineCallOptions): Promise<void> {

@@ -1,5 +1,6 @@
 import type { EngineCallOptions } from '../engine-call';
 import type { DuckEnvelope } from './duck-envelope';
+import type { RangeCutSpec } from './range-cut';
 
 // The media operations a dub needs, behind an interface so the workflow activities can be tested
 // with a fake and a remote implementation can replace the local ffmpeg one.
@@ -126,9 +127,15 @@ export interface MediaEngine {
   /**
    * The source audio to lay under the dub, or null (nothing written) when it has no audio. With
    * `fitSeconds`, padded with silence or cut to exactly that long (a music-and-effects track laid
-   * under a source of that length: docs/background.md#your-own-music-and-effects-track).
+   * under a source of that length: docs/background.md#your-own-music-and-effects-track), from
+   * `fromSeconds` on (a preview's range of the track: docs/previews.md).
    */
-  extractBackground(input: string, outWav: string, options?: EngineCallOptions & { fitSeconds?: number }): Promise<string | null>;
+  extractBackground(input: string, outWav: string, options?: EngineCallOptions & { fitSeconds?: number; fromSeconds?: number }): Promise<string | null>;
+  /**
+   * A preview's range of the source (docs/previews.md#the-cut), exact to the sample, into a
+   * Matroska file starting at 0: the picture as H.264 (when `spec.hasVideo`), the first audio track as FLAC.
+   */
+  cutRange(input: string, outFile: string, spec: RangeCutSpec, options?: EngineCallOptions): Promise<void>;
   /** factor > 1 speeds up (shorter output); supported range 0.5–2. */
   timeStretch(inWav: string, outWav: string, factor: number, options?: EngineCallOptions): Promise<void>;
   /** The mix as 48 kHz 16-bit stereo PCM; with `spec.span`, exactly the span's samples. */

@@ -47,6 +47,7 @@ same<
       background_track?: { file_name: string; size_bytes: number };
       caption_rules: 'standard' | 'fast' | 'children';
       video?: { burned_captions: boolean };
+      range?: { start_seconds: number; end_seconds: number };
       glossary?: { id: string; version?: number };
     }
   >

@@ -55,3 +55,10 @@ it('reads --voices as a voice id per locale, and refuses what is not one', () =>
   expect(() => voiceList('es_es=a,es_es=b')).toThrow('Each locale once');
   expect(() => voiceList('Spanish=espeak:es')).toThrow();
 });
+
+it('names the range the recorded request previewed, or that it had none (a preview is not resumed as the whole video)', () => {
+  const recorded = { ...base, range: { start_seconds: 60, end_seconds: 90 } };
+  expect(requestDifferences(recorded, base)).toEqual(['--range 60-90']);
+  expect(requestDifferences(base, recorded)).toEqual(['no --range']);
+  expect(requestDifferences(recorded, { ...recorded })).toEqual([]);
+});
