@@ -147,6 +147,20 @@ describe('extractBackground', () => {
     expect(info.dataBytes / 4).toBe(Math.round(seconds * 48_000));
   });
 
+  it('with fromSeconds starts at that sample of the track (a preview of a film with its own track, docs/previews.md)', async () => {
+    const out = path.join(dir, 'background-from.wav');
+    await media.extractBackground(speech, out, { fromSeconds: 0.5, fitSeconds: 1 });
+    expect(readWavInfo(readFileSync(out)).dataBytes / 4).toBe(48_000);
+    // Sample for sample (at 8 kHz, mono): the extract is the source from 0.5 s on, not its start.
+    const [original, extracted] = [await decodeSamples(speech), await decodeSamples(out)];
+    const offset = (a: Int16Array, b: Int16Array, shift: number) => {
+      let diff = 0;
+      for (let i = 100; i < 7_900; i++) diff += Math.abs(a[i]! - b[i + shift]!);
+      return diff;
+    };
+    expect(offset(extracted, original, 4_000)).toBeLessThan(offset(extracted, original, 0) / 10);
+  });
+
   it('returns null for a source without audio', async () => {
     await expect(media.extractBackground(silentVideo, path.join(dir, 'no-background.wav'))).resolves.toBeNull();
   });
