@@ -105,6 +105,7 @@ const PROJECT_COLUMNS = [
   'description',
   'background',
   'caption_rules',
+  'loudness',
   'status',
   'phase',
   'failure_code',
