@@ -150,6 +150,7 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { vi
     description: body.publishing?.description ?? null,
     background: body.background,
     caption_rules: body.caption_rules,
+    loudness: body.loudness,
     max_billable_seconds: body.max_billable_seconds,
     credits_per_second: auth.creditsPerSecond,
     supplied_translations: translations ? JSON.stringify(translations) : null,
