@@ -57,6 +57,7 @@ export function requestDifferences(recorded: CreateProjectRequest, wanted: Creat
   if (burned(recorded) !== burned(wanted)) differences.push(burned(recorded) ? '--burn-captions' : 'no --burn-captions');
   if ((recorded.background ?? null) !== (wanted.background ?? null)) differences.push(recorded.background ? `--background ${recorded.background}` : 'no --background');
   if ((recorded.caption_rules ?? null) !== (wanted.caption_rules ?? null)) differences.push(recorded.caption_rules ? `--caption-rules ${recorded.caption_rules}` : 'no --caption-rules');
+  if ((recorded.loudness ?? null) !== (wanted.loudness ?? null)) differences.push(recorded.loudness ? `--loudness ${recorded.loudness}` : 'no --loudness');
   const voices = (r: CreateProjectRequest) =>
     Object.entries(r.voices ?? {})
       .sort(([a], [b]) => a.localeCompare(b))

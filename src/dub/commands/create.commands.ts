@@ -4,6 +4,7 @@ import type { CreateProjectRequest } from '../../client';
 import { glossaryId, localeList, positiveInteger, voiceList } from '../arguments';
 import { BACKGROUND_MODES, type BackgroundMode } from '../../shared/background-mode';
 import { CAPTION_PRESET_NAMES, type CaptionPreset } from '../../captions/timed-text-rules';
+import { LOUDNESS_PRESET_NAMES, type LoudnessPreset } from '../../audio/loudness-presets';
 import { UsageError, type DubContext } from '../dub-context';
 import { followProject } from '../follow-project';
 import { formatSeconds, table } from '../output';
@@ -78,6 +79,12 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
         'the timed-text rules the captions are cut, timed and checked to: standard (17 characters a second), fast (20) or children (13); docs/captions.md',
       ).choices(CAPTION_PRESET_NAMES),
     )
+    .addOption(
+      new Option(
+        '--loudness <preset>',
+        'the delivery standard each mix is levelled and normalized to: web (-16 LUFS, the default), broadcast (EBU R128, -23), atsc (ATSC A/85, -24) or none; docs/audio.md',
+      ).choices(LOUDNESS_PRESET_NAMES),
+    )
     .option('--voices <locale=voice,...>', 'the voice of some target locales, e.g. es_es=espeak:es+f3 (`dub voices <locale>` lists them; the others get their most natural voice)', voiceList)
     .option('--glossary <glossary-id>', 'a glossary of your workspace whose latest version the project pins (docs/glossaries.md)', glossaryId)
     .option('--new', 'create another project even when <video>.dub.json records one made from this file with these options (that one is then charged again)')
@@ -93,6 +100,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
           burnCaptions?: boolean;
           background?: BackgroundMode;
           captionRules?: CaptionPreset;
+          loudness?: LoudnessPreset;
           voices?: Record<string, string>;
           glossary?: string;
           new?: boolean;
@@ -109,6 +117,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
           ...(options.burnCaptions ? { video: { burned_captions: true } } : {}),
           ...(options.background ? { background: options.background } : {}),
           ...(options.captionRules ? { caption_rules: options.captionRules } : {}),
+          ...(options.loudness ? { loudness: options.loudness } : {}),
           ...(options.voices ? { voices: options.voices } : {}),
           ...(options.glossary ? { glossary: { id: options.glossary } } : {}),
         });
