@@ -124,7 +124,7 @@ describe('POST /v1/dubbing/projects/{id}/cancel', () => {
     const billable: number = ended.usage.billable_seconds;
     expect(language(ended, 'ca_es')).toMatchObject({ status: 'failed', failure: { code: 'cancelled', retry: 'charged' }, usage: { charged_seconds: billable, refunded_seconds: billable } });
     expect(language(ended, 'es_es')).toMatchObject({ status: 'completed' });
-    expect(language(ended, 'es_es').deliverables).toHaveLength(7); // with the TTML captions (docs/captions.md)
+    expect(language(ended, 'es_es').deliverables).toHaveLength(9); // with the TTML captions and the two stems (docs/captions.md, docs/audio.md#stems)
     const settled = [`hold:${60 * 2 * CPS}:hold`, `capture:${billable * 2 * CPS}:capture`, `release:${(60 - billable) * 2 * CPS}:release`, `refund:${billable * CPS}:ca_es:refund`];
     expect(await ledger(id)).toEqual(settled);
     expect(await getBalance(api().db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * CPS, reserved: 0 });
