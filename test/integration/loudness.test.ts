@@ -86,10 +86,18 @@ async function measure(file: string, range?: { from: number; to: number }): Prom
   return { lufs: value(/I:\s+(-?[\d.]+) LUFS/), lra: value(/LRA:\s+(-?[\d.]+) LU/), peak: value(/Peak:\s+(-?[\d.]+) dBFS/) };
 }
 
-/** The spread (max − min, LU) of the lines' loudness on the dialog stem, each measured over where it plays. */
-async function lineSpread(id: string, dialogStem: string): Promise<{ spread: number; lines: number[] }> {
+/**
+ * The spread (max − min, dB) of the lines' levels on the dialog stem: each line's RMS over where it
+ * plays (ebur128 gates out a line shorter than its 400 ms block, so "Sí." would read as silence).
+ */
+async function lineSpread(id: string, dialogStem: Int16Array): Promise<{ spread: number; lines: number[] }> {
   const lines = (await listLanguageSegments(suite.api.db, id, 'es_es')).filter((l) => l.placed_start_seconds !== null);
-  const levels = await Promise.all(lines.map(async (l) => (await measure(dialogStem, { from: l.placed_start_seconds!, to: l.placed_end_seconds! })).lufs));
+  const levels = lines.map((l) => {
+    const [from, to] = [Math.round(l.placed_start_seconds! * 48_000) * 2, Math.min(dialogStem.length, Math.round(l.placed_end_seconds! * 48_000) * 2)];
+    let power = 0;
+    for (let i = from; i < to; i++) power += (dialogStem[i]! / 32768) ** 2;
+    return 10 * Math.log10(power / (to - from));
+  });
   return { spread: Math.max(...levels) - Math.min(...levels), lines: levels };
 }
 
@@ -149,10 +157,10 @@ describe('loudness presets, levelling and stems', () => {
       expect(residual).toBeLessThan(-60);
       // The background matters: the source has audio under the dub.
       expect((await measure(file('background'))).lufs).toBeGreaterThan(-60);
-      const { spread, lines } = await lineSpread(id, file('dialog'));
+      const { spread, lines } = await lineSpread(id, samples(dialog));
       spreads[preset] = spread;
       report.push(
-        `${preset}: ${measured.lufs} LUFS, LRA ${measured.lra} LU, ${measured.peak} dBTP; residual ${residual.toFixed(1)} dB; lines ${lines.map((l) => l.toFixed(1)).join(' ')} (spread ${spread.toFixed(1)} LU)`,
+        `${preset}: ${measured.lufs} LUFS, LRA ${measured.lra} LU, ${measured.peak} dBTP; residual ${residual.toFixed(1)} dB; lines at ${lines.map((l) => l.toFixed(1)).join(' ')} dBFS RMS (spread ${spread.toFixed(1)} dB)`,
       );
     }
     console.log(`loudness figures:\n${report.join('\n')}`);
