@@ -39,7 +39,8 @@ const pcmOf = (file: string) => {
 const files = (name: string) => ({ mixWav: path.join(dir, `${name}-mix.wav`), dialogWav: path.join(dir, `${name}-dialog.wav`), backgroundWav: path.join(dir, `${name}-background.wav`) });
 
 describe.each([
-  ['a program gain', { gainDb: 6.5, limiter: null }],
+  // Low enough that no sample clips: a master that would clip gets the limiter (docs/audio.md#normalization).
+  ['a program gain', { gainDb: -9, limiter: null }],
   ['a program gain and the dialog limiter', { gainDb: 9, limiter: { limitDbfs: -2.5, attackMs: 5, releaseMs: 50 } }],
 ] as [string, MasterSpec][])('a span mastered with %s', (_, master) => {
   it('is, sample for sample, the whole render there, for the mix and both stems, and the stems sum to the mix', async () => {
@@ -49,7 +50,9 @@ describe.each([
     const sum = await media.renderTimelineBuses({ clips: placed(), durationSeconds: DURATION, background: { file: backgroundFile, volume: 0.15 } }, buses);
     expect(Number.isFinite(sum.integratedLufs)).toBe(true);
     const measured = await media.masterBuses(buses, master, whole);
-    expect(measured.integratedLufs).toBeCloseTo(sum.integratedLufs + master.gainDb, master.limiter ? -0.5 : 0);
+    // The gain moves the loudness by itself; the limiter takes some back.
+    if (master.limiter) expect(measured.integratedLufs).toBeLessThan(sum.integratedLufs + master.gainDb);
+    else expect(measured.integratedLufs).toBeCloseTo(sum.integratedLufs + master.gainDb, 0);
 
     // The span around the second clip: the background's samples of it alone, as a splice reads them.
     const span: TimelineSpan = { fromSample: 3 * RATE, toSample: 8 * RATE };
