@@ -172,7 +172,7 @@ describe('POST /v1/dubbing/projects/{id}/cancel', () => {
 
     // Delete: another tenant gets the same 404; then the files, rows and blobs go, the ledger stays.
     const files = await api().db.selectFrom('deliverables').select('storage_key').where('project_id', '=', id).execute();
-    expect(files.length).toBe(14); // 7 a language: the TTML captions included (docs/captions.md)
+    expect(files.length).toBe(18); // 9 a language: the TTML captions and the two stems included (docs/captions.md, docs/audio.md#stems)
     expect(await api().blobStore.stat(blobKeys.source(id))).not.toBeNull();
     expect((await remove(other, id)).status).toBe(404);
     const deleted = await remove(tenant, id);
