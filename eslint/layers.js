@@ -41,6 +41,7 @@ const upward = (folder) => `^(\\.\\./)+${folder}(/|$)`;
 const ZONES = [
   { folder: 'src/shared', forbid: SERVICE, why: 'shared holds pure code both sides use: no I/O, no service layer' },
   { folder: 'src/publish', forbid: SERVICE, why: 'publish formats captions and files: pure code' },
+  { folder: 'src/audio', forbid: SERVICE, why: 'audio holds the loudness presets, levelling and gain math and the ebur128 reading (docs/audio.md): pure code the API and the worker share' },
   { folder: 'src/captions', forbid: SERVICE, why: 'captions hold the timed-text rules, cue timing and QC (docs/captions.md): pure code the API and the worker share' },
   { folder: 'src/client', forbid: [...SERVICE, 'shared'], why: 'the client SDK stands alone: it is what a customer installs' },
   {

@@ -1,3 +1,4 @@
+import type { LoudnessReport } from '../audio/loudness-report';
 import type { DubQuality } from '../engines/alignment/dub-quality';
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/create-db';
@@ -137,7 +138,7 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
      * failed reopens it first, paid like a console retry; a completed language stays as it was.
      */
     async publishLanguage(
-      input: LanguageStep & { files: PublishedFile[]; lines?: RenderedLine[]; driftSeconds: number; quality?: DubQuality; captionBreaches?: number },
+      input: LanguageStep & { files: PublishedFile[]; lines?: RenderedLine[]; driftSeconds: number; quality?: DubQuality; captionBreaches?: number; loudness?: LoudnessReport },
     ): Promise<{ status: 'completed' | 'failed' }> {
       return db.transaction().execute(async (trx) => {
         const claim = await claimAttempt(trx, input);

@@ -12,7 +12,7 @@ import { syncReport } from '../shared/sync-report';
 export async function publishRendered(
   trx: Db,
   step: { projectId: string; locale: string },
-  rendered: Pick<RenderedDub, 'files' | 'lines' | 'driftSeconds'> & { quality?: RenderedDub['quality']; captionBreaches?: number },
+  rendered: Pick<RenderedDub, 'files' | 'lines' | 'driftSeconds'> & { quality?: RenderedDub['quality']; captionBreaches?: number; loudness?: RenderedDub['loudness'] },
   options: { settleStale: boolean; language?: LanguageChanges },
 ): Promise<void> {
   for (const file of rendered.files) {
@@ -36,5 +36,7 @@ export async function publishRendered(
     // The project view's caption_qc (docs/captions.md#qc): counted once, as published, not per GET.
     caption_breaches: rendered.captionBreaches ?? null,
     sync_report: sync ? JSON.stringify(sync) : null,
+    // The project view's loudness (docs/audio.md#report): as the delivered mix measured.
+    loudness_report: rendered.loudness ? JSON.stringify(rendered.loudness) : null,
   });
 }

@@ -1,3 +1,4 @@
+import type { LoudnessReport } from '../audio/loudness-report';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { listLanguageSegments, type RenderedLine } from '../db/language-segments';
 import { claimRender } from '../lifecycle/render-claims';
@@ -36,6 +37,8 @@ export interface RenderedRegeneration {
   synthesized: number;
   /** Timed-text rules its captions break (absent from a render recorded before QC). */
   captionBreaches?: number;
+  /** The delivered mix's loudness (absent from a render recorded before presets). */
+  loudness?: LoudnessReport;
 }
 
 const heartbeat = () => Context.current().heartbeat();

@@ -1155,6 +1155,11 @@ export interface components {
                 size_bytes: number;
             } | null;
             /**
+             * @description The delivery standard every language is levelled and normalized to, as chosen at create (docs/audio.md#presets); `none` for projects created before presets.
+             * @enum {string}
+             */
+            loudness: "web" | "broadcast" | "atsc" | "none";
+            /**
              * @description The timed-text preset the captions are cut, timed and checked to, as chosen at create (docs/captions.md#presets).
              * @enum {string}
              */
@@ -1244,10 +1249,10 @@ export interface components {
             /** @description Empty until the language is completed. */
             deliverables: {
                 /**
-                 * @description `video` (MP4) only when the source has a video stream (docs/video.md).
+                 * @description `video` (MP4) only when the source has a video stream (docs/video.md). `dialog_stem` and `background_stem` (WAV): the dub alone and what plays under it, which sum to the audio WAV (docs/audio.md#stems).
                  * @enum {string}
                  */
-                type: "audio" | "subtitles" | "thumbnail" | "video";
+                type: "audio" | "dialog_stem" | "background_stem" | "subtitles" | "thumbnail" | "video";
                 /** @enum {string} */
                 format: "mp3" | "wav" | "srt" | "vtt" | "ttml" | "png" | "mp4";
                 /**
@@ -1315,6 +1320,20 @@ export interface components {
                 max_shift_seconds: number;
                 /** @description Lines that ran into the next line (`overlaps_next`). */
                 overlapping_lines: number;
+            } | null;
+            /** @description The published mix's loudness as measured when it was delivered (docs/audio.md#report); null for a language published before loudness was measured. */
+            loudness: {
+                /**
+                 * @description The project's `loudness` the mix was rendered to.
+                 * @enum {string}
+                 */
+                preset: "web" | "broadcast" | "atsc" | "none";
+                /** @description Integrated loudness (ITU-R BS.1770), LUFS; null for a silent mix. */
+                integrated_lufs: number | null;
+                /** @description Loudness range (EBU Tech 3342), LU. */
+                range_lu: number;
+                /** @description The highest true peak, dBTP. After a regeneration that spliced the mix, the higher of the previous peak and the changed spans' (an upper bound: docs/audio.md#regenerations). */
+                true_peak_dbtp: number | null;
             } | null;
             video: {
                 /** @description The video's picture carries the language's captions (re-encoded to H.264). */
@@ -1786,6 +1805,12 @@ export interface operations {
                      * @enum {unknown}
                      */
                     caption_rules?: "standard" | "fast" | "children";
+                    /**
+                     * @description The delivery standard every language's mix is normalized to (docs/audio.md#presets), its lines first levelled to one another: `web` (-16 LUFS integrated, -1 dBTP true peak), `broadcast` (EBU R128: -23 LUFS, -1 dBTP), `atsc` (ATSC A/85: -24 LKFS, -2 dBTP) or `none` (neither levelled nor normalized; still measured).
+                     * @default web
+                     * @enum {unknown}
+                     */
+                    loudness?: "web" | "broadcast" | "atsc" | "none";
                     /** @description The voice to speak each target locale with, by locale: an `id` from GET /v1/dubbing/voices for that locale, or a map of speaker labels to ids (`{"Ana": "espeak:es+f3", "Ben": "espeak:es"}`). A locale left out gets its most natural voice, and each speaker a voice of their own chosen by their pitch. A per-speaker map names the speakers of the supplied `transcript`. */
                     voices?: {
                         [key: string]: string | {
@@ -1878,6 +1903,7 @@ export interface operations {
                      *         "background": "duck",
                      *         "background_track": null,
                      *         "caption_rules": "standard",
+                     *         "loudness": "web",
                      *         "languages": [],
                      *         "speakers": {
                      *           "num_speakers": 0,
@@ -2298,6 +2324,7 @@ export interface operations {
                      *         "background": "duck",
                      *         "background_track": null,
                      *         "caption_rules": "standard",
+                     *         "loudness": "web",
                      *         "languages": [
                      *           {
                      *             "locale": "es_es",
@@ -2324,6 +2351,16 @@ export interface operations {
                      *                 "type": "audio",
                      *                 "format": "wav",
                      *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=audio&format=wav"
+                     *               },
+                     *               {
+                     *                 "type": "dialog_stem",
+                     *                 "format": "wav",
+                     *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=dialog_stem&format=wav"
+                     *               },
+                     *               {
+                     *                 "type": "background_stem",
+                     *                 "format": "wav",
+                     *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=background_stem&format=wav"
                      *               },
                      *               {
                      *                 "type": "subtitles",
@@ -2389,6 +2426,12 @@ export interface operations {
                      *               "max_tempo": 1.3,
                      *               "max_shift_seconds": 0.62,
                      *               "overlapping_lines": 2
+                     *             },
+                     *             "loudness": {
+                     *               "preset": "web",
+                     *               "integrated_lufs": -16.1,
+                     *               "range_lu": 6.4,
+                     *               "true_peak_dbtp": -2.3
                      *             },
                      *             "video": {
                      *               "burned_captions": false
@@ -4402,8 +4445,8 @@ export interface operations {
             query: {
                 /** @description A completed target locale of the project. */
                 locale: string;
-                type: "audio" | "subtitles" | "thumbnail" | "video";
-                /** @description audio: mp3 (default) or wav; subtitles: vtt (default), srt or ttml (IMSC 1.1 Text Profile); thumbnail: png; video: mp4. */
+                type: "audio" | "dialog_stem" | "background_stem" | "subtitles" | "thumbnail" | "video";
+                /** @description audio: mp3 (default) or wav; dialog_stem and background_stem: wav (the dub alone and what plays under it, summing to the mix: docs/audio.md#stems); subtitles: vtt (default), srt or ttml (IMSC 1.1 Text Profile); thumbnail: png; video: mp4. */
                 format?: "mp3" | "wav" | "srt" | "vtt" | "ttml" | "png" | "mp4";
             };
             header?: never;
@@ -4729,6 +4772,7 @@ export interface operations {
                      *         "background": "duck",
                      *         "background_track": null,
                      *         "caption_rules": "standard",
+                     *         "loudness": "web",
                      *         "languages": [
                      *           {
                      *             "locale": "es_es",
@@ -4755,6 +4799,16 @@ export interface operations {
                      *                 "type": "audio",
                      *                 "format": "wav",
                      *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=audio&format=wav"
+                     *               },
+                     *               {
+                     *                 "type": "dialog_stem",
+                     *                 "format": "wav",
+                     *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=dialog_stem&format=wav"
+                     *               },
+                     *               {
+                     *                 "type": "background_stem",
+                     *                 "format": "wav",
+                     *                 "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=background_stem&format=wav"
                      *               },
                      *               {
                      *                 "type": "subtitles",
@@ -4820,6 +4874,12 @@ export interface operations {
                      *               "max_tempo": 1.3,
                      *               "max_shift_seconds": 0.62,
                      *               "overlapping_lines": 2
+                     *             },
+                     *             "loudness": {
+                     *               "preset": "web",
+                     *               "integrated_lufs": -16.1,
+                     *               "range_lu": 6.4,
+                     *               "true_peak_dbtp": -2.3
                      *             },
                      *             "video": {
                      *               "burned_captions": false
@@ -5665,6 +5725,7 @@ export interface operations {
                      *           "background": "duck",
                      *           "background_track": null,
                      *           "caption_rules": "standard",
+                     *           "loudness": "web",
                      *           "languages": [
                      *             {
                      *               "locale": "es_es",
@@ -5691,6 +5752,16 @@ export interface operations {
                      *                   "type": "audio",
                      *                   "format": "wav",
                      *                   "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=audio&format=wav"
+                     *                 },
+                     *                 {
+                     *                   "type": "dialog_stem",
+                     *                   "format": "wav",
+                     *                   "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=dialog_stem&format=wav"
+                     *                 },
+                     *                 {
+                     *                   "type": "background_stem",
+                     *                   "format": "wav",
+                     *                   "download_url": "http://localhost:3000/v1/dubbing/projects/5b7c1a8e-3f2d-4c1b-9a6e-2d4f8b0c7e15/download?locale=es_es&type=background_stem&format=wav"
                      *                 },
                      *                 {
                      *                   "type": "subtitles",
@@ -5756,6 +5827,12 @@ export interface operations {
                      *                 "max_tempo": 1.3,
                      *                 "max_shift_seconds": 0.62,
                      *                 "overlapping_lines": 2
+                     *               },
+                     *               "loudness": {
+                     *                 "preset": "web",
+                     *                 "integrated_lufs": -16.1,
+                     *                 "range_lu": 6.4,
+                     *                 "true_peak_dbtp": -2.3
                      *               },
                      *               "video": {
                      *                 "burned_captions": false

@@ -4,7 +4,7 @@ import type { Db } from './create-db';
 export interface DeliverableTable {
   project_id: string;
   locale: string;
-  type: 'audio' | 'subtitles' | 'thumbnail' | 'video';
+  type: 'audio' | 'dialog_stem' | 'background_stem' | 'subtitles' | 'thumbnail' | 'video';
   format: string;
   storage_key: string;
   content_type: string;

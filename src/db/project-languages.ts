@@ -4,6 +4,7 @@
 import type { Cue } from './source-segments';
 import type { DubQuality } from '../shared/dub-quality';
 import type { SyncTotals } from '../shared/sync-report';
+import type { LoudnessReport } from '../audio/loudness-report';
 import { sql, type ColumnType, type Generated, type Selectable, type Transaction } from 'kysely';
 import type { Db } from './create-db';
 import type { Database } from './database';
@@ -29,6 +30,8 @@ export interface ProjectLanguageTable {
   dub_quality: ColumnType<DubQuality | null, string | null | undefined, string | null>;
   /** The published revision's sync report in total (migration 0039, docs/editing.md#sync-report); written as JSON text, null before. */
   sync_report: ColumnType<SyncTotals | null, string | null | undefined, string | null>;
+  /** The published mix's measured loudness (migration 0040, docs/audio.md#report); written as JSON text, null before. */
+  loudness_report: ColumnType<LoudnessReport | null, string | null | undefined, string | null>;
   attempt: Generated<number>;
   /** What the current attempt was charged: refunded exactly once if that attempt fails. */
   attempt_charged_seconds: Generated<number>;
@@ -88,6 +91,7 @@ export const LANGUAGE_SUMMARY = [
   'drift_seconds',
   'caption_breaches',
   'sync_report',
+  'loudness_report',
   'attempt',
   'goodwill_seconds',
   'revision',
@@ -107,12 +111,24 @@ export async function listProjectLanguages(db: Db, projectIds: string[]): Promis
 export type LanguageChanges = Partial<
   Omit<
     ProjectLanguage,
-    'project_id' | 'locale' | 'created_at' | 'translated_segments' | 'supplied_translation' | 'dub_quality' | 'sync_report' | 'voice' | 'status' | 'claimed_revision' | 'redub_revision'
+    | 'project_id'
+    | 'locale'
+    | 'created_at'
+    | 'translated_segments'
+    | 'supplied_translation'
+    | 'dub_quality'
+    | 'sync_report'
+    | 'loudness_report'
+    | 'voice'
+    | 'status'
+    | 'claimed_revision'
+    | 'redub_revision'
   >
 > & {
   translated_segments?: string | null;
   dub_quality?: string | null;
   sync_report?: string | null;
+  loudness_report?: string | null;
   status?: never;
   claimed_revision?: never;
   redub_revision?: never;

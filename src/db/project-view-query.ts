@@ -120,6 +120,7 @@ const PROJECT_COLUMNS = [
   'background_track_file_name',
   'background_track_size_bytes',
   'caption_rules',
+  'loudness',
   'status',
   'phase',
   'failure_code',

@@ -4,6 +4,7 @@
 import type { Cue, TranscriptSource } from './source-segments';
 import type { BackgroundMode } from '../shared/background-mode';
 import type { CaptionPreset } from '../captions/timed-text-rules';
+import type { LoudnessPreset } from '../audio/loudness-presets';
 import { sql, type ColumnType, type Generated, type Selectable, type Transaction } from 'kysely';
 import type { Db } from './create-db';
 import type { Database } from './database';
@@ -40,6 +41,8 @@ export interface ProjectTable {
   background_track_size_bytes: ColumnType<number | null, number | null | undefined, number | null>;
   /** The timed-text preset its captions follow (migration 0037, docs/captions.md#presets); fixed at create. */
   caption_rules: ColumnType<CaptionPreset, CaptionPreset | undefined, CaptionPreset>;
+  /** The loudness preset its mixes are levelled and normalized to (migration 0040, docs/audio.md#presets); fixed at create. */
+  loudness: ColumnType<LoudnessPreset, LoudnessPreset | undefined, LoudnessPreset>;
   status: ProjectStatus;
   phase: ProjectPhase;
   failure_code: string | null;

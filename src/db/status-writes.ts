@@ -22,9 +22,12 @@ export async function writeProjectState(trx: Db, projectId: string, change: Proj
 }
 
 /** A language's status, with whatever else the same move writes. */
-export type LanguageStateChange = Partial<Omit<ProjectLanguage, 'project_id' | 'locale' | 'created_at' | 'translated_segments' | 'supplied_translation' | 'dub_quality' | 'sync_report' | 'voice'>> & {
+export type LanguageStateChange = Partial<
+  Omit<ProjectLanguage, 'project_id' | 'locale' | 'created_at' | 'translated_segments' | 'supplied_translation' | 'dub_quality' | 'sync_report' | 'loudness_report' | 'voice'>
+> & {
   dub_quality?: string | null;
   sync_report?: string | null;
+  loudness_report?: string | null;
 };
 
 export async function writeLanguageState(trx: Db, projectId: string, locale: string, change: LanguageStateChange): Promise<void> {

@@ -8,7 +8,8 @@ import type { DubContext } from './dub-context';
 import { previewName } from '../shared/source-range';
 
 // Saves every file of every completed language (or of one) into a folder, named as the API's
-// downloads name them: "<project name>.<locale>.<format>", a preview's "<project name> (preview 30-90s).<locale>.<format>".
+// downloads name them: "<project name>.<locale>.<format>" (a stem "<name>.<locale>.dialog-stem.wav"),
+// a preview's "<project name> (preview 30-90s).<locale>.<format>".
 
 /** A project name made safe as a file name on any system. */
 export function fileStem(name: string): string {
@@ -25,7 +26,9 @@ export async function downloadDeliverables(ctx: DubContext, project: Project, ou
   const saved: string[] = [];
   for (const language of languages) {
     for (const deliverable of language.deliverables) {
-      const file = path.join(outDir, `${fileStem(previewName(project.name, project.range))}.${language.locale}.${deliverable.format}`);
+      // A stem is a WAV like the mix: saved under a name of its own (docs/audio.md#stems).
+      const stem = deliverable.type === 'dialog_stem' ? '.dialog-stem' : deliverable.type === 'background_stem' ? '.background-stem' : '';
+      const file = path.join(outDir, `${fileStem(previewName(project.name, project.range))}.${language.locale}${stem}.${deliverable.format}`);
       const response = await ctx.client().download(project.id, { locale: language.locale, type: deliverable.type, format: deliverable.format });
       if (!response.body) throw new Error(`The ${language.locale} ${deliverable.format} download had no body.`);
       // Written beside and renamed: an interrupted download never leaves a file that looks whole.

@@ -61,6 +61,7 @@ export function requestDifferences(recorded: CreateProjectRequest, wanted: Creat
   const track = (r: CreateProjectRequest) => (r.background_track ? `${r.background_track.file_name}:${r.background_track.size_bytes}` : null);
   if (track(recorded) !== track(wanted)) differences.push(recorded.background_track ? `--background-track ${recorded.background_track.file_name}` : 'no --background-track');
   if ((recorded.caption_rules ?? null) !== (wanted.caption_rules ?? null)) differences.push(recorded.caption_rules ? `--caption-rules ${recorded.caption_rules}` : 'no --caption-rules');
+  if ((recorded.loudness ?? null) !== (wanted.loudness ?? null)) differences.push(recorded.loudness ? `--loudness ${recorded.loudness}` : 'no --loudness');
   const voices = (r: CreateProjectRequest) =>
     Object.entries(r.voices ?? {})
       .sort(([a], [b]) => a.localeCompare(b))

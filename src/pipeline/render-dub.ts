@@ -13,7 +13,10 @@ import type { CaptionPreset } from '../captions/timed-text-rules';
 import { isSpoken } from '../shared/line-plan';
 import { sourceKeys } from '../shared/source-keys';
 import type { BlobStore, LocalFileOptions } from '../storage/blob-store';
+import { loudnessReport, type LoudnessReport } from '../audio/loudness-report';
+import type { LoudnessPreset } from '../audio/loudness-presets';
 import { writeCaptionFiles } from './caption-files';
+import { levelLines, renderMastered, stemFiles } from './normalize-mix';
 import { publishVideo, type VideoRender } from './dubbed-video';
 import { driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, STEREO_SIDE_TO_MID_DB, type RecordedDucking } from './dub-timeline';
 import { fetchClipFiles, lineClips, type LineClip } from './line-clips';
@@ -29,7 +32,7 @@ import { REVISION_FILES } from './storage-keys';
 // played exactly as the published revision played it, so every other cue keeps its exact timing.
 
 export interface PublishedFile {
-  type: 'audio' | 'subtitles' | 'thumbnail' | 'video';
+  type: 'audio' | 'dialog_stem' | 'background_stem' | 'subtitles' | 'thumbnail' | 'video';
   format: string;
   key: string;
   contentType: string;
@@ -53,6 +56,8 @@ export interface RenderDubInput {
   backgroundTrack?: boolean;
   /** The timed-text rules its captions are cut, timed and checked to: the project's preset (docs/captions.md). */
   captionRules: CaptionPreset;
+  /** The delivery standard the mix is levelled and normalized to: the project's preset (docs/audio.md). */
+  loudness: LoudnessPreset;
   durationSeconds: number;
   hasVideo: boolean;
   /** The dubbed video to mux after the mix (docs/video.md); absent: no video deliverable. */
@@ -76,12 +81,16 @@ export interface RenderedDub {
   synthesized: number;
   /** Timed-text rules its published captions break, counted (docs/captions.md#qc). */
   captionBreaches: number;
+  /** The delivered mix's loudness, as measured (docs/audio.md#report). */
+  loudness: LoudnessReport;
 }
 
 /** The published files: type, format, name under the revision's prefix, content type. */
 export const PUBLISHED_FILES: [PublishedFile['type'], string, string, string][] = [
   ['audio', 'mp3', REVISION_FILES.mp3, 'audio/mpeg'],
   ['audio', 'wav', REVISION_FILES.wav, 'audio/wav'],
+  ['dialog_stem', 'wav', REVISION_FILES.dialogStem, 'audio/wav'],
+  ['background_stem', 'wav', REVISION_FILES.backgroundStem, 'audio/wav'],
   ['subtitles', 'srt', REVISION_FILES.srt, 'application/x-subrip'],
   ['subtitles', 'vtt', REVISION_FILES.vtt, 'text/vtt'],
   ['subtitles', 'ttml', REVISION_FILES.ttml, 'application/ttml+xml'],
@@ -161,18 +170,19 @@ export async function mixWhole(
   const { projectId, durationSeconds: duration } = input;
   const opts = { onTick: input.onTick };
   const synthesized = clips.filter((c) => c.fresh).length;
-  const placed = placeLines(clips, duration);
   const files = await fetchClipFiles(blobStore, clips, workDir, input.transfer);
+  // Each line at its own levelling gain (docs/audio.md#levelling).
+  const placed = await levelLines(placeLines(clips, duration), files, input.loudness);
   // The original under the dub, as the project's mode has it (docs/background.md).
   const backgroundFile =
     input.background !== 'drop' && (await blobStore.stat(sourceKeys.background(projectId))) ? await blobStore.toLocalFile(sourceKeys.background(projectId), workDir, input.transfer) : undefined;
   const ducking = bedDucks(input) && backgroundFile ? await duckingFor(backgroundFile) : undefined;
   const background = backgroundFile ? bedBackground(backgroundFile, bedVolume(input), ducking, speechStretches(placed)) : undefined;
   const out = (name: string) => path.join(workDir, name);
-  // The mix goes straight into both published files: no intermediate WAV to write and read.
+  // Mastered to the project's preset into the mix, its MP3 and both stems (normalize-mix.ts).
   await input.onStage?.('encoding');
   const timeline = { clips: placed.map((p, i) => ({ file: files[i]!, ...p.play })), durationSeconds: duration, background };
-  await engines.media.renderTimelineToMp3AndWav(timeline, out(REVISION_FILES.mp3), out(REVISION_FILES.wav), opts);
+  const loudness = await renderMastered(engines, timeline, input.loudness, stemFiles(workDir), workDir, opts);
   clock.lap('renderAndEncodeMs');
   const wav = await readWavFileInfo(out(REVISION_FILES.wav));
   const quality = dubQuality(placed, { sourceSeconds: duration, dubbedSeconds: wav.durationSeconds });
@@ -204,9 +214,11 @@ export async function mixWhole(
     clipSampleRate: (await sharedMonoPcmRate(files)) ?? null,
     thumbnail: { title: input.title, hasVideo: input.hasVideo },
     mp3: MP3_ENCODING,
+    loudness,
     clips: recordedClips(placed),
   });
   clock.lap('storeMs');
-  log.info('dub rendered', { locale: input.locale, clips: clips.length, synthesized, ...clock.stages });
-  return { files: published, lines: renderedLines(input.lines, placed), driftSeconds: driftSeconds(placed), quality, synthesized, captionBreaches };
+  log.info('dub rendered', { locale: input.locale, clips: clips.length, synthesized, loudness: loudness.preset, gainDb: loudness.gainDb, limited: loudness.limiter !== null, ...clock.stages });
+  const report = loudnessReport(loudness.preset, loudness.measured);
+  return { files: published, lines: renderedLines(input.lines, placed), driftSeconds: driftSeconds(placed), quality, synthesized, captionBreaches, loudness: report };
 }

@@ -15,7 +15,7 @@ export type RenderBasis = Omit<RenderDubInput, 'onTick' | 'transfer' | 'onStage'
  * customer chose (the voice, the background, burned captions, the caption rules) reaches every one of them alike.
  */
 export function renderInputFor(
-  project: Pick<Project, 'id' | 'name' | 'background' | 'background_track_file_name' | 'caption_rules' | 'source_duration_seconds' | 'source_has_video' | 'source_locale'>,
+  project: Pick<Project, 'id' | 'name' | 'background' | 'background_track_file_name' | 'caption_rules' | 'loudness' | 'source_duration_seconds' | 'source_has_video' | 'source_locale'>,
   language: Pick<ProjectLanguage, 'locale' | 'voice' | 'title' | 'video_burned_captions'>,
   render: { lines: LanguageSegment[]; revision: number; glossary: readonly GlossaryEntry[] },
 ): RenderBasis {
@@ -29,6 +29,7 @@ export function renderInputFor(
     background: project.background,
     backgroundTrack: project.background_track_file_name !== null,
     captionRules: project.caption_rules,
+    loudness: project.loudness,
     durationSeconds: project.source_duration_seconds ?? 0,
     hasVideo: project.source_has_video ?? false,
     video: videoRenderFor(project, language),

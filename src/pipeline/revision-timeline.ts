@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { RecordedLoudness } from '../audio/program-gain';
 import type { TimelineClip } from '../engines/media/media-engine';
 import type { BackgroundMode } from '../shared/background-mode';
 import type { RecordedDucking } from './dub-timeline';
@@ -11,6 +12,7 @@ import { revisionFileKey } from './storage-keys';
 // and splices them into copies of these files (src/pipeline/splice-dub.ts); a revision without
 // the record (rendered before it existed) is rendered whole instead.
 
+/** Its `gainDb` is the line's levelling gain (docs/audio.md#levelling); absent under `none`. */
 export interface RecordedClip extends Omit<TimelineClip, 'file'> {
   lineId: string;
   /** The clip in the blob store. */
@@ -41,6 +43,12 @@ export interface RevisionTimeline {
    * when they do not share one. A span is mixed again exactly as the whole was only at that rate.
    */
   clipSampleRate: number | null;
+  /**
+   * The preset the mix was normalized to and its master: the program gain, the dialog limiter and
+   * the delivered mix's measurement (docs/audio.md#regenerations). Absent in records written before
+   * presets and stems, whose revisions are rendered whole by the next regeneration.
+   */
+  loudness?: RecordedLoudness;
   /** How the MP3 was encoded: constant bitrate without the bit reservoir, so its frames can be swapped. */
   mp3: 'cbr-128k-no-reservoir';
   clips: RecordedClip[];

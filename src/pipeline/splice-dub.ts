@@ -1,23 +1,22 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { envelopeReachSeconds, type DuckShape } from '../engines/media/duck-envelope';
-import type { TimelineSpan, TimelineSpec } from '../engines/media/media-engine';
 import { spliceSpans, type Stretch } from '../engines/media/splice-spans';
 import { TIMELINE_SAMPLE_RATE } from '../engines/media/timeline-filter';
-import { pcmWavHeader, readWavInfo, type WavInfo } from '../engines/tts/wav-file';
 import { sharedMonoPcmRate } from '../engines/tts/wav-file-duration';
 import { isSpoken } from '../shared/line-plan';
-import type { BlobStore } from '../storage/blob-store';
-import { readBytes } from '../storage/read-bytes';
+import { loudnessReport } from '../audio/loudness-report';
 import { writeCaptionFiles } from './caption-files';
+import { levelLines } from './normalize-mix';
+import { mixSpans, patchWavs, pcmLayout, remeasure } from './splice-stems';
 import { publishVideo } from './dubbed-video';
-import { driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines, speechStretches, type PlacedLine } from './dub-timeline';
+import { driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines } from './dub-timeline';
 import { fetchClipFiles, lineClips } from './line-clips';
-import { bedBackground, bedVolume } from './background-bed';
+import { bedVolume } from './background-bed';
 import { sourceKeys } from '../shared/source-keys';
 import { mixWhole, PUBLISHED_FILES, stageClock, voiceFor, type Deps, type PublishedFile, type RenderDubInput, type RenderedDub } from './render-dub';
-import { MP3_ENCODING, readRevisionTimeline, writeRevisionTimeline, type RecordedClip, type RevisionTimeline } from './revision-timeline';
+import { MP3_ENCODING, readRevisionTimeline, writeRevisionTimeline, type RecordedClip } from './revision-timeline';
 import { REVISION_FILES, VIDEO_FILE, revisionFileKey } from './storage-keys';
 import { spliceMp3, type WavSource } from './splice-mp3';
 import { spliceVideo } from './splice-video';
@@ -43,8 +42,6 @@ export interface SpliceDubInput extends RenderDubInput {
 const MAX_SPLICED_SHARE = 0.5;
 /** Each span is an ffmpeg process or two: past this many, the whole mix is cheaper. */
 const MAX_SPANS = 12;
-/** The published WAV's layout: 48 kHz, 16-bit stereo (wavOutput in ffmpeg-media-engine.ts). */
-const FRAME_BYTES = 4;
 
 export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<RenderedDub | null> {
   const { blobStore, engines, log } = deps;
@@ -52,6 +49,8 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
   const previous = await readRevisionTimeline(blobStore, input.previousKeyPrefix);
   const previousKey = (file: keyof typeof REVISION_FILES) => revisionFileKey(input.previousKeyPrefix, file);
   const wav = previous && (await pcmLayout(blobStore, previousKey('wav')));
+  // The stems are patched at the mix's samples (docs/audio.md#regenerations): each must be laid out alike.
+  const [dialogStem, backgroundStem] = previous?.loudness ? await Promise.all([pcmLayout(blobStore, previousKey('dialogStem')), pcmLayout(blobStore, previousKey('backgroundStem'))]) : [null, null];
   const refusal = !previous
     ? 'the published revision has no timeline record'
     : previous.durationSeconds !== input.durationSeconds || previous.mp3 !== MP3_ENCODING || previous.clipSampleRate === null
@@ -64,8 +63,14 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
             ? 'the ducking changed'
             : !wav || wav.samples !== previous.samples
               ? 'the published WAV is not the recorded 48 kHz stereo PCM'
-              : null;
-  if (refusal || !previous || !wav) {
+              : !previous.loudness
+                ? 'the published revision has no loudness record'
+                : previous.loudness.preset !== input.loudness
+                  ? 'the loudness preset changed'
+                  : dialogStem?.samples !== wav.samples || backgroundStem?.samples !== wav.samples
+                    ? "the published stems are not the mix's 48 kHz stereo PCM"
+                    : null;
+  if (refusal || !previous?.loudness || !wav || !dialogStem || !backgroundStem) {
     whole(refusal ?? '');
     return null;
   }
@@ -107,7 +112,13 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
     );
     if (fresh.length > 0 && (await sharedMonoPcmRate(fresh)) !== previous.clipSampleRate) return await mixWholeInstead('the new clips have another format');
 
-    const placed = placeLines(clips, input.durationSeconds);
+    // Fresh lines levelled on their own samples, kept ones at the gain recorded for them.
+    const placed = await levelLines(
+      placeLines(clips, input.durationSeconds),
+      clips.map((c) => (c.fresh ? c.file : undefined)),
+      input.loudness,
+      previous.clips,
+    );
     const now = recordedClips(placed);
     // Ducking lowers the original around each clip: a change reaches as far as its envelope does.
     const reach = previous.ducking ? envelopeReachSeconds(previous.ducking) : 0;
@@ -117,14 +128,18 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
     if (spans.length > MAX_SPANS || splicedSamples > previous.samples * MAX_SPLICED_SHARE) return await mixWholeInstead('most of the timeline changed');
 
     await input.onStage?.('encoding');
-    const mixed = await mixSpans(deps, { input, placed, spans, previous, workDir });
+    const loudness = previous.loudness;
+    const mixed = await mixSpans(deps, { ...input, placed, spans, previous: { ...previous, loudness }, workDir });
     if (!mixed) return await mixWholeInstead('a span did not mix to its length');
     clock.lap('mixMs');
 
     const key = (file: keyof typeof REVISION_FILES) => revisionFileKey(input.keyPrefix, file);
-    const wavPatches = mixed.map(({ span, pcm }) => ({ offset: wav.dataOffset + span.fromSample * FRAME_BYTES, bytes: pcm }));
-    await blobStore.copyPatched(previousKey('wav'), key('wav'), wavPatches);
+    await patchWavs(blobStore, input.previousKeyPrefix, input.keyPrefix, mixed, { wav, dialogStem, backgroundStem });
     clock.lap('wavMs');
+    // Still on its preset's target, or mastered whole again (docs/audio.md#regenerations).
+    const { measured, refusal: offTarget } = await remeasure(deps, { keyPrefix: input.keyPrefix, loudness, mixed, workDir, onTick: input.onTick, transfer: input.transfer });
+    if (offTarget) return await mixWholeInstead(offTarget);
+    clock.lap('measureMs');
     const source: WavSource = { key: previousKey('wav'), dataOffset: wav.dataOffset, samples: wav.samples, spans: mixed };
     const mp3 = await spliceMp3(deps, { previousMp3: previousKey('mp3'), mp3: key('mp3'), wav: source, workDir, onTick: input.onTick });
     if (!mp3.spliced) {
@@ -148,7 +163,7 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
       await engines.media.thumbnail({ source: video, ...thumbnail, atSeconds: Math.min(1, input.durationSeconds / 2), sourceSeconds: input.durationSeconds }, png, { onTick: input.onTick });
       await blobStore.putFile(key('thumbnail'), png);
     }
-    await writeRevisionTimeline(blobStore, input.keyPrefix, { ...previous, thumbnail, clips: now });
+    await writeRevisionTimeline(blobStore, input.keyPrefix, { ...previous, thumbnail, clips: now, loudness: { ...loudness, measured } });
     clock.lap('storeMs');
 
     const files: PublishedFile[] = [];
@@ -202,27 +217,14 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
       spans: spans.length,
       splicedSeconds: Number((splicedSamples / TIMELINE_SAMPLE_RATE).toFixed(2)),
       mp3Frames: mp3.spliced ? mp3.frames : 'all',
+      integratedLufs: measured.integratedLufs,
       ...clock.stages,
     });
-    return { files, lines: renderedLines(input.lines, placed), driftSeconds: driftSeconds(placed), quality, synthesized, captionBreaches };
+    const report = loudnessReport(loudness.preset, measured);
+    return { files, lines: renderedLines(input.lines, placed), driftSeconds: driftSeconds(placed), quality, synthesized, captionBreaches, loudness: report };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
-}
-
-/** A 48 kHz 16-bit stereo PCM WAV's layout from its header, or null for any other WAV. */
-export async function pcmLayout(blobStore: BlobStore, key: string): Promise<(WavInfo & { samples: number }) | null> {
-  const size = await blobStore.stat(key);
-  const head = size ? await readBytes(blobStore, key, 0, 4096, size.sizeBytes) : Buffer.alloc(0);
-  let info: WavInfo;
-  try {
-    info = readWavInfo(head);
-  } catch {
-    return null;
-  }
-  if (!size || info.sampleRate !== TIMELINE_SAMPLE_RATE || info.channels !== 2 || info.bitsPerSample !== 16) return null;
-  const dataBytes = size.sizeBytes - info.dataOffset;
-  return { ...info, dataBytes, samples: Math.floor(dataBytes / FRAME_BYTES) };
 }
 
 const sameShape = (a: DuckShape, b: DuckShape) =>
@@ -234,7 +236,12 @@ const stretchOf = (c: RecordedClip): Stretch => ({ startSeconds: c.startSeconds,
 const SAME_SECONDS = 1e-9;
 
 const samePlay = (a: RecordedClip, b: RecordedClip) =>
-  a.key === b.key && Math.abs(a.startSeconds - b.startSeconds) < SAME_SECONDS && Math.abs(a.playedSeconds - b.playedSeconds) < SAME_SECONDS && Math.abs((a.tempo ?? 1) - (b.tempo ?? 1)) < SAME_SECONDS;
+  a.key === b.key &&
+  Math.abs(a.startSeconds - b.startSeconds) < SAME_SECONDS &&
+  Math.abs(a.playedSeconds - b.playedSeconds) < SAME_SECONDS &&
+  Math.abs((a.tempo ?? 1) - (b.tempo ?? 1)) < SAME_SECONDS &&
+  // A line levelled otherwise plays otherwise (docs/audio.md#levelling).
+  (a.gainDb ?? 0) === (b.gainDb ?? 0);
 
 /** Where the two timelines differ: each clip that is in one and not, played the same, in the other. */
 export function changedStretches(before: readonly RecordedClip[], after: readonly RecordedClip[]): Stretch[] {
@@ -246,59 +253,4 @@ export function changedStretches(before: readonly RecordedClip[], after: readonl
     });
   };
   return [...unmatched(before, after), ...unmatched(after, before)].map(stretchOf);
-}
-
-export interface MixedSpan {
-  span: TimelineSpan;
-  /** The span's new samples: 16-bit stereo PCM. */
-  pcm: Buffer;
-}
-
-/** Each span mixed again: its clips and the background under it. Null when a mix is not exactly the span's length. */
-async function mixSpans(
-  { blobStore, engines }: Deps,
-  { input, placed, spans, previous, workDir }: { input: SpliceDubInput; placed: PlacedLine[]; spans: TimelineSpan[]; previous: RevisionTimeline; workDir: string },
-): Promise<MixedSpan[] | null> {
-  const backgroundKey = sourceKeys.background(input.projectId);
-  const background = previous.backgroundVolume === null ? null : await pcmLayout(blobStore, backgroundKey);
-  if (previous.backgroundVolume !== null && !background) return null;
-  const mixed: MixedSpan[] = [];
-  for (const [n, span] of spans.entries()) {
-    // spliceSpans keeps every clip wholly inside a span or wholly outside it.
-    const inside = placed.filter((p) => {
-      const at = Math.round(p.play.startSeconds * TIMELINE_SAMPLE_RATE);
-      return at >= span.fromSample && at < span.toSample;
-    });
-    const files = await fetchClipFiles(
-      blobStore,
-      inside.map((p) => p.clip),
-      workDir,
-      input.transfer,
-    );
-    let spanBackground: TimelineSpec['background'];
-    if (background) {
-      // The background's samples of the span alone: a range of the file, not the file.
-      const pcm = await readBytes(
-        blobStore,
-        backgroundKey,
-        background.dataOffset + span.fromSample * FRAME_BYTES,
-        background.dataOffset + span.toSample * FRAME_BYTES,
-        background.dataOffset + background.dataBytes,
-      );
-      const file = path.join(workDir, `background-${n}.wav`);
-      await writeFile(file, Buffer.concat([pcmWavHeader(TIMELINE_SAMPLE_RATE, pcm.length, 2), pcm]));
-      // Ducked under every clip of the whole timeline, as the whole render ducks it.
-      spanBackground = bedBackground(file, previous.backgroundVolume!, previous.ducking, speechStretches(placed));
-    }
-    const out = path.join(workDir, `span-${n}.wav`);
-    const clips = inside.map((p, i) => ({ file: files[i]!, ...p.play }));
-    await engines.media.renderTimeline({ clips, durationSeconds: input.durationSeconds, background: spanBackground, span }, out, { onTick: input.onTick });
-    const bytes = await readFile(out);
-    const info = readWavInfo(bytes);
-    const pcm = bytes.subarray(info.dataOffset, info.dataOffset + info.dataBytes);
-    if (pcm.length !== (span.toSample - span.fromSample) * FRAME_BYTES) return null;
-    mixed.push({ span, pcm });
-    await rm(out);
-  }
-  return mixed;
 }

@@ -13,6 +13,8 @@ export const revisionKeyPrefix = (projectId: string, locale: string, revision: n
 export const REVISION_FILES = {
   mp3: 'dub.mp3',
   wav: 'dub.wav',
+  dialogStem: 'dialog-stem.wav',
+  backgroundStem: 'background-stem.wav',
   srt: 'captions.srt',
   vtt: 'captions.vtt',
   ttml: 'captions.ttml',

@@ -81,6 +81,8 @@ function presentLanguage(project: Project, language: ProjectLanguage, options: P
     caption_qc: { preset: project.caption_rules, breaches: language.caption_breaches },
     // Totals stored when the revision was published (docs/editing.md#sync-report); GET …/segments has each line's.
     sync: language.sync_report,
+    // The delivered mix as measured when published (docs/audio.md#report); null before a render measured it.
+    loudness: language.loudness_report,
     // What the language's video deliverable shows (docs/video.md).
     video: { burned_captions: language.video_burned_captions },
     created_at: iso(language.created_at),
@@ -110,6 +112,7 @@ export function presentProject(project: Project, options: PresentOptions) {
     // The customer's music-and-effects track, played under the dub instead of the original (docs/background.md#your-own-music-and-effects-track).
     background_track: project.background_track_file_name !== null ? { file_name: project.background_track_file_name, size_bytes: project.background_track_size_bytes } : null,
     caption_rules: project.caption_rules,
+    loudness: project.loudness,
     languages: options.languages.map((l) => presentLanguage(project, l, options)),
     speakers: { num_speakers: project.num_speakers, items: (options.speakers ?? []).map((speaker) => ({ id: speaker.id, label: speaker.label })) },
     // The glossary version its translations and voices apply (docs/glossaries.md#pinning).

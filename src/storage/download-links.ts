@@ -16,9 +16,11 @@ export interface DownloadLinks {
 const UNSAFE_IN_FILE_NAMES = /[\u0000-\u001f\u007f"\\/:*?<>|]+/g;
 
 /** A project's deliverable as a file name: "<project name>.<locale>.<format>", safe to save anywhere. */
-export function deliverableFileName(projectName: string, locale: string, format: string): string {
+export function deliverableFileName(projectName: string, locale: string, format: string, type?: string): string {
   const base = projectName.replace(/\s+/g, ' ').replace(UNSAFE_IN_FILE_NAMES, '_').trim().replace(/^\.+/, '') || 'dub';
-  return `${base}.${locale}.${format}`;
+  // A stem is a WAV too: named apart from the mix (docs/audio.md#stems).
+  const stem = type === 'dialog_stem' ? '.dialog-stem' : type === 'background_stem' ? '.background-stem' : '';
+  return `${base}.${locale}${stem}.${format}`;
 }
 
 /**

@@ -69,6 +69,7 @@ async function runLanguage(input: LanguageWorkflowInput): Promise<LanguageWorkfl
       driftSeconds: dubbed.driftSeconds,
       quality: dubbed.quality,
       captionBreaches: dubbed.captionBreaches,
+      loudness: dubbed.loudness,
     });
     return ended(published.status);
   } catch (err) {

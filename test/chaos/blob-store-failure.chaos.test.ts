@@ -49,7 +49,7 @@ it(
       expect(view.status).toBe('partially_completed');
       const byLocale = Object.fromEntries(view.languages.map((l: any) => [l.locale, l]));
       expect(byLocale.es_es).toMatchObject({ status: 'completed' });
-      expect(byLocale.es_es.deliverables).toHaveLength(7); // the dubbed video and the TTML captions included (docs/video.md, docs/captions.md)
+      expect(byLocale.es_es.deliverables).toHaveLength(9); // the dubbed video, the TTML captions and the two stems included (docs/video.md, docs/captions.md, docs/audio.md#stems)
       for (const locale of ['ca_es', 'it_it']) {
         expect(byLocale[locale]).toMatchObject({ status: 'failed', deliverables: [], usage: { refunded_seconds: view.usage.billable_seconds } });
         expect(byLocale[locale].failure.code).toEqual(expect.any(String));

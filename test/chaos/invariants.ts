@@ -49,7 +49,8 @@ async function expectProjectSettled(db: Db, blobStore: BlobStore, projectId: str
       expect({ locale: language.locale, files: files.length }).toEqual({ locale: language.locale, files: 0 });
       continue;
     }
-    expect(files.map((f) => f.format).sort()).toEqual(['mp3', 'mp4', 'png', 'srt', 'ttml', 'vtt', 'wav']);
+    // The mix and its two stems are WAVs (docs/audio.md#stems).
+    expect(files.map((f) => f.format).sort()).toEqual(['mp3', 'mp4', 'png', 'srt', 'ttml', 'vtt', 'wav', 'wav', 'wav']);
     for (const file of files) await expectDecodes(blobStore, file.storage_key, file.format);
   }
   return {

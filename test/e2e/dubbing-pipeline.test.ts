@@ -246,6 +246,8 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
         expect(language.deliverables.map((d: any) => `${d.type}/${d.format}`).sort()).toEqual([
           'audio/mp3',
           'audio/wav',
+          'background_stem/wav',
+          'dialog_stem/wav',
           'subtitles/srt',
           'subtitles/ttml',
           'subtitles/vtt',
@@ -304,7 +306,7 @@ describe.each(STORAGE_DRIVERS)('on the %s storage driver', (driver) => {
 
       // Every deliverable row names a blob the driver's store really holds.
       const deliverables = await api.db.selectFrom('deliverables').select(['storage_key', 'size_bytes']).where('project_id', '=', projectId).execute();
-      expect(deliverables).toHaveLength(7 * TARGETS.length);
+      expect(deliverables).toHaveLength(9 * TARGETS.length);
       for (const row of deliverables) expect(await api.blobStore.stat(row.storage_key)).toEqual({ sizeBytes: Number(row.size_bytes) });
 
       // Each language's quality figures are written with its deliverables (issue 11's goals).

@@ -21,6 +21,11 @@ export async function ffmpeg(args: string[]): Promise<Buffer> {
   return stdout;
 }
 
+/** ffmpeg at the info log level, answering its stderr's tail: what ebur128 prints its summary on. */
+export async function ffmpegStderr(args: string[]): Promise<string> {
+  return (await runProcess('ffmpeg', ['-hide_banner', '-nostdin', '-nostats', '-v', 'info', '-y', ...args], { timeoutMs: TIMEOUT })).stderr;
+}
+
 /** espeak-ng speaks `text` into a 22.05 kHz mono WAV. */
 export async function speak(text: string, outWav: string, voice = 'en-us'): Promise<string> {
   await runProcess('espeak-ng', ['-v', voice, '-w', outWav, '--stdin'], { input: text, timeoutMs: TIMEOUT });

@@ -112,6 +112,8 @@ describe.each(['stereo', 'mono'] as const)('background modes on a real render of
         transcript: { format: 'json', content: JSON.stringify(SCRIPT) },
         // duck is the default: that project names no mode.
         ...(mode === 'duck' ? {} : { background: mode }),
+        // The modes compared at the levels they mix at: no loudness normalization (docs/audio.md), whose gain differs per mix.
+        loudness: 'none',
       });
       const created = await createProject(suite.api, tenant, body);
       expect(created.status).toBe(201);

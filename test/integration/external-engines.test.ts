@@ -104,7 +104,7 @@ it('dubs a project end to end with the three external engines', async () => {
   const { id, view } = await dub(['es_es']);
   expect(view.status).toBe('completed');
   expect(view.languages[0]).toMatchObject({ locale: 'es_es', status: 'completed' });
-  expect(view.languages[0].deliverables).toHaveLength(7); // the dubbed video and the TTML captions included (docs/video.md, docs/captions.md)
+  expect(view.languages[0].deliverables).toHaveLength(9); // the dubbed video, the TTML captions and the two stems included (docs/video.md, docs/captions.md, docs/audio.md#stems)
 
   // Speech recognition: one multipart request with the 16 kHz WAV, the model and the formats.
   const heard = asr.calls.slice(before.asr);

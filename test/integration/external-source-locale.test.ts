@@ -66,7 +66,7 @@ it('dubs a German source into Spanish through the external recognizer and transl
   expect((await uploadAndComplete(api, tenant, created.body.data, clip)).status).toBe(200);
   const view = await waitForProjectView(api, tenant, created.body.data.id, 'completed', (p) => ['completed', 'failed'].includes(p.status), 120_000);
   expect(view.status).toBe('completed');
-  expect(view.languages[0].deliverables).toHaveLength(7); // the dubbed video and the TTML captions included (docs/video.md, docs/captions.md)
+  expect(view.languages[0].deliverables).toHaveLength(9); // the dubbed video, the TTML captions and the two stems included (docs/video.md, docs/captions.md, docs/audio.md#stems)
 
   expect(asr.calls).toHaveLength(1);
   expect(asr.calls[0]!.fields.language).toEqual(['de']);

@@ -91,7 +91,7 @@ it('item 11 + item 5: fails and refunds one language with a safe message, then t
   const done = await getProject(projectId);
   expect(done.status).toBe('completed');
   expect(done.languages.find((l: any) => l.locale === 'ca_es')).toMatchObject({ status: 'completed', failure: null });
-  expect(done.languages.find((l: any) => l.locale === 'ca_es').deliverables).toHaveLength(7); // the dubbed video and the TTML captions included (docs/video.md, docs/captions.md)
+  expect(done.languages.find((l: any) => l.locale === 'ca_es').deliverables).toHaveLength(9); // the dubbed video, the TTML captions and the two stems included (docs/video.md, docs/captions.md, docs/audio.md#stems)
   // The failure was the engines' (the platform's): the retry is free (docs/money.md#retrying-a-failed-language).
   // The first attempt's refund stands, nothing more moves through the ledger, and usage says so.
   expect(retried.stdout).toContain("free: engine_failed was the platform's failure");

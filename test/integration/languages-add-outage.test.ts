@@ -85,7 +85,7 @@ it('with Temporal unreachable after the commit: 503; the retried request tells t
 
   const finished = await waitForProjectView(api, tenant, done.id, 'project completed again', (p) => p.status === 'completed', 120_000);
   expect(finished.languages.find((l: any) => l.locale === 'ca_es')).toMatchObject({ status: 'completed' });
-  expect(finished.languages.find((l: any) => l.locale === 'ca_es').deliverables).toHaveLength(7); // the dubbed video and the TTML captions included (docs/video.md, docs/captions.md)
+  expect(finished.languages.find((l: any) => l.locale === 'ca_es').deliverables).toHaveLength(9); // the dubbed video, the TTML captions and the two stems included (docs/video.md, docs/captions.md, docs/audio.md#stems)
   const secondRun = await waitForProjectWorkflowClosed(api, done.id);
   expect(secondRun.runId).not.toBe(firstRun.runId);
   expect(await projectLedger(api, done.id)).toEqual([...ledgerBefore, `capture:${b * CPS}:ca_es:charge:1`]);

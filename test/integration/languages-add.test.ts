@@ -120,7 +120,7 @@ it('adds a language to a completed project: charged once, its workflow restarted
     language(finished, 'ca_es')
       .deliverables.map((d: any) => `${d.type}/${d.format}`)
       .sort(),
-  ).toEqual(['audio/mp3', 'audio/wav', 'subtitles/srt', 'subtitles/ttml', 'subtitles/vtt', 'thumbnail/png', 'video/mp4']);
+  ).toEqual(['audio/mp3', 'audio/wav', 'background_stem/wav', 'dialog_stem/wav', 'subtitles/srt', 'subtitles/ttml', 'subtitles/vtt', 'thumbnail/png', 'video/mp4']);
   expect(language(finished, 'ca_es').publishing.title).toBeTruthy();
   expect(finished.usage).toMatchObject({ state: 'charged', charged_seconds: 2 * b, refunded_seconds: 0 });
   const vtt = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}/download?locale=ca_es&type=subtitles`, { headers: bearer(tenant.key) });

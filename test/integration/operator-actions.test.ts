@@ -181,7 +181,7 @@ it('item 4: resetting a failed language past its start behaves like the console 
   expect(done.status).toBe('completed');
   expect(done.usage).toMatchObject({ state: 'charged', charged_seconds: billable * 2, refunded_seconds: billable });
   expect(language(done, 'ca_es')).toMatchObject({ status: 'completed', failure: null });
-  expect(language(done, 'ca_es').deliverables).toHaveLength(7); // the dubbed video and the TTML captions included (docs/video.md, docs/captions.md)
+  expect(language(done, 'ca_es').deliverables).toHaveLength(9); // the dubbed video, the TTML captions and the two stems included (docs/video.md, docs/captions.md, docs/audio.md#stems)
   expect(await ledger(id)).toEqual([
     `hold:${60 * 2 * CPS}:hold`,
     `capture:${billable * 2 * CPS}:capture`,

@@ -124,7 +124,7 @@ describe('POST /v1/dubbing/projects/{id}/cancel', () => {
     const billable: number = ended.usage.billable_seconds;
     expect(language(ended, 'ca_es')).toMatchObject({ status: 'failed', failure: { code: 'cancelled', retry: 'charged' }, usage: { charged_seconds: billable, refunded_seconds: billable } });
     expect(language(ended, 'es_es')).toMatchObject({ status: 'completed' });
-    expect(language(ended, 'es_es').deliverables).toHaveLength(7); // with the TTML captions (docs/captions.md)
+    expect(language(ended, 'es_es').deliverables).toHaveLength(9); // with the TTML captions and the two stems (docs/captions.md, docs/audio.md#stems)
     const settled = [`hold:${60 * 2 * CPS}:hold`, `capture:${billable * 2 * CPS}:capture`, `release:${(60 - billable) * 2 * CPS}:release`, `refund:${billable * CPS}:ca_es:refund`];
     expect(await ledger(id)).toEqual(settled);
     expect(await getBalance(api().db, tenant.workspace.id)).toEqual({ granted: 10_000, captured: billable * CPS, reserved: 0 });
@@ -172,7 +172,7 @@ describe('POST /v1/dubbing/projects/{id}/cancel', () => {
 
     // Delete: another tenant gets the same 404; then the files, rows and blobs go, the ledger stays.
     const files = await api().db.selectFrom('deliverables').select('storage_key').where('project_id', '=', id).execute();
-    expect(files.length).toBe(14); // 7 a language: the TTML captions included (docs/captions.md)
+    expect(files.length).toBe(18); // 9 a language: the TTML captions and the two stems included (docs/captions.md, docs/audio.md#stems)
     expect(await api().blobStore.stat(blobKeys.source(id))).not.toBeNull();
     expect((await remove(other, id)).status).toBe(404);
     const deleted = await remove(tenant, id);

@@ -224,7 +224,7 @@ describe('sources without speech', () => {
     const created = await createProject(api, tenant, projectBody({ name: 'Quiet film', source: { type: 'upload', file_name: 'quiet.mp4', size_bytes: film.length } }));
     expect((await uploadAndComplete(api, tenant, created.body.data, film)).status).toBe(200);
     const done = await waitForStatus(tenant, created.body.data.id, 'completed');
-    expect(done.languages[0].deliverables).toHaveLength(7); // the dubbed video and the TTML captions included (docs/video.md, docs/captions.md)
+    expect(done.languages[0].deliverables).toHaveLength(9); // the dubbed video, the TTML captions and the two stems included (docs/video.md, docs/captions.md, docs/audio.md#stems)
     expect(done.usage).toMatchObject({ state: 'charged', billable_seconds: 3, charged_seconds: 3 });
     const transcript = await api.db.selectFrom('transcript_segments').selectAll().where('project_id', '=', created.body.data.id).execute();
     expect(transcript).toEqual([]);

@@ -42,7 +42,15 @@ const SCRIPT = [
 const blob = async (key: string) => readFileSync(await suite.api.blobStore.toLocalFile(key, suite.dir));
 const lines = (id: string) => listLanguageSegments(suite.api.db, id, 'es_es');
 const deliverables = async (id: string) =>
-  Object.fromEntries((await suite.api.db.selectFrom('deliverables').select(['format', 'storage_key', 'size_bytes']).where('project_id', '=', id).execute()).map((d) => [d.format, d]));
+  Object.fromEntries(
+    (
+      await suite.api.db.selectFrom('deliverables').select(['format', 'storage_key', 'size_bytes']).where('project_id', '=', id).where('type', 'not in', ['dialog_stem', 'background_stem']).execute()
+    ).map((d) => [d.format, d]),
+  );
+/** The media calls that mixed the whole timeline, and those that mixed a span of it (docs/audio.md#normalization). */
+type Calls = ReturnType<typeof countingMedia>['calls'];
+const wholeMixes = (calls: Calls) => calls.filter((c) => c.name === 'renderTimelineBuses' || (c.name === 'renderTimelineStems' && !(c.args[0] as { span?: unknown }).span));
+const spanMixes = (calls: Calls) => calls.filter((c) => c.name === 'renderTimelineStems' && (c.args[0] as { span?: unknown }).span);
 const language = (id: string) => suite.api.db.selectFrom('project_languages').select(['revision', 'dub_quality', 'drift_seconds']).where('project_id', '=', id).executeTakeFirstOrThrow();
 /** Decoded samples, failing on any decoding error. */
 const decode = async (file: string) => ffmpeg(['-xerror', '-i', file, '-f', 's16le', '-ac', '2', '-ar', '48000', 'pipe:1']);
@@ -63,7 +71,7 @@ async function editLine(tenant: TestTenant, id: string, line: LanguageSegment, t
 async function renderedWhole(id: string, keyPrefix: string) {
   const project = await suite.api.db
     .selectFrom('projects')
-    .select(['name', 'source_duration_seconds', 'source_has_video', 'background', 'caption_rules'])
+    .select(['name', 'source_duration_seconds', 'source_has_video', 'background', 'caption_rules', 'loudness'])
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
   const now = await lines(id);
@@ -79,6 +87,7 @@ async function renderedWhole(id: string, keyPrefix: string) {
       title: 'Test project',
       background: project.background,
       captionRules: project.caption_rules,
+      loudness: project.loudness,
       durationSeconds: project.source_duration_seconds!,
       hasVideo: project.source_has_video!,
       keyPrefix,
@@ -99,7 +108,7 @@ describe.each(['duck', 'keep'] as const)('a regeneration of one line, background
     const created = await createProject(
       suite.api,
       tenant,
-      projectBody({ source: { type: 'upload', file_name: 'clip.mp4', size_bytes: suite.clip.length }, transcript: { format: 'json', content: JSON.stringify(SCRIPT) }, background }),
+      projectBody({ source: { type: 'upload', file_name: 'clip.mp4', size_bytes: suite.clip.length }, transcript: { format: 'json', content: JSON.stringify(SCRIPT) }, background, loudness: 'none' }),
     );
     expect(created.status).toBe(201);
     id = created.body.data.id;
@@ -118,8 +127,9 @@ describe.each(['duck', 'keep'] as const)('a regeneration of one line, background
 
     // Mixed again: one span, not the whole; the MP3's frames over it encoded again; no thumbnail drawn.
     const called = counted.calls.map((c) => c.name);
-    expect(called.filter((n) => n === 'renderTimelineToMp3AndWav' || n === 'encodeMp3' || n === 'thumbnail')).toEqual([]);
-    const mixes = counted.calls.filter((c) => c.name === 'renderTimeline');
+    expect(wholeMixes(counted.calls)).toEqual([]);
+    expect(called.filter((n) => n === 'encodeMp3' || n === 'thumbnail')).toEqual([]);
+    const mixes = spanMixes(counted.calls);
     expect(mixes).toHaveLength(1);
     const span = (mixes[0]!.args[0] as { span: { fromSample: number; toSample: number } }).span;
     expect(span.toSample - span.fromSample).toBeLessThan((SECONDS * 48_000) / 2);
@@ -193,8 +203,8 @@ describe.each(['duck', 'keep'] as const)('a regeneration of one line, background
     const counted = countingMedia();
     await suite.worker.use({ media: counted.media });
     await regenerate(tenant, id, 3);
-    expect(counted.calls.filter((c) => c.name === 'renderTimelineToMp3AndWav')).toHaveLength(1);
-    expect(counted.calls.filter((c) => c.name === 'renderTimeline' || c.name === 'encodeMp3Frames')).toEqual([]);
+    expect(wholeMixes(counted.calls)).toHaveLength(1);
+    expect([...spanMixes(counted.calls), ...counted.calls.filter((c) => c.name === 'encodeMp3Frames')]).toEqual([]);
     const files = await deliverables(id);
     const whole = await renderedWhole(id, `projects/${id}/check3`);
     expect((await blob(files.wav!.storage_key)).equals(await blob(revisionFileKey(`projects/${id}/check3`, 'wav')))).toBe(true);
@@ -213,8 +223,8 @@ describe.each(['duck', 'keep'] as const)('a regeneration of one line, background
     const counted = countingMedia();
     await suite.worker.use({ media: counted.media });
     await regenerate(tenant, id, 4);
-    expect(counted.calls.filter((c) => c.name === 'renderTimelineToMp3AndWav')).toHaveLength(1);
-    expect(counted.calls.filter((c) => c.name === 'renderTimeline')).toEqual([]);
+    expect(wholeMixes(counted.calls)).toHaveLength(1);
+    expect(spanMixes(counted.calls)).toEqual([]);
     const whole = await renderedWhole(id, `projects/${id}/check4`);
     expect((await blob((await deliverables(id)).wav!.storage_key)).equals(await blob(revisionFileKey(`projects/${id}/check4`, 'wav')))).toBe(true);
     expect((await language(id)).dub_quality).toEqual(whole.quality);

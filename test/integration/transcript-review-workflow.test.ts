@@ -153,7 +153,7 @@ describe('a reviewer verifies the transcript', () => {
     const redubbed = await getProjectView(api, tenant, id);
     expect(redubbed.transcript_review).toEqual({ requested: true, status: 'verified', requested_at: expect.any(String), verified_at: reviewRow.verified_at!.toISOString() });
     expect(redubbed.languages[0]).toMatchObject({ locale: 'es_es', status: 'completed', revision: 2 });
-    expect(redubbed.languages[0].deliverables).toHaveLength(7); // the dubbed video and the TTML captions included (docs/video.md, docs/captions.md)
+    expect(redubbed.languages[0].deliverables).toHaveLength(9); // the dubbed video, the TTML captions and the two stems included (docs/video.md, docs/captions.md, docs/audio.md#stems)
 
     // New captions, translated by apertium from the verified transcript.
     const captions = await request(api.baseUrl, 'GET', `/v1/dubbing/projects/${id}/download?locale=es_es&type=subtitles&format=vtt`, { headers: bearer(tenant.key) });

@@ -150,9 +150,9 @@ it('dubs a project from a pasted YouTube URL: fetched with yt-dlp (a transient o
   const spanish = done.languages[0];
   // The dubbed video too: the downloaded source is in the blob store like an upload (docs/video.md).
   expect(spanish.deliverables.map((d: { type: string; format: string }) => `${d.type}/${d.format}`)).toEqual(
-    expect.arrayContaining(['audio/mp3', 'audio/wav', 'subtitles/vtt', 'subtitles/srt', 'subtitles/ttml', 'thumbnail/png', 'video/mp4']),
+    expect.arrayContaining(['audio/mp3', 'audio/wav', 'dialog_stem/wav', 'background_stem/wav', 'subtitles/vtt', 'subtitles/srt', 'subtitles/ttml', 'thumbnail/png', 'video/mp4']),
   );
-  expect(spanish.deliverables).toHaveLength(7); // with the TTML captions (docs/captions.md)
+  expect(spanish.deliverables).toHaveLength(9); // with the TTML captions and the two stems (docs/captions.md, docs/audio.md#stems)
   expect(spanish.publishing.title).toBeTruthy();
   expect(spanish.publishing.title).not.toBe('Cooking rice at home');
   expect(done.usage).toMatchObject({ state: 'charged', billable_seconds: 4, charged_seconds: 4 });

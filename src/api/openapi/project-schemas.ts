@@ -1,5 +1,6 @@
 import { BACKGROUND_MODES } from '../../shared/background-mode';
 import { CAPTION_PRESET_NAMES } from '../../captions/timed-text-rules';
+import { LOUDNESS_PRESET_NAMES } from '../../audio/loudness-presets';
 import { LANGUAGE_FAILURE_CODES } from '../../shared/failure-messages';
 import { FAILURE_CODES } from '../../shared/error-codes';
 import { isoTimestamp, localeString, nullable, strictObject, uuidString } from './json-schema';
@@ -56,7 +57,12 @@ export const projectUsageSchema = strictObject({
 });
 
 const deliverableSchema = strictObject({
-  type: { type: 'string', enum: ['audio', 'subtitles', 'thumbnail', 'video'], description: '`video` (MP4) only when the source has a video stream (docs/video.md).' },
+  type: {
+    type: 'string',
+    enum: ['audio', 'dialog_stem', 'background_stem', 'subtitles', 'thumbnail', 'video'],
+    description:
+      '`video` (MP4) only when the source has a video stream (docs/video.md). `dialog_stem` and `background_stem` (WAV): the dub alone and what plays under it, which sum to the audio WAV (docs/audio.md#stems).',
+  },
   format: { type: 'string', enum: ['mp3', 'wav', 'srt', 'vtt', 'ttml', 'png', 'mp4'] },
   download_url: { type: 'string', format: 'uri', description: 'The stable, authenticated download endpoint for this file.' },
 });
@@ -106,6 +112,19 @@ export const languageSchema = strictObject({
     description: "Timed-text QC of the language's published captions (docs/captions.md#qc).",
   },
   sync: syncTotalsSchema,
+  loudness: nullable({
+    ...strictObject({
+      preset: { type: 'string', enum: [...LOUDNESS_PRESET_NAMES], description: "The project's `loudness` the mix was rendered to." },
+      integrated_lufs: { type: ['number', 'null'], description: 'Integrated loudness (ITU-R BS.1770), LUFS; null for a silent mix.' },
+      range_lu: { type: 'number', description: 'Loudness range (EBU Tech 3342), LU.' },
+      true_peak_dbtp: {
+        type: ['number', 'null'],
+        description: "The highest true peak, dBTP. After a regeneration that spliced the mix, the higher of the previous peak and the changed spans' (an upper bound: docs/audio.md#regenerations).",
+      },
+    }),
+    type: 'object',
+    description: "The published mix's loudness as measured when it was delivered (docs/audio.md#report); null for a language published before loudness was measured.",
+  }),
   video: videoChoiceSchema,
   created_at: isoTimestamp,
   completed_at: nullable(isoTimestamp),
@@ -188,6 +207,11 @@ export const projectSchema = strictObject(
       type: 'object',
       description: 'Your music-and-effects track, played under the dub at full level instead of the original (docs/background.md#your-own-music-and-effects-track); null when none.',
     }),
+    loudness: {
+      type: 'string',
+      enum: [...LOUDNESS_PRESET_NAMES],
+      description: 'The delivery standard every language is levelled and normalized to, as chosen at create (docs/audio.md#presets); `none` for projects created before presets.',
+    },
     caption_rules: {
       type: 'string',
       enum: [...CAPTION_PRESET_NAMES],

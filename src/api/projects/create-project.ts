@@ -167,6 +167,7 @@ function newProject(id: string, auth: AuthContext, body: CreateProjectBody, { vi
     background_track_file_name: body.background_track?.file_name ?? null,
     background_track_size_bytes: body.background_track?.size_bytes ?? null,
     caption_rules: body.caption_rules,
+    loudness: body.loudness,
     max_billable_seconds: body.max_billable_seconds,
     credits_per_second: auth.creditsPerSecond,
     supplied_translations: translations ? JSON.stringify(translations) : null,

@@ -13,6 +13,8 @@ import { previewName, rangeOf } from '../../shared/source-range';
 
 const FORMATS: Record<DownloadQuery['type'], { allowed: string[]; fallback: string }> = {
   audio: { allowed: ['mp3', 'wav'], fallback: 'mp3' },
+  dialog_stem: { allowed: ['wav'], fallback: 'wav' },
+  background_stem: { allowed: ['wav'], fallback: 'wav' },
   subtitles: { allowed: ['srt', 'vtt', 'ttml'], fallback: 'vtt' },
   thumbnail: { allowed: ['png'], fallback: 'png' },
   video: { allowed: ['mp4'], fallback: 'mp4' },
@@ -39,6 +41,10 @@ export async function download(deps: AppDeps, ctx: Context): Promise<void> {
     // A source without a video stream has no video deliverable (docs/video.md#audio-only-sources).
     throw new ApiError(404, 'not_found_error', 'not_found', `The ${query.locale} dub has no video: the project's source has no video stream.`, 'type');
   }
+  if (!deliverable && language?.status === 'completed' && (query.type === 'dialog_stem' || query.type === 'background_stem')) {
+    // Files published before stems existed (docs/audio.md#stems): the next regeneration writes them.
+    throw new ApiError(404, 'not_found_error', 'not_found', `The ${query.locale} dub was published before stems were offered; regenerate the language to get them.`, 'type');
+  }
   if (!deliverable && language?.status === 'completed' && format === 'ttml') {
     // Captions published before TTML existed (docs/captions.md#ttml): the next regeneration writes one.
     throw new ApiError(404, 'not_found_error', 'not_found', `The ${query.locale} captions were published before TTML was offered; regenerate the language to get one.`, 'format');
@@ -50,7 +56,7 @@ export async function download(deps: AppDeps, ctx: Context): Promise<void> {
   ctx.set('Cache-Control', 'private, no-store');
   // Saved under the project's name, e.g. "Cooking rice.es_es.mp3", whichever way it is served;
   // a preview's says so: "Cooking rice (preview 30-90s).es_es.mp3" (docs/previews.md).
-  const fileName = deliverableFileName(previewName(project.name, rangeOf(project)), query.locale, format);
+  const fileName = deliverableFileName(previewName(project.name, rangeOf(project)), query.locale, format, query.type);
   if (query.type === 'subtitles') {
     ctx.type = deliverable.content_type;
     ctx.set('Content-Disposition', attachmentDisposition(fileName).replace(/^attachment/, 'inline'));

@@ -18,7 +18,7 @@ import type { AppDeps } from '../app-deps';
 //   change of the presenter changes what the same rows render.
 
 /** Bump when the project's JSON changes for the same rows (a field added, renamed or reformatted). */
-const SHAPE = 3;
+const SHAPE = 4;
 
 /** What the rendering process contributes to every body: one short digest, fixed for the process. */
 export function representationTag(config: AppDeps['config']): string {

@@ -4,6 +4,7 @@
 import { MAX_NUM_SPEAKERS, voicesRequestSchema } from './voices-request.schema';
 import { BACKGROUND_MODES, DEFAULT_BACKGROUND_MODE } from '../../shared/background-mode';
 import { CAPTION_PRESET_NAMES, DEFAULT_CAPTION_PRESET } from '../../captions/timed-text-rules';
+import { DEFAULT_LOUDNESS_PRESET, LOUDNESS_PRESET_NAMES } from '../../audio/loudness-presets';
 import type { Validated } from '../../shared/validated';
 import { spendCeilingSchema } from './spend-ceiling.schema';
 import { transcriptFileSchema } from '../transcripts/transcript-file.schema';
@@ -84,6 +85,12 @@ export const createProjectBodySchema = {
       default: DEFAULT_CAPTION_PRESET,
       description:
         "The timed-text rules every language's captions are cut, timed and checked to (docs/captions.md#presets): `standard` (after the Netflix English template: 42 characters × 2 lines, 17 characters a second, 0.833–7 s on screen, 2 frames between cues), `fast` (20 characters a second) or `children` (13).",
+    },
+    loudness: {
+      enum: LOUDNESS_PRESET_NAMES,
+      default: DEFAULT_LOUDNESS_PRESET,
+      description:
+        "The delivery standard every language's mix is normalized to (docs/audio.md#presets), its lines first levelled to one another: `web` (-16 LUFS integrated, -1 dBTP true peak), `broadcast` (EBU R128: -23 LUFS, -1 dBTP), `atsc` (ATSC A/85: -24 LKFS, -2 dBTP) or `none` (neither levelled nor normalized; still measured).",
     },
     voices: { ...voicesRequestSchema, description: `${voicesRequestSchema.description} A per-speaker map names the speakers of the supplied \`transcript\`.` },
     num_speakers: {
@@ -170,10 +177,11 @@ export const downloadQuerySchema = {
   required: ['locale', 'type'],
   properties: {
     locale: { type: 'string', minLength: 1, maxLength: 20, description: 'A completed target locale of the project.' },
-    type: { enum: ['audio', 'subtitles', 'thumbnail', 'video'] },
+    type: { enum: ['audio', 'dialog_stem', 'background_stem', 'subtitles', 'thumbnail', 'video'] },
     format: {
       enum: ['mp3', 'wav', 'srt', 'vtt', 'ttml', 'png', 'mp4'],
-      description: 'audio: mp3 (default) or wav; subtitles: vtt (default), srt or ttml (IMSC 1.1 Text Profile); thumbnail: png; video: mp4.',
+      description:
+        'audio: mp3 (default) or wav; dialog_stem and background_stem: wav (the dub alone and what plays under it, summing to the mix: docs/audio.md#stems); subtitles: vtt (default), srt or ttml (IMSC 1.1 Text Profile); thumbnail: png; video: mp4.',
     },
   },
 } as const;

@@ -6,6 +6,7 @@ import { glossaryId, localeList, positiveInteger, rangeArgument, voiceList } fro
 import { rangeSeconds, type SourceRange } from '../../shared/source-range';
 import { BACKGROUND_MODES, type BackgroundMode } from '../../shared/background-mode';
 import { CAPTION_PRESET_NAMES, type CaptionPreset } from '../../captions/timed-text-rules';
+import { LOUDNESS_PRESET_NAMES, type LoudnessPreset } from '../../audio/loudness-presets';
 import { UsageError, type DubContext } from '../dub-context';
 import { followProject } from '../follow-project';
 import { formatSeconds, table } from '../output';
@@ -106,6 +107,12 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
         'the timed-text rules the captions are cut, timed and checked to: standard (17 characters a second), fast (20) or children (13); docs/captions.md',
       ).choices(CAPTION_PRESET_NAMES),
     )
+    .addOption(
+      new Option(
+        '--loudness <preset>',
+        'the delivery standard each mix is levelled and normalized to: web (-16 LUFS, the default), broadcast (EBU R128, -23), atsc (ATSC A/85, -24) or none; docs/audio.md',
+      ).choices(LOUDNESS_PRESET_NAMES),
+    )
     .option('--background-track <file>', 'your own music-and-effects track, as long as the video: it plays under the dub at full level instead of the original (upload only; docs/background.md)')
     .option('--voices <locale=voice,...>', 'the voice of some target locales, e.g. es_es=espeak:es+f3 (`dub voices <locale>` lists them; the others get their most natural voice)', voiceList)
     .option('--glossary <glossary-id>', 'a glossary of your workspace whose latest version the project pins (docs/glossaries.md)', glossaryId)
@@ -128,6 +135,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
           background?: BackgroundMode;
           backgroundTrack?: string;
           captionRules?: CaptionPreset;
+          loudness?: LoudnessPreset;
           voices?: Record<string, string>;
           glossary?: string;
           range?: SourceRange;
@@ -150,6 +158,7 @@ export function registerCreateCommands(program: Command, ctx: DubContext): void 
           ...(options.background ? { background: options.background } : {}),
           ...(track ? { background_track: track } : {}),
           ...(options.captionRules ? { caption_rules: options.captionRules } : {}),
+          ...(options.loudness ? { loudness: options.loudness } : {}),
           ...(options.voices ? { voices: options.voices } : {}),
           ...(options.glossary ? { glossary: { id: options.glossary } } : {}),
           ...(options.range ? { range: options.range } : {}),

@@ -75,7 +75,7 @@ export function registerProjectCommands(program: Command, ctx: DubContext): void
 
   program
     .command('download')
-    .description('Saves every file of the completed languages (audio mp3/wav, subtitles srt/vtt/ttml, thumbnail).')
+    .description('Saves every file of the completed languages (audio mp3/wav, dialog and background stems, subtitles srt/vtt/ttml, thumbnail).')
     .argument('<project-id>', 'the project id', uuid)
     .option('--locale <locale>', 'only this language', locale)
     .option('--out <dir>', 'where to save them', '.')

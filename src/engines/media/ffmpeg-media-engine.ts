@@ -7,7 +7,22 @@ import { ProcessError, runProcess } from '../run-process';
 import { filterValue } from './filter-escape';
 import { InvalidMediaError } from './invalid-media-error';
 import { muxVideoStretches, publishedPicture, type PictureTools } from './burned-stretches';
-import type { JoinedVideo, MediaEngine, MediaProbe, MuxedVideo, PublishedPicture, ThumbnailSpec, TimelineSpec, VideoMuxSpec, VideoStretchesSpec } from './media-engine';
+import type { LoudnessMeasurement } from '../../audio/ebur128';
+import type {
+  BusFiles,
+  JoinedVideo,
+  MasterSpec,
+  MediaEngine,
+  MediaProbe,
+  MuxedVideo,
+  PublishedPicture,
+  StemFiles,
+  ThumbnailSpec,
+  TimelineSpec,
+  VideoMuxSpec,
+  VideoStretchesSpec,
+} from './media-engine';
+import * as stems from './stems-render';
 import { interpretFfprobeJson, type ProbeInterpretation } from './probe-result';
 import { duckBackgroundFile } from './duck-background';
 import { buildTimelineFilter, TIMELINE_SAMPLE_RATE } from './timeline-filter';
@@ -169,6 +184,40 @@ export class FfmpegMediaEngine implements MediaEngine {
     } finally {
       await rm(work, { recursive: true, force: true });
     }
+  }
+
+  async renderTimelineBuses(spec: TimelineSpec, out: BusFiles, options?: EngineCallOptions): Promise<LoudnessMeasurement> {
+    return stems.renderTimelineBuses(this.stemTools(options), spec, out);
+  }
+
+  async masterBuses(buses: BusFiles, master: MasterSpec, out: StemFiles, options?: EngineCallOptions): Promise<LoudnessMeasurement> {
+    return stems.masterBuses(this.stemTools(options), buses, master, out, await wavFileDurationSeconds(buses.dialog));
+  }
+
+  async renderTimelineStems(spec: TimelineSpec, master: MasterSpec, out: StemFiles, options?: EngineCallOptions): Promise<LoudnessMeasurement> {
+    return stems.renderTimelineStems(this.stemTools(options), spec, master, out);
+  }
+
+  async measureLoudness(file: string, truePeak: boolean, options?: EngineCallOptions): Promise<LoudnessMeasurement> {
+    return stems.measureLoudness(this.stemTools(options), file, truePeak, await wavFileDurationSeconds(file).catch(() => 0));
+  }
+
+  private stemTools(options: EngineCallOptions | undefined): stems.StemTools {
+    return {
+      // -nostats: no progress lines; the info level prints ebur128's summary.
+      ffmpeg: async (args, mediaSeconds) =>
+        (
+          await runProcess(this.ffmpeg, ['-hide_banner', '-nostdin', '-nostats', '-v', 'info', '-y', ...args], {
+            timeoutMs: timeoutFor(options, 60_000, mediaSeconds, 1000),
+            onTick: options?.onTick,
+          })
+        ).stderr,
+      input: inputFile,
+      local,
+      timelineBuses: async (spec, work) => buildTimelineFilter(await duckedBackground(spec, work), { clipSampleRate: await sharedMonoPcmRate(spec.clips.map((c) => c.file)), buses: true }),
+      mp3Output: (file) => mp3Output(file),
+      wavOutput,
+    };
   }
 
   async encodeMp3(inWav: string, outMp3: string, options?: EngineCallOptions): Promise<void> {

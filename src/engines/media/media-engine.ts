@@ -1,4 +1,5 @@
 import type { EngineCallOptions } from '../engine-call';
+import type { LoudnessMeasurement } from '../../audio/ebur128';
 import type { DuckEnvelope } from './duck-envelope';
 import type { RangeCutSpec } from './range-cut';
 
@@ -26,6 +27,8 @@ export interface TimelineClip {
    * share a track of the render; a clip without it is mixed on a track of its own.
    */
   playedSeconds?: number;
+  /** The line's levelling gain, dB (docs/audio.md#levelling); omitted or 0 plays it as synthesized. */
+  gainDb?: number;
 }
 
 export interface TimelineSpec {
@@ -51,6 +54,35 @@ export interface TimelineSpec {
 export interface TimelineSpan {
   fromSample: number;
   toSample: number;
+}
+
+/** What the master does to both buses (docs/audio.md#normalization). */
+export interface MasterSpec {
+  /** The program gain, dB, on the dialog and the background alike. */
+  gainDb: number;
+  /** A peak limiter on the dialog bus alone, after the gain; null: none. */
+  limiter: LimiterSpec | null;
+}
+
+export interface LimiterSpec {
+  /** The ceiling, dBFS (sample peak). */
+  limitDbfs: number;
+  attackMs: number;
+  releaseMs: number;
+}
+
+/** A mastered render's files: the mix as 48 kHz 16-bit stereo WAV (and MP3), and both stems alike. */
+export interface StemFiles {
+  mixWav: string;
+  mp3?: string;
+  dialogWav: string;
+  backgroundWav: string;
+}
+
+/** Pass one's buses, as 48 kHz stereo 32-bit float WAVs. */
+export interface BusFiles {
+  dialog: string;
+  background: string;
 }
 
 export interface ThumbnailSpec {
@@ -142,6 +174,20 @@ export interface MediaEngine {
   renderTimeline(spec: TimelineSpec, outWav: string, options?: EngineCallOptions): Promise<void>;
   /** The timeline rendered straight into the published MP3 and WAV: one process, no mixed file between. */
   renderTimelineToMp3AndWav(spec: TimelineSpec, outMp3: string, outWav: string, options?: EngineCallOptions): Promise<void>;
+  /**
+   * Pass one of a normalized render (docs/audio.md#normalization): the timeline's dialog bus and
+   * background bus, unmastered, to float files, and the loudness of their sum.
+   */
+  renderTimelineBuses(spec: TimelineSpec, out: BusFiles, options?: EngineCallOptions): Promise<LoudnessMeasurement>;
+  /** Pass two: pass one's buses mastered into the stems and the mix; the mix measured. */
+  masterBuses(buses: BusFiles, master: MasterSpec, out: StemFiles, options?: EngineCallOptions): Promise<LoudnessMeasurement>;
+  /**
+   * The timeline rendered and mastered in one process (a `none` render, or with `spec.span` the
+   * span a regeneration splices: exactly its samples of the mix and both stems); the mix measured.
+   */
+  renderTimelineStems(spec: TimelineSpec, master: MasterSpec, out: StemFiles, options?: EngineCallOptions): Promise<LoudnessMeasurement>;
+  /** A file's loudness per ITU-R BS.1770 (ebur128); its true peak only when asked (it costs more than the rest). */
+  measureLoudness(file: string, truePeak: boolean, options?: EngineCallOptions): Promise<LoudnessMeasurement>;
   encodeMp3(inWav: string, outMp3: string, options?: EngineCallOptions): Promise<void>;
   /**
    * The MP3 frames alone (no ID3 tag, no Info frame), encoded exactly as the published MP3's: what

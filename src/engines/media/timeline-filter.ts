@@ -40,6 +40,12 @@ export interface TimelineFilterOptions {
    * (a resampler per clip held about 0.75 MB each: 400 MB for a 10-minute dub).
    */
   clipSampleRate?: number;
+  /**
+   * Leave the dialog and the background apart, as `[dialog]` and `[background]` (a silent one when
+   * there is none), instead of mixing them into `[out]`: the stems and their master
+   * (stems-filter.ts, docs/audio.md#stems).
+   */
+  buses?: boolean;
 }
 
 export function buildTimelineFilter(spec: TimelineSpec, options: TimelineFilterOptions = {}): TimelineFilter {
@@ -73,8 +79,13 @@ export function buildTimelineFilter(spec: TimelineSpec, options: TimelineFilterO
     return clip.startSeconds < spec.durationSeconds && clip.startSeconds < spanEnd;
   });
 
-  const silence = options.clipSampleRate ? `anullsrc=r=${rate}:cl=mono,aformat=sample_fmts=s16` : `anullsrc=r=${rate}:cl=stereo,${FORMAT}`;
-  const clipFormat = options.clipSampleRate ? '' : `${VOICE_FORMAT},`;
+  // A levelled timeline (its clips carry a gain, 0 included) strings its tracks in float, not s16,
+  // so a raised line cannot clip before the master (docs/audio.md#levelling); a timeline of
+  // unlevelled clips (preset `none`) stays s16 as it always was.
+  const levelled = clips.some((c) => c.gainDb !== undefined);
+  const trackSampleFormat = levelled ? 'flt' : 's16';
+  const silence = options.clipSampleRate ? `anullsrc=r=${rate}:cl=mono,aformat=sample_fmts=${trackSampleFormat}` : `anullsrc=r=${rate}:cl=stereo,${FORMAT}`;
+  const clipFormat = options.clipSampleRate ? (levelled ? 'aformat=sample_fmts=flt,' : '') : `${VOICE_FORMAT},`;
   const trackFormat = options.clipSampleRate ? `,${VOICE_FORMAT}` : '';
   // Sample positions are taken on the whole timeline's clock, then made relative to the span. A
   // span's tracks stop a little after it (the resampler reads a few samples ahead), not at the
@@ -99,12 +110,27 @@ export function buildTimelineFilter(spec: TimelineSpec, options: TimelineFilterO
       const tempo = clip.tempo !== undefined && Math.abs(clip.tempo - 1) > 0.001 ? `atempo=${clip.tempo.toFixed(6)},` : '';
       // asetpts: a piece's own sample count is its clock, so an empty clip (no frame to take a
       // time from) still becomes its stretch of silence instead of breaking the concat.
-      chains.push(`[${index}:a]${clipFormat}${tempo}apad,atrim=end_sample=${length},asetpts=N/SR/TB[c${index}]`);
+      const gain = gainOf(clip) !== 0 ? `volume=${gainOf(clip).toFixed(2)}dB:precision=float,` : '';
+      chains.push(`[${index}:a]${clipFormat}${gain}${tempo}apad,atrim=end_sample=${length},asetpts=N/SR/TB[c${index}]`);
       pieces.push(`[c${index}]`);
     });
     chains.push(`${pieces.join('')}concat=n=${pieces.length}:v=0:a=1${trackFormat}[t${t}]`);
     return `[t${t}]`;
   });
+
+  if (options.buses) {
+    // The dialog bus: its tracks mixed, cut to the output's length; the background beside it.
+    const dialog = trackLabels.length > 1 ? `amix=inputs=${trackLabels.length}:duration=first:dropout_transition=0:normalize=0,` : '';
+    chains.push(`${trackLabels.join('')}${dialog}atrim=${outputEnd}[dialog]`);
+    if (spec.background) {
+      assertFinite(spec.background.volume, 'background volume', 0);
+      const index = inputs.push(spec.background.file) - 1;
+      chains.push(`[${index}:a]${FORMAT},volume=${spec.background.volume.toFixed(4)},atrim=${outputEnd}[background]`);
+    } else {
+      chains.push(`anullsrc=r=${TIMELINE_SAMPLE_RATE}:cl=stereo,${FORMAT},atrim=${outputEnd}[background]`);
+    }
+    return { inputs, graph: chains.join(';\n'), outputLabel: '[dialog]' };
+  }
 
   const mixLabels = [...trackLabels];
   if (spec.background) {
@@ -118,6 +144,8 @@ export function buildTimelineFilter(spec: TimelineSpec, options: TimelineFilterO
   chains.push(`${mixLabels.join('')}amix=inputs=${mixLabels.length}:duration=first:dropout_transition=0:normalize=0,` + `atrim=${outputEnd}[out]`);
   return { inputs, graph: chains.join(';\n'), outputLabel: '[out]' };
 }
+
+const gainOf = (clip: TimelineClip) => clip.gainDb ?? 0;
 
 /**
  * atempo may return a few milliseconds more than the clip's length divided by its tempo; a clip

@@ -46,6 +46,7 @@ same<
       background: 'duck' | 'keep' | 'drop';
       background_track?: { file_name: string; size_bytes: number };
       caption_rules: 'standard' | 'fast' | 'children';
+      loudness: 'web' | 'broadcast' | 'atsc' | 'none';
       video?: { burned_captions: boolean };
       range?: { start_seconds: number; end_seconds: number };
       glossary?: { id: string; version?: number };
@@ -79,7 +80,9 @@ same<Equal<CreateWebhookBody, { url: string; enabled_events?: WebhookEventType[]
 // Query strings, after coercion: `limit` has a default, so it is always a number.
 same<Equal<ListProjectsQuery, { limit: number; cursor?: string; external_id?: string; youtube_video_id?: string; query?: string }>>();
 same<Equal<GetProjectQuery, { include_transfer: boolean }>>();
-same<Equal<DownloadQuery, { locale: string; type: 'audio' | 'subtitles' | 'thumbnail' | 'video'; format?: 'mp3' | 'wav' | 'srt' | 'vtt' | 'ttml' | 'png' | 'mp4' }>>();
+same<
+  Equal<DownloadQuery, { locale: string; type: 'audio' | 'dialog_stem' | 'background_stem' | 'subtitles' | 'thumbnail' | 'video'; format?: 'mp3' | 'wav' | 'srt' | 'vtt' | 'ttml' | 'png' | 'mp4' }>
+>();
 same<Equal<ListWebhooksQuery, { limit: number; cursor?: string }>>();
 same<Equal<ListVideosQuery, { channel_id?: string; query?: string; limit: number }>>();
 same<Equal<ListMeetingsQuery, { limit: number; offset: number }>>();

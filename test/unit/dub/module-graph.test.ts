@@ -20,8 +20,8 @@ const SERVER_PACKAGES = [
   '@temporalio/activity',
   '@aws-sdk/client-s3',
 ];
-/** Where the CLI's own code may come from: itself (with its own environment reader), the typed client, pure shared modules and timed-text presets (src/captions, pure by lint). */
-const ALLOWED = [/^src\/dub\//, /^src\/client\//, /^src\/shared\//, /^src\/captions\//];
+/** Where the CLI's own code may come from: itself (with its own environment reader), the typed client, pure shared modules, timed-text presets (src/captions) and loudness presets (src/audio), both pure by lint. */
+const ALLOWED = [/^src\/dub\//, /^src\/client\//, /^src\/shared\//, /^src\/captions\//, /^src\/audio\//];
 
 /** `pg/lib/x` → `pg`, `@scope/name/x` → `@scope/name`. */
 const packageOf = (specifier: string) =>

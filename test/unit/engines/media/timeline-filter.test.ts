@@ -151,4 +151,33 @@ describe('buildTimelineFilter', () => {
     expect(() => buildTimelineFilter({ clips: [clip], durationSeconds: 30, span: { fromSample: 115_200, toSample: 192_000 } }, { clipSampleRate: 22_050 })).toThrow(/before the span/);
     expect(() => buildTimelineFilter({ clips: [clip], durationSeconds: 30, span: { fromSample: 5760, toSample: 5760 } })).toThrow(RangeError);
   });
+
+  it('levels each clip by its gain in float: a levelled timeline strings its tracks as float, an unlevelled one as s16 (docs/audio.md#levelling)', () => {
+    const clips = [
+      { file: 'a.wav', startSeconds: 0, playedSeconds: 1, gainDb: 3.5 },
+      { file: 'b.wav', startSeconds: 2, playedSeconds: 1, gainDb: 0 },
+    ];
+    const levelled = buildTimelineFilter({ clips, durationSeconds: 4 }, { clipSampleRate: 22_050 });
+    expect(levelled.graph).toContain('[0:a]aformat=sample_fmts=flt,volume=3.50dB:precision=float,apad');
+    // A gain of 0 is no filter, but the clip is float like its track.
+    expect(levelled.graph).toContain('[1:a]aformat=sample_fmts=flt,apad');
+    expect(levelled.graph).not.toContain('sample_fmts=s16');
+    const plain = buildTimelineFilter({ clips: clips.map(({ gainDb: _, ...c }) => c), durationSeconds: 4 }, { clipSampleRate: 22_050 });
+    expect(plain.graph).not.toContain('volume=');
+    expect(plain.graph).not.toContain('sample_fmts=flt,');
+  });
+
+  it('leaves the dialog and the background apart as two buses, a silent background when there is none (docs/audio.md#stems)', () => {
+    const clips = [
+      { file: 'a.wav', startSeconds: 0, playedSeconds: 3 },
+      { file: 'b.wav', startSeconds: 1, playedSeconds: 1 },
+    ];
+    const withBackground = buildTimelineFilter({ clips, durationSeconds: 4, background: { file: 'bg.wav', volume: 0.15 } }, { buses: true });
+    expect(withBackground.graph).toMatch(/\[t0\]\[t1\]amix=inputs=2:duration=first:dropout_transition=0:normalize=0,atrim=duration=4\.000000\[dialog\]/);
+    expect(withBackground.graph).toMatch(/\[2:a\][^;]*volume=0\.1500,atrim=duration=4\.000000\[background\]/);
+    expect(withBackground.graph).not.toContain('[out]');
+    const without = buildTimelineFilter({ clips: clips.slice(0, 1), durationSeconds: 4 }, { buses: true });
+    expect(without.graph).toContain('[t0]atrim=duration=4.000000[dialog]');
+    expect(without.graph).toMatch(/anullsrc=r=48000:cl=stereo,[^;]*atrim=duration=4\.000000\[background\]/);
+  });
 });
