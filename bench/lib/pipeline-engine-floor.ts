@@ -25,8 +25,9 @@ export interface TargetEngines {
  * The engine floor: every engine command the project needs, called directly one after another
  * with no Temporal, database, blob store or Node worker in between. Recognition runs once on the
  * whole clip with the recognizer's own search flags; each language translates the project's own
- * transcript, speaks its translation in one espeak-ng call, mixes, encodes, muxes the MP4 (the
- * bench clip has a picture) and draws the thumbnail.
+ * transcript, speaks its translation in one espeak-ng call, mixes and masters it to the default
+ * loudness preset in two passes (the stems beside the mix), muxes the MP4 (the bench clip has a
+ * picture) and draws the thumbnail.
  */
 export async function engineFloor(dir: string, source: string, transcript: string[], targets: TargetEngines[], duration: number): Promise<FloorStep[]> {
   await mkdir(dir, { recursive: true });
@@ -68,32 +69,43 @@ export async function engineFloor(dir: string, source: string, transcript: strin
     }
     const voice = f(`${target.locale}-voice.wav`);
     await step(`[${target.locale}] espeak-ng -v ${target.voice} (whole translation)`, 'espeak-ng', ['-v', target.voice, '-w', voice, '--stdin'], { input: `${text.replace(/\n/g, ' ')}\n` });
-    await step(
-      `[${target.locale}] ffmpeg: mix voice + background → wav`,
-      'ffmpeg',
-      ffmpegArgs([
-        '-i',
-        voice,
-        '-i',
-        f('background.wav'),
-        '-filter_complex',
-        `[0:a]aresample=48000,pan=stereo|c0=c0|c1=c0[v];[1:a]volume=${BACKGROUND_VOLUME}[b];[v][b]amix=inputs=2:duration=longest:normalize=0,atrim=duration=${duration}[out]`,
-        '-map',
-        '[out]',
-        '-ac',
-        '2',
-        '-ar',
-        '48000',
-        '-c:a',
-        'pcm_s16le',
-        f(`${target.locale}-mixed.wav`),
-      ]),
-    );
-    await step(
-      `[${target.locale}] ffmpeg: mp3 128k + wav 48 kHz`,
-      'ffmpeg',
-      ffmpegArgs(['-i', f(`${target.locale}-mixed.wav`), '-c:a', 'libmp3lame', '-b:a', '128k', f(`${target.locale}-dub.mp3`), '-ar', '48000', '-c:a', 'pcm_s16le', f(`${target.locale}-dub.wav`)]),
-    );
+    // The mix as the pipeline masters it (docs/audio.md#normalization): pass one writes the dialog
+    // and background buses as float and measures their sum; pass two applies the program gain to
+    // both and writes the two stems, the mix WAV and its MP3, measuring the mix again.
+    const buses = { dialog: f(`${target.locale}-dialog-bus.wav`), background: f(`${target.locale}-background-bus.wav`) };
+    const floatWav = (file: string) => ['-ac', '2', '-ar', '48000', '-c:a', 'pcm_f32le', file];
+    const pass1 = await step(`[${target.locale}] ffmpeg: voice + background → buses, loudness measured`, 'ffmpeg', [
+      ...ffmpegArgs(['-i', voice, '-i', f('background.wav')]).map((a) => (a === 'error' ? 'info' : a)),
+      '-filter_complex',
+      `[0:a]aresample=48000,pan=stereo|c0=c0|c1=c0,apad,atrim=duration=${duration},asplit=2[d][ds];[1:a]volume=${BACKGROUND_VOLUME},atrim=duration=${duration},asplit=2[b][bs];` +
+        `[ds][bs]amix=inputs=2:duration=first:normalize=0,ebur128=peak=true,anullsink`,
+      '-map',
+      '[d]',
+      ...floatWav(buses.dialog),
+      '-map',
+      '[b]',
+      ...floatWav(buses.background),
+    ]);
+    const integrated = Number(/I:\s+(-?[\d.]+) LUFS/.exec(pass1.stderr)?.[1] ?? -16);
+    const gain = `volume=${(-16 - integrated).toFixed(2)}dB:precision=float`;
+    const wav = (label: string, file: string) => ['-map', label, '-ac', '2', '-ar', '48000', '-c:a', 'pcm_s16le', file];
+    await step(`[${target.locale}] ffmpeg: master → dialog + background stems, mix wav + mp3 128k, measured`, 'ffmpeg', [
+      ...ffmpegArgs(['-i', buses.dialog, '-i', buses.background]),
+      '-filter_complex',
+      `[0:a]${gain},asplit=2[d][ds];[1:a]${gain},asplit=2[b][bs];[ds][bs]amix=inputs=2:duration=first:normalize=0,asplit=3[m0][m1][m2];[m2]ebur128=peak=true,anullsink`,
+      ...wav('[m0]', f(`${target.locale}-dub.wav`)),
+      '-map',
+      '[m1]',
+      '-ac',
+      '2',
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '128k',
+      f(`${target.locale}-dub.mp3`),
+      ...wav('[d]', f(`${target.locale}-dialog-stem.wav`)),
+      ...wav('[b]', f(`${target.locale}-background-stem.wav`)),
+    ]);
     // The dubbed MP4 (src/engines/media/video-mux.ts): the picture and the original's audio copied, the dub's MP3 as its first track.
     await step(
       `[${target.locale}] ffmpeg: mp4 mux (picture copied, dub + original)`,

@@ -7,6 +7,8 @@ import { sentenceBoundaryFigures, type BoundaryFigures } from './sentence-bounda
 import type { BenchVoice, SpokenSentence } from './speech-clip';
 import { fmt, formatTable } from './stats';
 import { captionQcFigure, type CaptionQcFigure } from './caption-qc-figure';
+import { LOUDNESS_PRESETS } from '../../src/audio/loudness-presets';
+import type { LoudnessReport } from '../../src/audio/loudness-report';
 import { countOverlaps, vttCues } from './timing-overlaps';
 import { wordErrors, type WordErrors } from './wer';
 
@@ -35,6 +37,8 @@ export interface TargetQuality {
   largestShiftSeconds: number;
   /** Timed-text QC of the captions before and after cue timing (bench/lib/caption-qc-figure.ts). */
   captionQc: CaptionQcFigure;
+  /** The delivered mix's loudness as the project view reports it (docs/audio.md#report). */
+  loudness: LoudnessReport | null;
 }
 
 export interface VoiceQuality {
@@ -109,7 +113,9 @@ export async function measureQuality(input: {
     const placed = lines.filter((l) => l.placed_start_seconds !== null && l.placed_end_seconds !== null);
     const untranslated = untranslatedFromLog(input.workerLog, projectId, locale);
     const vtt = await input.downloadVtt(locale);
+    const { loudness_report: loudness } = await db.selectFrom('project_languages').select('loudness_report').where('project_id', '=', projectId).where('locale', '=', locale).executeTakeFirstOrThrow();
     targets.push({
+      loudness,
       locale,
       chrf: reference === null ? null : documentChrf(lines.map((l) => l.text).join(' '), reference),
       bestRoute:
@@ -226,6 +232,21 @@ export function reportQuality(figures: readonly VoiceQuality[]): boolean {
             `${qc.forced} of ${qc.breachesAfter}`,
             verdict(ok),
           ];
+        }),
+      ),
+    ),
+  );
+  console.log("\nloudness per target (the project's preset, measured per ITU-R BS.1770 by ebur128; goal: within ±1 LU of the target, true peak at most the ceiling; docs/audio.md):");
+  console.log(
+    formatTable(
+      ['voice', 'target', 'preset', 'integrated LUFS', 'range LU', 'true peak dBTP', 'goal'],
+      figures.flatMap((q) =>
+        q.targets.map((t) => {
+          const l = t.loudness;
+          const target = l ? LOUDNESS_PRESETS[l.preset] : null;
+          const ok = !l || !target ? l !== null : l.integrated_lufs !== null && Math.abs(l.integrated_lufs - target.integratedLufs) <= 1 && (l.true_peak_dbtp ?? -Infinity) <= target.truePeakDbtp;
+          if (!ok) pass = false;
+          return [VOICE_LABEL[q.voice], t.locale, l?.preset ?? 'not reported', fmt(l?.integrated_lufs ?? NaN, 1), fmt(l?.range_lu ?? NaN, 1), fmt(l?.true_peak_dbtp ?? NaN, 1), verdict(ok)];
         }),
       ),
     ),

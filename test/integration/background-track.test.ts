@@ -122,6 +122,8 @@ describe('a project with its own music-and-effects track', () => {
         source: { type: 'upload', file_name: 'film.mp4', size_bytes: film.length },
         background_track: { file_name: 'me.wav', size_bytes: track.length },
         transcript: { format: 'json', content: JSON.stringify(SCRIPT) },
+        // The track's level is compared as it was laid: no program gain (docs/audio.md#presets).
+        loudness: 'none',
       }),
     );
     expect(created.status).toBe(201);
@@ -197,10 +199,12 @@ describe('a project with its own music-and-effects track', () => {
     expect(res.status).toBe(200);
     await waitForProjectView(suite.api, tenant, id, 'revision 2', (p) => p.languages[0]?.revision === 2, 120_000);
     const called = counted.calls.map((c) => c.name);
-    expect(called.filter((n) => n === 'renderTimelineToMp3AndWav')).toEqual([]);
-    expect(called.filter((n) => n === 'renderTimeline')).toHaveLength(1);
+    const spans = counted.calls.filter((c) => c.name === 'renderTimelineStems' && (c.args[0] as { span?: unknown }).span);
+    expect(called.filter((n) => n === 'renderTimelineBuses' || n === 'renderTimelineToMp3AndWav')).toEqual([]);
+    expect(counted.calls.filter((c) => c.name === 'renderTimelineStems').length).toBe(spans.length);
+    expect(spans).toHaveLength(1);
     // The span was mixed over the track at its recorded level.
-    const span = counted.calls.find((c) => c.name === 'renderTimeline')!.args[0] as { background?: { volume: number; duck?: unknown } };
+    const span = spans[0]!.args[0] as { background?: { volume: number; duck?: unknown } };
     expect(span.background).toMatchObject({ volume: 1 });
     expect(span.background!.duck).toBeUndefined();
   }, 180_000);
