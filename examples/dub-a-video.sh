@@ -99,12 +99,12 @@ fi
 
 # 6. Download every file of every completed language (-L follows a redirect to a signed URL), then
 #    list who speaks, each dubbed in their own voice (404 before speaker detection).
-while read -r LOCALE FORMAT URL; do
-  curl -sS --fail -L -H "Authorization: Bearer $API_KEY" -o "$OUT/$LOCALE.$FORMAT" "$URL"
-  echo "saved $OUT/$LOCALE.$FORMAT"
+while read -r LOCALE FILE URL; do
+  curl -sS --fail -L -H "Authorization: Bearer $API_KEY" -o "$OUT/$LOCALE.$FILE" "$URL"
+  echo "saved $OUT/$LOCALE.$FILE"
 done < <(echo "$PROJECT" | node -e '
   for (const l of JSON.parse(require("fs").readFileSync(0, "utf8")).data.languages)
-    for (const d of l.deliverables) console.log(l.locale, d.format, d.download_url)')
+    for (const d of l.deliverables) console.log(l.locale, `${d.type.endsWith("_stem") ? d.type.replace("_", "-") + "." : ""}${d.format}`, d.download_url)')
 CODE=$(curl -sS -H "Authorization: Bearer $API_KEY" -o "$OUT/speakers.json" -w '%{http_code}' "$BASE_URL/v1/dubbing/projects/$ID/speakers")
 if [ "$CODE" = 200 ]; then
   node -e 'for (const s of JSON.parse(require("fs").readFileSync(0, "utf8")).data)

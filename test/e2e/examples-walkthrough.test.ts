@@ -87,6 +87,8 @@ describe.each(STORAGE_DRIVERS)('examples/dub-a-video.sh on the %s storage driver
         expect(statSync(file).size).toBeGreaterThan(0);
         expect(run.stdout).toContain(`saved ${out}/${locale}.${format}`);
       }
+      // The stems are saved beside the mix, not over it (docs/audio.md#stems).
+      for (const stem of ['dialog-stem', 'background-stem']) expect(statSync(path.join(out, `${locale}.${stem}.wav`)).size).toBe(statSync(path.join(out, `${locale}.wav`)).size);
       expect(readFileSync(path.join(out, `${locale}.vtt`), 'utf8')).toMatch(/^WEBVTT/);
       expect(readFileSync(path.join(out, `${locale}.png`)).subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
       expect((await ffprobe(path.join(out, `${locale}.mp3`))).durationSeconds).toBeGreaterThan(1);
