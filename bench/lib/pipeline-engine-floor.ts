@@ -1,8 +1,12 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { POCKETSPHINX_MODEL_ROOT } from '../../src/engines/capabilities';
 import { DEFAULT_SEARCH_ARGS } from '../../src/engines/asr/pocketsphinx-recognizer';
 import { ffmpegArgs, runCommand } from './commands';
+import { batchScript, FESTIVAL_CLIP_RATE, festivalHeapCells, readableText } from '../../src/engines/tts/festival-synthesizer';
+import { findFestivalVoice } from '../../src/engines/tts/voice-catalog';
+import { parseVoiceId } from '../../src/engines/tts/voice-ids';
+import { pcmWavHeader, readWavInfo } from '../../src/engines/tts/wav-file';
 
 // The engine floor of bench/pipeline.bench.ts: the engine commands alone, with nothing in between.
 
@@ -25,7 +29,8 @@ export interface TargetEngines {
  * The engine floor: every engine command the project needs, called directly one after another
  * with no Temporal, database, blob store or Node worker in between. Recognition runs once on the
  * whole clip with the recognizer's own search flags; each language translates the project's own
- * transcript, speaks its translation in one espeak-ng call, mixes and masters it to the default
+ * transcript, speaks its translation with the language's voice (one espeak-ng call, or one
+ * Festival process writing a clip per line), mixes and masters it to the default
  * loudness preset in two passes (the stems beside the mix), muxes the MP4 (the bench clip has a
  * picture) and draws the thumbnail.
  */
@@ -68,7 +73,32 @@ export async function engineFloor(dir: string, source: string, transcript: strin
       text = translated.stdout.toString('utf8').trim();
     }
     const voice = f(`${target.locale}-voice.wav`);
-    await step(`[${target.locale}] espeak-ng -v ${target.voice} (whole translation)`, 'espeak-ng', ['-v', target.voice, '-w', voice, '--stdin'], { input: `${text.replace(/\n/g, ' ')}\n` });
+    const { engine, name } = parseVoiceId(target.voice);
+    const festival = engine === 'festival' ? findFestivalVoice(name) : undefined;
+    if (festival) {
+      // The language's Festival voice, as the pipeline speaks it: one process, a clip per line, joined.
+      const lines = text.split('\n').filter((l) => /[\p{L}\p{N}]/u.test(l));
+      const clips = lines.map((_, i) => f(`${target.locale}-line-${i}.wav`));
+      const script = batchScript(
+        festival,
+        lines.map((l) => readableText(l, festival.encoding)),
+        clips,
+      );
+      await step(`[${target.locale}] festival ${festival.name} (a clip per line, one process)`, 'festival', ['--heap', String(festivalHeapCells(Math.max(...lines.map((l) => l.length)))), '--pipe'], {
+        input: Buffer.from(script, festival.encoding),
+      });
+      const pcm = await Promise.all(
+        clips.map(async (c) => {
+          const bytes = await readFile(c);
+          const info = readWavInfo(bytes);
+          return bytes.subarray(info.dataOffset, info.dataOffset + info.dataBytes);
+        }),
+      );
+      const joined = Buffer.concat(pcm);
+      await writeFile(voice, Buffer.concat([pcmWavHeader(FESTIVAL_CLIP_RATE, joined.length, 1), joined]));
+    } else {
+      await step(`[${target.locale}] espeak-ng -v ${name} (whole translation)`, 'espeak-ng', ['-v', name, '-w', voice, '--stdin'], { input: `${text.replace(/\n/g, ' ')}\n` });
+    }
     // The mix as the pipeline masters it (docs/audio.md#normalization): pass one writes the dialog
     // and background buses as float and measures their sum; pass two applies the program gain to
     // both and writes the two stems, the mix WAV and its MP3, measuring the mix again.

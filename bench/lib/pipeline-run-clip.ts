@@ -101,6 +101,7 @@ export async function runClip(services: Services, dir: string, seconds: number, 
   for (const locale of targets) spans.push(...(await workflowSpans(services.client, languageWorkflowId(projectId, locale))));
   const { phases, timeline } = phaseTables(spans, sampler, t0, final.completed_at!.getTime(), wallMs, targets);
 
+  const languageVoices = await db.selectFrom('project_languages').select(['locale', 'voice']).where('project_id', '=', projectId).execute();
   // The floor, after the pipeline (the worker is idle now).
   if (options.floor) log('engine floor: the same engine work, called directly, one command after another');
   const floor = !options.floor
@@ -111,7 +112,9 @@ export async function runClip(services: Services, dir: string, seconds: number, 
         transcript.map((t) => t.text),
         targets.map((locale) => {
           const entry = services.capabilities.locales.find((l) => l.locale === locale)!;
-          return { locale, modes: entry.translationModes!, voice: entry.voice };
+          // The voice the project's language was really spoken with (its most natural one, Festival where there is one).
+          const voice = languageVoices.find((l) => l.locale === locale)?.voice ?? entry.voice;
+          return { locale, modes: entry.translationModes!, voice };
         }),
         clip.duration,
       );
