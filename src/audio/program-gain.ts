@@ -32,12 +32,21 @@ const TRIM_SLACK_DB = 0.1;
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-/** The master for the unmastered sum's measurement: the gain to the target, a limiter when the peak would pass the ceiling. */
+/**
+ * How far a true peak may sit above the sample peak pass one measures: inter-sample overs of
+ * speech at 48 kHz stay well under it. Should one pass it, the master's measured true peak trims.
+ */
+export const INTER_SAMPLE_MARGIN_DB = 0.5;
+
+/**
+ * The master for the unmastered sum's measurement (its peak a sample peak): the gain to the
+ * target, a limiter when the peak would pass the ceiling.
+ */
 export function programMaster(target: LoudnessTarget | null, sum: LoudnessMeasurement): MasterSettings {
   // Silence (or `none`) has no loudness to bring anywhere.
   if (!target || !Number.isFinite(sum.integratedLufs)) return { gainDb: 0, limiter: null };
   const gainDb = round2(target.integratedLufs - sum.integratedLufs);
-  const peak = (sum.truePeakDbtp ?? Number.NEGATIVE_INFINITY) + gainDb;
+  const peak = (sum.truePeakDbtp ?? Number.NEGATIVE_INFINITY) + INTER_SAMPLE_MARGIN_DB + gainDb;
   return { gainDb, limiter: peak > target.truePeakDbtp ? { limitDbfs: round2(target.truePeakDbtp - LIMIT_MARGIN_DB), attackMs: ATTACK_MS, releaseMs: RELEASE_MS } : null };
 }
 

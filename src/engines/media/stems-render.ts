@@ -9,7 +9,8 @@ import { TIMELINE_SAMPLE_RATE, type TimelineFilter } from './timeline-filter';
 // The ffmpeg runs of a normalized render (docs/audio.md#normalization), for FfmpegMediaEngine:
 // pass one writes the unmastered buses and measures their sum, pass two masters them into the
 // stems and the mix; a span (or a `none` render) is rendered and mastered in one run. ebur128
-// prints its summary at the info level, on stderr: these runs log at that level and parse it.
+// prints its summary at the info level, on stderr: these runs log at that level and parse it. Its
+// line per 100 ms frame goes to the verbose level (framelog=verbose), out of that log.
 
 export interface StemTools {
   /** Runs ffmpeg at the info log level and answers its stderr (its tail). */
@@ -107,5 +108,5 @@ export async function renderTimelineStems(tools: StemTools, spec: TimelineSpec, 
 }
 
 export async function measureLoudness(tools: StemTools, file: string, truePeak: boolean, seconds: number): Promise<LoudnessMeasurement> {
-  return measured(await tools.ffmpeg([...tools.input(file), '-af', truePeak ? 'ebur128=peak=true' : 'ebur128', '-f', 'null', '-'], seconds));
+  return measured(await tools.ffmpeg([...tools.input(file), '-af', truePeak ? 'ebur128=peak=true:framelog=verbose' : 'ebur128=framelog=verbose', '-f', 'null', '-'], seconds));
 }

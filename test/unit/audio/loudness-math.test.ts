@@ -66,6 +66,9 @@ describe('program gain', () => {
     expect(programMaster(web, { integratedLufs: Number.NEGATIVE_INFINITY, rangeLu: 0, truePeakDbtp: null })).toEqual({ gainDb: 0, limiter: null });
   });
   it('limits the dialog under the ceiling when the gain would pass it, and trims by what the master still peaks over', () => {
+    // A sample peak of -5.4 dBFS, 4 dB up: within the inter-sample margin of the -1 dBTP ceiling.
+    expect(programMaster(web, { integratedLufs: -20, rangeLu: 3, truePeakDbtp: -5.4 }).limiter).not.toBeNull();
+    expect(programMaster(web, { integratedLufs: -20, rangeLu: 3, truePeakDbtp: -5.6 }).limiter).toBeNull();
     const master = programMaster(web, { integratedLufs: -20, rangeLu: 3, truePeakDbtp: -2 });
     expect(master).toEqual({ gainDb: 4, limiter: { limitDbfs: -2.5, attackMs: 5, releaseMs: 50 } });
     expect(trimmedMaster(web, master, { integratedLufs: -16, rangeLu: 3, truePeakDbtp: -1.2 })).toBeNull();
