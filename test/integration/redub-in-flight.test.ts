@@ -126,7 +126,7 @@ describe('while the re-dub after a verified review renders', () => {
     expect((await review.handle.result()) as TranscriptReviewResult).toEqual({ status: 'verified', redubbed: ['es_es'], redubFailed: [] });
     expect(await spanish(projectId)).toEqual({ status: 'completed', revision: 2, claimed_revision: 2, redub_revision: null, transcript_kind: 'verified' });
     expect(revisionOf(heldKey)).toBe('r2');
-    expect((await storageKeys(projectId)).map(revisionOf)).toEqual(Array(7).fill('r2'));
+    expect((await storageKeys(projectId)).map(revisionOf)).toEqual(Array(9).fill('r2'));
     expect(await captions(tenant, projectId)).toContain('elefante');
 
     // Published: the same edit is taken, stays `edited`, and the quote counts it.
@@ -192,7 +192,7 @@ describe('a regeneration running when the review is verified', () => {
       await suite.api.db.selectFrom('language_regenerations').select(['status', 'from_revision', 'to_revision', 'refunded_credits']).where('id', '=', regeneration.id).executeTakeFirstOrThrow(),
     ).toEqual({ status: 'completed', from_revision: 1, to_revision: 2, refunded_credits: 0 });
     expect(await spanish(projectId)).toEqual({ status: 'completed', revision: 3, claimed_revision: 3, redub_revision: null, transcript_kind: 'verified' });
-    expect((await storageKeys(projectId)).map(revisionOf)).toEqual(Array(7).fill('r3'));
+    expect((await storageKeys(projectId)).map(revisionOf)).toEqual(Array(9).fill('r3'));
     expect(await captions(tenant, projectId)).toContain('elefante');
     // The regeneration's charge stands, once; the re-dub charged nothing.
     const ledger = await suite.api.db.selectFrom('credit_ledger').select(['reference', 'kind']).where('project_id', '=', projectId).where('reference', 'like', `${projectId}:regen:%`).execute();
@@ -220,7 +220,7 @@ describe('a re-dub that fails', () => {
     const activities = (await review.handle.fetchHistory()).events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
     expect(activities.slice(activities.indexOf('redubLanguage'))).toEqual(['redubLanguage', 'releaseRedub', 'planRedubs', 'emitProjectEvents']);
     expect(await spanish(projectId)).toEqual({ status: 'completed', revision: 1, claimed_revision: 2, redub_revision: null, transcript_kind: 'machine' });
-    expect((await storageKeys(projectId)).map(revisionOf)).toEqual(Array(7).fill('r1'));
+    expect((await storageKeys(projectId)).map(revisionOf)).toEqual(Array(9).fill('r1'));
 
     const lineId = (await call(tenant, projectId, 'GET', '/languages/es_es/segments')).body.data.segments[0].id as string;
     const edited = await call(tenant, projectId, 'PATCH', `/languages/es_es/segments/${lineId}`, { text: 'Hola a todos.' });
