@@ -125,7 +125,8 @@ export function buildTimelineFilter(spec: TimelineSpec, options: TimelineFilterO
     if (spec.background) {
       assertFinite(spec.background.volume, 'background volume', 0);
       const index = inputs.push(spec.background.file) - 1;
-      chains.push(`[${index}:a]${FORMAT},volume=${spec.background.volume.toFixed(4)},atrim=${outputEnd}[background]`);
+      // Padded: a source's audio can end before its picture, and each stem is the mix's length.
+      chains.push(`[${index}:a]${FORMAT},volume=${spec.background.volume.toFixed(4)},apad,atrim=${outputEnd}[background]`);
     } else {
       chains.push(`anullsrc=r=${TIMELINE_SAMPLE_RATE}:cl=stereo,${FORMAT},atrim=${outputEnd}[background]`);
     }

@@ -38,6 +38,16 @@ const pcmOf = (file: string) => {
 };
 const files = (name: string) => ({ mixWav: path.join(dir, `${name}-mix.wav`), dialogWav: path.join(dir, `${name}-dialog.wav`), backgroundWav: path.join(dir, `${name}-background.wav`) });
 
+it("makes both stems and the mix the timeline's length when the background ends before it (a source whose audio stops before its picture)", async () => {
+  const short = path.join(dir, 'short-background.wav');
+  await ffmpeg(['-f', 'lavfi', '-i', `anoisesrc=d=${DURATION - 3}:a=0.1:r=48000`, '-af', 'pan=stereo|c0=c0|c1=c0', '-c:a', 'pcm_s16le', short]);
+  const buses = { dialog: path.join(dir, 'short-dialog-bus.wav'), background: path.join(dir, 'short-background-bus.wav') };
+  const out = files('short');
+  await media.renderTimelineBuses({ clips: placed(), durationSeconds: DURATION, background: { file: short, volume: 0.15 } }, buses);
+  await media.masterBuses(buses, { gainDb: -3, limiter: null }, out);
+  expect([out.mixWav, out.dialogWav, out.backgroundWav].map((f) => pcmOf(f).length / 4)).toEqual([DURATION * RATE, DURATION * RATE, DURATION * RATE]);
+}, 60_000);
+
 describe.each([
   // Low enough that no sample clips: a master that would clip gets the limiter (docs/audio.md#normalization).
   ['a program gain', { gainDb: -9, limiter: null }],

@@ -174,7 +174,7 @@ describe('buildTimelineFilter', () => {
     ];
     const withBackground = buildTimelineFilter({ clips, durationSeconds: 4, background: { file: 'bg.wav', volume: 0.15 } }, { buses: true });
     expect(withBackground.graph).toMatch(/\[t0\]\[t1\]amix=inputs=2:duration=first:dropout_transition=0:normalize=0,atrim=duration=4\.000000\[dialog\]/);
-    expect(withBackground.graph).toMatch(/\[2:a\][^;]*volume=0\.1500,atrim=duration=4\.000000\[background\]/);
+    expect(withBackground.graph).toMatch(/\[2:a\][^;]*volume=0\.1500,apad,atrim=duration=4\.000000\[background\]/);
     expect(withBackground.graph).not.toContain('[out]');
     const without = buildTimelineFilter({ clips: clips.slice(0, 1), durationSeconds: 4 }, { buses: true });
     expect(without.graph).toContain('[t0]atrim=duration=4.000000[dialog]');
