@@ -131,7 +131,7 @@ export function reportRegenerations(figures: RegenerationFigure[]): boolean {
     ];
   });
   console.log(formatTable(['project', 'edited', 'lines', 'wall s', 'worker CPU s', 'CPU vs shortest', 'how', 'result'], rows));
-  const keys = ['speechMs', 'mixMs', 'wavMs', 'mp3Ms', 'storeMs', 'renderAndEncodeMs', 'thumbnailMs', 'videoMs'].filter((k) => figures.some((f) => f.stage && k in f.stage));
+  const keys = ['speechMs', 'mixMs', 'wavMs', 'measureAndMp3Ms', 'mp3Ms', 'storeMs', 'renderAndEncodeMs', 'thumbnailMs', 'videoMs'].filter((k) => figures.some((f) => f.stage && k in f.stage));
   console.log('\nstages inside the render (worker log, ms):');
   console.log(
     formatTable(

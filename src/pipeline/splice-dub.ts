@@ -136,12 +136,15 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
     const key = (file: keyof typeof REVISION_FILES) => revisionFileKey(input.keyPrefix, file);
     await patchWavs(blobStore, input.previousKeyPrefix, input.keyPrefix, mixed, { wav, dialogStem, backgroundStem });
     clock.lap('wavMs');
-    // Still on its preset's target, or mastered whole again (docs/audio.md#regenerations).
-    const { measured, refusal: offTarget } = await remeasure(deps, { keyPrefix: input.keyPrefix, loudness, mixed, workDir, onTick: input.onTick, transfer: input.transfer });
-    if (offTarget) return await mixWholeInstead(offTarget);
-    clock.lap('measureMs');
+    // Still on its preset's target, or mastered whole again (docs/audio.md#regenerations). Measured
+    // while the MP3's frames are spliced: the two read different files, and a refusal only wastes them.
+    const measuring = remeasure(deps, { keyPrefix: input.keyPrefix, loudness, mixed, workDir, onTick: input.onTick, transfer: input.transfer });
+    measuring.catch(() => undefined);
     const source: WavSource = { key: previousKey('wav'), dataOffset: wav.dataOffset, samples: wav.samples, spans: mixed };
     const mp3 = await spliceMp3(deps, { previousMp3: previousKey('mp3'), mp3: key('mp3'), wav: source, workDir, onTick: input.onTick });
+    const { measured, refusal: offTarget } = await measuring;
+    if (offTarget) return await mixWholeInstead(offTarget);
+    clock.lap('measureAndMp3Ms');
     if (!mp3.spliced) {
       // Frames that cannot be swapped soundly: the whole MP3 from the spliced WAV.
       const spliced = await blobStore.toLocalFile(key('wav'), workDir, input.transfer);

@@ -130,10 +130,13 @@ async function pcmOf(file: string): Promise<Buffer> {
 /** The three published WAVs copied under the new revision with the spans written over them. */
 export async function patchWavs(blobStore: BlobStore, from: string, to: string, mixed: readonly MixedSpan[], layouts: Record<PatchedWav, WavInfo>): Promise<void> {
   const samples = { wav: (m: MixedSpan) => m.pcm, dialogStem: (m: MixedSpan) => m.dialog, backgroundStem: (m: MixedSpan) => m.background };
-  for (const file of PATCHED_WAVS) {
-    const patches = mixed.map((m) => ({ offset: layouts[file].dataOffset + m.span.fromSample * FRAME_BYTES, bytes: samples[file](m) }));
-    await blobStore.copyPatched(revisionFileKey(from, file), revisionFileKey(to, file), patches);
-  }
+  // Three copies of the length of the mix: side by side, they overlap their reads and writes.
+  await Promise.all(
+    PATCHED_WAVS.map((file) => {
+      const patches = mixed.map((m) => ({ offset: layouts[file].dataOffset + m.span.fromSample * FRAME_BYTES, bytes: samples[file](m) }));
+      return blobStore.copyPatched(revisionFileKey(from, file), revisionFileKey(to, file), patches);
+    }),
+  );
 }
 
 /**
