@@ -1,4 +1,4 @@
-import { KEYFRAME_SECONDS } from './video-mux';
+import { encodedPicture } from './video-mux';
 
 // The ffmpeg arguments that cut a preview's range out of the source (docs/previews.md#the-cut),
 // pure so they are testable without ffmpeg. One command, re-encoding both streams, so the cut is
@@ -18,25 +18,8 @@ export function rangeCutArgs(spec: RangeCutSpec, input: string[], outFile: strin
   // Seek and duration on the input: ffmpeg decodes from before the start and drops what precedes
   // it, so both streams begin exactly there, at time 0.
   const window = ['-ss', seconds(spec.startSeconds), '-t', seconds(spec.endSeconds - spec.startSeconds)];
-  const video = spec.hasVideo
-    ? [
-        '-map',
-        '0:V:0',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-crf',
-        '18',
-        '-pix_fmt',
-        'yuv420p',
-        '-fps_mode',
-        'passthrough',
-        // Keyframes as an encoded dub picture has them (video-mux.ts): a regeneration joins at them.
-        '-force_key_frames',
-        `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`,
-      ]
-    : [];
+  // Encoded as a dub's picture is (video-mux.ts), keyframes included: a regeneration joins at them.
+  const video = spec.hasVideo ? ['-map', '0:V:0', ...encodedPicture([], 18)] : [];
   // FLAC: lossless, so recognition, the background and the original track hear the source's own samples.
   const audio = ['-map', '0:a:0', '-c:a', 'flac'];
   return [...window, ...input, ...video, ...audio, '-sn', '-dn', '-map_chapters', '-1', '-f', 'matroska', `file:${outFile}`];

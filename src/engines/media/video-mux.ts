@@ -124,9 +124,10 @@ export function pictureFilters(picture: Picture | null | undefined, cap: VideoCa
 
 /**
  * How a picture is encoded: also what a regeneration encodes a few GOPs with, to be joined to the
- * published ones (burned-stretches.ts), so every setting that shapes the stream is here.
+ * published ones (burned-stretches.ts), so every setting that shapes the stream is here. A
+ * preview's cut source (range-cut.ts) is encoded alike, a little finer: it is encoded again later.
  */
-export function encodedPicture(filters: readonly string[]): string[] {
+export function encodedPicture(filters: readonly string[], crf = 20): string[] {
   return [
     ...(filters.length > 0 ? ['-vf', filters.join(',')] : []),
     // passthrough: every frame (each source frame, unless over the rate cap) at its own time, none duplicated.
@@ -135,7 +136,7 @@ export function encodedPicture(filters: readonly string[]): string[] {
     '-preset',
     'veryfast',
     '-crf',
-    '20',
+    String(crf),
     '-pix_fmt',
     'yuv420p',
     '-fps_mode',
