@@ -1,6 +1,8 @@
 // Reads ffmpeg's `ebur128=peak=true` summary (printed on stderr when the filter closes) into
 // numbers (docs/audio.md#measurement). The summary is the last block of its kind in the log.
 
+import type { LoudnessBlocks } from './loudness-blocks';
+
 export interface LoudnessMeasurement {
   /** Integrated loudness, LUFS; -Infinity for silence (ffmpeg prints -70.0 at its floor). */
   integratedLufs: number;
@@ -8,6 +10,8 @@ export interface LoudnessMeasurement {
   rangeLu: number;
   /** The highest true peak of any channel, dBTP; null when the filter was run without peak=true. */
   truePeakDbtp: number | null;
+  /** Every 100 ms frame's figures, when the run printed them (a master's measurement). */
+  blocks?: LoudnessBlocks;
 }
 
 /** The measurement in the last `Summary:` block of `stderr`, or null when there is none. */
@@ -28,4 +32,15 @@ export function parseEbur128Summary(stderr: string): LoudnessMeasurement | null 
     rangeLu: range,
     truePeakDbtp: peak ? (peak[1] === '-inf' ? Number.NEGATIVE_INFINITY : Number(peak[1])) : null,
   };
+}
+
+/**
+ * The momentary and short-term loudness of every 100 ms frame, from the file `ametadata=mode=print`
+ * writes after `ebur128=metadata=1` (one `lavfi.r128.M=` and one `lavfi.r128.S=` line a frame).
+ */
+export function parseEbur128Frames(printed: string): LoudnessBlocks {
+  const series = (key: 'M' | 'S') => Array.from(printed.matchAll(new RegExp(`^lavfi\\.r128\\.${key}=(\\S+)$`, 'gm')), (m) => Number(m[1]));
+  const blocks = { momentary: series('M'), shortTerm: series('S') };
+  if (blocks.momentary.length !== blocks.shortTerm.length || [...blocks.momentary, ...blocks.shortTerm].some(Number.isNaN)) throw new Error('ebur128 printed frames that do not pair up');
+  return blocks;
 }

@@ -1,4 +1,5 @@
 import type { LoudnessMeasurement } from './ebur128';
+import type { EncodedBlocks } from './loudness-blocks';
 import type { LoudnessPreset, LoudnessTarget } from './loudness-presets';
 
 // The program gain of a normalized mix (docs/audio.md#normalization): one gain on the dialog and
@@ -16,8 +17,14 @@ export interface MasterSettings {
 /** What the revision's record keeps of its master: a span spliced later is mastered alike. */
 export interface RecordedLoudness extends MasterSettings {
   preset: LoudnessPreset;
-  /** The delivered mix, as measured. */
+  /** The delivered mix, as measured (its figures; the frames are in `blocks`). */
   measured: LoudnessMeasurement;
+  /**
+   * The delivered mix's loudness every 100 ms, which a splice measures again around its spans and
+   * gates anew (src/audio/loudness-blocks.ts). Absent in records written before it was kept, whose
+   * next regeneration renders whole.
+   */
+  blocks?: EncodedBlocks;
 }
 
 /** The dialog limiter's sample-peak limit under the true-peak ceiling: inter-sample overs, and room for the background under a peak. */

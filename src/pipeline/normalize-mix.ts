@@ -1,7 +1,9 @@
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { LOUDNESS_PRESETS, type LoudnessPreset } from '../audio/loudness-presets';
-import { programMaster, trimmedMaster, type RecordedLoudness } from '../audio/program-gain';
+import type { LoudnessMeasurement } from '../audio/ebur128';
+import { encodeBlocks } from '../audio/loudness-blocks';
+import { programMaster, trimmedMaster, type MasterSettings, type RecordedLoudness } from '../audio/program-gain';
 import { levellingGainDb, speechLevelDb } from '../audio/speech-level';
 import type { Engines } from '../engines';
 import type { StemFiles, TimelineSpec } from '../engines/media/media-engine';
@@ -67,7 +69,7 @@ export async function renderMastered(engines: Engines, timeline: TimelineSpec, p
   const target = LOUDNESS_PRESETS[preset];
   if (!target) {
     const master = { gainDb: 0, limiter: null };
-    return { preset, ...master, measured: await engines.media.renderTimelineStems(timeline, master, out, options) };
+    return recorded(preset, master, await engines.media.renderTimelineStems(timeline, master, out, options));
   }
   const buses = { dialog: path.join(workDir, 'dialog-bus.wav'), background: path.join(workDir, 'background-bus.wav') };
   try {
@@ -81,8 +83,13 @@ export async function renderMastered(engines: Engines, timeline: TimelineSpec, p
       master = trimmed;
       measured = await engines.media.masterBuses(buses, master, out, options);
     }
-    return { preset, ...master, measured };
+    return recorded(preset, master, measured);
   } finally {
     await Promise.all([rm(buses.dialog, { force: true }), rm(buses.background, { force: true })]);
   }
+}
+
+/** The record of a master: its figures, and its frames encoded for the timeline record. */
+function recorded(preset: LoudnessPreset, master: MasterSettings, { blocks, ...measured }: LoudnessMeasurement): RecordedLoudness {
+  return { preset, ...master, measured, ...(blocks ? { blocks: encodeBlocks(blocks) } : {}) };
 }

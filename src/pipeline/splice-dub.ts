@@ -9,7 +9,9 @@ import { isSpoken } from '../shared/line-plan';
 import { loudnessReport } from '../audio/loudness-report';
 import { writeCaptionFiles } from './caption-files';
 import { levelLines } from './normalize-mix';
-import { mixSpans, patchWavs, pcmLayout, remeasure } from './splice-stems';
+import { mixSpans, patchWavs, pcmLayout, FRAME_BYTES } from './splice-stems';
+import { spliceLoudness } from './splice-loudness';
+import { readBytes } from '../storage/read-bytes';
 import { publishVideo } from './dubbed-video';
 import { driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines } from './dub-timeline';
 import { fetchClipFiles, lineClips } from './line-clips';
@@ -63,14 +65,14 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
             ? 'the ducking changed'
             : !wav || wav.samples !== previous.samples
               ? 'the published WAV is not the recorded 48 kHz stereo PCM'
-              : !previous.loudness
-                ? 'the published revision has no loudness record'
+              : !previous.loudness?.blocks
+                ? 'the published revision has no loudness record of its frames'
                 : previous.loudness.preset !== input.loudness
                   ? 'the loudness preset changed'
                   : dialogStem?.samples !== wav.samples || backgroundStem?.samples !== wav.samples
                     ? "the published stems are not the mix's 48 kHz stereo PCM"
                     : null;
-  if (refusal || !previous?.loudness || !wav || !dialogStem || !backgroundStem) {
+  if (refusal || !previous?.loudness?.blocks || !wav || !dialogStem || !backgroundStem) {
     whole(refusal ?? '');
     return null;
   }
@@ -128,8 +130,8 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
     if (spans.length > MAX_SPANS || splicedSamples > previous.samples * MAX_SPLICED_SHARE) return await mixWholeInstead('most of the timeline changed');
 
     await input.onStage?.('encoding');
-    const loudness = previous.loudness;
-    const mixed = await mixSpans(deps, { ...input, placed, spans, previous: { ...previous, loudness }, workDir });
+    const master = { ...previous.loudness, blocks: previous.loudness.blocks };
+    const mixed = await mixSpans(deps, { ...input, placed, spans, previous: { ...previous, loudness: master }, workDir });
     if (!mixed) return await mixWholeInstead('a span did not mix to its length');
     clock.lap('mixMs');
 
@@ -138,11 +140,12 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
     clock.lap('wavMs');
     // Still on its preset's target, or mastered whole again (docs/audio.md#regenerations). Measured
     // while the MP3's frames are spliced: the two read different files, and a refusal only wastes them.
-    const measuring = remeasure(deps, { keyPrefix: input.keyPrefix, loudness, mixed, workDir, onTick: input.onTick, transfer: input.transfer });
+    const readPcm = (from: number, to: number) => readBytes(blobStore, key('wav'), wav.dataOffset + from * FRAME_BYTES, wav.dataOffset + to * FRAME_BYTES);
+    const measuring = spliceLoudness(engines.media, { recorded: master, spans: mixed, samples: wav.samples, readPcm, workDir, onTick: input.onTick });
     measuring.catch(() => undefined);
     const source: WavSource = { key: previousKey('wav'), dataOffset: wav.dataOffset, samples: wav.samples, spans: mixed };
     const mp3 = await spliceMp3(deps, { previousMp3: previousKey('mp3'), mp3: key('mp3'), wav: source, workDir, onTick: input.onTick });
-    const { measured, refusal: offTarget } = await measuring;
+    const { measured, loudness, refusal: offTarget } = await measuring;
     if (offTarget) return await mixWholeInstead(offTarget);
     clock.lap('measureAndMp3Ms');
     if (!mp3.spliced) {
@@ -166,7 +169,7 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
       await engines.media.thumbnail({ source: video, ...thumbnail, atSeconds: Math.min(1, input.durationSeconds / 2), sourceSeconds: input.durationSeconds }, png, { onTick: input.onTick });
       await blobStore.putFile(key('thumbnail'), png);
     }
-    await writeRevisionTimeline(blobStore, input.keyPrefix, { ...previous, thumbnail, clips: now, loudness: { ...loudness, measured } });
+    await writeRevisionTimeline(blobStore, input.keyPrefix, { ...previous, thumbnail, clips: now, loudness });
     clock.lap('storeMs');
 
     const files: PublishedFile[] = [];

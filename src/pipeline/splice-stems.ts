@@ -1,7 +1,6 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoudnessMeasurement } from '../audio/ebur128';
-import { LOUDNESS_PRESETS, SPLICE_TOLERANCE_LU } from '../audio/loudness-presets';
 import type { RecordedLoudness } from '../audio/program-gain';
 import type { TimelineSpan, TimelineSpec } from '../engines/media/media-engine';
 import { TIMELINE_SAMPLE_RATE } from '../engines/media/timeline-filter';
@@ -19,7 +18,8 @@ import { revisionFileKey } from './storage-keys';
 // The spans a regeneration changed, mixed and mastered again into the mix and both stems
 // (docs/audio.md#regenerations): each span through the same graph and master as the whole, with
 // the program gain the published revision recorded, so the three published WAVs are patched at
-// the same samples and the stems still sum to the mix. The spliced mix is measured again after.
+// the same samples and the stems still sum to the mix. The spliced mix is measured again after
+// (splice-loudness.ts).
 
 /** The published WAVs' layout: 48 kHz, 16-bit stereo (wavOutput in ffmpeg-media-engine.ts). */
 export const FRAME_BYTES = 4;
@@ -137,34 +137,4 @@ export async function patchWavs(blobStore: BlobStore, from: string, to: string, 
       return blobStore.copyPatched(revisionFileKey(from, file), revisionFileKey(to, file), patches);
     }),
   );
-}
-
-/**
- * The spliced mix measured again (docs/audio.md#regenerations): its integrated loudness and range
- * over the whole file, its true peak the higher of the published one and the spans' (an upper
- * bound: measuring the whole file's true peak costs more than twice the rest). With the reason it
- * must be mastered whole instead when it left its preset's target, else null.
- */
-export async function remeasure(
-  { blobStore, engines }: Pick<Deps, 'blobStore' | 'engines'>,
-  {
-    keyPrefix,
-    loudness,
-    mixed,
-    workDir,
-    onTick,
-    transfer,
-  }: { keyPrefix: string; loudness: RecordedLoudness; mixed: readonly MixedSpan[]; workDir: string; onTick: () => void; transfer?: LocalFileOptions },
-): Promise<{ measured: LoudnessMeasurement; refusal: string | null }> {
-  const file = await blobStore.toLocalFile(revisionFileKey(keyPrefix, 'wav'), workDir, transfer);
-  const whole = await engines.media.measureLoudness(file, false, { onTick });
-  const peaks = [loudness.measured.truePeakDbtp, ...mixed.map((m) => m.measured.truePeakDbtp)].filter((p): p is number => p !== null);
-  const measured = { ...whole, truePeakDbtp: peaks.length > 0 ? Math.max(...peaks) : null };
-  const target = LOUDNESS_PRESETS[loudness.preset];
-  if (!target) return { measured, refusal: null };
-  if (!(Math.abs(measured.integratedLufs - target.integratedLufs) <= SPLICE_TOLERANCE_LU))
-    return { measured, refusal: `the spliced mix measures ${measured.integratedLufs} LUFS, off its ${target.integratedLufs} LUFS target` };
-  if (measured.truePeakDbtp !== null && measured.truePeakDbtp > target.truePeakDbtp)
-    return { measured, refusal: `the spliced mix may peak at ${measured.truePeakDbtp} dBTP, over its ${target.truePeakDbtp} dBTP ceiling` };
-  return { measured, refusal: null };
 }

@@ -8,6 +8,7 @@ import { filterValue } from './filter-escape';
 import { InvalidMediaError } from './invalid-media-error';
 import { muxVideoStretches, publishedPicture, type PictureTools } from './burned-stretches';
 import type { LoudnessMeasurement } from '../../audio/ebur128';
+import type { LoudnessBlocks } from '../../audio/loudness-blocks';
 import type {
   BusFiles,
   JoinedVideo,
@@ -198,8 +199,8 @@ export class FfmpegMediaEngine implements MediaEngine {
     return stems.renderTimelineStems(this.stemTools(options), spec, master, out);
   }
 
-  async measureLoudness(file: string, truePeak: boolean, options?: EngineCallOptions): Promise<LoudnessMeasurement> {
-    return stems.measureLoudness(this.stemTools(options), file, truePeak, await wavFileDurationSeconds(file).catch(() => 0));
+  async measureLoudnessBlocks(file: string, options?: EngineCallOptions): Promise<LoudnessBlocks> {
+    return stems.measureLoudnessBlocks(this.stemTools(options), file, await wavFileDurationSeconds(file).catch(() => 0));
   }
 
   private stemTools(options: EngineCallOptions | undefined): stems.StemTools {

@@ -1,5 +1,6 @@
 import type { EngineCallOptions } from '../engine-call';
 import type { LoudnessMeasurement } from '../../audio/ebur128';
+import type { LoudnessBlocks } from '../../audio/loudness-blocks';
 import type { DuckEnvelope } from './duck-envelope';
 import type { RangeCutSpec } from './range-cut';
 
@@ -186,8 +187,8 @@ export interface MediaEngine {
    * span a regeneration splices: exactly its samples of the mix and both stems); the mix measured.
    */
   renderTimelineStems(spec: TimelineSpec, master: MasterSpec, out: StemFiles, options?: EngineCallOptions): Promise<LoudnessMeasurement>;
-  /** A file's loudness per ITU-R BS.1770 (ebur128); its true peak only when asked (it costs more than the rest). */
-  measureLoudness(file: string, truePeak: boolean, options?: EngineCallOptions): Promise<LoudnessMeasurement>;
+  /** A file's momentary and short-term loudness per ITU-R BS.1770 (ebur128), every 100 ms from its start. */
+  measureLoudnessBlocks(file: string, options?: EngineCallOptions): Promise<LoudnessBlocks>;
   encodeMp3(inWav: string, outMp3: string, options?: EngineCallOptions): Promise<void>;
   /**
    * The MP3 frames alone (no ID3 tag, no Info frame), encoded exactly as the published MP3's: what

@@ -1,3 +1,4 @@
+import { filterValue } from './filter-escape';
 import type { MasterSpec } from './media-engine';
 
 // The master of a dub (docs/audio.md#normalization): one program gain on the dialog bus and on
@@ -22,23 +23,25 @@ export interface MasterChain {
 
 /**
  * The master from `dialogIn` and `backgroundIn` (graph labels), with `mixCopies` labels of the mix
- * to map to files and, when `measure`, a copy of the mix measured by ebur128 (summary on stderr).
+ * to map to files and a copy of the mix measured by ebur128: its summary on stderr, and its figures
+ * of every 100 ms frame printed to `framesFile` (what a regeneration's splice measures again,
+ * docs/audio.md#regenerations).
  */
-export function masterChain(dialogIn: string, backgroundIn: string, master: MasterSpec, mixCopies: number, measure: boolean): MasterChain {
+export function masterChain(dialogIn: string, backgroundIn: string, master: MasterSpec, mixCopies: number, framesFile: string): MasterChain {
   const gain = master.gainDb !== 0 ? `,volume=${master.gainDb.toFixed(2)}dB:precision=float` : '';
   const limiter = master.limiter
     ? // latency=1: the limiter's look-ahead is taken back out, so the dialog stays on its samples;
       // level=0: no make-up gain, the limit is a ceiling and nothing else.
       `,alimiter=limit=${dbToLinear(master.limiter.limitDbfs).toFixed(6)}:attack=${master.limiter.attackMs}:release=${master.limiter.releaseMs}:level=0:latency=1,${FLOAT}`
     : '';
-  const copies = mixCopies + (measure ? 1 : 0);
+  const copies = mixCopies + 1;
   const mixes = Array.from({ length: copies }, (_, i) => `[mix${i}]`);
   const chains = [
     `${dialogIn}${FLOAT}${gain}${limiter},asplit=2[dstem][dsum]`,
     `${backgroundIn}${FLOAT}${gain},asplit=2[bstem][bsum]`,
     `[dsum][bsum]${SUM},${FLOAT}${copies > 1 ? `,asplit=${copies}` : ''}${mixes.join('')}`,
   ];
-  if (measure) chains.push(`${mixes[copies - 1]}ebur128=peak=true:framelog=verbose,anullsink`);
+  chains.push(`${mixes[copies - 1]}${measureFrames('peak=true', framesFile)},anullsink`);
   return { graph: chains.join(';\n'), dialog: '[dstem]', background: '[bstem]', mixes: mixes.slice(0, mixCopies) };
 }
 
@@ -51,5 +54,8 @@ export function busesChain(dialogIn: string, backgroundIn: string): { graph: str
   const chains = [`${dialogIn}${FLOAT},asplit=2[dbus][dsum]`, `${backgroundIn}${FLOAT},asplit=2[bbus][bsum]`, `[dsum][bsum]${SUM},ebur128=peak=sample:framelog=verbose,anullsink`];
   return { graph: chains.join(';\n'), dialog: '[dbus]', background: '[bbus]' };
 }
+
+/** ebur128 (its summary on stderr) with every 100 ms frame's figures printed to `file`; `framelog=verbose` keeps them out of the log. */
+export const measureFrames = (peak: 'peak=true' | 'peak=none', file: string) => `ebur128=${peak}:framelog=verbose:metadata=1,ametadata=mode=print:file=${filterValue(file)}`;
 
 export const dbToLinear = (db: number) => Math.pow(10, db / 20);

@@ -1,16 +1,18 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseEbur128Summary, type LoudnessMeasurement } from '../../audio/ebur128';
+import { parseEbur128Frames, parseEbur128Summary, type LoudnessMeasurement } from '../../audio/ebur128';
+import type { LoudnessBlocks } from '../../audio/loudness-blocks';
 import type { BusFiles, MasterSpec, StemFiles, TimelineSpec } from './media-engine';
-import { busesChain, masterChain } from './stems-filter';
+import { busesChain, masterChain, measureFrames } from './stems-filter';
 import { TIMELINE_SAMPLE_RATE, type TimelineFilter } from './timeline-filter';
 
 // The ffmpeg runs of a normalized render (docs/audio.md#normalization), for FfmpegMediaEngine:
 // pass one writes the unmastered buses and measures their sum, pass two masters them into the
 // stems and the mix; a span (or a `none` render) is rendered and mastered in one run. ebur128
 // prints its summary at the info level, on stderr: these runs log at that level and parse it. Its
-// line per 100 ms frame goes to the verbose level (framelog=verbose), out of that log.
+// line per 100 ms frame goes to the verbose level (framelog=verbose), out of that log; a master
+// prints each frame's figures to a file instead, which the revision records for its splices.
 
 export interface StemTools {
   /** Runs ffmpeg at the info log level and answers its stderr (its tail). */
@@ -85,28 +87,44 @@ export async function renderTimelineBuses(tools: StemTools, spec: TimelineSpec, 
   );
 }
 
+const framesFile = (work: string) => path.join(work, 'frames.txt');
+const withFrames = async (stderr: string, work: string): Promise<LoudnessMeasurement> => ({ ...measured(stderr), blocks: parseEbur128Frames(await readFile(framesFile(work), 'utf8')) });
+
 export async function masterBuses(tools: StemTools, buses: BusFiles, master: MasterSpec, out: StemFiles, seconds: number): Promise<LoudnessMeasurement> {
-  const chain = masterChain('[0:a]', '[1:a]', master, out.mp3 ? 2 : 1, true);
+  let chain: ReturnType<typeof masterChain>;
   return withGraph(
-    async (script) =>
-      measured(await tools.ffmpeg([...tools.input(buses.dialog), ...tools.input(buses.background), '-filter_complex_script', tools.local(script), ...stemOutputs(tools, chain, out)], seconds)),
-    async () => chain.graph,
+    async (script, work) =>
+      withFrames(await tools.ffmpeg([...tools.input(buses.dialog), ...tools.input(buses.background), '-filter_complex_script', tools.local(script), ...stemOutputs(tools, chain, out)], seconds), work),
+    async (work) => {
+      chain = masterChain('[0:a]', '[1:a]', master, out.mp3 ? 2 : 1, tools.local(framesFile(work)));
+      return chain.graph;
+    },
   );
 }
 
 export async function renderTimelineStems(tools: StemTools, spec: TimelineSpec, master: MasterSpec, out: StemFiles): Promise<LoudnessMeasurement> {
-  const chain = masterChain('[dialog]', '[background]', master, out.mp3 ? 2 : 1, true);
+  let chain: ReturnType<typeof masterChain>;
   let inputs: string[] = [];
   return withGraph(
-    async (script) => measured(await tools.ffmpeg([...inputs.flatMap(tools.input), '-filter_complex_script', tools.local(script), ...stemOutputs(tools, chain, out)], spec.durationSeconds)),
+    async (script, work) =>
+      withFrames(await tools.ffmpeg([...inputs.flatMap(tools.input), '-filter_complex_script', tools.local(script), ...stemOutputs(tools, chain, out)], spec.durationSeconds), work),
     async (work) => {
       const filter = await tools.timelineBuses(spec, work);
+      chain = masterChain('[dialog]', '[background]', master, out.mp3 ? 2 : 1, tools.local(framesFile(work)));
       inputs = filter.inputs;
       return `${filter.graph};\n${chain.graph}`;
     },
   );
 }
 
-export async function measureLoudness(tools: StemTools, file: string, truePeak: boolean, seconds: number): Promise<LoudnessMeasurement> {
-  return measured(await tools.ffmpeg([...tools.input(file), '-af', truePeak ? 'ebur128=peak=true:framelog=verbose' : 'ebur128=framelog=verbose', '-f', 'null', '-'], seconds));
+/** Every 100 ms frame's loudness of a file (no peaks): what a splice measures of the mix around its spans. */
+export async function measureLoudnessBlocks(tools: StemTools, file: string, seconds: number): Promise<LoudnessBlocks> {
+  const work = await mkdtemp(path.join(os.tmpdir(), 'frames-'));
+  try {
+    const graph = measureFrames('peak=none', tools.local(framesFile(work)));
+    await tools.ffmpeg([...tools.input(file), '-af', graph, '-f', 'null', '-'], seconds);
+    return parseEbur128Frames(await readFile(framesFile(work), 'utf8'));
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 }
