@@ -37,10 +37,13 @@ export function parseEbur128Summary(stderr: string): LoudnessMeasurement | null 
 /**
  * The momentary and short-term loudness of every 100 ms frame, from the file `ametadata=mode=print`
  * writes after `ebur128=metadata=1` (one `lavfi.r128.M=` and one `lavfi.r128.S=` line a frame).
+ * ebur128 keeps running sums: after a sound, digital silence can leave one a rounding error under
+ * zero and print `nan`, which its gate leaves out as it does silence; read as −∞, it is silence here too.
  */
 export function parseEbur128Frames(printed: string): LoudnessBlocks {
-  const series = (key: 'M' | 'S') => Array.from(printed.matchAll(new RegExp(`^lavfi\\.r128\\.${key}=(\\S+)$`, 'gm')), (m) => Number(m[1]));
+  const value = (text: string) => (Number.isNaN(Number(text)) ? Number.NEGATIVE_INFINITY : Number(text));
+  const series = (key: 'M' | 'S') => Array.from(printed.matchAll(new RegExp(`^lavfi\\.r128\\.${key}=(\\S+)$`, 'gm')), (m) => value(m[1]!));
   const blocks = { momentary: series('M'), shortTerm: series('S') };
-  if (blocks.momentary.length !== blocks.shortTerm.length || [...blocks.momentary, ...blocks.shortTerm].some(Number.isNaN)) throw new Error('ebur128 printed frames that do not pair up');
+  if (blocks.momentary.length !== blocks.shortTerm.length) throw new Error(`ebur128 printed ${blocks.momentary.length} momentary and ${blocks.shortTerm.length} short-term figures`);
   return blocks;
 }

@@ -37,7 +37,10 @@ export interface SpliceLoudnessInput {
 }
 
 export async function spliceLoudness(media: Pick<MediaEngine, 'measureLoudnessBlocks'>, input: SpliceLoudnessInput): Promise<SplicedLoudness> {
-  let blocks = decodeBlocks(input.recorded.blocks);
+  // ebur128 may print a last frame for a flush after the last whole 100 ms: only whole frames count.
+  const frames = Math.floor(input.samples / FRAME_SAMPLES);
+  const recorded = decodeBlocks(input.recorded.blocks);
+  let blocks = { momentary: recorded.momentary.slice(0, frames), shortTerm: recorded.shortTerm.slice(0, frames) };
   for (const [n, reach] of reachedFrames(input.spans, blocks.momentary.length).entries()) {
     blocks = spliceBlocks(blocks, reach.from, await measureFrames(media, input, reach, n));
   }
