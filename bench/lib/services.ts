@@ -85,7 +85,7 @@ export function log(message: string): void {
 /** A scratch directory under the OS temp dir, removed at teardown. */
 export function scratchDir(label: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), `dubbing-bench-${label}-`));
-  onCleanup(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
+  if (!process.env.BENCH_KEEP_SCRATCH) onCleanup(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 

@@ -46,17 +46,40 @@ export function captionChars(text: string): number {
  */
 export function captionLines(text: string, shape: CueShape = STANDARD_CUE_SHAPE): string[] | null {
   const words = text.trim().split(/\s+/).filter(Boolean);
-  const whole = words.join(' ');
-  if (captionChars(whole) <= shape.maxLineChars) return [whole];
+  const at = lineBreak(lineChars(words), 0, words.length, shape);
+  if (at === null) return null;
+  return at < 0 ? [words.join(' ')] : [words.slice(0, at).join(' '), words.slice(at).join(' ')];
+}
+
+/**
+ * Where words [from, to) break into a cue's lines, by their `chars`: -1 when they fit one line,
+ * else the first word of the second line (the most even break), or null when no break fits.
+ */
+function lineBreak(chars: (from: number, to: number) => number, from: number, to: number, shape: CueShape): number | null {
+  if (chars(from, to) <= shape.maxLineChars) return -1;
   if (shape.maxLines < 2) return null;
-  let best: { pair: [string, string]; longest: number } | null = null;
-  for (let i = 1; i < words.length; i++) {
-    const pair: [string, string] = [words.slice(0, i).join(' '), words.slice(i).join(' ')];
-    const longest = Math.max(captionChars(pair[0]), captionChars(pair[1]));
+  let best: { at: number; longest: number } | null = null;
+  for (let at = from + 1; at < to; at++) {
+    const longest = Math.max(chars(from, at), chars(at, to));
     if (longest > shape.maxLineChars) continue;
-    if (!best || longest < best.longest) best = { pair, longest };
+    if (!best || longest < best.longest) best = { at, longest };
   }
-  return best?.pair ?? null;
+  return best?.at ?? null;
+}
+
+/** A word starting so joins the space before it into one character (a combining mark, a joiner, a skin tone). */
+const JOINS_BACKWARD = /^[\p{M}\u200c\u200d\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u;
+
+/**
+ * captionChars of words[from..to) joined by single spaces. Counted per word once and summed (a
+ * space is a character of its own), so the break search above costs a sum per break, not a count
+ * of the whole text; counted whole where a word would join the space before it.
+ */
+function lineChars(words: readonly string[]): (from: number, to: number) => number {
+  if (words.some((w) => JOINS_BACKWARD.test(w))) return (from, to) => captionChars(words.slice(from, to).join(' '));
+  const before = [0];
+  for (const word of words) before.push(before[before.length - 1]! + captionChars(word));
+  return (from, to) => (to > from ? before[to]! - before[from]! + (to - from - 1) : 0);
 }
 
 /** A single word too long for a line still gets a cue of its own: a cue never ends mid-word. */
@@ -84,32 +107,30 @@ export interface CaptionUnit {
 }
 
 const joined = (units: readonly CaptionUnit[]) => units.map((u) => u.text).join(' ');
-const span = (units: readonly CaptionUnit[]) => units[units.length - 1]!.endSeconds - units[0]!.startSeconds;
-const fits = (units: readonly CaptionUnit[], shape: CueShape) => units.length === 1 || fitsOneCue(joined(units), span(units), shape);
 
 /**
  * Words cut into runs that each fit one cue, only ever between words. Where a run does not fit,
  * it is cut at the best place (`cutAfter`: a sentence or clause end before any other word);
  * among equally good places, where both sides fit if it can be, and nearest the middle by
- * characters; each side is cut again until it fits.
+ * characters; each side is cut again until it fits. The words' characters are counted once.
  */
 export function cutIntoCues(units: readonly CaptionUnit[], shape: CueShape = STANDARD_CUE_SHAPE): CaptionUnit[][] {
-  if (units.length === 0) return [];
-  if (fits(units, shape)) return [[...units]];
-  const total = joined(units).length;
-  let best: { at: number; bothFit: boolean; strength: number; imbalance: number } | null = null;
-  let leftChars = -1;
-  for (let at = 1; at < units.length; at++) {
-    leftChars += units[at - 1]!.text.length + 1;
-    const candidate = {
-      at,
-      bothFit: fits(units.slice(0, at), shape) && fits(units.slice(at), shape),
-      strength: units[at - 1]!.cutAfter,
-      imbalance: Math.abs(2 * leftChars - total),
-    };
-    if (!best || better(candidate, best)) best = candidate;
-  }
-  return [...cutIntoCues(units.slice(0, best!.at), shape), ...cutIntoCues(units.slice(best!.at), shape)];
+  const chars = lineChars(units.map((u) => u.text));
+  const fits = (from: number, to: number) =>
+    to - from === 1 || (units[to - 1]!.endSeconds - units[from]!.startSeconds <= shape.maxDurationSeconds + 1e-9 && lineBreak(chars, from, to, shape) !== null);
+  const cut = (from: number, to: number): CaptionUnit[][] => {
+    if (fits(from, to)) return [units.slice(from, to)];
+    const total = joined(units.slice(from, to)).length;
+    let best: { at: number; bothFit: boolean; strength: number; imbalance: number } | null = null;
+    let leftChars = -1;
+    for (let at = from + 1; at < to; at++) {
+      leftChars += units[at - 1]!.text.length + 1;
+      const candidate = { at, bothFit: fits(from, at) && fits(at, to), strength: units[at - 1]!.cutAfter, imbalance: Math.abs(2 * leftChars - total) };
+      if (!best || better(candidate, best)) best = candidate;
+    }
+    return [...cut(from, best!.at), ...cut(best!.at, to)];
+  };
+  return units.length === 0 ? [] : cut(0, units.length);
 }
 
 function better(a: { bothFit: boolean; strength: number; imbalance: number }, b: { bothFit: boolean; strength: number; imbalance: number }): boolean {
