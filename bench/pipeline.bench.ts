@@ -24,6 +24,7 @@ import { measureTerms, reportTerms } from './lib/terms-figure';
 // npm run bench:pipeline [-- --seconds 60,600 --targets es_es,ca_es,pt_pt --voices natural,espeak]   (default: both clips)
 // npm run bench:pipeline -- --quality-only [--seconds 60]   (quality alone: each voice dubs each clip; no floor, no regeneration)
 // npm run bench:pipeline -- --regeneration-only   (the regeneration figure alone: one target, no engine floor)
+// npm run bench:pipeline -- --regeneration-only --loudness none   (the projects' loudness preset; default: the API's, web)
 // npm run bench:pipeline -- --speakers-only   (the speakers figure alone: no services, about a minute)
 // npm run bench:pipeline -- --terms-only   (the glossary terms figure alone: apertium only, seconds)
 //
@@ -79,6 +80,8 @@ interface Options {
   speakersOnly: boolean;
   /** Only the glossary terms figure. */
   termsOnly: boolean;
+  /** The projects' loudness preset; undefined: the API's default. What loudness costs is this against `none`. */
+  loudness?: string;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -93,7 +96,16 @@ function parseArgs(argv: string[]): Options {
   const targets = (value('targets') ?? (regenerationOnly ? 'es_es' : 'es_es,ca_es,pt_pt')).split(',').filter(Boolean);
   const voices = (value('voices') ?? (regenerationOnly ? 'natural' : 'natural,espeak')).split(',').filter(Boolean) as BenchVoice[];
   if (voices.some((v) => !(v in VOICE_NAMES)) || !voices.includes('natural')) throw new Error(`--voices must list natural and optionally espeak (${Object.keys(VOICE_NAMES).join(', ')})`);
-  return { seconds: [...seconds].sort((a, b) => a - b), targets, voices, regenerationOnly, qualityOnly, speakersOnly: argv.includes('--speakers-only'), termsOnly: argv.includes('--terms-only') };
+  return {
+    seconds: [...seconds].sort((a, b) => a - b),
+    targets,
+    voices,
+    regenerationOnly,
+    qualityOnly,
+    speakersOnly: argv.includes('--speakers-only'),
+    termsOnly: argv.includes('--terms-only'),
+    loudness: value('loudness'),
+  };
 }
 
 async function main(): Promise<number> {
@@ -169,7 +181,7 @@ async function main(): Promise<number> {
   const servable = options.targets.filter((t) => locales.some((l) => l.locale === t && l.usable_as_target));
   const targets = [...servable, ...locales.filter((l) => l.usable_as_target && !servable.includes(l.locale)).map((l) => l.locale)].slice(0, options.targets.length);
   if (targets.length < options.targets.length) throw new Error(`only ${targets.length} target locales are servable here: ${targets.join(', ')}`);
-  log(`targets ${targets.join(', ')}; clips ${options.seconds.join(', ')} s`);
+  log(`targets ${targets.join(', ')}; clips ${options.seconds.join(', ')} s; loudness ${options.loudness ?? 'the default (web)'}`);
 
   const installedModes = new Set(
     (await runCommand('apertium', ['-l'])).stdout
@@ -204,7 +216,12 @@ async function main(): Promise<number> {
   const withQuality = !options.regenerationOnly;
   for (const seconds of options.seconds) {
     log(`--- ${seconds} s clip, natural voice ---`);
-    const result = await runClip(services, path.join(dir, `clip-${seconds}`), seconds, { floor: !options.regenerationOnly && !options.qualityOnly, quality: withQuality, voice: 'natural' });
+    const result = await runClip(services, path.join(dir, `clip-${seconds}`), seconds, {
+      floor: !options.regenerationOnly && !options.qualityOnly,
+      quality: withQuality,
+      voice: 'natural',
+      loudness: options.loudness,
+    });
     results.push(result);
     if (options.qualityOnly) continue;
     for (const edit of ['line', 'source'] as const) {
@@ -219,7 +236,7 @@ async function main(): Promise<number> {
   for (const voice of options.voices.filter((v) => v !== 'natural')) {
     for (const seconds of options.qualityOnly ? options.seconds : options.seconds.slice(0, 1)) {
       log(`--- ${seconds} s clip, ${VOICE_NAMES[voice]} (quality only) ---`);
-      worstCase.push(await runClip(services, path.join(dir, `clip-${seconds}-${voice}`), seconds, { floor: false, quality: true, voice }));
+      worstCase.push(await runClip(services, path.join(dir, `clip-${seconds}-${voice}`), seconds, { floor: false, quality: true, voice, loudness: options.loudness }));
     }
   }
 

@@ -33,7 +33,7 @@ export interface Services {
 }
 
 /** One clip through the whole pipeline, then its quality and its engine floor (unless told not to). */
-export async function runClip(services: Services, dir: string, seconds: number, options: { floor: boolean; quality: boolean; voice: BenchVoice }): Promise<ClipResult> {
+export async function runClip(services: Services, dir: string, seconds: number, options: { floor: boolean; quality: boolean; voice: BenchVoice; loudness?: string }): Promise<ClipResult> {
   const { db, json, targets } = services;
   const clip = await makeClip(dir, seconds, options.voice, path.join(services.speechDir, options.voice));
   const video = readFileSync(clip.file);
@@ -55,6 +55,7 @@ export async function runClip(services: Services, dir: string, seconds: number, 
         // identical waveforms no recording has, on which BIC clustering splits one voice into
         // dozens (112 on the 600 s clip). Finding speakers is measured on dialogs: the speakers figure.
         num_speakers: 1,
+        ...(options.loudness ? { loudness: options.loudness } : {}),
         source: { type: 'upload', file_name: 'town-visit.mp4', size_bytes: video.length },
         publishing: { title: 'A visit to our town', description: 'A guide welcomes visitors and tells them about the town.' },
       },
