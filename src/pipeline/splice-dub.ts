@@ -145,7 +145,8 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
     measuring.catch(() => undefined);
     const source: WavSource = { key: previousKey('wav'), dataOffset: wav.dataOffset, samples: wav.samples, spans: mixed };
     const mp3 = await spliceMp3(deps, { previousMp3: previousKey('mp3'), mp3: key('mp3'), wav: source, workDir, onTick: input.onTick });
-    const { measured, loudness, refusal: offTarget } = await measuring;
+    const { loudness, refusal: offTarget } = await measuring;
+    const { measured } = loudness;
     if (offTarget) return await mixWholeInstead(offTarget);
     clock.lap('measureAndMp3Ms');
     if (!mp3.spliced) {

@@ -15,9 +15,7 @@ import { FRAME_BYTES } from './splice-stems';
 // the integrated loudness and range are gated anew from the whole series.
 
 export interface SplicedLoudness {
-  /** The spliced mix's figures; the true peak the higher of the published one and the spans' (an upper bound). */
-  measured: LoudnessMeasurement;
-  /** What the new revision records. */
+  /** What the new revision records: its `measured` true peak is the higher of the published one and the spans' (an upper bound). */
   loudness: RecordedLoudness;
   /** Why it must be mastered whole instead: it left its preset's target. Null when it may be published. */
   refusal: string | null;
@@ -47,7 +45,7 @@ export async function spliceLoudness(media: Pick<MediaEngine, 'measureLoudnessBl
   const peaks = [input.recorded.measured.truePeakDbtp, ...input.spans.map((s) => s.measured.truePeakDbtp)].filter((p): p is number => p !== null);
   const measured = { integratedLufs: integratedLoudness(blocks), rangeLu: loudnessRange(blocks), truePeakDbtp: peaks.length > 0 ? Math.max(...peaks) : null };
   const loudness = { ...input.recorded, measured, blocks: encodeBlocks(blocks) };
-  return { measured, loudness, refusal: offTarget(input.recorded, measured) };
+  return { loudness, refusal: offTarget(input.recorded, measured) };
 }
 
 /** The frames each span reaches, those that overlap merged: one measurement each. */

@@ -95,10 +95,10 @@ it('measures only around the spans and gets what measuring the whole spliced mix
     onTick: () => undefined,
   });
 
-  expect(result.measured.integratedLufs).toBeCloseTo(integratedLoudness(whole), 2);
-  expect(result.measured.rangeLu).toBeCloseTo(loudnessRange(whole), 2);
+  expect(result.loudness.measured.integratedLufs).toBeCloseTo(integratedLoudness(whole), 2);
+  expect(result.loudness.measured.rangeLu).toBeCloseTo(loudnessRange(whole), 2);
   // The splice moved the figures: the test would not pass on the recorded ones.
-  expect(Math.abs(result.measured.integratedLufs - integratedLoudness(originalBlocks))).toBeGreaterThan(1);
+  expect(Math.abs(result.loudness.measured.integratedLufs - integratedLoudness(originalBlocks))).toBeGreaterThan(1);
   // Every frame as the whole measurement has it (stored to 0.01 LU).
   const { momentary, shortTerm } = decodeBlocks(result.loudness.blocks!);
   const audible = (series: number[]) => series.map((v) => Math.max(v, -70));
@@ -108,7 +108,7 @@ it('measures only around the spans and gets what measuring the whole spliced mix
   expect(measuredSeconds).toHaveLength(3);
   expect(measuredSeconds.reduce((a, b) => a + b, 0)).toBeLessThan(SECONDS / 2);
   // The true peak is the higher of the published one and the spans'.
-  expect(result.measured.truePeakDbtp).toBe(-1.5);
+  expect(result.loudness.measured.truePeakDbtp).toBe(-1.5);
   expect(result.refusal).toBeNull();
 }, 60_000);
 
