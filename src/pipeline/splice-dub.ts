@@ -9,9 +9,8 @@ import { isSpoken } from '../shared/line-plan';
 import { loudnessReport } from '../audio/loudness-report';
 import { writeCaptionFiles } from './caption-files';
 import { levelLines } from './normalize-mix';
-import { mixSpans, patchWavs, pcmLayout, FRAME_BYTES } from './splice-stems';
+import { mixSpans, patchWavs, pcmLayout, readSplicedPcm } from './splice-stems';
 import { spliceLoudness } from './splice-loudness';
-import { readBytes } from '../storage/read-bytes';
 import { publishVideo } from './dubbed-video';
 import { driftSeconds, DUCK_SHAPE, dubQuality, placeLines, recordedClips, renderedLines } from './dub-timeline';
 import { fetchClipFiles, lineClips } from './line-clips';
@@ -136,27 +135,34 @@ export async function spliceDub(deps: Deps, input: SpliceDubInput): Promise<Rend
     clock.lap('mixMs');
 
     const key = (file: keyof typeof REVISION_FILES) => revisionFileKey(input.keyPrefix, file);
-    await patchWavs(blobStore, input.previousKeyPrefix, input.keyPrefix, mixed, { wav, dialogStem, backgroundStem });
-    clock.lap('wavMs');
-    // Still on its preset's target, or mastered whole again (docs/audio.md#regenerations). Measured
-    // while the MP3's frames are spliced: the two read different files, and a refusal only wastes them.
-    const readPcm = (from: number, to: number) => readBytes(blobStore, key('wav'), wav.dataOffset + from * FRAME_BYTES, wav.dataOffset + to * FRAME_BYTES);
+    // The three WAV copies (the length of the video each) run while the MP3's frames are spliced
+    // and the mix is measured again: those two read the published WAV with the spans laid over it,
+    // not the copy. Anything that reads the copy or writes the revision whole waits for them.
+    const patching = patchWavs(blobStore, input.previousKeyPrefix, input.keyPrefix, mixed, { wav, dialogStem, backgroundStem });
+    patching.catch(() => undefined);
+    const patched = async () => {
+      await patching;
+      clock.lap('wavMs');
+    };
+    // Still on its preset's target, or mastered whole again (docs/audio.md#regenerations).
+    const readPcm = (from: number, to: number) => readSplicedPcm(blobStore, previousKey('wav'), wav, mixed, from, to);
     const measuring = spliceLoudness(engines.media, { recorded: master, spans: mixed, samples: wav.samples, readPcm, workDir, onTick: input.onTick });
     measuring.catch(() => undefined);
     const source: WavSource = { key: previousKey('wav'), dataOffset: wav.dataOffset, samples: wav.samples, spans: mixed };
     const mp3 = await spliceMp3(deps, { previousMp3: previousKey('mp3'), mp3: key('mp3'), wav: source, workDir, onTick: input.onTick });
     const { loudness, refusal: offTarget } = await measuring;
     const { measured } = loudness;
-    if (offTarget) return await mixWholeInstead(offTarget);
     clock.lap('measureAndMp3Ms');
+    await patched();
+    if (offTarget) return await mixWholeInstead(offTarget);
     if (!mp3.spliced) {
       // Frames that cannot be swapped soundly: the whole MP3 from the spliced WAV.
       const spliced = await blobStore.toLocalFile(key('wav'), workDir, input.transfer);
       await engines.media.encodeMp3(spliced, path.join(workDir, REVISION_FILES.mp3), { onTick: input.onTick });
       await blobStore.putFile(key('mp3'), path.join(workDir, REVISION_FILES.mp3));
       log.info('mp3 encoded whole', { locale: input.locale, reason: mp3.reason });
+      clock.lap('mp3Ms');
     }
-    clock.lap('mp3Ms');
 
     const { cues, breaches: captionBreaches } = await writeCaptionFiles(workDir, placed, { locale: input.locale, preset: input.captionRules, durationSeconds: input.durationSeconds });
     for (const file of ['srt', 'vtt', 'ttml'] as const) await blobStore.putFile(key(file), path.join(workDir, REVISION_FILES[file]));

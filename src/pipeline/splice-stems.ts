@@ -127,6 +127,20 @@ async function pcmOf(file: string): Promise<Buffer> {
   return bytes.subarray(info.dataOffset, info.dataOffset + info.dataBytes);
 }
 
+/**
+ * Samples [from, to) of the spliced mix without waiting for its copy: the published WAV's, with
+ * the spans' new samples laid over them, the very bytes patchWavs writes.
+ */
+export async function readSplicedPcm(blobStore: BlobStore, previousWav: string, layout: WavInfo, mixed: readonly MixedSpan[], fromSample: number, toSample: number): Promise<Buffer> {
+  const pcm = await readBytes(blobStore, previousWav, layout.dataOffset + fromSample * FRAME_BYTES, layout.dataOffset + toSample * FRAME_BYTES);
+  for (const { span, pcm: spanPcm } of mixed) {
+    const start = Math.max(span.fromSample, fromSample);
+    const end = Math.min(span.toSample, toSample);
+    if (start < end) spanPcm.copy(pcm, (start - fromSample) * FRAME_BYTES, (start - span.fromSample) * FRAME_BYTES, (end - span.fromSample) * FRAME_BYTES);
+  }
+  return pcm;
+}
+
 /** The three published WAVs copied under the new revision with the spans written over them. */
 export async function patchWavs(blobStore: BlobStore, from: string, to: string, mixed: readonly MixedSpan[], layouts: Record<PatchedWav, WavInfo>): Promise<void> {
   const samples = { wav: (m: MixedSpan) => m.pcm, dialogStem: (m: MixedSpan) => m.dialog, backgroundStem: (m: MixedSpan) => m.background };
