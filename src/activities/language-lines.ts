@@ -56,6 +56,8 @@ export interface PlanLinesInput {
   translatedStatus: Extract<LanguageSegmentStatus, 'current' | 'stale'>;
   /** Other texts to translate in the same batch (a title, a description). */
   extraTexts?: string[];
+  /** An editor's regeneration: more small translations of this route are likely soon (TranslateOptions.stayWarm). */
+  stayWarm?: boolean;
   onTick: () => void;
 }
 
@@ -97,6 +99,7 @@ export async function planLanguageLines({ db, engines, capabilities }: { db: Db;
       : await classifyingEngineErrors(() =>
           translateWithGlossary(engines.translator, texts, translationModes(capabilities, input.locale, project.source_locale), glossary, input.locale, {
             onTick: input.onTick,
+            stayWarm: input.stayWarm,
             onUntranslated: (u) => (untranslated = u),
           }),
         );

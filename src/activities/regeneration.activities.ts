@@ -64,7 +64,7 @@ export function createRegenerationActivities({ db, blobStore, engines, capabilit
      */
     async translateRegeneration(input: RegenerationWorkflowInput): Promise<{ ran: boolean; lines: number; translated: number }> {
       if ((await loadRow(input)).status !== 'running') return { ran: false, lines: 0, translated: 0 };
-      const planned = await planLanguageLines({ db, engines, capabilities }, { projectId: input.projectId, locale: input.locale, translatedStatus: 'stale', onTick: heartbeat });
+      const planned = await planLanguageLines({ db, engines, capabilities }, { projectId: input.projectId, locale: input.locale, translatedStatus: 'stale', stayWarm: true, onTick: heartbeat });
       await db.transaction().execute(async (trx) => {
         await lockProjectToWrite(trx, input.projectId);
         await writePlannedLines(trx, capabilities, input.projectId, input.locale, planned.change);

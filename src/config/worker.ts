@@ -20,6 +20,8 @@ export interface WorkerConfig {
   readonly excludedTranslationModes: readonly string[];
   /** A media worker renders its voices' samples once started (docs/voices.md#samples). */
   readonly voiceSamples: boolean;
+  /** How long a route's apertium pipelines stay started after an editor's regeneration; 0 keeps none (docs/design.md#warm-translation). */
+  readonly translatorWarmSeconds: number;
   /** Serves GET /livez and /readyz (src/worker/health-server.ts) on this port; null (WORKER_HEALTH_PORT unset) serves none. */
   readonly healthPort: number | null;
   readonly healthHost: string;
@@ -38,6 +40,8 @@ export function readWorker(read: Reader): WorkerConfig {
     engineLocales: read.list('ENGINE_LOCALES', /^[a-z]{2,3}_[a-z]{2}$/),
     excludedTranslationModes: read.list('ENGINE_EXCLUDED_TRANSLATION_MODES', /^[A-Za-z_]+-[A-Za-z_]+$/) ?? [],
     voiceSamples: read.bool('WORKER_VOICE_SAMPLES', true),
+    // Five minutes spans the pauses of someone correcting a dub line after line, not idle hours.
+    translatorWarmSeconds: read.int('TRANSLATOR_WARM_SECONDS', 300, 0, 86_400),
     healthPort: read.optional('WORKER_HEALTH_PORT') === null ? null : read.int('WORKER_HEALTH_PORT', 0, 0, 65535),
     healthHost: read.string('WORKER_HEALTH_HOST', '127.0.0.1'),
   };

@@ -29,7 +29,13 @@ export async function createActivityDeps(config: Config, db: Db): Promise<Activi
     db,
     blobStore,
     uploads,
-    engines: routeToExternalEngines(createLocalEngines({ media: { videoCap: { resolution: config.video.maxResolution, fps: config.video.maxFps } } }), external),
+    engines: routeToExternalEngines(
+      createLocalEngines({
+        media: { videoCap: { resolution: config.video.maxResolution, fps: config.video.maxFps } },
+        translator: { warmSeconds: config.worker.translatorWarmSeconds },
+      }),
+      external,
+    ),
     capabilities: detected && discovered ? { ...detected, missing: [...detected.missing, ...discovered.missing] } : { locales: [], missing: [] },
     temporal: createTemporalClient(config),
     taskQueue: config.temporal.taskQueue,

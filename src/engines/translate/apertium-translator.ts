@@ -1,8 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { timeoutFor, type EngineCallOptions } from '../engine-call';
-import { ProcessError, runProcess } from '../run-process';
+import { ProcessError } from '../run-process';
+import { ApertiumPipelines, type Pipeline } from './apertium-pipelines';
 import { readMarks, type MarkedWord } from './apertium-marks';
 import { apertiumPlaceholders, isPlaceholderWord } from './apertium-placeholders';
 import { prepareEnglish } from './english-preprocess';
@@ -13,15 +11,22 @@ import { TranslationMismatchError, UNTRANSLATED_EXAMPLES, type TranslateOptions,
 
 export interface ApertiumOptions {
   command?: string;
+  /** How long a route's pipelines stay started after a call that asked for it (TranslateOptions.stayWarm); 0 or unset: none. */
+  warmSeconds?: number;
 }
 
 const MODE_NAME = /^[A-Za-z0-9_-]+$/;
 
 export class ApertiumTranslator implements Translator {
-  private readonly command: string;
+  private readonly pipelines: ApertiumPipelines;
 
   constructor(options: ApertiumOptions = {}) {
-    this.command = options.command ?? 'apertium';
+    this.pipelines = new ApertiumPipelines({ command: options.command ?? 'apertium', warmMs: (options.warmSeconds ?? 0) * 1000 });
+  }
+
+  /** Ends the pipelines kept warm. */
+  close(): void {
+    this.pipelines.close();
   }
 
   async translate(texts: readonly string[], modes: readonly string[], options?: TranslateOptions): Promise<string[]> {
@@ -48,14 +53,21 @@ export class ApertiumTranslator implements Translator {
     // second step does not know is told apart from an English word passed on by the first.
     let current = sources;
     const marked: MarkedWord[][][] = [];
-    for (const [step, mode] of modes.entries()) {
-      const output = await this.runMode(current, mode, options);
-      const read = output.map((text, i) => readMarks(text, current[i]!));
-      marked.push(read.map((r) => (terms ? r.words.filter((w) => !isPlaceholderWord(w.word)) : r.words)));
-      // A pivot's text is mended like a final one before the next step reads it: a glued
-      // "Losiento" would otherwise reach French or Italian as an unknown Spanish word.
-      const isPivot = step < modes.length - 1;
-      current = read.map((r, i) => (isPivot ? prepareForNextStep(r.text, { language: modeTarget(mode), source: sources[i]! }, modeTarget(modes[step + 1]!)) : r.text));
+    // Every step's pipeline starts now: a later one loads its dictionaries while the first translates.
+    const pipelines = modes.map((mode) => this.pipelines.take(mode));
+    try {
+      for (const [step, mode] of modes.entries()) {
+        const output = await this.runMode(pipelines[step]!, current, mode, options);
+        const read = output.map((text, i) => readMarks(text, current[i]!));
+        marked.push(read.map((r) => (terms ? r.words.filter((w) => !isPlaceholderWord(w.word)) : r.words)));
+        // A pivot's text is mended like a final one before the next step reads it: a glued
+        // "Losiento" would otherwise reach French or Italian as an unknown Spanish word.
+        const isPivot = step < modes.length - 1;
+        current = read.map((r, i) => (isPivot ? prepareForNextStep(r.text, { language: modeTarget(mode), source: sources[i]! }, modeTarget(modes[step + 1]!)) : r.text));
+      }
+    } finally {
+      for (const pipeline of pipelines) pipeline.discard();
+      if (options?.stayWarm) this.pipelines.keepWarm(modes);
     }
     const language = modeTarget(modes[modes.length - 1]!);
     const tidied = current.map((text, i) => tidyTranslation(text, { language, source: sources[i]! }));
@@ -69,32 +81,21 @@ export class ApertiumTranslator implements Translator {
     return result;
   }
 
-  private async runMode(texts: string[], mode: string, options?: EngineCallOptions): Promise<string[]> {
+  private async runMode(pipeline: Pipeline, texts: string[], mode: string, options?: EngineCallOptions): Promise<string[]> {
     const input = joinSegments(texts);
-    // The input goes in a file, not stdin: the apertium script reopens /dev/stdin, which fails
-    // when stdin is the socket Node gives a child, and the pipeline still exits 0 with no output.
-    const work = await mkdtemp(path.join(os.tmpdir(), 'apertium-'));
-    try {
-      const inFile = path.join(work, 'input.txt');
-      await writeFile(inFile, input, 'utf8');
-      // No -u: the untranslated-word marks are wanted, to count (apertium-marks.ts removes them).
-      const { stdout, stderr } = await runProcess(this.command, [mode, inFile], {
-        // apertium handles tens of kilobytes a second; the base covers loading the mode's data.
-        timeoutMs: timeoutFor(options, 30_000, input.length / 1000, 1000),
-        onTick: options?.onTick,
-        // Apertium's tools read and write UTF-8 only when the locale says so.
-        env: { ...process.env, LC_ALL: 'C.UTF-8' },
-      });
-      const text = stdout.toString('utf8');
-      if (!text.trim()) {
-        throw new ProcessError(`apertium ${mode} produced no output: ${stderr.trim().split('\n').slice(-3).join(' | ')}`, this.command, 0, stderr, false, false);
-      }
-      const out = splitSegments(text);
-      if (out.length !== texts.length) throw new TranslationMismatchError(mode, texts.length, out.length);
-      return out;
-    } finally {
-      await rm(work, { recursive: true, force: true });
+    // No -u: the untranslated-word marks are wanted, to count (apertium-marks.ts removes them).
+    const { stdout, stderr } = await pipeline.run(input, {
+      // apertium handles tens of kilobytes a second; the base covers loading the mode's data.
+      timeoutMs: timeoutFor(options, 30_000, input.length / 1000, 1000),
+      onTick: options?.onTick,
+    });
+    const text = stdout.toString('utf8');
+    if (!text.trim()) {
+      throw new ProcessError(`apertium ${mode} produced no output: ${stderr.trim().split('\n').slice(-3).join(' | ')}`, 'apertium', 0, stderr, false, false);
     }
+    const out = splitSegments(text);
+    if (out.length !== texts.length) throw new TranslationMismatchError(mode, texts.length, out.length);
+    return out;
   }
 }
 

@@ -29,6 +29,11 @@ export interface TranslateOptions extends EngineCallOptions {
    * (docs/glossaries.md#enforcement). Placeholders are never counted as untranslated words.
    */
   protectedTerms?: ProtectedTerms;
+  /**
+   * More small calls of this route are expected soon (an editor's regenerations): the engine
+   * may keep what it started ready for them (docs/design.md#warm-translation).
+   */
+  stayWarm?: boolean;
 }
 
 export interface Translator {

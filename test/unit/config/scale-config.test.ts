@@ -18,6 +18,7 @@ describe('worker and Temporal cluster settings', () => {
       engineLocales: null,
       excludedTranslationModes: [],
       voiceSamples: true,
+      translatorWarmSeconds: 300,
       healthPort: null,
       healthHost: '127.0.0.1',
     });
@@ -32,6 +33,7 @@ describe('worker and Temporal cluster settings', () => {
       ENGINE_LOCALES: 'en_us, ca_es',
       ENGINE_EXCLUDED_TRANSLATION_MODES: 'eng-cat,es-pt_BR',
       WORKER_VOICE_SAMPLES: 'false',
+      TRANSLATOR_WARM_SECONDS: '0',
     });
     expect(config.worker).toMatchObject({
       roles: ['media'],
@@ -40,6 +42,7 @@ describe('worker and Temporal cluster settings', () => {
       engineLocales: ['en_us', 'ca_es'],
       excludedTranslationModes: ['eng-cat', 'es-pt_BR'],
       voiceSamples: false,
+      translatorWarmSeconds: 0,
     });
   });
 

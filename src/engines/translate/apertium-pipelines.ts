@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { ProcessError, startProcess, type RunResult, type StartedProcess, type WorkOptions } from '../run-process';
+
+// Apertium pipelines started before their input arrives (docs/design.md#warm-translation). Most
+// of what a short translation costs is each tool loading its dictionaries: about 0.6–1 s a mode
+// on this project's machines, against 0.1–0.2 s to translate a sentence once they are loaded.
+// So a call starts every mode of its route at once (the second step loads while the first one
+// translates), and an editor's regeneration leaves one started pipeline per mode behind, for
+// the next edit, for as long as the configured warm window. A spare that is never used is
+// killed at the end of that window; one whose worker dies ends too, as its stdin closes.
+
+/**
+ * apertium reopens /dev/stdin, which fails when stdin is the socket Node gives a child (it then
+ * exits 0 with no output): a `cat` in front hands it a pipe. "$0" is the apertium command.
+ */
+const SHIM = 'cat | exec "$0" "$@"';
+/** What bash answers for a command it cannot find. */
+const NOT_FOUND = 127;
+
+export interface PipelineOptions {
+  /** The apertium command. */
+  command: string;
+  /** How long a spare pipeline waits for a next call; 0 keeps none. */
+  warmMs: number;
+}
+
+interface Spare {
+  process: StartedProcess;
+  timer: NodeJS.Timeout;
+}
+
+export class ApertiumPipelines {
+  private readonly spares = new Map<string, Spare>();
+
+  constructor(private readonly options: PipelineOptions) {}
+
+  /** A pipeline of `mode` ready for its input: the spare when there is one, else started now. */
+  take(mode: string): Pipeline {
+    const spare = this.spares.get(mode);
+    this.spares.delete(mode);
+    if (spare) clearTimeout(spare.timer);
+    const process = spare?.process.alive ? spare.process : this.start(mode);
+    return { run: (input, options) => this.runOn(process, input, options), discard: () => process.kill(), warm: process === spare?.process };
+  }
+
+  /** Starts a spare of each mode that has none, to wait for the next call for up to the warm window. */
+  keepWarm(modes: readonly string[]): void {
+    if (this.options.warmMs <= 0) return;
+    for (const mode of modes) {
+      const spare = this.spares.get(mode);
+      if (spare?.process.alive) continue;
+      const process = this.start(mode);
+      process.unref();
+      const timer = setTimeout(() => {
+        if (this.spares.get(mode)?.process === process) this.spares.delete(mode);
+        process.kill();
+      }, this.options.warmMs);
+      timer.unref();
+      this.spares.set(mode, { process, timer });
+    }
+  }
+
+  /** Kills every spare (a worker shutting down, a test ending). */
+  close(): void {
+    for (const { process, timer } of this.spares.values()) {
+      clearTimeout(timer);
+      process.kill();
+    }
+    this.spares.clear();
+  }
+
+  private start(mode: string): StartedProcess {
+    // Apertium's tools read and write UTF-8 only when the locale says so.
+    return startProcess('bash', ['-c', SHIM, this.options.command, mode], {
+      env: { ...process.env, LC_ALL: 'C.UTF-8' },
+      engine: path.basename(this.options.command),
+    });
+  }
+
+  private async runOn(process: StartedProcess, input: string, options: WorkOptions): Promise<RunResult> {
+    try {
+      return await process.run({ ...options, input });
+    } catch (err) {
+      // The shim runs apertium, so a missing one is bash's 127, not a spawn error: told as one.
+      if (err instanceof ProcessError && err.exitCode === NOT_FOUND) {
+        throw new ProcessError(`${this.options.command}: not installed`, this.options.command, null, err.stderr, false, true);
+      }
+      throw err;
+    }
+  }
+}
+
+export interface Pipeline {
+  run(input: string, options: Omit<WorkOptions, 'input'>): Promise<RunResult>;
+  /** Ends a pipeline that will not be run (an earlier step failed). */
+  discard(): void;
+  /** It was a spare, started by an earlier call. */
+  warm: boolean;
+}
