@@ -148,3 +148,122 @@ it('reads bytes of a blob through a range get (fewer past its end), and copies o
   await expect(store.copyPatched(`${prefix}/none`, `${prefix}/rev3/dub.wav`, [])).rejects.toBeInstanceOf(BlobNotFoundError);
   expect(await store.stat(`${prefix}/rev3/dub.wav`)).toBeNull();
 }, 60_000);
+
+describe('copyPatched in parts', () => {
+  // A store on clients of its own that count what crosses the worker (GET bodies down, part and
+  // put bodies up) and what the store copies itself (UploadPartCopy ranges), and can run a step
+  // before a request is sent.
+  const observed = createS3Clients(config.storage.s3!);
+  const partStore = new S3BlobStore(observed);
+  const traffic = { downloaded: 0, uploaded: 0, copiedInStore: 0 };
+  let beforeRequest: ((command: string, input: { PartNumber?: number; Range?: string }) => Promise<void>) | null = null;
+  observed.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { PartNumber?: number; Range?: string; Body?: unknown; CopySourceRange?: string };
+      await beforeRequest?.(context.commandName as string, input);
+      if (input.Body instanceof Uint8Array) traffic.uploaded += input.Body.byteLength;
+      if (input.CopySourceRange) traffic.copiedInStore += rangeLength(input.CopySourceRange);
+      const result = await next(args);
+      if (context.commandName === 'GetObjectCommand') traffic.downloaded += (result.output as { ContentLength?: number }).ContentLength ?? 0;
+      return result;
+    },
+    { step: 'initialize', name: 'observeTraffic' },
+  );
+  const rangeLength = (range: string) => {
+    const [start, end] = range.replace('bytes=', '').split('-').map(Number);
+    return end! - start! + 1;
+  };
+  const resetTraffic = () => Object.assign(traffic, { downloaded: 0, uploaded: 0, copiedInStore: 0 });
+  afterEach(() => {
+    beforeRequest = null;
+  });
+  afterAll(() => observed.client.destroy());
+
+  // 21 MiB: parts [0, 8), [8, 16) and [16, 21) MiB.
+  const data = randomBytes(21 * MiB);
+  const source = `${prefix}/parted/dub.wav`;
+  beforeAll(() => store.put(source, Readable.from([data])));
+  const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+  const patch = (offset: number, length: number) => ({ offset, bytes: randomBytes(length) });
+  const patched = (bytes: Buffer, patches: { offset: number; bytes: Buffer }[]) => {
+    const out = Buffer.from(bytes);
+    for (const p of patches) p.bytes.copy(out, p.offset);
+    return out;
+  };
+  async function expectNothingAt(key: string): Promise<void> {
+    expect(await store.stat(key)).toBeNull();
+    const open = await admin.client.send(new ListMultipartUploadsCommand({ Bucket: admin.bucket, Prefix: key }));
+    expect(open.Uploads ?? []).toEqual([]);
+  }
+
+  it('copies the parts no patch touches inside the store: only the patched parts cross the worker', async () => {
+    // Parts 1 and 3: at byte 0, a span of 300 KB inside part 3, the very end of the short last part.
+    const patches = [patch(0, 1000), patch(17 * MiB + 12_345, 300 * 1024), patch(data.length - 3, 3)];
+    resetTraffic();
+    expect(await partStore.copyPatched(source, `${prefix}/parted/rev2.wav`, patches)).toEqual({ sizeBytes: data.length });
+    expect(sha256(await read(`${prefix}/parted/rev2.wav`))).toBe(sha256(patched(data, patches)));
+    expect(traffic.downloaded).toBeLessThan(2 * 8 * MiB); // the whole object streamed through is 21 MiB
+    expect(traffic).toEqual({ downloaded: 13 * MiB, uploaded: 13 * MiB, copiedInStore: 8 * MiB });
+    const head = await admin.client.send(new HeadObjectCommand({ Bucket: admin.bucket, Key: `${prefix}/parted/rev2.wav` }));
+    expect(head.ContentType).toBe('audio/wav');
+
+    // A patch across the boundary of parts 1 and 2 goes to both; part 3 is still copied in the store.
+    const straddling = [patch(8 * MiB - 100, 200)];
+    resetTraffic();
+    await partStore.copyPatched(source, `${prefix}/parted/rev3.wav`, straddling);
+    expect(sha256(await read(`${prefix}/parted/rev3.wav`))).toBe(sha256(patched(data, straddling)));
+    expect(traffic).toEqual({ downloaded: 16 * MiB, uploaded: 16 * MiB, copiedInStore: 5 * MiB });
+    expect(sha256(await read(source))).toBe(sha256(data));
+  }, 60_000);
+
+  it('copies a source smaller than a part, and an empty one', async () => {
+    const small = randomBytes(1000);
+    await store.put(`${prefix}/parted/small.wav`, Readable.from([small]));
+    const patches = [patch(998, 2)];
+    expect(await partStore.copyPatched(`${prefix}/parted/small.wav`, `${prefix}/parted/small-2.wav`, patches)).toEqual({ sizeBytes: 1000 });
+    expect(await read(`${prefix}/parted/small-2.wav`)).toEqual(patched(small, patches));
+    expect(await partStore.copyPatched(`${prefix}/parted/small.wav`, `${prefix}/parted/small-3.wav`, [])).toEqual({ sizeBytes: 1000 });
+    expect(await read(`${prefix}/parted/small-3.wav`)).toEqual(small);
+    await store.put(`${prefix}/parted/empty.wav`, Readable.from([Buffer.alloc(0)]));
+    expect(await partStore.copyPatched(`${prefix}/parted/empty.wav`, `${prefix}/parted/empty-2.wav`, [{ offset: 0, bytes: Buffer.alloc(0) }])).toEqual({ sizeBytes: 0 });
+    expect(await store.stat(`${prefix}/parted/empty-2.wav`)).toEqual({ sizeBytes: 0 });
+  });
+
+  it('leaves no object and no multipart upload when the copy fails: a patch past the end, a refused part', async () => {
+    const dest = `${prefix}/parted/failed.wav`;
+    await expect(partStore.copyPatched(source, dest, [patch(data.length - 1, 2)])).rejects.toBeInstanceOf(RangeError);
+    await expectNothingAt(dest);
+
+    // Part 2 fails while parts 1 and 3 are in flight or done.
+    beforeRequest = async (command, input) => {
+      if (command.startsWith('UploadPart') && input.PartNumber === 2) throw new Error('the store refused part 2');
+    };
+    await expect(partStore.copyPatched(source, dest, [patch(0, 10)])).rejects.toThrow('the store refused part 2');
+    await expectNothingAt(dest);
+  }, 60_000);
+
+  // The same size: only the ETag tells the versions apart. Every part is copied in the store, or
+  // every part downloaded, so the refusal can only come from that request's condition.
+  it.each<[string, number[], (command: string, input: { PartNumber?: number; Range?: string }) => boolean]>([
+    ['a part copied in the store', [], (command, input) => command === 'UploadPartCopyCommand' && input.PartNumber === 2],
+    ['a part downloaded', [5, 9 * MiB, data.length - 1], (command, input) => command === 'GetObjectCommand' && input.Range === `bytes=${16 * MiB}-${data.length - 1}`],
+  ])(
+    'fails, leaving nothing, when the source is replaced before %s',
+    async (_, patchOffsets, isTheRequest) => {
+      const replaced = `${prefix}/parted/replaced.wav`;
+      const dest = `${prefix}/parted/from-replaced.wav`;
+      await store.put(replaced, Readable.from([data]));
+      let didReplace = false;
+      beforeRequest = async (command, input) => {
+        if (didReplace || !isTheRequest(command, input)) return;
+        didReplace = true;
+        await store.put(replaced, Readable.from([randomBytes(data.length)]));
+      };
+      const patches = patchOffsets.map((offset) => patch(offset, 1));
+      await expect(partStore.copyPatched(replaced, dest, patches)).rejects.toThrow(`${replaced} changed while it was copied`);
+      expect(didReplace).toBe(true);
+      await expectNothingAt(dest);
+    },
+    60_000,
+  );
+});

@@ -4,12 +4,25 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  UploadPartCommand,
+  UploadPartCopyCommand,
+  type UploadPartCommandInput,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStore, type ByteRange, type LocalFileOptions } from '../blob-store';
 import { checkedPatches, patchChunk, type BytePatch } from '../byte-patches';
 import { contentTypeFor } from '../content-type';
 import { meteredStream } from '../metered-stream';
+import { copyPartBytes, planCopyParts, type CopyPart } from './patched-copy-parts';
 import { isS3NotFound, type S3Clients } from './s3-clients';
 
 /** How often a long transfer reports progress, so activity heartbeats keep flowing. */
@@ -21,6 +34,13 @@ const PROGRESS_EVERY_BYTES = 8 * 1024 * 1024;
  */
 const UPLOAD_PART_BYTES = 8 * 1024 * 1024;
 const UPLOAD_QUEUE = 2;
+
+/**
+ * copyPatched's parts in flight: a copy inside the store still takes the server a while, so a few
+ * at once overlap it with the patched parts' transfers; few enough that the patched parts held in
+ * memory (one part each, twice while patched: at most 64 MiB for 8 MiB parts) stay bounded.
+ */
+const PARTS_IN_FLIGHT = 4;
 
 /** DeleteObjects takes at most 1000 keys. */
 const DELETE_BATCH = 1000;
@@ -84,43 +104,32 @@ export class S3BlobStore implements BlobStore {
 
   async get(key: string, range?: ByteRange): Promise<NodeJS.ReadableStream> {
     assertValidKey(key);
-    return (await this.getObject(key, undefined, range)).body;
+    return (await this.getObject(key, { range })).body;
   }
 
   async stat(key: string): Promise<{ sizeBytes: number } | null> {
-    assertValidKey(key);
-    try {
-      const head = await this.s3.client.send(new HeadObjectCommand({ Bucket: this.s3.bucket, Key: key }));
-      return { sizeBytes: head.ContentLength ?? 0 };
-    } catch (err) {
-      if (isS3NotFound(err)) return null;
-      throw err;
-    }
+    const head = await this.head(key);
+    return head && { sizeBytes: head.sizeBytes };
   }
 
   /**
-   * The object streams through, patched on the way. Copying the unchanged parts inside S3
-   * (UploadPartCopy) would spare the transfer; the bytes are the same either way.
+   * A multipart upload the store assembles: a part no patch touches is copied inside the store
+   * (UploadPartCopy of its range), a part one touches is downloaded, patched and uploaded. A
+   * regeneration writes a few hundred KB over a 115 MB WAV, so about one 8 MiB part per span
+   * crosses the worker each way instead of the whole file. Every request names the source's ETag:
+   * a source replaced mid-copy fails the copy rather than mixing two versions.
    */
   async copyPatched(sourceKey: string, destKey: string, patches: readonly BytePatch[]): Promise<{ sizeBytes: number }> {
     assertValidKey(destKey);
-    const source = await this.stat(sourceKey);
+    const source = await this.head(sourceKey);
     if (!source) throw new BlobNotFoundError(sourceKey);
     const sorted = checkedPatches(patches, source.sizeBytes);
-    let position = 0;
-    const patcher = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        const out = patchChunk(chunk, position, sorted);
-        position += chunk.length;
-        callback(null, out);
-      },
-    });
-    const { body } = await this.getObject(sourceKey);
-    // A failed download fails the upload (which aborts itself) instead of leaving it waiting.
-    body.on('error', (err) => patcher.destroy(err));
-    await this.upload(destKey, body.pipe(patcher));
-    if (position !== source.sizeBytes) throw new Error(`${sourceKey} changed while it was copied`);
-    return { sizeBytes: position };
+    const parts = planCopyParts(source.sizeBytes, copyPartBytes(source.sizeBytes), sorted);
+    // A source under a part is one part (S3's 5 MiB floor spares the last). A multipart upload
+    // needs a part, and a part copy a byte: an empty source is an empty put.
+    if (parts.length === 0) await this.upload(destKey, Readable.from([]));
+    else await this.assembleParts({ key: sourceKey, etag: source.etag }, destKey, parts);
+    return { sizeBytes: source.sizeBytes };
   }
 
   /**
@@ -129,7 +138,7 @@ export class S3BlobStore implements BlobStore {
    */
   async toLocalFile(key: string, tempDir: string, options: LocalFileOptions = {}): Promise<string> {
     assertValidKey(key);
-    const { body } = await this.getObject(key, options.signal);
+    const { body } = await this.getObject(key, { signal: options.signal });
     const file = path.join(tempDir, `${randomUUID()}-${path.posix.basename(key)}`);
     let sinceProgress = 0;
     const progress = new Transform({
@@ -167,11 +176,55 @@ export class S3BlobStore implements BlobStore {
     } while (token);
   }
 
-  private async getObject(key: string, abortSignal?: AbortSignal, range?: ByteRange): Promise<{ body: Readable }> {
+  private async head(key: string): Promise<{ sizeBytes: number; etag: string } | null> {
+    assertValidKey(key);
+    try {
+      const head = await this.s3.client.send(new HeadObjectCommand({ Bucket: this.s3.bucket, Key: key }));
+      return { sizeBytes: head.ContentLength ?? 0, etag: head.ETag ?? '' };
+    } catch (err) {
+      if (isS3NotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  /** Parts in flight at once: PARTS_IN_FLIGHT. The object appears on completion; a failure aborts the upload, then rethrows. */
+  private async assembleParts(source: SourceVersion, destKey: string, parts: CopyPart[]): Promise<void> {
+    const created = await this.s3.client.send(new CreateMultipartUploadCommand({ Bucket: this.s3.bucket, Key: destKey, ContentType: contentTypeFor(destKey) }));
+    if (!created.UploadId) throw new Error('the object store returned no UploadId');
+    const target = { Bucket: this.s3.bucket, Key: destKey, UploadId: created.UploadId };
+    try {
+      const etags = await mapBounded(parts, PARTS_IN_FLIGHT, (part) => this.writePart(source, { ...target, PartNumber: part.number }, part));
+      const completed = parts.map((part, i) => ({ PartNumber: part.number, ETag: etags[i] }));
+      await this.s3.client.send(new CompleteMultipartUploadCommand({ ...target, MultipartUpload: { Parts: completed } }));
+    } catch (err) {
+      // mapBounded returns once no part is in flight, so the abort leaves no part behind it.
+      await this.s3.client.send(new AbortMultipartUploadCommand(target)).catch(() => undefined);
+      if (isPreconditionFailed(err)) throw new Error(`${source.key} changed while it was copied`, { cause: err });
+      throw err;
+    }
+  }
+
+  /** Copies the part inside the store when no patch touches it, else uploads its patched bytes; answers the part's ETag. */
+  private async writePart(source: SourceVersion, target: PartTarget, part: CopyPart): Promise<string | undefined> {
+    if (part.patches.length === 0) {
+      // Keys hold only URL-safe characters (assertValidKey): the copy source needs no encoding.
+      const CopySource = `${this.s3.bucket}/${source.key}`;
+      const CopySourceRange = `bytes=${part.start}-${part.end - 1}`;
+      const copied = await this.s3.client.send(new UploadPartCopyCommand({ ...target, CopySource, CopySourceRange, CopySourceIfMatch: source.etag }));
+      return copied.CopyPartResult?.ETag;
+    }
+    const { body } = await this.getObject(source.key, { range: { start: part.start, end: part.end - 1 }, etag: source.etag });
+    const bytes = await readExactly(body, part.end - part.start);
+    const uploaded = await this.s3.client.send(new UploadPartCommand({ ...target, Body: patchChunk(bytes, part.start, part.patches), ContentLength: bytes.length }));
+    return uploaded.ETag;
+  }
+
+  /** `etag`: only that version of the object, else PreconditionFailed. */
+  private async getObject(key: string, options: { signal?: AbortSignal; range?: ByteRange; etag?: string } = {}): Promise<{ body: Readable }> {
     try {
       // The store serves the range itself: only those bytes cross the network.
-      const Range = range ? `bytes=${range.start}-${range.end}` : undefined;
-      const object = await this.s3.client.send(new GetObjectCommand({ Bucket: this.s3.bucket, Key: key, Range }), { abortSignal });
+      const Range = options.range ? `bytes=${options.range.start}-${options.range.end}` : undefined;
+      const object = await this.s3.client.send(new GetObjectCommand({ Bucket: this.s3.bucket, Key: key, Range, IfMatch: options.etag }), { abortSignal: options.signal });
       return { body: object.Body as Readable };
     } catch (err) {
       if (isS3NotFound(err)) throw new BlobNotFoundError(key);
@@ -200,4 +253,53 @@ export class S3BlobStore implements BlobStore {
       leavePartsOnError: false,
     });
   }
+}
+
+/** The source of a copy, pinned to the version its HeadObject saw. */
+interface SourceVersion {
+  key: string;
+  etag: string;
+}
+
+type PartTarget = Pick<UploadPartCommandInput, 'Bucket' | 'Key' | 'UploadId' | 'PartNumber'>;
+
+/**
+ * `work` on every item, `limit` at a time, results in the items' order. After a failure no item
+ * starts, and it rejects (with the first failure) only once none is running.
+ */
+async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  const failures: unknown[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (failures.length === 0 && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await work(items[index]!);
+      } catch (err) {
+        failures.push(err);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failures.length > 0) throw failures[0];
+  return results;
+}
+
+/** The body's bytes, which must be `length`: the ranged GET of a part. */
+async function readExactly(body: Readable, length: number): Promise<Buffer> {
+  const bytes = Buffer.alloc(length);
+  let filled = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    if (filled + chunk.length > length) throw new Error(`expected ${length} bytes, got more`);
+    filled += chunk.copy(bytes, filled);
+  }
+  if (filled !== length) throw new Error(`expected ${length} bytes, got ${filled}`);
+  return bytes;
+}
+
+/** S3 answers 412 PreconditionFailed to an If-Match (or copy-source-if-match) the object no longer has. */
+function isPreconditionFailed(err: unknown): boolean {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
+  return e?.name === 'PreconditionFailed' || e?.$metadata?.httpStatusCode === 412;
 }
