@@ -5,8 +5,8 @@ import { ProcessError, startProcess, type RunResult, type StartedProcess, type W
 // of what a short translation costs is each tool loading its dictionaries: about 0.6–1 s a mode
 // on this project's machines, against 0.1–0.2 s to translate a sentence once they are loaded.
 // So a call starts every mode of its route at once (the second step loads while the first one
-// translates), and an editor's regeneration leaves one started pipeline per mode behind, for
-// the next edit, for as long as the configured warm window. A spare that is never used is
+// translates), and an editor's regeneration leaves one started pipeline per mode behind (started
+// once its render is done), for the next edit, for as long as the configured warm window. A spare that is never used is
 // killed at the end of that window; one whose worker dies ends too, as its stdin closes.
 
 /**
@@ -22,10 +22,18 @@ export interface PipelineOptions {
   command: string;
   /** How long a spare pipeline waits for a next call; 0 keeps none. */
   warmMs: number;
+  /**
+   * How long after the call that asked for it a spare starts: the call's regeneration is still
+   * rendering on the same cores for a few seconds, and loading dictionaries beside it would slow
+   * it down, while the next edit is tens of seconds away at the soonest.
+   */
+  spareDelayMs: number;
 }
 
 interface Spare {
-  process: StartedProcess;
+  /** Null until it starts (spareDelayMs after the call that asked for it). */
+  process: StartedProcess | null;
+  /** Starts it, then ends it at the end of the warm window. */
   timer: NodeJS.Timeout;
 }
 
@@ -34,37 +42,55 @@ export class ApertiumPipelines {
 
   constructor(private readonly options: PipelineOptions) {}
 
-  /** A pipeline of `mode` ready for its input: the spare when there is one, else started now. */
-  take(mode: string): Pipeline {
-    const spare = this.spares.get(mode);
-    this.spares.delete(mode);
-    if (spare) clearTimeout(spare.timer);
-    const process = spare?.process.alive ? spare.process : this.start(mode);
-    return { run: (input, options) => this.runOn(process, input, options), discard: () => process.kill(), warm: process === spare?.process };
+  /**
+   * A pipeline of `mode` ready for its input: started now, or the spare when `spare` allows it.
+   * Spares are kept for an editor's next edit: a whole dub, where loading is a rounding error,
+   * leaves them to it.
+   */
+  take(mode: string, { spare: useSpare }: { spare: boolean }): Pipeline {
+    const kept = useSpare ? this.spares.get(mode) : undefined;
+    if (kept) {
+      this.spares.delete(mode);
+      clearTimeout(kept.timer);
+    }
+    const warm = kept?.process?.alive ? kept.process : null;
+    const process = warm ?? this.start(mode);
+    return { run: (input, options) => this.runOn(process, input, options), discard: () => process.kill(), warm: warm !== null };
   }
 
-  /** Starts a spare of each mode that has none, to wait for the next call for up to the warm window. */
+  /** A spare of each mode that has none, started shortly to wait for the next call for up to the warm window. */
   keepWarm(modes: readonly string[]): void {
     if (this.options.warmMs <= 0) return;
     for (const mode of modes) {
-      const spare = this.spares.get(mode);
-      if (spare?.process.alive) continue;
-      const process = this.start(mode);
-      process.unref();
-      const timer = setTimeout(() => {
-        if (this.spares.get(mode)?.process === process) this.spares.delete(mode);
-        process.kill();
-      }, this.options.warmMs);
-      timer.unref();
-      this.spares.set(mode, { process, timer });
+      const kept = this.spares.get(mode);
+      if (kept && (kept.process === null || kept.process.alive)) continue;
+      const spare: Spare = { process: null, timer: setTimeout(() => this.startSpare(mode, spare), this.options.spareDelayMs) };
+      spare.timer.unref();
+      this.spares.set(mode, spare);
+      if (this.options.spareDelayMs === 0) {
+        clearTimeout(spare.timer);
+        this.startSpare(mode, spare);
+      }
     }
+  }
+
+  private startSpare(mode: string, spare: Spare): void {
+    if (this.spares.get(mode) !== spare) return;
+    const process = this.start(mode);
+    process.unref();
+    spare.process = process;
+    spare.timer = setTimeout(() => {
+      if (this.spares.get(mode) === spare) this.spares.delete(mode);
+      process.kill();
+    }, this.options.warmMs);
+    spare.timer.unref();
   }
 
   /** Kills every spare (a worker shutting down, a test ending). */
   close(): void {
     for (const { process, timer } of this.spares.values()) {
       clearTimeout(timer);
-      process.kill();
+      process?.kill();
     }
     this.spares.clear();
   }

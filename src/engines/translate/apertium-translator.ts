@@ -13,7 +13,12 @@ export interface ApertiumOptions {
   command?: string;
   /** How long a route's pipelines stay started after a call that asked for it (TranslateOptions.stayWarm); 0 or unset: none. */
   warmSeconds?: number;
+  /** When they start after that call: SPARE_DELAY_MS unless a test says otherwise. */
+  spareDelayMs?: number;
 }
+
+/** A regeneration renders for 1.5–3 s after its translation (docs/benchmarks.md#the-regeneration-figure); its spares start after that. */
+const SPARE_DELAY_MS = 5000;
 
 const MODE_NAME = /^[A-Za-z0-9_-]+$/;
 
@@ -21,7 +26,11 @@ export class ApertiumTranslator implements Translator {
   private readonly pipelines: ApertiumPipelines;
 
   constructor(options: ApertiumOptions = {}) {
-    this.pipelines = new ApertiumPipelines({ command: options.command ?? 'apertium', warmMs: (options.warmSeconds ?? 0) * 1000 });
+    this.pipelines = new ApertiumPipelines({
+      command: options.command ?? 'apertium',
+      warmMs: (options.warmSeconds ?? 0) * 1000,
+      spareDelayMs: options.spareDelayMs ?? SPARE_DELAY_MS,
+    });
   }
 
   /** Ends the pipelines kept warm. */
@@ -54,7 +63,7 @@ export class ApertiumTranslator implements Translator {
     let current = sources;
     const marked: MarkedWord[][][] = [];
     // Every step's pipeline starts now: a later one loads its dictionaries while the first translates.
-    const pipelines = modes.map((mode) => this.pipelines.take(mode));
+    const pipelines = modes.map((mode) => this.pipelines.take(mode, { spare: options?.stayWarm ?? false }));
     try {
       for (const [step, mode] of modes.entries()) {
         const output = await this.runMode(pipelines[step]!, current, mode, options);

@@ -31,7 +31,8 @@ export interface TranslateOptions extends EngineCallOptions {
   protectedTerms?: ProtectedTerms;
   /**
    * More small calls of this route are expected soon (an editor's regenerations): the engine
-   * may keep what it started ready for them (docs/design.md#warm-translation).
+   * may keep what it started ready for them, and use what an earlier such call kept
+   * (docs/design.md#warm-translation).
    */
   stayWarm?: boolean;
 }

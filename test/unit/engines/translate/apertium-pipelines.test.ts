@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ApertiumPipelines } from '../../../../src/engines/translate/apertium-pipelines';
+import { ApertiumPipelines, type Pipeline } from '../../../../src/engines/translate/apertium-pipelines';
 import { ApertiumTranslator } from '../../../../src/engines/translate/apertium-translator';
 import { ProcessError } from '../../../../src/engines/run-process';
 
@@ -8,52 +8,76 @@ import { ProcessError } from '../../../../src/engines/run-process';
 
 const TEXT = 'The house is red and I would like to go there tomorrow with my friends.\n';
 const run = { timeoutMs: 30_000 };
+const SPARE = { spare: true };
 const pools: ApertiumPipelines[] = [];
-const pool = (warmMs: number, command = 'apertium') => {
-  const made = new ApertiumPipelines({ command, warmMs });
+const pool = (warmMs: number, command = 'apertium', spareDelayMs = 0) => {
+  const made = new ApertiumPipelines({ command, warmMs, spareDelayMs });
   pools.push(made);
   return made;
 };
 
-afterAll(() => pools.forEach((p) => p.close()));
+const taken: Pipeline[] = [];
+/** A pipeline taken and discarded at the end, whether or not the test ran it. */
+const take = (pipelines: ApertiumPipelines, mode: string, how = SPARE) => {
+  const pipeline = pipelines.take(mode, how);
+  taken.push(pipeline);
+  return pipeline;
+};
+
+afterAll(() => {
+  taken.forEach((p) => p.discard());
+  pools.forEach((p) => p.close());
+});
 
 it('translates through a spare exactly as through a pipeline started for the call', async () => {
   const pipelines = pool(60_000);
-  const cold = pipelines.take('eng-cat');
+  const cold = take(pipelines, 'eng-cat', SPARE);
   expect(cold.warm).toBe(false);
   const coldWords = (await cold.run(TEXT, run)).stdout.toString('utf8');
   expect(coldWords).toMatch(/\bcasa\b/);
 
   pipelines.keepWarm(['eng-cat']);
-  const spare = pipelines.take('eng-cat');
+  const spare = take(pipelines, 'eng-cat', SPARE);
   expect(spare.warm).toBe(true);
   expect((await spare.run(TEXT, run)).stdout.toString('utf8')).toBe(coldWords);
   // A spare serves one call: the next one starts its own unless it is kept warm again.
-  expect(pipelines.take('eng-cat').warm).toBe(false);
+  expect(take(pipelines, 'eng-cat', SPARE).warm).toBe(false);
+  // ...and a call that does not ask for spares (a whole dub) leaves them to the next that does.
+  pipelines.keepWarm(['eng-cat']);
+  expect(take(pipelines, 'eng-cat', { spare: false }).warm).toBe(false);
+  expect(take(pipelines, 'eng-cat', SPARE).warm).toBe(true);
 });
 
 it('ends a spare nobody took at the end of its window, and keeps none with a window of 0', async () => {
   const pipelines = pool(300);
   pipelines.keepWarm(['eng-cat']);
   await new Promise((resolve) => setTimeout(resolve, 900));
-  expect(pipelines.take('eng-cat').warm).toBe(false);
+  expect(take(pipelines, 'eng-cat', SPARE).warm).toBe(false);
 
   const none = pool(0);
   none.keepWarm(['eng-cat']);
-  expect(none.take('eng-cat').warm).toBe(false);
+  expect(take(none, 'eng-cat', SPARE).warm).toBe(false);
+});
+
+it('starts a spare only after its delay, once the asking call is done with the cores', async () => {
+  const pipelines = pool(60_000, 'apertium', 300);
+  pipelines.keepWarm(['eng-cat']);
+  expect(take(pipelines, 'eng-cat').warm).toBe(false);
+  pipelines.keepWarm(['eng-cat']);
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  expect(take(pipelines, 'eng-cat').warm).toBe(true);
 });
 
 it('closes its spares', () => {
   const pipelines = pool(60_000);
   pipelines.keepWarm(['eng-cat', 'cat-spa']);
   pipelines.close();
-  expect(pipelines.take('eng-cat').warm).toBe(false);
-  expect(pipelines.take('cat-spa').warm).toBe(false);
+  expect(take(pipelines, 'eng-cat', SPARE).warm).toBe(false);
+  expect(take(pipelines, 'cat-spa', SPARE).warm).toBe(false);
 });
 
 it('says a missing apertium is not installed, as a spawn error would', async () => {
-  const error = await pool(0, path.join('/nonexistent', 'apertium'))
-    .take('eng-cat')
+  const error = await take(pool(0, path.join('/nonexistent', 'apertium')), 'eng-cat')
     .run(TEXT, run)
     .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ProcessError);
@@ -61,21 +85,24 @@ it('says a missing apertium is not installed, as a spawn error would', async () 
 });
 
 it('gives a pivot route the same words warm as cold, and keeps its steps warm only when asked', async () => {
-  const translator = new ApertiumTranslator({ warmSeconds: 60 });
+  const translator = new ApertiumTranslator({ warmSeconds: 60, spareDelayMs: 0 });
   const kept = jest.spyOn(ApertiumPipelines.prototype, 'keepWarm');
-  const taken = jest.spyOn(ApertiumPipelines.prototype, 'take');
+  const takes = jest.spyOn(ApertiumPipelines.prototype, 'take');
   const texts = ['The house is red.', 'I would like to go there tomorrow.'];
   try {
     const cold = await translator.translate(texts, ['eng-cat', 'cat-spa'], { stayWarm: true });
     expect(cold[0]).toMatch(/\bcasa\b/i);
     expect(kept).toHaveBeenCalledWith(['eng-cat', 'cat-spa']);
-    const warm = await translator.translate(texts, ['eng-cat', 'cat-spa']);
-    expect(warm).toEqual(cold);
-    expect(taken.mock.results.slice(-2).map((r) => (r.value as { warm: boolean }).warm)).toEqual([true, true]);
+    // A whole dub neither takes the spares nor keeps any.
+    await translator.translate(texts, ['eng-cat', 'cat-spa']);
+    expect(takes.mock.results.slice(-2).map((r) => (r.value as { warm: boolean }).warm)).toEqual([false, false]);
     expect(kept).toHaveBeenCalledTimes(1);
+    const warm = await translator.translate(texts, ['eng-cat', 'cat-spa'], { stayWarm: true });
+    expect(warm).toEqual(cold);
+    expect(takes.mock.results.slice(-2).map((r) => (r.value as { warm: boolean }).warm)).toEqual([true, true]);
   } finally {
     kept.mockRestore();
-    taken.mockRestore();
+    takes.mockRestore();
     translator.close();
   }
 });
