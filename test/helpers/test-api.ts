@@ -51,7 +51,9 @@ let cachedCapabilities: Promise<EngineCapabilities> | undefined;
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   // Workers render no voice samples unless a test asks: most test files never play one (docs/voices.md#samples).
-  return loadConfig({ ...process.env, LOG_LEVEL: 'error', WORKER_VOICE_SAMPLES: 'false', ...overrides });
+  // Nor do they keep translators warm for a next edit that most never make, holding 0.1-0.3 GB
+  // each (docs/design.md#warm-translation; test/unit/engines/translate/apertium-pipelines.test.ts).
+  return loadConfig({ ...process.env, LOG_LEVEL: 'error', WORKER_VOICE_SAMPLES: 'false', TRANSLATOR_WARM_SECONDS: '0', ...overrides });
 }
 
 /**
