@@ -62,11 +62,16 @@ export class ApertiumTranslator implements Translator {
     // second step does not know is told apart from an English word passed on by the first.
     let current = sources;
     const marked: MarkedWord[][][] = [];
-    // Every step's pipeline starts now: a later one loads its dictionaries while the first translates.
-    const pipelines = modes.map((mode) => this.pipelines.take(mode, { spare: options?.stayWarm ?? false }));
+    // An editor's call starts every step at once: a later one loads its dictionaries while the
+    // first translates. A whole dub starts each in turn, and the spares give it their memory, so
+    // languages dubbed side by side hold one pipeline each (docs/design.md#warm-translation).
+    const interactive = options?.stayWarm ?? false;
+    const endBatch = interactive ? undefined : this.pipelines.beginBatch();
+    const pipelines: Pipeline[] = interactive ? modes.map((mode) => this.pipelines.take(mode, { spare: true })) : [];
     try {
       for (const [step, mode] of modes.entries()) {
-        const output = await this.runMode(pipelines[step]!, current, mode, options);
+        pipelines[step] ??= this.pipelines.take(mode, { spare: false });
+        const output = await this.runMode(pipelines[step], current, mode, options);
         const read = output.map((text, i) => readMarks(text, current[i]!));
         marked.push(read.map((r) => (terms ? r.words.filter((w) => !isPlaceholderWord(w.word)) : r.words)));
         // A pivot's text is mended like a final one before the next step reads it: a glued
@@ -76,7 +81,8 @@ export class ApertiumTranslator implements Translator {
       }
     } finally {
       for (const pipeline of pipelines) pipeline.discard();
-      if (options?.stayWarm) this.pipelines.keepWarm(modes);
+      endBatch?.();
+      if (interactive) this.pipelines.keepWarm(modes);
     }
     const language = modeTarget(modes[modes.length - 1]!);
     const tidied = current.map((text, i) => tidyTranslation(text, { language, source: sources[i]! }));

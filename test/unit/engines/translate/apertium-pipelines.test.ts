@@ -84,25 +84,40 @@ it('says a missing apertium is not installed, as a spawn error would', async () 
   expect(error).toMatchObject({ notFound: true, message: '/nonexistent/apertium: not installed' });
 });
 
-it('gives a pivot route the same words warm as cold, and keeps its steps warm only when asked', async () => {
+it('gives a pivot route the same words warm as cold, and keeps its steps warm only for an editor', async () => {
   const translator = new ApertiumTranslator({ warmSeconds: 60, spareDelayMs: 0 });
   const kept = jest.spyOn(ApertiumPipelines.prototype, 'keepWarm');
   const takes = jest.spyOn(ApertiumPipelines.prototype, 'take');
+  const warmth = () => takes.mock.results.slice(-2).map((r) => (r.value as { warm: boolean }).warm);
   const texts = ['The house is red.', 'I would like to go there tomorrow.'];
   try {
     const cold = await translator.translate(texts, ['eng-cat', 'cat-spa'], { stayWarm: true });
     expect(cold[0]).toMatch(/\bcasa\b/i);
     expect(kept).toHaveBeenCalledWith(['eng-cat', 'cat-spa']);
-    // A whole dub neither takes the spares nor keeps any.
-    await translator.translate(texts, ['eng-cat', 'cat-spa']);
-    expect(takes.mock.results.slice(-2).map((r) => (r.value as { warm: boolean }).warm)).toEqual([false, false]);
-    expect(kept).toHaveBeenCalledTimes(1);
     const warm = await translator.translate(texts, ['eng-cat', 'cat-spa'], { stayWarm: true });
     expect(warm).toEqual(cold);
-    expect(takes.mock.results.slice(-2).map((r) => (r.value as { warm: boolean }).warm)).toEqual([true, true]);
+    expect(warmth()).toEqual([true, true]);
+    // A whole dub neither takes the spares nor keeps any: it ends them, for their memory.
+    expect(await translator.translate(texts, ['eng-cat', 'cat-spa'])).toEqual(cold);
+    expect(warmth()).toEqual([false, false]);
+    await translator.translate(texts, ['eng-cat', 'cat-spa'], { stayWarm: true });
+    expect(warmth()).toEqual([false, false]);
   } finally {
     kept.mockRestore();
     takes.mockRestore();
     translator.close();
   }
+});
+
+it('keeps no spare while a whole dub translates', () => {
+  const pipelines = pool(60_000);
+  pipelines.keepWarm(['eng-cat']);
+  const endBatch = pipelines.beginBatch();
+  pipelines.keepWarm(['cat-spa']);
+  expect(take(pipelines, 'eng-cat').warm).toBe(false);
+  expect(take(pipelines, 'cat-spa').warm).toBe(false);
+  endBatch();
+  endBatch(); // once only
+  pipelines.keepWarm(['cat-spa']);
+  expect(take(pipelines, 'cat-spa').warm).toBe(true);
 });
