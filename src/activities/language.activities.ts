@@ -1,3 +1,4 @@
+import { withoutWarmTranslators } from './warm-translation';
 import type { LoudnessReport } from '../audio/loudness-report';
 import type { DubQuality } from '../engines/alignment/dub-quality';
 import { Context } from '@temporalio/activity';
@@ -112,21 +113,23 @@ export function createLanguageActivities(deps: LanguageActivityDeps) {
       const glossary = await pinnedGlossaryEntries(db, step.projectId);
       const { log, onTick, transfer } = activityContext();
       const rendered = await classifyingEngineErrors(() =>
-        renderDub(
-          { blobStore, engines, capabilities, log },
-          {
-            ...renderInputFor(project, language, { lines, revision: language.revision, glossary }),
-            onTick,
-            transfer,
-            onStage: async (stage) => {
-              if (stage === 'fitting') await updateOpenAttempt(db, step, { percent: 55, phase_message: 'Fitting speech to the source timing.' });
-              else
-                await advanceLanguage(db, step, 'publishing', {
-                  percent: 85,
-                  phase_message: project.source_has_video ? 'Encoding audio, captions, thumbnail and video.' : 'Encoding audio, captions and thumbnail.',
-                });
+        withoutWarmTranslators(engines, () =>
+          renderDub(
+            { blobStore, engines, capabilities, log },
+            {
+              ...renderInputFor(project, language, { lines, revision: language.revision, glossary }),
+              onTick,
+              transfer,
+              onStage: async (stage) => {
+                if (stage === 'fitting') await updateOpenAttempt(db, step, { percent: 55, phase_message: 'Fitting speech to the source timing.' });
+                else
+                  await advanceLanguage(db, step, 'publishing', {
+                    percent: 85,
+                    phase_message: project.source_has_video ? 'Encoding audio, captions, thumbnail and video.' : 'Encoding audio, captions and thumbnail.',
+                  });
+              },
             },
-          },
+          ),
         ),
       );
       return { ran: true as const, attempt: step.attempt, ...rendered };

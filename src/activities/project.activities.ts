@@ -1,3 +1,4 @@
+import { withoutWarmTranslators } from './warm-translation';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -213,14 +214,16 @@ export function createProjectActivities({ db, blobStore, uploads, engines, webho
         const background = path.join(workDir, 'background.wav');
         const started = performance.now();
         let extractMs = 0;
-        const { hasBackground, transcript } = await classifyingEngineErrors(async () => {
-          await engines.media.extractAudio(source, speech, { onTick: heartbeat });
-          const hasBackground = await extractBed(project, source, background, workDir);
-          extractMs = Math.round(performance.now() - started);
-          // The pinned glossary's terms as hints (docs/glossaries.md#recognition).
-          const vocabulary = recognitionVocabulary(await pinnedGlossaryEntries(db, projectId), project.source_locale);
-          return { hasBackground, transcript: await engines.asr.transcribe(speech, { onTick: heartbeat, locale: project.source_locale, vocabulary }) };
-        });
+        const { hasBackground, transcript } = await withoutWarmTranslators(engines, () =>
+          classifyingEngineErrors(async () => {
+            await engines.media.extractAudio(source, speech, { onTick: heartbeat });
+            const hasBackground = await extractBed(project, source, background, workDir);
+            extractMs = Math.round(performance.now() - started);
+            // The pinned glossary's terms as hints (docs/glossaries.md#recognition).
+            const vocabulary = recognitionVocabulary(await pinnedGlossaryEntries(db, projectId), project.source_locale);
+            return { hasBackground, transcript: await engines.asr.transcribe(speech, { onTick: heartbeat, locale: project.source_locale, vocabulary }) };
+          }),
+        );
         const recognizeMs = Math.round(performance.now() - started) - extractMs;
         // Who speaks when (docs/speakers.md#finding-speakers): a segment holding two voices is cut at the change.
         const { cues, pitch } = await diarizedCues(engines, speech, transcript.segments, project.num_speakers, heartbeat);

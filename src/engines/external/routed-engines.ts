@@ -53,6 +53,7 @@ function routedTranslator(bundled: Translator, external: Translator): Translator
   return {
     translate: (texts: readonly string[], modes: readonly string[], options?: TranslateOptions) =>
       (modes.some((mode) => mode.startsWith(LIBRETRANSLATE_MODE_PREFIX)) ? external : bundled).translate(texts, modes, options),
+    suspendWarm: bundled.suspendWarm?.bind(bundled),
   };
 }
 

@@ -39,22 +39,22 @@ interface Spare {
 
 export class ApertiumPipelines {
   private readonly spares = new Map<string, Spare>();
-  /** Whole dubs translating now: no spare lives beside them. */
-  private batches = 0;
+  /** A dub's heavy steps running now (its translation, transcription, render): no spare lives beside them. */
+  private suspensions = 0;
 
   constructor(private readonly options: PipelineOptions) {}
 
   /**
-   * A whole dub's translation begins: the spares are ended and none starts until it is over. A
-   * worker's peak memory is its dubs translating side by side; spares only use what they leave.
-   * Returns the call that says it is over.
+   * A dub's heavy step begins: the spares are ended and none starts until it is over. A worker's
+   * peak memory is its dubs' steps; spares only use what they leave. Returns the call that says
+   * the step is over.
    */
-  beginBatch(): () => void {
-    this.batches++;
+  suspendSpares(): () => void {
+    this.suspensions++;
     this.close();
     let ended = false;
     return () => {
-      if (!ended) this.batches--;
+      if (!ended) this.suspensions--;
       ended = true;
     };
   }
@@ -77,7 +77,7 @@ export class ApertiumPipelines {
 
   /** A spare of each mode that has none, started shortly to wait for the next call for up to the warm window. */
   keepWarm(modes: readonly string[]): void {
-    if (this.options.warmMs <= 0 || this.batches > 0) return;
+    if (this.options.warmMs <= 0 || this.suspensions > 0) return;
     for (const mode of modes) {
       const kept = this.spares.get(mode);
       if (kept && (kept.process === null || kept.process.alive)) continue;
@@ -93,7 +93,7 @@ export class ApertiumPipelines {
 
   private startSpare(mode: string, spare: Spare): void {
     if (this.spares.get(mode) !== spare) return;
-    if (this.batches > 0) {
+    if (this.suspensions > 0) {
       this.spares.delete(mode);
       return;
     }

@@ -33,6 +33,10 @@ export class ApertiumTranslator implements Translator {
     });
   }
 
+  suspendWarm(): () => void {
+    return this.pipelines.suspendSpares();
+  }
+
   /** Ends the pipelines kept warm. */
   close(): void {
     this.pipelines.close();
@@ -66,7 +70,7 @@ export class ApertiumTranslator implements Translator {
     // first translates. A whole dub starts each in turn, and the spares give it their memory, so
     // languages dubbed side by side hold one pipeline each (docs/design.md#warm-translation).
     const interactive = options?.stayWarm ?? false;
-    const endBatch = interactive ? undefined : this.pipelines.beginBatch();
+    const endBatch = interactive ? undefined : this.pipelines.suspendSpares();
     const pipelines: Pipeline[] = interactive ? modes.map((mode) => this.pipelines.take(mode, { spare: true })) : [];
     try {
       for (const [step, mode] of modes.entries()) {

@@ -43,6 +43,12 @@ export interface Translator {
    * ['eng-spa', 'es-pt']). Returns exactly one translation per input text, in order.
    */
   translate(texts: readonly string[], modes: readonly string[], options?: TranslateOptions): Promise<string[]>;
+  /**
+   * A dub's heavy step begins on this worker (a transcription, a whole render): the engine ends
+   * what it keeps warm for editors and keeps nothing until the returned call says the step is
+   * over, so warmth never raises a worker's peak memory (docs/design.md#warm-translation).
+   */
+  suspendWarm?(): () => void;
 }
 
 /** The engine answered with a different number of segments than it was given. */

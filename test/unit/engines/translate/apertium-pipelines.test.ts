@@ -109,10 +109,10 @@ it('gives a pivot route the same words warm as cold, and keeps its steps warm on
   }
 });
 
-it('keeps no spare while a whole dub translates', () => {
+it('keeps no spare while a dub runs a heavy step', () => {
   const pipelines = pool(60_000);
   pipelines.keepWarm(['eng-cat']);
-  const endBatch = pipelines.beginBatch();
+  const endBatch = pipelines.suspendSpares();
   pipelines.keepWarm(['cat-spa']);
   expect(take(pipelines, 'eng-cat').warm).toBe(false);
   expect(take(pipelines, 'cat-spa').warm).toBe(false);
