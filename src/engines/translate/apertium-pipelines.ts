@@ -4,10 +4,11 @@ import { ProcessError, startProcess, type RunResult, type StartedProcess, type W
 // Apertium pipelines started before their input arrives (docs/design.md#warm-translation). Most
 // of what a short translation costs is each tool loading its dictionaries: about 0.6–1 s a mode
 // on this project's machines, against 0.1–0.2 s to translate a sentence once they are loaded.
-// So a call starts every mode of its route at once (the second step loads while the first one
-// translates), and an editor's regeneration leaves one started pipeline per mode behind (started
-// once its render is done), for the next edit, for as long as the configured warm window. A spare that is never used is
-// killed at the end of that window; one whose worker dies ends too, as its stdin closes.
+// So an editor's call starts every mode of its route at once (the second step loads while the
+// first one translates) and leaves one started pipeline per mode behind, once its render is done,
+// for the next edit, for as long as the configured warm window. A spare that is never used is
+// killed at the end of that window or when a dub's heavy step begins; one whose worker dies ends
+// too, as its stdin closes.
 
 /**
  * apertium reopens /dev/stdin, which fails when stdin is the socket Node gives a child (it then
