@@ -6,6 +6,7 @@ import { apertiumPlaceholders, isPlaceholderWord } from './apertium-placeholders
 import { prepareEnglish } from './english-preprocess';
 import { modeSource, modeTarget } from './mode-languages';
 import { flattenSegment, joinSegments, splitSegments } from './segment-batch';
+import { SharedSteps } from './shared-steps';
 import { prepareForNextStep, tidyTranslation } from './target-postprocess';
 import { TranslationMismatchError, UNTRANSLATED_EXAMPLES, type TranslateOptions, type Translator, type UntranslatedWords } from './translator';
 
@@ -24,6 +25,7 @@ const MODE_NAME = /^[A-Za-z0-9_-]+$/;
 
 export class ApertiumTranslator implements Translator {
   private readonly pipelines: ApertiumPipelines;
+  private readonly sharedSteps = new SharedSteps<string[]>();
 
   constructor(options: ApertiumOptions = {}) {
     this.pipelines = new ApertiumPipelines({
@@ -74,8 +76,7 @@ export class ApertiumTranslator implements Translator {
     const pipelines: Pipeline[] = interactive ? modes.map((mode) => this.pipelines.take(mode, { spare: true })) : [];
     try {
       for (const [step, mode] of modes.entries()) {
-        pipelines[step] ??= this.pipelines.take(mode, { spare: false });
-        const output = await this.runMode(pipelines[step], current, mode, options);
+        const output = interactive ? await this.runMode(pipelines[step]!, current, mode, options) : await this.runShared(current, mode, options);
         const read = output.map((text, i) => readMarks(text, current[i]!));
         marked.push(read.map((r) => (terms ? r.words.filter((w) => !isPlaceholderWord(w.word)) : r.words)));
         // A pivot's text is mended like a final one before the next step reads it: a glued
@@ -98,6 +99,22 @@ export class ApertiumTranslator implements Translator {
       result[index] = own?.length ? apertiumPlaceholders.decode(tidied[i]!, own) : tidied[i]!;
     });
     return result;
+  }
+
+  /**
+   * A dub's step, shared with the identical step of another language dubbed at the same time
+   * (shared-steps.ts): started in its turn, and ended when it is done.
+   */
+  private runShared(texts: string[], mode: string, options?: EngineCallOptions): Promise<string[]> {
+    const start = async () => {
+      const pipeline = this.pipelines.take(mode, { spare: false });
+      try {
+        return await this.runMode(pipeline, texts, mode, { ...options, onTick: undefined });
+      } finally {
+        pipeline.discard();
+      }
+    };
+    return this.sharedSteps.run(`${mode}\n${joinSegments(texts)}`, start, options?.onTick);
   }
 
   private async runMode(pipeline: Pipeline, texts: string[], mode: string, options?: EngineCallOptions): Promise<string[]> {
