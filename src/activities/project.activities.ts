@@ -214,21 +214,30 @@ export function createProjectActivities({ db, blobStore, uploads, engines, webho
         const background = path.join(workDir, 'background.wav');
         const started = performance.now();
         let extractMs = 0;
-        const { hasBackground, transcript } = await withoutWarmTranslators(engines, () =>
-          classifyingEngineErrors(async () => {
+        let recognizeMs = 0;
+        const { hasBackground, cues, pitch } = await withoutWarmTranslators(engines, async () => {
+          const transcript = await classifyingEngineErrors(async () => {
             await engines.media.extractAudio(source, speech, { onTick: heartbeat });
-            const hasBackground = await extractBed(project, source, background, workDir);
             extractMs = Math.round(performance.now() - started);
             // The pinned glossary's terms as hints (docs/glossaries.md#recognition).
             const vocabulary = recognitionVocabulary(await pinnedGlossaryEntries(db, projectId), project.source_locale);
-            return { hasBackground, transcript: await engines.asr.transcribe(speech, { onTick: heartbeat, locale: project.source_locale, vocabulary }) };
-          }),
-        );
-        const recognizeMs = Math.round(performance.now() - started) - extractMs;
-        // Who speaks when (docs/speakers.md#finding-speakers): a segment holding two voices is cut at the change.
-        const { cues, pitch } = await diarizedCues(engines, speech, transcript.segments, project.num_speakers, heartbeat);
+            return engines.asr.transcribe(speech, { onTick: heartbeat, locale: project.source_locale, vocabulary });
+          });
+          recognizeMs = Math.round(performance.now() - started) - extractMs;
+          // Who speaks when (docs/speakers.md#finding-speakers): a segment holding two voices is cut
+          // at the change. Diarizing runs on this process's one thread while recognition used every
+          // core, so the background is extracted beside it rather than before recognition.
+          const [bed, diarized] = await Promise.allSettled([
+            classifyingEngineErrors(() => extractBed(project, source, background, workDir)),
+            diarizedCues(engines, speech, transcript.segments, project.num_speakers, heartbeat),
+          ]);
+          if (bed.status === 'rejected') throw bed.reason;
+          if (diarized.status === 'rejected') throw diarized.reason;
+          return { hasBackground: bed.value, ...diarized.value };
+        });
         const speakers = pitch.size;
-        activityLog().info('source transcribed', { segments: cues.length, speakers, extractMs, recognizeMs, diarizeMs: Math.round(performance.now() - started) - extractMs - recognizeMs });
+        const diarizeMs = Math.round(performance.now() - started) - extractMs - recognizeMs;
+        activityLog().info('source transcribed', { segments: cues.length, speakers, extractMs, recognizeMs, diarizeAndBackgroundMs: diarizeMs });
         await blobStore.putFile(sourceKeys.speech(projectId), speech);
         if (hasBackground) await blobStore.putFile(sourceKeys.background(projectId), background);
         // The record of what was heard, and the source segments the dub is made from, together,
