@@ -42,12 +42,23 @@ export interface VideoFiles {
   sourceSeconds: number;
 }
 
+/** The codec of the published MP3 the video carries: told to the muxer rather than probed for each language. */
+export const PUBLISHED_MP3_CODEC = 'mp3';
+
 /** Muxes the revision's video and stores it under `keyPrefix`: the deliverable row to publish. */
 export async function publishVideo({ blobStore, engines }: { blobStore: BlobStore; engines: Engines }, video: VideoRender, keyPrefix: string, files: VideoFiles, onTick: () => void) {
   const out = path.join(files.workDir, VIDEO_FILE);
   const burn = video.burnedCaptions ? await writeBurnedCaptions(files.workDir, files.cues) : undefined;
   await engines.media.muxVideo(
-    { source: files.source, dubAudio: files.mp3, dubLanguage: video.dubLanguage, sourceLanguage: video.sourceLanguage, burnCaptions: burn, sourceSeconds: files.sourceSeconds },
+    {
+      source: files.source,
+      dubAudio: files.mp3,
+      dubCodec: PUBLISHED_MP3_CODEC,
+      dubLanguage: video.dubLanguage,
+      sourceLanguage: video.sourceLanguage,
+      burnCaptions: burn,
+      sourceSeconds: files.sourceSeconds,
+    },
     out,
     { onTick },
   );

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Stretch } from '../engines/media/splice-spans';
 import { CaptionParseError, parseVtt, toVtt, type Cue } from '../publish/captions';
 import type { BlobStore } from '../storage/blob-store';
-import { storeVideo, writeBurnedCaptions, type VideoFiles, type VideoRender } from './dubbed-video';
+import { PUBLISHED_MP3_CODEC, storeVideo, writeBurnedCaptions, type VideoFiles, type VideoRender } from './dubbed-video';
 import type { Deps, PublishedFile } from './render-dub';
 import { VIDEO_FILE, revisionFileKey } from './storage-keys';
 
@@ -101,7 +101,17 @@ export async function spliceBurnedVideo(
   const burnCaptions = await writeBurnedCaptions(workDir, cues);
   const out = path.join(workDir, `joined-${VIDEO_FILE}`);
   const joined = await engines.media.muxVideoStretches(
-    { source: input.files.source, dubAudio: input.files.mp3, dubLanguage: input.video.dubLanguage, sourceLanguage: input.video.sourceLanguage, burnCaptions, sourceSeconds, published, stretches },
+    {
+      source: input.files.source,
+      dubAudio: input.files.mp3,
+      dubCodec: PUBLISHED_MP3_CODEC,
+      dubLanguage: input.video.dubLanguage,
+      sourceLanguage: input.video.sourceLanguage,
+      burnCaptions,
+      sourceSeconds,
+      published,
+      stretches,
+    },
     out,
     { onTick: input.onTick },
   );

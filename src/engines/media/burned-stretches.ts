@@ -163,8 +163,8 @@ export async function muxVideoStretches(tools: PictureTools, spec: VideoStretche
     }
     const script = path.join(work, 'join.ffconcat');
     await writeFile(script, concatScript(spec.published, packets, list, encodedFile), 'utf8');
-    const dub = await tools.inspect(spec.dubAudio);
-    const plan = videoMuxPlan(spec, { videoCodec: codecs.video, audioCodec: codecs.audio, dubCodec: dub.codecs.audio ?? '', picture }, outMp4, tools.fontFile, tools.videoCap, 2);
+    const dubCodec = spec.dubCodec ?? (await tools.inspect(spec.dubAudio)).codecs.audio ?? '';
+    const plan = videoMuxPlan(spec, { videoCodec: codecs.video, audioCodec: codecs.audio, dubCodec, picture }, outMp4, tools.fontFile, tools.videoCap, 2);
     const joinedInput = ['-f', 'concat', '-safe', '0', ...tools.input(script)];
     await tools.ffmpeg([...tools.input(spec.source), ...tools.input(spec.dubAudio), ...joinedInput, ...plan.args], spec.sourceSeconds ?? info.durationSeconds);
     const encodedFrames = list.reduce((sum, p) => sum + (p.encoded ? p.frames : 0), 0);

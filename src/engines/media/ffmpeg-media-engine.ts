@@ -269,8 +269,8 @@ export class FfmpegMediaEngine implements MediaEngine {
   async muxVideo(spec: VideoMuxSpec, outMp4: string, options?: EngineCallOptions): Promise<MuxedVideo> {
     const { probe: info, codecs, picture } = await this.inspect(spec.source, options);
     if (!codecs.video) throw new InvalidMediaError(`${path.basename(spec.source)} has no video stream`, spec.source);
-    const dub = await this.inspect(spec.dubAudio, options);
-    const plan = videoMuxPlan(spec, { videoCodec: codecs.video, audioCodec: codecs.audio, dubCodec: dub.codecs.audio ?? '', picture }, outMp4, this.fontFile, this.videoCap);
+    const dubCodec = spec.dubCodec ?? (await this.inspect(spec.dubAudio, options)).codecs.audio ?? '';
+    const plan = videoMuxPlan(spec, { videoCodec: codecs.video, audioCodec: codecs.audio, dubCodec, picture }, outMp4, this.fontFile, this.videoCap);
     // Both inputs are read as streams from disk: ffmpeg holds a few packets, never the file.
     await this.run([...inputFile(spec.source), ...inputFile(spec.dubAudio), ...plan.args], options, 60_000, spec.sourceSeconds ?? info.durationSeconds);
     return { videoCodec: plan.videoCodec, copied: plan.copied, originalTrack: plan.originalTrack };

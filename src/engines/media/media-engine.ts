@@ -107,6 +107,8 @@ export interface VideoMuxSpec {
    * encode); another format is encoded to AAC.
    */
   dubAudio: string;
+  /** dubAudio's codec when the caller wrote it (the published MP3: `mp3`); probed when not given. */
+  dubCodec?: string;
   /** ISO 639-2 tags of the two audio tracks, e.g. `spa` and `eng`. */
   dubLanguage: string;
   sourceLanguage: string;

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FfmpegMediaEngine } from '../../../../src/engines/media/ffmpeg-media-engine';
 import { InvalidMediaError } from '../../../../src/engines/media/invalid-media-error';
@@ -201,4 +201,32 @@ describe('iso6392', () => {
   ])('%s → %s', (locale, code) => {
     expect(iso6392(locale)).toBe(code);
   });
+});
+
+it('takes the dub codec the caller wrote instead of probing the dub again, and muxes the same tracks', async () => {
+  const source = path.join(dir, 'picture.mp4');
+  await ffmpeg(['-f', 'lavfi', '-i', 'color=c=blue:s=160x120:r=25:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', source]);
+  const mp3 = path.join(dir, 'dub.mp3');
+  await ffmpeg(['-i', dub, '-c:a', 'libmp3lame', '-b:a', '128k', mp3]);
+  // ffprobe behind a script that writes down each file it is asked about.
+  const log = path.join(dir, 'probed.log');
+  const counting = path.join(dir, 'ffprobe-counting');
+  writeFileSync(counting, `#!/bin/bash\necho "\${@: -1}" >> "${log}"\nexec ffprobe "$@"\n`, { mode: 0o755 });
+  const probed = () =>
+    existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((f) => path.basename(f))
+      : [];
+  const engine = new FfmpegMediaEngine({ ffprobePath: counting });
+
+  const told = await engine.muxVideo({ ...spec(source), dubAudio: mp3, dubCodec: 'mp3' }, path.join(dir, 'told.mp4'));
+  expect(probed()).toEqual(['picture.mp4']);
+  const probing = await engine.muxVideo({ ...spec(source), dubAudio: mp3 }, path.join(dir, 'probed.mp4'));
+  expect(probed()).toEqual(['picture.mp4', 'picture.mp4', 'dub.mp3']);
+  expect(told).toEqual(probing);
+  const tracks = async (file: string) => (await streams(file)).map((s) => [s.codec_type, s.codec_name, s.tags?.language ?? null]);
+  expect(await tracks(path.join(dir, 'told.mp4'))).toEqual(await tracks(path.join(dir, 'probed.mp4')));
+  expect((await tracks(path.join(dir, 'told.mp4')))[1]).toEqual(['audio', 'mp3', 'spa']);
 });
