@@ -236,8 +236,8 @@ export function createProjectActivities({ db, blobStore, uploads, engines, webho
           return { hasBackground: bed.value, ...diarized.value };
         });
         const speakers = pitch.size;
-        const diarizeMs = Math.round(performance.now() - started) - extractMs - recognizeMs;
-        activityLog().info('source transcribed', { segments: cues.length, speakers, extractMs, recognizeMs, diarizeAndBackgroundMs: diarizeMs });
+        const diarizeAndBackgroundMs = Math.round(performance.now() - started) - extractMs - recognizeMs;
+        activityLog().info('source transcribed', { segments: cues.length, speakers, extractMs, recognizeMs, diarizeAndBackgroundMs });
         await blobStore.putFile(sourceKeys.speech(projectId), speech);
         if (hasBackground) await blobStore.putFile(sourceKeys.background(projectId), background);
         // The record of what was heard, and the source segments the dub is made from, together,
