@@ -12,6 +12,7 @@ import { createDb } from '../src/db/create-db';
 import { createTenant } from '../test/helpers/fixtures';
 import { runCommand } from './lib/commands';
 import { keepAliveAgent, send } from './lib/load';
+import { filesystemOf } from './lib/filesystem';
 import { loadAverage } from './lib/proc';
 import { codeVersion, createBenchDatabase, log, onCleanup, runBenchmark, scratchDir, buildCompiled, serviceEnv, startBenchTemporal, startNodeService, tail } from './lib/services';
 import { fmt, formatTable } from './lib/stats';
@@ -270,6 +271,7 @@ async function main(): Promise<number> {
 
   console.log(`\n== bench:pipeline — ${new Date().toISOString()}, ${cores} CPUs, node ${process.version}, load average before ${loadBefore}, now ${loadAverage()} ==`);
   console.log(`code under test: ${code}`);
+  console.log(`scratch dir and storage on ${filesystemOf(dir)}`);
   console.log(`project = API + 1 worker (child processes, node --import tsx, pre-bundled workflows) dubbing into ${targets.join(', ')}; floor = the same engine work called directly, CPU ÷ cores`);
   let pass = options.regenerationOnly || options.qualityOnly ? true : results.map((r) => report(r, cores)).every(Boolean);
   const qualities = [...results, ...worstCase].flatMap((r) => (r.quality ? [r.quality] : []));
